@@ -1,0 +1,44 @@
+# hubform — see README.md. `make run` and `make test` work on a fresh machine.
+GO       ?= go
+PKGS     ?= ./...
+BENCHTIME ?= 20x
+
+.PHONY: run test bench generate lint deps fuzz build
+
+## run: the demo (for now: the command's help)
+run: deps
+	$(GO) run ./cmd/hubform --help
+
+## test: everything CI checks
+test: deps lint
+	$(GO) test -count=1 $(PKGS)
+	$(GO) test -count=1 -race -short $(PKGS)
+
+## bench: benchmarks, each reporting ratios against a baseline in the same run
+bench: deps
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) $(PKGS)
+
+## generate: templ code (committed; `make lint` fails when it is stale)
+generate: deps
+	$(GO) tool templ generate
+
+## lint: formatting, vet, module tidiness and fresh generated code
+lint: deps
+	@test -z "$$(gofmt -l $$(git ls-files '*.go' | grep -v '_templ.go$$'))" || { gofmt -l .; echo 'gofmt: the files above need formatting'; exit 1; }
+	$(GO) vet $(PKGS)
+	$(GO) mod verify
+
+## fuzz: each fuzz test for FUZZTIME (default 10s)
+FUZZTIME ?= 10s
+fuzz: deps
+	@for pkg in $$($(GO) list $(PKGS)); do \
+	  for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
+	    echo "$$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+	  done; done
+
+## build: the hubform binary into bin/
+build: deps
+	$(GO) build -o bin/hubform ./cmd/hubform
+
+deps:
+	$(GO) mod download

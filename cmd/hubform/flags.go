@@ -1,0 +1,85 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+// flagSet is a subcommand's flags plus its help text.
+type flagSet struct {
+	*flag.FlagSet
+	name, head, tail string
+	help             bool
+}
+
+// newFlagSet returns the flags of subcommand name; its help prints head,
+// the flags, then tail.
+func newFlagSet(name, head, tail string, stderr io.Writer) *flagSet {
+	fs := &flagSet{FlagSet: flag.NewFlagSet(name, flag.ContinueOnError), name: name, head: head, tail: tail}
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprintf(fs.Output(), "Run \"hubform %s --help\" for usage.\n", name) }
+	fs.BoolVar(&fs.help, "help", false, "show this help")
+	fs.BoolVar(&fs.help, "h", false, "show this help")
+	return fs
+}
+
+// printHelp writes the whole help text to w.
+func (fs *flagSet) printHelp(w io.Writer) {
+	fmt.Fprint(w, strings.TrimLeft(fs.head, "\n"))
+	fmt.Fprintln(w, "\nFlags:")
+	fs.SetOutput(w)
+	fs.VisitAll(func(f *flag.Flag) {
+		if f.Name == "h" || f.Name == "help" {
+			return
+		}
+		name, usage := flag.UnquoteUsage(f)
+		fmt.Fprintf(w, "  --%s", f.Name)
+		if name != "" {
+			fmt.Fprintf(w, " %s", name)
+		}
+		fmt.Fprintf(w, "\n    \t%s", strings.ReplaceAll(usage, "\n", "\n    \t"))
+		if f.DefValue != "" && f.DefValue != "false" && f.DefValue != "0" {
+			fmt.Fprintf(w, " (default %q)", f.DefValue)
+		}
+		fmt.Fprintln(w)
+	})
+	fmt.Fprint(w, fs.tail)
+}
+
+// parse parses flags that may stand before, between or after the positional
+// arguments ("--" ends the flags) and returns the positional ones. When ok
+// is false the command should exit with status: 0 after printing help, 2
+// after a parse error.
+func (fs *flagSet) parse(args []string, stdout io.Writer) (positional []string, status int, ok bool) {
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, 2, false
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			break
+		}
+		if stop := len(args) - len(rest); stop > 0 && args[stop-1] == "--" {
+			positional = append(positional, rest...)
+			break
+		}
+		positional = append(positional, rest[0])
+		args = rest[1:]
+	}
+	if fs.help {
+		fs.printHelp(stdout)
+		return nil, 0, false
+	}
+	return positional, 0, true
+}
+
+// envOr returns the environment variable key when it is set, else def.
+func envOr(key, def string) string {
+	if v, ok := os.LookupEnv(key); ok {
+		return v
+	}
+	return def
+}

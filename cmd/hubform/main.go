@@ -1,0 +1,76 @@
+// Command hubform submits to, and (in later subcommands) serves, hosted
+// forms that speak the hubform protocol.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"syscall"
+)
+
+// command is one subcommand of hubform.
+type command struct {
+	summary string
+	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) int
+}
+
+var commands = map[string]command{
+	"submit": {"send one submission, with files, to a hub", runSubmit},
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run executes the command line args and returns the exit status:
+// 0 success, 1 failure, 2 bad usage.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		usage(stderr)
+		return 2
+	}
+	switch args[0] {
+	case "-h", "-help", "--help", "help":
+		if len(args) > 1 {
+			if c, ok := commands[args[1]]; ok {
+				return c.run(ctx, []string{"--help"}, stdout, stderr)
+			}
+		}
+		usage(stdout)
+		return 0
+	}
+	c, ok := commands[args[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "hubform: unknown command %q\n\n", args[0])
+		usage(stderr)
+		return 2
+	}
+	return c.run(ctx, args[1:], stdout, stderr)
+}
+
+func usage(w io.Writer) {
+	fmt.Fprint(w, `hubform works with hosted forms that speak the hubform protocol.
+
+Usage:
+  hubform <command> [flags] [arguments]
+
+Commands:
+`)
+	names := make([]string, 0, len(commands))
+	for name := range commands {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		fmt.Fprintf(w, "  %-12s %s\n", name, commands[name].summary)
+	}
+	fmt.Fprint(w, `
+Run "hubform <command> --help" for a command's flags and an example.
+`)
+}

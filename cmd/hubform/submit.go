@@ -1,0 +1,138 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/hubform/hubform/hubclient"
+)
+
+const submitHelp = `
+Usage: hubform submit --site SITE --form FORM [flags] NAME=VALUE... FIELD=@PATH...
+
+Sends one submission to a hub, as a browser posting the form would: every file
+is uploaded first (POST upload-url, then a PUT of its body to the presigned
+address), then the values go to the submit route. Prints the submission's id.
+
+Arguments:
+  NAME=VALUE        a form value; a NAME given more than once becomes a list
+  FIELD=@PATH       the file at PATH; its type comes from the extension, else
+                    from its content; give FIELD again for several files
+  NAME=@@TEXT       the value "@TEXT" (a leading @@ stands for one @)
+  _captchaToken=T   a captcha token, sent as captchaToken
+  _hp...=VALUE      a honeypot value, sent at the top level of the body
+`
+
+const submitExample = `
+Environment:
+  HUBFORM_HUB_URL, HUBFORM_SITE and HUBFORM_FORM stand in for the flags.
+
+Exit status: 0 when the hub accepted the submission, 1 when it failed (the
+error, starting "upload-url failed: ", "upload PUT to R2 failed: " or
+"submit failed: ", goes to standard error), 2 for a bad command line.
+
+Example:
+  hubform submit --hub-url http://127.0.0.1:8081/v1 --site acme --form contact \
+      name=Jane email=jane@example.com topic=sales \
+      files=@report.pdf files=@photo.png
+`
+
+func runSubmit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("submit", submitHelp, submitExample, stderr)
+	hubURL := fs.String("hub-url", envOr("HUBFORM_HUB_URL", hubclient.DefaultHubURL), "hub endpoint base `URL`, ending in the protocol version")
+	site := fs.String("site", envOr("HUBFORM_SITE", ""), "`SITE` id the form belongs to (required)")
+	form := fs.String("form", envOr("HUBFORM_FORM", ""), "`SLUG` of the form within the site (required)")
+	timeout := fs.Duration("timeout", 5*time.Minute, "give up after this long, uploads included")
+	concurrency := fs.Int("concurrency", hubclient.DefaultUploadConcurrency, "files uploaded at once")
+	asJSON := fs.Bool("json", false, "print the hub's whole JSON answer instead of the id")
+	args, status, ok := fs.parse(args, stdout)
+	if !ok {
+		return status
+	}
+	if *site == "" || *form == "" {
+		fmt.Fprintln(stderr, "hubform submit: --site and --form are required (see hubform submit --help)")
+		return 2
+	}
+	if *timeout <= 0 || *concurrency <= 0 {
+		fmt.Fprintln(stderr, "hubform submit: --timeout and --concurrency must be positive")
+		return 2
+	}
+	values, err := parseValues(args)
+	if err != nil {
+		fmt.Fprintf(stderr, "hubform submit: %v\n", err)
+		return 2
+	}
+
+	ctx, cancel := context.WithTimeout(ctx, *timeout)
+	defer cancel()
+	submit := hubclient.NewSubmit(hubclient.SubmitOptions{
+		HubURL: *hubURL, SiteID: *site, FormSlug: *form, UploadConcurrency: *concurrency,
+	})
+	res, err := submit.OnSubmit(ctx, values)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	if *asJSON {
+		out, _ := json.MarshalIndent(res, "", "  ")
+		fmt.Fprintf(stdout, "%s\n", out)
+		return 0
+	}
+	fmt.Fprintln(stdout, orOK(res.SubmissionID))
+	return 0
+}
+
+// parseValues turns NAME=VALUE and FIELD=@PATH arguments into form values.
+// A repeated name becomes a list: []string, or []hubclient.File for files.
+func parseValues(args []string) (map[string]any, error) {
+	texts := map[string][]string{}
+	files := map[string][]hubclient.File{}
+	for _, arg := range args {
+		name, value, ok := strings.Cut(arg, "=")
+		if !ok || name == "" {
+			return nil, fmt.Errorf("argument %q: want NAME=VALUE or FIELD=@PATH", arg)
+		}
+		switch {
+		case strings.HasPrefix(value, "@@"):
+			texts[name] = append(texts[name], value[1:])
+		case strings.HasPrefix(value, "@"):
+			f, err := hubclient.FileFromPath(value[1:])
+			if err != nil {
+				return nil, fmt.Errorf("argument %q: %w", arg, err)
+			}
+			files[name] = append(files[name], f)
+		default:
+			texts[name] = append(texts[name], value)
+		}
+		if len(texts[name]) > 0 && len(files[name]) > 0 {
+			return nil, fmt.Errorf("argument %q: %s mixes files and text", arg, name)
+		}
+	}
+	values := make(map[string]any, len(texts)+len(files))
+	for name, list := range texts {
+		if len(list) == 1 {
+			values[name] = list[0]
+		} else {
+			values[name] = list
+		}
+	}
+	for name, list := range files {
+		if len(list) == 1 {
+			values[name] = list[0]
+		} else {
+			values[name] = list
+		}
+	}
+	return values, nil
+}
+
+func orOK(id string) string {
+	if id == "" {
+		return "ok"
+	}
+	return id
+}

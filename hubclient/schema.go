@@ -1,0 +1,156 @@
+package hubclient
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// Schema is a form as the hub serves it from the schema route (spec §2.2).
+// Members it does not declare are kept in Extra, at every level, so that a
+// decode followed by an encode loses nothing.
+type Schema struct {
+	Title       string  `json:"title,omitempty"`
+	Description string  `json:"description,omitempty"`
+	Fields      []Field `json:"fields"`
+	Steps       []Step  `json:"steps"`
+	Buttons     Buttons `json:"buttons,omitzero"`
+	Meta        Meta    `json:"meta,omitzero"`
+	I18n        I18n    `json:"i18n,omitzero"`
+	// Submit is the schema's own submit configuration. HubForm ignores it:
+	// submissions always go to the hub.
+	Submit json.RawMessage `json:"submit,omitempty"`
+	Extra  Extra           `json:"-"`
+}
+
+// Configured reports whether the schema has at least one field and one step;
+// a schema that has not is shown in the unconfigured state (spec §3).
+func (s *Schema) Configured() bool { return len(s.Fields) > 0 && len(s.Steps) > 0 }
+
+// Field returns the field called name, or nil.
+func (s *Schema) Field(name string) *Field {
+	for i := range s.Fields {
+		if s.Fields[i].Name == name {
+			return &s.Fields[i]
+		}
+	}
+	return nil
+}
+
+// Field types every part of hubform understands.
+const (
+	FieldText       = "text"
+	FieldEmail      = "email"
+	FieldTel        = "tel"
+	FieldURL        = "url"
+	FieldNumber     = "number"
+	FieldTextarea   = "textarea"
+	FieldSelect     = "select"
+	FieldRadio      = "radio"
+	FieldCheckbox   = "checkbox"   // one boolean
+	FieldCheckboxes = "checkboxes" // several values
+	FieldDate       = "date"
+	FieldFile       = "file"
+	FieldHidden     = "hidden"
+)
+
+// FieldTypes lists the known field types in a stable order.
+var FieldTypes = []string{
+	FieldText, FieldEmail, FieldTel, FieldURL, FieldNumber, FieldTextarea, FieldSelect,
+	FieldRadio, FieldCheckbox, FieldCheckboxes, FieldDate, FieldFile, FieldHidden,
+}
+
+// Field is one input of a form.
+type Field struct {
+	Name        string   `json:"name"`
+	Type        string   `json:"type"`
+	Label       string   `json:"label,omitempty"`
+	Placeholder string   `json:"placeholder,omitempty"`
+	Help        string   `json:"help,omitempty"`
+	Required    bool     `json:"required,omitempty"`
+	Multiple    bool     `json:"multiple,omitempty"`
+	Options     []Option `json:"options,omitempty"`
+	// Accept lists the file types a file field takes, as in the HTML
+	// accept attribute ("image/*,.pdf").
+	Accept string `json:"accept,omitempty"`
+	Extra  Extra  `json:"-"`
+}
+
+// IsHoneypot reports whether a field of this name is a honeypot: "_hp" or
+// any name that starts with "_hp" (spec §2.8).
+func IsHoneypot(name string) bool { return strings.HasPrefix(name, "_hp") }
+
+// Option is one choice of a select, radio or checkboxes field. In a schema
+// an option may also be written as a bare string, which is both its value
+// and its label.
+type Option struct {
+	Value string `json:"value"`
+	Label string `json:"label,omitempty"`
+	Extra Extra  `json:"-"`
+}
+
+// Step groups fields into one page of a multi-step form.
+type Step struct {
+	ID     string   `json:"id"`
+	Title  string   `json:"title,omitempty"`
+	Fields []string `json:"fields"`
+	Extra  Extra    `json:"-"`
+}
+
+// Buttons holds the labels of the form's buttons.
+type Buttons struct {
+	Submit string `json:"submit,omitempty"`
+	Next   string `json:"next,omitempty"`
+	Back   string `json:"back,omitempty"`
+	Extra  Extra  `json:"-"`
+}
+
+// Captcha providers a schema may name in Meta.CaptchaProvider.
+const (
+	CaptchaTurnstile   = "turnstile"
+	CaptchaRecaptchaV3 = "recaptcha-v3"
+)
+
+// Meta holds the schema's settings for the client.
+type Meta struct {
+	// CaptchaProvider is CaptchaTurnstile, CaptchaRecaptchaV3 or empty.
+	CaptchaProvider string `json:"captchaProvider,omitempty"`
+	// CaptchaSiteKey is the provider's public site key.
+	CaptchaSiteKey string `json:"captchaSiteKey,omitempty"`
+	Extra          Extra  `json:"-"`
+}
+
+// I18n holds the schema's translations.
+type I18n struct {
+	// Translations maps a locale ("de", "pt-BR") to its overlay.
+	Translations map[string]Translation `json:"translations,omitempty"`
+	Extra        Extra                  `json:"-"`
+}
+
+// Translation is the overlay of one locale. What it leaves out falls back to
+// the schema's base language.
+type Translation struct {
+	Title   string                      `json:"title,omitempty"`
+	Fields  map[string]FieldTranslation `json:"fields,omitempty"`
+	Steps   map[string]StepTranslation  `json:"steps,omitempty"`
+	Buttons Buttons                     `json:"buttons,omitzero"`
+	// Texts translates the built-in texts (error, thank-you and upload
+	// messages) by their key.
+	Texts map[string]string `json:"texts,omitempty"`
+	Extra Extra             `json:"-"`
+}
+
+// FieldTranslation overlays one field; Options maps an option value to its
+// translated label.
+type FieldTranslation struct {
+	Label       string            `json:"label,omitempty"`
+	Placeholder string            `json:"placeholder,omitempty"`
+	Help        string            `json:"help,omitempty"`
+	Options     map[string]string `json:"options,omitempty"`
+	Extra       Extra             `json:"-"`
+}
+
+// StepTranslation overlays one step.
+type StepTranslation struct {
+	Title string `json:"title,omitempty"`
+	Extra Extra  `json:"-"`
+}

@@ -1,0 +1,140 @@
+package hubclient
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+)
+
+// DefaultHubURL is the hub used when none is given: the hosted hub's
+// endpoint base, without a trailing slash. Its last path segment, /v1, is
+// the protocol version (spec §9); a hub speaking a later version of the
+// protocol is reached under another segment, never by changing this one.
+const DefaultHubURL = "https://hub.hubform.dev/v1"
+
+// UploadURLRequest is the body of the upload-url route (spec §2.3).
+type UploadURLRequest struct {
+	Filename string `json:"filename"`
+	// Size is the file's length in bytes.
+	Size int64  `json:"size"`
+	MIME string `json:"mime"`
+}
+
+// UploadURLResponse is the answer of the upload-url route (spec §2.4).
+type UploadURLResponse struct {
+	OK bool `json:"ok"`
+	// UploadURL is the presigned address the file body is PUT to.
+	UploadURL string `json:"uploadUrl"`
+	// Key is the object-storage key of the file, named again in the
+	// attachment that refers to it.
+	Key string `json:"key"`
+}
+
+// Attachment describes an uploaded file in the submit body (spec §2.5).
+type Attachment struct {
+	Key      string `json:"key"`
+	Filename string `json:"filename"`
+	Size     int64  `json:"size"`
+	MIME     string `json:"mime"`
+	// Field names the form field the file was chosen in. It is an
+	// extension of the protocol: hubs that do not know it ignore it.
+	Field string `json:"field,omitempty"`
+}
+
+// SubmitRequest is the body of the submit route (spec §2.6).
+//
+// Honeypots are sent as top-level members named after their field ("_hp",
+// "_hp_company"), not inside the payload.
+type SubmitRequest struct {
+	Payload      map[string]any `json:"payload"`
+	Attachments  []Attachment   `json:"attachments,omitempty"`
+	CaptchaToken string         `json:"captchaToken,omitempty"`
+	Honeypots    map[string]string
+}
+
+type submitRequestBody struct {
+	Payload      map[string]any `json:"payload"`
+	Attachments  []Attachment   `json:"attachments,omitempty"`
+	CaptchaToken string         `json:"captchaToken,omitempty"`
+}
+
+// MarshalJSON writes the honeypots as top-level members and an absent
+// payload as {}.
+func (r SubmitRequest) MarshalJSON() ([]byte, error) {
+	body := submitRequestBody{Payload: r.Payload, Attachments: r.Attachments, CaptchaToken: r.CaptchaToken}
+	if body.Payload == nil {
+		body.Payload = map[string]any{}
+	}
+	data, err := json.Marshal(body)
+	if err != nil || len(r.Honeypots) == 0 {
+		return data, err
+	}
+	names := make([]string, 0, len(r.Honeypots))
+	for name := range r.Honeypots {
+		if !IsHoneypot(name) {
+			return nil, fmt.Errorf("honeypot %q: name must start with _hp", name)
+		}
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	var buf bytes.Buffer
+	buf.Write(data[:len(data)-1])
+	for _, name := range names {
+		k, _ := json.Marshal(name)
+		v, _ := json.Marshal(r.Honeypots[name])
+		buf.WriteByte(',')
+		buf.Write(k)
+		buf.WriteByte(':')
+		buf.Write(v)
+	}
+	buf.WriteByte('}')
+	return buf.Bytes(), nil
+}
+
+// ErrNoPayload is returned when a submit body has no payload object.
+var ErrNoPayload = errors.New("payload: missing or not an object")
+
+// UnmarshalJSON reads a submit body as a hub receives it: payload must be an
+// object, top-level "_hp*" members are honeypots (a non-string honeypot is
+// an error), other unknown members are ignored.
+func (r *SubmitRequest) UnmarshalJSON(data []byte) error {
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(data, &members); err != nil {
+		return err
+	}
+	raw, ok := members["payload"]
+	if !ok || len(raw) == 0 || raw[0] != '{' {
+		return ErrNoPayload
+	}
+	var body submitRequestBody
+	if err := json.Unmarshal(data, &body); err != nil {
+		return err
+	}
+	*r = SubmitRequest{Payload: body.Payload, Attachments: body.Attachments, CaptchaToken: body.CaptchaToken}
+	for name, value := range members {
+		if !IsHoneypot(name) {
+			continue
+		}
+		var s string
+		if err := json.Unmarshal(value, &s); err != nil {
+			return fmt.Errorf("honeypot %q: not a string", name)
+		}
+		if r.Honeypots == nil {
+			r.Honeypots = make(map[string]string)
+		}
+		r.Honeypots[name] = s
+	}
+	return nil
+}
+
+// SubmitResponse is the answer of the submit route (spec §2.7). A hub that
+// refuses a submission answers OK false with Error and, where they apply,
+// per-field messages in Fields.
+type SubmitResponse struct {
+	OK           bool              `json:"ok"`
+	SubmissionID string            `json:"submissionId,omitempty"`
+	Error        string            `json:"error,omitempty"`
+	Fields       map[string]string `json:"fields,omitempty"`
+}
