@@ -1,0 +1,137 @@
+// Package hub is the self-hosted hub: the three routes of the hosted-form
+// protocol, the signed-upload endpoint of its local storage, and the rules
+// that make it safe to expose. The domain types live here; storage drivers
+// live in the packages below it (sqlite, localblob, forms, captcha).
+package hub
+
+import (
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"regexp"
+	"time"
+
+	"github.com/hubform/hubform/hubclient"
+)
+
+// Form is a form as the hub holds it: the schema it serves and the
+// server-only settings it never serves.
+type Form struct {
+	Site, Slug string
+	// Schema is the schema without its "hub" member.
+	Schema *hubclient.Schema
+	// JSON is Schema encoded once, as the schema route serves it.
+	JSON     []byte
+	Settings Settings
+	// ModTime is when the form's file last changed.
+	ModTime time.Time
+}
+
+// Settings are a form's server-only settings: the member "hub" of its file.
+type Settings struct {
+	// CaptchaSecret is the Turnstile or reCAPTCHA secret key. Empty means
+	// the hub's default secret for the form's provider.
+	CaptchaSecret string `json:"captchaSecret,omitempty"`
+	// RecaptchaMinScore is the lowest reCAPTCHA v3 score accepted; zero
+	// means 0.5.
+	RecaptchaMinScore float64 `json:"recaptchaMinScore,omitempty"`
+	// RecaptchaAction, when set, must equal the token's action.
+	RecaptchaAction string `json:"recaptchaAction,omitempty"`
+	// MaxFileSize is the largest file accepted, in bytes; zero means
+	// DefaultMaxFileSize.
+	MaxFileSize int64 `json:"maxFileSize,omitempty"`
+	// MaxFiles is the most files one submission may carry; zero means
+	// DefaultMaxFiles.
+	MaxFiles int `json:"maxFiles,omitempty"`
+	// AllowedTypes lists the MIME types accepted for files, exact
+	// ("application/pdf") or by family ("image/*"). Empty accepts any.
+	AllowedTypes []string `json:"allowedTypes,omitempty"`
+	// AllowedOrigins lists the browser origins ("https://example.com")
+	// that may call the form's routes directly. Empty allows any.
+	AllowedOrigins []string `json:"allowedOrigins,omitempty"`
+}
+
+// Defaults for Settings left at zero.
+const (
+	DefaultMaxFileSize       = 25 << 20
+	DefaultMaxFiles          = 10
+	DefaultRecaptchaMinScore = 0.5
+)
+
+// Submission is one accepted submission.
+type Submission struct {
+	ID          string                 `json:"id"`
+	Site        string                 `json:"site"`
+	Form        string                 `json:"form"`
+	CreatedAt   time.Time              `json:"createdAt"`
+	Payload     json.RawMessage        `json:"payload"`
+	Attachments []hubclient.Attachment `json:"attachments"`
+	ClientAddr  string                 `json:"clientAddr,omitempty"`
+	UserAgent   string                 `json:"userAgent,omitempty"`
+}
+
+// Upload is an upload the hub signed a URL for. The PUT to that URL marks
+// it uploaded; the submission naming its key claims it. Uploads never
+// claimed are swept.
+type Upload struct {
+	Key      string
+	Site     string
+	Form     string
+	Filename string
+	MIME     string
+	Size     int64
+	// CreatedAt is when the URL was signed; ExpiresAt when it stops working.
+	CreatedAt time.Time
+	ExpiresAt time.Time
+	// UploadedAt is when the body was stored; zero before.
+	UploadedAt time.Time
+	// SubmissionID is the submission that claimed the upload; empty before.
+	SubmissionID string
+}
+
+// Filter selects submissions; empty members select all.
+type Filter struct {
+	Site string
+	Form string
+}
+
+// Errors of the stores, for errors.Is.
+var (
+	ErrNotFound = errors.New("not found")
+	// ErrUploadClaim means an attachment names an upload that does not
+	// exist, belongs to another form, is not uploaded yet, differs in size
+	// or type, or is already claimed.
+	ErrUploadClaim = errors.New("attachment does not match an unclaimed upload of this form")
+)
+
+// validName is the character set of site ids and form slugs: no dots at the
+// start, no separators, nothing that needs escaping in a path or a key.
+var validName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`)
+
+// ValidName reports whether s is usable as a site id or form slug.
+func ValidName(s string) bool { return validName.MatchString(s) }
+
+// NewID returns a submission id: 26 characters of Crockford base32, a
+// millisecond timestamp then 80 random bits, so ids sort by creation time
+// and cannot be guessed.
+func NewID(now time.Time) string {
+	var b [16]byte
+	ms := uint64(now.UnixMilli())
+	for i := 5; i >= 0; i-- {
+		b[i] = byte(ms)
+		ms >>= 8
+	}
+	rand.Read(b[6:])
+	const alphabet = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+	var out [26]byte
+	// 128 bits as 26 base32 digits, most significant first (the first
+	// digit carries the top 3 bits).
+	hi := uint64(b[0])<<56 | uint64(b[1])<<48 | uint64(b[2])<<40 | uint64(b[3])<<32 | uint64(b[4])<<24 | uint64(b[5])<<16 | uint64(b[6])<<8 | uint64(b[7])
+	lo := uint64(b[8])<<56 | uint64(b[9])<<48 | uint64(b[10])<<40 | uint64(b[11])<<32 | uint64(b[12])<<24 | uint64(b[13])<<16 | uint64(b[14])<<8 | uint64(b[15])
+	for i := 25; i >= 0; i-- {
+		out[i] = alphabet[lo&31]
+		lo = lo>>5 | hi<<59
+		hi >>= 5
+	}
+	return string(out[:])
+}
