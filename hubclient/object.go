@@ -14,8 +14,12 @@ import (
 // hub or a newer schema version put there.
 type Extra map[string]json.RawMessage
 
-// knownNames caches, per struct type, the JSON member names it declares.
+// knownNames caches, per struct type, the JSON member names it declares,
+// lower-cased: encoding/json matches member names without regard to case,
+// so "Title" fills the same field as "title" and is no unknown member.
 var knownNames sync.Map // reflect.Type -> map[string]bool
+
+func typeOf[T any]() reflect.Type { return reflect.TypeFor[T]() }
 
 func jsonNames(t reflect.Type) map[string]bool {
 	if v, ok := knownNames.Load(t); ok {
@@ -32,7 +36,7 @@ func jsonNames(t reflect.Type) map[string]bool {
 		if name == "" {
 			name = f.Name
 		}
-		names[name] = true
+		names[strings.ToLower(name)] = true
 	}
 	knownNames.Store(t, names)
 	return names
@@ -54,7 +58,7 @@ func decodeObject(data []byte, known any) (Extra, error) {
 	names := jsonNames(reflect.TypeOf(known).Elem())
 	var extra Extra
 	for k, v := range all {
-		if names[k] {
+		if names[strings.ToLower(k)] {
 			continue
 		}
 		if extra == nil {
@@ -76,7 +80,7 @@ func encodeObject(known any, extra Extra) ([]byte, error) {
 	names := jsonNames(reflect.TypeOf(known))
 	keys := make([]string, 0, len(extra))
 	for k := range extra {
-		if !names[k] {
+		if !names[strings.ToLower(k)] {
 			keys = append(keys, k)
 		}
 	}

@@ -42,18 +42,6 @@ func splitValues(values map[string]any) (split, error) {
 	sort.Strings(names)
 	for _, name := range names {
 		v := values[name]
-		if files, ok := asFiles(v); ok {
-			for _, f := range files {
-				if f == nil || f.Size() < 0 {
-					return split{}, fmt.Errorf("value %q: a file with no body or a negative size", name)
-				}
-				s.files = append(s.files, fieldFile{name, f})
-			}
-			continue
-		}
-		if hasFile(v) {
-			return split{}, fmt.Errorf("value %q: files must stand alone or in a list of only files", name)
-		}
 		switch {
 		case name == TokenField || name == LegacyTokenField:
 			token, err := tokenString(name, v)
@@ -64,11 +52,26 @@ func splitValues(values map[string]any) (split, error) {
 				s.captchaToken = token
 			}
 		case name == "_hp" || IsHoneypot(name) && isString(v):
+			if hasFile(v) {
+				return split{}, fmt.Errorf("value %q: a honeypot cannot hold a file", name)
+			}
 			if s.honeypots == nil {
 				s.honeypots = make(map[string]string)
 			}
 			s.honeypots[name] = honeypotString(v)
 		default:
+			if files, ok := asFiles(v); ok {
+				for _, f := range files {
+					if f == nil || f.Size() < 0 {
+						return split{}, fmt.Errorf("value %q: a file with no body or a negative size", name)
+					}
+					s.files = append(s.files, fieldFile{name, f})
+				}
+				continue
+			}
+			if hasFile(v) {
+				return split{}, fmt.Errorf("value %q: files must stand alone or in a list of only files", name)
+			}
 			s.payload[name] = v
 		}
 	}
@@ -123,8 +126,12 @@ func asFile(v any) (File, bool) {
 // be sent.
 func hasFile(v any) bool {
 	switch v := v.(type) {
-	case File, *multipart.FileHeader, []File, []*multipart.FileHeader:
+	case File, *multipart.FileHeader:
 		return true
+	case []File:
+		return len(v) > 0
+	case []*multipart.FileHeader:
+		return len(v) > 0
 	case []any:
 		for _, e := range v {
 			if hasFile(e) {

@@ -1,0 +1,300 @@
+// Package hubtest provides an in-memory hub for tests, in the manner of
+// net/http/httptest: a real HTTP server speaking the hub protocol, which
+// records what it received and can be told to fail.
+package hubtest
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hubform/hubform/hubclient"
+)
+
+// Route names a route of the hub, for FailNext.
+type Route string
+
+// The routes of a hub.
+const (
+	RouteSchema    Route = "schema"
+	RouteUploadURL Route = "upload-url"
+	RoutePut       Route = "put"
+	RouteSubmit    Route = "submit"
+)
+
+// Hub is a hub for tests. Its methods are safe for concurrent use.
+type Hub struct {
+	// URL is the hub URL to hand to clients: the server's address + "/v1".
+	URL string
+	// Server is the HTTP server behind URL.
+	Server *httptest.Server
+	// Latency, when set before use, delays every answer of upload-url and
+	// of the PUT, as a distant hub and storage would.
+	Latency time.Duration
+	// Intercept, when set before use, sees every request first; when it
+	// returns true it has answered and the hub does nothing more.
+	Intercept func(w http.ResponseWriter, r *http.Request) bool
+
+	mu          sync.Mutex
+	forms       map[string]*hubclient.Schema
+	uploads     map[string]*Upload
+	submissions []Submission
+	requests    []Request
+	faults      map[Route][]fault
+}
+
+// Upload is a file the hub issued an upload URL for.
+type Upload struct {
+	Key     string
+	Site    string
+	Form    string
+	Request hubclient.UploadURLRequest
+	// Stored reports whether the PUT delivered the body.
+	Stored      bool
+	ContentType string
+	Size        int64
+	SHA256      [sha256.Size]byte
+}
+
+// Submission is a submission the hub accepted.
+type Submission struct {
+	ID, Site, Form string
+	Request        hubclient.SubmitRequest
+	// Body is the request body exactly as received.
+	Body []byte
+}
+
+// Request is one request as received, for checking the wire.
+type Request struct {
+	Method string
+	// RequestURI is the unmodified target of the request line.
+	RequestURI string
+	Header     http.Header
+	// Body is kept for the JSON routes, not for PUTs.
+	Body []byte
+}
+
+type fault struct {
+	status  int
+	message string
+}
+
+// NewServer starts a hub. Close it when done.
+func NewServer() *Hub {
+	h := &Hub{
+		forms:   make(map[string]*hubclient.Schema),
+		uploads: make(map[string]*Upload),
+		faults:  make(map[Route][]fault),
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /v1/{site}/{file}", h.schema)
+	mux.HandleFunc("POST /v1/{site}/{slug}/upload-url", h.uploadURL)
+	mux.HandleFunc("POST /v1/{site}/{slug}/submit", h.submit)
+	mux.HandleFunc("PUT /storage/{token}", h.put)
+	h.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if h.Intercept != nil && h.Intercept(w, r) {
+			return
+		}
+		mux.ServeHTTP(w, r)
+	}))
+	h.URL = h.Server.URL + "/v1"
+	return h
+}
+
+// Close shuts the server down.
+func (h *Hub) Close() { h.Server.Close() }
+
+// SetForm makes the hub serve s as site/slug.
+func (h *Hub) SetForm(site, slug string, s *hubclient.Schema) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.forms[site+"/"+slug] = s
+}
+
+// FailNext makes the next call of route answer status with the JSON body
+// {ok:false, error:message}. Calls queue up.
+func (h *Hub) FailNext(route Route, status int, message string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.faults[route] = append(h.faults[route], fault{status, message})
+}
+
+// Submissions returns the accepted submissions in arrival order.
+func (h *Hub) Submissions() []Submission {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]Submission(nil), h.submissions...)
+}
+
+// Upload returns the upload issued under key.
+func (h *Hub) Upload(key string) (Upload, bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	u, ok := h.uploads[key]
+	if !ok {
+		return Upload{}, false
+	}
+	return *u, true
+}
+
+// Requests returns every request received, in arrival order.
+func (h *Hub) Requests() []Request {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]Request(nil), h.requests...)
+}
+
+// record logs r, reading its body when keep, and reports whether a fault
+// answered it.
+func (h *Hub) record(w http.ResponseWriter, r *http.Request, route Route, keep bool) ([]byte, bool) {
+	var body []byte
+	if keep {
+		body, _ = io.ReadAll(io.LimitReader(r.Body, 1<<20))
+	}
+	h.mu.Lock()
+	h.requests = append(h.requests, Request{Method: r.Method, RequestURI: r.RequestURI, Header: r.Header.Clone(), Body: body})
+	var f *fault
+	if q := h.faults[route]; len(q) > 0 {
+		f, h.faults[route] = &q[0], q[1:]
+	}
+	h.mu.Unlock()
+	if f != nil {
+		answer(w, f.status, hubclient.SubmitResponse{Error: f.message})
+		return nil, true
+	}
+	return body, false
+}
+
+func (h *Hub) schema(w http.ResponseWriter, r *http.Request) {
+	if _, failed := h.record(w, r, RouteSchema, false); failed {
+		return
+	}
+	slug, ok := strings.CutSuffix(r.PathValue("file"), ".json")
+	h.mu.Lock()
+	s := h.forms[r.PathValue("site")+"/"+slug]
+	h.mu.Unlock()
+	if !ok || s == nil {
+		answer(w, http.StatusNotFound, hubclient.SubmitResponse{Error: "form not found"})
+		return
+	}
+	answer(w, http.StatusOK, s)
+}
+
+func (h *Hub) uploadURL(w http.ResponseWriter, r *http.Request) {
+	body, failed := h.record(w, r, RouteUploadURL, true)
+	if failed {
+		return
+	}
+	h.wait(r)
+	var req hubclient.UploadURLRequest
+	if err := json.Unmarshal(body, &req); err != nil || req.Filename == "" || req.Size < 0 {
+		answer(w, http.StatusBadRequest, hubclient.SubmitResponse{Error: "want {filename, size, mime}"})
+		return
+	}
+	token := randomHex()
+	u := &Upload{Key: "uploads/" + r.PathValue("site") + "/" + r.PathValue("slug") + "/" + token + "/" + req.Filename,
+		Site: r.PathValue("site"), Form: r.PathValue("slug"), Request: req}
+	h.mu.Lock()
+	h.uploads[token] = u
+	h.uploads[u.Key] = u
+	h.mu.Unlock()
+	answer(w, http.StatusOK, hubclient.UploadURLResponse{OK: true, Key: u.Key,
+		UploadURL: h.Server.URL + "/storage/" + token + "?X-Signature=" + randomHex()})
+}
+
+func (h *Hub) put(w http.ResponseWriter, r *http.Request) {
+	if _, failed := h.record(w, r, RoutePut, false); failed {
+		return
+	}
+	h.wait(r)
+	h.mu.Lock()
+	u := h.uploads[r.PathValue("token")]
+	h.mu.Unlock()
+	switch {
+	case u == nil:
+		http.Error(w, "no such upload", http.StatusForbidden)
+		return
+	case r.Header.Get("Content-Type") != u.Request.MIME:
+		http.Error(w, "content type differs from the signed one", http.StatusForbidden)
+		return
+	case r.ContentLength != u.Request.Size:
+		http.Error(w, "content length differs from the signed one", http.StatusForbidden)
+		return
+	}
+	hash := sha256.New()
+	n, err := io.Copy(hash, r.Body)
+	if err != nil || n != u.Request.Size {
+		http.Error(w, "body cut short", http.StatusBadRequest)
+		return
+	}
+	h.mu.Lock()
+	u.Stored, u.ContentType, u.Size = true, r.Header.Get("Content-Type"), n
+	copy(u.SHA256[:], hash.Sum(nil))
+	h.mu.Unlock()
+	w.WriteHeader(http.StatusOK)
+}
+
+func (h *Hub) submit(w http.ResponseWriter, r *http.Request) {
+	body, failed := h.record(w, r, RouteSubmit, true)
+	if failed {
+		return
+	}
+	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != "application/json" {
+		answer(w, http.StatusUnsupportedMediaType, hubclient.SubmitResponse{Error: "submit takes application/json"})
+		return
+	}
+	var req hubclient.SubmitRequest
+	if err := json.Unmarshal(body, &req); err != nil {
+		answer(w, http.StatusBadRequest, hubclient.SubmitResponse{Error: err.Error()})
+		return
+	}
+	for _, v := range req.Honeypots {
+		if v != "" {
+			answer(w, http.StatusOK, hubclient.SubmitResponse{OK: true})
+			return
+		}
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, a := range req.Attachments {
+		u := h.uploads[a.Key]
+		if u == nil || !u.Stored || u.Size != a.Size || u.ContentType != a.MIME {
+			answer(w, http.StatusUnprocessableEntity, hubclient.SubmitResponse{Error: fmt.Sprintf("attachment %q was not uploaded", a.Key)})
+			return
+		}
+	}
+	id := fmt.Sprintf("sub-%d", len(h.submissions)+1)
+	h.submissions = append(h.submissions, Submission{ID: id, Site: r.PathValue("site"), Form: r.PathValue("slug"), Request: req, Body: body})
+	answer(w, http.StatusOK, hubclient.SubmitResponse{OK: true, SubmissionID: id})
+}
+
+func (h *Hub) wait(r *http.Request) {
+	if h.Latency <= 0 {
+		return
+	}
+	select {
+	case <-time.After(h.Latency):
+	case <-r.Context().Done():
+	}
+}
+
+func answer(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(v)
+}
+
+func randomHex() string {
+	var b [12]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
