@@ -1,0 +1,143 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"net/http"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/hubform/hubform/hubclient/hubtest"
+)
+
+// hubform runs the command line and returns its status and output.
+func hubform(t *testing.T, args ...string) (status int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	status = run(context.Background(), args, &out, &errOut)
+	return status, out.String(), errOut.String()
+}
+
+func TestSubmitCommand(t *testing.T) {
+	h := hubtest.NewServer()
+	defer h.Close()
+	dir := t.TempDir()
+	report := filepath.Join(dir, "report.pdf")
+	photo := filepath.Join(dir, "photo.png")
+	os.WriteFile(report, []byte("%PDF-1.4 report"), 0o600)
+	os.WriteFile(photo, []byte("\x89PNG\r\n\x1a\nphoto"), 0o600)
+
+	status, stdout, stderr := hubform(t, "submit", "--hub-url", h.URL, "--site", "acme co", "--form", "contact",
+		"name=Jane", "tags=a", "tags=b", "note=@@home", "files=@"+report, "--timeout", "30s", "files=@"+photo, "_hp=")
+	if status != 0 || stderr != "" {
+		t.Fatalf("status %d, stderr %q", status, stderr)
+	}
+	subs := h.Submissions()
+	if len(subs) != 1 || stdout != subs[0].ID+"\n" {
+		t.Fatalf("stdout %q, submissions %+v", stdout, subs)
+	}
+	got := subs[0]
+	if got.Site != "acme co" || got.Form != "contact" {
+		t.Errorf("submitted to %s/%s", got.Site, got.Form)
+	}
+	want := map[string]any{"name": "Jane", "tags": []any{"a", "b"}, "note": "@home"}
+	if !reflect.DeepEqual(got.Request.Payload, want) || got.Request.Honeypots["_hp"] != "" || len(got.Request.Honeypots) != 1 {
+		t.Errorf("payload %v honeypots %v", got.Request.Payload, got.Request.Honeypots)
+	}
+	att := got.Request.Attachments
+	if len(att) != 2 || att[0].Filename != "report.pdf" || att[0].MIME != "application/pdf" || att[1].MIME != "image/png" {
+		t.Fatalf("attachments %+v", att)
+	}
+	for i, path := range []string{report, photo} {
+		body, _ := os.ReadFile(path)
+		if u, _ := h.Upload(att[i].Key); u.SHA256 != sha256.Sum256(body) {
+			t.Errorf("%s not stored byte for byte", path)
+		}
+	}
+}
+
+func TestSubmitCommandJSONAndEnvironment(t *testing.T) {
+	h := hubtest.NewServer()
+	defer h.Close()
+	t.Setenv("HUBFORM_HUB_URL", h.URL)
+	t.Setenv("HUBFORM_SITE", "acme")
+	t.Setenv("HUBFORM_FORM", "contact")
+	status, stdout, _ := hubform(t, "submit", "--json", "a=1")
+	var answer map[string]any
+	if status != 0 || json.Unmarshal([]byte(stdout), &answer) != nil || answer["ok"] != true || answer["submissionId"] != "sub-1" {
+		t.Errorf("status %d, stdout %q", status, stdout)
+	}
+}
+
+func TestSubmitCommandFailures(t *testing.T) {
+	for _, tc := range []struct {
+		route  hubtest.Route
+		status int
+		prefix string
+	}{
+		{hubtest.RouteUploadURL, http.StatusRequestEntityTooLarge, "upload-url failed: "},
+		{hubtest.RoutePut, http.StatusForbidden, "upload PUT to R2 failed: "},
+		{hubtest.RouteSubmit, http.StatusUnprocessableEntity, "submit failed: "},
+	} {
+		h := hubtest.NewServer()
+		h.FailNext(tc.route, tc.status, "refused here")
+		file := filepath.Join(t.TempDir(), "a.txt")
+		os.WriteFile(file, []byte("a"), 0o600)
+		status, stdout, stderr := hubform(t, "submit", "--hub-url", h.URL, "--site", "s", "--form", "f", "f=@"+file)
+		h.Close()
+		if status != 1 || stdout != "" || !strings.HasPrefix(stderr, tc.prefix) || !strings.Contains(stderr, "refused here") {
+			t.Errorf("%s failing: status %d, stdout %q, stderr %q", tc.route, status, stdout, stderr)
+		}
+	}
+}
+
+func TestSubmitCommandUsage(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "missing.txt")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"submit", "a=1"}, "--site and --form are required"},
+		{[]string{"submit", "--site", "s", "--form", "f", "novalue"}, `argument "novalue": want NAME=VALUE or FIELD=@PATH`},
+		{[]string{"submit", "--site", "s", "--form", "f", "=x"}, "want NAME=VALUE"},
+		{[]string{"submit", "--site", "s", "--form", "f", "f=@" + missing}, "no such file"},
+		{[]string{"submit", "--site", "s", "--form", "f", "--timeout", "0s"}, "must be positive"},
+		{[]string{"submit", "--nope"}, "flag provided but not defined: -nope"},
+		{[]string{"frobnicate"}, `unknown command "frobnicate"`},
+		{nil, "Commands:"},
+	} {
+		status, stdout, stderr := hubform(t, tc.args...)
+		if status != 2 || stdout != "" || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%q: status %d, stdout %q, stderr %q; want 2 and %q", tc.args, status, stdout, stderr, tc.want)
+		}
+	}
+}
+
+func TestSubmitCommandMixedFilesAndText(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "a.txt")
+	os.WriteFile(file, []byte("a"), 0o600)
+	status, _, stderr := hubform(t, "submit", "--site", "s", "--form", "f", "x=1", "x=@"+file)
+	if status != 2 || !strings.Contains(stderr, "x mixes files and text") {
+		t.Errorf("status %d, stderr %q", status, stderr)
+	}
+}
+
+func TestHelp(t *testing.T) {
+	for _, args := range [][]string{{"--help"}, {"help"}, {"help", "submit"}, {"submit", "--help"}, {"submit", "-h"}} {
+		status, stdout, stderr := hubform(t, args...)
+		if status != 0 || stderr != "" || !strings.Contains(stdout, "submit") {
+			t.Errorf("%q: status %d, stderr %q", args, status, stderr)
+		}
+	}
+	_, stdout, _ := hubform(t, "submit", "--help")
+	for _, want := range []string{"Example:", "--hub-url URL", "--site SITE", "--timeout duration", "--json\n", "HUBFORM_HUB_URL", "FIELD=@PATH", "Exit status"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("submit --help lacks %q", want)
+		}
+	}
+}
