@@ -1,0 +1,18 @@
+// Package hubclient speaks the hosted-form protocol: it fetches a form's
+// schema from a hub and delivers submissions, values and files, to it.
+//
+// A hub serves three routes under {hub_url}/<site_id>/<form_slug>:
+//
+//	GET  ….json        the form's schema (Schema)
+//	POST …/upload-url  a presigned address for one file (UploadURLRequest → UploadURLResponse)
+//	POST …/submit      a submission (SubmitRequest → SubmitResponse)
+//
+// Client calls them one at a time. NewSubmit is the whole submit pipeline,
+// the Go twin of createHubFormSubmit(): plugins, value splitting, parallel
+// streamed uploads, then the submission. Errors keep the protocol's literal
+// prefixes ("upload-url failed: ", "upload PUT to R2 failed: ",
+// "submit failed: ") and are typed for errors.As.
+//
+// The schema format is described in SCHEMA.md beside this file. Package
+// hubtest provides an in-memory hub for tests.
+package hubclient
