@@ -1,0 +1,260 @@
+package localblob
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strconv"
+	"time"
+
+	"gocloud.dev/gcerrors"
+
+	"github.com/hubform/hubform/handlers/hub"
+)
+
+// Uploads is what the PUT handler needs of the hub's upload records.
+type Uploads interface {
+	// Upload returns the record of key, or an error wrapping
+	// hub.ErrNotFound when there is none.
+	Upload(ctx context.Context, key string) (hub.Upload, error)
+	// MarkUploaded records that the body of key was stored at at.
+	MarkUploaded(ctx context.Context, key string, at time.Time) error
+}
+
+// copyBufSize is the one buffer an upload holds; the body never is in
+// memory whole.
+const copyBufSize = 64 << 10
+
+// recordTimeout bounds the bookkeeping after a body is stored, which runs
+// even when the client has gone so that the record matches the directory.
+const recordTimeout = 10 * time.Second
+
+// PutHandler returns the http.Handler serving the PUT endpoint, to be
+// mounted at the path of the putURL given to Open.
+//
+// It accepts a PUT whose URL is signed by a Store sharing the secret, not
+// expired, for a key whose record is neither uploaded nor claimed, with the
+// record's MIME type as Content-Type and its size as Content-Length. It
+// streams the body into the directory, marks the record uploaded and answers
+// 200 with no body. Refusals are JSON {"ok":false,"error":"..."}; nothing of
+// a refused or broken body is kept.
+//
+// The body is read under the request's context: the server's timeouts bound
+// a slow client.
+func (s *Store) PutHandler(uploads Uploads) http.Handler {
+	return &putHandler{s: s, uploads: uploads}
+}
+
+type putHandler struct {
+	s       *Store
+	uploads Uploads
+}
+
+func (h *putHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPut {
+		w.Header().Set("Allow", http.MethodPut)
+		refuse(w, http.StatusMethodNotAllowed, "method "+r.Method+" not allowed; upload with PUT")
+		return
+	}
+	su, err := h.s.signer.verify(r.URL.Query())
+	if err != nil {
+		refuse(w, http.StatusForbidden, err.Error())
+		return
+	}
+	if su.method != http.MethodPut {
+		refuse(w, http.StatusForbidden, "upload URL is not signed for PUT")
+		return
+	}
+	key := su.key
+	if err := checkKey(key); err != nil {
+		refuse(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	ctx := r.Context()
+	rec, err := h.uploads.Upload(ctx, key)
+	switch {
+	case errors.Is(err, hub.ErrNotFound):
+		refuse(w, http.StatusNotFound, "no upload is expected for this URL")
+		return
+	case err != nil:
+		h.s.log.Error("localblob: reading upload record", "key", key, "err", err)
+		refuse(w, http.StatusInternalServerError, "reading the upload record failed")
+		return
+	}
+	if msg, code := checkRecord(rec, h.s.now()); code != 0 {
+		refuse(w, code, msg)
+		return
+	}
+	if msg, code := checkHeaders(r, rec, su.contentType); code != 0 {
+		refuse(w, code, msg)
+		return
+	}
+	if !h.s.claim(key) {
+		refuse(w, http.StatusConflict, "another upload to this URL is in progress")
+		return
+	}
+	defer h.s.release(key)
+	switch exists, err := h.s.bucket.Exists(ctx, key); {
+	case err != nil:
+		h.s.log.Error("localblob: looking for the object", "key", key, "err", err)
+		refuse(w, http.StatusInternalServerError, "storing the file failed")
+		return
+	case exists:
+		// An object without an uploaded record is the remnant of a failed
+		// upload whose cleanup failed too; the sweeper removes it.
+		refuse(w, http.StatusConflict, "the file was already uploaded")
+		return
+	}
+	if msg, code := h.s.store(ctx, key, rec, r.Body); code != 0 {
+		refuse(w, code, msg)
+		return
+	}
+
+	// The body is stored; record it even if the client is gone.
+	bg, cancel := context.WithTimeout(context.WithoutCancel(ctx), recordTimeout)
+	defer cancel()
+	if err := h.uploads.MarkUploaded(bg, key, h.s.now()); err != nil {
+		if derr := h.s.Delete(bg, key); derr != nil {
+			h.s.log.Error("localblob: removing an unrecorded upload", "key", key, "err", derr)
+		}
+		if errors.Is(err, hub.ErrNotFound) || errors.Is(err, hub.ErrUploadClaim) {
+			refuse(w, http.StatusConflict, "the upload is no longer expected")
+			return
+		}
+		h.s.log.Error("localblob: marking upload stored", "key", key, "err", err)
+		refuse(w, http.StatusInternalServerError, "recording the upload failed")
+		return
+	}
+	w.WriteHeader(http.StatusOK)
+}
+
+// checkRecord refuses a record whose upload is over: expired, stored or
+// claimed. It returns the message and status of the refusal, or a zero
+// status.
+func checkRecord(rec hub.Upload, now time.Time) (string, int) {
+	switch {
+	case rec.SubmissionID != "":
+		return "the file was already uploaded and submitted", http.StatusConflict
+	case !rec.UploadedAt.IsZero():
+		return "the file was already uploaded", http.StatusConflict
+	case !rec.ExpiresAt.IsZero() && now.After(rec.ExpiresAt):
+		return errExpired.Error(), http.StatusForbidden
+	}
+	return "", 0
+}
+
+// checkHeaders compares the request's Content-Type and Content-Length with
+// the record, and with the type the URL was signed for if any.
+func checkHeaders(r *http.Request, rec hub.Upload, signedType string) (string, int) {
+	ct := r.Header.Get("Content-Type")
+	if ct != rec.MIME {
+		return fmt.Sprintf("Content-Type %q does not match the type %q the upload URL was issued for", ct, rec.MIME), http.StatusUnsupportedMediaType
+	}
+	if signedType != "" && ct != signedType {
+		return fmt.Sprintf("Content-Type %q does not match the signed type %q", ct, signedType), http.StatusUnsupportedMediaType
+	}
+	if _, _, err := mime.ParseMediaType(rec.MIME); err != nil {
+		return fmt.Sprintf("type %q of the upload is not a media type", rec.MIME), http.StatusUnsupportedMediaType
+	}
+	// net/http reports a request without Content-Length and without a
+	// chunked body as length 0, so the header itself is looked at.
+	if len(r.TransferEncoding) > 0 || r.ContentLength < 0 || r.Header.Get("Content-Length") == "" {
+		return "Content-Length is required; chunked bodies are not accepted", http.StatusLengthRequired
+	}
+	switch {
+	case r.ContentLength > rec.Size:
+		return fmt.Sprintf("Content-Length %d is larger than the %d bytes the upload URL was issued for", r.ContentLength, rec.Size), http.StatusRequestEntityTooLarge
+	case r.ContentLength < rec.Size:
+		return fmt.Sprintf("Content-Length %d is smaller than the %d bytes the upload URL was issued for", r.ContentLength, rec.Size), http.StatusBadRequest
+	}
+	return "", 0
+}
+
+// store streams exactly rec.Size bytes of body into the object key. Anything
+// else, a short body, a longer one or a failed write, aborts the write so
+// that no object, temporary file or sidecar remains. It returns the message
+// and status of a failure, or a zero status.
+func (s *Store) store(ctx context.Context, key string, rec hub.Upload, body io.Reader) (string, int) {
+	wctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	bw, err := s.newWriter(wctx, key, rec.MIME)
+	if err != nil {
+		s.log.Error("localblob: starting a write", "key", key, "err", err)
+		return "storing the file failed", http.StatusInternalServerError
+	}
+	abort := func() {
+		// A fileblob writer whose context is done discards its temporary
+		// file on Close instead of renaming it into place.
+		cancel()
+		bw.Close()
+		s.prune(key)
+	}
+	// The wrapper hides blob.Writer's ReadFrom, which would allocate a
+	// 1 MiB buffer per upload.
+	src := &bodyReader{r: io.LimitReader(body, rec.Size+1)}
+	n, err := io.CopyBuffer(struct{ io.Writer }{bw}, src, make([]byte, copyBufSize))
+	size := strconv.FormatInt(rec.Size, 10)
+	switch {
+	case src.err != nil:
+		// A client that goes away also cancels ctx; the read error says
+		// more.
+		abort()
+		return "reading the body after " + strconv.FormatInt(n, 10) + " of " + size + " bytes: " + src.err.Error(), http.StatusBadRequest
+	case ctx.Err() != nil:
+		abort()
+		return "the upload took too long or was cancelled", http.StatusRequestTimeout
+	case err != nil:
+		abort()
+		s.log.Error("localblob: writing", "key", key, "err", err)
+		return "storing the file failed", http.StatusInternalServerError
+	case n > rec.Size:
+		abort()
+		return "the body is longer than the " + size + " bytes declared", http.StatusRequestEntityTooLarge
+	case n < rec.Size:
+		abort()
+		return "the body ended after " + strconv.FormatInt(n, 10) + " of " + size + " bytes", http.StatusBadRequest
+	}
+	if err := bw.Close(); err != nil {
+		s.prune(key)
+		switch {
+		case gcerrors.Code(err) == gcerrors.FailedPrecondition:
+			return "the file was already uploaded", http.StatusConflict
+		case ctx.Err() != nil:
+			return "the upload took too long or was cancelled", http.StatusRequestTimeout
+		}
+		s.log.Error("localblob: completing a write", "key", key, "err", err)
+		return "storing the file failed", http.StatusInternalServerError
+	}
+	return "", 0
+}
+
+// bodyReader keeps the error of reading the body apart from errors of
+// writing it, which io.Copy returns alike.
+type bodyReader struct {
+	r   io.Reader
+	err error
+}
+
+func (b *bodyReader) Read(p []byte) (int, error) {
+	n, err := b.r.Read(p)
+	if err != nil && err != io.EOF {
+		b.err = err
+	}
+	return n, err
+}
+
+// refuse answers with status code and the JSON error body of the hub's
+// routes.
+func refuse(w http.ResponseWriter, code int, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(code)
+	json.NewEncoder(w).Encode(struct {
+		OK    bool   `json:"ok"`
+		Error string `json:"error"`
+	}{false, msg})
+}

@@ -1,0 +1,249 @@
+package localblob
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"gocloud.dev/blob"
+	"gocloud.dev/blob/fileblob"
+	"gocloud.dev/gcerrors"
+
+	"github.com/hubform/hubform/handlers/hub"
+)
+
+// Limits of Open and SignedPutURL.
+const (
+	// MinSecretLen is the shortest HMAC secret Open accepts, in bytes.
+	MinSecretLen = 32
+	// MaxExpiry is the longest life of a signed URL.
+	MaxExpiry = 15 * time.Minute
+	// maxKeyLen keeps keys within what file systems take as a path.
+	maxKeyLen = 1024
+	// dirMode keeps other users of the machine out of uploaded files.
+	dirMode = 0o750
+)
+
+// errInvalidKey is a key that could name a path outside the directory, or
+// collide with the files kept beside objects.
+var errInvalidKey = errors.New("invalid object key")
+
+// Store keeps files under a directory and signs upload URLs that point at
+// the hub's PUT endpoint. A Store is safe for concurrent use.
+type Store struct {
+	bucket *blob.Bucket
+	signer *signer
+	// dir is the directory's absolute path.
+	dir string
+	// now is the clock of expiry checks and upload times.
+	now func() time.Time
+	log *slog.Logger
+
+	// dirMu keeps prune from removing a directory a writer has just
+	// created and not yet put its temporary file in. Writers share it for
+	// the instant of creating that file, never across a body.
+	dirMu sync.RWMutex
+
+	// busy holds the keys being uploaded, so that a second PUT of the same
+	// key is refused instead of racing the first.
+	busyMu sync.Mutex
+	busy   map[string]bool
+}
+
+// Open opens (creating if needed) the directory dir as a bucket. putURL is
+// the absolute URL of the hub's PUT endpoint as clients reach it (e.g.
+// "http://127.0.0.1:8081/v1/_uploads"); secret, of at least MinSecretLen
+// bytes, keys the HMAC, so several hub processes sharing the secret verify
+// each other's URLs.
+func Open(ctx context.Context, dir, putURL string, secret []byte) (*Store, error) {
+	if len(secret) < MinSecretLen {
+		return nil, fmt.Errorf("localblob: secret is %d bytes, want at least %d", len(secret), MinSecretLen)
+	}
+	u, err := url.Parse(putURL)
+	if err != nil {
+		return nil, fmt.Errorf("localblob: PUT URL: %w", err)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
+		return nil, fmt.Errorf("localblob: PUT URL %q: want an absolute http or https URL without query or fragment", putURL)
+	}
+	if dir == "" {
+		return nil, errors.New("localblob: no directory")
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("localblob: %w", err)
+	}
+	s := &Store{dir: abs, now: time.Now, log: slog.Default(), busy: make(map[string]bool)}
+	// The signer reads the Store's clock through a closure so that the
+	// clock can be replaced after Open.
+	s.signer = &signer{base: *u, secret: append([]byte(nil), secret...), now: func() time.Time { return s.now() }}
+	s.bucket, err = fileblob.OpenBucket(abs, &fileblob.Options{
+		URLSigner:   s.signer,
+		CreateDir:   true,
+		DirFileMode: dirMode,
+		// Temporary files beside their objects, not in os.TempDir: the
+		// rename that completes a write fails across file systems.
+		NoTempDir: true,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("localblob: open %s: %w", abs, err)
+	}
+	return s, nil
+}
+
+// Close releases the bucket. Uploads in progress fail.
+func (s *Store) Close() error {
+	if err := s.bucket.Close(); err != nil {
+		return fmt.Errorf("localblob: close: %w", err)
+	}
+	return nil
+}
+
+// SignedPutURL returns a URL for PUT of key that expires after expiry, which
+// must be positive and at most MaxExpiry.
+func (s *Store) SignedPutURL(ctx context.Context, key string, expiry time.Duration) (string, error) {
+	if expiry <= 0 || expiry > MaxExpiry {
+		return "", fmt.Errorf("localblob: expiry %v: want more than 0 and at most %v", expiry, MaxExpiry)
+	}
+	if err := checkKey(key); err != nil {
+		return "", err
+	}
+	u, err := s.bucket.SignedURL(ctx, key, &blob.SignedURLOptions{Method: http.MethodPut, Expiry: expiry})
+	if err != nil {
+		return "", fmt.Errorf("localblob: sign %q: %w", key, err)
+	}
+	return u, nil
+}
+
+// Attributes returns the size and content type of the object key. An
+// absent object gives an error wrapping hub.ErrNotFound.
+func (s *Store) Attributes(ctx context.Context, key string) (size int64, contentType string, err error) {
+	if err := checkKey(key); err != nil {
+		return 0, "", err
+	}
+	a, err := s.bucket.Attributes(ctx, key)
+	if err != nil {
+		return 0, "", notFound(key, err)
+	}
+	return a.Size, a.ContentType, nil
+}
+
+// NewReader returns a reader of the object key's bytes; the caller closes
+// it. An absent object gives an error wrapping hub.ErrNotFound.
+func (s *Store) NewReader(ctx context.Context, key string) (io.ReadCloser, error) {
+	if err := checkKey(key); err != nil {
+		return nil, err
+	}
+	r, err := s.bucket.NewReader(ctx, key, nil)
+	if err != nil {
+		return nil, notFound(key, err)
+	}
+	return r, nil
+}
+
+// Delete removes the object key. An absent object is not an error.
+func (s *Store) Delete(ctx context.Context, key string) error {
+	if err := checkKey(key); err != nil {
+		return err
+	}
+	err := s.bucket.Delete(ctx, key)
+	if err != nil && gcerrors.Code(err) != gcerrors.NotFound {
+		return fmt.Errorf("localblob: delete %q: %w", key, err)
+	}
+	s.prune(key)
+	return nil
+}
+
+// newWriter starts writing the object key. The write is complete only when
+// Close returns nil; cancelling ctx before Close discards it. IfNotExist
+// makes the write fail rather than replace an object stored meanwhile.
+func (s *Store) newWriter(ctx context.Context, key, contentType string) (*blob.Writer, error) {
+	s.dirMu.RLock()
+	defer s.dirMu.RUnlock()
+	opts := &blob.WriterOptions{ContentType: contentType, IfNotExist: true}
+	w, err := s.bucket.NewWriter(ctx, key, opts)
+	if err != nil && gcerrors.Code(err) == gcerrors.NotFound {
+		// Another process sharing the directory pruned it between our
+		// creating it and the temporary file; once more is enough.
+		w, err = s.bucket.NewWriter(ctx, key, opts)
+	}
+	return w, err
+}
+
+// prune removes the now empty directories that held key, deepest first,
+// stopping at the first one still in use and never removing the root.
+func (s *Store) prune(key string) {
+	s.dirMu.Lock()
+	defer s.dirMu.Unlock()
+	for d := path.Dir(key); d != "." && d != "/"; d = path.Dir(d) {
+		if os.Remove(filepath.Join(s.dir, filepath.FromSlash(d))) != nil {
+			return
+		}
+	}
+}
+
+// claim marks key as being uploaded; it reports false when it already was.
+func (s *Store) claim(key string) bool {
+	s.busyMu.Lock()
+	defer s.busyMu.Unlock()
+	if s.busy[key] {
+		return false
+	}
+	s.busy[key] = true
+	return true
+}
+
+func (s *Store) release(key string) {
+	s.busyMu.Lock()
+	defer s.busyMu.Unlock()
+	delete(s.busy, key)
+}
+
+// notFound wraps hub.ErrNotFound into err when it says the object is absent.
+func notFound(key string, err error) error {
+	if gcerrors.Code(err) == gcerrors.NotFound {
+		return fmt.Errorf("localblob: %q: %w", key, hub.ErrNotFound)
+	}
+	return fmt.Errorf("localblob: %q: %w", key, err)
+}
+
+// checkKey accepts keys that map to one obvious path under the directory:
+// slash-separated, no empty, "." or ".." element, no backslash or control
+// character, and not ending in ".attrs", the suffix of fileblob's sidecars.
+// fileblob refuses keys that resolve outside its root, but escapes some
+// others into odd names; refusing them all is simpler to reason about.
+func checkKey(key string) error {
+	bad := func(why string) error { return fmt.Errorf("localblob: key %q: %w: %s", key, errInvalidKey, why) }
+	switch {
+	case key == "":
+		return bad("empty")
+	case len(key) > maxKeyLen:
+		return bad("too long")
+	case !utf8.ValidString(key):
+		return bad("not UTF-8")
+	case strings.HasSuffix(key, ".attrs"):
+		return bad(`ends in ".attrs"`)
+	}
+	for _, r := range key {
+		if r < 0x20 || r == 0x7f || r == '\\' {
+			return bad("control character or backslash")
+		}
+	}
+	for elem := range strings.SplitSeq(key, "/") {
+		if elem == "" || elem == "." || elem == ".." {
+			return bad(`empty, "." or ".." element`)
+		}
+	}
+	return nil
+}
