@@ -1,0 +1,208 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/hubclient"
+)
+
+const submissionColumns = "id, site, form, created_at, payload, attachments, client_addr, user_agent"
+
+// CreateSubmission stores s and, in the same transaction, claims the upload
+// each of its attachments names. An upload can be claimed only if it exists,
+// belongs to s.Site and s.Form, is uploaded, is not claimed yet, and has the
+// attachment's size and MIME type; otherwise nothing is stored and the
+// error, which wraps hub.ErrUploadClaim, names the key. CreateSubmission
+// returns nil only once the transaction is durably committed.
+func (db *DB) CreateSubmission(ctx context.Context, s hub.Submission) error {
+	w, err := db.writer()
+	if err != nil {
+		return err
+	}
+	if s.ID == "" || s.Site == "" || s.Form == "" {
+		return errors.New("sqlite: create submission: id, site and form must be set")
+	}
+	payload := s.Payload
+	if len(payload) == 0 {
+		payload = json.RawMessage("{}")
+	}
+	if !json.Valid(payload) {
+		return fmt.Errorf("sqlite: create submission %s: payload is not valid JSON", s.ID)
+	}
+	atts := s.Attachments
+	if atts == nil {
+		atts = []hubclient.Attachment{}
+	}
+	attsJSON, err := json.Marshal(atts)
+	if err != nil {
+		return fmt.Errorf("sqlite: create submission %s: %w", s.ID, err)
+	}
+
+	tx, err := w.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("sqlite: create submission %s: %w", s.ID, err)
+	}
+	defer tx.Rollback()
+	_, err = tx.ExecContext(ctx,
+		`INSERT INTO submissions (`+submissionColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+		s.ID, s.Site, s.Form, millis(s.CreatedAt), string(payload), string(attsJSON), s.ClientAddr, s.UserAgent)
+	if err != nil {
+		return fmt.Errorf("sqlite: create submission %s: %w", s.ID, err)
+	}
+	for _, a := range s.Attachments {
+		if err := claim(ctx, tx, s, a); err != nil {
+			return fmt.Errorf("sqlite: create submission %s: %w", s.ID, err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("sqlite: create submission %s: %w", s.ID, err)
+	}
+	return nil
+}
+
+// claim marks the upload attachment a names as claimed by s. One
+// conditional UPDATE both checks and claims, so two submissions racing for
+// an upload cannot both see it unclaimed.
+func claim(ctx context.Context, tx *sql.Tx, s hub.Submission, a hubclient.Attachment) error {
+	res, err := tx.ExecContext(ctx,
+		`UPDATE uploads SET submission_id = $1
+		WHERE key = $2 AND site = $3 AND form = $4 AND size = $5 AND mime = $6
+		AND uploaded_at IS NOT NULL AND submission_id IS NULL`,
+		s.ID, a.Key, s.Site, s.Form, a.Size, a.MIME)
+	if err != nil {
+		return fmt.Errorf("attachment %q: %w", a.Key, err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return fmt.Errorf("attachment %q: %w", a.Key, err)
+	}
+	if n == 1 {
+		return nil
+	}
+	return fmt.Errorf("attachment %q: %s: %w", a.Key, claimRefusal(ctx, tx, s, a), hub.ErrUploadClaim)
+}
+
+// claimRefusal says why the upload attachment a names cannot be claimed by
+// s, for the error; the refusal itself was decided by claim.
+func claimRefusal(ctx context.Context, tx *sql.Tx, s hub.Submission, a hubclient.Attachment) string {
+	var (
+		site, form, mime string
+		size             int64
+		uploaded         sql.NullInt64
+		claimedBy        sql.NullString
+	)
+	err := tx.QueryRowContext(ctx,
+		`SELECT site, form, mime, size, uploaded_at, submission_id FROM uploads WHERE key = $1`, a.Key).
+		Scan(&site, &form, &mime, &size, &uploaded, &claimedBy)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return "no such upload"
+	case err != nil:
+		return "upload unreadable: " + err.Error()
+	case site != s.Site || form != s.Form:
+		return "upload belongs to another form"
+	case claimedBy.Valid:
+		return "upload already claimed"
+	case !uploaded.Valid:
+		return "upload not received yet"
+	case size != a.Size:
+		return fmt.Sprintf("size %d differs from the upload's %d", a.Size, size)
+	case mime != a.MIME:
+		return fmt.Sprintf("type %q differs from the upload's %q", a.MIME, mime)
+	}
+	return "upload changed meanwhile"
+}
+
+// ListSubmissions calls fn for each submission f selects, in id order,
+// which is creation order. Rows are read as fn consumes them, not loaded
+// first. An error from fn stops the listing and is returned as is. The
+// Attachments of a submission without files are empty, not nil.
+func (db *DB) ListSubmissions(ctx context.Context, f hub.Filter, fn func(hub.Submission) error) error {
+	where, args := filterSQL(f)
+	rows, err := db.r.QueryContext(ctx, `SELECT `+submissionColumns+` FROM submissions`+where+` ORDER BY id`, args...)
+	if err != nil {
+		return fmt.Errorf("sqlite: list submissions: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		// database/sql notices a canceled context only asynchronously;
+		// a slow fn should not get more rows after it.
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("sqlite: list submissions: %w", err)
+		}
+		s, err := scanSubmission(rows)
+		if err != nil {
+			return fmt.Errorf("sqlite: list submissions: %w", err)
+		}
+		if err := fn(s); err != nil {
+			return err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("sqlite: list submissions: %w", err)
+	}
+	return nil
+}
+
+// CountSubmissions returns the number of submissions f selects.
+func (db *DB) CountSubmissions(ctx context.Context, f hub.Filter) (int, error) {
+	where, args := filterSQL(f)
+	var n int
+	err := db.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM submissions`+where, args...).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("sqlite: count submissions: %w", err)
+	}
+	return n, nil
+}
+
+// filterSQL returns the WHERE clause selecting f and its arguments. Only
+// the set members become conditions, so a filter on site and form is served
+// by the (site, form, id) index in order.
+func filterSQL(f hub.Filter) (string, []any) {
+	var (
+		conds []string
+		args  []any
+	)
+	add := func(column, value string) {
+		if value == "" {
+			return
+		}
+		args = append(args, value)
+		conds = append(conds, column+" = $"+strconv.Itoa(len(args)))
+	}
+	add("site", f.Site)
+	add("form", f.Form)
+	if len(conds) == 0 {
+		return "", nil
+	}
+	return " WHERE " + strings.Join(conds, " AND "), args
+}
+
+// scanSubmission reads the columns submissionColumns names.
+func scanSubmission(s scanner) (hub.Submission, error) {
+	var (
+		sub              hub.Submission
+		created          int64
+		payload, attsRaw string
+	)
+	err := s.Scan(&sub.ID, &sub.Site, &sub.Form, &created, &payload, &attsRaw, &sub.ClientAddr, &sub.UserAgent)
+	if err != nil {
+		return hub.Submission{}, err
+	}
+	sub.CreatedAt = fromMillis(created)
+	sub.Payload = json.RawMessage(payload)
+	// Never nil, so a submission without files encodes "attachments": []
+	// rather than null.
+	sub.Attachments = []hubclient.Attachment{}
+	if err := json.Unmarshal([]byte(attsRaw), &sub.Attachments); err != nil {
+		return hub.Submission{}, fmt.Errorf("submission %s: attachments: %w", sub.ID, err)
+	}
+	return sub, nil
+}

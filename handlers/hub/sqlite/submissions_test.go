@@ -1,0 +1,374 @@
+package sqlite
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/hubclient"
+)
+
+func TestSubmissionRoundTrip(t *testing.T) {
+	ctx := context.Background()
+	db, _ := openTest(t)
+	a, b := upload("uploads/a"), upload("uploads/b")
+	b.MIME, b.Size = "image/png", 99
+	mustCreateUpload(t, db, a)
+	mustCreateUpload(t, db, b)
+
+	plain := submission("01")
+	plain.ClientAddr, plain.UserAgent = "", ""
+	empty := submission("02")
+	empty.Payload = nil
+	withFiles := submission("03", attachment(a), attachment(b))
+	unicode := submission("04")
+	unicode.Payload = json.RawMessage(`{"name":"Zoë \"Z\" 🦊","tags":["a","b"],"nested":{"x":null}}`)
+
+	for _, s := range []hub.Submission{plain, empty, withFiles, unicode} {
+		if err := db.CreateSubmission(ctx, s); err != nil {
+			t.Fatalf("CreateSubmission(%s): %v", s.ID, err)
+		}
+	}
+	// Stored as given, except that an absent payload is {} and absent
+	// attachments are an empty list.
+	empty.Payload = json.RawMessage(`{}`)
+	for _, s := range []*hub.Submission{&plain, &empty, &unicode} {
+		s.Attachments = []hubclient.Attachment{}
+	}
+	want := []hub.Submission{plain, empty, withFiles, unicode}
+	if got := listAll(t, db, hub.Filter{}); !reflect.DeepEqual(got, want) {
+		t.Errorf("ListSubmissions =\n %+v\nwant\n %+v", got, want)
+	}
+	for _, u := range []hub.Upload{a, b} {
+		got, err := db.Upload(ctx, u.Key)
+		if err != nil || got.SubmissionID != "03" {
+			t.Errorf("Upload(%q) = %+v, %v; want claimed by 03", u.Key, got, err)
+		}
+	}
+}
+
+func TestCreateSubmissionRefuses(t *testing.T) {
+	ctx := context.Background()
+	db, _ := openTest(t)
+	if err := db.CreateSubmission(ctx, submission("dup")); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		s    hub.Submission
+	}{
+		{"no id", submission("")},
+		{"no site", func() hub.Submission { s := submission("x"); s.Site = ""; return s }()},
+		{"no form", func() hub.Submission { s := submission("x"); s.Form = ""; return s }()},
+		{"bad payload", func() hub.Submission { s := submission("x"); s.Payload = json.RawMessage(`{"a":`); return s }()},
+		{"duplicate id", submission("dup")},
+	}
+	for _, tt := range tests {
+		if err := db.CreateSubmission(ctx, tt.s); err == nil {
+			t.Errorf("%s: CreateSubmission succeeded", tt.name)
+		}
+	}
+	if n := count(t, db, hub.Filter{}); n != 1 {
+		t.Errorf("count = %d, want 1", n)
+	}
+}
+
+func TestClaimRules(t *testing.T) {
+	ctx := context.Background()
+	db, _ := openTest(t)
+
+	good := upload("uploads/good")
+	mustCreateUpload(t, db, good)
+	otherSite := upload("uploads/other-site")
+	otherSite.Site = "elsewhere"
+	mustCreateUpload(t, db, otherSite)
+	otherForm := upload("uploads/other-form")
+	otherForm.Form = "survey"
+	mustCreateUpload(t, db, otherForm)
+	pending := upload("uploads/pending")
+	pending.UploadedAt = time.Time{}
+	mustCreateUpload(t, db, pending)
+	taken := upload("uploads/taken")
+	mustCreateUpload(t, db, taken)
+	if err := db.CreateSubmission(ctx, submission("first", attachment(taken))); err != nil {
+		t.Fatal(err)
+	}
+
+	wrongSize := attachment(good)
+	wrongSize.Size++
+	wrongMIME := attachment(good)
+	wrongMIME.MIME = "application/x-msdownload"
+	missing := attachment(upload("uploads/missing"))
+
+	tests := []struct {
+		name   string
+		atts   []hubclient.Attachment
+		bad    string // key the error must name
+		reason string
+	}{
+		{"missing", []hubclient.Attachment{missing}, missing.Key, "no such upload"},
+		{"other site", []hubclient.Attachment{attachment(otherSite)}, otherSite.Key, "another form"},
+		{"other form", []hubclient.Attachment{attachment(otherForm)}, otherForm.Key, "another form"},
+		{"not uploaded", []hubclient.Attachment{attachment(pending)}, pending.Key, "not received"},
+		{"claimed", []hubclient.Attachment{attachment(taken)}, taken.Key, "already claimed"},
+		{"size", []hubclient.Attachment{wrongSize}, good.Key, "size"},
+		{"mime", []hubclient.Attachment{wrongMIME}, good.Key, "type"},
+		{"same upload twice", []hubclient.Attachment{attachment(good), attachment(good)}, good.Key, "already claimed"},
+		{"good then bad", []hubclient.Attachment{attachment(good), missing}, missing.Key, "no such upload"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := db.CreateSubmission(ctx, submission("second", tt.atts...))
+			if !errors.Is(err, hub.ErrUploadClaim) {
+				t.Fatalf("CreateSubmission: %v, want ErrUploadClaim", err)
+			}
+			if !strings.Contains(err.Error(), fmt.Sprintf("%q", tt.bad)) || !strings.Contains(err.Error(), tt.reason) {
+				t.Errorf("error %q does not name %q and %q", err, tt.bad, tt.reason)
+			}
+			// Nothing stored: no submission, no upload claimed.
+			if n := count(t, db, hub.Filter{}); n != 1 {
+				t.Errorf("count = %d, want 1", n)
+			}
+			for _, key := range []string{good.Key, otherSite.Key, otherForm.Key, pending.Key} {
+				if u, _ := db.Upload(ctx, key); u.SubmissionID != "" {
+					t.Errorf("upload %q claimed by %q", key, u.SubmissionID)
+				}
+			}
+			if u, _ := db.Upload(ctx, taken.Key); u.SubmissionID != "first" {
+				t.Errorf("upload %q now claimed by %q", taken.Key, u.SubmissionID)
+			}
+		})
+	}
+
+	// After all refusals, the good upload can still be claimed.
+	if err := db.CreateSubmission(ctx, submission("second", attachment(good))); err != nil {
+		t.Errorf("claiming the good upload: %v", err)
+	}
+}
+
+func TestListSubmissions(t *testing.T) {
+	ctx := context.Background()
+	db, _ := openTest(t)
+	// Inserted out of id order, over two sites and forms.
+	for _, x := range []struct{ id, site, form string }{
+		{"05", "s1", "contact"},
+		{"01", "s1", "contact"},
+		{"03", "s2", "contact"},
+		{"02", "s1", "survey"},
+		{"04", "s1", "contact"},
+		{"06", "s2", "survey"},
+	} {
+		s := submission(x.id)
+		s.Site, s.Form = x.site, x.form
+		if err := db.CreateSubmission(ctx, s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct {
+		f    hub.Filter
+		want []string
+	}{
+		{hub.Filter{}, []string{"01", "02", "03", "04", "05", "06"}},
+		{hub.Filter{Site: "s1"}, []string{"01", "02", "04", "05"}},
+		{hub.Filter{Site: "s1", Form: "contact"}, []string{"01", "04", "05"}},
+		{hub.Filter{Form: "contact"}, []string{"01", "03", "04", "05"}},
+		{hub.Filter{Site: "s2", Form: "survey"}, []string{"06"}},
+		{hub.Filter{Site: "s3"}, nil},
+		{hub.Filter{Site: "s1", Form: "nope"}, nil},
+	}
+	for _, tt := range tests {
+		var ids []string
+		for _, s := range listAll(t, db, tt.f) {
+			if (tt.f.Site != "" && s.Site != tt.f.Site) || (tt.f.Form != "" && s.Form != tt.f.Form) {
+				t.Errorf("filter %+v let through %+v", tt.f, s)
+			}
+			ids = append(ids, s.ID)
+		}
+		if !reflect.DeepEqual(ids, tt.want) {
+			t.Errorf("ListSubmissions(%+v) = %v, want %v", tt.f, ids, tt.want)
+		}
+		if n := count(t, db, tt.f); n != len(tt.want) {
+			t.Errorf("CountSubmissions(%+v) = %d, want %d", tt.f, n, len(tt.want))
+		}
+	}
+
+	t.Run("early stop", func(t *testing.T) {
+		stop := errors.New("stop")
+		var seen []string
+		err := db.ListSubmissions(ctx, hub.Filter{}, func(s hub.Submission) error {
+			seen = append(seen, s.ID)
+			if len(seen) == 2 {
+				return stop
+			}
+			return nil
+		})
+		if err != stop {
+			t.Errorf("error = %v, want fn's error as is", err)
+		}
+		if !reflect.DeepEqual(seen, []string{"01", "02"}) {
+			t.Errorf("fn saw %v, want 01 02", seen)
+		}
+	})
+
+	t.Run("streams", func(t *testing.T) {
+		// While fn runs, the query is still open: rows are read as fn
+		// asks for them, not collected first.
+		var open []int
+		err := db.ListSubmissions(ctx, hub.Filter{}, func(hub.Submission) error {
+			open = append(open, db.r.Stats().InUse)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, n := range open {
+			if n != 1 {
+				t.Errorf("row %d: %d connections in use during fn, want 1", i, n)
+			}
+		}
+		if len(open) != 6 {
+			t.Errorf("fn called %d times, want 6", len(open))
+		}
+	})
+
+	t.Run("canceled", func(t *testing.T) {
+		// A context canceled in fn ends the listing before the next row.
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		var seen int
+		err := db.ListSubmissions(ctx, hub.Filter{}, func(hub.Submission) error {
+			seen++
+			cancel()
+			return nil
+		})
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("error = %v, want context.Canceled", err)
+		}
+		if seen != 1 {
+			t.Errorf("fn called %d times after cancel, want 1", seen)
+		}
+	})
+}
+
+func TestConcurrentCreateSubmission(t *testing.T) {
+	// With two handles on one file, as with two processes, the handles'
+	// writers contend in SQLite itself, where busy_timeout and immediate
+	// transactions must keep every write.
+	for _, handles := range []int{1, 2} {
+		t.Run(fmt.Sprintf("%d handles", handles), func(t *testing.T) {
+			dbs := openHandles(t, handles)
+			const workers, each = 32, 50
+			var (
+				wg     sync.WaitGroup
+				failed atomic.Int64
+			)
+			for w := range workers {
+				db := dbs[w%len(dbs)]
+				wg.Go(func() {
+					for i := range each {
+						s := submission(hub.NewID(time.Now()))
+						s.Form = fmt.Sprintf("form%d", w%4)
+						s.Payload = json.RawMessage(fmt.Sprintf(`{"w":%d,"i":%d}`, w, i))
+						if err := db.CreateSubmission(context.Background(), s); err != nil {
+							failed.Add(1)
+							t.Errorf("worker %d, submission %d: %v", w, i, err)
+							return
+						}
+					}
+				})
+			}
+			wg.Wait()
+			if n := count(t, dbs[0], hub.Filter{}); n != workers*each {
+				t.Errorf("count = %d, want %d (%d calls failed)", n, workers*each, failed.Load())
+			}
+			if n := count(t, dbs[0], hub.Filter{Site: "site", Form: "form1"}); n != workers*each/4 {
+				t.Errorf("count of form1 = %d, want %d", n, workers*each/4)
+			}
+		})
+	}
+}
+
+// openHandles opens n handles on one new database file.
+func openHandles(t *testing.T, n int) []*DB {
+	t.Helper()
+	db, path := openTest(t)
+	dbs := []*DB{db}
+	for range n - 1 {
+		other, err := Open(context.Background(), path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { other.Close() })
+		dbs = append(dbs, other)
+	}
+	return dbs
+}
+
+func TestClaimRace(t *testing.T) {
+	ctx := context.Background()
+	for _, handles := range []int{1, 2} {
+		t.Run(fmt.Sprintf("%d handles", handles), func(t *testing.T) {
+			dbs := openHandles(t, handles)
+			const rounds, racers = 20, 8
+			for r := range rounds {
+				u := upload(fmt.Sprintf("uploads/race/%d", r))
+				mustCreateUpload(t, dbs[0], u)
+				var (
+					wg              sync.WaitGroup
+					mu              sync.Mutex
+					winners, others []string
+				)
+				for i := range racers {
+					db := dbs[i%len(dbs)]
+					wg.Go(func() {
+						id := fmt.Sprintf("r%02d-%d", r, i)
+						err := db.CreateSubmission(ctx, submission(id, attachment(u)))
+						mu.Lock()
+						defer mu.Unlock()
+						switch {
+						case err == nil:
+							winners = append(winners, id)
+						case errors.Is(err, hub.ErrUploadClaim):
+							others = append(others, id)
+						default:
+							t.Errorf("racer %s: %v", id, err)
+						}
+					})
+				}
+				wg.Wait()
+				if len(winners) != 1 || len(others) != racers-1 {
+					t.Fatalf("round %d: winners %v, refused %v; want exactly one winner", r, winners, others)
+				}
+				if got, _ := dbs[0].Upload(ctx, u.Key); got.SubmissionID != winners[0] {
+					t.Errorf("round %d: upload claimed by %q, winner %q", r, got.SubmissionID, winners[0])
+				}
+			}
+			if n := count(t, dbs[0], hub.Filter{}); n != rounds {
+				t.Errorf("count = %d, want %d", n, rounds)
+			}
+		})
+	}
+}
+
+func BenchmarkCreateSubmission(b *testing.B) {
+	ctx := context.Background()
+	db, _ := openTest(b)
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if err := db.CreateSubmission(ctx, submission(hub.NewID(time.Now()))); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "submissions/s")
+}

@@ -1,0 +1,26 @@
+package sqlite
+
+import (
+	"database/sql"
+	"time"
+)
+
+// millis is t as stored: Unix milliseconds, so times compare and sort as
+// integers on every database.
+func millis(t time.Time) int64 { return t.UnixMilli() }
+
+// fromMillis is the inverse of millis, in UTC.
+func fromMillis(ms int64) time.Time { return time.UnixMilli(ms).UTC() }
+
+// nullMillis stores the zero time as NULL.
+func nullMillis(t time.Time) sql.NullInt64 {
+	if t.IsZero() {
+		return sql.NullInt64{}
+	}
+	return sql.NullInt64{Int64: millis(t), Valid: true}
+}
+
+// nullString stores the empty string as NULL.
+func nullString(s string) sql.NullString {
+	return sql.NullString{String: s, Valid: s != ""}
+}
