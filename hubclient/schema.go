@@ -154,3 +154,17 @@ type StepTranslation struct {
 	Title string `json:"title,omitempty"`
 	Extra Extra  `json:"-"`
 }
+
+// IsZero reports whether b holds nothing, so that it is left out of the
+// encoding whether its maps are nil or empty.
+func (b Buttons) IsZero() bool {
+	return b.Submit == "" && b.Next == "" && b.Back == "" && len(b.Extra) == 0
+}
+
+// IsZero reports whether m holds nothing.
+func (m Meta) IsZero() bool {
+	return m.CaptchaProvider == "" && m.CaptchaSiteKey == "" && len(m.Extra) == 0
+}
+
+// IsZero reports whether i holds nothing.
+func (i I18n) IsZero() bool { return len(i.Translations) == 0 && len(i.Extra) == 0 }

@@ -1,0 +1,309 @@
+package forms
+
+import (
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/hubclient"
+)
+
+// validSchema returns the example form's schema and settings, which
+// Validate accepts.
+func validSchema(t *testing.T) (*hubclient.Schema, *hub.Settings) {
+	t.Helper()
+	form, err := Parse("acme", "contact", readExample(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A deep copy through JSON, so that tests can modify it freely.
+	var s hubclient.Schema
+	if err := json.Unmarshal(form.JSON, &s); err != nil {
+		t.Fatal(err)
+	}
+	settings := form.Settings
+	return &s, &settings
+}
+
+func TestValidateRefuses(t *testing.T) {
+	tests := []struct {
+		name   string
+		change func(s *hubclient.Schema, h *hub.Settings)
+		want   string // must appear in the error: the culprit and what is wrong
+	}{
+		{"empty name", func(s *hubclient.Schema, h *hub.Settings) {
+			s.Fields[3].Name = ""
+		}, "fields[3]: name is empty"},
+		{"duplicate name", func(s *hubclient.Schema, h *hub.Settings) {
+			s.Fields[1].Name = "name"
+		}, `field "name": name is used by more than one field`},
+		{"name with space", func(s *hubclient.Schema, h *hub.Settings) {
+			s.Fields[3].Name = "your message"
+			s.Steps[1].Fields[1] = "your message"
+		}, `field "your message": name does not match`},
+		{"name starts with digit", func(s *hubclient.Schema, h *hub.Settings) {
+			s.Fields[3].Name = "1st"
+			s.Steps[1].Fields[1] = "1st"
+		}, `field "1st": name does not match`},
+		{"name too long", func(s *hubclient.Schema, h *hub.Settings) {
+			s.Fields[3].Name = strings.Repeat("m", 65)
+			s.Steps[1].Fields[1] = s.Fields[3].Name
+		}, `name does not match`},
+		{"unknown type", func(s *hubclient.Schema, h *hub.Settings) {
+			s.Fields[1].Type = "emial"
+		}, `field "email": type "emial" is not one of text, email`},
+		{"empty type", func(s *hubclient.Schema, h *hub.Settings) {
+			s.Fields[1].Type = ""
+		}, `field "email": type ""`},
+		{"select without options", func(s *hubclient.Schema, h *hub.Settings) {
+			s.Fields[2].Options = nil
+		}, `field "topic": a select field needs at least one option`},
+		{"radio without options", func(s *hubclient.Schema, h *hub.Settings) {
+			s.Fields[2].Type, s.Fields[2].Options = "radio", nil
+		}, `field "topic": a radio field needs at least one option`},
+		{"checkboxes without options", func(s *hubclient.Schema, h *hub.Settings) {
+			s.Fields[2].Type, s.Fields[2].Options = "checkboxes", []hubclient.Option{}
+		}, `field "topic": a checkboxes field needs at least one option`},
+		{"empty option value", func(s *hubclient.Schema, h *hub.Settings) {
+			s.Fields[2].Options[1].Value = ""
+		}, `field "topic": options[1]: value is empty`},
+		{"duplicate option value", func(s *hubclient.Schema, h *hub.Settings) {
+			s.Fields[2].Options[1].Value = "sales"
+		}, `field "topic": option value "sales" appears more than once`},
+		{"multiple on text", func(s *hubclient.Schema, h *hub.Settings) {
+			s.Fields[0].Multiple = true
+		}, `field "name": only file fields may set "multiple"`},
+		{"multiple on select", func(s *hubclient.Schema, h *hub.Settings) {
+			s.Fields[2].Multiple = true
+		}, `field "topic": only file fields may set "multiple"`},
+		{"multiple on checkboxes", func(s *hubclient.Schema, h *hub.Settings) {
+			s.Fields[2].Type, s.Fields[2].Multiple = "checkboxes", true
+		}, `field "topic": checkboxes are always multiple`},
+		{"required honeypot", func(s *hubclient.Schema, h *hub.Settings) {
+			s.Fields[5].Required = true
+		}, `field "_hp": a honeypot field must not be required`},
+		{"honeypot of other type", func(s *hubclient.Schema, h *hub.Settings) {
+			s.Fields[5].Name, s.Fields[5].Type = "_hpTrap", "email"
+			s.Steps[1].Fields[3] = "_hpTrap"
+		}, `field "_hpTrap": a honeypot field must be of type text or hidden, not "email"`},
+		{"empty step id", func(s *hubclient.Schema, h *hub.Settings) {
+			s.Steps[1].ID = ""
+		}, "steps[1]: id is empty"},
+		{"duplicate step id", func(s *hubclient.Schema, h *hub.Settings) {
+			s.Steps[1].ID = "about"
+		}, `step "about": id is used by more than one step`},
+		{"step names missing field", func(s *hubclient.Schema, h *hub.Settings) {
+			s.Steps[0].Fields = append(s.Steps[0].Fields, "phone")
+		}, `step "about": field "phone" does not exist`},
+		{"field in two steps", func(s *hubclient.Schema, h *hub.Settings) {
+			s.Steps[1].Fields = append(s.Steps[1].Fields, "email")
+		}, `step "details": field "email" is already in step "about"`},
+		{"field twice in a step", func(s *hubclient.Schema, h *hub.Settings) {
+			s.Steps[0].Fields = append(s.Steps[0].Fields, "name")
+		}, `step "about": field "name" is listed twice`},
+		{"field in no step", func(s *hubclient.Schema, h *hub.Settings) {
+			s.Steps[1].Fields = s.Steps[1].Fields[:3]
+		}, `field "_hp": not in any step`},
+		{"unknown captcha provider", func(s *hubclient.Schema, h *hub.Settings) {
+			s.Meta.CaptchaProvider = "hcaptcha"
+		}, `meta.captchaProvider: "hcaptcha" is not "turnstile" or "recaptcha-v3"`},
+		{"captcha without site key", func(s *hubclient.Schema, h *hub.Settings) {
+			s.Meta.CaptchaProvider, s.Meta.CaptchaSiteKey = "recaptcha-v3", ""
+		}, `meta.captchaSiteKey: required when meta.captchaProvider is "recaptcha-v3"`},
+		{"bad locale", func(s *hubclient.Schema, h *hub.Settings) {
+			s.I18n.Translations["deutsch!"] = hubclient.Translation{}
+		}, `i18n.translations["deutsch!"]: locale is not a BCP 47 language tag`},
+		{"translation of missing field", func(s *hubclient.Schema, h *hub.Settings) {
+			s.I18n.Translations["de"].Fields["nmae"] = hubclient.FieldTranslation{Label: "Name"}
+		}, `i18n.translations["de"].fields["nmae"]: no such field`},
+		{"translation of missing option", func(s *hubclient.Schema, h *hub.Settings) {
+			s.I18n.Translations["de"].Fields["topic"].Options["press"] = "Presse"
+		}, `i18n.translations["de"].fields["topic"].options["press"]: field has no such option`},
+		{"translation of missing step", func(s *hubclient.Schema, h *hub.Settings) {
+			s.I18n.Translations["de"].Steps["contact"] = hubclient.StepTranslation{Title: "Kontakt"}
+		}, `i18n.translations["de"].steps["contact"]: no such step`},
+		{"negative max file size", func(s *hubclient.Schema, h *hub.Settings) {
+			h.MaxFileSize = -1
+		}, "hub.maxFileSize: -1 is negative"},
+		{"negative max files", func(s *hubclient.Schema, h *hub.Settings) {
+			h.MaxFiles = -2
+		}, "hub.maxFiles: -2 is negative"},
+		{"min score above 1", func(s *hubclient.Schema, h *hub.Settings) {
+			h.RecaptchaMinScore = 1.5
+		}, "hub.recaptchaMinScore: 1.5 is not between 0 and 1"},
+		{"min score negative", func(s *hubclient.Schema, h *hub.Settings) {
+			h.RecaptchaMinScore = -0.1
+		}, "hub.recaptchaMinScore: -0.1"},
+		{"min score NaN", func(s *hubclient.Schema, h *hub.Settings) {
+			h.RecaptchaMinScore = math.NaN()
+		}, "hub.recaptchaMinScore: NaN"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, h := validSchema(t)
+			tt.change(s, h)
+			err := Validate(s, *h)
+			if err == nil {
+				t.Fatal("Validate accepted the schema")
+			}
+			if !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error:\n%v\nlacks %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestValidateMediaTypes(t *testing.T) {
+	tests := []struct {
+		typ string
+		ok  bool
+	}{
+		{"application/pdf", true},
+		{"image/*", true},
+		{"application/vnd.openxmlformats-officedocument.wordprocessingml.document", true},
+		{"image/svg+xml", true},
+		{"*/*", false},
+		{"image", false},
+		{"image/", false},
+		{"/png", false},
+		{".pdf", false},
+		{"image/png; q=1", false},
+		{"image/png/x", false},
+		{"image/pn*", false},
+		{" image/png", false},
+		{"", false},
+	}
+	for _, tt := range tests {
+		s, h := validSchema(t)
+		h.AllowedTypes = []string{"text/plain", tt.typ}
+		err := Validate(s, *h)
+		if tt.ok && err != nil {
+			t.Errorf("%q refused: %v", tt.typ, err)
+		}
+		if !tt.ok && (err == nil || !strings.Contains(err.Error(), "hub.allowedTypes[1]")) {
+			t.Errorf("%q: error %v, want one naming hub.allowedTypes[1]", tt.typ, err)
+		}
+	}
+}
+
+func TestValidateOrigins(t *testing.T) {
+	tests := []struct {
+		origin string
+		ok     bool
+	}{
+		{"https://example.com", true},
+		{"http://localhost:8080", true},
+		{"https://sub.example.co.uk", true},
+		{"http://127.0.0.1:3000", true},
+		{"http://[::1]:3000", true},
+		{"https://xn--mnchen-3ya.de", true},
+		{"https://example.com/", false},
+		{"https://example.com/form", false},
+		{"https://example.com?x=1", false},
+		{"https://example.com#x", false},
+		{"https://user@example.com", false},
+		{"https://Example.com", false},
+		{"HTTPS://example.com", false},
+		{"https://example.com:443", false},
+		{"http://example.com:80", false},
+		{"https://example.com:", false},
+		{"https://example.com:99999", false},
+		{"https://example.com:0080", false},
+		{"https://*.example.com", false},
+		{"https://münchen.de", false},
+		{"ftp://example.com", false},
+		{"example.com", false},
+		{"//example.com", false},
+		{"https://", false},
+		{"null", false},
+		{"*", false},
+		{"", false},
+	}
+	for _, tt := range tests {
+		s, h := validSchema(t)
+		h.AllowedOrigins = []string{"https://example.org", tt.origin}
+		err := Validate(s, *h)
+		if tt.ok && err != nil {
+			t.Errorf("%q refused: %v", tt.origin, err)
+		}
+		if !tt.ok && (err == nil || !strings.Contains(err.Error(), "hub.allowedOrigins[1]")) {
+			t.Errorf("%q: error %v, want one naming hub.allowedOrigins[1]", tt.origin, err)
+		}
+	}
+}
+
+func TestValidateAccepts(t *testing.T) {
+	tests := []struct {
+		name   string
+		change func(s *hubclient.Schema, h *hub.Settings)
+	}{
+		{"example", func(s *hubclient.Schema, h *hub.Settings) {}},
+		{"no fields, no steps", func(s *hubclient.Schema, h *hub.Settings) {
+			s.Fields, s.Steps, s.I18n = nil, nil, hubclient.I18n{}
+		}},
+		{"fields, no steps", func(s *hubclient.Schema, h *hub.Settings) {
+			s.Steps = nil
+			delete(s.I18n.Translations["de"].Steps, "about")
+		}},
+		{"hidden field in no step", func(s *hubclient.Schema, h *hub.Settings) {
+			s.Fields = append(s.Fields, hubclient.Field{Name: "source", Type: "hidden"})
+		}},
+		{"hidden honeypot in no step", func(s *hubclient.Schema, h *hub.Settings) {
+			s.Fields = append(s.Fields, hubclient.Field{Name: "_hp2", Type: "hidden"})
+		}},
+		{"recaptcha", func(s *hubclient.Schema, h *hub.Settings) {
+			s.Meta.CaptchaProvider = "recaptcha-v3"
+			h.RecaptchaMinScore, h.RecaptchaAction = 0.7, "contact"
+		}},
+		{"no captcha", func(s *hubclient.Schema, h *hub.Settings) {
+			s.Meta = hubclient.Meta{}
+		}},
+		{"locales", func(s *hubclient.Schema, h *hub.Settings) {
+			s.I18n.Translations["pt-BR"] = hubclient.Translation{}
+			s.I18n.Translations["zh-Hant"] = hubclient.Translation{}
+		}},
+		{"zero settings", func(s *hubclient.Schema, h *hub.Settings) {
+			*h = hub.Settings{}
+		}},
+		{"score bounds", func(s *hubclient.Schema, h *hub.Settings) {
+			h.RecaptchaMinScore = 1
+		}},
+		{"name of 64 characters", func(s *hubclient.Schema, h *hub.Settings) {
+			s.Fields[3].Name = "m" + strings.Repeat("-", 63)
+			s.Steps[1].Fields[1] = s.Fields[3].Name
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, h := validSchema(t)
+			tt.change(s, h)
+			if err := Validate(s, *h); err != nil {
+				t.Errorf("Validate: %v", err)
+			}
+		})
+	}
+}
+
+func TestValidateReportsEveryProblem(t *testing.T) {
+	s, h := validSchema(t)
+	s.Fields[0].Type = "nope"
+	s.Steps[0].ID = "" // also leaves the translation of step "about" dangling
+	s.Meta.CaptchaProvider = "other"
+	h.MaxFiles = -1
+	err := Validate(s, *h)
+	if err == nil {
+		t.Fatal("Validate accepted the schema")
+	}
+	unwrapped, ok := err.(interface{ Unwrap() []error })
+	if !ok {
+		t.Fatalf("error %T is not joined", err)
+	}
+	if n := len(unwrapped.Unwrap()); n != 5 {
+		t.Errorf("got %d problems, want 5:\n%v", n, err)
+	}
+	if err := Validate(nil, hub.Settings{}); err == nil {
+		t.Error("Validate(nil) accepted")
+	}
+}
