@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
+	"time"
 )
 
 // flagSet is a subcommand's flags plus its help text.
@@ -80,6 +82,24 @@ func (fs *flagSet) parse(args []string, stdout io.Writer) (positional []string, 
 func envOr(key, def string) string {
 	if v, ok := os.LookupEnv(key); ok {
 		return v
+	}
+	return def
+}
+
+// envInt64 returns the environment variable key as an integer when it is
+// set and valid, else def.
+func envInt64(key string, def int64) int64 {
+	if n, err := strconv.ParseInt(os.Getenv(key), 10, 64); err == nil {
+		return n
+	}
+	return def
+}
+
+// envDuration returns the environment variable key as a duration when it is
+// set and valid, else def.
+func envDuration(key string, def time.Duration) time.Duration {
+	if d, err := time.ParseDuration(os.Getenv(key)); err == nil {
+		return d
 	}
 	return def
 }

@@ -19,7 +19,9 @@ type command struct {
 }
 
 var commands = map[string]command{
-	"submit": {"send one submission, with files, to a hub", runSubmit},
+	"submit":      {"send one submission, with files, to a hub", runSubmit},
+	"hub":         {"serve a hub: forms from a directory, SQLite, local files", runHub},
+	"submissions": {"list or export the submissions a hub stored", runSubmissions},
 }
 
 func main() {

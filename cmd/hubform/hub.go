@@ -1,0 +1,234 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/handlers/hub/captcha"
+	"github.com/hubform/hubform/handlers/hub/forms"
+	"github.com/hubform/hubform/handlers/hub/localblob"
+	"github.com/hubform/hubform/handlers/hub/sqlite"
+)
+
+const hubHelp = `
+Usage: hubform hub --forms DIR [--data DIR] [--addr ADDR] [--public-url URL] [flags]
+
+Serves a hub: the hosted-form protocol's three routes for every form in the
+forms directory, the PUT endpoint of its signed upload URLs, and /healthz.
+Submissions go to SQLite and files to a directory, both under --data.
+
+Routes:
+  GET  /v1/{site}/{slug}.json         the form's schema
+  POST /v1/{site}/{slug}/upload-url   a signed URL for one file
+  POST /v1/{site}/{slug}/submit       a submission
+  PUT  /v1/_uploads?…                 a file's body, to a signed URL
+  GET  /healthz                       200 while the hub serves
+
+The forms directory holds DIR/<site>/<slug>.json: a schema plus an optional
+member "hub" of server-only settings. Edits are picked up without a restart.
+`
+
+const hubTail = `
+Every flag falls back to the environment variable named in its description.
+
+Example:
+  hubform hub --forms ./forms --data ./hub-data --addr 127.0.0.1:8081
+  hubform submit --hub-url http://127.0.0.1:8081/v1 --site acme --form contact name=Jane
+`
+
+// hubConfig is the hub command's configuration.
+type hubConfig struct {
+	addr, data, forms, publicURL        string
+	signingSecret                       string
+	turnstileSecret, recaptchaSecret    string
+	turnstileVerifyURL, recaptchaVerify string
+	maxBody                             int64
+	rateLimit                           int
+	trustedProxies                      string
+	uploadTTL, sweepInterval            time.Duration
+	logFormat                           string
+}
+
+func runHub(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	var cfg hubConfig
+	fs := newFlagSet("hub", hubHelp, hubTail, stderr)
+	fs.StringVar(&cfg.addr, "addr", envOr("HUBFORM_ADDR", "127.0.0.1:8081"), "`ADDR` to listen on, host:port (HUBFORM_ADDR)")
+	fs.StringVar(&cfg.data, "data", envOr("HUBFORM_DATA", "hubform-data"), "`DIR` for the database, files and signing key (HUBFORM_DATA)")
+	fs.StringVar(&cfg.forms, "forms", envOr("HUBFORM_FORMS", ""), "`DIR` of forms, DIR/<site>/<slug>.json (HUBFORM_FORMS; required)")
+	fs.StringVar(&cfg.publicURL, "public-url", envOr("HUBFORM_PUBLIC_URL", ""), "`URL` clients reach the hub at, used in signed upload URLs;\nempty: http://ADDR (HUBFORM_PUBLIC_URL)")
+	fs.StringVar(&cfg.signingSecret, "signing-secret", envOr("HUBFORM_SIGNING_SECRET", ""), "`SECRET` of at least 32 bytes signing upload URLs; hubs sharing\nstorage share it; empty: one kept in DATA/signing.key (HUBFORM_SIGNING_SECRET)")
+	fs.StringVar(&cfg.turnstileSecret, "turnstile-secret", envOr("HUBFORM_TURNSTILE_SECRET", ""), "Turnstile `SECRET` for forms whose settings name none (HUBFORM_TURNSTILE_SECRET)")
+	fs.StringVar(&cfg.recaptchaSecret, "recaptcha-secret", envOr("HUBFORM_RECAPTCHA_SECRET", ""), "reCAPTCHA `SECRET` for forms whose settings name none (HUBFORM_RECAPTCHA_SECRET)")
+	fs.StringVar(&cfg.turnstileVerifyURL, "turnstile-verify-url", envOr("HUBFORM_TURNSTILE_VERIFY_URL", captcha.TurnstileVerifyURL), "Turnstile siteverify `URL` (HUBFORM_TURNSTILE_VERIFY_URL)")
+	fs.StringVar(&cfg.recaptchaVerify, "recaptcha-verify-url", envOr("HUBFORM_RECAPTCHA_VERIFY_URL", captcha.RecaptchaVerifyURL), "reCAPTCHA siteverify `URL` (HUBFORM_RECAPTCHA_VERIFY_URL)")
+	fs.Int64Var(&cfg.maxBody, "max-body", envInt64("HUBFORM_MAX_BODY", hub.DefaultMaxBodyBytes), "largest submit body in `BYTES` (HUBFORM_MAX_BODY)")
+	fs.IntVar(&cfg.rateLimit, "rate-limit", int(envInt64("HUBFORM_RATE_LIMIT", hub.DefaultRateLimit)), "upload-url and submit requests per minute per client; 0: no limit (HUBFORM_RATE_LIMIT)")
+	fs.StringVar(&cfg.trustedProxies, "trusted-proxies", envOr("HUBFORM_TRUSTED_PROXIES", ""), "comma-separated `CIDRS` whose X-Forwarded-For names the client;\nempty: the client is the socket's address (HUBFORM_TRUSTED_PROXIES)")
+	fs.DurationVar(&cfg.uploadTTL, "upload-ttl", envDuration("HUBFORM_UPLOAD_TTL", 24*time.Hour), "delete uploads no submission claimed after this long (HUBFORM_UPLOAD_TTL)")
+	fs.DurationVar(&cfg.sweepInterval, "sweep-interval", envDuration("HUBFORM_SWEEP_INTERVAL", 10*time.Minute), "how often to look for such uploads (HUBFORM_SWEEP_INTERVAL)")
+	fs.StringVar(&cfg.logFormat, "log-format", envOr("HUBFORM_LOG_FORMAT", "text"), "`FORMAT` of the log on standard error: text or json (HUBFORM_LOG_FORMAT)")
+	if _, status, ok := fs.parse(args, stdout); !ok {
+		return status
+	}
+	if err := serveHub(ctx, cfg, stdout, stderr); err != nil {
+		fmt.Fprintf(stderr, "hubform hub: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// serveHub runs the hub until ctx is done, then lets requests under way
+// finish.
+func serveHub(ctx context.Context, cfg hubConfig, stdout, stderr io.Writer) error {
+	logger, err := newLogger(cfg.logFormat, stderr)
+	if err != nil {
+		return err
+	}
+	if cfg.forms == "" {
+		return errors.New("--forms is required (see hubform hub --help)")
+	}
+	if cfg.uploadTTL < hub.MinUploadTTL || cfg.sweepInterval <= 0 {
+		return fmt.Errorf("--upload-ttl must be at least %v and --sweep-interval positive", hub.MinUploadTTL)
+	}
+	proxies, err := parseCIDRs(cfg.trustedProxies)
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", cfg.addr)
+	if err != nil {
+		return err
+	}
+	defer ln.Close()
+	publicURL := strings.TrimRight(cfg.publicURL, "/")
+	if publicURL == "" {
+		publicURL = "http://" + ln.Addr().String()
+	}
+
+	formDir, err := forms.Open(cfg.forms, logger)
+	if err != nil {
+		return err
+	}
+	defer formDir.Close()
+	db, err := sqlite.Open(ctx, filepath.Join(cfg.data, "hub.db"))
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	secret, err := signingSecret(cfg.signingSecret, cfg.data)
+	if err != nil {
+		return err
+	}
+	blobs, err := localblob.Open(ctx, filepath.Join(cfg.data, "files"), publicURL+hub.UploadsPath, secret)
+	if err != nil {
+		return err
+	}
+	defer blobs.Close()
+	srv, err := hub.NewServer(hub.Config{
+		Forms: formDir, Store: db, Blobs: blobs, Uploads: blobs.PutHandler(db), Logger: logger,
+		Captcha:        &captcha.Verifier{TurnstileURL: cfg.turnstileVerifyURL, RecaptchaURL: cfg.recaptchaVerify},
+		CaptchaSecrets: map[string]string{"turnstile": cfg.turnstileSecret, "recaptcha-v3": cfg.recaptchaSecret},
+		MaxBodyBytes:   cfg.maxBody, RateLimit: cfg.rateLimit, TrustedProxies: proxies,
+	})
+	if err != nil {
+		return err
+	}
+	sweepCtx, stopSweeping := context.WithCancel(ctx)
+	defer stopSweeping()
+	go srv.RunSweeper(sweepCtx, cfg.sweepInterval, cfg.uploadTTL)
+
+	httpServer := &http.Server{
+		Handler:           srv,
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+	}
+	fmt.Fprintf(stdout, "hubform hub: serving %s/v1 (forms in %s, data in %s)\n", publicURL, cfg.forms, cfg.data)
+	served := make(chan error, 1)
+	go func() { served <- httpServer.Serve(ln) }()
+	select {
+	case err := <-served:
+		return err
+	case <-ctx.Done():
+	}
+	logger.Info("shutting down: finishing requests under way")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	return httpServer.Shutdown(shutdownCtx)
+}
+
+// signingSecret returns the configured secret, else the one kept in the
+// data directory, made on first use.
+func signingSecret(configured, dataDir string) ([]byte, error) {
+	if configured != "" {
+		if len(configured) < localblob.MinSecretLen {
+			return nil, fmt.Errorf("--signing-secret must be at least %d bytes", localblob.MinSecretLen)
+		}
+		return []byte(configured), nil
+	}
+	path := filepath.Join(dataDir, "signing.key")
+	if key, err := os.ReadFile(path); err == nil && len(key) >= localblob.MinSecretLen {
+		return key, nil
+	} else if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	if err := os.MkdirAll(dataDir, 0o750); err != nil {
+		return nil, err
+	}
+	key := make([]byte, 32)
+	rand.Read(key)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, os.ErrExist) {
+		return signingSecret("", dataDir) // another process made it first
+	}
+	if err != nil {
+		return nil, err
+	}
+	if _, err := f.Write(key); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return key, f.Close()
+}
+
+func parseCIDRs(list string) ([]*net.IPNet, error) {
+	var nets []*net.IPNet
+	for _, s := range strings.Split(list, ",") {
+		if s = strings.TrimSpace(s); s == "" {
+			continue
+		}
+		if !strings.Contains(s, "/") {
+			if strings.Contains(s, ":") {
+				s += "/128"
+			} else {
+				s += "/32"
+			}
+		}
+		_, n, err := net.ParseCIDR(s)
+		if err != nil {
+			return nil, fmt.Errorf("--trusted-proxies: %w", err)
+		}
+		nets = append(nets, n)
+	}
+	return nets, nil
+}
+
+func newLogger(format string, w io.Writer) (*slog.Logger, error) {
+	switch format {
+	case "text":
+		return slog.New(slog.NewTextHandler(w, nil)), nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(w, nil)), nil
+	}
+	return nil, fmt.Errorf("--log-format %q: want text or json", format)
+}

@@ -1,0 +1,142 @@
+package hub
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/hubform/hubform/hubclient"
+)
+
+// fail answers {ok:false, error, fields?} with status.
+func (s *Server) fail(c echo.Context, status int, message string, fields map[string]string) error {
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return c.JSON(status, hubclient.SubmitResponse{Error: message, Fields: fields})
+}
+
+// internal logs err and answers 500 without revealing it.
+func (s *Server) internal(c echo.Context, what string, err error) error {
+	s.cfg.Logger.ErrorContext(c.Request().Context(), what, slog.String("path", c.Request().URL.Path), slog.Any("error", err))
+	return s.fail(c, http.StatusInternalServerError, what+": internal error", nil)
+}
+
+// handleError answers errors no handler answered itself (unknown routes,
+// wrong methods, panics) in the hub's JSON shape.
+func (s *Server) handleError(err error, c echo.Context) {
+	if c.Response().Committed {
+		return
+	}
+	status, message := http.StatusInternalServerError, "internal error"
+	var he *echo.HTTPError
+	if errors.As(err, &he) {
+		status, message = he.Code, fmt.Sprint(he.Message)
+		if status == http.StatusNotFound {
+			message = "no such route: " + c.Request().Method + " " + c.Request().URL.Path
+		}
+	} else {
+		s.cfg.Logger.Error("unhandled error", slog.String("path", c.Request().URL.Path), slog.Any("error", err))
+	}
+	if c.Request().Method == http.MethodHead {
+		c.NoContent(status)
+		return
+	}
+	s.fail(c, status, strings.ToLower(message[:1])+message[1:], nil)
+}
+
+// schemaRoute is the route of the schema, whose slug ends in ".json".
+const schemaRoute = "/v1/:site/:slug"
+
+// formKey is where withForm leaves the form in the request's context.
+const formKey = "hubform.form"
+
+// withForm resolves the route's site and slug to a form: 404 for names that
+// are not valid or not found, 500 when the form's file is invalid.
+func (s *Server) withForm(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		site, slug := c.Param("site"), c.Param("slug")
+		if c.Path() == schemaRoute {
+			var ok bool
+			if slug, ok = strings.CutSuffix(slug, ".json"); !ok {
+				return s.fail(c, http.StatusNotFound, "no such route: "+c.Request().URL.Path, nil)
+			}
+		}
+		if !ValidName(site) || !ValidName(slug) {
+			return s.fail(c, http.StatusNotFound, "no such form", nil)
+		}
+		form, err := s.cfg.Forms.Lookup(site, slug)
+		switch {
+		case errors.Is(err, ErrNotFound):
+			return s.fail(c, http.StatusNotFound, fmt.Sprintf("no form %s/%s", site, slug), nil)
+		case err != nil:
+			s.cfg.Logger.Error("form cannot be served", slog.String("site", site), slog.String("form", slug), slog.Any("error", err))
+			return s.fail(c, http.StatusInternalServerError, fmt.Sprintf("form %s/%s cannot be served: its file is invalid (the hub's log says why)", site, slug), nil)
+		}
+		c.Set(formKey, form)
+		return next(c)
+	}
+}
+
+func formOf(c echo.Context) *Form { return c.Get(formKey).(*Form) }
+
+// cors lets browsers on the form's allowed origins call its routes; a
+// request from any other origin is refused. A form with no allowed origins
+// may be called from anywhere.
+func (s *Server) cors(next echo.HandlerFunc) echo.HandlerFunc {
+	return s.withForm(func(c echo.Context) error {
+		origin := c.Request().Header.Get("Origin")
+		if origin == "" {
+			return next(c)
+		}
+		h := c.Response().Header()
+		h.Add("Vary", "Origin")
+		allowed := formOf(c).Settings.AllowedOrigins
+		switch {
+		case len(allowed) == 0:
+			h.Set("Access-Control-Allow-Origin", "*")
+		case containsFold(allowed, origin):
+			h.Set("Access-Control-Allow-Origin", origin)
+		default:
+			return s.fail(c, http.StatusForbidden, "origin "+origin+" may not use this form", nil)
+		}
+		return next(c)
+	})
+}
+
+// preflight answers a browser's CORS preflight for an allowed origin.
+func (s *Server) preflight(c echo.Context) error {
+	h := c.Response().Header()
+	h.Set("Access-Control-Allow-Methods", "GET, POST")
+	h.Set("Access-Control-Allow-Headers", "Content-Type, Accept")
+	h.Set("Access-Control-Max-Age", "600")
+	return c.NoContent(http.StatusNoContent)
+}
+
+// uploadCORS lets browsers PUT files to signed URLs from any origin: the
+// signature, not the origin, is what authorizes an upload. Every answer,
+// refusals included, carries the headers, so a browser can read them.
+func uploadCORS(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		h := c.Response().Header()
+		h.Set("Access-Control-Allow-Origin", "*")
+		if c.Request().Method == http.MethodOptions {
+			h.Set("Access-Control-Allow-Methods", "PUT")
+			h.Set("Access-Control-Allow-Headers", "Content-Type")
+			h.Set("Access-Control-Max-Age", "600")
+			return c.NoContent(http.StatusNoContent)
+		}
+		return next(c)
+	}
+}
+
+func containsFold(list []string, s string) bool {
+	for _, v := range list {
+		if strings.EqualFold(v, s) {
+			return true
+		}
+	}
+	return false
+}

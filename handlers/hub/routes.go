@@ -1,0 +1,174 @@
+package hub
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/hubform/hubform/hubclient"
+)
+
+// getSchema serves the form's schema, never its server-only settings.
+// Clients revalidate with the ETag, so an edited form shows at once.
+func (s *Server) getSchema(c echo.Context) error {
+	form := formOf(c)
+	etag := `"` + strconv.FormatInt(form.ModTime.UnixNano(), 36) + "-" + strconv.Itoa(len(form.JSON)) + `"`
+	h := c.Response().Header()
+	h.Set("ETag", etag)
+	h.Set("Cache-Control", "no-cache")
+	if match := c.Request().Header.Get("If-None-Match"); match != "" && strings.Contains(match, etag) {
+		return c.NoContent(http.StatusNotModified)
+	}
+	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, form.JSON)
+}
+
+// maxUploadURLBody caps the upload-url request, a few short members.
+const maxUploadURLBody = 16 << 10
+
+// postUploadURL signs an upload URL for one file, once the form's limits
+// allow the file. The upload is recorded so that the PUT and the submission
+// can be checked against it.
+func (s *Server) postUploadURL(c echo.Context) error {
+	form := formOf(c)
+	var req hubclient.UploadURLRequest
+	if err := s.readJSON(c, maxUploadURLBody, &req); err != nil {
+		return err
+	}
+	limits := form.Settings
+	switch {
+	case !hasFileField(form.Schema):
+		return s.fail(c, http.StatusBadRequest, "this form takes no files", nil)
+	case req.Filename == "" || len(req.Filename) > 255 || !utf8.ValidString(req.Filename):
+		return s.fail(c, http.StatusBadRequest, "filename: want 1 to 255 bytes of UTF-8", nil)
+	case req.Size < 0:
+		return s.fail(c, http.StatusBadRequest, "size: must not be negative", nil)
+	case req.Size > limits.maxFileSize():
+		return s.fail(c, http.StatusRequestEntityTooLarge, fmt.Sprintf("file of %d bytes is larger than this form's limit of %d bytes", req.Size, limits.maxFileSize()), nil)
+	}
+	if msg := limits.checkType(req.MIME); msg != "" {
+		return s.fail(c, http.StatusUnsupportedMediaType, msg, nil)
+	}
+	ctx := c.Request().Context()
+	now := s.cfg.Now()
+	u := Upload{
+		Key: NewUploadKey(form.Site, form.Slug, req.Filename), Site: form.Site, Form: form.Slug,
+		Filename: req.Filename, MIME: req.MIME, Size: req.Size, CreatedAt: now, ExpiresAt: now.Add(s.cfg.UploadURLExpiry),
+	}
+	if err := s.cfg.Store.CreateUpload(ctx, u); err != nil {
+		return s.internal(c, "recording the upload", err)
+	}
+	url, err := s.cfg.Blobs.SignedPutURL(ctx, u.Key, s.cfg.UploadURLExpiry)
+	if err != nil {
+		return s.internal(c, "signing the upload URL", err)
+	}
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return c.JSON(http.StatusOK, hubclient.UploadURLResponse{OK: true, UploadURL: url, Key: u.Key})
+}
+
+// readJSON decodes a JSON request body of at most limit bytes into v, or
+// answers 415, 413 or 400 and returns the answer's error.
+func (s *Server) readJSON(c echo.Context, limit int64, v any) error {
+	r := c.Request()
+	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != "application/json" {
+		return errAnswered(s.fail(c, http.StatusUnsupportedMediaType, "send the body as application/json", nil))
+	}
+	data, err := io.ReadAll(http.MaxBytesReader(c.Response(), r.Body, limit))
+	var tooLarge *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooLarge):
+		return errAnswered(s.fail(c, http.StatusRequestEntityTooLarge, fmt.Sprintf("body larger than %d bytes", limit), nil))
+	case err != nil:
+		return errAnswered(s.fail(c, http.StatusBadRequest, "reading the body: "+err.Error(), nil))
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return errAnswered(s.fail(c, http.StatusBadRequest, "malformed JSON: "+jsonError(data, err), nil))
+	}
+	return nil
+}
+
+// answered is returned by helpers that already wrote the answer, so that
+// handlers return at once without writing another.
+type answered struct{ err error }
+
+func (a answered) Error() string { return "answered" }
+
+func errAnswered(err error) error {
+	if err != nil {
+		return err
+	}
+	return answered{}
+}
+
+// jsonError describes a JSON decoding error with the position it was found at.
+func jsonError(data []byte, err error) string {
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syntax):
+		return fmt.Sprintf("%v at byte %d", syntax, syntax.Offset)
+	case errors.As(err, &typ):
+		return fmt.Sprintf("%s: want %s, got %s", orDefault(typ.Field, "body"), typ.Type, typ.Value)
+	}
+	return err.Error()
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+func hasFileField(s *hubclient.Schema) bool {
+	for _, f := range s.Fields {
+		if f.Type == hubclient.FieldFile {
+			return true
+		}
+	}
+	return false
+}
+
+func (st Settings) maxFileSize() int64 {
+	if st.MaxFileSize > 0 {
+		return st.MaxFileSize
+	}
+	return DefaultMaxFileSize
+}
+
+func (st Settings) maxFiles() int {
+	if st.MaxFiles > 0 {
+		return st.MaxFiles
+	}
+	return DefaultMaxFiles
+}
+
+// checkType returns why a file of type contentType is refused, or "".
+func (st Settings) checkType(contentType string) string {
+	mt, _, err := mime.ParseMediaType(contentType)
+	if err != nil || !strings.Contains(mt, "/") {
+		return fmt.Sprintf("mime: %q is not a media type", contentType)
+	}
+	if len(st.AllowedTypes) == 0 {
+		return ""
+	}
+	for _, allowed := range st.AllowedTypes {
+		family, wildcard := strings.CutSuffix(allowed, "/*")
+		if strings.EqualFold(allowed, mt) || wildcard && strings.EqualFold(family, strings.SplitN(mt, "/", 2)[0]) {
+			return ""
+		}
+	}
+	return fmt.Sprintf("files of type %s are not accepted; this form takes %s", mt, strings.Join(st.AllowedTypes, ", "))
+}
+
+// uploadGrace is how long after its URL expired an unclaimed upload is kept
+// at the least: long enough for its submission to follow.
+const uploadGrace = time.Hour

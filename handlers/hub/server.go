@@ -1,0 +1,188 @@
+package hub
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math"
+	"net"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
+	"golang.org/x/time/rate"
+
+	"github.com/hubform/hubform/handlers/hub/captcha"
+)
+
+// Forms is where the hub finds its forms.
+type Forms interface {
+	// Lookup returns the form, an error wrapping ErrNotFound, or another
+	// error when the form exists but cannot be served.
+	Lookup(site, slug string) (*Form, error)
+}
+
+// Store is what the hub needs of its database.
+type Store interface {
+	CreateUpload(ctx context.Context, u Upload) error
+	Upload(ctx context.Context, key string) (Upload, error)
+	MarkUploaded(ctx context.Context, key string, at time.Time) error
+	CreateSubmission(ctx context.Context, s Submission) error
+	StaleUploads(ctx context.Context, before time.Time, limit int) ([]Upload, error)
+	DeleteUpload(ctx context.Context, key string) error
+}
+
+// Blobs is what the hub needs of its file storage.
+type Blobs interface {
+	SignedPutURL(ctx context.Context, key string, expiry time.Duration) (string, error)
+	Attributes(ctx context.Context, key string) (size int64, contentType string, err error)
+	Delete(ctx context.Context, key string) error
+}
+
+// Captcha verifies captcha tokens with their provider.
+type Captcha interface {
+	Verify(ctx context.Context, r captcha.Request) error
+}
+
+// Defaults of Config.
+const (
+	DefaultMaxBodyBytes    = 1 << 20
+	DefaultUploadURLExpiry = 15 * time.Minute
+	DefaultRateLimit       = 60
+	// UploadsPath is where the hub serves the PUT endpoint of its local
+	// storage, below the protocol version. No site id can take this name.
+	UploadsPath = "/v1/_uploads"
+)
+
+// Config configures a Server. Forms, Store and Blobs are required.
+type Config struct {
+	Forms   Forms
+	Store   Store
+	Blobs   Blobs
+	Captcha Captcha
+	// Uploads serves PUTs to the URLs Blobs signs, when the storage is the
+	// hub itself; nil when clients PUT to an object store directly.
+	Uploads http.Handler
+	Logger  *slog.Logger
+	// CaptchaSecrets holds the secret per provider for forms that set none.
+	CaptchaSecrets map[string]string
+	// MaxBodyBytes caps the submit body; zero means DefaultMaxBodyBytes.
+	MaxBodyBytes int64
+	// UploadURLExpiry is how long a signed upload URL works; zero means
+	// DefaultUploadURLExpiry, which is also the most allowed.
+	UploadURLExpiry time.Duration
+	// RateLimit is how many upload-url and submit requests one client may
+	// make per minute; zero turns the limit off.
+	RateLimit int
+	// TrustedProxies are the networks whose X-Forwarded-For is believed.
+	// Without them a client's address is the socket's.
+	TrustedProxies []*net.IPNet
+	// Now returns the time; nil means time.Now.
+	Now func() time.Time
+}
+
+// Server is the hub's HTTP handler.
+type Server struct {
+	cfg  Config
+	echo *echo.Echo
+}
+
+// NewServer checks cfg and returns the hub's handler.
+func NewServer(cfg Config) (*Server, error) {
+	if cfg.Forms == nil || cfg.Store == nil || cfg.Blobs == nil {
+		return nil, errors.New("hub: Forms, Store and Blobs are required")
+	}
+	if cfg.UploadURLExpiry == 0 {
+		cfg.UploadURLExpiry = DefaultUploadURLExpiry
+	}
+	if cfg.UploadURLExpiry < 0 || cfg.UploadURLExpiry > DefaultUploadURLExpiry {
+		return nil, fmt.Errorf("hub: upload URL expiry %v is outside (0, %v]", cfg.UploadURLExpiry, DefaultUploadURLExpiry)
+	}
+	if cfg.MaxBodyBytes <= 0 {
+		cfg.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if cfg.RateLimit < 0 {
+		return nil, fmt.Errorf("hub: rate limit %d is negative", cfg.RateLimit)
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	s := &Server{cfg: cfg, echo: echo.New()}
+	s.routes()
+	return s, nil
+}
+
+// ServeHTTP serves the hub's routes.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.echo.ServeHTTP(w, r) }
+
+func (s *Server) routes() {
+	e := s.echo
+	e.HideBanner, e.HidePort = true, true
+	e.HTTPErrorHandler = s.handleError
+	e.IPExtractor = echo.ExtractIPDirect()
+	if len(s.cfg.TrustedProxies) > 0 {
+		var trust []echo.TrustOption
+		for _, n := range s.cfg.TrustedProxies {
+			trust = append(trust, echo.TrustIPRange(n))
+		}
+		// Only the listed proxies are trusted, not every private network.
+		trust = append(trust, echo.TrustLoopback(false), echo.TrustLinkLocal(false), echo.TrustPrivateNet(false))
+		e.IPExtractor = echo.ExtractIPFromXFFHeader(trust...)
+	}
+	e.Use(middleware.Recover())
+	e.Use(s.logRequests())
+
+	e.GET("/healthz", func(c echo.Context) error { return c.JSON(http.StatusOK, map[string]bool{"ok": true}) })
+	limited := s.rateLimit()
+	v1 := e.Group("/v1")
+	v1.GET("/:site/:slug", s.getSchema, s.cors)
+	v1.POST("/:site/:slug/upload-url", s.postUploadURL, s.cors, limited)
+	v1.POST("/:site/:slug/submit", s.postSubmit, s.cors, limited)
+	v1.OPTIONS("/:site/:slug", s.preflight, s.cors)
+	v1.OPTIONS("/:site/:slug/:route", s.preflight, s.cors)
+	if s.cfg.Uploads != nil {
+		put := echo.WrapHandler(s.cfg.Uploads)
+		e.PUT(UploadsPath, put, uploadCORS)
+		e.OPTIONS(UploadsPath, put, uploadCORS)
+		e.Match([]string{http.MethodGet, http.MethodPost, http.MethodHead}, UploadsPath, put, uploadCORS)
+	}
+}
+
+// rateLimit allows each client RateLimit requests a minute, in bursts of
+// up to RateLimit, and answers 429 with Retry-After beyond that.
+func (s *Server) rateLimit() echo.MiddlewareFunc {
+	if s.cfg.RateLimit == 0 {
+		return func(next echo.HandlerFunc) echo.HandlerFunc { return next }
+	}
+	perMinute := s.cfg.RateLimit
+	store := middleware.NewRateLimiterMemoryStoreWithConfig(middleware.RateLimiterMemoryStoreConfig{
+		Rate: rate.Limit(float64(perMinute) / 60), Burst: perMinute, ExpiresIn: 3 * time.Minute,
+	})
+	retryAfter := strconv.Itoa(int(math.Ceil(60 / float64(perMinute))))
+	return middleware.RateLimiterWithConfig(middleware.RateLimiterConfig{
+		Store: store,
+		DenyHandler: func(c echo.Context, _ string, _ error) error {
+			c.Response().Header().Set("Retry-After", retryAfter)
+			return s.fail(c, http.StatusTooManyRequests, fmt.Sprintf("too many requests: at most %d a minute", perMinute), nil)
+		},
+	})
+}
+
+// logRequests logs every request once it is answered.
+func (s *Server) logRequests() echo.MiddlewareFunc {
+	return middleware.RequestLoggerWithConfig(middleware.RequestLoggerConfig{
+		LogMethod: true, LogURIPath: true, LogStatus: true, LogLatency: true, LogRemoteIP: true,
+		LogValuesFunc: func(c echo.Context, v middleware.RequestLoggerValues) error {
+			s.cfg.Logger.LogAttrs(c.Request().Context(), slog.LevelInfo, "request",
+				slog.String("method", v.Method), slog.String("path", v.URIPath), slog.Int("status", v.Status),
+				slog.Duration("latency", v.Latency), slog.String("client", v.RemoteIP))
+			return nil
+		},
+	})
+}

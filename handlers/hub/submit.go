@@ -1,0 +1,197 @@
+package hub
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/hubform/hubform/handlers/hub/captcha"
+	"github.com/hubform/hubform/hubclient"
+)
+
+// maxUserAgent caps the user agent kept with a submission.
+const maxUserAgent = 512
+
+// postSubmit stores a submission once it passed, in this order: the body's
+// shape, the honeypots, the schema, the captcha, the attachments. The
+// captcha comes after the cheap checks because a token can be verified only
+// once. The submission is committed before {ok:true} is sent.
+func (s *Server) postSubmit(c echo.Context) error {
+	form := formOf(c)
+	var req hubclient.SubmitRequest
+	if err := s.readJSON(c, s.cfg.MaxBodyBytes, &req); err != nil {
+		return err
+	}
+	if trapped(req) {
+		// Spec §4 rule 2: a bot is told it succeeded, and nothing is kept.
+		return c.JSON(http.StatusOK, hubclient.SubmitResponse{OK: true})
+	}
+	for name := range req.Payload {
+		if hubclient.IsHoneypot(name) {
+			delete(req.Payload, name)
+		}
+	}
+	if fields := validatePayload(form.Schema, req.Payload, req.Attachments); len(fields) > 0 {
+		return s.fail(c, http.StatusUnprocessableEntity, "the submission does not match the form", fields)
+	}
+	if msg := checkAttachmentLimits(form.Settings, req.Attachments); msg != "" {
+		return s.fail(c, http.StatusUnprocessableEntity, msg, nil)
+	}
+	if err := s.verifyCaptcha(c, form, req.CaptchaToken); err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	for i := range req.Attachments {
+		if err := s.checkUpload(ctx, form, &req.Attachments[i]); err != nil {
+			if errors.Is(err, ErrUploadClaim) {
+				return s.fail(c, http.StatusUnprocessableEntity, err.Error(), nil)
+			}
+			return s.internal(c, "checking an attachment", err)
+		}
+	}
+	payload, err := json.Marshal(req.Payload)
+	if err != nil {
+		return s.internal(c, "encoding the payload", err)
+	}
+	now := s.cfg.Now()
+	sub := Submission{
+		ID: NewID(now), Site: form.Site, Form: form.Slug, CreatedAt: now,
+		Payload: payload, Attachments: req.Attachments,
+		ClientAddr: c.RealIP(), UserAgent: truncate(c.Request().UserAgent(), maxUserAgent),
+	}
+	if sub.Attachments == nil {
+		sub.Attachments = []hubclient.Attachment{}
+	}
+	if err := s.cfg.Store.CreateSubmission(ctx, sub); err != nil {
+		if errors.Is(err, ErrUploadClaim) {
+			return s.fail(c, http.StatusUnprocessableEntity, err.Error(), nil)
+		}
+		return s.internal(c, "storing the submission", err)
+	}
+	return c.JSON(http.StatusOK, hubclient.SubmitResponse{OK: true, SubmissionID: sub.ID})
+}
+
+// trapped reports whether a honeypot holds a value, at the top level where
+// the protocol puts them or in the payload where a careless client might.
+func trapped(req hubclient.SubmitRequest) bool {
+	for _, v := range req.Honeypots {
+		if v != "" {
+			return true
+		}
+	}
+	for name, v := range req.Payload {
+		if hubclient.IsHoneypot(name) && v != nil && v != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// verifyCaptcha checks the token when the form asks for a captcha: 400 when
+// it is missing, 403 when the provider refuses it, 503 when the hub cannot
+// ask (it fails closed).
+func (s *Server) verifyCaptcha(c echo.Context, form *Form, token string) error {
+	provider := form.Schema.Meta.CaptchaProvider
+	if provider == "" {
+		return nil
+	}
+	if token == "" {
+		return errAnswered(s.fail(c, http.StatusBadRequest, "captcha token missing: complete the captcha and send again", nil))
+	}
+	secret := form.Settings.CaptchaSecret
+	if secret == "" {
+		secret = s.cfg.CaptchaSecrets[provider]
+	}
+	if secret == "" || s.cfg.Captcha == nil {
+		s.cfg.Logger.Error("captcha not configured", slog.String("site", form.Site), slog.String("form", form.Slug), slog.String("provider", provider))
+		return errAnswered(s.fail(c, http.StatusServiceUnavailable, "captcha cannot be verified: the hub has no secret for "+provider, nil))
+	}
+	err := s.cfg.Captcha.Verify(c.Request().Context(), captcha.Request{
+		Provider: provider, Secret: secret, Token: token, RemoteIP: c.RealIP(),
+		MinScore: form.Settings.RecaptchaMinScore, Action: form.Settings.RecaptchaAction,
+	})
+	var refused *captcha.RefusedError
+	switch {
+	case errors.As(err, &refused):
+		return errAnswered(s.fail(c, http.StatusForbidden, "captcha refused: "+refused.Error(), nil))
+	case err != nil:
+		s.cfg.Logger.Warn("captcha verification failed", slog.String("provider", provider), slog.Any("error", err))
+		return errAnswered(s.fail(c, http.StatusServiceUnavailable, "captcha cannot be verified right now; try again", nil))
+	}
+	return nil
+}
+
+// checkUpload checks an attachment against the upload this hub recorded for
+// its key and fills in the recorded name. An upload the storage received
+// without the hub seeing the PUT (an object store) is checked there and
+// marked uploaded. The store's claim, made with the submission, settles
+// races between submissions.
+func (s *Server) checkUpload(ctx context.Context, form *Form, a *hubclient.Attachment) error {
+	refuse := func(why string) error { return fmt.Errorf("%w: %q %s", ErrUploadClaim, a.Key, why) }
+	u, err := s.cfg.Store.Upload(ctx, a.Key)
+	switch {
+	case errors.Is(err, ErrNotFound) || err == nil && (u.Site != form.Site || u.Form != form.Slug):
+		return refuse("was not issued for this form")
+	case err != nil:
+		return err
+	case u.SubmissionID != "":
+		return refuse("already belongs to a submission")
+	case u.Size != a.Size || u.MIME != a.MIME:
+		return refuse("differs in size or type from the file uploaded")
+	}
+	if u.UploadedAt.IsZero() {
+		size, contentType, err := s.cfg.Blobs.Attributes(ctx, a.Key)
+		switch {
+		case errors.Is(err, ErrNotFound):
+			return refuse("has not been uploaded")
+		case err != nil:
+			return err
+		case size != u.Size || contentType != u.MIME:
+			return refuse("differs in size or type from the file uploaded")
+		}
+		if err := s.cfg.Store.MarkUploaded(ctx, a.Key, s.cfg.Now()); err != nil {
+			return err
+		}
+	}
+	a.Filename = u.Filename
+	return nil
+}
+
+// checkAttachmentLimits applies the form's limits on files to the
+// attachments, as upload-url did before signing.
+func checkAttachmentLimits(st Settings, attachments []hubclient.Attachment) string {
+	if len(attachments) > st.maxFiles() {
+		return fmt.Sprintf("%d files attached; this form takes at most %d", len(attachments), st.maxFiles())
+	}
+	seen := make(map[string]bool, len(attachments))
+	for _, a := range attachments {
+		switch {
+		case a.Key == "":
+			return "an attachment has no key"
+		case seen[a.Key]:
+			return fmt.Sprintf("attachment %q is listed twice", a.Key)
+		case a.Size > st.maxFileSize():
+			return fmt.Sprintf("attachment %q is larger than this form's limit of %d bytes", a.Filename, st.maxFileSize())
+		}
+		seen[a.Key] = true
+		if msg := st.checkType(a.MIME); msg != "" {
+			return msg
+		}
+	}
+	return ""
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && (s[n]&0xC0) == 0x80 {
+		n-- // do not cut a UTF-8 sequence
+	}
+	return s[:n]
+}

@@ -1,0 +1,68 @@
+package hub
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+)
+
+// MinUploadTTL is the shortest time an unclaimed upload is kept: its URL's
+// life plus time for the submission to follow.
+const MinUploadTTL = DefaultUploadURLExpiry + uploadGrace
+
+// Sweep deletes the uploads no submission claimed that were recorded more
+// than ttl ago, and returns how many it deleted. The record goes first, so
+// that no submission can claim a file while it is being deleted.
+func (s *Server) Sweep(ctx context.Context, ttl time.Duration) (int, error) {
+	if ttl < MinUploadTTL {
+		return 0, fmt.Errorf("hub: upload ttl %v is shorter than %v", ttl, MinUploadTTL)
+	}
+	before := s.cfg.Now().Add(-ttl)
+	deleted := 0
+	for {
+		stale, err := s.cfg.Store.StaleUploads(ctx, before, 100)
+		if err != nil || len(stale) == 0 {
+			return deleted, err
+		}
+		progress := false
+		for _, u := range stale {
+			err := s.cfg.Store.DeleteUpload(ctx, u.Key)
+			if errors.Is(err, ErrNotFound) || errors.Is(err, ErrUploadClaim) {
+				continue // claimed or swept by another node meanwhile
+			}
+			if err != nil {
+				return deleted, err
+			}
+			progress = true
+			if err := s.cfg.Blobs.Delete(ctx, u.Key); err != nil {
+				s.cfg.Logger.Warn("sweep: file left in storage", slog.String("key", u.Key), slog.Any("error", err))
+			}
+			deleted++
+		}
+		if !progress {
+			return deleted, nil
+		}
+	}
+}
+
+// RunSweeper sweeps every interval until ctx is done, logging what it did.
+func (s *Server) RunSweeper(ctx context.Context, interval, ttl time.Duration) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		n, err := s.Sweep(ctx, ttl)
+		switch {
+		case err != nil && ctx.Err() == nil:
+			s.cfg.Logger.Error("sweep failed", slog.Any("error", err))
+		case n > 0:
+			s.cfg.Logger.Info("swept unsubmitted uploads", slog.Int("count", n))
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
