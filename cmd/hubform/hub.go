@@ -88,83 +88,125 @@ func runHub(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// serveHub runs the hub until ctx is done, then lets requests under way
-// finish.
-func serveHub(ctx context.Context, cfg hubConfig, stdout, stderr io.Writer) error {
-	logger, err := newLogger(cfg.logFormat, stderr)
-	if err != nil {
-		return err
-	}
+// runningHub is a hub listening on its address, ready to serve.
+type runningHub struct {
+	// URL is the hub URL clients use: the public URL + "/v1".
+	URL     string
+	logger  *slog.Logger
+	ln      net.Listener
+	server  *hub.Server
+	db      *sqlite.DB
+	closers []func() error
+	cfg     hubConfig
+}
+
+// openHub listens on cfg.addr and opens the hub's forms and storage.
+func openHub(ctx context.Context, cfg hubConfig, logger *slog.Logger) (_ *runningHub, err error) {
 	if cfg.forms == "" {
-		return errors.New("--forms is required (see hubform hub --help)")
+		return nil, errors.New("--forms is required (see hubform hub --help)")
 	}
 	if cfg.uploadTTL < hub.MinUploadTTL || cfg.sweepInterval <= 0 {
-		return fmt.Errorf("--upload-ttl must be at least %v and --sweep-interval positive", hub.MinUploadTTL)
+		return nil, fmt.Errorf("--upload-ttl must be at least %v and --sweep-interval positive", hub.MinUploadTTL)
 	}
 	proxies, err := parseCIDRs(cfg.trustedProxies)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	ln, err := net.Listen("tcp", cfg.addr)
-	if err != nil {
-		return err
+	h := &runningHub{logger: logger, cfg: cfg}
+	defer func() {
+		if err != nil {
+			h.Close()
+		}
+	}()
+	if h.ln, err = net.Listen("tcp", cfg.addr); err != nil {
+		return nil, err
 	}
-	defer ln.Close()
+	h.closers = append(h.closers, h.ln.Close)
 	publicURL := strings.TrimRight(cfg.publicURL, "/")
 	if publicURL == "" {
-		publicURL = "http://" + ln.Addr().String()
+		publicURL = "http://" + h.ln.Addr().String()
 	}
+	h.URL = publicURL + "/v1"
 
 	formDir, err := forms.Open(cfg.forms, logger)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer formDir.Close()
-	db, err := sqlite.Open(ctx, filepath.Join(cfg.data, "hub.db"))
-	if err != nil {
-		return err
+	h.closers = append(h.closers, formDir.Close)
+	if h.db, err = sqlite.Open(ctx, filepath.Join(cfg.data, "hub.db")); err != nil {
+		return nil, err
 	}
-	defer db.Close()
+	h.closers = append(h.closers, h.db.Close)
 	secret, err := signingSecret(cfg.signingSecret, cfg.data)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	blobs, err := localblob.Open(ctx, filepath.Join(cfg.data, "files"), publicURL+hub.UploadsPath, secret)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer blobs.Close()
-	srv, err := hub.NewServer(hub.Config{
-		Forms: formDir, Store: db, Blobs: blobs, Uploads: blobs.PutHandler(db), Logger: logger,
+	h.closers = append(h.closers, blobs.Close)
+	h.server, err = hub.NewServer(hub.Config{
+		Forms: formDir, Store: h.db, Blobs: blobs, Uploads: blobs.PutHandler(h.db), Logger: logger,
 		Captcha:        &captcha.Verifier{TurnstileURL: cfg.turnstileVerifyURL, RecaptchaURL: cfg.recaptchaVerify},
 		CaptchaSecrets: map[string]string{"turnstile": cfg.turnstileSecret, "recaptcha-v3": cfg.recaptchaSecret},
 		MaxBodyBytes:   cfg.maxBody, RateLimit: cfg.rateLimit, TrustedProxies: proxies,
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
+	return h, nil
+}
+
+// Serve serves until ctx is done, then lets requests under way finish.
+func (h *runningHub) Serve(ctx context.Context) error {
 	sweepCtx, stopSweeping := context.WithCancel(ctx)
 	defer stopSweeping()
-	go srv.RunSweeper(sweepCtx, cfg.sweepInterval, cfg.uploadTTL)
+	go h.server.RunSweeper(sweepCtx, h.cfg.sweepInterval, h.cfg.uploadTTL)
 
 	httpServer := &http.Server{
-		Handler:           srv,
+		Handler:           h.server,
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
-		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+		ErrorLog:          slog.NewLogLogger(h.logger.Handler(), slog.LevelWarn),
 	}
-	fmt.Fprintf(stdout, "hubform hub: serving %s/v1 (forms in %s, data in %s)\n", publicURL, cfg.forms, cfg.data)
 	served := make(chan error, 1)
-	go func() { served <- httpServer.Serve(ln) }()
+	go func() { served <- httpServer.Serve(h.ln) }()
 	select {
 	case err := <-served:
 		return err
 	case <-ctx.Done():
 	}
-	logger.Info("shutting down: finishing requests under way")
+	h.logger.Info("shutting down: finishing requests under way")
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	return httpServer.Shutdown(shutdownCtx)
+}
+
+// Close releases the listener and the storage, last opened first.
+func (h *runningHub) Close() error {
+	var errs []error
+	for i := len(h.closers) - 1; i >= 0; i-- {
+		if err := h.closers[i](); err != nil && !errors.Is(err, net.ErrClosed) {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// serveHub runs the hub until ctx is done.
+func serveHub(ctx context.Context, cfg hubConfig, stdout, stderr io.Writer) error {
+	logger, err := newLogger(cfg.logFormat, stderr)
+	if err != nil {
+		return err
+	}
+	h, err := openHub(ctx, cfg, logger)
+	if err != nil {
+		return err
+	}
+	defer h.Close()
+	fmt.Fprintf(stdout, "hubform hub: serving %s (forms in %s, data in %s)\n", h.URL, cfg.forms, cfg.data)
+	return h.Serve(ctx)
 }
 
 // signingSecret returns the configured secret, else the one kept in the

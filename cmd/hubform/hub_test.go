@@ -1,0 +1,298 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/handlers/hub/sqlite"
+	"github.com/hubform/hubform/hubclient"
+)
+
+// binary is the hubform command built for the tests that run it as a
+// process.
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "hubform-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binary = filepath.Join(dir, "hubform")
+	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "building hubform: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+const contactForm = `{
+  "title": "Contact us",
+  "fields": [
+    {"name": "name", "type": "text", "label": "Your name", "required": true},
+    {"name": "message", "type": "textarea", "label": "Message"},
+    {"name": "files", "type": "file", "label": "Attachments", "multiple": true},
+    {"name": "_hp", "type": "text", "label": "Leave this empty"}
+  ],
+  "steps": [{"id": "all", "fields": ["name", "message", "files", "_hp"]}],
+  "hub": {"maxFileSize": 8388608}
+}`
+
+// formsDir returns a forms directory holding acme/contact.
+func formsDir(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "acme"), 0o755)
+	if err := os.WriteFile(filepath.Join(dir, "acme", "contact.json"), []byte(contactForm), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// hubProcess is a running "hubform hub".
+type hubProcess struct {
+	cmd  *exec.Cmd
+	url  string
+	done chan error
+	log  *strings.Builder
+}
+
+// startHub runs the hub binary on a free loopback port and waits until it
+// serves.
+func startHub(t *testing.T, forms, data string, extra ...string) *hubProcess {
+	t.Helper()
+	args := append([]string{"hub", "--addr", "127.0.0.1:0", "--forms", forms, "--data", data, "--rate-limit", "0"}, extra...)
+	cmd := exec.Command(binary, args...)
+	stdout, _ := cmd.StdoutPipe()
+	p := &hubProcess{cmd: cmd, done: make(chan error, 1), log: &strings.Builder{}}
+	cmd.Stderr = &lockedWriter{w: p.log}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil {
+		cmd.Process.Kill()
+		t.Fatalf("hub did not start: %v; log:\n%s", err, p.log)
+	}
+	// "hubform hub: serving http://127.0.0.1:PORT/v1 (…)"
+	fields := strings.Fields(line)
+	if len(fields) < 4 || fields[2] != "serving" {
+		t.Fatalf("unexpected first line %q", line)
+	}
+	p.url = fields[3]
+	go func() { io.Copy(io.Discard, stdout); p.done <- cmd.Wait() }()
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		<-p.done
+	})
+	return p
+}
+
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+func TestHubEndToEnd(t *testing.T) {
+	data := t.TempDir()
+	p := startHub(t, formsDir(t), data)
+	dir := t.TempDir()
+	report := filepath.Join(dir, "report.txt")
+	os.WriteFile(report, []byte(strings.Repeat("line of the report\n", 5000)), 0o600)
+
+	status, stdout, stderr := hubform(t, "submit", "--hub-url", p.url, "--site", "acme", "--form", "contact",
+		"name=Jane", "message=Hello", "files=@"+report, "_hp=")
+	if status != 0 {
+		t.Fatalf("submit: status %d, %s; hub log:\n%s", status, stderr, p.log)
+	}
+	id := strings.TrimSpace(stdout)
+
+	status, stdout, stderr = hubform(t, "submissions", "export", "--data", data)
+	var listed []hub.Submission
+	if status != 0 || json.Unmarshal([]byte(stdout), &listed) != nil {
+		t.Fatalf("export: status %d, %q %q", status, stdout, stderr)
+	}
+	if len(listed) != 1 || listed[0].ID != id || listed[0].Site != "acme" || listed[0].Form != "contact" || len(listed[0].Attachments) != 1 {
+		t.Fatalf("listed %+v, want submission %s", listed, id)
+	}
+	var payload map[string]any
+	json.Unmarshal(listed[0].Payload, &payload)
+	if payload["name"] != "Jane" || payload["message"] != "Hello" || len(payload) != 2 {
+		t.Errorf("payload %v", payload)
+	}
+	want, _ := os.ReadFile(report)
+	got, err := os.ReadFile(filepath.Join(data, "files", filepath.FromSlash(listed[0].Attachments[0].Key)))
+	if err != nil || sha256.Sum256(got) != sha256.Sum256(want) {
+		t.Errorf("stored file differs from the uploaded one (%v)", err)
+	}
+}
+
+// TestHubFinishesRequestsOnSIGTERM stops the hub in the middle of an
+// upload: the upload completes, then the hub exits cleanly.
+func TestHubFinishesRequestsOnSIGTERM(t *testing.T) {
+	data := t.TempDir()
+	p := startHub(t, formsDir(t), data)
+	c := &hubclient.Client{HubURL: p.url}
+	const size = 1 << 20
+	up, err := c.UploadURL(context.Background(), "acme", "contact", hubclient.UploadURLRequest{Filename: "big.bin", Size: size, MIME: "application/octet-stream"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, feed := io.Pipe()
+	req, _ := http.NewRequest(http.MethodPut, up.UploadURL, body)
+	req.ContentLength = size
+	req.Header.Set("Content-Type", "application/octet-stream")
+	answered := make(chan *http.Response, 1)
+	go func() {
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Errorf("PUT: %v", err)
+		}
+		answered <- res
+	}()
+	half := make([]byte, size/2)
+	feed.Write(half) // the hub is now mid-request
+	p.cmd.Process.Signal(syscall.SIGTERM)
+	time.Sleep(200 * time.Millisecond)
+	feed.Write(half)
+	feed.Close()
+	if res := <-answered; res == nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("PUT during shutdown: %v; log:\n%s", res, p.log)
+	}
+	select {
+	case err := <-p.done:
+		if err != nil {
+			t.Errorf("hub exited with %v; log:\n%s", err, p.log)
+		}
+		p.done <- err // for the cleanup
+	case <-time.After(10 * time.Second):
+		t.Fatal("hub did not exit after SIGTERM")
+	}
+	if info, err := os.Stat(filepath.Join(data, "files", filepath.FromSlash(up.Key))); err != nil || info.Size() != size {
+		t.Errorf("file after shutdown: %v, %v", info, err)
+	}
+}
+
+// TestHubKeepsAcknowledgedSubmissionsAcrossSIGKILL kills the hub during a
+// burst of submissions, restarts it on the same data, and finds every
+// submission it acknowledged.
+func TestHubKeepsAcknowledgedSubmissionsAcrossSIGKILL(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a burst of submissions against a process")
+	}
+	forms, data := formsDir(t), t.TempDir()
+	p := startHub(t, forms, data)
+	c := &hubclient.Client{HubURL: p.url, Timeout: 5 * time.Second}
+	var mu sync.Mutex
+	var acked []string
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	for w := range 16 {
+		wg.Go(func() {
+			for i := 0; ; i++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				res, err := c.Submit(context.Background(), "acme", "contact", &hubclient.SubmitRequest{
+					Payload: map[string]any{"name": fmt.Sprintf("worker %d #%d", w, i)},
+				})
+				if err != nil {
+					continue // refused connections once the hub is dead
+				}
+				mu.Lock()
+				acked = append(acked, res.SubmissionID)
+				mu.Unlock()
+			}
+		})
+	}
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		mu.Lock()
+		n := len(acked)
+		mu.Unlock()
+		if n >= 200 {
+			break
+		}
+	}
+	p.cmd.Process.Kill() // SIGKILL, mid-burst
+	<-p.done
+	p.done <- nil
+	close(stop)
+	wg.Wait()
+	if len(acked) < 200 {
+		t.Fatalf("only %d submissions acknowledged before the kill", len(acked))
+	}
+
+	restarted := startHub(t, forms, data)
+	if _, err := (&hubclient.Client{HubURL: restarted.url}).Schema(context.Background(), "acme", "contact"); err != nil {
+		t.Fatalf("restarted hub: %v", err)
+	}
+	db, err := sqlite.OpenReadOnly(context.Background(), filepath.Join(data, "hub.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	stored := map[string]bool{}
+	db.ListSubmissions(context.Background(), hub.Filter{}, func(s hub.Submission) error {
+		stored[s.ID] = true
+		return nil
+	})
+	lost := 0
+	for _, id := range acked {
+		if !stored[id] {
+			lost++
+		}
+	}
+	if lost > 0 {
+		t.Errorf("%d of %d acknowledged submissions lost", lost, len(acked))
+	}
+	t.Logf("%d acknowledged, %d stored", len(acked), len(stored))
+}
+
+func TestHubCommandErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"hub", "--data", t.TempDir()}, "--forms is required"},
+		{[]string{"hub", "--forms", t.TempDir(), "--data", t.TempDir(), "--addr", "127.0.0.1:0", "--upload-ttl", "1m"}, "--upload-ttl must be at least"},
+		{[]string{"hub", "--forms", t.TempDir(), "--data", t.TempDir(), "--addr", "127.0.0.1:0", "--trusted-proxies", "nope"}, "--trusted-proxies"},
+		{[]string{"hub", "--forms", filepath.Join(t.TempDir(), "missing"), "--data", t.TempDir(), "--addr", "127.0.0.1:0"}, "missing"},
+		{[]string{"hub", "--forms", t.TempDir(), "--addr", "127.0.0.1:0", "--signing-secret", "short"}, "at least 32 bytes"},
+		{[]string{"hub", "--forms", t.TempDir(), "--log-format", "xml"}, `--log-format "xml"`},
+	} {
+		status, _, stderr := hubform(t, tc.args...)
+		if status != 1 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%q: status %d, stderr %q; want 1 and %q", tc.args, status, stderr, tc.want)
+		}
+	}
+	_, stdout, _ := hubform(t, "hub", "--help")
+	for _, want := range []string{"--forms DIR", "--public-url URL", "HUBFORM_SIGNING_SECRET", "--turnstile-verify-url", "--rate-limit", "Example:"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("hub --help lacks %q", want)
+		}
+	}
+}
