@@ -1,7 +1,6 @@
 # hubform — see README.md. `make run` and `make test` work on a fresh machine.
 GO       ?= go
 PKGS     ?= ./...
-BENCHTIME ?= 20x
 
 .PHONY: run test bench generate lint deps fuzz build
 
@@ -16,7 +15,9 @@ test: deps lint
 
 ## bench: benchmarks, each reporting ratios against a baseline in the same run
 bench: deps
-	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) $(PKGS)
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime 20x ./hubclient/...
+	$(GO) test -run '^$$' -bench . -benchmem ./handlers/...
+	$(GO) test -run '^$$' -bench . -benchtime 3x ./cmd/hubform
 
 ## generate: templ code (committed; `make lint` fails when it is stale)
 generate: deps

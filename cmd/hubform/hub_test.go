@@ -55,7 +55,7 @@ const contactForm = `{
 }`
 
 // formsDir returns a forms directory holding acme/contact.
-func formsDir(t *testing.T) string {
+func formsDir(t testing.TB) string {
 	t.Helper()
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, "acme"), 0o755)

@@ -1,0 +1,140 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/handlers/hub/sqlite"
+	"github.com/hubform/hubform/hubclient"
+)
+
+// benchHub serves a hub in this process on a loopback port.
+func benchHub(b *testing.B) (url, data string) {
+	b.Helper()
+	data = b.TempDir()
+	cfg := hubConfig{addr: "127.0.0.1:0", data: data, forms: formsDir(b), uploadTTL: 24 * time.Hour,
+		sweepInterval: time.Hour, maxBody: hub.DefaultMaxBodyBytes}
+	h, err := openHub(context.Background(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- h.Serve(ctx) }()
+	b.Cleanup(func() { stop(); <-served; h.Close() })
+	return h.URL, data
+}
+
+// hammer sends n GETs of url from concurrency goroutines over kept-alive
+// connections and returns the time taken.
+func hammer(b *testing.B, client *http.Client, url string, n, concurrency int) time.Duration {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	start := time.Now()
+	for range concurrency {
+		wg.Go(func() {
+			for next.Add(1) <= int64(n) {
+				res, err := client.Get(url)
+				if err != nil {
+					b.Error(err)
+					return
+				}
+				io.Copy(io.Discard, res.Body)
+				res.Body.Close()
+				if res.StatusCode != http.StatusOK {
+					b.Errorf("GET %s: %s", url, res.Status)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return time.Since(start)
+}
+
+// BenchmarkSchemaGet measures the hub's schema route against a bare
+// net/http handler serving the same bytes, in the same run, over loopback
+// with 8 clients. Goal: at least 0.7 of the bare handler's throughput.
+func BenchmarkSchemaGet(b *testing.B) {
+	hubURL, _ := benchHub(b)
+	schemaURL := hubURL + "/acme/contact.json"
+	res, err := http.Get(schemaURL)
+	if err != nil {
+		b.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	bare := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(body)
+	}))
+	defer bare.Close()
+	const concurrency, batch = 8, 2000
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: concurrency}}
+	var tHub, tBare time.Duration
+	for b.Loop() {
+		tBare += hammer(b, client, bare.URL, batch, concurrency)
+		tHub += hammer(b, client, schemaURL, batch, concurrency)
+	}
+	n := float64(b.N * batch)
+	b.ReportMetric(n/tHub.Seconds(), "hub-req/s")
+	b.ReportMetric(n/tBare.Seconds(), "bare-req/s")
+	b.ReportMetric(tBare.Seconds()/tHub.Seconds(), "x-of-bare")
+}
+
+// BenchmarkSubmissions sends 5,000 submissions from 32 clients at once per
+// iteration and checks that none failed and that the stored count equals
+// the acknowledged count.
+func BenchmarkSubmissions(b *testing.B) {
+	hubURL, data := benchHub(b)
+	const total, concurrency = 5000, 32
+	c := &hubclient.Client{HubURL: hubURL, HTTPClient: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: concurrency}}}
+	var acked atomic.Int64
+	var elapsed time.Duration
+	for b.Loop() {
+		var next atomic.Int64
+		var failed atomic.Value
+		var wg sync.WaitGroup
+		start := time.Now()
+		for range concurrency {
+			wg.Go(func() {
+				for next.Add(1) <= total {
+					_, err := c.Submit(context.Background(), "acme", "contact", &hubclient.SubmitRequest{
+						Payload: map[string]any{"name": "Bench", "message": "Hello from the benchmark"},
+					})
+					if err != nil {
+						failed.Store(err)
+						return
+					}
+					acked.Add(1)
+				}
+			})
+		}
+		wg.Wait()
+		elapsed += time.Since(start)
+		if err, _ := failed.Load().(error); err != nil {
+			b.Fatalf("a submission failed: %v", err)
+		}
+	}
+	db, err := sqlite.OpenReadOnly(context.Background(), filepath.Join(data, "hub.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	stored, err := db.CountSubmissions(context.Background(), hub.Filter{})
+	if err != nil || int64(stored) != acked.Load() {
+		b.Fatalf("stored %d, acknowledged %d (%v)", stored, acked.Load(), errors.Join(err))
+	}
+	b.ReportMetric(float64(acked.Load())/elapsed.Seconds(), "submissions/s")
+	b.ReportMetric(0, "errors")
+}
