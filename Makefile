@@ -4,9 +4,10 @@ PKGS     ?= ./...
 
 .PHONY: run test bench generate lint deps fuzz build
 
-## run: the demo (for now: the command's help)
+## run: a hub serving the example forms on 127.0.0.1:8081, data in $(DATA)
+DATA ?= .hubform/data
 run: deps
-	$(GO) run ./cmd/hubform --help
+	$(GO) run ./cmd/hubform hub --forms cmd/hubform/forms --data $(DATA) --addr 127.0.0.1:8081
 
 ## test: everything CI checks
 test: deps lint

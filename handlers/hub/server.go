@@ -52,6 +52,7 @@ const (
 	DefaultMaxBodyBytes    = 1 << 20
 	DefaultUploadURLExpiry = 15 * time.Minute
 	DefaultRateLimit       = 60
+	DefaultBodyTimeout     = 30 * time.Second
 	// UploadsPath is where the hub serves the PUT endpoint of its local
 	// storage, below the protocol version. No site id can take this name.
 	UploadsPath = "/v1/_uploads"
@@ -74,6 +75,9 @@ type Config struct {
 	// UploadURLExpiry is how long a signed upload URL works; zero means
 	// DefaultUploadURLExpiry, which is also the most allowed.
 	UploadURLExpiry time.Duration
+	// BodyTimeout is how long a client may take to send a JSON body, and
+	// the base of an upload's allowance; zero means DefaultBodyTimeout.
+	BodyTimeout time.Duration
 	// RateLimit is how many upload-url and submit requests one client may
 	// make per minute; zero turns the limit off.
 	RateLimit int
@@ -100,6 +104,9 @@ func NewServer(cfg Config) (*Server, error) {
 	}
 	if cfg.UploadURLExpiry < 0 || cfg.UploadURLExpiry > DefaultUploadURLExpiry {
 		return nil, fmt.Errorf("hub: upload URL expiry %v is outside (0, %v]", cfg.UploadURLExpiry, DefaultUploadURLExpiry)
+	}
+	if cfg.BodyTimeout <= 0 {
+		cfg.BodyTimeout = DefaultBodyTimeout
 	}
 	if cfg.MaxBodyBytes <= 0 {
 		cfg.MaxBodyBytes = DefaultMaxBodyBytes
@@ -137,6 +144,7 @@ func (s *Server) routes() {
 	}
 	e.Use(middleware.Recover())
 	e.Use(s.logRequests())
+	e.Use(s.readDeadline)
 
 	e.GET("/healthz", func(c echo.Context) error { return c.JSON(http.StatusOK, map[string]bool{"ok": true}) })
 	limited := s.rateLimit()
@@ -151,6 +159,26 @@ func (s *Server) routes() {
 		e.PUT(UploadsPath, put, uploadCORS)
 		e.OPTIONS(UploadsPath, put, uploadCORS)
 		e.Match([]string{http.MethodGet, http.MethodPost, http.MethodHead}, UploadsPath, put, uploadCORS)
+	}
+}
+
+// minUploadRate is the slowest upload, in bytes a second, given time.
+const minUploadRate = 64 << 10
+
+// readDeadline gives a client BodyTimeout to send a request body, and an
+// upload that plus time for its length at minUploadRate. Slower clients
+// are cut off rather than held open.
+func (s *Server) readDeadline(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		r := c.Request()
+		limit := s.cfg.BodyTimeout
+		if r.Method == http.MethodPut && r.ContentLength > 0 {
+			limit += time.Duration(r.ContentLength/minUploadRate) * time.Second
+		}
+		// An error means the connection cannot take deadlines (HTTP/2
+		// through some proxies); the server's own timeouts still apply.
+		_ = http.NewResponseController(c.Response()).SetReadDeadline(time.Now().Add(limit))
+		return next(c)
 	}
 }
 
