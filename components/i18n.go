@@ -1,0 +1,156 @@
+package components
+
+import (
+	"maps"
+	"slices"
+	"strings"
+
+	"golang.org/x/text/language"
+
+	"github.com/hubform/hubform/hubclient"
+)
+
+// Texts are the built-in texts by key. A schema's translation overlay may
+// replace any of them under "texts".
+type Texts map[string]string
+
+// DefaultTexts are the built-in texts in English. Placeholders in braces
+// are filled in where the text is used.
+var DefaultTexts = Texts{
+	"loading":         "Loading…",
+	"loadFailed":      "The form could not be loaded.",
+	"unconfigured":    "This form is not set up yet.",
+	"submitted":       "Thanks, we'll get back to you soon.",
+	"submit":          "Submit",
+	"next":            "Next",
+	"back":            "Back",
+	"stepStatus":      "Step {n} of {total}",
+	"errorSummary":    "Please correct the following:",
+	"submitFailed":    "Your submission could not be sent. Please try again.",
+	"required":        "This field is required.",
+	"requiredMark":    "required",
+	"invalidEmail":    "Enter an email address.",
+	"invalidURL":      "Enter an address starting with http:// or https://.",
+	"invalidNumber":   "Enter a number.",
+	"invalidDate":     "Enter a date.",
+	"invalidTel":      "Enter a telephone number.",
+	"invalidChoice":   "Choose one of the options.",
+	"tooLong":         "This text is too long.",
+	"notText":         "Enter text.",
+	"invalidBoolean":  "Tick the box or leave it empty.",
+	"duplicateChoice": "Choose each option once.",
+	"oneFile":         "Choose only one file.",
+	"chooseAgain":     "Please choose your files again.",
+	"choose":          "Choose…",
+	"honeypot":        "Leave this field empty",
+}
+
+// T returns the text of key, falling back to DefaultTexts.
+func (t Texts) T(key string) string {
+	if s, ok := t[key]; ok && s != "" {
+		return s
+	}
+	return DefaultTexts[key]
+}
+
+// Localized is a schema with a locale's overlay applied.
+type Localized struct {
+	// Schema is a copy of the schema in the locale; the original is left
+	// untouched.
+	Schema *hubclient.Schema
+	// Locale is the translation applied ("de" for a request of "de-AT"),
+	// or "" for the base language.
+	Locale string
+	// Texts are the built-in texts in the locale.
+	Texts Texts
+}
+
+// Localize applies the best matching translation of s for locale: an exact
+// key first, else the closest by language ("de-AT" → "de"). Strings the
+// overlay leaves out keep the base language.
+func Localize(s *hubclient.Schema, locale string) Localized {
+	out := clone(s)
+	key := matchLocale(s.I18n.Translations, locale)
+	texts := Texts{}
+	if key == "" {
+		return Localized{Schema: out, Texts: texts}
+	}
+	tr := s.I18n.Translations[key]
+	if tr.Title != "" {
+		out.Title = tr.Title
+	}
+	for i := range out.Fields {
+		f := &out.Fields[i]
+		ft, ok := tr.Fields[f.Name]
+		if !ok {
+			continue
+		}
+		f.Label = or(ft.Label, f.Label)
+		f.Placeholder = or(ft.Placeholder, f.Placeholder)
+		f.Help = or(ft.Help, f.Help)
+		for j := range f.Options {
+			f.Options[j].Label = or(ft.Options[f.Options[j].Value], f.Options[j].Label)
+		}
+	}
+	for i := range out.Steps {
+		if st, ok := tr.Steps[out.Steps[i].ID]; ok {
+			out.Steps[i].Title = or(st.Title, out.Steps[i].Title)
+		}
+	}
+	out.Buttons.Submit = or(tr.Buttons.Submit, out.Buttons.Submit)
+	out.Buttons.Next = or(tr.Buttons.Next, out.Buttons.Next)
+	out.Buttons.Back = or(tr.Buttons.Back, out.Buttons.Back)
+	maps.Copy(texts, tr.Texts)
+	return Localized{Schema: out, Locale: key, Texts: texts}
+}
+
+// matchLocale returns the translation key best matching locale, or "".
+func matchLocale(translations map[string]hubclient.Translation, locale string) string {
+	if locale == "" || len(translations) == 0 {
+		return ""
+	}
+	for key := range translations {
+		if strings.EqualFold(key, locale) {
+			return key
+		}
+	}
+	want, err := language.Parse(locale)
+	if err != nil {
+		return ""
+	}
+	keys := slices.Sorted(maps.Keys(translations))
+	var tags []language.Tag
+	var usable []string
+	for _, key := range keys {
+		if tag, err := language.Parse(key); err == nil {
+			tags = append(tags, tag)
+			usable = append(usable, key)
+		}
+	}
+	if len(tags) == 0 {
+		return ""
+	}
+	_, index, confidence := language.NewMatcher(tags).Match(want)
+	if confidence < language.High {
+		return ""
+	}
+	return usable[index]
+}
+
+// clone copies what Localize changes: fields, their options, and steps.
+func clone(s *hubclient.Schema) *hubclient.Schema {
+	out := *s
+	out.Fields = slices.Clone(s.Fields)
+	for i := range out.Fields {
+		out.Fields[i].Options = slices.Clone(out.Fields[i].Options)
+	}
+	out.Steps = slices.Clone(s.Steps)
+	return &out
+}
+
+func or(s, def string) string {
+	if s != "" {
+		return s
+	}
+	return def
+}

@@ -1,0 +1,140 @@
+package components
+
+import (
+	"context"
+	"io"
+	"net/url"
+	"regexp"
+
+	"github.com/a-h/templ"
+
+	"github.com/hubform/hubform/hubclient"
+)
+
+// HubFormProps are the props of HubForm (spec §2.1).
+type HubFormProps struct {
+	// SiteID and FormSlug name the form on its hub.
+	SiteID   string
+	FormSlug string
+	// HubURL is the hub the schema comes from; empty means
+	// hubclient.DefaultHubURL. The handlers fetch from it; the page never
+	// does.
+	HubURL string
+	// Locale selects the schema's translation overlay ("de", "de-AT"
+	// falls back to "de"); empty means the base language.
+	Locale string
+	// LoadingFallback replaces the loading skeleton.
+	LoadingFallback templ.Component
+	// ErrorFallback replaces the red banner shown when the schema cannot
+	// be fetched; it receives the error message.
+	ErrorFallback func(message string) templ.Component
+	// UnconfiguredFallback replaces the amber banner shown for a form with
+	// no fields or steps. nil gives the default; Nothing renders nothing.
+	UnconfiguredFallback templ.Component
+	// SuccessFallback replaces the thank-you panel. nil gives the default;
+	// Nothing renders nothing.
+	SuccessFallback templ.Component
+	// InitialSchema is the schema fetched on the server: the form renders
+	// on first paint. nil renders the loading state, which fetches it
+	// through the load route.
+	InitialSchema *hubclient.Schema
+	// FormProps are forwarded to the form.
+	FormProps FormProps
+	// Routes are where the form loads and posts; zero means the handlers'
+	// default routes under DefaultPrefix.
+	Routes Routes
+	// State carries a post back into the form: the values and errors.
+	State State
+}
+
+// FormProps style the form and replace its field components.
+type FormProps struct {
+	// Components renders fields by type, before any registry in the
+	// context and the defaults.
+	Components Registry
+	// Class is added to the form element's classes.
+	Class string
+	// Attrs are added to the form element.
+	Attrs templ.Attributes
+}
+
+// Routes are the handlers' routes of one form.
+type Routes struct {
+	// Load renders the form's ready, unconfigured or error state.
+	Load string
+	// Submit takes the form's post.
+	Submit string
+	// CSRFField and CSRFToken, when set, add a hidden field, so the form
+	// passes a CSRF middleware.
+	CSRFField string
+	CSRFToken string
+	// TurnstileScript is the Turnstile script's URL; empty means
+	// Cloudflare's.
+	TurnstileScript string
+}
+
+// State is what a post brings back into the form.
+type State struct {
+	// Values are the posted values, shown again.
+	Values url.Values
+	// Errors holds a message per field name.
+	Errors map[string]string
+	// SubmitError is the hub's refusal, shown in the error panel.
+	SubmitError string
+	// FilesLost reports that the chosen files could not be kept (a post
+	// without JavaScript), so the form asks for them again.
+	FilesLost bool
+}
+
+// DefaultPrefix is where the handlers mount their routes unless told
+// otherwise.
+const DefaultPrefix = "/hubform"
+
+// TurnstileScript is Cloudflare's Turnstile script, rendered explicitly.
+const TurnstileScript = "https://challenges.cloudflare.com/turnstile/v0/api.js?render=explicit&onload=hubformTurnstileReady"
+
+// Nothing renders nothing. As UnconfiguredFallback or SuccessFallback it
+// means "no output", where nil means "the default".
+var Nothing templ.Component = nothing{}
+
+type nothing struct{}
+
+func (nothing) Render(context.Context, io.Writer) error { return nil }
+
+func isNothing(c templ.Component) bool {
+	_, ok := c.(nothing)
+	return ok
+}
+
+// routes returns p.Routes with the default routes filled in.
+func (p HubFormProps) routes() Routes {
+	r := p.Routes
+	base := DefaultPrefix + "/" + url.PathEscape(p.SiteID) + "/" + url.PathEscape(p.FormSlug)
+	if r.Load == "" {
+		r.Load = base
+	}
+	if r.Submit == "" {
+		r.Submit = base + "/submit"
+	}
+	if r.TurnstileScript == "" {
+		r.TurnstileScript = TurnstileScript
+	}
+	return r
+}
+
+// loadURL is the load route with the locale.
+func (p HubFormProps) loadURL() string {
+	load := p.routes().Load
+	if p.Locale == "" {
+		return load
+	}
+	return load + "?" + url.Values{"locale": {p.Locale}}.Encode()
+}
+
+var unsafeID = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
+
+// rootID is the id of the HubForm's outer element; the other ids derive
+// from it.
+func (p HubFormProps) rootID() string {
+	return "hubform-" + unsafeID.ReplaceAllString(p.SiteID, "-") + "-" + unsafeID.ReplaceAllString(p.FormSlug, "-")
+}

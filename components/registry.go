@@ -1,0 +1,131 @@
+package components
+
+import (
+	"context"
+	"strings"
+
+	"github.com/a-h/templ"
+
+	"github.com/hubform/hubform/hubclient"
+)
+
+// FieldProps is what a field component renders from.
+type FieldProps struct {
+	// Field is the field, translated.
+	Field hubclient.Field
+	// ID is the id of the field's control; for a group of choices, the id
+	// of its first control.
+	ID string
+	// Values are the values to show, from a post.
+	Values []string
+	// Error is the field's error message, or "".
+	Error string
+	// HelpID and ErrorID are the ids of the help and error texts, for
+	// aria-describedby.
+	HelpID, ErrorID string
+	// Texts are the built-in texts in the form's locale.
+	Texts Texts
+	// FilesLost reports that chosen files must be chosen again.
+	FilesLost bool
+}
+
+// Value returns the first value, or "".
+func (p FieldProps) Value() string {
+	if len(p.Values) == 0 {
+		return ""
+	}
+	return p.Values[0]
+}
+
+// Has reports whether value is among the values.
+func (p FieldProps) Has(value string) bool {
+	for _, v := range p.Values {
+		if v == value {
+			return true
+		}
+	}
+	return false
+}
+
+// DescribedBy returns the ids for aria-describedby: the help text, then the
+// error when there is one.
+func (p FieldProps) DescribedBy() string {
+	var ids []string
+	if p.Field.Help != "" {
+		ids = append(ids, p.HelpID)
+	}
+	if p.Error != "" {
+		ids = append(ids, p.ErrorID)
+	}
+	return strings.Join(ids, " ")
+}
+
+// Autocomplete returns the field's autocomplete token: the schema's
+// "autocomplete" member, else one that fits the type, else "".
+func (p FieldProps) Autocomplete() string {
+	if raw, ok := p.Field.Extra["autocomplete"]; ok {
+		if s := strings.Trim(string(raw), `"`); s != "" && !strings.ContainsAny(s, `\"`) {
+			return s
+		}
+	}
+	switch p.Field.Type {
+	case hubclient.FieldEmail:
+		return "email"
+	case hubclient.FieldTel:
+		return "tel"
+	case hubclient.FieldURL:
+		return "url"
+	}
+	return ""
+}
+
+// FieldComponent renders one field.
+type FieldComponent func(FieldProps) templ.Component
+
+// Registry maps a field type to its component.
+type Registry map[string]FieldComponent
+
+// DefaultRegistry returns the built-in field components, one per type of
+// hubclient.FieldTypes. The map is a copy: change it freely.
+func DefaultRegistry() Registry {
+	return Registry{
+		hubclient.FieldText:       Input,
+		hubclient.FieldEmail:      Input,
+		hubclient.FieldTel:        Input,
+		hubclient.FieldURL:        Input,
+		hubclient.FieldNumber:     Input,
+		hubclient.FieldDate:       Input,
+		hubclient.FieldTextarea:   Textarea,
+		hubclient.FieldSelect:     Select,
+		hubclient.FieldRadio:      Choices,
+		hubclient.FieldCheckboxes: Choices,
+		hubclient.FieldCheckbox:   Checkbox,
+		hubclient.FieldFile:       FileInput,
+		hubclient.FieldHidden:     Hidden,
+	}
+}
+
+var defaultRegistry = DefaultRegistry()
+
+type registryKey struct{}
+
+// WithRegistry returns a context in which every HubForm renders fields with
+// r first, before the defaults: an enclosing provider of field components.
+func WithRegistry(ctx context.Context, r Registry) context.Context {
+	return context.WithValue(ctx, registryKey{}, r)
+}
+
+// fieldComponent finds the component for a type: the form's own, the
+// context's, the default, else a text input.
+func fieldComponent(ctx context.Context, own Registry, fieldType string) FieldComponent {
+	if c := own[fieldType]; c != nil {
+		return c
+	}
+	if r, _ := ctx.Value(registryKey{}).(Registry); r != nil && r[fieldType] != nil {
+		return r[fieldType]
+	}
+	if c := defaultRegistry[fieldType]; c != nil {
+		return c
+	}
+	return Input
+}

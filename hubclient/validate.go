@@ -1,0 +1,188 @@
+package hubclient
+
+import (
+	"encoding/json"
+	"math"
+	"net/mail"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Problems a value can have against its field. Each is also the key of the
+// built-in text that explains it to a person.
+const (
+	ProblemRequired        = "required"
+	ProblemNotText         = "notText"
+	ProblemTooLong         = "tooLong"
+	ProblemEmail           = "invalidEmail"
+	ProblemURL             = "invalidURL"
+	ProblemTel             = "invalidTel"
+	ProblemNumber          = "invalidNumber"
+	ProblemDate            = "invalidDate"
+	ProblemChoice          = "invalidChoice"
+	ProblemDuplicateChoice = "duplicateChoice"
+	ProblemBoolean         = "invalidBoolean"
+	ProblemOneFile         = "oneFile"
+)
+
+// Longest text values accepted, in characters.
+const (
+	MaxLineLength = 2000
+	MaxTextLength = 20000
+)
+
+// IsEmptyValue reports whether v counts as not given: nil, blank text, an
+// empty list, or an unchecked checkbox.
+func IsEmptyValue(v any) bool {
+	switch v := v.(type) {
+	case nil:
+		return true
+	case string:
+		return strings.TrimSpace(v) == ""
+	case []any:
+		return len(v) == 0
+	case []string:
+		return len(v) == 0
+	case bool:
+		return !v
+	}
+	return false
+}
+
+// CheckValue returns the problem of a value given for field f, or "". It
+// judges values as a form post types them (text, a list of text for
+// checkboxes, a boolean for a checkbox, a number) and as JSON decodes them.
+// File fields are not checked here: files travel as attachments.
+func CheckValue(f *Field, v any) string {
+	if IsEmptyValue(v) {
+		if f.Required {
+			return ProblemRequired
+		}
+		return ""
+	}
+	switch f.Type {
+	case FieldCheckbox:
+		switch v {
+		case true, "true", "on":
+			return ""
+		}
+		return ProblemBoolean
+	case FieldCheckboxes:
+		return checkChoices(f, v)
+	case FieldNumber:
+		return checkNumber(v)
+	}
+	s, ok := v.(string)
+	if !ok {
+		return ProblemNotText
+	}
+	limit := MaxLineLength
+	if f.Type == FieldTextarea {
+		limit = MaxTextLength
+	}
+	if utf8.RuneCountInString(s) > limit {
+		return ProblemTooLong
+	}
+	switch f.Type {
+	case FieldEmail:
+		if a, err := mail.ParseAddress(s); err != nil || a.Address != s || !strings.Contains(s[strings.LastIndex(s, "@"):], ".") {
+			return ProblemEmail
+		}
+	case FieldURL:
+		if u, err := url.Parse(s); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return ProblemURL
+		}
+	case FieldTel:
+		return checkTel(s)
+	case FieldDate:
+		if _, err := time.Parse(time.DateOnly, s); err != nil {
+			return ProblemDate
+		}
+	case FieldSelect, FieldRadio:
+		if !f.HasOption(s) {
+			return ProblemChoice
+		}
+	}
+	return ""
+}
+
+// HasOption reports whether value is one of the field's options.
+func (f *Field) HasOption(value string) bool {
+	for _, o := range f.Options {
+		if o.Value == value {
+			return true
+		}
+	}
+	return false
+}
+
+func checkChoices(f *Field, v any) string {
+	var list []string
+	switch v := v.(type) {
+	case string:
+		list = []string{v}
+	case []string:
+		list = v
+	case []any:
+		for _, e := range v {
+			s, ok := e.(string)
+			if !ok {
+				return ProblemChoice
+			}
+			list = append(list, s)
+		}
+	default:
+		return ProblemChoice
+	}
+	seen := make(map[string]bool, len(list))
+	for _, s := range list {
+		if !f.HasOption(s) {
+			return ProblemChoice
+		}
+		if seen[s] {
+			return ProblemDuplicateChoice
+		}
+		seen[s] = true
+	}
+	return ""
+}
+
+func checkNumber(v any) string {
+	var n float64
+	var err error
+	switch v := v.(type) {
+	case float64:
+		n = v
+	case int:
+		n = float64(v)
+	case json.Number:
+		n, err = v.Float64()
+	case string:
+		n, err = strconv.ParseFloat(strings.TrimSpace(v), 64)
+	default:
+		return ProblemNumber
+	}
+	if err != nil || math.IsInf(n, 0) || math.IsNaN(n) {
+		return ProblemNumber
+	}
+	return ""
+}
+
+func checkTel(s string) string {
+	digits := 0
+	for _, r := range s {
+		switch {
+		case r >= '0' && r <= '9':
+			digits++
+		case !strings.ContainsRune(" +-().", r):
+			return ProblemTel
+		}
+	}
+	if digits < 3 || digits > 20 {
+		return ProblemTel
+	}
+	return ""
+}
