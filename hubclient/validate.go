@@ -57,6 +57,9 @@ func IsEmptyValue(v any) bool {
 // checkboxes, a boolean for a checkbox, a number) and as JSON decodes them.
 // File fields are not checked here: files travel as attachments.
 func CheckValue(f *Field, v any) string {
+	if f.Type == FieldCheckbox && v == "false" {
+		v = false // an unchecked box, as some clients send it
+	}
 	if IsEmptyValue(v) {
 		if f.Required {
 			return ProblemRequired

@@ -25,7 +25,7 @@ func (s *Server) getSchema(c echo.Context) error {
 	h := c.Response().Header()
 	h.Set("ETag", etag)
 	h.Set("Cache-Control", "no-cache")
-	if match := c.Request().Header.Get("If-None-Match"); match != "" && strings.Contains(match, etag) {
+	if match := c.Request().Header.Get("If-None-Match"); match == "*" || match != "" && strings.Contains(match, etag) {
 		return c.NoContent(http.StatusNotModified)
 	}
 	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, form.JSON)

@@ -153,7 +153,8 @@ func (s *Server) routes() {
 	v1.POST("/:site/:slug/upload-url", s.postUploadURL, s.cors, limited)
 	v1.POST("/:site/:slug/submit", s.postSubmit, s.cors, limited)
 	v1.OPTIONS("/:site/:slug", s.preflight, s.cors)
-	v1.OPTIONS("/:site/:slug/:route", s.preflight, s.cors)
+	v1.OPTIONS("/:site/:slug/upload-url", s.preflight, s.cors)
+	v1.OPTIONS("/:site/:slug/submit", s.preflight, s.cors)
 	if s.cfg.Uploads != nil {
 		put := echo.WrapHandler(s.cfg.Uploads)
 		e.PUT(UploadsPath, put, uploadCORS)

@@ -1,23 +1,27 @@
 package hub
 
 import (
-	"encoding/json"
-	"math"
-	"net/mail"
-	"net/url"
 	"strconv"
-	"strings"
-	"time"
-	"unicode/utf8"
 
 	"github.com/hubform/hubform/hubclient"
 )
 
-// Longest text values accepted, in characters.
-const (
-	maxLineLength = 2000
-	maxTextLength = 20000
-)
+// problemMessages say what a problem code of hubclient.CheckValue means,
+// in the hub's answers.
+var problemMessages = map[string]string{
+	hubclient.ProblemRequired:        "required",
+	hubclient.ProblemNotText:         "must be text",
+	hubclient.ProblemTooLong:         "too long: at most " + strconv.Itoa(hubclient.MaxLineLength) + " characters, " + strconv.Itoa(hubclient.MaxTextLength) + " for a textarea",
+	hubclient.ProblemEmail:           "not an email address",
+	hubclient.ProblemURL:             "not an http or https address",
+	hubclient.ProblemTel:             "not a telephone number",
+	hubclient.ProblemNumber:          "must be a number",
+	hubclient.ProblemDate:            "not a date (YYYY-MM-DD)",
+	hubclient.ProblemChoice:          "not one of the choices",
+	hubclient.ProblemDuplicateChoice: "a choice is given twice",
+	hubclient.ProblemBoolean:         "must be true or false",
+	hubclient.ProblemOneFile:         "takes one file",
+}
 
 // validatePayload checks the payload and the attachments' fields against
 // the schema and returns a message per offending field, or nil.
@@ -28,7 +32,7 @@ func validatePayload(schema *hubclient.Schema, payload map[string]any, attachmen
 		switch {
 		case f == nil:
 			problems[name] = "not a field of this form"
-		case f.Type == hubclient.FieldFile && !isEmpty(payload[name]):
+		case f.Type == hubclient.FieldFile && !hubclient.IsEmptyValue(payload[name]):
 			problems[name] = "files are sent as attachments, not in the payload"
 		}
 	}
@@ -52,135 +56,18 @@ func validatePayload(schema *hubclient.Schema, payload map[string]any, attachmen
 		if f.Type == hubclient.FieldFile {
 			switch n := files[f.Name]; {
 			case f.Required && n == 0 && unassigned == 0:
-				problems[f.Name] = "required"
+				problems[f.Name] = problemMessages[hubclient.ProblemRequired]
 			case !f.Multiple && n > 1:
-				problems[f.Name] = "takes one file"
+				problems[f.Name] = problemMessages[hubclient.ProblemOneFile]
 			}
 			continue
 		}
-		v, present := payload[f.Name]
-		if !present || isEmpty(v) || f.Type == hubclient.FieldCheckbox && v == false {
-			if f.Required {
-				problems[f.Name] = "required"
-			}
-			continue
-		}
-		if msg := checkValue(f, v); msg != "" {
-			problems[f.Name] = msg
+		if problem := hubclient.CheckValue(f, payload[f.Name]); problem != "" {
+			problems[f.Name] = problemMessages[problem]
 		}
 	}
 	if len(problems) == 0 {
 		return nil
 	}
 	return problems
-}
-
-// checkValue returns what is wrong with a non-empty value of field f, or "".
-func checkValue(f *hubclient.Field, v any) string {
-	switch f.Type {
-	case hubclient.FieldCheckbox:
-		switch v {
-		case true, "true", "on":
-			return ""
-		}
-		return "must be true or false"
-	case hubclient.FieldCheckboxes:
-		list, ok := v.([]any)
-		if !ok {
-			list = []any{v}
-		}
-		seen := map[string]bool{}
-		for _, e := range list {
-			s, ok := e.(string)
-			if !ok || !hasOption(f, s) {
-				return "not one of the choices"
-			}
-			if seen[s] {
-				return "a choice is given twice"
-			}
-			seen[s] = true
-		}
-		return ""
-	case hubclient.FieldNumber:
-		var n float64
-		var err error
-		switch v := v.(type) {
-		case float64:
-			n = v
-		case json.Number:
-			n, err = v.Float64()
-		case string:
-			n, err = strconv.ParseFloat(strings.TrimSpace(v), 64)
-		default:
-			return "must be a number"
-		}
-		if err != nil || math.IsInf(n, 0) || math.IsNaN(n) {
-			return "must be a number"
-		}
-		return ""
-	}
-	s, ok := v.(string)
-	if !ok {
-		return "must be text"
-	}
-	limit := maxLineLength
-	if f.Type == hubclient.FieldTextarea {
-		limit = maxTextLength
-	}
-	if utf8.RuneCountInString(s) > limit {
-		return "longer than " + strconv.Itoa(limit) + " characters"
-	}
-	switch f.Type {
-	case hubclient.FieldEmail:
-		if a, err := mail.ParseAddress(s); err != nil || a.Address != s || !strings.Contains(s[strings.LastIndex(s, "@"):], ".") {
-			return "not an email address"
-		}
-	case hubclient.FieldURL:
-		if u, err := url.Parse(s); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return "not an http or https address"
-		}
-	case hubclient.FieldTel:
-		digits := 0
-		for _, r := range s {
-			switch {
-			case r >= '0' && r <= '9':
-				digits++
-			case !strings.ContainsRune(" +-().", r):
-				return "not a telephone number"
-			}
-		}
-		if digits < 3 || digits > 20 {
-			return "not a telephone number"
-		}
-	case hubclient.FieldDate:
-		if _, err := time.Parse(time.DateOnly, s); err != nil {
-			return "not a date (YYYY-MM-DD)"
-		}
-	case hubclient.FieldSelect, hubclient.FieldRadio:
-		if !hasOption(f, s) {
-			return "not one of the choices"
-		}
-	}
-	return ""
-}
-
-func hasOption(f *hubclient.Field, value string) bool {
-	for _, o := range f.Options {
-		if o.Value == value {
-			return true
-		}
-	}
-	return false
-}
-
-func isEmpty(v any) bool {
-	switch v := v.(type) {
-	case nil:
-		return true
-	case string:
-		return strings.TrimSpace(v) == ""
-	case []any:
-		return len(v) == 0
-	}
-	return false
 }

@@ -1,0 +1,197 @@
+package hub
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/hubform/hubform/hubclient"
+)
+
+// fuzzSchema has a field of every type.
+const fuzzSchema = `{
+  "fields": [
+    {"name": "name", "type": "text", "required": true},
+    {"name": "email", "type": "email"},
+    {"name": "phone", "type": "tel"},
+    {"name": "website", "type": "url"},
+    {"name": "age", "type": "number"},
+    {"name": "message", "type": "textarea"},
+    {"name": "color", "type": "select", "options": [{"value": "red"}, {"value": "green"}]},
+    {"name": "size", "type": "radio", "options": [{"value": "s"}]},
+    {"name": "toppings", "type": "checkboxes", "options": [{"value": "ham"}, {"value": "egg"}]},
+    {"name": "agree", "type": "checkbox"},
+    {"name": "born", "type": "date"},
+    {"name": "cv", "type": "file"},
+    {"name": "photos", "type": "file", "multiple": true},
+    {"name": "ref", "type": "hidden"},
+    {"name": "_hp", "type": "text"}
+  ],
+  "steps": [{"id": "main", "fields": ["name", "email", "phone", "website", "age", "message", "color", "size", "toppings", "agree", "born", "cv", "photos", "_hp"]}]
+}`
+
+// memForms serves one form.
+type memForms struct{ form *Form }
+
+func (m memForms) Lookup(site, slug string) (*Form, error) {
+	if site != m.form.Site || slug != m.form.Slug {
+		return nil, ErrNotFound
+	}
+	return m.form, nil
+}
+
+// memStore keeps uploads and submissions in memory.
+type memStore struct {
+	mu          sync.Mutex
+	uploads     map[string]Upload
+	submissions []Submission
+}
+
+func (m *memStore) CreateUpload(_ context.Context, u Upload) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.uploads[u.Key] = u
+	return nil
+}
+
+func (m *memStore) Upload(_ context.Context, key string) (Upload, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	u, ok := m.uploads[key]
+	if !ok {
+		return Upload{}, ErrNotFound
+	}
+	return u, nil
+}
+
+func (m *memStore) MarkUploaded(_ context.Context, key string, at time.Time) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	u, ok := m.uploads[key]
+	if !ok {
+		return ErrNotFound
+	}
+	u.UploadedAt = at
+	m.uploads[key] = u
+	return nil
+}
+
+func (m *memStore) CreateSubmission(_ context.Context, s Submission) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, a := range s.Attachments {
+		u, ok := m.uploads[a.Key]
+		if !ok || u.SubmissionID != "" || u.UploadedAt.IsZero() || u.Site != s.Site || u.Form != s.Form {
+			return ErrUploadClaim
+		}
+	}
+	for _, a := range s.Attachments {
+		u := m.uploads[a.Key]
+		u.SubmissionID = s.ID
+		m.uploads[a.Key] = u
+	}
+	m.submissions = append(m.submissions, s)
+	return nil
+}
+
+func (m *memStore) StaleUploads(context.Context, time.Time, int) ([]Upload, error) { return nil, nil }
+func (m *memStore) DeleteUpload(context.Context, string) error                     { return nil }
+
+// memBlobs holds one uploaded file, "uploads/s/f/0/a.pdf".
+type memBlobs struct{}
+
+func (memBlobs) SignedPutURL(_ context.Context, key string, _ time.Duration) (string, error) {
+	return "http://blobs.invalid/" + key, nil
+}
+
+func (memBlobs) Attributes(_ context.Context, key string) (int64, string, error) {
+	if key == "uploads/s/f/0/a.pdf" {
+		return 3, "application/pdf", nil
+	}
+	return 0, "", ErrNotFound
+}
+
+func (memBlobs) Delete(context.Context, string) error { return nil }
+
+func newFuzzServer(t testing.TB) *Server {
+	t.Helper()
+	var schema hubclient.Schema
+	if err := json.Unmarshal([]byte(fuzzSchema), &schema); err != nil {
+		t.Fatal(err)
+	}
+	js, err := json.Marshal(&schema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := &memStore{uploads: map[string]Upload{
+		"uploads/s/f/0/a.pdf": {Key: "uploads/s/f/0/a.pdf", Site: "s", Form: "f", Filename: "a.pdf", MIME: "application/pdf", Size: 3},
+	}}
+	s, err := NewServer(Config{
+		Forms:  memForms{&Form{Site: "s", Slug: "f", Schema: &schema, JSON: js, Settings: Settings{MaxFiles: 2}}},
+		Store:  store,
+		Blobs:  memBlobs{},
+		Logger: slog.New(slog.DiscardHandler),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// FuzzSubmitBody sends arbitrary bodies to the submit route: every answer
+// must be the hub's JSON with a 2xx or 4xx status.
+func FuzzSubmitBody(f *testing.F) {
+	for _, seed := range []string{
+		`{"payload":{"name":"Jane"}}`,
+		`{"payload":{"name":"Jane","email":"jane@example.com","age":"4","toppings":["ham"],"agree":true,"born":"2026-11-21"}}`,
+		`{"payload":{"name":"Jane"},"attachments":[{"key":"uploads/s/f/0/a.pdf","filename":"a.pdf","size":3,"mime":"application/pdf","field":"cv"}]}`,
+		`{"payload":{"name":"Jane"},"attachments":[{"key":"x","size":-1,"mime":"a/b","field":"photos"},{"key":"x"}]}`,
+		`{"payload":{"name":"Jane"},"_hp":"bot"}`,
+		`{"payload":{"name":"Jane","_hp":""},"_hp_x":""}`,
+		`{"payload":{"nope":[1,{"a":null}],"age":1e308,"website":"http://[::1"}}`,
+		`{"payload":{"name":"` + strings.Repeat("\u00e9", 2001) + `"}}`,
+		`{"payload":null}`,
+		`null`,
+		`[]`,
+		`{"payload":{}`,
+		"{\"payload\":{\"name\":\"\xff\xfe\"}}",
+		``,
+	} {
+		f.Add([]byte(seed))
+	}
+	s := newFuzzServer(f)
+	f.Fuzz(func(t *testing.T, body []byte) {
+		req := httptest.NewRequest(http.MethodPost, "/v1/s/f/submit", strings.NewReader(string(body)))
+		req.Header.Set("Content-Type", "application/json")
+		rec := httptest.NewRecorder()
+		s.ServeHTTP(rec, req)
+		res := rec.Result()
+		if res.StatusCode/100 != 2 && res.StatusCode/100 != 4 {
+			t.Fatalf("status %d for body %q; answer %s", res.StatusCode, body, rec.Body)
+		}
+		if ct := res.Header.Get("Content-Type"); ct != "application/json" {
+			t.Errorf("Content-Type %q for body %q, want application/json", ct, body)
+		}
+		data, _ := io.ReadAll(res.Body)
+		var answer struct {
+			OK    *bool  `json:"ok"`
+			Error string `json:"error"`
+		}
+		if err := json.Unmarshal(data, &answer); err != nil || answer.OK == nil {
+			t.Fatalf("answer %s for body %q: want JSON with ok (%v)", data, body, err)
+		}
+		if *answer.OK != (res.StatusCode == http.StatusOK) {
+			t.Errorf("answer %s with status %d", data, res.StatusCode)
+		}
+		if !*answer.OK && answer.Error == "" {
+			t.Errorf("refusal %s for body %q has no error message", data, body)
+		}
+	})
+}
