@@ -44,7 +44,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 		c.NoContent(status)
 		return
 	}
-	s.fail(c, status, strings.ToLower(message[:1])+message[1:], nil)
+	s.fail(c, status, message, nil)
 }
 
 // schemaRoute is the route of the schema, whose slug ends in ".json".
@@ -68,6 +68,10 @@ func (s *Server) withForm(next echo.HandlerFunc) echo.HandlerFunc {
 			return s.fail(c, http.StatusNotFound, "no such form", nil)
 		}
 		form, err := s.cfg.Forms.Lookup(site, slug)
+		if err != nil && c.Request().Header.Get("Origin") != "" {
+			// Let a browser read why, whichever origin asked.
+			c.Response().Header().Set("Access-Control-Allow-Origin", "*")
+		}
 		switch {
 		case errors.Is(err, ErrNotFound):
 			return s.fail(c, http.StatusNotFound, fmt.Sprintf("no form %s/%s", site, slug), nil)
@@ -87,12 +91,12 @@ func formOf(c echo.Context) *Form { return c.Get(formKey).(*Form) }
 // may be called from anywhere.
 func (s *Server) cors(next echo.HandlerFunc) echo.HandlerFunc {
 	return s.withForm(func(c echo.Context) error {
+		h := c.Response().Header()
+		h.Add("Vary", "Origin") // the answer depends on it, even when absent
 		origin := c.Request().Header.Get("Origin")
 		if origin == "" {
 			return next(c)
 		}
-		h := c.Response().Header()
-		h.Add("Vary", "Origin")
 		allowed := formOf(c).Settings.AllowedOrigins
 		switch {
 		case len(allowed) == 0:

@@ -154,7 +154,7 @@ func (st Settings) maxFiles() int {
 // checkType returns why a file of type contentType is refused, or "".
 func (st Settings) checkType(contentType string) string {
 	mt, _, err := mime.ParseMediaType(contentType)
-	if err != nil || !strings.Contains(mt, "/") {
+	if err != nil || !strings.Contains(mt, "/") || strings.Contains(mt, "*") {
 		return fmt.Sprintf("mime: %q is not a media type", contentType)
 	}
 	if len(st.AllowedTypes) == 0 {

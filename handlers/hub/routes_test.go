@@ -273,6 +273,7 @@ func TestUploadURLRefusals(t *testing.T) {
 		{"prefix of an allowed type", "apply", `{"filename":"a","size":1,"mime":"application/pdfx"}`, json, http.StatusUnsupportedMediaType},
 		{"no type", "apply", `{"filename":"a.pdf","size":1}`, json, http.StatusUnsupportedMediaType},
 		{"not a type", "apply", `{"filename":"a.pdf","size":1,"mime":"pdf"}`, json, http.StatusUnsupportedMediaType},
+		{"wildcard type", "apply", `{"filename":"a.png","size":1,"mime":"image/*"}`, json, http.StatusUnsupportedMediaType},
 		{"body too large", "apply", `{"filename":"a.pdf","size":1,"mime":"application/pdf","x":"` + strings.Repeat("x", 20<<10) + `"}`, json, http.StatusRequestEntityTooLarge},
 		{"form without file fields", "contact", `{"filename":"a.pdf","size":1,"mime":"application/pdf"}`, json, http.StatusBadRequest},
 		{"unknown form", "nope", `{"filename":"a.pdf","size":1,"mime":"application/pdf"}`, json, http.StatusNotFound},

@@ -247,3 +247,19 @@ func TestCORS(t *testing.T) {
 		}
 	})
 }
+
+// TestCORSOnRefusals checks that a browser on any origin can read why a form
+// cannot be served, and that caches keep answers apart by origin.
+func TestCORSOnRefusals(t *testing.T) {
+	h := newHarness(t)
+	h.writeForm("acme", "broken", `{"fields": [{"name": "a", "type": "nope"}], "steps": []}`)
+	for _, target := range []string{"/v1/acme/missing.json", "/v1/acme/broken.json"} {
+		res := h.do(http.MethodGet, target, "", "Origin: https://elsewhere.example")
+		if res.status < 400 || res.header.Get("Access-Control-Allow-Origin") != "*" {
+			t.Errorf("GET %s from another origin: %d, Access-Control-Allow-Origin %q", target, res.status, res.header.Get("Access-Control-Allow-Origin"))
+		}
+	}
+	if res := h.do(http.MethodGet, "/v1/acme/contact.json", ""); !strings.Contains(res.header.Get("Vary"), "Origin") {
+		t.Errorf("schema without Origin: Vary %q, want Origin", res.header.Get("Vary"))
+	}
+}
