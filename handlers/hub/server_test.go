@@ -1,6 +1,8 @@
 package hub_test
 
 import (
+	"fmt"
+	"io"
 	"maps"
 	"net"
 	"net/http"
@@ -262,4 +264,27 @@ func TestCORSOnRefusals(t *testing.T) {
 	if res := h.do(http.MethodGet, "/v1/acme/contact.json", ""); !strings.Contains(res.header.Get("Vary"), "Origin") {
 		t.Errorf("schema without Origin: Vary %q, want Origin", res.header.Get("Vary"))
 	}
+}
+
+// TestSlowBodyIsCutOff sends a submit's headers and then nothing: the hub
+// gives up on the body after BodyTimeout instead of holding the
+// connection.
+func TestSlowBodyIsCutOff(t *testing.T) {
+	h := newHarness(t, func(c *hub.Config) { c.BodyTimeout = 300 * time.Millisecond })
+	conn, err := net.Dial("tcp", strings.TrimPrefix(h.srv.URL, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprint(conn, "POST /v1/acme/contact/submit HTTP/1.1\r\nHost: hub\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"payload\":")
+	conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	start := time.Now()
+	answer, _ := io.ReadAll(conn) // ends when the hub closes the connection
+	if elapsed := time.Since(start); elapsed > 4*time.Second {
+		t.Fatalf("the hub held a stalled body for %v", elapsed)
+	}
+	if !strings.HasPrefix(string(answer), "HTTP/1.1 400") {
+		t.Errorf("answer to a stalled body: %q", answer)
+	}
+	h.wantCount(0)
 }

@@ -1,0 +1,101 @@
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/handlers/hub/sqlite"
+	"github.com/hubform/hubform/hubclient"
+)
+
+// storeSubmissions writes submissions straight into a hub database.
+func storeSubmissions(t *testing.T, data string, subs ...hub.Submission) {
+	t.Helper()
+	db, err := sqlite.Open(context.Background(), filepath.Join(data, "hub.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	for _, s := range subs {
+		for _, a := range s.Attachments {
+			u := hub.Upload{Key: a.Key, Site: s.Site, Form: s.Form, Filename: a.Filename, MIME: a.MIME, Size: a.Size,
+				CreatedAt: s.CreatedAt, ExpiresAt: s.CreatedAt.Add(time.Minute)}
+			if err := db.CreateUpload(ctx, u); err != nil {
+				t.Fatal(err)
+			}
+			if err := db.MarkUploaded(ctx, a.Key, s.CreatedAt); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := db.CreateSubmission(ctx, s); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestSubmissionsFormats(t *testing.T) {
+	data := t.TempDir()
+	at := time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC)
+	storeSubmissions(t, data,
+		hub.Submission{ID: hub.NewID(at), Site: "acme", Form: "contact", CreatedAt: at,
+			Payload: []byte(`{"name":"Jane","tags":["a","b"],"formula":"=HYPERLINK(\"x\")","n":3}`)},
+		hub.Submission{ID: hub.NewID(at.Add(time.Second)), Site: "acme", Form: "survey", CreatedAt: at.Add(time.Second),
+			Payload:     []byte(`{"plan":"pro"}`),
+			Attachments: []hubclient.Attachment{{Key: "uploads/acme/survey/k/a.png", Filename: "a.png", Size: 3, MIME: "image/png"}}},
+	)
+
+	status, stdout, stderr := hubform(t, "submissions", "export", "--data", data, "--format", "csv")
+	if status != 0 {
+		t.Fatalf("csv: %d %s", status, stderr)
+	}
+	rows, err := csv.NewReader(strings.NewReader(stdout)).ReadAll()
+	if err != nil || len(rows) != 3 {
+		t.Fatalf("csv rows %q, %v", rows, err)
+	}
+	want := []string{"id", "site", "form", "createdAt", "formula", "n", "name", "plan", "tags", "attachments"}
+	if strings.Join(rows[0], ",") != strings.Join(want, ",") {
+		t.Errorf("header %q, want %q", rows[0], want)
+	}
+	if got := rows[1][4:9]; strings.Join(got, "|") != `'=HYPERLINK("x")|3|Jane||a; b` {
+		t.Errorf("first row values %q", got)
+	}
+	if rows[2][9] != "a.png (uploads/acme/survey/k/a.png)" || rows[2][3] != "2026-11-21T09:00:01Z" {
+		t.Errorf("second row %q", rows[2])
+	}
+
+	status, stdout, _ = hubform(t, "submissions", "export", "--data", data, "--form", "survey")
+	var listed []map[string]any
+	if status != 0 || json.Unmarshal([]byte(stdout), &listed) != nil || len(listed) != 1 || listed[0]["form"] != "survey" {
+		t.Errorf("filtered json: %d %q", status, stdout)
+	}
+
+	status, stdout, _ = hubform(t, "submissions", "list", "--data", data)
+	if status != 0 || !strings.Contains(stdout, "acme/contact") || !strings.Contains(stdout, "2 submissions") {
+		t.Errorf("table: %d %q", status, stdout)
+	}
+}
+
+func TestSubmissionsErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args   []string
+		status int
+		want   string
+	}{
+		{[]string{"submissions", "--data", t.TempDir()}, 2, "say list or export"},
+		{[]string{"submissions", "show", "--data", t.TempDir()}, 2, "say list or export"},
+		{[]string{"submissions", "list", "--format", "xml", "--data", t.TempDir()}, 2, `--format "xml"`},
+		{[]string{"submissions", "list", "--data", filepath.Join(t.TempDir(), "none")}, 1, "hub.db"},
+	} {
+		status, _, stderr := hubform(t, tc.args...)
+		if status != tc.status || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%q: status %d, stderr %q; want %d and %q", tc.args, status, stderr, tc.status, tc.want)
+		}
+	}
+}
