@@ -2,15 +2,17 @@
 GO       ?= go
 PKGS     ?= ./...
 
-.PHONY: run test bench generate lint deps fuzz build
+.PHONY: run test bench generate lint deps fuzz build assets browser
 
 ## run: a hub serving the example forms on 127.0.0.1:8081, data in $(DATA)
 DATA ?= .hubform/data
 run: deps
 	$(GO) run ./cmd/hubform hub --forms cmd/hubform/forms --data $(DATA) --addr 127.0.0.1:8081
 
-## test: everything CI checks
-test: deps lint
+## test: everything CI checks; the static assets and the browser tests are required
+test: export HUBFORM_REQUIRE_ASSETS = 1
+test: export HUBFORM_BROWSER_TESTS = 1
+test: deps browser lint
 	$(GO) test -count=1 $(PKGS)
 	$(GO) test -count=1 -race -short $(PKGS)
 
@@ -42,5 +44,18 @@ fuzz: deps
 build: deps
 	$(GO) build -o bin/hubform ./cmd/hubform
 
-deps:
+deps: assets
 	$(GO) mod download
+
+## assets: htmx from the npm registry (static/package-lock.json) into static/dist
+assets: static/dist/htmx.min.js
+
+static/dist/htmx.min.js: static/package-lock.json static/package.json
+	@command -v npm >/dev/null 2>&1 || { echo 'assets: npm not found: install Node.js and npm (Debian: apt-get install -y nodejs npm) to fetch htmx'; exit 1; }
+	cd static && npm ci --no-audit --no-fund
+	cp static/node_modules/htmx.org/dist/htmx.min.js $@.tmp
+	mv $@.tmp $@
+
+## browser: Debian's Chromium for the browser tests in static/
+browser:
+	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)

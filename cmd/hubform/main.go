@@ -22,6 +22,7 @@ var commands = map[string]command{
 	"submit":      {"send one submission, with files, to a hub", runSubmit},
 	"hub":         {"serve a hub: forms from a directory, SQLite, local files", runHub},
 	"submissions": {"list or export the submissions a hub stored", runSubmissions},
+	"demo":        {"serve a site that renders hub forms with HubForm", runDemo},
 }
 
 func main() {

@@ -1,0 +1,107 @@
+package handlers
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"time"
+
+	"golang.org/x/sync/singleflight"
+
+	"github.com/hubform/hubform/hubclient"
+)
+
+// schemaCache keeps schemas fetched from the hub for a while. Concurrent
+// misses for one form share one fetch, and when the hub cannot be reached
+// the last schema fetched is served, however old, rather than an error.
+type schemaCache struct {
+	client  *hubclient.Client
+	ttl     time.Duration
+	timeout time.Duration
+	logger  *slog.Logger
+	now     func() time.Time
+
+	mu      sync.Mutex
+	entries map[string]cached
+	flight  singleflight.Group
+}
+
+type cached struct {
+	schema  *hubclient.Schema
+	err     error
+	fetched time.Time
+}
+
+// failureTTL is how long a failed fetch is remembered, so that a hub that
+// is down is not asked again by every request.
+const failureTTL = 2 * time.Second
+
+// maxCachedForms bounds the cache; forms are few, names from URLs are not.
+const maxCachedForms = 1000
+
+// get returns the form's schema. The schema is shared: callers must not
+// change it.
+func (c *schemaCache) get(ctx context.Context, site, slug string) (*hubclient.Schema, error) {
+	key := cacheKey(site, slug)
+	now := c.now()
+	c.mu.Lock()
+	e, ok := c.entries[key]
+	c.mu.Unlock()
+	switch {
+	case ok && e.err == nil && now.Sub(e.fetched) < c.ttl:
+		return e.schema, nil
+	case ok && e.err != nil && now.Sub(e.fetched) < failureTTL:
+		return c.stale(site, slug, e.err)
+	}
+	result := c.flight.DoChan(key, func() (any, error) {
+		// The fetch outlives the request that started it: others wait on it.
+		fetchCtx, cancel := context.WithTimeout(context.Background(), c.timeout)
+		defer cancel()
+		s, err := c.client.Schema(fetchCtx, site, slug)
+		c.store(key, cached{schema: s, err: err, fetched: c.now()})
+		return s, err
+	})
+	select {
+	case r := <-result:
+		if r.Err != nil {
+			return c.stale(site, slug, r.Err)
+		}
+		return r.Val.(*hubclient.Schema), nil
+	case <-ctx.Done():
+		return c.stale(site, slug, ctx.Err())
+	}
+}
+
+// store records a fetch; a failure keeps the last good schema beside it.
+func (c *schemaCache) store(key string, e cached) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e.err != nil {
+		if old, ok := c.entries[key]; ok && old.schema != nil {
+			e.schema = old.schema
+		}
+	}
+	if _, ok := c.entries[key]; !ok && len(c.entries) >= maxCachedForms {
+		for k := range c.entries { // drop any one: a rare, bounded event
+			delete(c.entries, k)
+			break
+		}
+	}
+	c.entries[key] = e
+}
+
+// stale returns the last good schema of the form when there is one, else
+// err.
+func (c *schemaCache) stale(site, slug string, err error) (*hubclient.Schema, error) {
+	c.mu.Lock()
+	e := c.entries[cacheKey(site, slug)]
+	c.mu.Unlock()
+	if e.schema != nil {
+		c.logger.Warn("serving a stale schema: the hub cannot be reached", slog.String("site", site), slog.String("form", slug), slog.Any("error", err))
+		return e.schema, nil
+	}
+	return nil, err
+}
+
+// cacheKey joins site and slug with a byte neither can hold in a URL path.
+func cacheKey(site, slug string) string { return site + "\x00" + slug }

@@ -1,0 +1,15 @@
+// Package handlers serves HubForm's routes in a host app: the page helper
+// that fetches a form's schema on the server, the load route behind the
+// loading state, the submit route that checks a post against the schema and
+// delivers it to the hub, and the form's static assets.
+//
+// Mount the routes on an Echo server, or serve the Handler with net/http:
+//
+//	h := handlers.New(handlers.Config{HubURL: "https://hub.example.com/v1"})
+//	h.Mount(e)                     // Echo
+//	http.Handle("/hubform/", h)    // net/http
+//
+// and render the form in a page with the props the helper returns:
+//
+//	@components.HubForm(h.PropsFor(c, "acme", "contact"))
+package handlers

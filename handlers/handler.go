@@ -1,0 +1,184 @@
+package handlers
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/a-h/templ"
+	"github.com/go-playground/form/v4"
+	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
+
+	"github.com/hubform/hubform/components"
+	"github.com/hubform/hubform/hubclient"
+	"github.com/hubform/hubform/static"
+)
+
+// Form names a form: its site and slug on the hub.
+type Form struct {
+	Site, Slug string
+}
+
+// Config configures a Handler. The zero value works: the default hub, the
+// default routes, no callbacks.
+type Config struct {
+	// HubURL is the hub's endpoint base; empty means hubclient.DefaultHubURL.
+	HubURL string
+	// HTTPClient calls the hub; nil means http.DefaultClient.
+	HTTPClient *http.Client
+	// Prefix is where the routes are mounted; empty means
+	// components.DefaultPrefix ("/hubform").
+	Prefix string
+	// CacheTTL is how long a fetched schema is used before it is fetched
+	// again; zero means one minute.
+	CacheTTL time.Duration
+	// FetchTimeout bounds a schema fetch for a page; zero means 3 seconds.
+	// A page whose fetch fails renders the loading state, which tries
+	// again from the browser.
+	FetchTimeout time.Duration
+	// SubmitTimeout bounds a submission, uploads included; zero means 2
+	// minutes.
+	SubmitTimeout time.Duration
+	// MaxPostBytes caps a post, files included; zero means 256 MiB.
+	MaxPostBytes int64
+	// MaxMemory is how much of a multipart post is held in memory; the
+	// rest, files, is spooled to disk. Zero means 1 MiB.
+	MaxMemory int64
+	// OnSuccess is called once per submission the hub accepted, with the
+	// values sent. Files in them can be read only during the call.
+	OnSuccess func(ctx context.Context, form Form, values map[string]any)
+	// OnError is called once per submission that failed.
+	OnError func(ctx context.Context, form Form, err error)
+	// Page renders a whole page around a state, for requests made without
+	// htmx (JavaScript off, or the load route opened directly); nil means a
+	// plain page with the form's styles.
+	Page func(PageProps) templ.Component
+	// CSRFField is the form field carrying a CSRF token; empty means
+	// "_csrf", as Echo's CSRF middleware reads with TokenLookup
+	// "form:_csrf".
+	CSRFField string
+	// TurnstileScript overrides the Turnstile script's URL.
+	TurnstileScript string
+	// Logger logs failures; nil means slog.Default().
+	Logger *slog.Logger
+}
+
+// Handler serves HubForm's routes: the load route behind the loading state,
+// the submit route, and the static assets. It is an http.Handler, and Mount
+// adds the same routes to an Echo server.
+type Handler struct {
+	cfg     Config
+	client  *hubclient.Client
+	cache   *schemaCache
+	decoder *form.Decoder
+	echo    *echo.Echo
+}
+
+// New returns a Handler for cfg.
+func New(cfg Config) *Handler {
+	cfg.Prefix = "/" + strings.Trim(cfg.Prefix, "/")
+	if cfg.Prefix == "/" {
+		cfg.Prefix = components.DefaultPrefix
+	}
+	defaults := []struct {
+		d   *time.Duration
+		def time.Duration
+	}{{&cfg.CacheTTL, time.Minute}, {&cfg.FetchTimeout, 3 * time.Second}, {&cfg.SubmitTimeout, 2 * time.Minute}}
+	for _, d := range defaults {
+		if *d.d <= 0 {
+			*d.d = d.def
+		}
+	}
+	if cfg.MaxPostBytes <= 0 {
+		cfg.MaxPostBytes = 256 << 20
+	}
+	if cfg.MaxMemory <= 0 {
+		cfg.MaxMemory = 1 << 20
+	}
+	if cfg.CSRFField == "" {
+		cfg.CSRFField = "_csrf"
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.Page == nil {
+		cfg.Page = Page
+	}
+	client := &hubclient.Client{HubURL: cfg.HubURL, HTTPClient: cfg.HTTPClient}
+	h := &Handler{
+		cfg:     cfg,
+		client:  client,
+		cache:   &schemaCache{client: client, ttl: cfg.CacheTTL, timeout: cfg.FetchTimeout, logger: cfg.Logger, now: time.Now, entries: map[string]cached{}},
+		decoder: form.NewDecoder(),
+		echo:    echo.New(),
+	}
+	h.Mount(h.echo)
+	return h
+}
+
+// Mount adds the routes under the prefix to e, where e's middleware (CSRF,
+// logging, …) applies to them.
+func (h *Handler) Mount(e *echo.Echo) {
+	g := e.Group(h.cfg.Prefix)
+	g.GET("/static/*", echo.WrapHandler(http.StripPrefix(h.cfg.Prefix+"/static", static.Handler())))
+	g.GET("/:site/:slug", h.load)
+	g.POST("/:site/:slug/submit", h.submit)
+}
+
+// ServeHTTP serves the routes under the prefix, for apps without Echo.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.echo.ServeHTTP(w, r) }
+
+// Props returns HubForm's props for a page: the schema is fetched now,
+// through the cache and within FetchTimeout, so the form is in the page
+// when it arrives. When the fetch fails the props carry no schema and
+// HubForm renders its loading state, which tries again from the browser.
+func (h *Handler) Props(ctx context.Context, site, slug, locale string) components.HubFormProps {
+	p := h.baseProps(site, slug, locale)
+	ctx, cancel := context.WithTimeout(ctx, h.cfg.FetchTimeout)
+	defer cancel()
+	if schema, err := h.cache.get(ctx, site, slug); err == nil {
+		p.InitialSchema = schema
+	}
+	return p
+}
+
+// PropsFor is Props for an Echo request: the locale comes from the query
+// parameter "locale", the CSRF token from Echo's CSRF middleware.
+func (h *Handler) PropsFor(c echo.Context, site, slug string) components.HubFormProps {
+	p := h.Props(c.Request().Context(), site, slug, c.QueryParam("locale"))
+	h.addCSRF(&p, c)
+	return p
+}
+
+// Head renders the stylesheet and scripts HubForm needs, for a page's head.
+func (h *Handler) Head() templ.Component { return Head(h.cfg.Prefix) }
+
+// baseProps returns the props of a form with this handler's routes. The
+// submit route carries the locale, so that a post is answered in it.
+func (h *Handler) baseProps(site, slug, locale string) components.HubFormProps {
+	base := h.cfg.Prefix + "/" + url.PathEscape(site) + "/" + url.PathEscape(slug)
+	submit := base + "/submit"
+	if locale != "" {
+		submit += "?" + url.Values{"locale": {locale}}.Encode()
+	}
+	p := components.HubFormProps{
+		SiteID: site, FormSlug: slug, HubURL: h.client.HubURL, Locale: locale,
+		Routes: components.Routes{Load: base, Submit: submit, TurnstileScript: h.cfg.TurnstileScript},
+	}
+	if p.HubURL == "" {
+		p.HubURL = hubclient.DefaultHubURL
+	}
+	return p
+}
+
+// addCSRF adds the token Echo's CSRF middleware left in c, if any, so the
+// form posts it back.
+func (h *Handler) addCSRF(p *components.HubFormProps, c echo.Context) {
+	if token, _ := c.Get(middleware.DefaultCSRFConfig.ContextKey).(string); token != "" {
+		p.Routes.CSRFField, p.Routes.CSRFToken = h.cfg.CSRFField, token
+	}
+}

@@ -1,0 +1,151 @@
+package handlers_test
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"log/slog"
+	"mime/multipart"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/PuerkitoBio/goquery"
+
+	"github.com/hubform/hubform/handlers"
+	"github.com/hubform/hubform/handlers/hub/testhub"
+)
+
+const contactForm = `{
+  "title": "Contact us",
+  "fields": [
+    {"name": "name", "type": "text", "label": "Your name", "required": true},
+    {"name": "email", "type": "email", "label": "Email", "required": true},
+    {"name": "age", "type": "number", "label": "Age"},
+    {"name": "topics", "type": "checkboxes", "label": "Topics", "options": ["sales", "support"]},
+    {"name": "agree", "type": "checkbox", "label": "I agree"},
+    {"name": "files", "type": "file", "label": "Attachments", "multiple": true},
+    {"name": "_hp", "type": "text", "label": "Leave this empty"}
+  ],
+  "steps": [{"id": "all", "fields": ["name", "email", "age", "topics", "agree", "files", "_hp"]}],
+  "i18n": {"translations": {"de": {"fields": {"name": {"label": "Ihr Name"}}, "texts": {"required": "Pflichtfeld."}}}},
+  "submit": {"url": "https://elsewhere.example/collect"},
+  "hub": {"maxFileSize": 134217728}
+}`
+
+var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
+
+// calls records the handler's callbacks.
+type calls struct {
+	mu        sync.Mutex
+	successes []map[string]any
+	errors    []error
+}
+
+func (c *calls) config(cfg *handlers.Config) {
+	cfg.OnSuccess = func(_ context.Context, _ handlers.Form, values map[string]any) {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		c.successes = append(c.successes, values)
+	}
+	cfg.OnError = func(_ context.Context, _ handlers.Form, err error) {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		c.errors = append(c.errors, err)
+	}
+}
+
+func (c *calls) counts() (int, int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.successes), len(c.errors)
+}
+
+// app serves a Handler for a hub holding the contact form.
+type app struct {
+	hub   *testhub.Hub
+	h     *handlers.Handler
+	srv   *httptest.Server
+	calls *calls
+}
+
+func newApp(t *testing.T, configure ...func(*handlers.Config)) *app {
+	t.Helper()
+	a := &app{hub: testhub.Start(t, map[string]string{"acme/contact": contactForm, "acme/empty": `{"fields":[],"steps":[]}`}), calls: &calls{}}
+	cfg := handlers.Config{HubURL: a.hub.URL, Logger: quiet}
+	a.calls.config(&cfg)
+	for _, c := range configure {
+		c(&cfg)
+	}
+	a.h = handlers.New(cfg)
+	a.srv = httptest.NewServer(a.h)
+	t.Cleanup(a.srv.Close)
+	return a
+}
+
+// part is one part of a multipart post: a value, or a file when filename
+// is set.
+type part struct{ name, value, filename string }
+
+func multipartBody(t *testing.T, parts ...part) (io.Reader, string) {
+	t.Helper()
+	var buf bytes.Buffer
+	w := multipart.NewWriter(&buf)
+	for _, p := range parts {
+		if p.filename != "" {
+			fw, _ := w.CreateFormFile(p.name, p.filename)
+			io.WriteString(fw, p.value)
+		} else {
+			w.WriteField(p.name, p.value)
+		}
+	}
+	w.Close()
+	return &buf, w.FormDataContentType()
+}
+
+// post sends a multipart post; htmx sets HX-Request as htmx does.
+func (a *app) post(t *testing.T, target string, htmx bool, parts ...part) (*http.Response, *goquery.Document) {
+	t.Helper()
+	body, contentType := multipartBody(t, parts...)
+	req, _ := http.NewRequest(http.MethodPost, a.srv.URL+target, body)
+	req.Header.Set("Content-Type", contentType)
+	if htmx {
+		req.Header.Set("HX-Request", "true")
+	}
+	return do(t, req)
+}
+
+func (a *app) get(t *testing.T, target string, htmx bool) (*http.Response, *goquery.Document) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, a.srv.URL+target, nil)
+	if htmx {
+		req.Header.Set("HX-Request", "true")
+	}
+	return do(t, req)
+}
+
+func do(t *testing.T, req *http.Request) (*http.Response, *goquery.Document) {
+	t.Helper()
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	doc, err := goquery.NewDocumentFromReader(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, doc
+}
+
+func text(doc *goquery.Document, selector string) string {
+	return strings.Join(strings.Fields(doc.Find(selector).Text()), " ")
+}
+
+// wholePage reports whether doc is a page rather than a fragment: only
+// pages carry the form's stylesheet.
+func wholePage(doc *goquery.Document) bool {
+	return doc.Find("head link[rel=stylesheet]").Length() > 0
+}

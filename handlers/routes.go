@@ -1,0 +1,63 @@
+package handlers
+
+import (
+	"net/http"
+	"net/url"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+
+	"github.com/hubform/hubform/components"
+)
+
+// load renders the form's ready, unconfigured or error state: the answer
+// to the loading state's request, or a page of its own when opened directly.
+func (h *Handler) load(c echo.Context) error {
+	p := h.baseProps(param(c, "site"), param(c, "slug"), c.QueryParam("locale"))
+	h.addCSRF(&p, c)
+	schema, err := h.cache.get(c.Request().Context(), p.SiteID, p.FormSlug)
+	if err != nil {
+		h.cfg.Logger.Warn("schema fetch failed", "site", p.SiteID, "form", p.FormSlug, "error", err)
+		return h.respond(c, http.StatusBadGateway, p, components.LoadError(p, err.Error()))
+	}
+	p.InitialSchema = schema
+	return h.respond(c, http.StatusOK, p, components.HubForm(p))
+}
+
+// respond renders a state: alone for htmx, which swaps it in (always with
+// status 200, since htmx swaps no error answers by default), else in a
+// whole page with its real status.
+func (h *Handler) respond(c echo.Context, status int, p components.HubFormProps, state templ.Component) error {
+	header := c.Response().Header()
+	header.Add("Vary", "HX-Request")
+	header.Set("Cache-Control", "no-store")
+	header.Set("Content-Type", "text/html; charset=utf-8")
+	body := state
+	if c.Request().Header.Get("HX-Request") == "true" {
+		status = http.StatusOK
+	} else {
+		title := p.FormSlug
+		if p.InitialSchema != nil && p.InitialSchema.Title != "" {
+			title = components.Localize(p.InitialSchema, p.Locale).Schema.Title
+		}
+		body = h.cfg.Page(PageProps{Title: title, Lang: p.Locale, Head: h.Head(), Body: state})
+	}
+	c.Response().WriteHeader(status)
+	return body.Render(c.Request().Context(), c.Response())
+}
+
+// param returns a path parameter unescaped: "acme%20co" is "acme co".
+func param(c echo.Context, name string) string {
+	v := c.Param(name)
+	if u, err := url.PathUnescape(v); err == nil {
+		return u
+	}
+	return v
+}
+
+func or(s, def string) string {
+	if s != "" {
+		return s
+	}
+	return def
+}

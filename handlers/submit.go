@@ -1,0 +1,219 @@
+package handlers
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"mime/multipart"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/hubform/hubform/components"
+	"github.com/hubform/hubform/hubclient"
+)
+
+// Value names a post may carry for a captcha: ours, the legacy one, and the
+// providers' own.
+var captchaNames = []string{hubclient.TokenField, hubclient.LegacyTokenField, "cf-turnstile-response", "g-recaptcha-response"}
+
+// submit takes a post of the form: values typed by the schema and checked
+// against it, then delivered to the hub through the submit pipeline, files
+// streamed from where the post spooled them. It answers the submitted
+// state, or the form again with the values, the errors and, when the hub
+// refused, the hub's message.
+func (h *Handler) submit(c echo.Context) error {
+	r := c.Request()
+	p := h.baseProps(param(c, "site"), param(c, "slug"), c.QueryParam("locale"))
+	h.addCSRF(&p, c)
+	ref := Form{Site: p.SiteID, Slug: p.FormSlug}
+	schema, err := h.cache.get(r.Context(), p.SiteID, p.FormSlug)
+	if err != nil {
+		return h.respond(c, http.StatusBadGateway, p, components.LoadError(p, err.Error()))
+	}
+	p.InitialSchema = schema
+	htmx := r.Header.Get("HX-Request") == "true"
+
+	r.Body = http.MaxBytesReader(c.Response(), r.Body, h.cfg.MaxPostBytes)
+	posted, files, err := h.readPost(r, schema)
+	if r.MultipartForm != nil {
+		defer r.MultipartForm.RemoveAll()
+	}
+	if err != nil {
+		status := http.StatusBadRequest
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			status = http.StatusRequestEntityTooLarge
+			err = fmt.Errorf("the post is larger than %d MiB", h.cfg.MaxPostBytes>>20)
+		}
+		p.State = components.State{SubmitError: err.Error(), FilesLost: !htmx}
+		return h.respond(c, status, p, components.HubForm(p))
+	}
+
+	l := components.Localize(schema, p.Locale)
+	values, problems := typeValues(schema, posted, files)
+	p.State = components.State{Values: shown(posted), FilesLost: !htmx && len(files) > 0}
+	if len(problems) > 0 {
+		p.State.Errors = make(map[string]string, len(problems))
+		for name, code := range problems {
+			p.State.Errors[name] = l.Texts.T(code)
+		}
+		return h.respond(c, http.StatusUnprocessableEntity, p, components.HubForm(p))
+	}
+
+	plugins, err := pluginsFor(schema)
+	if err != nil {
+		return h.failed(c, ref, p, http.StatusInternalServerError, err)
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), h.cfg.SubmitTimeout)
+	defer cancel()
+	_, err = hubclient.NewSubmit(hubclient.SubmitOptions{
+		HubURL: h.client.HubURL, SiteID: p.SiteID, FormSlug: p.FormSlug, HTTPClient: h.cfg.HTTPClient, Plugins: plugins,
+	}).OnSubmit(ctx, values)
+	if err != nil {
+		var hubErr *hubclient.HubError
+		if errors.As(err, &hubErr) && len(hubErr.Fields) > 0 {
+			p.State.Errors = hubErr.Fields
+		}
+		return h.failed(c, ref, p, http.StatusBadGateway, err)
+	}
+	if h.cfg.OnSuccess != nil {
+		h.cfg.OnSuccess(ctx, ref, values)
+	}
+	p.State = components.State{}
+	return h.respond(c, http.StatusOK, p, components.Submitted(p))
+}
+
+// failed reports a failed submission once and shows the form again with
+// the message, so the user can retry.
+func (h *Handler) failed(c echo.Context, ref Form, p components.HubFormProps, status int, err error) error {
+	h.cfg.Logger.Warn("submission failed", "site", ref.Site, "form", ref.Slug, "error", err)
+	if h.cfg.OnError != nil {
+		h.cfg.OnError(c.Request().Context(), ref, err)
+	}
+	p.State.SubmitError = err.Error()
+	return h.respond(c, status, p, components.HubForm(p))
+}
+
+// readPost parses a multipart or URL-encoded post, spooling files beyond
+// MaxMemory to disk, and decodes the values of the names the schema knows,
+// and the captcha's.
+func (h *Handler) readPost(r *http.Request, schema *hubclient.Schema) (map[string][]string, map[string][]*multipart.FileHeader, error) {
+	var files map[string][]*multipart.FileHeader
+	if strings.HasPrefix(r.Header.Get("Content-Type"), "multipart/") {
+		if err := r.ParseMultipartForm(h.cfg.MaxMemory); err != nil {
+			return nil, nil, err
+		}
+		files = r.MultipartForm.File
+	} else if err := r.ParseForm(); err != nil {
+		return nil, nil, err
+	}
+	// The decoder fills a map only from bracketed keys ("[name]"); field
+	// names hold no brackets or dots, so bracketing them is exact.
+	known := url.Values{}
+	for _, name := range append(fieldNames(schema), captchaNames...) {
+		if v, ok := r.PostForm[name]; ok {
+			known["["+name+"]"] = v
+		}
+	}
+	posted := map[string][]string{}
+	if err := h.decoder.Decode(&posted, known); err != nil {
+		return nil, nil, err
+	}
+	return posted, files, nil
+}
+
+func fieldNames(schema *hubclient.Schema) []string {
+	names := make([]string, len(schema.Fields))
+	for i, f := range schema.Fields {
+		names[i] = f.Name
+	}
+	return names
+}
+
+// typeValues turns a post into the values of the schema's fields, typed as
+// the hub expects them: text, a list for checkboxes, a boolean for a
+// checkbox, a number, files. Values of names the schema does not know are
+// dropped, except a captcha's token. It returns the problem of each field
+// whose value does not fit.
+func typeValues(schema *hubclient.Schema, posted map[string][]string, files map[string][]*multipart.FileHeader) (map[string]any, map[string]string) {
+	values := make(map[string]any, len(schema.Fields)+1)
+	problems := map[string]string{}
+	for i := range schema.Fields {
+		f := &schema.Fields[i]
+		first := ""
+		if v := posted[f.Name]; len(v) > 0 {
+			first = v[0]
+		}
+		var v any = first
+		switch {
+		case hubclient.IsHoneypot(f.Name):
+			values[f.Name] = first
+			continue
+		case f.Type == hubclient.FieldFile:
+			chosen := files[f.Name]
+			switch {
+			case len(chosen) == 0 && f.Required:
+				problems[f.Name] = hubclient.ProblemRequired
+			case len(chosen) > 1 && !f.Multiple:
+				problems[f.Name] = hubclient.ProblemOneFile
+			case len(chosen) > 0:
+				values[f.Name] = chosen
+			}
+			continue
+		case f.Type == hubclient.FieldCheckbox:
+			v = first == "true" || first == "on"
+		case f.Type == hubclient.FieldCheckboxes:
+			list := []string{}
+			for _, s := range posted[f.Name] {
+				if s != "" {
+					list = append(list, s)
+				}
+			}
+			v = list
+		case f.Type == hubclient.FieldNumber:
+			if n, err := strconv.ParseFloat(strings.TrimSpace(first), 64); err == nil {
+				v = n
+			}
+		}
+		if problem := hubclient.CheckValue(f, v); problem != "" {
+			problems[f.Name] = problem
+		}
+		values[f.Name] = v
+	}
+	for _, name := range captchaNames {
+		if v := posted[name]; len(v) > 0 && v[0] != "" {
+			values[name] = v[0]
+		}
+	}
+	return values, problems
+}
+
+// shown returns the posted values to show again in the form: everything
+// but the captcha's one-time tokens.
+func shown(posted map[string][]string) map[string][]string {
+	out := make(map[string][]string, len(posted))
+	for k, v := range posted {
+		out[k] = v
+	}
+	for _, name := range captchaNames {
+		delete(out, name)
+	}
+	return out
+}
+
+// pluginsFor wires the captcha the schema names.
+func pluginsFor(schema *hubclient.Schema) (*hubclient.PluginManager, error) {
+	provider := schema.Meta.CaptchaProvider
+	if provider == "" {
+		return nil, nil
+	}
+	captcha, err := hubclient.NewCaptchaPlugin(provider, schema.Meta.CaptchaSiteKey)
+	if err != nil {
+		return nil, err
+	}
+	return hubclient.NewPluginManager(captcha), nil
+}

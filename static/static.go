@@ -1,0 +1,149 @@
+package static
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"io/fs"
+	"net/http"
+	"path"
+	"strings"
+	"time"
+)
+
+// dist holds htmx.min.js after `make assets`, and always a README.md, so that
+// the pattern matches in a build without npm.
+//
+//go:embed hubform.css hubform.js dist
+var files embed.FS
+
+// sources maps each served name to its file in the embedded tree. Nothing
+// else is served: not dist/README.md, not a directory listing.
+var sources = map[string]string{
+	"hubform.css": "hubform.css",
+	"hubform.js":  "hubform.js",
+	"htmx.min.js": "dist/htmx.min.js",
+}
+
+// immutable is the Cache-Control of a request that names the current version.
+const immutable = "public, max-age=31536000, immutable"
+
+// assets is the set the package serves, read once from the embedded files.
+var assets = load(files)
+
+// An asset is one served file with its headers computed in advance.
+type asset struct {
+	data        []byte
+	contentType string
+	version     string // short content hash: the v query parameter of URL
+	etag        string // strong ETag, a longer content hash
+}
+
+// An assetSet serves assets by name.
+type assetSet map[string]*asset
+
+// load reads the files of sources that exist in fsys. A missing file is
+// skipped: dist/htmx.min.js is absent when the build ran without npm.
+func load(fsys fs.FS) assetSet {
+	set := make(assetSet, len(sources))
+	for name, file := range sources {
+		data, err := fs.ReadFile(fsys, file)
+		if err != nil {
+			continue
+		}
+		set[name] = &asset{
+			data:        data,
+			contentType: contentType(name),
+			version:     contentHash(data),
+			etag:        `"` + longHash(data) + `"`,
+		}
+	}
+	return set
+}
+
+func contentType(name string) string {
+	switch path.Ext(name) {
+	case ".css":
+		return "text/css; charset=utf-8"
+	case ".js":
+		return "text/javascript; charset=utf-8"
+	}
+	return "application/octet-stream"
+}
+
+// contentHash returns the short hash of data used to version URLs: the first
+// 8 hex digits of its SHA-256.
+func contentHash(data []byte) string {
+	return longHash(data)[:8]
+}
+
+// longHash returns the first 32 hex digits of the SHA-256 of data.
+func longHash(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:16])
+}
+
+// Handler returns a handler that serves hubform.css, hubform.js and, when it
+// was embedded, htmx.min.js at the root of its path: /hubform.css,
+// /hubform.js, /htmx.min.js. Mount it with [http.StripPrefix]. Any other path
+// is not found.
+//
+// Responses carry a strong ETag and answer If-None-Match with 304 Not
+// Modified. A request whose v query parameter is the version that [URL] gives
+// may be cached for a year as immutable; any other is revalidated (no-cache),
+// so a link without the version, or with an old one, never holds on to stale
+// content.
+func Handler() http.Handler {
+	return assets
+}
+
+func (s assetSet) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	a, ok := s[strings.TrimPrefix(r.URL.Path, "/")]
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, http.StatusText(http.StatusMethodNotAllowed), http.StatusMethodNotAllowed)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", a.contentType)
+	h.Set("ETag", a.etag)
+	h.Set("X-Content-Type-Options", "nosniff")
+	if r.URL.Query().Get("v") == a.version {
+		h.Set("Cache-Control", immutable)
+	} else {
+		h.Set("Cache-Control", "no-cache")
+	}
+	// ServeContent answers If-None-Match, HEAD and Range requests.
+	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(a.data))
+}
+
+// url returns name with its version query, or name alone when s lacks it.
+func (s assetSet) url(name string) string {
+	a, ok := s[name]
+	if !ok {
+		return name
+	}
+	return name + "?v=" + a.version
+}
+
+// URL returns name followed by a query that names the current version of
+// its content, for links that browsers may cache for good:
+// URL("hubform.css") is "hubform.css?v=" and 8 hex digits. The result is
+// relative; prefix it with the path where [Handler] is mounted. A name the
+// package does not serve is returned unchanged.
+func URL(name string) string {
+	return assets.url(name)
+}
+
+// HasHTMX reports whether htmx.min.js was embedded. It is false when the
+// build ran without npm (see `make assets`); pages should then leave out the
+// htmx script, and their forms post without JavaScript.
+func HasHTMX() bool {
+	_, ok := assets["htmx.min.js"]
+	return ok
+}
