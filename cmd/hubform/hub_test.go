@@ -70,7 +70,7 @@ type hubProcess struct {
 	cmd  *exec.Cmd
 	url  string
 	done chan error
-	log  *strings.Builder
+	log  *lockedWriter
 }
 
 // startHub runs the hub binary on a free loopback port and waits until it
@@ -80,8 +80,8 @@ func startHub(t *testing.T, forms, data string, extra ...string) *hubProcess {
 	args := append([]string{"hub", "--addr", "127.0.0.1:0", "--forms", forms, "--data", data, "--rate-limit", "0"}, extra...)
 	cmd := exec.Command(binary, args...)
 	stdout, _ := cmd.StdoutPipe()
-	p := &hubProcess{cmd: cmd, done: make(chan error, 1), log: &strings.Builder{}}
-	cmd.Stderr = &lockedWriter{w: p.log}
+	p := &hubProcess{cmd: cmd, done: make(chan error, 1), log: &lockedWriter{w: &strings.Builder{}}}
+	cmd.Stderr = p.log
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -106,13 +106,19 @@ func startHub(t *testing.T, forms, data string, extra ...string) *hubProcess {
 
 type lockedWriter struct {
 	mu sync.Mutex
-	w  io.Writer
+	w  *strings.Builder
 }
 
 func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.w.Write(p)
+}
+
+func (l *lockedWriter) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return fmt.Sprint(l.w)
 }
 
 func TestHubEndToEnd(t *testing.T) {
@@ -173,7 +179,13 @@ func TestHubFinishesRequestsOnSIGTERM(t *testing.T) {
 		answered <- res
 	}()
 	half := make([]byte, size/2)
-	feed.Write(half) // the hub is now mid-request
+	feed.Write(half)
+	// Signal only once the hub streams this body into a file: a request
+	// it has not begun to read may be closed as idle, keep-alive's lot.
+	waitFor(t, func() bool {
+		tmp, _ := filepath.Glob(filepath.Join(data, "files", filepath.FromSlash(filepath.Dir(up.Key)), "*.tmp"))
+		return len(tmp) > 0
+	})
 	p.cmd.Process.Signal(syscall.SIGTERM)
 	time.Sleep(200 * time.Millisecond)
 	feed.Write(half)
@@ -295,4 +307,15 @@ func TestHubCommandErrors(t *testing.T) {
 			t.Errorf("hub --help lacks %q", want)
 		}
 	}
+}
+
+// waitFor polls cond until it holds, failing the test after 5 seconds.
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if cond() {
+			return
+		}
+	}
+	t.Fatal("condition not met within 5s")
 }
