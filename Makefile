@@ -4,10 +4,10 @@ PKGS     ?= ./...
 
 .PHONY: run test bench generate lint deps fuzz build assets browser
 
-## run: a hub serving the example forms on 127.0.0.1:8081, data in $(DATA)
-DATA ?= .hubform/data
+## run: the demo site on 127.0.0.1:8080, with its own hub; data in $(DATA)
+DATA ?= .hubform/demo
 run: deps
-	$(GO) run ./cmd/hubform hub --forms cmd/hubform/forms --data $(DATA) --addr 127.0.0.1:8081
+	$(GO) run ./cmd/hubform demo --addr 127.0.0.1:8080 --data $(DATA)
 
 ## test: everything CI checks; the static assets and the browser tests are required
 test: export HUBFORM_REQUIRE_ASSETS = 1

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/url"
 	"regexp"
+	"strings"
 
 	"github.com/a-h/templ"
 
@@ -114,7 +115,8 @@ func (p HubFormProps) routes() Routes {
 		r.Load = base
 	}
 	if r.Submit == "" {
-		r.Submit = base + "/submit"
+		// As the handlers' route: a post is answered in the form's locale.
+		r.Submit = withLocale(base+"/submit", p.Locale)
 	}
 	if r.TurnstileScript == "" {
 		r.TurnstileScript = TurnstileScript
@@ -124,11 +126,19 @@ func (p HubFormProps) routes() Routes {
 
 // loadURL is the load route with the locale.
 func (p HubFormProps) loadURL() string {
-	load := p.routes().Load
-	if p.Locale == "" {
-		return load
+	return withLocale(p.routes().Load, p.Locale)
+}
+
+// withLocale adds the locale to the query of route, if there is one.
+func withLocale(route, locale string) string {
+	if locale == "" {
+		return route
 	}
-	return load + "?" + url.Values{"locale": {p.Locale}}.Encode()
+	sep := "?"
+	if strings.Contains(route, "?") {
+		sep = "&"
+	}
+	return route + sep + url.Values{"locale": {locale}}.Encode()
 }
 
 var unsafeID = regexp.MustCompile(`[^A-Za-z0-9_-]+`)

@@ -15,6 +15,8 @@ type formView struct {
 	l      Localized
 	schema *hubclient.Schema
 	routes Routes
+	// formID is the root's id with "_form": field ids add "-" and the
+	// name, so no field, whatever its name, can have it.
 	formID string
 	// hasFiles makes the form post multipart and show upload progress.
 	hasFiles bool
@@ -31,7 +33,7 @@ type formView struct {
 type summaryItem struct{ id, label, message string }
 
 func newFormView(p HubFormProps, l Localized) formView {
-	v := formView{props: p, l: l, schema: l.Schema, routes: p.routes(), formID: p.rootID() + "-form", currentStep: -1}
+	v := formView{props: p, l: l, schema: l.Schema, routes: p.routes(), formID: p.rootID() + "_form", currentStep: -1}
 	switch provider := l.Schema.Meta.CaptchaProvider; provider {
 	case hubclient.CaptchaTurnstile, hubclient.CaptchaRecaptchaV3:
 		v.captcha = provider
