@@ -288,3 +288,19 @@ func TestRequiredGroups(t *testing.T) {
 		})
 	}
 }
+
+// TestRequiredCheckboxGroupSaysSo checks that a required group of
+// checkboxes, which no box can mark required, says it in its legend for
+// assistive technology.
+func TestRequiredCheckboxGroupSaysSo(t *testing.T) {
+	field := hubclient.Field{Name: "topics", Type: hubclient.FieldCheckboxes, Label: "Topics", Required: true, Options: options("a", "A", "b", "B")}
+	doc := renderDoc(t, components.HubForm(props(oneStep(hubclient.Meta{}, field))))
+	if got := doc.Find("fieldset.hubform-field--checkboxes legend .hubform-visually-hidden").Text(); got != "(required)" {
+		t.Errorf("legend's hidden text %q, want %q", got, "(required)")
+	}
+	field.Required = false
+	doc = renderDoc(t, components.HubForm(props(oneStep(hubclient.Meta{}, field))))
+	if doc.Find(".hubform-visually-hidden").Length() != 0 {
+		t.Error("an optional group says it is required")
+	}
+}

@@ -102,10 +102,6 @@ type nothing struct{}
 
 func (nothing) Render(context.Context, io.Writer) error { return nil }
 
-func isNothing(c templ.Component) bool {
-	_, ok := c.(nothing)
-	return ok
-}
 
 // routes returns p.Routes with the default routes filled in.
 func (p HubFormProps) routes() Routes {
