@@ -31,6 +31,8 @@ lint: deps
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' | grep -v '_templ.go$$'))" || { gofmt -l .; echo 'gofmt: the files above need formatting'; exit 1; }
 	$(GO) vet $(PKGS)
 	$(GO) mod verify
+	@$(GO) tool templ generate >/dev/null 2>&1 || { $(GO) tool templ generate; exit 1; }
+	@git diff --quiet -- '*_templ.go' || { git diff --stat -- '*_templ.go'; echo 'templ: generated code is stale; run make generate and commit it'; exit 1; }
 
 ## fuzz: each fuzz test for FUZZTIME (default 10s)
 FUZZTIME ?= 10s

@@ -102,7 +102,6 @@ type nothing struct{}
 
 func (nothing) Render(context.Context, io.Writer) error { return nil }
 
-
 // routes returns p.Routes with the default routes filled in.
 func (p HubFormProps) routes() Routes {
 	r := p.Routes
