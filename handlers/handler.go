@@ -120,14 +120,22 @@ func New(cfg Config) *Handler {
 	return h
 }
 
-// Mount adds the routes under the prefix to e, where e's middleware (CSRF,
+// Mount adds the routes under Prefix to e, where e's middleware (CSRF,
 // logging, …) applies to them.
-func (h *Handler) Mount(e *echo.Echo) {
-	g := e.Group(h.cfg.Prefix)
+func (h *Handler) Mount(e *echo.Echo) { h.Register(e.Group(h.cfg.Prefix)) }
+
+// Register adds the routes to g, which must be served at Prefix: a group
+// lets the routes have middleware of their own.
+//
+//	h.Register(e.Group(h.Prefix(), middleware.CSRF()))
+func (h *Handler) Register(g *echo.Group) {
 	g.GET("/static/*", echo.WrapHandler(http.StripPrefix(h.cfg.Prefix+"/static", static.Handler())))
 	g.GET("/:site/:slug", h.load)
 	g.POST("/:site/:slug/submit", h.submit)
 }
+
+// Prefix is the path the routes are served under, and the forms point to.
+func (h *Handler) Prefix() string { return h.cfg.Prefix }
 
 // ServeHTTP serves the routes under the prefix, for apps without Echo.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.echo.ServeHTTP(w, r) }
