@@ -2,26 +2,21 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"log/slog"
-	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
-	"github.com/a-h/templ"
-	"github.com/labstack/echo/v4"
-	"github.com/labstack/echo/v4/middleware"
-
-	"github.com/hubform/hubform/handlers"
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/captcha"
+	"github.com/hubform/hubform/hubclient"
 )
 
 const demoHelp = `
@@ -40,15 +35,39 @@ Example:
   open http://127.0.0.1:8080/f/demo/survey?locale=de
 `
 
+// demoSettings are the demo command's settings.
+type demoSettings struct {
+	addr, hubURL, data string
+	captcha            captchaKeys
+	turnstileScript    string
+	turnstileVerifyURL string
+	recaptchaVerifyURL string
+}
+
+// captchaKeys are a provider's key pair; the demo wires a provider when it
+// has both.
+type captchaKeys struct {
+	turnstileSiteKey, turnstileSecret string
+	recaptchaSiteKey, recaptchaSecret string
+}
+
 func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	var s demoSettings
 	fs := newFlagSet("demo", demoHelp, demoTail, stderr)
-	addr := fs.String("addr", envOr("HUBFORM_DEMO_ADDR", "127.0.0.1:8080"), "`ADDR` the demo site listens on (HUBFORM_DEMO_ADDR)")
-	hubURL := fs.String("hub-url", envOr("HUBFORM_HUB_URL", ""), "a hub's `URL` to show forms of; empty: start one (HUBFORM_HUB_URL)")
-	data := fs.String("data", envOr("HUBFORM_DATA", defaultDemoData()), "`DIR` for the started hub's forms, database and files (HUBFORM_DATA)")
+	fs.StringVar(&s.addr, "addr", envOr("HUBFORM_DEMO_ADDR", "127.0.0.1:8080"), "`ADDR` the demo site listens on (HUBFORM_DEMO_ADDR)")
+	fs.StringVar(&s.hubURL, "hub-url", envOr("HUBFORM_HUB_URL", ""), "a hub's `URL` to show forms of; empty: start one (HUBFORM_HUB_URL)")
+	fs.StringVar(&s.data, "data", envOr("HUBFORM_DATA", defaultDemoData()), "`DIR` for the started hub's forms, database and files (HUBFORM_DATA)")
+	fs.StringVar(&s.captcha.turnstileSiteKey, "turnstile-site-key", envOr("HUBFORM_TURNSTILE_SITE_KEY", ""), "Turnstile site `KEY`: with the secret, the contact form asks for Turnstile (HUBFORM_TURNSTILE_SITE_KEY)")
+	fs.StringVar(&s.captcha.turnstileSecret, "turnstile-secret", envOr("HUBFORM_TURNSTILE_SECRET", ""), "Turnstile `SECRET` for the started hub (HUBFORM_TURNSTILE_SECRET)")
+	fs.StringVar(&s.captcha.recaptchaSiteKey, "recaptcha-site-key", envOr("HUBFORM_RECAPTCHA_SITE_KEY", ""), "reCAPTCHA v3 site `KEY`: with the secret, the survey asks for reCAPTCHA (HUBFORM_RECAPTCHA_SITE_KEY)")
+	fs.StringVar(&s.captcha.recaptchaSecret, "recaptcha-secret", envOr("HUBFORM_RECAPTCHA_SECRET", ""), "reCAPTCHA `SECRET` for the started hub (HUBFORM_RECAPTCHA_SECRET)")
+	fs.StringVar(&s.turnstileScript, "turnstile-script-url", envOr("HUBFORM_TURNSTILE_SCRIPT_URL", ""), "Turnstile script `URL`; empty: Cloudflare's (HUBFORM_TURNSTILE_SCRIPT_URL)")
+	fs.StringVar(&s.turnstileVerifyURL, "turnstile-verify-url", envOr("HUBFORM_TURNSTILE_VERIFY_URL", captcha.TurnstileVerifyURL), "Turnstile siteverify `URL` for the started hub (HUBFORM_TURNSTILE_VERIFY_URL)")
+	fs.StringVar(&s.recaptchaVerifyURL, "recaptcha-verify-url", envOr("HUBFORM_RECAPTCHA_VERIFY_URL", captcha.RecaptchaVerifyURL), "reCAPTCHA siteverify `URL` for the started hub (HUBFORM_RECAPTCHA_VERIFY_URL)")
 	if _, status, ok := fs.parse(args, stdout); !ok {
 		return status
 	}
-	if err := serveDemo(ctx, *addr, *hubURL, *data, stdout, stderr); err != nil {
+	if err := serveDemo(ctx, s, stdout, stderr); err != nil {
 		fmt.Fprintf(stderr, "hubform demo: %v\n", err)
 		return 1
 	}
@@ -62,31 +81,32 @@ func defaultDemoData() string {
 	return filepath.Join(os.TempDir(), "hubform-demo")
 }
 
-func serveDemo(ctx context.Context, addr, hubURL, data string, stdout, stderr io.Writer) error {
+func serveDemo(ctx context.Context, s demoSettings, stdout, stderr io.Writer) error {
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	if hubURL == "" {
-		formsDir := filepath.Join(data, "forms")
-		if err := writeExampleForms(formsDir); err != nil {
+	app := demoConfig{hubURL: s.hubURL, logger: logger, turnstileScript: s.turnstileScript}
+	if s.hubURL == "" {
+		formsDir := filepath.Join(s.data, "forms")
+		if err := writeExampleForms(formsDir, s.captcha); err != nil {
 			return err
 		}
 		h, err := openHub(ctx, hubConfig{
-			addr: "127.0.0.1:0", data: data, forms: formsDir, maxBody: hub.DefaultMaxBodyBytes,
+			addr: "127.0.0.1:0", data: s.data, forms: formsDir, maxBody: hub.DefaultMaxBodyBytes,
 			uploadTTL: 24 * time.Hour, sweepInterval: 10 * time.Minute,
-			turnstileVerifyURL: captcha.TurnstileVerifyURL, recaptchaVerify: captcha.RecaptchaVerifyURL,
+			turnstileSecret: s.captcha.turnstileSecret, recaptchaSecret: s.captcha.recaptchaSecret,
+			turnstileVerifyURL: s.turnstileVerifyURL, recaptchaVerify: s.recaptchaVerifyURL,
 		}, logger)
 		if err != nil {
 			return err
 		}
 		defer h.Close()
 		go h.Serve(ctx)
-		hubURL = h.URL
-		fmt.Fprintf(stdout, "hubform demo: hub at %s, data in %s\n", hubURL, data)
+		app.hubURL, app.submissions, app.files = h.URL, h.db, h.blobs
+		fmt.Fprintf(stdout, "hubform demo: hub at %s, data in %s\n", h.URL, s.data)
 	}
-	app := newDemoApp(hubURL, logger)
-	server := &http.Server{Addr: addr, Handler: app, ReadHeaderTimeout: 10 * time.Second}
+	server := &http.Server{Addr: s.addr, Handler: newDemoApp(app), ReadHeaderTimeout: 10 * time.Second}
 	errc := make(chan error, 1)
 	go func() { errc <- server.ListenAndServe() }()
-	fmt.Fprintf(stdout, "hubform demo: serving http://%s/ (forms at /f/{site}/{slug}?locale=xx)\n", addr)
+	fmt.Fprintf(stdout, "hubform demo: serving http://%s/ (forms at /f/{site}/{slug}?locale=xx)\n", s.addr)
 	select {
 	case err := <-errc:
 		return err
@@ -101,17 +121,31 @@ func serveDemo(ctx context.Context, addr, hubURL, data string, stdout, stderr io
 }
 
 // writeExampleForms lays the example forms out as a hub's forms directory,
-// replacing what an older version left there.
-func writeExampleForms(dir string) error {
+// replacing what an older version left there, and asks for a captcha where
+// keys were given: Turnstile on the contact form, reCAPTCHA on the survey.
+func writeExampleForms(dir string, keys captchaKeys) error {
+	wire := map[string][2]string{}
+	if keys.turnstileSiteKey != "" && keys.turnstileSecret != "" {
+		wire["demo/contact.json"] = [2]string{hubclient.CaptchaTurnstile, keys.turnstileSiteKey}
+	}
+	if keys.recaptchaSiteKey != "" && keys.recaptchaSecret != "" {
+		wire["demo/survey.json"] = [2]string{hubclient.CaptchaRecaptchaV3, keys.recaptchaSiteKey}
+	}
 	return fs.WalkDir(exampleForms, "forms", func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
-		target := filepath.Join(dir, filepath.FromSlash(strings.TrimPrefix(path, "forms/")))
+		name := strings.TrimPrefix(path, "forms/")
 		data, err := exampleForms.ReadFile(path)
 		if err != nil {
 			return err
 		}
+		if c, ok := wire[name]; ok {
+			if data, err = withCaptcha(data, c[0], c[1]); err != nil {
+				return fmt.Errorf("%s: %w", name, err)
+			}
+		}
+		target := filepath.Join(dir, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
 			return err
 		}
@@ -119,40 +153,19 @@ func writeExampleForms(dir string) error {
 	})
 }
 
-// newDemoApp is the demo site: an Echo app with CSRF protection, as a host
-// app would be, rendering forms of the hub at hubURL.
-func newDemoApp(hubURL string, logger *slog.Logger) *echo.Echo {
-	e := echo.New()
-	e.HideBanner, e.HidePort = true, true
-	e.Use(middleware.Recover())
-	e.Use(middleware.CSRFWithConfig(middleware.CSRFConfig{TokenLookup: "form:_csrf", CookieSameSite: http.SameSiteLaxMode, CookiePath: "/"}))
-	forms := handlers.New(handlers.Config{HubURL: hubURL, Logger: logger})
-	forms.Mount(e)
-	e.GET("/", func(c echo.Context) error {
-		var list []demoForm
-		for _, slug := range []string{"contact", "survey", "unconfigured"} {
-			p := forms.PropsFor(c, "demo", slug)
-			list = append(list, demoForm{Site: "demo", Slug: slug, Schema: p.InitialSchema})
-		}
-		return render(c, http.StatusOK, demoIndex(forms.Head(), list))
-	})
-	e.GET("/f/:site/:slug", func(c echo.Context) error {
-		p := forms.PropsFor(c, c.Param("site"), c.Param("slug"))
-		var locales []string
-		title := p.FormSlug
-		if p.InitialSchema != nil {
-			locales = slices.Sorted(maps.Keys(p.InitialSchema.I18n.Translations))
-			title = or(p.InitialSchema.Title, title)
-		}
-		return render(c, http.StatusOK, demoFormPage(title, forms.Head(), p, locales))
-	})
-	return e
-}
-
-func render(c echo.Context, status int, page templ.Component) error {
-	c.Response().Header().Set("Content-Type", "text/html; charset=utf-8")
-	c.Response().WriteHeader(status)
-	return page.Render(c.Request().Context(), c.Response())
+// withCaptcha sets a form file's meta.captchaProvider and captchaSiteKey.
+func withCaptcha(data []byte, provider, siteKey string) ([]byte, error) {
+	var form map[string]any
+	if err := json.Unmarshal(data, &form); err != nil {
+		return nil, err
+	}
+	meta, _ := form["meta"].(map[string]any)
+	if meta == nil {
+		meta = map[string]any{}
+	}
+	meta["captchaProvider"], meta["captchaSiteKey"] = provider, siteKey
+	form["meta"] = meta
+	return json.MarshalIndent(form, "", "  ")
 }
 
 func or(s, def string) string {

@@ -1,11 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"io"
 	"io/fs"
 	"log/slog"
+	"mime/multipart"
 	"net/http"
+	"net/http/cookiejar"
 	"net/http/httptest"
+	"net/textproto"
 	"os"
 	"path/filepath"
 	"strings"
@@ -32,7 +36,7 @@ func exampleFormFiles(t *testing.T) map[string]string {
 
 func TestDemoPages(t *testing.T) {
 	hub := testhub.Start(t, exampleFormFiles(t))
-	srv := httptest.NewServer(newDemoApp(hub.URL, slog.New(slog.NewTextHandler(io.Discard, nil))))
+	srv := httptest.NewServer(newDemoApp(demoConfig{hubURL: hub.URL, logger: slog.New(slog.NewTextHandler(io.Discard, nil)), submissions: hub.DB, files: hub.Blobs}))
 	defer srv.Close()
 	get := func(path string) *goquery.Document {
 		t.Helper()
@@ -46,7 +50,7 @@ func TestDemoPages(t *testing.T) {
 	}
 	index := get("/")
 	for _, want := range []string{"/f/demo/contact", "/f/demo/survey", "/f/demo/unconfigured"} {
-		if index.Find(`a[href="`+want+`"]`).Length() != 1 {
+		if index.Find(`main a[href="`+want+`"]`).Length() != 1 {
 			t.Errorf("index lacks a link to %s", want)
 		}
 	}
@@ -70,12 +74,135 @@ func TestWriteExampleForms(t *testing.T) {
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, "demo"), 0o755)
 	os.WriteFile(filepath.Join(dir, "demo", "contact.json"), []byte("stale"), 0o644)
-	if err := writeExampleForms(dir); err != nil {
+	if err := writeExampleForms(dir, captchaKeys{}); err != nil {
 		t.Fatal(err)
 	}
 	data, _ := os.ReadFile(filepath.Join(dir, "demo", "contact.json"))
 	want, _ := exampleForms.ReadFile("forms/demo/contact.json")
 	if string(data) != string(want) {
 		t.Error("an older form file was not replaced")
+	}
+}
+
+func TestWriteExampleFormsWiresCaptcha(t *testing.T) {
+	dir := t.TempDir()
+	keys := captchaKeys{turnstileSiteKey: "ts-key", turnstileSecret: "ts-secret", recaptchaSiteKey: "rc-key"}
+	if err := writeExampleForms(dir, keys); err != nil {
+		t.Fatal(err)
+	}
+	contact, _ := os.ReadFile(filepath.Join(dir, "demo", "contact.json"))
+	survey, _ := os.ReadFile(filepath.Join(dir, "demo", "survey.json"))
+	if !strings.Contains(string(contact), `"captchaProvider": "turnstile"`) || !strings.Contains(string(contact), `"captchaSiteKey": "ts-key"`) {
+		t.Errorf("contact form without Turnstile:\n%s", contact)
+	}
+	if strings.Contains(string(survey), "captchaProvider") {
+		t.Error("survey asks for reCAPTCHA without a secret")
+	}
+}
+
+// demoSite serves the demo against a test hub holding the example forms.
+func demoSite(t *testing.T) (*httptest.Server, *testhub.Hub, *http.Client) {
+	t.Helper()
+	hub := testhub.Start(t, exampleFormFiles(t))
+	srv := httptest.NewServer(newDemoApp(demoConfig{hubURL: hub.URL, logger: slog.New(slog.NewTextHandler(io.Discard, nil)), submissions: hub.DB, files: hub.Blobs}))
+	t.Cleanup(srv.Close)
+	jar, _ := cookiejar.New(nil)
+	return srv, hub, &http.Client{Jar: jar}
+}
+
+func fetch(t *testing.T, client *http.Client, req *http.Request) (*http.Response, *goquery.Document) {
+	t.Helper()
+	res, err := client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	doc, _ := goquery.NewDocumentFromReader(res.Body)
+	return res, doc
+}
+
+func TestDemoStandaloneAndSubmissions(t *testing.T) {
+	srv, hub, client := demoSite(t)
+	req, _ := http.NewRequest(http.MethodGet, srv.URL+"/standalone", nil)
+	_, page := fetch(t, client, req)
+	token, _ := page.Find("input[name=_csrf]").Attr("value")
+
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	for name, value := range map[string]string{"_csrf": token, "name": "Jane", "email": "jane@example.com", "message": "Hi", "_hp": ""} {
+		mw.WriteField(name, value)
+	}
+	// A browser names the type of the file it sends; Go's CreateFormFile
+	// would say application/octet-stream, which the form refuses.
+	fw, _ := mw.CreatePart(textproto.MIMEHeader{
+		"Content-Disposition": {`form-data; name="files"; filename="notes.txt"`},
+		"Content-Type":        {"text/plain"},
+	})
+	io.WriteString(fw, "standalone file")
+	mw.Close()
+	req, _ = http.NewRequest(http.MethodPost, srv.URL+"/standalone", &body)
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	res, page := fetch(t, client, req)
+	subs := hub.Submissions()
+	if res.StatusCode != http.StatusOK || len(subs) != 1 || !strings.Contains(page.Find("[data-standalone-result]").Text(), subs[0].ID) {
+		t.Fatalf("standalone post: %d, %d stored, page %q", res.StatusCode, len(subs), page.Find("main").Text())
+	}
+
+	req, _ = http.NewRequest(http.MethodGet, srv.URL+"/submissions", nil)
+	_, list := fetch(t, client, req)
+	link, ok := list.Find(`tr[data-submission="` + subs[0].ID + `"] a[download]`).Attr("href")
+	if !ok {
+		t.Fatal("the submissions page lists no download for the file")
+	}
+	res, err := client.Get(srv.URL + link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if string(got) != "standalone file" || !strings.HasPrefix(res.Header.Get("Content-Disposition"), "attachment") {
+		t.Errorf("download: %q, %q", got, res.Header.Get("Content-Disposition"))
+	}
+	for _, bad := range []string{"/submissions/files/../hub.db", "/submissions/files/etc/passwd", "/submissions/files/uploads/none"} {
+		if res, err := client.Get(srv.URL + bad); err != nil || res.StatusCode != http.StatusNotFound {
+			t.Errorf("GET %s: %v, want 404", bad, res.Status)
+		}
+	}
+}
+
+func TestDemoStandaloneShowsTheHubsRefusal(t *testing.T) {
+	srv, hub, client := demoSite(t)
+	hub.FailNext("/submit", http.StatusServiceUnavailable, "closed today")
+	req, _ := http.NewRequest(http.MethodGet, srv.URL+"/standalone", nil)
+	_, page := fetch(t, client, req)
+	token, _ := page.Find("input[name=_csrf]").Attr("value")
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	mw.WriteField("_csrf", token)
+	mw.WriteField("name", "Jane")
+	mw.WriteField("email", "jane@example.com")
+	mw.WriteField("message", "Hi")
+	mw.Close()
+	req, _ = http.NewRequest(http.MethodPost, srv.URL+"/standalone", &body)
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	res, page := fetch(t, client, req)
+	if msg := page.Find("[data-standalone-error]").Text(); res.StatusCode != http.StatusBadGateway || !strings.HasPrefix(msg, "submit failed: ") || !strings.Contains(msg, "closed today") {
+		t.Errorf("refused standalone post: %d, %q", res.StatusCode, msg)
+	}
+}
+
+func TestDemoUnreachableHub(t *testing.T) {
+	srv, _, client := demoSite(t)
+	req, _ := http.NewRequest(http.MethodGet, srv.URL+"/unreachable", nil)
+	_, page := fetch(t, client, req)
+	load, ok := page.Find("[data-vendor-hubform-loading]").Attr("hx-get")
+	if !ok || !strings.HasPrefix(load, "/hubform-unreachable/demo/contact") {
+		t.Fatalf("the unreachable page shows no loading state that fetches (hx-get %q)", load)
+	}
+	req, _ = http.NewRequest(http.MethodGet, srv.URL+load, nil)
+	req.Header.Set("HX-Request", "true")
+	_, fragment := fetch(t, client, req)
+	if fragment.Find("[data-hubform] [role=alert]").Length() != 1 || !strings.Contains(fragment.Text(), "schema fetch failed") {
+		t.Errorf("the load route gives %q, want the error state", fragment.Text())
 	}
 }

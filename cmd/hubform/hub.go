@@ -96,6 +96,7 @@ type runningHub struct {
 	ln      net.Listener
 	server  *hub.Server
 	db      *sqlite.DB
+	blobs   *localblob.Store
 	closers []func() error
 	cfg     hubConfig
 }
@@ -141,13 +142,12 @@ func openHub(ctx context.Context, cfg hubConfig, logger *slog.Logger) (_ *runnin
 	if err != nil {
 		return nil, err
 	}
-	blobs, err := localblob.Open(ctx, filepath.Join(cfg.data, "files"), publicURL+hub.UploadsPath, secret)
-	if err != nil {
+	if h.blobs, err = localblob.Open(ctx, filepath.Join(cfg.data, "files"), publicURL+hub.UploadsPath, secret); err != nil {
 		return nil, err
 	}
-	h.closers = append(h.closers, blobs.Close)
+	h.closers = append(h.closers, h.blobs.Close)
 	h.server, err = hub.NewServer(hub.Config{
-		Forms: formDir, Store: h.db, Blobs: blobs, Uploads: blobs.PutHandler(h.db), Logger: logger,
+		Forms: formDir, Store: h.db, Blobs: h.blobs, Uploads: h.blobs.PutHandler(h.db), Logger: logger,
 		Captcha:        &captcha.Verifier{TurnstileURL: cfg.turnstileVerifyURL, RecaptchaURL: cfg.recaptchaVerify},
 		CaptchaSecrets: map[string]string{"turnstile": cfg.turnstileSecret, "recaptcha-v3": cfg.recaptchaSecret},
 		MaxBodyBytes:   cfg.maxBody, RateLimit: cfg.rateLimit, TrustedProxies: proxies,

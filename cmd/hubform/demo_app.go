@@ -1,0 +1,217 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"maps"
+	"mime/multipart"
+	"net/http"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
+
+	"github.com/hubform/hubform/handlers"
+	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/hubclient"
+)
+
+// demoConfig configures the demo site.
+type demoConfig struct {
+	hubURL string
+	logger *slog.Logger
+	// submissions and files, when set, back the submissions page: they are
+	// the demo's own hub's.
+	submissions submissionLister
+	files       fileOpener
+	// onSuccess and onError, when set, also hear the forms' callbacks.
+	onSuccess       func(ctx context.Context, f handlers.Form, values map[string]any)
+	onError         func(ctx context.Context, f handlers.Form, err error)
+	turnstileScript string
+}
+
+type submissionLister interface {
+	ListSubmissions(ctx context.Context, f hub.Filter, fn func(hub.Submission) error) error
+}
+
+type fileOpener interface {
+	NewReader(ctx context.Context, key string) (io.ReadCloser, error)
+	Attributes(ctx context.Context, key string) (size int64, contentType string, err error)
+}
+
+// unreachableHub is where the demo's error page looks for a hub: a closed
+// loopback port, so the fetch fails at once.
+const unreachableHub = "http://127.0.0.1:9/v1"
+
+// newDemoApp is the demo site: an Echo app with CSRF protection, as a host
+// app would be, rendering forms of the hub at cfg.hubURL.
+func newDemoApp(cfg demoConfig) *echo.Echo {
+	e := echo.New()
+	e.HideBanner, e.HidePort = true, true
+	e.Use(middleware.Recover())
+	e.Use(middleware.CSRFWithConfig(middleware.CSRFConfig{TokenLookup: "form:_csrf", CookieSameSite: http.SameSiteLaxMode, CookiePath: "/"}))
+	forms := handlers.New(handlers.Config{
+		HubURL: cfg.hubURL, Logger: cfg.logger, TurnstileScript: cfg.turnstileScript,
+		OnSuccess: func(ctx context.Context, f handlers.Form, values map[string]any) {
+			cfg.logger.Info("submission accepted", "site", f.Site, "form", f.Slug)
+			if cfg.onSuccess != nil {
+				cfg.onSuccess(ctx, f, values)
+			}
+		},
+		OnError: func(ctx context.Context, f handlers.Form, err error) {
+			if cfg.onError != nil {
+				cfg.onError(ctx, f, err)
+			}
+		},
+	})
+	forms.Mount(e)
+	down := handlers.New(handlers.Config{HubURL: unreachableHub, Prefix: "/hubform-unreachable", Logger: cfg.logger})
+	down.Mount(e)
+	d := &demo{cfg: cfg, forms: forms}
+
+	e.GET("/", func(c echo.Context) error {
+		var list []demoForm
+		for _, slug := range []string{"contact", "survey", "unconfigured"} {
+			p := forms.PropsFor(c, "demo", slug)
+			list = append(list, demoForm{Site: "demo", Slug: slug, Schema: p.InitialSchema})
+		}
+		return render(c, http.StatusOK, demoIndex(forms.Head(), list))
+	})
+	e.GET("/f/:site/:slug", func(c echo.Context) error {
+		p := forms.PropsFor(c, c.Param("site"), c.Param("slug"))
+		var locales []string
+		title := p.FormSlug
+		if p.InitialSchema != nil {
+			locales = slices.Sorted(maps.Keys(p.InitialSchema.I18n.Translations))
+			title = or(p.InitialSchema.Title, title)
+		}
+		return render(c, http.StatusOK, demoFormPage(title, forms.Head(), p, locales))
+	})
+	e.GET("/unreachable", func(c echo.Context) error {
+		return render(c, http.StatusOK, demoUnreachable(forms.Head(), down.PropsFor(c, "demo", "contact"), unreachableHub))
+	})
+	e.GET("/standalone", d.standalone)
+	e.POST("/standalone", d.standalone)
+	e.GET("/submissions", d.submissionsPage)
+	e.GET("/submissions/files/*", d.download)
+	return e
+}
+
+type demo struct {
+	cfg   demoConfig
+	forms *handlers.Handler
+}
+
+// standalone is the page whose markup is the app's own: it posts to the
+// app, which hands the values to hubclient.NewSubmit.
+func (d *demo) standalone(c echo.Context) error {
+	token, _ := c.Get(middleware.DefaultCSRFConfig.ContextKey).(string)
+	page := standaloneView{CSRF: token}
+	if c.Request().Method == http.MethodPost {
+		page.Result, page.Err = d.submitStandalone(c)
+		page.Posted = true
+	}
+	status := http.StatusOK
+	if page.Err != "" {
+		status = http.StatusBadGateway
+	}
+	return render(c, status, demoStandalone(d.forms.Head(), page))
+}
+
+func (d *demo) submitStandalone(c echo.Context) (string, string) {
+	r := c.Request()
+	r.Body = http.MaxBytesReader(c.Response(), r.Body, 64<<20)
+	if err := r.ParseMultipartForm(1 << 20); err != nil {
+		return "", err.Error()
+	}
+	defer r.MultipartForm.RemoveAll()
+	values := map[string]any{}
+	for _, name := range []string{"name", "email", "message", "_hp"} {
+		values[name] = r.PostFormValue(name)
+	}
+	if files := nonEmpty(r.MultipartForm.File["files"]); len(files) > 0 {
+		values["files"] = files
+	}
+	submit := hubclient.NewSubmit(hubclient.SubmitOptions{HubURL: d.cfg.hubURL, SiteID: "demo", FormSlug: "contact"})
+	res, err := submit.OnSubmit(r.Context(), values)
+	if err != nil {
+		return "", err.Error()
+	}
+	return or(res.SubmissionID, "ok"), ""
+}
+
+func nonEmpty(files []*multipart.FileHeader) []*multipart.FileHeader {
+	var out []*multipart.FileHeader
+	for _, f := range files {
+		if f.Filename != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// submissionsPage lists what the demo's own hub stored, newest first.
+func (d *demo) submissionsPage(c echo.Context) error {
+	if d.cfg.submissions == nil {
+		return render(c, http.StatusOK, demoSubmissions(d.forms.Head(), nil, false))
+	}
+	var subs []hub.Submission
+	err := d.cfg.submissions.ListSubmissions(c.Request().Context(), hub.Filter{}, func(s hub.Submission) error {
+		subs = append(subs, s)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	slices.Reverse(subs)
+	return render(c, http.StatusOK, demoSubmissions(d.forms.Head(), subs, true))
+}
+
+// download serves an attachment from the demo's own hub's storage.
+func (d *demo) download(c echo.Context) error {
+	key := c.Param("*")
+	if d.cfg.files == nil || !strings.HasPrefix(key, "uploads/") {
+		return echo.ErrNotFound
+	}
+	ctx := c.Request().Context()
+	size, contentType, err := d.cfg.files.Attributes(ctx, key)
+	if errors.Is(err, hub.ErrNotFound) {
+		return echo.ErrNotFound
+	}
+	if err != nil {
+		return err
+	}
+	body, err := d.cfg.files.NewReader(ctx, key)
+	if err != nil {
+		return err
+	}
+	defer body.Close()
+	h := c.Response().Header()
+	h.Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", path.Base(key)))
+	h.Set("Content-Length", fmt.Sprint(size))
+	h.Set("X-Content-Type-Options", "nosniff")
+	return c.Stream(http.StatusOK, contentType, body)
+}
+
+func render(c echo.Context, status int, page templ.Component) error {
+	c.Response().Header().Set("Content-Type", "text/html; charset=utf-8")
+	c.Response().WriteHeader(status)
+	return page.Render(c.Request().Context(), c.Response())
+}
+
+// fmtSize writes a size in bytes for people.
+func fmtSize(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
