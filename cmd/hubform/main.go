@@ -74,6 +74,13 @@ Commands:
 		fmt.Fprintf(w, "  %-12s %s\n", name, commands[name].summary)
 	}
 	fmt.Fprint(w, `
+Examples:
+  hubform demo                                      # a site with example forms, and its own hub
+  hubform hub --forms ./forms --data ./hub-data     # serve a hub
+  hubform submit --hub-url http://127.0.0.1:8081/v1 --site acme --form contact \
+      name=Jane email=jane@example.com files=@report.pdf
+  hubform submissions export --data ./hub-data --format csv
+
 Run "hubform <command> --help" for a command's flags and an example.
 `)
 }

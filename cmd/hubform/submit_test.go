@@ -134,6 +134,9 @@ func TestHelp(t *testing.T) {
 			t.Errorf("%q: status %d, stderr %q", args, status, stderr)
 		}
 	}
+	if _, stdout, _ := hubform(t, "--help"); !strings.Contains(stdout, "Examples:") || !strings.Contains(stdout, "hubform submit --hub-url") {
+		t.Errorf("hubform --help lacks examples:\n%s", stdout)
+	}
 	_, stdout, _ := hubform(t, "submit", "--help")
 	for _, want := range []string{"Example:", "--hub-url URL", "--site SITE", "--timeout duration", "--json\n", "HUBFORM_HUB_URL", "FIELD=@PATH", "Exit status"} {
 		if !strings.Contains(stdout, want) {
