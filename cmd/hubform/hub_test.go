@@ -293,8 +293,8 @@ func TestHubCommandErrors(t *testing.T) {
 		{[]string{"hub", "--forms", t.TempDir(), "--data", t.TempDir(), "--addr", "127.0.0.1:0", "--upload-ttl", "1m"}, "--upload-ttl must be at least"},
 		{[]string{"hub", "--forms", t.TempDir(), "--data", t.TempDir(), "--addr", "127.0.0.1:0", "--trusted-proxies", "nope"}, "--trusted-proxies"},
 		{[]string{"hub", "--forms", filepath.Join(t.TempDir(), "missing"), "--data", t.TempDir(), "--addr", "127.0.0.1:0"}, "missing"},
-		{[]string{"hub", "--forms", t.TempDir(), "--addr", "127.0.0.1:0", "--signing-secret", "short"}, "at least 32 bytes"},
-		{[]string{"hub", "--forms", t.TempDir(), "--log-format", "xml"}, `--log-format "xml"`},
+		{[]string{"hub", "--forms", t.TempDir(), "--data", t.TempDir(), "--addr", "127.0.0.1:0", "--signing-secret", "short"}, "at least 32 bytes"},
+		{[]string{"hub", "--forms", t.TempDir(), "--data", t.TempDir(), "--log-format", "xml"}, `--log-format "xml"`},
 	} {
 		status, _, stderr := hubform(t, tc.args...)
 		if status != 1 || !strings.Contains(stderr, tc.want) {
