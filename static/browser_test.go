@@ -14,9 +14,9 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
-)
 
-const chromiumPath = "/usr/bin/chromium"
+	"github.com/hubform/hubform/static/browsertest"
+)
 
 // The fixture follows the markup that the templ components render.
 var fixture = template.Must(template.New("page").Parse(`{{define "page"}}<!doctype html>
@@ -213,44 +213,6 @@ func (s *fixtureServer) noPost(t *testing.T) {
 	}
 }
 
-// newBrowser starts Debian's Chromium, or skips the test when it is absent
-// and browser tests were not asked for.
-func newBrowser(t *testing.T) context.Context {
-	t.Helper()
-	if _, err := os.Stat(chromiumPath); err != nil {
-		if os.Getenv("HUBFORM_BROWSER_TESTS") == "1" {
-			t.Fatalf("HUBFORM_BROWSER_TESTS=1 but %s is missing: run make browser", chromiumPath)
-		}
-		t.Skipf("%s not found; make test installs it (or set HUBFORM_BROWSER_TESTS=1 to require it)", chromiumPath)
-	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chromiumPath),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.UserDataDir(t.TempDir()),
-		// The machine's network is closed; without these Chromium keeps
-		// trying to reach its own services.
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-quic", true),
-	)
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancel := chromedp.NewContext(allocCtx)
-	t.Cleanup(func() {
-		cancel()
-		cancelAlloc()
-	})
-	// The first run starts the browser; it gets no deadline, which would end
-	// the browser with it.
-	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
-		t.Fatalf("starting %s: %v", chromiumPath, err)
-	}
-	return ctx
-}
-
 // formState is what a person sees of the form.
 type formState struct {
 	Wizard  bool     `json:"wizard"`
@@ -368,7 +330,7 @@ var (
 )
 
 func TestBrowser(t *testing.T) {
-	b := &browserTest{t: t, ctx: newBrowser(t), srv: newFixtureServer(t)}
+	b := &browserTest{t: t, ctx: browsertest.New(t), srv: newFixtureServer(t)}
 	sub := func(name string, f func(b *browserTest)) {
 		t.Run(name, func(t *testing.T) {
 			f(&browserTest{t: t, ctx: b.ctx, srv: b.srv})

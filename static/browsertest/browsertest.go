@@ -1,0 +1,109 @@
+// Package browsertest starts a headless Chromium for tests, driven with
+// chromedp.
+//
+// Tests that need a browser call New once and open a tab per test with
+// NewTab:
+//
+//	func TestPage(t *testing.T) {
+//		browser := browsertest.New(t)
+//		t.Run("one", func(t *testing.T) {
+//			tab := browsertest.NewTab(t, browser)
+//			if err := chromedp.Do(tab, chromedp.Navigate(url)); err != nil {
+//				t.Fatal(err)
+//			}
+//		})
+//	}
+//
+// The browser is Debian's Chromium at ExecPath. When it is missing the test
+// is skipped, unless the environment variable HUBFORM_BROWSER_TESTS is "1",
+// which makes the browser required and its absence a failure.
+package browsertest
+
+import (
+	"context"
+	"os"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// ExecPath is the browser New starts.
+const ExecPath = "/usr/bin/chromium"
+
+// RequireEnv is the environment variable that, set to "1", turns a missing
+// browser from a skipped test into a failed one.
+const RequireEnv = "HUBFORM_BROWSER_TESTS"
+
+// An Option changes how New starts the browser.
+type Option func(*config)
+
+type config struct {
+	width, height int
+}
+
+// WindowSize sets the size of the browser's window, and so the viewport of
+// its tabs, in CSS pixels. The default is 1280 by 900.
+func WindowSize(width, height int) Option {
+	return func(c *config) { c.width, c.height = width, height }
+}
+
+// Required reports whether the environment asks for the browser tests to
+// run, so that what they need must be present.
+func Required() bool { return os.Getenv(RequireEnv) == "1" }
+
+// New starts a headless Chromium with a fresh profile and returns a chromedp
+// context of its first tab. The browser is ended when the test and its
+// subtests have finished. New skips the test when the browser is missing,
+// or fails it when Required reports true.
+func New(t testing.TB, opts ...Option) context.Context {
+	t.Helper()
+	if _, err := os.Stat(ExecPath); err != nil {
+		if Required() {
+			t.Fatalf("%s=1 but %s is missing: run make browser", RequireEnv, ExecPath)
+		}
+		t.Skipf("%s not found; make test installs it (or set %s=1 to require it)", ExecPath, RequireEnv)
+	}
+	cfg := config{width: 1280, height: 900}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	allocOpts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(ExecPath),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(cfg.width, cfg.height),
+		// Tests run without a network; without these Chromium keeps trying
+		// to reach its own services.
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-quic", true),
+	)
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), allocOpts...)
+	ctx, cancel := chromedp.NewContext(allocCtx)
+	t.Cleanup(func() {
+		cancel()
+		cancelAlloc()
+	})
+	// The first action starts the browser. It runs without a deadline: a
+	// context that ends would end the browser with it.
+	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
+		t.Fatalf("starting %s: %v", ExecPath, err)
+	}
+	return ctx
+}
+
+// NewTab opens a new tab in the browser of a context that New returned,
+// and closes it when the test has finished.
+func NewTab(t testing.TB, browser context.Context) context.Context {
+	t.Helper()
+	tab, cancel := chromedp.NewContext(browser)
+	t.Cleanup(cancel)
+	if err := chromedp.Do(tab, chromedp.Navigate("about:blank")); err != nil {
+		t.Fatalf("opening a tab: %v", err)
+	}
+	return tab
+}
