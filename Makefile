@@ -2,7 +2,7 @@
 GO       ?= go
 PKGS     ?= ./...
 
-.PHONY: run test bench generate lint deps fuzz build assets browser
+.PHONY: run test bench generate lint deps fuzz build assets browser versitygw postgres
 
 ## run: the demo site on 127.0.0.1:8080, with its own hub; data in $(DATA)
 DATA ?= .hubform/demo
@@ -12,7 +12,9 @@ run: deps
 ## test: everything CI checks; the static assets and the browser tests are required
 test: export HUBFORM_REQUIRE_ASSETS = 1
 test: export HUBFORM_BROWSER_TESTS = 1
-test: deps browser lint
+test: export HUBFORM_S3_TESTS = 1
+test: export HUBFORM_POSTGRES_TESTS = 1
+test: deps browser versitygw postgres lint
 	$(GO) test -count=1 $(PKGS)
 	$(GO) test -count=1 -race -short $(PKGS)
 
@@ -49,15 +51,43 @@ build: deps
 deps: assets
 	$(GO) mod download
 
-## assets: htmx from the npm registry (static/package-lock.json) into static/dist
-assets: static/dist/htmx.min.js
+## assets: htmx from the npm registry (static/package-lock.json) into static/dist, and
+## axe-core, a devDependency the browser tests inject, left in static/node_modules
+assets: static/dist/htmx.min.js static/node_modules/axe-core/axe.min.js
 
-static/dist/htmx.min.js: static/package-lock.json static/package.json
-	@command -v npm >/dev/null 2>&1 || { echo 'assets: npm not found: install Node.js and npm (Debian: apt-get install -y nodejs npm) to fetch htmx'; exit 1; }
-	cd static && npm ci --no-audit --no-fund
+# npm ci installs exactly what the lock pins, devDependencies included. The
+# stamp is newer than the lock until the lock or the manifest changes.
+NPM_STAMP = static/node_modules/.hubform-npm-ci
+NPM_CI = command -v npm >/dev/null 2>&1 || { echo 'assets: npm not found: install Node.js and npm (Debian: apt-get install -y nodejs npm) to fetch htmx'; exit 1; }; cd static && npm ci --no-audit --no-fund
+
+$(NPM_STAMP): static/package-lock.json static/package.json
+	@$(NPM_CI)
+	touch $@
+
+static/dist/htmx.min.js: $(NPM_STAMP)
 	cp static/node_modules/htmx.org/dist/htmx.min.js $@.tmp
 	mv $@.tmp $@
+
+# npm gives the files it unpacks a fixed old time, hence the touch.
+static/node_modules/axe-core/axe.min.js: $(NPM_STAMP)
+	@test -f $@ || ($(NPM_CI))
+	touch $@
+
+## versitygw: the S3 gateway the object storage tests run against, into GOPATH/bin
+VERSITYGW_VERSION = v1.8.0
+GOBIN_DIR = $(firstword $(subst :, ,$(shell $(GO) env GOPATH)))/bin
+versitygw:
+	@test -x $(GOBIN_DIR)/versitygw || GOBIN=$(GOBIN_DIR) $(GO) install github.com/versity/versitygw/cmd/versitygw@$(VERSITYGW_VERSION)
 
 ## browser: Debian's Chromium for the browser tests in static/
 browser:
 	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
+
+## postgres: Debian's PostgreSQL for the storage tests, which start a server of their
+## own on a spare port (handlers/hub/postgres/pgtest). The package's own service is
+## kept from starting, by a policy-rc.d made for the install if there is none.
+POLICY_RC = /usr/sbin/policy-rc.d
+postgres:
+	@test -d /usr/lib/postgresql || { \
+	  if ! test -e $(POLICY_RC); then printf '#!/bin/sh\nexit 101\n' > $(POLICY_RC) && chmod 755 $(POLICY_RC) && trap 'rm -f $(POLICY_RC)' EXIT; fi; \
+	  apt-get update && apt-get install -y postgresql; }

@@ -18,6 +18,9 @@ import (
 	"github.com/hubform/hubform/handlers/hub/captcha"
 	"github.com/hubform/hubform/handlers/hub/forms"
 	"github.com/hubform/hubform/handlers/hub/localblob"
+	"github.com/hubform/hubform/handlers/hub/postgres"
+	"github.com/hubform/hubform/handlers/hub/s3blob"
+	"github.com/hubform/hubform/handlers/hub/sqldb"
 	"github.com/hubform/hubform/handlers/hub/sqlite"
 )
 
@@ -26,13 +29,15 @@ Usage: hubform hub --forms DIR [--data DIR] [--addr ADDR] [--public-url URL] [fl
 
 Serves a hub: the hosted-form protocol's three routes for every form in the
 forms directory, the PUT endpoint of its signed upload URLs, and /healthz.
-Submissions go to SQLite and files to a directory, both under --data.
+Submissions go to SQLite and files to a directory, both under --data, unless
+--db names a PostgreSQL database and --blob an S3-compatible bucket: then the
+hub keeps no state of its own, and several hubs sharing both serve as one.
 
 Routes:
   GET  /v1/{site}/{slug}.json         the form's schema
   POST /v1/{site}/{slug}/upload-url   a signed URL for one file
   POST /v1/{site}/{slug}/submit       a submission
-  PUT  /v1/_uploads?…                 a file's body, to a signed URL
+  PUT  /v1/_uploads?…                 a file's body, to a signed URL (without --blob)
   GET  /healthz                       200 while the hub serves
 
 The forms directory holds DIR/<site>/<slug>.json: a schema plus an optional
@@ -45,11 +50,18 @@ Every flag falls back to the environment variable named in its description.
 Example:
   hubform hub --forms ./forms --data ./hub-data --addr 127.0.0.1:8081
   hubform submit --hub-url http://127.0.0.1:8081/v1 --site acme --form contact name=Jane
+
+Scaled out, on each of several machines behind one load balancer:
+  AWS_ACCESS_KEY_ID=… AWS_SECRET_ACCESS_KEY=… hubform hub --forms ./forms \
+    --addr :8081 --public-url https://forms.example.com --trusted-proxies 10.0.0.0/8 \
+    --db 'postgres://hub:PASSWORD@db.internal/hub' \
+    --blob 's3://forms-uploads?region=us-east-1'
 `
 
 // hubConfig is the hub command's configuration.
 type hubConfig struct {
 	addr, data, forms, publicURL        string
+	db, blob                            string
 	signingSecret                       string
 	turnstileSecret, recaptchaSecret    string
 	turnstileVerifyURL, recaptchaVerify string
@@ -65,9 +77,11 @@ func runHub(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("hub", hubHelp, hubTail, stderr)
 	fs.StringVar(&cfg.addr, "addr", envOr("HUBFORM_ADDR", "127.0.0.1:8081"), "`ADDR` to listen on, host:port (HUBFORM_ADDR)")
 	fs.StringVar(&cfg.data, "data", envOr("HUBFORM_DATA", "hubform-data"), "`DIR` for the database, files and signing key (HUBFORM_DATA)")
+	fs.StringVar(&cfg.db, "db", envOr("HUBFORM_DB", ""), "database `URL`: postgres://USER:PASSWORD@HOST:PORT/DB for hubs sharing\none database; empty: SQLite in DATA/hub.db (HUBFORM_DB)")
+	fs.StringVar(&cfg.blob, "blob", envOr("HUBFORM_BLOB", ""), "file storage `URL`: s3://BUCKET?region=R[&endpoint=URL] for an S3-compatible\nbucket clients upload to directly, with credentials from AWS_ACCESS_KEY_ID and\nAWS_SECRET_ACCESS_KEY; empty: DATA/files, uploaded through the hub (HUBFORM_BLOB)")
 	fs.StringVar(&cfg.forms, "forms", envOr("HUBFORM_FORMS", ""), "`DIR` of forms, DIR/<site>/<slug>.json (HUBFORM_FORMS; required)")
 	fs.StringVar(&cfg.publicURL, "public-url", envOr("HUBFORM_PUBLIC_URL", ""), "`URL` clients reach the hub at, used in signed upload URLs;\nempty: http://ADDR (HUBFORM_PUBLIC_URL)")
-	fs.StringVar(&cfg.signingSecret, "signing-secret", envOr("HUBFORM_SIGNING_SECRET", ""), "`SECRET` of at least 32 bytes signing upload URLs; hubs sharing\nstorage share it; empty: one kept in DATA/signing.key (HUBFORM_SIGNING_SECRET)")
+	fs.StringVar(&cfg.signingSecret, "signing-secret", envOr("HUBFORM_SIGNING_SECRET", ""), "`SECRET` of at least 32 bytes signing upload URLs; hubs sharing\nstorage share it; empty: one kept in DATA/signing.key; unused with --blob,\nwhose URLs the bucket's credentials sign (HUBFORM_SIGNING_SECRET)")
 	fs.StringVar(&cfg.turnstileSecret, "turnstile-secret", envOr("HUBFORM_TURNSTILE_SECRET", ""), "Turnstile `SECRET` for forms whose settings name none (HUBFORM_TURNSTILE_SECRET)")
 	fs.StringVar(&cfg.recaptchaSecret, "recaptcha-secret", envOr("HUBFORM_RECAPTCHA_SECRET", ""), "reCAPTCHA `SECRET` for forms whose settings name none (HUBFORM_RECAPTCHA_SECRET)")
 	fs.StringVar(&cfg.turnstileVerifyURL, "turnstile-verify-url", envOr("HUBFORM_TURNSTILE_VERIFY_URL", captcha.TurnstileVerifyURL), "Turnstile siteverify `URL` (HUBFORM_TURNSTILE_VERIFY_URL)")
@@ -95,10 +109,16 @@ type runningHub struct {
 	logger  *slog.Logger
 	ln      net.Listener
 	server  *hub.Server
-	db      *sqlite.DB
-	blobs   *localblob.Store
+	db      *sqldb.DB
+	blobs   blobStore
 	closers []func() error
 	cfg     hubConfig
+}
+
+// blobStore is the file storage of a running hub, local or in a bucket.
+type blobStore interface {
+	hub.Blobs
+	NewReader(ctx context.Context, key string) (io.ReadCloser, error)
 }
 
 // openHub listens on cfg.addr and opens the hub's forms and storage.
@@ -134,23 +154,39 @@ func openHub(ctx context.Context, cfg hubConfig, logger *slog.Logger) (_ *runnin
 		return nil, err
 	}
 	h.closers = append(h.closers, formDir.Close)
-	if h.db, err = sqlite.Open(ctx, filepath.Join(cfg.data, "hub.db")); err != nil {
+	if h.db, err = openDB(ctx, cfg.db, cfg.data, false); err != nil {
 		return nil, err
 	}
 	h.closers = append(h.closers, h.db.Close)
-	secret, err := signingSecret(cfg.signingSecret, cfg.data)
-	if err != nil {
-		return nil, err
+	// Uploads serves the PUTs of local storage; a bucket takes its own.
+	var uploads http.Handler
+	if cfg.blob == "" {
+		secret, err := signingSecret(cfg.signingSecret, cfg.data)
+		if err != nil {
+			return nil, err
+		}
+		local, err := localblob.Open(ctx, filepath.Join(cfg.data, "files"), publicURL+hub.UploadsPath, secret)
+		if err != nil {
+			return nil, err
+		}
+		h.closers = append(h.closers, local.Close)
+		h.blobs, uploads = local, local.PutHandler(h.db)
+	} else {
+		bucket, err := openBlob(ctx, cfg.blob)
+		if err != nil {
+			return nil, err
+		}
+		h.closers = append(h.closers, bucket.Close)
+		h.blobs = bucket
 	}
-	if h.blobs, err = localblob.Open(ctx, filepath.Join(cfg.data, "files"), publicURL+hub.UploadsPath, secret); err != nil {
-		return nil, err
-	}
-	h.closers = append(h.closers, h.blobs.Close)
 	h.server, err = hub.NewServer(hub.Config{
-		Forms: formDir, Store: h.db, Blobs: h.blobs, Uploads: h.blobs.PutHandler(h.db), Logger: logger,
+		Forms: formDir, Store: h.db, Blobs: h.blobs, Uploads: uploads, Logger: logger,
 		Captcha:        &captcha.Verifier{TurnstileURL: cfg.turnstileVerifyURL, RecaptchaURL: cfg.recaptchaVerify},
 		CaptchaSecrets: map[string]string{"turnstile": cfg.turnstileSecret, "recaptcha-v3": cfg.recaptchaSecret},
 		MaxBodyBytes:   cfg.maxBody, RateLimit: cfg.rateLimit, TrustedProxies: proxies,
+		// Counted in the database, so that hubs sharing it share each
+		// client's budget.
+		Limiter: h.db,
 	})
 	if err != nil {
 		return nil, err
@@ -207,6 +243,33 @@ func serveHub(ctx context.Context, cfg hubConfig, stdout, stderr io.Writer) erro
 	defer h.Close()
 	fmt.Fprintf(stdout, "hubform hub: serving %s (forms in %s, data in %s)\n", h.URL, cfg.forms, cfg.data)
 	return h.Serve(ctx)
+}
+
+// openDB opens the database --db names, or without one the SQLite file in
+// the data directory. readOnly opens it for reading only, without
+// migrating it.
+func openDB(ctx context.Context, dbURL, dataDir string, readOnly bool) (*sqldb.DB, error) {
+	switch {
+	case dbURL == "" && readOnly:
+		return sqlite.OpenReadOnly(ctx, filepath.Join(dataDir, "hub.db"))
+	case dbURL == "":
+		return sqlite.Open(ctx, filepath.Join(dataDir, "hub.db"))
+	case strings.HasPrefix(dbURL, "postgres://") || strings.HasPrefix(dbURL, "postgresql://"):
+		if readOnly {
+			return postgres.OpenReadOnly(ctx, dbURL)
+		}
+		return postgres.Open(ctx, dbURL)
+	}
+	// The URL is not repeated: it may hold a password.
+	return nil, errors.New("--db: want a postgres:// URL, or nothing for SQLite in the data directory")
+}
+
+// openBlob opens the bucket --blob names.
+func openBlob(ctx context.Context, blobURL string) (*s3blob.Bucket, error) {
+	if !strings.HasPrefix(blobURL, "s3://") {
+		return nil, errors.New("--blob: want an s3:// URL, or nothing for files in the data directory")
+	}
+	return s3blob.Open(ctx, blobURL)
 }
 
 // signingSecret returns the configured secret, else the one kept in the

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,14 +14,14 @@ import (
 	"time"
 
 	"github.com/hubform/hubform/handlers/hub"
-	"github.com/hubform/hubform/handlers/hub/sqlite"
+	"github.com/hubform/hubform/handlers/hub/sqldb"
 )
 
 const submissionsHelp = `
-Usage: hubform submissions list|export --data DIR [--site SITE --form FORM] [--format FORMAT]
+Usage: hubform submissions list|export --data DIR|--db URL [--site SITE --form FORM] [--format FORMAT]
 
-Prints the submissions a hub stored under DIR, oldest first. It only reads,
-and is safe to run while the hub is serving.
+Prints the submissions a hub stored under DIR, or in the PostgreSQL database
+--db names, oldest first. It only reads, and is safe to run while hubs serve.
 
   list     a table for people (--format table unless given)
   export   every detail (--format json unless given)
@@ -37,11 +36,13 @@ Formats:
 const submissionsTail = `
 Example:
   hubform submissions export --data ./hub-data --site acme --form contact --format csv > contact.csv
+  hubform submissions list --db 'postgres://reader:PASSWORD@db.internal/hub'
 `
 
 func runSubmissions(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("submissions", submissionsHelp, submissionsTail, stderr)
 	data := fs.String("data", envOr("HUBFORM_DATA", "hubform-data"), "the hub's data `DIR` (HUBFORM_DATA)")
+	dbURL := fs.String("db", envOr("HUBFORM_DB", ""), "the hubs' database `URL`, postgres://…; empty: SQLite in DIR (HUBFORM_DB)")
 	site := fs.String("site", "", "only this `SITE`")
 	form := fs.String("form", "", "only this form `SLUG`")
 	format := fs.String("format", "", "`FORMAT`: table, json or csv")
@@ -56,14 +57,14 @@ func runSubmissions(ctx context.Context, args []string, stdout, stderr io.Writer
 	if *format == "" {
 		*format = map[string]string{"list": "table", "export": "json"}[args[0]]
 	}
-	write, ok := map[string]func(context.Context, *sqlite.DB, hub.Filter, io.Writer) error{
+	write, ok := map[string]func(context.Context, *sqldb.DB, hub.Filter, io.Writer) error{
 		"table": writeTable, "json": writeJSON, "csv": writeCSV,
 	}[*format]
 	if !ok {
 		fmt.Fprintf(stderr, "hubform submissions: --format %q: want table, json or csv\n", *format)
 		return 2
 	}
-	db, err := sqlite.OpenReadOnly(ctx, filepath.Join(*data, "hub.db"))
+	db, err := openDB(ctx, *dbURL, *data, true)
 	if err != nil {
 		fmt.Fprintf(stderr, "hubform submissions: %v\n", err)
 		return 1
@@ -82,7 +83,7 @@ func runSubmissions(ctx context.Context, args []string, stdout, stderr io.Writer
 }
 
 // writeJSON streams one JSON array, a submission at a time.
-func writeJSON(ctx context.Context, db *sqlite.DB, f hub.Filter, w io.Writer) error {
+func writeJSON(ctx context.Context, db *sqldb.DB, f hub.Filter, w io.Writer) error {
 	io.WriteString(w, "[")
 	first := true
 	err := db.ListSubmissions(ctx, f, func(s hub.Submission) error {
@@ -110,7 +111,7 @@ func writeJSON(ctx context.Context, db *sqlite.DB, f hub.Filter, w io.Writer) er
 
 // writeCSV writes a column per value name. The names are gathered in a
 // first pass, so no submission is held in memory.
-func writeCSV(ctx context.Context, db *sqlite.DB, f hub.Filter, w io.Writer) error {
+func writeCSV(ctx context.Context, db *sqldb.DB, f hub.Filter, w io.Writer) error {
 	seen := map[string]bool{}
 	err := db.ListSubmissions(ctx, f, func(s hub.Submission) error {
 		var payload map[string]json.RawMessage
@@ -176,7 +177,7 @@ func csvCell(v any) string {
 	return s
 }
 
-func writeTable(ctx context.Context, db *sqlite.DB, f hub.Filter, w io.Writer) error {
+func writeTable(ctx context.Context, db *sqldb.DB, f hub.Filter, w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tCREATED\tFORM\tFILES\tVALUES")
 	count := 0

@@ -107,8 +107,8 @@ func (m *memStore) DeleteUpload(context.Context, string) error                  
 // memBlobs holds one uploaded file, "uploads/s/f/0/a.pdf".
 type memBlobs struct{}
 
-func (memBlobs) SignedPutURL(_ context.Context, key string, _ time.Duration) (string, error) {
-	return "http://blobs.invalid/" + key, nil
+func (memBlobs) SignedPutURL(_ context.Context, u Upload, _ time.Duration) (string, error) {
+	return "http://blobs.invalid/" + u.Key, nil
 }
 
 func (memBlobs) Attributes(_ context.Context, key string) (int64, string, error) {

@@ -22,6 +22,7 @@ import (
 	"github.com/hubform/hubform/handlers/hub/captcha"
 	"github.com/hubform/hubform/handlers/hub/forms"
 	"github.com/hubform/hubform/handlers/hub/localblob"
+	"github.com/hubform/hubform/handlers/hub/sqldb"
 	"github.com/hubform/hubform/handlers/hub/sqlite"
 	"github.com/hubform/hubform/hubclient"
 )
@@ -151,7 +152,7 @@ func (b *syncBuffer) String() string {
 type harness struct {
 	t      *testing.T
 	forms  string // the forms directory
-	db     *sqlite.DB
+	db     *sqldb.DB
 	blobs  *localblob.Store
 	hub    *hub.Server
 	srv    *httptest.Server

@@ -66,7 +66,7 @@ func (s *Server) postUploadURL(c echo.Context) error {
 	if err := s.cfg.Store.CreateUpload(ctx, u); err != nil {
 		return s.internal(c, "recording the upload", err)
 	}
-	url, err := s.cfg.Blobs.SignedPutURL(ctx, u.Key, s.cfg.UploadURLExpiry)
+	url, err := s.cfg.Blobs.SignedPutURL(ctx, u, s.cfg.UploadURLExpiry)
 	if err != nil {
 		return s.internal(c, "signing the upload URL", err)
 	}

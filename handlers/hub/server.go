@@ -37,9 +37,21 @@ type Store interface {
 
 // Blobs is what the hub needs of its file storage.
 type Blobs interface {
-	SignedPutURL(ctx context.Context, key string, expiry time.Duration) (string, error)
+	// SignedPutURL returns a URL good for one PUT of u's body, under u.Key,
+	// for expiry. Stores that can bind u.MIME and u.Size into the signature
+	// do, so that the storage itself refuses any other body.
+	SignedPutURL(ctx context.Context, u Upload, expiry time.Duration) (string, error)
 	Attributes(ctx context.Context, key string) (size int64, contentType string, err error)
 	Delete(ctx context.Context, key string) error
+}
+
+// Limiter counts requests against a budget shared by every hub that uses
+// it, as a database they share can (see sqldb.DB.Allow).
+type Limiter interface {
+	// Allow counts one request of client against limit requests per
+	// window, and reports whether it is within the budget; when it is
+	// not, retryAfter is how long until it may be.
+	Allow(ctx context.Context, client string, limit int, window time.Duration, now time.Time) (ok bool, retryAfter time.Duration, err error)
 }
 
 // Captcha verifies captcha tokens with their provider.
@@ -81,6 +93,11 @@ type Config struct {
 	// RateLimit is how many upload-url and submit requests one client may
 	// make per minute; zero turns the limit off.
 	RateLimit int
+	// Limiter, when set, keeps the count of requests for RateLimit, so
+	// that hubs sharing it enforce one budget per client. Without it each
+	// process counts on its own, and a client behind a load balancer may
+	// make RateLimit requests a minute to every hub.
+	Limiter Limiter
 	// TrustedProxies are the networks whose X-Forwarded-For is believed.
 	// Without them a client's address is the socket's.
 	TrustedProxies []*net.IPNet
@@ -183,24 +200,58 @@ func (s *Server) readDeadline(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// rateLimit allows each client RateLimit requests a minute, in bursts of
-// up to RateLimit, and answers 429 with Retry-After beyond that.
+// rateLimit allows each client RateLimit requests a minute and answers 429
+// with Retry-After beyond that: counted by Limiter when set, in clock
+// minutes, else by this process alone, in bursts of up to RateLimit.
 func (s *Server) rateLimit() echo.MiddlewareFunc {
 	if s.cfg.RateLimit == 0 {
 		return func(next echo.HandlerFunc) echo.HandlerFunc { return next }
+	}
+	if s.cfg.Limiter != nil {
+		return s.sharedRateLimit
 	}
 	perMinute := s.cfg.RateLimit
 	store := middleware.NewRateLimiterMemoryStoreWithConfig(middleware.RateLimiterMemoryStoreConfig{
 		Rate: rate.Limit(float64(perMinute) / 60), Burst: perMinute, ExpiresIn: 3 * time.Minute,
 	})
-	retryAfter := strconv.Itoa(int(math.Ceil(60 / float64(perMinute))))
+	retryAfter := time.Duration(float64(time.Minute) / float64(perMinute))
 	return middleware.RateLimiterWithConfig(middleware.RateLimiterConfig{
 		Store: store,
 		DenyHandler: func(c echo.Context, _ string, _ error) error {
-			c.Response().Header().Set("Retry-After", retryAfter)
-			return s.fail(c, http.StatusTooManyRequests, fmt.Sprintf("too many requests: at most %d a minute", perMinute), nil)
+			return s.tooManyRequests(c, retryAfter)
 		},
 	})
+}
+
+// sharedRateLimit is the rate limit counted by Limiter.
+//
+// When Limiter fails, the request is let through and a warning logged:
+// the limit protects the hub from floods, and refusing every client
+// because the database hiccupped would be a worse outage than a few
+// uncounted requests. Requests that go on to write need that database
+// anyway, and fail on their own if it is down.
+func (s *Server) sharedRateLimit(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		ctx := c.Request().Context()
+		ok, retryAfter, err := s.cfg.Limiter.Allow(ctx, c.RealIP(), s.cfg.RateLimit, time.Minute, s.cfg.Now())
+		switch {
+		case err != nil:
+			s.cfg.Logger.LogAttrs(ctx, slog.LevelWarn, "rate limit not counted; request let through",
+				slog.String("client", c.RealIP()), slog.Any("error", err))
+		case !ok:
+			return s.tooManyRequests(c, retryAfter)
+		}
+		return next(c)
+	}
+}
+
+// tooManyRequests answers 429 with Retry-After: retryAfter in whole
+// seconds, rounded up so that a client waiting that long is let in, and
+// at least 1.
+func (s *Server) tooManyRequests(c echo.Context, retryAfter time.Duration) error {
+	secs := max(1, int64(math.Ceil(retryAfter.Seconds())))
+	c.Response().Header().Set("Retry-After", strconv.FormatInt(secs, 10))
+	return s.fail(c, http.StatusTooManyRequests, fmt.Sprintf("too many requests: at most %d a minute", s.cfg.RateLimit), nil)
 }
 
 // logRequests logs every request once it is answered.

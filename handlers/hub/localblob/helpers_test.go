@@ -133,7 +133,7 @@ func (h *testHub) expect(t *testing.T, key, mime string, size int64) string {
 	now := h.clock.Now()
 	h.uploads.put(hub.Upload{Key: key, Site: "acme", Form: "contact", Filename: "f", MIME: mime, Size: size,
 		CreatedAt: now, ExpiresAt: now.Add(5 * time.Minute)})
-	u, err := h.store.SignedPutURL(context.Background(), key, 5*time.Minute)
+	u, err := h.store.SignedPutURL(context.Background(), hub.Upload{Key: key}, 5*time.Minute)
 	if err != nil {
 		t.Fatal(err)
 	}

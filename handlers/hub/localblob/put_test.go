@@ -103,7 +103,7 @@ func TestPutRefusals(t *testing.T) {
 		want   string
 	}{
 		{name: "no record", setup: func(h *testHub, u string) string {
-			u2, _ := h.store.SignedPutURL(context.Background(), testKey+"x", time.Minute)
+			u2, _ := h.store.SignedPutURL(context.Background(), hub.Upload{Key: testKey + "x"}, time.Minute)
 			return u2
 		}, status: http.StatusNotFound, want: "no upload"},
 		{name: "already uploaded", setup: func(h *testHub, u string) string {
@@ -191,7 +191,7 @@ func TestPutNoContentLength(t *testing.T) {
 func TestPutExpired(t *testing.T) {
 	h := newTestHub(t, testSecret)
 	h.uploads.put(hub.Upload{Key: testKey, MIME: "text/plain", Size: 3})
-	u, err := h.store.SignedPutURL(context.Background(), testKey, time.Minute)
+	u, err := h.store.SignedPutURL(context.Background(), hub.Upload{Key: testKey}, time.Minute)
 	if err != nil {
 		t.Fatal(err)
 	}

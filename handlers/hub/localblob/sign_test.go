@@ -16,7 +16,7 @@ import (
 
 func TestSignedURLShape(t *testing.T) {
 	h := newTestHub(t, testSecret)
-	raw, err := h.store.SignedPutURL(context.Background(), testKey, 10*time.Minute)
+	raw, err := h.store.SignedPutURL(context.Background(), hub.Upload{Key: testKey}, 10*time.Minute)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,12 +39,12 @@ func TestSignedURLShape(t *testing.T) {
 func TestSignedPutURLExpiryBounds(t *testing.T) {
 	h := newTestHub(t, testSecret)
 	for _, d := range []time.Duration{0, -time.Second, MaxExpiry + time.Second, time.Hour} {
-		if _, err := h.store.SignedPutURL(context.Background(), testKey, d); err == nil {
+		if _, err := h.store.SignedPutURL(context.Background(), hub.Upload{Key: testKey}, d); err == nil {
 			t.Errorf("SignedPutURL with expiry %v: no error", d)
 		}
 	}
 	for _, d := range []time.Duration{time.Second, MaxExpiry} {
-		if _, err := h.store.SignedPutURL(context.Background(), testKey, d); err != nil {
+		if _, err := h.store.SignedPutURL(context.Background(), hub.Upload{Key: testKey}, d); err != nil {
 			t.Errorf("SignedPutURL with expiry %v: %v", d, err)
 		}
 	}
@@ -157,7 +157,7 @@ func TestOtherStoreSecret(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer foreign.Close()
-	u, err := foreign.SignedPutURL(context.Background(), testKey, time.Minute)
+	u, err := foreign.SignedPutURL(context.Background(), hub.Upload{Key: testKey}, time.Minute)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +169,7 @@ func TestOtherStoreSecret(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer peer.Close()
-	u, err = peer.SignedPutURL(context.Background(), testKey, time.Minute)
+	u, err = peer.SignedPutURL(context.Background(), hub.Upload{Key: testKey}, time.Minute)
 	if err != nil {
 		t.Fatal(err)
 	}

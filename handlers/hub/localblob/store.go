@@ -110,20 +110,22 @@ func (s *Store) Close() error {
 	return nil
 }
 
-// SignedPutURL returns a URL for PUT of key that expires after expiry, which
-// must be positive and at most MaxExpiry.
-func (s *Store) SignedPutURL(ctx context.Context, key string, expiry time.Duration) (string, error) {
+// SignedPutURL returns a URL for PUT of u.Key that expires after expiry,
+// which must be positive and at most MaxExpiry. The URL binds only the key:
+// PutHandler takes the size and type from the upload record.
+func (s *Store) SignedPutURL(ctx context.Context, u hub.Upload, expiry time.Duration) (string, error) {
+	key := u.Key
 	if expiry <= 0 || expiry > MaxExpiry {
 		return "", fmt.Errorf("localblob: expiry %v: want more than 0 and at most %v", expiry, MaxExpiry)
 	}
 	if err := checkKey(key); err != nil {
 		return "", err
 	}
-	u, err := s.bucket.SignedURL(ctx, key, &blob.SignedURLOptions{Method: http.MethodPut, Expiry: expiry})
+	signed, err := s.bucket.SignedURL(ctx, key, &blob.SignedURLOptions{Method: http.MethodPut, Expiry: expiry})
 	if err != nil {
 		return "", fmt.Errorf("localblob: sign %q: %w", key, err)
 	}
-	return u, nil
+	return signed, nil
 }
 
 // Attributes returns the size and content type of the object key. An

@@ -128,7 +128,7 @@ func TestBadKeys(t *testing.T) {
 	h := newTestHub(t, testSecret)
 	ctx := context.Background()
 	for _, key := range badKeys {
-		if _, err := h.store.SignedPutURL(ctx, key, time.Minute); !errors.Is(err, errInvalidKey) {
+		if _, err := h.store.SignedPutURL(ctx, hub.Upload{Key: key}, time.Minute); !errors.Is(err, errInvalidKey) {
 			t.Errorf("SignedPutURL(%q): %v, want an invalid key error", key, err)
 		}
 		if _, _, err := h.store.Attributes(ctx, key); !errors.Is(err, errInvalidKey) {

@@ -3,10 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"embed"
-	"errors"
 	"fmt"
-	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -14,24 +11,13 @@ import (
 	"strings"
 
 	"github.com/pressly/goose/v3"
-	"github.com/pressly/goose/v3/database"
 	_ "modernc.org/sqlite"
+
+	"github.com/hubform/hubform/handlers/hub/sqldb"
 )
 
-//go:embed migrations/*.sql
-var migrationsFS embed.FS
-
-// DB is a hub database. It is safe for concurrent use.
-type DB struct {
-	// w holds the only connection that writes. SQLite admits one writer
-	// at a time; queueing writers in the pool rather than in SQLite's busy
-	// handler keeps them in order and never fails one with SQLITE_BUSY. w is nil
-	// when the database was opened read-only.
-	w *sql.DB
-	// r holds the connections that only read; in WAL mode they neither
-	// wait for the writer nor hold it up.
-	r *sql.DB
-}
+// dialect is SQLite's.
+var dialect = sqldb.Dialect{Name: "sqlite", Goose: goose.DialectSQLite3}
 
 // Connection settings. busy_timeout covers other processes holding the
 // write lock. WAL lets readers and the writer proceed together, and FULL
@@ -45,14 +31,10 @@ const (
 	readOnly = "_pragma=busy_timeout(5000)&_pragma=foreign_keys(1)&mode=ro"
 )
 
-// errReadOnly is returned by the writing methods of a DB opened with
-// OpenReadOnly.
-var errReadOnly = errors.New("sqlite: database is open read-only")
-
 // Open opens the database file at path, creating it and its parent
 // directories if needed, and applies the migrations it lacks. A file it
 // creates is readable and writable by its owner only.
-func Open(ctx context.Context, path string) (*DB, error) {
+func Open(ctx context.Context, path string) (*sqldb.DB, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
 	}
@@ -65,28 +47,34 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	}
 	f.Close()
 
-	db := &DB{}
-	if db.w, err = openPool(ctx, path, readWrite); err != nil {
+	// One connection writes. SQLite admits one writer at a time;
+	// queueing writers in the pool rather than in SQLite's busy handler
+	// keeps them in order and never fails one with SQLITE_BUSY.
+	w, err := openPool(ctx, path, readWrite)
+	if err != nil {
 		return nil, err
 	}
-	db.w.SetMaxOpenConns(1)
-	if err := migrate(ctx, db.w); err != nil {
-		db.w.Close()
+	w.SetMaxOpenConns(1)
+	if err := sqldb.Migrate(ctx, dialect, w); err != nil {
+		w.Close()
 		return nil, fmt.Errorf("sqlite: migrate %s: %w", path, err)
 	}
-	if db.r, err = openPool(ctx, path, readWrite+"&_pragma=query_only(1)"); err != nil {
-		db.w.Close()
+	// The others only read; in WAL mode they neither wait for the writer
+	// nor hold it up, and query_only keeps them from taking its lock.
+	r, err := openPool(ctx, path, readWrite+"&_pragma=query_only(1)")
+	if err != nil {
+		w.Close()
 		return nil, err
 	}
-	db.r.SetMaxOpenConns(max(4, runtime.GOMAXPROCS(0)))
-	return db, nil
+	r.SetMaxOpenConns(max(4, runtime.GOMAXPROCS(0)))
+	return sqldb.New(dialect, w, r), nil
 }
 
 // OpenReadOnly opens the existing database file at path for reading only,
 // as a second process may while a hub serves the file. It applies no
 // migrations and fails if the file is missing or its schema is older than
 // this package's.
-func OpenReadOnly(ctx context.Context, path string) (*DB, error) {
+func OpenReadOnly(ctx context.Context, path string) (*sqldb.DB, error) {
 	// SQLite's error for a missing file does not say which; os.Stat does.
 	if _, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("sqlite: open %s read-only: %w", path, err)
@@ -96,29 +84,11 @@ func OpenReadOnly(ctx context.Context, path string) (*DB, error) {
 		return nil, err
 	}
 	r.SetMaxOpenConns(max(4, runtime.GOMAXPROCS(0)))
-	if err := checkVersion(ctx, r); err != nil {
+	if err := sqldb.CheckVersion(ctx, dialect, r); err != nil {
 		r.Close()
 		return nil, fmt.Errorf("sqlite: open %s read-only: %w", path, err)
 	}
-	return &DB{r: r}, nil
-}
-
-// Close closes the database.
-func (db *DB) Close() error {
-	var errs []error
-	if db.w != nil {
-		errs = append(errs, db.w.Close())
-	}
-	errs = append(errs, db.r.Close())
-	return errors.Join(errs...)
-}
-
-// writer returns the pool that writes, or errReadOnly.
-func (db *DB) writer() (*sql.DB, error) {
-	if db.w == nil {
-		return nil, errReadOnly
-	}
-	return db.w, nil
+	return sqldb.New(dialect, nil, r), nil
 }
 
 // openPool opens a connection pool on path with the given URI query and
@@ -154,47 +124,4 @@ func fileDSN(path, query string) (string, error) {
 	}
 	u := url.URL{Scheme: "file", Path: p, RawQuery: query}
 	return u.String(), nil
-}
-
-// migrations returns the embedded migrations' file system.
-func migrations() fs.FS {
-	sub, err := fs.Sub(migrationsFS, "migrations")
-	if err != nil {
-		panic(err) // the directory is embedded; it cannot be missing
-	}
-	return sub
-}
-
-// migrate applies the embedded migrations the database lacks.
-func migrate(ctx context.Context, pool *sql.DB) error {
-	p, err := goose.NewProvider(goose.DialectSQLite3, pool, migrations())
-	if err != nil {
-		return err
-	}
-	_, err = p.Up(ctx)
-	return err
-}
-
-// checkVersion reports an error unless the database's schema is at least
-// as new as the embedded migrations. It only reads: goose's own version
-// queries would try to create a missing version table.
-func checkVersion(ctx context.Context, pool *sql.DB) error {
-	p, err := goose.NewProvider(goose.DialectSQLite3, pool, migrations())
-	if err != nil {
-		return err
-	}
-	sources := p.ListSources()
-	want := sources[len(sources)-1].Version
-	store, err := database.NewStore(goose.DialectSQLite3, goose.DefaultTablename)
-	if err != nil {
-		return err
-	}
-	have, err := store.GetLatestVersion(ctx, pool)
-	if err != nil {
-		return fmt.Errorf("reading schema version (not a hub database?): %w", err)
-	}
-	if have < want {
-		return fmt.Errorf("schema version %d is older than %d; open it once read-write (start the hub) to migrate it", have, want)
-	}
-	return nil
 }

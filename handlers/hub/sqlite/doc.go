@@ -1,12 +1,10 @@
-// Package sqlite stores the hub's submissions and the uploads it signed
-// URLs for in a SQLite database file.
-//
-// The schema is created and upgraded by migrations embedded in the package.
-// Times are kept as Unix milliseconds in UTC and JSON as text, and the
-// queries use only syntax PostgreSQL shares, so a PostgreSQL store can reuse
-// both.
+// Package sqlite opens the hub's database in a SQLite file: the
+// submissions and the uploads it signed URLs for. The queries, the
+// migrations and the methods of the [sqldb.DB] it returns are shared with
+// the PostgreSQL store in package sqldb; what is SQLite's lives here.
 //
 // A database is opened in WAL mode with full synchronous commits: a write
 // that returned nil survives a crash, and readers, including another process
-// that opened the file with [OpenReadOnly], never block the writer.
+// that opened the file with [OpenReadOnly], never block the writer. One
+// connection writes and the others only read.
 package sqlite

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/handlers/hub/sqldb"
 	"github.com/hubform/hubform/hubclient"
 )
 
@@ -17,7 +18,7 @@ var t0 = time.Date(2026, 11, 21, 10, 30, 0, 123e6, time.UTC)
 
 // openTest opens a fresh database in a temporary directory and closes it
 // when the test ends.
-func openTest(t testing.TB) (*DB, string) {
+func openTest(t testing.TB) (*sqldb.DB, string) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "hub.db")
 	db, err := Open(context.Background(), path)
@@ -67,7 +68,7 @@ func submission(id string, atts ...hubclient.Attachment) hub.Submission {
 }
 
 // mustCreateUpload stores u or fails the test.
-func mustCreateUpload(t testing.TB, db *DB, u hub.Upload) {
+func mustCreateUpload(t testing.TB, db *sqldb.DB, u hub.Upload) {
 	t.Helper()
 	if err := db.CreateUpload(context.Background(), u); err != nil {
 		t.Fatalf("CreateUpload(%q): %v", u.Key, err)
@@ -75,7 +76,7 @@ func mustCreateUpload(t testing.TB, db *DB, u hub.Upload) {
 }
 
 // listAll returns every submission f selects.
-func listAll(t testing.TB, db *DB, f hub.Filter) []hub.Submission {
+func listAll(t testing.TB, db *sqldb.DB, f hub.Filter) []hub.Submission {
 	t.Helper()
 	var out []hub.Submission
 	err := db.ListSubmissions(context.Background(), f, func(s hub.Submission) error {
@@ -89,7 +90,7 @@ func listAll(t testing.TB, db *DB, f hub.Filter) []hub.Submission {
 }
 
 // count returns the number of submissions f selects.
-func count(t testing.TB, db *DB, f hub.Filter) int {
+func count(t testing.TB, db *sqldb.DB, f hub.Filter) int {
 	t.Helper()
 	n, err := db.CountSubmissions(context.Background(), f)
 	if err != nil {

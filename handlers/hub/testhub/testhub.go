@@ -20,6 +20,7 @@ import (
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/forms"
 	"github.com/hubform/hubform/handlers/hub/localblob"
+	"github.com/hubform/hubform/handlers/hub/sqldb"
 	"github.com/hubform/hubform/handlers/hub/sqlite"
 	"github.com/hubform/hubform/hubclient"
 )
@@ -29,7 +30,7 @@ type Hub struct {
 	// URL is the hub URL for clients, ending in /v1.
 	URL      string
 	Server   *httptest.Server
-	DB       *sqlite.DB
+	DB       *sqldb.DB
 	Blobs    *localblob.Store
 	FormsDir string
 

@@ -1,4 +1,4 @@
-package sqlite
+package sqldb
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/hubclient"
@@ -27,14 +28,16 @@ func (db *DB) CreateSubmission(ctx context.Context, s hub.Submission) error {
 		return err
 	}
 	if s.ID == "" || s.Site == "" || s.Form == "" {
-		return errors.New("sqlite: create submission: id, site and form must be set")
+		return db.errorf("create submission: id, site and form must be set")
 	}
 	payload := s.Payload
 	if len(payload) == 0 {
 		payload = json.RawMessage("{}")
 	}
-	if !json.Valid(payload) {
-		return fmt.Errorf("sqlite: create submission %s: payload is not valid JSON", s.ID)
+	// JSON may carry bytes that are not UTF-8 in its strings; PostgreSQL's
+	// TEXT refuses them, so both databases do.
+	if !json.Valid(payload) || !utf8.Valid(payload) {
+		return db.errorf("create submission %s: payload is not valid JSON in UTF-8", s.ID)
 	}
 	atts := s.Attachments
 	if atts == nil {
@@ -42,27 +45,27 @@ func (db *DB) CreateSubmission(ctx context.Context, s hub.Submission) error {
 	}
 	attsJSON, err := json.Marshal(atts)
 	if err != nil {
-		return fmt.Errorf("sqlite: create submission %s: %w", s.ID, err)
+		return db.errorf("create submission %s: %w", s.ID, err)
 	}
 
 	tx, err := w.BeginTx(ctx, nil)
 	if err != nil {
-		return fmt.Errorf("sqlite: create submission %s: %w", s.ID, err)
+		return db.errorf("create submission %s: %w", s.ID, err)
 	}
 	defer tx.Rollback()
 	_, err = tx.ExecContext(ctx,
 		`INSERT INTO submissions (`+submissionColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-		s.ID, s.Site, s.Form, millis(s.CreatedAt), string(payload), string(attsJSON), s.ClientAddr, s.UserAgent)
+		s.ID, s.Site, s.Form, millis(s.CreatedAt), string(payload), string(attsJSON), text(s.ClientAddr), text(s.UserAgent))
 	if err != nil {
-		return fmt.Errorf("sqlite: create submission %s: %w", s.ID, err)
+		return db.errorf("create submission %s: %w", s.ID, err)
 	}
 	for _, a := range s.Attachments {
 		if err := claim(ctx, tx, s, a); err != nil {
-			return fmt.Errorf("sqlite: create submission %s: %w", s.ID, err)
+			return db.errorf("create submission %s: %w", s.ID, err)
 		}
 	}
 	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("sqlite: create submission %s: %w", s.ID, err)
+		return db.errorf("create submission %s: %w", s.ID, err)
 	}
 	return nil
 }
@@ -128,25 +131,25 @@ func (db *DB) ListSubmissions(ctx context.Context, f hub.Filter, fn func(hub.Sub
 	where, args := filterSQL(f)
 	rows, err := db.r.QueryContext(ctx, `SELECT `+submissionColumns+` FROM submissions`+where+` ORDER BY id`, args...)
 	if err != nil {
-		return fmt.Errorf("sqlite: list submissions: %w", err)
+		return db.errorf("list submissions: %w", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		// database/sql notices a canceled context only asynchronously;
 		// a slow fn should not get more rows after it.
 		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("sqlite: list submissions: %w", err)
+			return db.errorf("list submissions: %w", err)
 		}
 		s, err := scanSubmission(rows)
 		if err != nil {
-			return fmt.Errorf("sqlite: list submissions: %w", err)
+			return db.errorf("list submissions: %w", err)
 		}
 		if err := fn(s); err != nil {
 			return err
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return fmt.Errorf("sqlite: list submissions: %w", err)
+		return db.errorf("list submissions: %w", err)
 	}
 	return nil
 }
@@ -157,7 +160,7 @@ func (db *DB) CountSubmissions(ctx context.Context, f hub.Filter) (int, error) {
 	var n int
 	err := db.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM submissions`+where, args...).Scan(&n)
 	if err != nil {
-		return 0, fmt.Errorf("sqlite: count submissions: %w", err)
+		return 0, db.errorf("count submissions: %w", err)
 	}
 	return n, nil
 }

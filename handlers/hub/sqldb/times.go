@@ -1,7 +1,8 @@
-package sqlite
+package sqldb
 
 import (
 	"database/sql"
+	"strings"
 	"time"
 )
 
@@ -23,4 +24,12 @@ func nullMillis(t time.Time) sql.NullInt64 {
 // nullString stores the empty string as NULL.
 func nullString(s string) sql.NullString {
 	return sql.NullString{String: s, Valid: s != ""}
+}
+
+// text makes s storable as TEXT on every database. Headers such as the
+// user agent may hold any bytes, but PostgreSQL accepts neither NUL nor
+// invalid UTF-8; both become U+FFFD, on SQLite too, so that what is stored
+// does not depend on the database.
+func text(s string) string {
+	return strings.ReplaceAll(strings.ToValidUTF8(s, "\uFFFD"), "\x00", "\uFFFD")
 }

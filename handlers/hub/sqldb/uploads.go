@@ -1,10 +1,9 @@
-package sqlite
+package sqldb
 
 import (
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/hubform/hubform/handlers/hub"
@@ -20,14 +19,14 @@ func (db *DB) CreateUpload(ctx context.Context, u hub.Upload) error {
 		return err
 	}
 	if u.Key == "" {
-		return errors.New("sqlite: create upload: empty key")
+		return db.errorf("create upload: empty key")
 	}
 	_, err = w.ExecContext(ctx,
 		`INSERT INTO uploads (`+uploadColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-		u.Key, u.Site, u.Form, u.Filename, u.MIME, u.Size,
+		u.Key, u.Site, u.Form, text(u.Filename), u.MIME, u.Size,
 		millis(u.CreatedAt), millis(u.ExpiresAt), nullMillis(u.UploadedAt), nullString(u.SubmissionID))
 	if err != nil {
-		return fmt.Errorf("sqlite: create upload %q: %w", u.Key, err)
+		return db.errorf("create upload %q: %w", u.Key, err)
 	}
 	return nil
 }
@@ -37,7 +36,7 @@ func (db *DB) CreateUpload(ctx context.Context, u hub.Upload) error {
 func (db *DB) Upload(ctx context.Context, key string) (hub.Upload, error) {
 	u, err := db.lookUpload(ctx, key)
 	if err != nil {
-		return hub.Upload{}, fmt.Errorf("sqlite: upload %q: %w", key, err)
+		return hub.Upload{}, db.errorf("upload %q: %w", key, err)
 	}
 	return u, nil
 }
@@ -64,16 +63,16 @@ func (db *DB) MarkUploaded(ctx context.Context, key string, at time.Time) error 
 	}
 	if at.IsZero() {
 		// Zero is stored as NULL and means "not uploaded".
-		return fmt.Errorf("sqlite: mark upload %q uploaded: zero time", key)
+		return db.errorf("mark upload %q uploaded: zero time", key)
 	}
 	res, err := w.ExecContext(ctx,
 		`UPDATE uploads SET uploaded_at = $1 WHERE key = $2 AND uploaded_at IS NULL AND submission_id IS NULL`,
 		millis(at), key)
 	if err != nil {
-		return fmt.Errorf("sqlite: mark upload %q uploaded: %w", key, err)
+		return db.errorf("mark upload %q uploaded: %w", key, err)
 	}
 	if n, err := res.RowsAffected(); err != nil {
-		return fmt.Errorf("sqlite: mark upload %q uploaded: %w", key, err)
+		return db.errorf("mark upload %q uploaded: %w", key, err)
 	} else if n == 1 {
 		return nil
 	}
@@ -81,11 +80,11 @@ func (db *DB) MarkUploaded(ctx context.Context, key string, at time.Time) error 
 	u, err := db.lookUpload(ctx, key)
 	switch {
 	case err != nil:
-		return fmt.Errorf("sqlite: mark upload %q uploaded: %w", key, err)
+		return db.errorf("mark upload %q uploaded: %w", key, err)
 	case u.SubmissionID != "":
-		return fmt.Errorf("sqlite: mark upload %q uploaded: already claimed by submission %s: %w", key, u.SubmissionID, hub.ErrUploadClaim)
+		return db.errorf("mark upload %q uploaded: already claimed by submission %s: %w", key, u.SubmissionID, hub.ErrUploadClaim)
 	default:
-		return fmt.Errorf("sqlite: mark upload %q uploaded: already uploaded at %s: %w", key, u.UploadedAt.Format(time.RFC3339Nano), hub.ErrUploadClaim)
+		return db.errorf("mark upload %q uploaded: already uploaded at %s: %w", key, u.UploadedAt.Format(time.RFC3339Nano), hub.ErrUploadClaim)
 	}
 }
 
@@ -99,19 +98,19 @@ func (db *DB) StaleUploads(ctx context.Context, before time.Time, limit int) ([]
 		`SELECT `+uploadColumns+` FROM uploads WHERE submission_id IS NULL AND created_at < $1 ORDER BY created_at, key LIMIT $2`,
 		millis(before), limit)
 	if err != nil {
-		return nil, fmt.Errorf("sqlite: stale uploads: %w", err)
+		return nil, db.errorf("stale uploads: %w", err)
 	}
 	defer rows.Close()
 	var out []hub.Upload
 	for rows.Next() {
 		u, err := scanUpload(rows)
 		if err != nil {
-			return nil, fmt.Errorf("sqlite: stale uploads: %w", err)
+			return nil, db.errorf("stale uploads: %w", err)
 		}
 		out = append(out, u)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("sqlite: stale uploads: %w", err)
+		return nil, db.errorf("stale uploads: %w", err)
 	}
 	return out, nil
 }
@@ -126,18 +125,18 @@ func (db *DB) DeleteUpload(ctx context.Context, key string) error {
 	}
 	res, err := w.ExecContext(ctx, `DELETE FROM uploads WHERE key = $1 AND submission_id IS NULL`, key)
 	if err != nil {
-		return fmt.Errorf("sqlite: delete upload %q: %w", key, err)
+		return db.errorf("delete upload %q: %w", key, err)
 	}
 	if n, err := res.RowsAffected(); err != nil {
-		return fmt.Errorf("sqlite: delete upload %q: %w", key, err)
+		return db.errorf("delete upload %q: %w", key, err)
 	} else if n == 1 {
 		return nil
 	}
 	u, err := db.lookUpload(ctx, key)
 	if err != nil {
-		return fmt.Errorf("sqlite: delete upload %q: %w", key, err)
+		return db.errorf("delete upload %q: %w", key, err)
 	}
-	return fmt.Errorf("sqlite: delete upload %q: claimed by submission %s: %w", key, u.SubmissionID, hub.ErrUploadClaim)
+	return db.errorf("delete upload %q: claimed by submission %s: %w", key, u.SubmissionID, hub.ErrUploadClaim)
 }
 
 // scanner is a *sql.Row or *sql.Rows.

@@ -1,4 +1,4 @@
-package sqlite
+package storetest
 
 import (
 	"context"
@@ -11,9 +11,9 @@ import (
 	"github.com/hubform/hubform/handlers/hub"
 )
 
-func TestUploadRoundTrip(t *testing.T) {
+func testUploadRoundTrip(t *testing.T, open Open) {
 	ctx := context.Background()
-	db, _ := openTest(t)
+	db := open1(t, open)
 	if err := db.CreateSubmission(ctx, submission("S1")); err != nil {
 		t.Fatal(err)
 	}
@@ -60,9 +60,9 @@ func TestUploadRoundTrip(t *testing.T) {
 	}
 }
 
-func TestMarkUploaded(t *testing.T) {
+func testMarkUploaded(t *testing.T, open Open) {
 	ctx := context.Background()
-	db, _ := openTest(t)
+	db := open1(t, open)
 	pending := func(key string) hub.Upload {
 		u := upload(key)
 		u.UploadedAt = time.Time{}
@@ -120,9 +120,9 @@ func TestMarkUploaded(t *testing.T) {
 	}
 }
 
-func TestStaleUploads(t *testing.T) {
+func testStaleUploads(t *testing.T, open Open) {
 	ctx := context.Background()
-	db, _ := openTest(t)
+	db := open1(t, open)
 	for i, key := range []string{"uploads/4", "uploads/1", "uploads/3", "uploads/2", "uploads/claimed", "uploads/new"} {
 		u := upload(key)
 		u.CreatedAt = t0.Add(time.Duration(i) * time.Minute)
@@ -170,9 +170,9 @@ func TestStaleUploads(t *testing.T) {
 	}
 }
 
-func TestDeleteUpload(t *testing.T) {
+func testDeleteUpload(t *testing.T, open Open) {
 	ctx := context.Background()
-	db, _ := openTest(t)
+	db := open1(t, open)
 	mustCreateUpload(t, db, upload("uploads/free"))
 	claimed := upload("uploads/claimed")
 	mustCreateUpload(t, db, claimed)

@@ -1,0 +1,176 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/handlers/hub/postgres/pgtest"
+	"github.com/hubform/hubform/handlers/hub/sqldb"
+	"github.com/hubform/hubform/handlers/hub/sqldb/storetest"
+)
+
+func TestMain(m *testing.M) { pgtest.Main(m) }
+
+// openURL opens the database at u and closes it when t ends.
+func openURL(t testing.TB, u string) *sqldb.DB {
+	t.Helper()
+	db, err := Open(context.Background(), u)
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := db.Close(); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	})
+	return db
+}
+
+func TestStore(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, handles int) []*sqldb.DB {
+		u := pgtest.URL(t)
+		var dbs []*sqldb.DB
+		for range handles {
+			dbs = append(dbs, openURL(t, u))
+		}
+		return dbs
+	})
+}
+
+func TestOpenConcurrently(t *testing.T) {
+	// Hubs starting together on an empty database migrate it once,
+	// one after the other, and all open it.
+	u := pgtest.URL(t)
+	const hubs = 3
+	var wg sync.WaitGroup
+	dbs := make([]*sqldb.DB, hubs)
+	errs := make([]error, hubs)
+	for i := range hubs {
+		wg.Go(func() { dbs[i], errs[i] = Open(context.Background(), u) })
+	}
+	wg.Wait()
+	for i, db := range dbs {
+		if errs[i] != nil {
+			t.Errorf("Open %d: %v", i, errs[i])
+			continue
+		}
+		db.Close()
+	}
+	db := openURL(t, u)
+	var versions int
+	if err := db.Reader().QueryRow(`SELECT COUNT(*) FROM goose_db_version WHERE version_id > 0`).Scan(&versions); err != nil {
+		t.Fatal(err)
+	}
+	entries, err := fs.ReadDir(sqldb.Migrations(), ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if versions != len(entries) {
+		t.Errorf("%d migrations recorded, want %d (each once)", versions, len(entries))
+	}
+}
+
+func TestOpenReadOnly(t *testing.T) {
+	ctx := context.Background()
+	u := pgtest.URL(t)
+	rw := openURL(t, u)
+	sub := hub.Submission{ID: "01", Site: "site", Form: "form", CreatedAt: time.Now()}
+	if err := rw.CreateSubmission(ctx, sub); err != nil {
+		t.Fatal(err)
+	}
+	ro, err := OpenReadOnly(ctx, u)
+	if err != nil {
+		t.Fatalf("OpenReadOnly: %v", err)
+	}
+	defer ro.Close()
+	if n, err := ro.CountSubmissions(ctx, hub.Filter{}); err != nil || n != 1 {
+		t.Errorf("CountSubmissions = %d, %v; want 1", n, err)
+	}
+	sub.ID = "02"
+	if err := ro.CreateSubmission(ctx, sub); !errors.Is(err, sqldb.ErrReadOnly) {
+		t.Errorf("CreateSubmission on read-only handle: %v, want ErrReadOnly", err)
+	}
+	if _, _, err := ro.Allow(ctx, "c", 1, time.Minute, time.Now()); !errors.Is(err, sqldb.ErrReadOnly) {
+		t.Errorf("Allow on read-only handle: %v, want ErrReadOnly", err)
+	}
+	// The server refuses too: the session is read-only, not just
+	// guarded by the methods.
+	if _, err := ro.Reader().ExecContext(ctx, `DELETE FROM submissions`); err == nil {
+		t.Error("DELETE through the read-only pool succeeded")
+	}
+}
+
+func TestOpenReadOnlyRefuses(t *testing.T) {
+	ctx := context.Background()
+	empty := pgtest.URL(t)
+	bad, _ := url.Parse(pgtest.URL(t))
+	bad.Path += "_missing"
+	tests := []struct{ name, url string }{
+		{"not a hub database", empty},
+		{"missing database", bad.String()},
+		{"not a URL", "postgres://[::1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if db, err := OpenReadOnly(ctx, tt.url); err == nil {
+				db.Close()
+				t.Fatal("OpenReadOnly succeeded")
+			}
+		})
+	}
+}
+
+func TestSynchronousCommit(t *testing.T) {
+	// A URL, or a server, that turns synchronous commits off does not
+	// make the hub answer before a submission is on disk.
+	u, err := url.Parse(pgtest.URL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ set, want string }{
+		{"off", "on"},
+		{"local", "local"},
+		{"", "on"},
+	} {
+		t.Run(fmt.Sprintf("%q", tt.set), func(t *testing.T) {
+			q := u.Query()
+			if tt.set != "" {
+				q.Set("synchronous_commit", tt.set)
+			}
+			v := *u
+			v.RawQuery = q.Encode()
+			db := openURL(t, v.String())
+			var got string
+			if err := db.Writer().QueryRow(`SHOW synchronous_commit`).Scan(&got); err != nil {
+				t.Fatal(err)
+			}
+			if got != tt.want {
+				t.Errorf("synchronous_commit = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func BenchmarkCreateSubmission(b *testing.B) {
+	ctx := context.Background()
+	db := openURL(b, pgtest.URL(b))
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			now := time.Now()
+			s := hub.Submission{ID: hub.NewID(now), Site: "site", Form: "form", CreatedAt: now, Payload: []byte(`{"name":"Jane"}`)}
+			if err := db.CreateSubmission(ctx, s); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "submissions/s")
+}

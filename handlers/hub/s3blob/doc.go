@@ -1,0 +1,37 @@
+// Package s3blob is the hub's file storage in an S3-compatible bucket (AWS
+// S3, Cloudflare R2, MinIO, versitygw), through gocloud.dev/blob and its
+// s3blob driver.
+//
+// The hub never sees an upload's bytes: [Bucket.SignedPutURL] returns the
+// bucket's own presigned PUT URL, the client PUTs the body straight to the
+// bucket, and the hub later reads the object's size and type with
+// [Bucket.Attributes] before it accepts a submission naming it.
+//
+// # Signed URLs
+//
+// A URL is an AWS Signature Version 4 presigned PutObject request whose
+// signed headers include Content-Type and Content-Length, set to the
+// upload's declared type and exact size:
+//
+//	http://127.0.0.1:7070/forms/uploads/acme/contact/…/a.pdf?X-Amz-Algorithm=AWS4-HMAC-SHA256&…&X-Amz-SignedHeaders=content-length%3Bcontent-type%3Bhost&X-Amz-Signature=…
+//
+// The bucket, not the hub, refuses a PUT with another type or length, after
+// expiry, or with a changed URL. gocloud's s3blob refuses a ContentType
+// option for presigned PUTs, so both are set on the *s3.PutObjectInput in
+// the BeforeSign hook. The bucket needs CORS rules allowing PUT with a
+// Content-Type header from the sites' origins before a browser may upload.
+//
+// # Bucket URLs
+//
+// [Open] takes gocloud's s3 URLs:
+//
+//	s3://forms?region=us-east-1
+//	s3://forms?endpoint=https://ACCOUNT.r2.cloudflarestorage.com&region=auto
+//	s3://forms?endpoint=http://127.0.0.1:7070&region=us-east-1
+//
+// Credentials come from the AWS SDK's usual sources: AWS_ACCESS_KEY_ID and
+// AWS_SECRET_ACCESS_KEY, a shared profile, or an instance role. With an
+// endpoint, requests use path-style addressing (http://HOST/BUCKET/KEY)
+// unless the URL says otherwise, since custom endpoints rarely resolve
+// BUCKET.HOST names.
+package s3blob

@@ -1,0 +1,140 @@
+package sqldb
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"sync/atomic"
+
+	"github.com/pressly/goose/v3"
+	"github.com/pressly/goose/v3/database"
+	"github.com/pressly/goose/v3/lock"
+)
+
+//go:embed migrations/*.sql
+var migrationsFS embed.FS
+
+// Dialect is what differs between the databases a DB runs on.
+type Dialect struct {
+	// Name begins every error, as in "sqlite: ..." or "postgres: ...".
+	Name string
+	// Goose is the dialect of the migrations' version table.
+	Goose goose.Dialect
+	// Locker, when set, serializes migrations across processes, so hubs
+	// starting together on an empty database do not both create it.
+	// Without one, the database's own locking must do that.
+	Locker lock.SessionLocker
+}
+
+// ErrReadOnly is returned by the writing methods of a DB that has no pool
+// to write with.
+var ErrReadOnly = errors.New("database is open read-only")
+
+// DB is a hub database. It is safe for concurrent use.
+type DB struct {
+	name string
+	// w is the pool that writes, nil when the database is open read-only.
+	// How many connections it holds is the driver package's choice: one
+	// for SQLite, which admits one writer at a time, a normal pool for
+	// PostgreSQL.
+	w *sql.DB
+	// r is the pool that only reads; it may be w.
+	r *sql.DB
+	// nextPrune is when Allow next deletes ended rate-limit windows, in
+	// Unix milliseconds.
+	nextPrune atomic.Int64
+}
+
+// New returns a DB over the given pools, which it closes with itself. w is
+// the pool that writes, nil for a read-only DB; r is the pool that reads,
+// nil to read through w. New neither migrates nor checks the schema: call
+// Migrate on w or CheckVersion on r first.
+func New(d Dialect, w, r *sql.DB) *DB {
+	if r == nil {
+		r = w
+	}
+	if r == nil {
+		panic("sqldb: New without a pool")
+	}
+	return &DB{name: d.Name, w: w, r: r}
+}
+
+// Close closes the DB's pools.
+func (db *DB) Close() error {
+	var errs []error
+	if db.w != nil && db.w != db.r {
+		errs = append(errs, db.w.Close())
+	}
+	errs = append(errs, db.r.Close())
+	return errors.Join(errs...)
+}
+
+// Reader returns the pool the DB reads with, for diagnostics and tests.
+func (db *DB) Reader() *sql.DB { return db.r }
+
+// Writer returns the pool the DB writes with, or nil when it is read-only.
+func (db *DB) Writer() *sql.DB { return db.w }
+
+// writer returns the pool that writes, or an error wrapping ErrReadOnly.
+func (db *DB) writer() (*sql.DB, error) {
+	if db.w == nil {
+		return nil, fmt.Errorf("%s: %w", db.name, ErrReadOnly)
+	}
+	return db.w, nil
+}
+
+// errorf returns an error that begins with the database's name.
+func (db *DB) errorf(format string, args ...any) error {
+	return fmt.Errorf(db.name+": "+format, args...)
+}
+
+// Migrations returns the embedded migrations, one SQL file per version,
+// written in the SQL that SQLite and PostgreSQL share.
+func Migrations() fs.FS {
+	sub, err := fs.Sub(migrationsFS, "migrations")
+	if err != nil {
+		panic(err) // the directory is embedded; it cannot be missing
+	}
+	return sub
+}
+
+// Migrate applies the embedded migrations the database lacks.
+func Migrate(ctx context.Context, d Dialect, pool *sql.DB) error {
+	var opts []goose.ProviderOption
+	if d.Locker != nil {
+		opts = append(opts, goose.WithSessionLocker(d.Locker))
+	}
+	p, err := goose.NewProvider(d.Goose, pool, Migrations(), opts...)
+	if err != nil {
+		return err
+	}
+	_, err = p.Up(ctx)
+	return err
+}
+
+// CheckVersion reports an error unless the database's schema is at least
+// as new as the embedded migrations. It only reads: goose's own version
+// queries would try to create a missing version table.
+func CheckVersion(ctx context.Context, d Dialect, pool *sql.DB) error {
+	p, err := goose.NewProvider(d.Goose, pool, Migrations())
+	if err != nil {
+		return err
+	}
+	sources := p.ListSources()
+	want := sources[len(sources)-1].Version
+	store, err := database.NewStore(d.Goose, goose.DefaultTablename)
+	if err != nil {
+		return err
+	}
+	have, err := store.GetLatestVersion(ctx, pool)
+	if err != nil {
+		return fmt.Errorf("reading schema version (not a hub database?): %w", err)
+	}
+	if have < want {
+		return fmt.Errorf("schema version %d is older than %d; open it once read-write (start the hub) to migrate it", have, want)
+	}
+	return nil
+}

@@ -1,0 +1,125 @@
+// Package storetest is the behaviour every hub database must show, as one
+// suite that each driver package runs against its own databases:
+//
+//	func TestStore(t *testing.T) {
+//		storetest.Run(t, func(t *testing.T, handles int) []*sqldb.DB { … })
+//	}
+package storetest
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/handlers/hub/sqldb"
+	"github.com/hubform/hubform/hubclient"
+)
+
+// Open returns handles open on one new, empty database, each as a separate
+// hub process would have, and closes them when t ends. Most tests want
+// one; those of behaviour across processes want two.
+type Open func(t *testing.T, handles int) []*sqldb.DB
+
+// Run runs the suite as subtests of t, each on a database of its own.
+func Run(t *testing.T, open Open) {
+	tests := []struct {
+		name string
+		fn   func(*testing.T, Open)
+	}{
+		{"SubmissionRoundTrip", testSubmissionRoundTrip},
+		{"CreateSubmissionRefuses", testCreateSubmissionRefuses},
+		{"ClaimRules", testClaimRules},
+		{"ListSubmissions", testListSubmissions},
+		{"ConcurrentCreateSubmission", testConcurrentCreateSubmission},
+		{"ClaimRace", testClaimRace},
+		{"ContextCanceled", testContextCanceled},
+		{"UploadRoundTrip", testUploadRoundTrip},
+		{"MarkUploaded", testMarkUploaded},
+		{"StaleUploads", testStaleUploads},
+		{"DeleteUpload", testDeleteUpload},
+		{"Allow", testAllow},
+		{"AllowSharedBudget", testAllowSharedBudget},
+		{"AllowPrunes", testAllowPrunes},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) { tt.fn(t, open) })
+	}
+}
+
+// open1 returns one handle on a new database.
+func open1(t *testing.T, open Open) *sqldb.DB {
+	t.Helper()
+	return open(t, 1)[0]
+}
+
+// t0 is a fixed time with a millisecond fraction, which is what survives a
+// round trip.
+var t0 = time.Date(2026, 11, 21, 10, 30, 0, 123e6, time.UTC)
+
+// upload returns an upload of the form "site"/"form" that was received.
+func upload(key string) hub.Upload {
+	return hub.Upload{
+		Key:        key,
+		Site:       "site",
+		Form:       "form",
+		Filename:   "cv.pdf",
+		MIME:       "application/pdf",
+		Size:       1234,
+		CreatedAt:  t0,
+		ExpiresAt:  t0.Add(15 * time.Minute),
+		UploadedAt: t0.Add(time.Second),
+	}
+}
+
+// attachment returns the attachment matching u.
+func attachment(u hub.Upload) hubclient.Attachment {
+	return hubclient.Attachment{Key: u.Key, Filename: u.Filename, Size: u.Size, MIME: u.MIME, Field: "files"}
+}
+
+// submission returns a submission of the form "site"/"form".
+func submission(id string, atts ...hubclient.Attachment) hub.Submission {
+	return hub.Submission{
+		ID:          id,
+		Site:        "site",
+		Form:        "form",
+		CreatedAt:   t0,
+		Payload:     json.RawMessage(`{"name":"Jane","n":1}`),
+		Attachments: atts,
+		ClientAddr:  "192.0.2.1",
+		UserAgent:   "test/1.0",
+	}
+}
+
+// mustCreateUpload stores u or fails the test.
+func mustCreateUpload(t testing.TB, db *sqldb.DB, u hub.Upload) {
+	t.Helper()
+	if err := db.CreateUpload(context.Background(), u); err != nil {
+		t.Fatalf("CreateUpload(%q): %v", u.Key, err)
+	}
+}
+
+// listAll returns every submission f selects.
+func listAll(t testing.TB, db *sqldb.DB, f hub.Filter) []hub.Submission {
+	t.Helper()
+	var out []hub.Submission
+	err := db.ListSubmissions(context.Background(), f, func(s hub.Submission) error {
+		out = append(out, s)
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("ListSubmissions(%+v): %v", f, err)
+	}
+	return out
+}
+
+// count returns the number of submissions f selects.
+func count(t testing.TB, db *sqldb.DB, f hub.Filter) int {
+	t.Helper()
+	n, err := db.CountSubmissions(context.Background(), f)
+	if err != nil {
+		t.Fatalf("CountSubmissions(%+v): %v", f, err)
+	}
+	return n
+}

@@ -1,0 +1,45 @@
+package sqlite
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/handlers/hub/sqldb"
+	"github.com/hubform/hubform/handlers/hub/sqldb/storetest"
+)
+
+func TestStore(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, handles int) []*sqldb.DB {
+		// Handles on one file contend in SQLite itself, as two hub
+		// processes would: busy_timeout and immediate transactions must
+		// keep every write.
+		db, path := openTest(t)
+		dbs := []*sqldb.DB{db}
+		for range handles - 1 {
+			other, err := Open(context.Background(), path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { other.Close() })
+			dbs = append(dbs, other)
+		}
+		return dbs
+	})
+}
+
+func BenchmarkCreateSubmission(b *testing.B) {
+	ctx := context.Background()
+	db, _ := openTest(b)
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if err := db.CreateSubmission(ctx, submission(hub.NewID(time.Now()))); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "submissions/s")
+}
