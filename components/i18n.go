@@ -76,9 +76,8 @@ func Localize(s *hubclient.Schema, locale string) Localized {
 		return Localized{Schema: out, Texts: texts}
 	}
 	tr := s.I18n.Translations[key]
-	if tr.Title != "" {
-		out.Title = tr.Title
-	}
+	out.Title = or(tr.Title, out.Title)
+	out.Description = or(tr.Description, out.Description)
 	for i := range out.Fields {
 		f := &out.Fields[i]
 		ft, ok := tr.Fields[f.Name]

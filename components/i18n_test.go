@@ -26,6 +26,7 @@ const i18nJSON = `{
   "i18n": {"translations": {
     "de": {
       "title": "Kontakt",
+      "description": "Wir antworten bald.",
       "fields": {
         "name": {"label": "Ihr Name", "placeholder": "Erika", "help": "Vor- und Nachname."},
         "email": {"placeholder": "erika@example.de"},
@@ -75,6 +76,7 @@ func TestLocalize(t *testing.T) {
 	name, email, topic := s.Field("name"), s.Field("email"), s.Field("topic")
 	tests := []struct{ what, got, want string }{
 		{"title", s.Title, "Kontakt"},
+		{"description", s.Description, "Wir antworten bald."},
 		{"name label", name.Label, "Ihr Name"},
 		{"name placeholder", name.Placeholder, "Erika"},
 		{"name help", name.Help, "Vor- und Nachname."},

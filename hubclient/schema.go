@@ -129,10 +129,11 @@ type I18n struct {
 // Translation is the overlay of one locale. What it leaves out falls back to
 // the schema's base language.
 type Translation struct {
-	Title   string                      `json:"title,omitempty"`
-	Fields  map[string]FieldTranslation `json:"fields,omitempty"`
-	Steps   map[string]StepTranslation  `json:"steps,omitempty"`
-	Buttons Buttons                     `json:"buttons,omitzero"`
+	Title       string                      `json:"title,omitempty"`
+	Description string                      `json:"description,omitempty"`
+	Fields      map[string]FieldTranslation `json:"fields,omitempty"`
+	Steps       map[string]StepTranslation  `json:"steps,omitempty"`
+	Buttons     Buttons                     `json:"buttons,omitzero"`
 	// Texts translates the built-in texts (error, thank-you and upload
 	// messages) by their key.
 	Texts map[string]string `json:"texts,omitempty"`

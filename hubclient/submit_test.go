@@ -200,6 +200,18 @@ func (f *inflight) enter() bool {
 	return f.max >= f.target
 }
 
+// waitFor waits until n requests have entered at once, or the wait gives
+// up, without counting as one of them.
+func (f *inflight) waitFor(n int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	deadline := time.AfterFunc(f.timeout, func() { f.mu.Lock(); f.cond.Broadcast(); f.mu.Unlock() })
+	defer deadline.Stop()
+	for start := time.Now(); f.max < n && time.Since(start) < f.timeout; {
+		f.cond.Wait()
+	}
+}
+
 func (f *inflight) leave() {
 	f.mu.Lock()
 	f.now--
@@ -261,7 +273,7 @@ func TestFirstUploadFailureCancelsTheOthers(t *testing.T) {
 			var req hubclient.UploadURLRequest
 			json.NewDecoder(r.Body).Decode(&req)
 			if req.Filename == "bad.txt" {
-				blocked.enter() // fail once the three others are mid-PUT
+				blocked.waitFor(3) // fail once the three others are mid-PUT
 				http.Error(w, `{"ok":false,"error":"storage is full"}`, http.StatusInsufficientStorage)
 				return true
 			}

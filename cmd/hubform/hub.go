@@ -129,6 +129,10 @@ func openHub(ctx context.Context, cfg hubConfig, logger *slog.Logger) (_ *runnin
 	if cfg.uploadTTL < hub.MinUploadTTL || cfg.sweepInterval <= 0 {
 		return nil, fmt.Errorf("--upload-ttl must be at least %v and --sweep-interval positive", hub.MinUploadTTL)
 	}
+	if cfg.signingSecret != "" && len(cfg.signingSecret) < localblob.MinSecretLen {
+		// Checked before anything is opened, so a bad flag leaves no trace.
+		return nil, fmt.Errorf("--signing-secret must be at least %d bytes", localblob.MinSecretLen)
+	}
 	proxies, err := parseCIDRs(cfg.trustedProxies)
 	if err != nil {
 		return nil, err
