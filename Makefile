@@ -21,7 +21,7 @@ test: deps browser versitygw postgres lint
 ## bench: benchmarks, each reporting ratios against a baseline in the same run
 bench: deps
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 20x ./hubclient/...
-	$(GO) test -run '^$$' -bench . -benchmem ./handlers/...
+	$(GO) test -run '^$$' -bench . -benchmem ./handlers/... ./components
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./cmd/hubform
 
 ## generate: templ code (committed; `make lint` fails when it is stale)
