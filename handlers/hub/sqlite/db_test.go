@@ -14,6 +14,7 @@ import (
 
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/sqldb"
+	"github.com/hubform/hubform/handlers/hub/sqldb/storetest"
 	"github.com/hubform/hubform/hubclient"
 	"github.com/pressly/goose/v3"
 	"github.com/pressly/goose/v3/database"
@@ -35,7 +36,7 @@ func TestOpenCreatesDirsAndEscapesPath(t *testing.T) {
 				t.Fatalf("Open: %v", err)
 			}
 			defer db.Close()
-			if err := db.CreateSubmission(ctx, submission("01")); err != nil {
+			if err := db.CreateSubmission(ctx, storetest.Submission("01")); err != nil {
 				t.Fatalf("CreateSubmission: %v", err)
 			}
 			// The file SQLite wrote must be the one named, not a
@@ -60,17 +61,17 @@ func TestOpenCreatesDirsAndEscapesPath(t *testing.T) {
 func TestOpenTwiceAndReopen(t *testing.T) {
 	ctx := context.Background()
 	db, path := openTest(t)
-	if err := db.CreateSubmission(ctx, submission("01")); err != nil {
+	if err := db.CreateSubmission(ctx, storetest.Submission("01")); err != nil {
 		t.Fatal(err)
 	}
-	mustCreateUpload(t, db, upload("uploads/k"))
+	storetest.MustCreateUpload(t, db, storetest.Upload("uploads/k"))
 
 	// A second handle on the same file applies no migration again.
 	db2, err := Open(ctx, path)
 	if err != nil {
 		t.Fatalf("second Open: %v", err)
 	}
-	if n := count(t, db2, hub.Filter{}); n != 1 {
+	if n := storetest.Count(t, db2, hub.Filter{}); n != 1 {
 		t.Errorf("second handle counts %d submissions, want 1", n)
 	}
 	if err := db2.Close(); err != nil {
@@ -86,9 +87,9 @@ func TestOpenTwiceAndReopen(t *testing.T) {
 		t.Fatalf("reopen: %v", err)
 	}
 	defer db3.Close()
-	want := submission("01")
+	want := storetest.Submission("01")
 	want.Attachments = []hubclient.Attachment{}
-	if got := listAll(t, db3, hub.Filter{}); len(got) != 1 || !reflect.DeepEqual(got[0], want) {
+	if got := storetest.ListAll(t, db3, hub.Filter{}); len(got) != 1 || !reflect.DeepEqual(got[0], want) {
 		t.Errorf("after reopen: %+v", got)
 	}
 	if _, err := db3.Upload(ctx, "uploads/k"); err != nil {
@@ -124,8 +125,8 @@ func TestReaderPoolIsQueryOnly(t *testing.T) {
 func TestOpenReadOnly(t *testing.T) {
 	ctx := context.Background()
 	rw, path := openTest(t)
-	mustCreateUpload(t, rw, upload("uploads/a"))
-	if err := rw.CreateSubmission(ctx, submission("01", attachment(upload("uploads/a")))); err != nil {
+	storetest.MustCreateUpload(t, rw, storetest.Upload("uploads/a"))
+	if err := rw.CreateSubmission(ctx, storetest.Submission("01", storetest.Attachment(storetest.Upload("uploads/a")))); err != nil {
 		t.Fatal(err)
 	}
 
@@ -134,14 +135,14 @@ func TestOpenReadOnly(t *testing.T) {
 		t.Fatalf("OpenReadOnly: %v", err)
 	}
 	defer ro.Close()
-	if n := count(t, ro, hub.Filter{}); n != 1 {
+	if n := storetest.Count(t, ro, hub.Filter{}); n != 1 {
 		t.Errorf("read-only handle counts %d, want 1", n)
 	}
 	// Writes of the other handle become visible while both are open.
-	if err := rw.CreateSubmission(ctx, submission("02")); err != nil {
+	if err := rw.CreateSubmission(ctx, storetest.Submission("02")); err != nil {
 		t.Fatal(err)
 	}
-	if got := listAll(t, ro, hub.Filter{}); len(got) != 2 || got[1].ID != "02" {
+	if got := storetest.ListAll(t, ro, hub.Filter{}); len(got) != 2 || got[1].ID != "02" {
 		t.Errorf("read-only handle lists %+v, want 01 and 02", got)
 	}
 	if u, err := ro.Upload(ctx, "uploads/a"); err != nil || u.SubmissionID != "01" {
@@ -149,12 +150,12 @@ func TestOpenReadOnly(t *testing.T) {
 	}
 
 	writes := map[string]func() error{
-		"CreateUpload":     func() error { return ro.CreateUpload(ctx, upload("uploads/b")) },
-		"MarkUploaded":     func() error { return ro.MarkUploaded(ctx, "uploads/a", t0) },
-		"CreateSubmission": func() error { return ro.CreateSubmission(ctx, submission("03")) },
+		"CreateUpload":     func() error { return ro.CreateUpload(ctx, storetest.Upload("uploads/b")) },
+		"MarkUploaded":     func() error { return ro.MarkUploaded(ctx, "uploads/a", storetest.T0) },
+		"CreateSubmission": func() error { return ro.CreateSubmission(ctx, storetest.Submission("03")) },
 		"DeleteUpload":     func() error { return ro.DeleteUpload(ctx, "uploads/a") },
 		"Allow": func() error {
-			_, _, err := ro.Allow(ctx, "192.0.2.1", 1, time.Minute, t0)
+			_, _, err := ro.Allow(ctx, "192.0.2.1", 1, time.Minute, storetest.T0)
 			return err
 		},
 	}
@@ -168,7 +169,7 @@ func TestOpenReadOnly(t *testing.T) {
 	if _, err := ro.Reader().ExecContext(ctx, `DELETE FROM submissions`); err == nil {
 		t.Error("DELETE through the read-only pool succeeded")
 	}
-	if n := count(t, rw, hub.Filter{}); n != 2 {
+	if n := storetest.Count(t, rw, hub.Filter{}); n != 2 {
 		t.Errorf("after refused writes: %d submissions, want 2", n)
 	}
 }
@@ -182,7 +183,7 @@ func TestOpenReadOnlyAfterClose(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := db.CreateSubmission(ctx, submission("01")); err != nil {
+	if err := db.CreateSubmission(ctx, storetest.Submission("01")); err != nil {
 		t.Fatal(err)
 	}
 	if err := db.Close(); err != nil {
@@ -193,7 +194,7 @@ func TestOpenReadOnlyAfterClose(t *testing.T) {
 		t.Fatalf("OpenReadOnly: %v", err)
 	}
 	defer ro.Close()
-	if n := count(t, ro, hub.Filter{}); n != 1 {
+	if n := storetest.Count(t, ro, hub.Filter{}); n != 1 {
 		t.Errorf("count = %d, want 1", n)
 	}
 }

@@ -35,7 +35,7 @@ func BenchmarkCreateSubmission(b *testing.B) {
 	b.ResetTimer()
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
-			if err := db.CreateSubmission(ctx, submission(hub.NewID(time.Now()))); err != nil {
+			if err := db.CreateSubmission(ctx, storetest.Submission(hub.NewID(time.Now()))); err != nil {
 				b.Error(err)
 				return
 			}

@@ -13,7 +13,7 @@ func testAllow(t *testing.T, open Open) {
 	ctx := context.Background()
 	db := open1(t, open)
 	// base starts a minute window.
-	base := t0.Truncate(time.Minute)
+	base := T0.Truncate(time.Minute)
 	tests := []struct {
 		client string
 		limit  int
@@ -63,7 +63,7 @@ func testAllowSharedBudget(t *testing.T, open Open) {
 	// concurrent requests never overshoot it.
 	dbs := open(t, 2)
 	const limit, workers, each = 10, 8, 5
-	now := t0.Truncate(time.Minute).Add(time.Second)
+	now := T0.Truncate(time.Minute).Add(time.Second)
 	var (
 		wg      sync.WaitGroup
 		allowed atomic.Int64
@@ -97,7 +97,7 @@ func testAllowSharedBudget(t *testing.T, open Open) {
 func testAllowPrunes(t *testing.T, open Open) {
 	ctx := context.Background()
 	db := open1(t, open)
-	base := t0.Truncate(time.Minute)
+	base := T0.Truncate(time.Minute)
 	for i := range 5 {
 		if _, _, err := db.Allow(ctx, fmt.Sprintf("192.0.2.%d", i), 10, time.Minute, base.Add(time.Duration(30+i)*time.Second)); err != nil {
 			t.Fatal(err)

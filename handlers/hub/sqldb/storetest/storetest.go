@@ -54,12 +54,12 @@ func open1(t *testing.T, open Open) *sqldb.DB {
 	return open(t, 1)[0]
 }
 
-// t0 is a fixed time with a millisecond fraction, which is what survives a
+// T0 is a fixed time with a millisecond fraction, which is what survives a
 // round trip.
-var t0 = time.Date(2026, 11, 21, 10, 30, 0, 123e6, time.UTC)
+var T0 = time.Date(2026, 11, 21, 10, 30, 0, 123e6, time.UTC)
 
-// upload returns an upload of the form "site"/"form" that was received.
-func upload(key string) hub.Upload {
+// Upload returns an upload of the form "site"/"form" that was received.
+func Upload(key string) hub.Upload {
 	return hub.Upload{
 		Key:        key,
 		Site:       "site",
@@ -67,24 +67,24 @@ func upload(key string) hub.Upload {
 		Filename:   "cv.pdf",
 		MIME:       "application/pdf",
 		Size:       1234,
-		CreatedAt:  t0,
-		ExpiresAt:  t0.Add(15 * time.Minute),
-		UploadedAt: t0.Add(time.Second),
+		CreatedAt:  T0,
+		ExpiresAt:  T0.Add(15 * time.Minute),
+		UploadedAt: T0.Add(time.Second),
 	}
 }
 
-// attachment returns the attachment matching u.
-func attachment(u hub.Upload) hubclient.Attachment {
+// Attachment returns the attachment matching u.
+func Attachment(u hub.Upload) hubclient.Attachment {
 	return hubclient.Attachment{Key: u.Key, Filename: u.Filename, Size: u.Size, MIME: u.MIME, Field: "files"}
 }
 
-// submission returns a submission of the form "site"/"form".
-func submission(id string, atts ...hubclient.Attachment) hub.Submission {
+// Submission returns a submission of the form "site"/"form".
+func Submission(id string, atts ...hubclient.Attachment) hub.Submission {
 	return hub.Submission{
 		ID:          id,
 		Site:        "site",
 		Form:        "form",
-		CreatedAt:   t0,
+		CreatedAt:   T0,
 		Payload:     json.RawMessage(`{"name":"Jane","n":1}`),
 		Attachments: atts,
 		ClientAddr:  "192.0.2.1",
@@ -92,16 +92,16 @@ func submission(id string, atts ...hubclient.Attachment) hub.Submission {
 	}
 }
 
-// mustCreateUpload stores u or fails the test.
-func mustCreateUpload(t testing.TB, db *sqldb.DB, u hub.Upload) {
+// MustCreateUpload stores u or fails the test.
+func MustCreateUpload(t testing.TB, db *sqldb.DB, u hub.Upload) {
 	t.Helper()
 	if err := db.CreateUpload(context.Background(), u); err != nil {
 		t.Fatalf("CreateUpload(%q): %v", u.Key, err)
 	}
 }
 
-// listAll returns every submission f selects.
-func listAll(t testing.TB, db *sqldb.DB, f hub.Filter) []hub.Submission {
+// ListAll returns every submission f selects.
+func ListAll(t testing.TB, db *sqldb.DB, f hub.Filter) []hub.Submission {
 	t.Helper()
 	var out []hub.Submission
 	err := db.ListSubmissions(context.Background(), f, func(s hub.Submission) error {
@@ -114,8 +114,8 @@ func listAll(t testing.TB, db *sqldb.DB, f hub.Filter) []hub.Submission {
 	return out
 }
 
-// count returns the number of submissions f selects.
-func count(t testing.TB, db *sqldb.DB, f hub.Filter) int {
+// Count returns the number of submissions f selects.
+func Count(t testing.TB, db *sqldb.DB, f hub.Filter) int {
 	t.Helper()
 	n, err := db.CountSubmissions(context.Background(), f)
 	if err != nil {

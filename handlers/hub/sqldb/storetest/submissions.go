@@ -19,20 +19,20 @@ import (
 func testSubmissionRoundTrip(t *testing.T, open Open) {
 	ctx := context.Background()
 	db := open1(t, open)
-	a, b := upload("uploads/a"), upload("uploads/b")
+	a, b := Upload("uploads/a"), Upload("uploads/b")
 	b.MIME, b.Size = "image/png", 99
-	mustCreateUpload(t, db, a)
-	mustCreateUpload(t, db, b)
+	MustCreateUpload(t, db, a)
+	MustCreateUpload(t, db, b)
 
-	plain := submission("01")
+	plain := Submission("01")
 	plain.ClientAddr, plain.UserAgent = "", ""
-	empty := submission("02")
+	empty := Submission("02")
 	empty.Payload = nil
-	withFiles := submission("03", attachment(a), attachment(b))
-	unicode := submission("04")
+	withFiles := Submission("03", Attachment(a), Attachment(b))
+	unicode := Submission("04")
 	unicode.Payload = json.RawMessage(`{"name":"Zoë \"Z\" 🦊","tags":["a","b"],"nested":{"x":null},"nul":"\u0000"}`)
 	// Headers may hold any bytes; what TEXT cannot hold is replaced.
-	oddHeaders := submission("05")
+	oddHeaders := Submission("05")
 	oddHeaders.UserAgent = "bot\xff\x00/1"
 
 	for _, s := range []hub.Submission{plain, empty, withFiles, unicode, oddHeaders} {
@@ -48,7 +48,7 @@ func testSubmissionRoundTrip(t *testing.T, open Open) {
 		s.Attachments = []hubclient.Attachment{}
 	}
 	want := []hub.Submission{plain, empty, withFiles, unicode, oddHeaders}
-	if got := listAll(t, db, hub.Filter{}); !reflect.DeepEqual(got, want) {
+	if got := ListAll(t, db, hub.Filter{}); !reflect.DeepEqual(got, want) {
 		t.Errorf("ListSubmissions =\n %+v\nwant\n %+v", got, want)
 	}
 	for _, u := range []hub.Upload{a, b} {
@@ -62,26 +62,26 @@ func testSubmissionRoundTrip(t *testing.T, open Open) {
 func testCreateSubmissionRefuses(t *testing.T, open Open) {
 	ctx := context.Background()
 	db := open1(t, open)
-	if err := db.CreateSubmission(ctx, submission("dup")); err != nil {
+	if err := db.CreateSubmission(ctx, Submission("dup")); err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {
 		name string
 		s    hub.Submission
 	}{
-		{"no id", submission("")},
-		{"no site", func() hub.Submission { s := submission("x"); s.Site = ""; return s }()},
-		{"no form", func() hub.Submission { s := submission("x"); s.Form = ""; return s }()},
-		{"bad payload", func() hub.Submission { s := submission("x"); s.Payload = json.RawMessage(`{"a":`); return s }()},
-		{"payload not UTF-8", func() hub.Submission { s := submission("x"); s.Payload = json.RawMessage("{\"a\":\"\xff\"}"); return s }()},
-		{"duplicate id", submission("dup")},
+		{"no id", Submission("")},
+		{"no site", func() hub.Submission { s := Submission("x"); s.Site = ""; return s }()},
+		{"no form", func() hub.Submission { s := Submission("x"); s.Form = ""; return s }()},
+		{"bad payload", func() hub.Submission { s := Submission("x"); s.Payload = json.RawMessage(`{"a":`); return s }()},
+		{"payload not UTF-8", func() hub.Submission { s := Submission("x"); s.Payload = json.RawMessage("{\"a\":\"\xff\"}"); return s }()},
+		{"duplicate id", Submission("dup")},
 	}
 	for _, tt := range tests {
 		if err := db.CreateSubmission(ctx, tt.s); err == nil {
 			t.Errorf("%s: CreateSubmission succeeded", tt.name)
 		}
 	}
-	if n := count(t, db, hub.Filter{}); n != 1 {
+	if n := Count(t, db, hub.Filter{}); n != 1 {
 		t.Errorf("count = %d, want 1", n)
 	}
 }
@@ -90,28 +90,28 @@ func testClaimRules(t *testing.T, open Open) {
 	ctx := context.Background()
 	db := open1(t, open)
 
-	good := upload("uploads/good")
-	mustCreateUpload(t, db, good)
-	otherSite := upload("uploads/other-site")
+	good := Upload("uploads/good")
+	MustCreateUpload(t, db, good)
+	otherSite := Upload("uploads/other-site")
 	otherSite.Site = "elsewhere"
-	mustCreateUpload(t, db, otherSite)
-	otherForm := upload("uploads/other-form")
+	MustCreateUpload(t, db, otherSite)
+	otherForm := Upload("uploads/other-form")
 	otherForm.Form = "survey"
-	mustCreateUpload(t, db, otherForm)
-	pending := upload("uploads/pending")
+	MustCreateUpload(t, db, otherForm)
+	pending := Upload("uploads/pending")
 	pending.UploadedAt = time.Time{}
-	mustCreateUpload(t, db, pending)
-	taken := upload("uploads/taken")
-	mustCreateUpload(t, db, taken)
-	if err := db.CreateSubmission(ctx, submission("first", attachment(taken))); err != nil {
+	MustCreateUpload(t, db, pending)
+	taken := Upload("uploads/taken")
+	MustCreateUpload(t, db, taken)
+	if err := db.CreateSubmission(ctx, Submission("first", Attachment(taken))); err != nil {
 		t.Fatal(err)
 	}
 
-	wrongSize := attachment(good)
+	wrongSize := Attachment(good)
 	wrongSize.Size++
-	wrongMIME := attachment(good)
+	wrongMIME := Attachment(good)
 	wrongMIME.MIME = "application/x-msdownload"
-	missing := attachment(upload("uploads/missing"))
+	missing := Attachment(Upload("uploads/missing"))
 
 	tests := []struct {
 		name   string
@@ -120,18 +120,18 @@ func testClaimRules(t *testing.T, open Open) {
 		reason string
 	}{
 		{"missing", []hubclient.Attachment{missing}, missing.Key, "no such upload"},
-		{"other site", []hubclient.Attachment{attachment(otherSite)}, otherSite.Key, "another form"},
-		{"other form", []hubclient.Attachment{attachment(otherForm)}, otherForm.Key, "another form"},
-		{"not uploaded", []hubclient.Attachment{attachment(pending)}, pending.Key, "not received"},
-		{"claimed", []hubclient.Attachment{attachment(taken)}, taken.Key, "already claimed"},
+		{"other site", []hubclient.Attachment{Attachment(otherSite)}, otherSite.Key, "another form"},
+		{"other form", []hubclient.Attachment{Attachment(otherForm)}, otherForm.Key, "another form"},
+		{"not uploaded", []hubclient.Attachment{Attachment(pending)}, pending.Key, "not received"},
+		{"claimed", []hubclient.Attachment{Attachment(taken)}, taken.Key, "already claimed"},
 		{"size", []hubclient.Attachment{wrongSize}, good.Key, "size"},
 		{"mime", []hubclient.Attachment{wrongMIME}, good.Key, "type"},
-		{"same upload twice", []hubclient.Attachment{attachment(good), attachment(good)}, good.Key, "already claimed"},
-		{"good then bad", []hubclient.Attachment{attachment(good), missing}, missing.Key, "no such upload"},
+		{"same upload twice", []hubclient.Attachment{Attachment(good), Attachment(good)}, good.Key, "already claimed"},
+		{"good then bad", []hubclient.Attachment{Attachment(good), missing}, missing.Key, "no such upload"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := db.CreateSubmission(ctx, submission("second", tt.atts...))
+			err := db.CreateSubmission(ctx, Submission("second", tt.atts...))
 			if !errors.Is(err, hub.ErrUploadClaim) {
 				t.Fatalf("CreateSubmission: %v, want ErrUploadClaim", err)
 			}
@@ -139,7 +139,7 @@ func testClaimRules(t *testing.T, open Open) {
 				t.Errorf("error %q does not name %q and %q", err, tt.bad, tt.reason)
 			}
 			// Nothing stored: no submission, no upload claimed.
-			if n := count(t, db, hub.Filter{}); n != 1 {
+			if n := Count(t, db, hub.Filter{}); n != 1 {
 				t.Errorf("count = %d, want 1", n)
 			}
 			for _, key := range []string{good.Key, otherSite.Key, otherForm.Key, pending.Key} {
@@ -154,7 +154,7 @@ func testClaimRules(t *testing.T, open Open) {
 	}
 
 	// After all refusals, the good upload can still be claimed.
-	if err := db.CreateSubmission(ctx, submission("second", attachment(good))); err != nil {
+	if err := db.CreateSubmission(ctx, Submission("second", Attachment(good))); err != nil {
 		t.Errorf("claiming the good upload: %v", err)
 	}
 }
@@ -171,7 +171,7 @@ func testListSubmissions(t *testing.T, open Open) {
 		{"04", "s1", "contact"},
 		{"06", "s2", "survey"},
 	} {
-		s := submission(x.id)
+		s := Submission(x.id)
 		s.Site, s.Form = x.site, x.form
 		if err := db.CreateSubmission(ctx, s); err != nil {
 			t.Fatal(err)
@@ -191,7 +191,7 @@ func testListSubmissions(t *testing.T, open Open) {
 	}
 	for _, tt := range tests {
 		var ids []string
-		for _, s := range listAll(t, db, tt.f) {
+		for _, s := range ListAll(t, db, tt.f) {
 			if (tt.f.Site != "" && s.Site != tt.f.Site) || (tt.f.Form != "" && s.Form != tt.f.Form) {
 				t.Errorf("filter %+v let through %+v", tt.f, s)
 			}
@@ -200,7 +200,7 @@ func testListSubmissions(t *testing.T, open Open) {
 		if !reflect.DeepEqual(ids, tt.want) {
 			t.Errorf("ListSubmissions(%+v) = %v, want %v", tt.f, ids, tt.want)
 		}
-		if n := count(t, db, tt.f); n != len(tt.want) {
+		if n := Count(t, db, tt.f); n != len(tt.want) {
 			t.Errorf("CountSubmissions(%+v) = %d, want %d", tt.f, n, len(tt.want))
 		}
 	}
@@ -279,7 +279,7 @@ func testConcurrentCreateSubmission(t *testing.T, open Open) {
 				db := dbs[w%len(dbs)]
 				wg.Go(func() {
 					for i := range each {
-						s := submission(hub.NewID(time.Now()))
+						s := Submission(hub.NewID(time.Now()))
 						s.Form = fmt.Sprintf("form%d", w%4)
 						s.Payload = json.RawMessage(fmt.Sprintf(`{"w":%d,"i":%d}`, w, i))
 						if err := db.CreateSubmission(context.Background(), s); err != nil {
@@ -291,10 +291,10 @@ func testConcurrentCreateSubmission(t *testing.T, open Open) {
 				})
 			}
 			wg.Wait()
-			if n := count(t, dbs[0], hub.Filter{}); n != workers*each {
+			if n := Count(t, dbs[0], hub.Filter{}); n != workers*each {
 				t.Errorf("count = %d, want %d (%d calls failed)", n, workers*each, failed.Load())
 			}
-			if n := count(t, dbs[0], hub.Filter{Site: "site", Form: "form1"}); n != workers*each/4 {
+			if n := Count(t, dbs[0], hub.Filter{Site: "site", Form: "form1"}); n != workers*each/4 {
 				t.Errorf("count of form1 = %d, want %d", n, workers*each/4)
 			}
 		})
@@ -308,8 +308,8 @@ func testClaimRace(t *testing.T, open Open) {
 			dbs := open(t, handles)
 			const rounds, racers = 20, 8
 			for r := range rounds {
-				u := upload(fmt.Sprintf("uploads/race/%d", r))
-				mustCreateUpload(t, dbs[0], u)
+				u := Upload(fmt.Sprintf("uploads/race/%d", r))
+				MustCreateUpload(t, dbs[0], u)
 				var (
 					wg              sync.WaitGroup
 					mu              sync.Mutex
@@ -319,7 +319,7 @@ func testClaimRace(t *testing.T, open Open) {
 					db := dbs[i%len(dbs)]
 					wg.Go(func() {
 						id := fmt.Sprintf("r%02d-%d", r, i)
-						err := db.CreateSubmission(ctx, submission(id, attachment(u)))
+						err := db.CreateSubmission(ctx, Submission(id, Attachment(u)))
 						mu.Lock()
 						defer mu.Unlock()
 						switch {
@@ -340,7 +340,7 @@ func testClaimRace(t *testing.T, open Open) {
 					t.Errorf("round %d: upload claimed by %q, winner %q", r, got.SubmissionID, winners[0])
 				}
 			}
-			if n := count(t, dbs[0], hub.Filter{}); n != rounds {
+			if n := Count(t, dbs[0], hub.Filter{}); n != rounds {
 				t.Errorf("count = %d, want %d", n, rounds)
 			}
 		})
@@ -352,10 +352,10 @@ func testContextCanceled(t *testing.T, open Open) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Nanosecond)
 	defer cancel()
 	<-ctx.Done()
-	if err := db.CreateSubmission(ctx, submission("01")); err == nil {
+	if err := db.CreateSubmission(ctx, Submission("01")); err == nil {
 		t.Error("CreateSubmission with a done context succeeded")
 	}
-	if n := count(t, db, hub.Filter{}); n != 0 {
+	if n := Count(t, db, hub.Filter{}); n != 0 {
 		t.Errorf("count = %d, want 0", n)
 	}
 }

@@ -14,25 +14,25 @@ import (
 func testUploadRoundTrip(t *testing.T, open Open) {
 	ctx := context.Background()
 	db := open1(t, open)
-	if err := db.CreateSubmission(ctx, submission("S1")); err != nil {
+	if err := db.CreateSubmission(ctx, Submission("S1")); err != nil {
 		t.Fatal(err)
 	}
-	pending := upload("uploads/site/form/1/a.pdf")
+	pending := Upload("uploads/site/form/1/a.pdf")
 	pending.UploadedAt = time.Time{}
-	claimed := upload("uploads/site/form/2/b.pdf")
+	claimed := Upload("uploads/site/form/2/b.pdf")
 	claimed.SubmissionID = "S1"
 	tests := []struct {
 		name string
 		u    hub.Upload
 	}{
 		{"pending", pending},
-		{"uploaded", upload("uploads/site/form/3/c.pdf")},
+		{"uploaded", Upload("uploads/site/form/3/c.pdf")},
 		{"claimed", claimed},
 		{"zero times", hub.Upload{Key: "uploads/z", Site: "s", Form: "f"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			mustCreateUpload(t, db, tt.u)
+			MustCreateUpload(t, db, tt.u)
 			got, err := db.Upload(ctx, tt.u.Key)
 			if err != nil {
 				t.Fatalf("Upload: %v", err)
@@ -53,7 +53,7 @@ func testUploadRoundTrip(t *testing.T, open Open) {
 		t.Error("CreateUpload with an empty key succeeded")
 	}
 	// Claiming names a submission that must exist.
-	orphan := upload("uploads/orphan")
+	orphan := Upload("uploads/orphan")
 	orphan.SubmissionID = "nope"
 	if err := db.CreateUpload(ctx, orphan); err == nil {
 		t.Error("CreateUpload claimed by a missing submission succeeded")
@@ -64,20 +64,20 @@ func testMarkUploaded(t *testing.T, open Open) {
 	ctx := context.Background()
 	db := open1(t, open)
 	pending := func(key string) hub.Upload {
-		u := upload(key)
+		u := Upload(key)
 		u.UploadedAt = time.Time{}
 		return u
 	}
-	mustCreateUpload(t, db, pending("uploads/p"))
-	mustCreateUpload(t, db, upload("uploads/done"))
-	mustCreateUpload(t, db, pending("uploads/p2"))
-	claimed := upload("uploads/claimed")
-	mustCreateUpload(t, db, claimed)
-	if err := db.CreateSubmission(ctx, submission("S1", attachment(claimed))); err != nil {
+	MustCreateUpload(t, db, pending("uploads/p"))
+	MustCreateUpload(t, db, Upload("uploads/done"))
+	MustCreateUpload(t, db, pending("uploads/p2"))
+	claimed := Upload("uploads/claimed")
+	MustCreateUpload(t, db, claimed)
+	if err := db.CreateSubmission(ctx, Submission("S1", Attachment(claimed))); err != nil {
 		t.Fatal(err)
 	}
 
-	at := t0.Add(2 * time.Minute)
+	at := T0.Add(2 * time.Minute)
 	tests := []struct {
 		key     string
 		at      time.Time
@@ -124,19 +124,19 @@ func testStaleUploads(t *testing.T, open Open) {
 	ctx := context.Background()
 	db := open1(t, open)
 	for i, key := range []string{"uploads/4", "uploads/1", "uploads/3", "uploads/2", "uploads/claimed", "uploads/new"} {
-		u := upload(key)
-		u.CreatedAt = t0.Add(time.Duration(i) * time.Minute)
+		u := Upload(key)
+		u.CreatedAt = T0.Add(time.Duration(i) * time.Minute)
 		if key == "uploads/new" {
-			u.CreatedAt = t0.Add(time.Hour)
+			u.CreatedAt = T0.Add(time.Hour)
 		}
-		mustCreateUpload(t, db, u)
+		MustCreateUpload(t, db, u)
 	}
 	// Equal creation times order by key.
-	u := upload("uploads/0")
-	u.CreatedAt = t0
-	mustCreateUpload(t, db, u)
+	u := Upload("uploads/0")
+	u.CreatedAt = T0
+	MustCreateUpload(t, db, u)
 	claimed, _ := db.Upload(ctx, "uploads/claimed")
-	if err := db.CreateSubmission(ctx, submission("S1", attachment(claimed))); err != nil {
+	if err := db.CreateSubmission(ctx, Submission("S1", Attachment(claimed))); err != nil {
 		t.Fatal(err)
 	}
 
@@ -145,12 +145,12 @@ func testStaleUploads(t *testing.T, open Open) {
 		limit  int
 		want   []string
 	}{
-		{t0.Add(time.Hour), 10, []string{"uploads/0", "uploads/4", "uploads/1", "uploads/3", "uploads/2"}},
-		{t0.Add(time.Hour), 2, []string{"uploads/0", "uploads/4"}},
-		{t0.Add(2 * time.Minute), 10, []string{"uploads/0", "uploads/4", "uploads/1"}},
-		{t0.Add(2 * time.Hour), 10, []string{"uploads/0", "uploads/4", "uploads/1", "uploads/3", "uploads/2", "uploads/new"}},
-		{t0, 10, nil},
-		{t0.Add(time.Hour), 0, nil},
+		{T0.Add(time.Hour), 10, []string{"uploads/0", "uploads/4", "uploads/1", "uploads/3", "uploads/2"}},
+		{T0.Add(time.Hour), 2, []string{"uploads/0", "uploads/4"}},
+		{T0.Add(2 * time.Minute), 10, []string{"uploads/0", "uploads/4", "uploads/1"}},
+		{T0.Add(2 * time.Hour), 10, []string{"uploads/0", "uploads/4", "uploads/1", "uploads/3", "uploads/2", "uploads/new"}},
+		{T0, 10, nil},
+		{T0.Add(time.Hour), 0, nil},
 	}
 	for _, tt := range tests {
 		got, err := db.StaleUploads(ctx, tt.before, tt.limit)
@@ -162,10 +162,10 @@ func testStaleUploads(t *testing.T, open Open) {
 			keys = append(keys, u.Key)
 		}
 		if !reflect.DeepEqual(keys, tt.want) {
-			t.Errorf("StaleUploads(%v, %d) = %v, want %v", tt.before.Sub(t0), tt.limit, keys, tt.want)
+			t.Errorf("StaleUploads(%v, %d) = %v, want %v", tt.before.Sub(T0), tt.limit, keys, tt.want)
 		}
 	}
-	if got, _ := db.StaleUploads(ctx, t0.Add(time.Hour), 1); len(got) != 1 || !reflect.DeepEqual(got[0], u) {
+	if got, _ := db.StaleUploads(ctx, T0.Add(time.Hour), 1); len(got) != 1 || !reflect.DeepEqual(got[0], u) {
 		t.Errorf("StaleUploads returned %+v, want %+v", got, u)
 	}
 }
@@ -173,10 +173,10 @@ func testStaleUploads(t *testing.T, open Open) {
 func testDeleteUpload(t *testing.T, open Open) {
 	ctx := context.Background()
 	db := open1(t, open)
-	mustCreateUpload(t, db, upload("uploads/free"))
-	claimed := upload("uploads/claimed")
-	mustCreateUpload(t, db, claimed)
-	if err := db.CreateSubmission(ctx, submission("S1", attachment(claimed))); err != nil {
+	MustCreateUpload(t, db, Upload("uploads/free"))
+	claimed := Upload("uploads/claimed")
+	MustCreateUpload(t, db, claimed)
+	if err := db.CreateSubmission(ctx, Submission("S1", Attachment(claimed))); err != nil {
 		t.Fatal(err)
 	}
 
