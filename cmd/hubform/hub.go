@@ -183,14 +183,18 @@ func openHub(ctx context.Context, cfg hubConfig, logger *slog.Logger) (_ *runnin
 		h.closers = append(h.closers, bucket.Close)
 		h.blobs = bucket
 	}
+	var limiter hub.Limiter
+	if cfg.db != "" {
+		// Hubs sharing a database share each client's budget through it.
+		// One hub on SQLite counts in memory: a synced commit per counted
+		// request would buy nothing there.
+		limiter = h.db
+	}
 	h.server, err = hub.NewServer(hub.Config{
 		Forms: formDir, Store: h.db, Blobs: h.blobs, Uploads: uploads, Logger: logger,
 		Captcha:        &captcha.Verifier{TurnstileURL: cfg.turnstileVerifyURL, RecaptchaURL: cfg.recaptchaVerify},
 		CaptchaSecrets: map[string]string{"turnstile": cfg.turnstileSecret, "recaptcha-v3": cfg.recaptchaSecret},
-		MaxBodyBytes:   cfg.maxBody, RateLimit: cfg.rateLimit, TrustedProxies: proxies,
-		// Counted in the database, so that hubs sharing it share each
-		// client's budget.
-		Limiter: h.db,
+		MaxBodyBytes:   cfg.maxBody, RateLimit: cfg.rateLimit, TrustedProxies: proxies, Limiter: limiter,
 	})
 	if err != nil {
 		return nil, err

@@ -9,8 +9,10 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/postgres/pgtest"
@@ -181,4 +183,39 @@ func putStatus(t *testing.T, rawURL string) int {
 	}
 	res.Body.Close()
 	return res.StatusCode
+}
+
+// TestTwoHubsShareRateLimit runs two hubs on one database: a client's
+// requests to either count against one budget, whereas a hub on SQLite
+// counts on its own.
+func TestTwoHubsShareRateLimit(t *testing.T) {
+	t.Cleanup(pgtest.Stop)
+	dbURL, forms := pgtest.URL(t), formsDir(t)
+	limit := []string{"--db", dbURL, "--rate-limit", "3"}
+	a := startHub(t, forms, t.TempDir(), limit...)
+	b := startHub(t, forms, t.TempDir(), limit...)
+	statuses := func(hubs ...*hubProcess) []int {
+		var out []int
+		for _, h := range hubs {
+			res, err := http.Post(h.url+"/acme/contact/submit", "application/json", strings.NewReader(`{"payload":{"name":"Jane"}}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			res.Body.Close()
+			out = append(out, res.StatusCode)
+		}
+		return out
+	}
+	// The shared budget runs in clock minutes: keep the requests in one.
+	if s := time.Now().Second(); s >= 55 {
+		time.Sleep(time.Duration(61-s) * time.Second)
+	}
+	got := statuses(a, b, a, b)
+	if want := []int{200, 200, 200, 429}; !slices.Equal(got, want) {
+		t.Errorf("four submissions spread over two hubs on one database: %v, want %v", got, want)
+	}
+	alone := startHub(t, forms, t.TempDir(), "--rate-limit", "3")
+	if got := statuses(alone, alone, alone, alone); !slices.Equal(got, []int{200, 200, 200, 429}) {
+		t.Errorf("a hub on SQLite: %v, want three allowed then 429", got)
+	}
 }
