@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 	"net/url"
-	"regexp"
 	"strings"
 
 	"github.com/a-h/templ"
@@ -136,10 +135,35 @@ func withLocale(route, locale string) string {
 	return route + sep + url.Values{"locale": {locale}}.Encode()
 }
 
-var unsafeID = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
-
 // rootID is the id of the HubForm's outer element; the other ids derive
 // from it.
 func (p HubFormProps) rootID() string {
-	return "hubform-" + unsafeID.ReplaceAllString(p.SiteID, "-") + "-" + unsafeID.ReplaceAllString(p.FormSlug, "-")
+	return "hubform-" + safeID(p.SiteID) + "-" + safeID(p.FormSlug)
+}
+
+// safeID returns s with every run of characters outside A–Z, a–z, 0–9, '_'
+// and '-' replaced by one '-', so that it can stand in an id. A name that
+// is already safe, as names mostly are, is returned without copying.
+func safeID(s string) string {
+	i := 0
+	for i < len(s) && idChar(s[i]) {
+		i++
+	}
+	if i == len(s) {
+		return s
+	}
+	b := []byte(s[:i])
+	for run := false; i < len(s); i++ {
+		switch {
+		case idChar(s[i]):
+			b, run = append(b, s[i]), false
+		case !run:
+			b, run = append(b, '-'), true
+		}
+	}
+	return string(b)
+}
+
+func idChar(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-'
 }

@@ -12,6 +12,7 @@ import (
 // formView is what the form template renders from, worked out once.
 type formView struct {
 	props  HubFormProps
+	rootID string
 	l      Localized
 	schema *hubclient.Schema
 	routes Routes
@@ -33,7 +34,8 @@ type formView struct {
 type summaryItem struct{ id, label, message string }
 
 func newFormView(p HubFormProps, l Localized) formView {
-	v := formView{props: p, l: l, schema: l.Schema, routes: p.routes(), formID: p.rootID() + "_form", currentStep: -1}
+	root := p.rootID()
+	v := formView{props: p, rootID: root, l: l, schema: l.Schema, routes: p.routes(), formID: root + "_form", currentStep: -1}
 	switch provider := l.Schema.Meta.CaptchaProvider; provider {
 	case hubclient.CaptchaTurnstile, hubclient.CaptchaRecaptchaV3:
 		v.captcha = provider
@@ -65,7 +67,7 @@ func newFormView(p HubFormProps, l Localized) formView {
 }
 
 func (v formView) fieldID(name string) string {
-	return v.props.rootID() + "-" + unsafeID.ReplaceAllString(name, "-")
+	return v.rootID + "-" + safeID(name)
 }
 
 // field renders the field called name with the component its type is
