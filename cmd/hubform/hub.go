@@ -280,38 +280,48 @@ func openBlob(ctx context.Context, blobURL string) (*s3blob.Bucket, error) {
 	return s3blob.Open(ctx, blobURL)
 }
 
-// signingSecret returns the configured secret, else the one kept in the
-// data directory, made on first use.
+// signingSecret returns the configured secret (its length checked by
+// openHub), else the one kept in the data directory, made on first use.
 func signingSecret(configured, dataDir string) ([]byte, error) {
 	if configured != "" {
-		if len(configured) < localblob.MinSecretLen {
-			return nil, fmt.Errorf("--signing-secret must be at least %d bytes", localblob.MinSecretLen)
-		}
 		return []byte(configured), nil
 	}
 	path := filepath.Join(dataDir, "signing.key")
-	if key, err := os.ReadFile(path); err == nil && len(key) >= localblob.MinSecretLen {
+	key, err := os.ReadFile(path)
+	switch {
+	case err == nil && len(key) >= localblob.MinSecretLen:
 		return key, nil
-	} else if err != nil && !errors.Is(err, os.ErrNotExist) {
+	case err == nil:
+		return nil, fmt.Errorf("%s holds %d bytes, fewer than the %d of a signing key: remove it to have a new one made (signed upload URLs in flight will then fail)", path, len(key), localblob.MinSecretLen)
+	case !errors.Is(err, os.ErrNotExist):
 		return nil, err
 	}
 	if err := os.MkdirAll(dataDir, 0o750); err != nil {
 		return nil, err
 	}
-	key := make([]byte, 32)
+	key = make([]byte, 32)
 	rand.Read(key)
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if errors.Is(err, os.ErrExist) {
-		return signingSecret("", dataDir) // another process made it first
-	}
+	// Written whole to a file of its own, then linked into place: the link
+	// is atomic and fails if the key exists, so no process ever reads half
+	// a key, and hubs starting together agree on one.
+	tmp, err := os.CreateTemp(dataDir, ".signing.key-*")
 	if err != nil {
 		return nil, err
 	}
-	if _, err := f.Write(key); err != nil {
-		f.Close()
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(key); err != nil {
+		tmp.Close()
 		return nil, err
 	}
-	return key, f.Close()
+	if err := tmp.Close(); err != nil {
+		return nil, err
+	}
+	if err := os.Link(tmp.Name(), path); errors.Is(err, os.ErrExist) {
+		return signingSecret("", dataDir) // another process made it first
+	} else if err != nil {
+		return nil, err
+	}
+	return key, nil
 }
 
 func parseCIDRs(list string) ([]*net.IPNet, error) {
