@@ -265,13 +265,7 @@ func (b *browserTest) open(query string) {
 
 func eval[T any](b *browserTest, js string, opts ...chromedp.EvaluateOption) T {
 	b.t.Helper()
-	ctx, cancel := context.WithTimeout(b.ctx, 5*time.Second)
-	defer cancel()
-	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](js, opts...))
-	if err != nil {
-		b.t.Fatalf("%s: %v", js, err)
-	}
-	return v
+	return browsertest.Eval[T](b.t, b.ctx, 5*time.Second, js, opts...)
 }
 
 // waitFor polls the JavaScript predicate until it is true.

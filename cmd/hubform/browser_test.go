@@ -428,13 +428,7 @@ func (d *browserDemo) do(actions ...chromedp.Action[chromedp.Void]) {
 
 func eval[T any](d *browserDemo, js string, opts ...chromedp.EvaluateOption) T {
 	d.t.Helper()
-	ctx, cancel := context.WithTimeout(d.tab, 10*time.Second)
-	defer cancel()
-	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](js, opts...))
-	if err != nil {
-		d.t.Fatalf("evaluating %s: %v", js, err)
-	}
-	return v
+	return browsertest.Eval[T](d.t, d.tab, 10*time.Second, js, opts...)
 }
 
 // open loads a page of the demo and waits for its scripts to have run.

@@ -23,6 +23,7 @@ import (
 	"context"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 )
@@ -106,4 +107,18 @@ func NewTab(t testing.TB, browser context.Context) context.Context {
 		t.Fatalf("opening a tab: %v", err)
 	}
 	return tab
+}
+
+// Eval evaluates the JavaScript expression js in the tab of ctx and returns
+// its value as a T, failing the test when it throws, or when it takes longer
+// than timeout.
+func Eval[T any](t testing.TB, ctx context.Context, timeout time.Duration, js string, opts ...chromedp.EvaluateOption) T {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](js, opts...))
+	if err != nil {
+		t.Fatalf("evaluating %s: %v", js, err)
+	}
+	return v
 }
