@@ -200,8 +200,8 @@ func goldenCases(t testing.TB) []goldenCase {
 		{"unconfigured", components.HubForm(unconfigured)},
 		{"unconfigured-custom", components.HubForm(unconfiguredCustom)},
 		{"unconfigured-nothing", components.HubForm(unconfiguredNothing)},
-		{"error", components.LoadError(props(nil), "schema fetch failed: 503 Service Unavailable")},
-		{"error-custom", components.LoadError(errCustom, "schema fetch failed: 503 Service Unavailable")},
+		{"error", components.LoadError(props(nil), "")},
+		{"error-custom", components.LoadError(errCustom, "The form is resting.")},
 		{"submitted", components.Submitted(props(nil))},
 		{"submitted-custom", components.Submitted(submittedCustom)},
 		{"submitted-nothing", components.Submitted(submittedNothing)},
@@ -876,7 +876,7 @@ func TestEscaping(t *testing.T) {
 			{`script`, "src", "https://www.google.com/recaptcha/api.js?render=" + url.QueryEscape(`k"&x=javascript:alert(1)<script>`)},
 		}},
 		{"load error", components.LoadError(loadErr, hostile("load-error")), 0, []escapeCheck{
-			{`[role="alert"] p:last-child`, "", hostile("load-error")},
+			{`[role="alert"] .hubform-banner-title`, "", hostile("load-error")},
 		}},
 		{"custom load error", components.LoadError(customErr, hostile("load-error")), 0, []escapeCheck{
 			{`.custom-error`, "", "Sorry: " + hostile("load-error")},

@@ -18,7 +18,9 @@ type Texts map[string]string
 // are filled in where the text is used.
 var DefaultTexts = Texts{
 	"loading":         "Loading…",
-	"loadFailed":      "The form could not be loaded.",
+	"loadFailed":      "This form could not be loaded. Please try again later.",
+	"showForm":        "Show the form",
+	"retry":           "Try again",
 	"unconfigured":    "This form is not set up yet.",
 	"submitted":       "Thanks, we'll get back to you soon.",
 	"submit":          "Submit",
@@ -27,6 +29,15 @@ var DefaultTexts = Texts{
 	"stepStatus":      "Step {n} of {total}",
 	"errorSummary":    "Please correct the following:",
 	"submitFailed":    "Your submission could not be sent. Please try again.",
+	"checkFields":     "Please correct the marked fields.",
+	"uploadFailed":    "A file could not be uploaded. Please try again.",
+	"fileRefused":     "A file was not accepted: check its type and size.",
+	"hubUnavailable":  "The form cannot be sent right now. Please try again in a moment.",
+	"tooMany":         "Too many attempts. Please wait a minute and try again.",
+	"captchaFailed":   "The check that you are human did not pass. Please complete it and send again.",
+	"submitRefused":   "The form was not accepted. Please check your entries and try again.",
+	"postTooLarge":    "What you sent is too large: at most {max} MiB, files included.",
+	"postUnreadable":  "The form could not be read. Please try again.",
 	"required":        "This field is required.",
 	"requiredMark":    "required",
 	"invalidEmail":    "Enter an email address.",
@@ -43,6 +54,36 @@ var DefaultTexts = Texts{
 	"chooseAgain":     "Please choose your files again.",
 	"choose":          "Choose…",
 	"honeypot":        "Leave this field empty",
+}
+
+// schemalessTexts are the texts shown before a form's schema is at hand:
+// loading, and a schema that could not be fetched. Without a schema there
+// is no overlay to translate them, so the most asked-for languages are
+// built in.
+var schemalessTexts = map[string]Texts{
+	"de": {"loading": "Wird geladen …", "loadFailed": "Dieses Formular konnte nicht geladen werden. Bitte versuchen Sie es später noch einmal.", "showForm": "Formular anzeigen", "retry": "Noch einmal versuchen"},
+	"es": {"loading": "Cargando…", "loadFailed": "No se ha podido cargar este formulario. Vuelva a intentarlo más tarde.", "showForm": "Mostrar el formulario", "retry": "Reintentar"},
+	"fr": {"loading": "Chargement…", "loadFailed": "Ce formulaire n’a pas pu être chargé. Veuillez réessayer plus tard.", "showForm": "Afficher le formulaire", "retry": "Réessayer"},
+	"it": {"loading": "Caricamento…", "loadFailed": "Non è stato possibile caricare questo modulo. Riprova più tardi.", "showForm": "Mostra il modulo", "retry": "Riprova"},
+	"nl": {"loading": "Laden…", "loadFailed": "Dit formulier kon niet worden geladen. Probeer het later opnieuw.", "showForm": "Formulier tonen", "retry": "Opnieuw proberen"},
+	"pt": {"loading": "A carregar…", "loadFailed": "Não foi possível carregar este formulário. Tente novamente mais tarde.", "showForm": "Mostrar o formulário", "retry": "Tentar novamente"},
+}
+
+// TextsFor returns the built-in texts of a form in locale: the schema's
+// overlay for the locale when there is a schema, else, before any schema
+// is at hand, the texts built in for the locale's language.
+func TextsFor(s *hubclient.Schema, locale string) Texts {
+	if s != nil {
+		if key := matchLocale(s.I18n.Translations, locale); key != "" {
+			return Texts(s.I18n.Translations[key].Texts)
+		}
+		return Texts{}
+	}
+	if tag, err := language.Parse(locale); err == nil {
+		base, _ := tag.Base()
+		return schemalessTexts[base.String()]
+	}
+	return Texts{}
 }
 
 // T returns the text of key, falling back to DefaultTexts.

@@ -254,8 +254,9 @@ func TestLocalizedRender(t *testing.T) {
 	}{
 		{"submitted", "de-AT", func(p components.HubFormProps) string { return render(t, components.Submitted(p)) }, "Danke!"},
 		{"submitted base", "", func(p components.HubFormProps) string { return render(t, components.Submitted(p)) }, "Thanks, we&#39;ll get back to you soon."},
-		{"load error", "de", func(p components.HubFormProps) string { return render(t, components.LoadError(p, "503")) }, "Nicht geladen."},
-		{"load error base", "fr", func(p components.HubFormProps) string { return render(t, components.LoadError(p, "503")) }, "The form could not be loaded."},
+		{"load error", "de", func(p components.HubFormProps) string { return render(t, components.LoadError(p, "")) }, "Nicht geladen."},
+		{"load error base", "fr", func(p components.HubFormProps) string { return render(t, components.LoadError(p, "")) }, "This form could not be loaded. Please try again later."},
+		{"load error given", "de", func(p components.HubFormProps) string { return render(t, components.LoadError(p, "Gleich zurück.")) }, "Gleich zurück."},
 		{"unconfigured", "de", func(p components.HubFormProps) string { return render(t, components.HubForm(p)) }, "Noch nicht eingerichtet."},
 		{"unconfigured base", "", func(p components.HubFormProps) string { return render(t, components.HubForm(p)) }, "This form is not set up yet."},
 	}
@@ -281,5 +282,36 @@ func TestLocalizedRender(t *testing.T) {
 		if got := doc.Find(selector).First().Text(); got != want {
 			t.Errorf("%s = %q, want %q", selector, got, want)
 		}
+	}
+}
+
+// TestSchemalessTexts checks the texts shown before a schema is at hand:
+// built in for the page's language, since no overlay can translate them,
+// and never mixed into a form whose schema has no translation.
+func TestSchemalessTexts(t *testing.T) {
+	noSchema := func(locale string) components.HubFormProps {
+		p := props(nil)
+		p.Locale = locale
+		return p
+	}
+	tests := []struct {
+		name, html string
+		want       []string
+	}{
+		{"load error de-AT", render(t, components.LoadError(noSchema("de-AT"), "")), []string{"Dieses Formular konnte nicht geladen werden.", ">Noch einmal versuchen</a>"}},
+		{"load error fr", render(t, components.LoadError(noSchema("fr"), "")), []string{"Ce formulaire n’a pas pu être chargé.", ">Réessayer</a>"}},
+		{"load error unknown", render(t, components.LoadError(noSchema("xx"), "")), []string{"This form could not be loaded. Please try again later.", ">Try again</a>"}},
+		{"loading es", render(t, components.HubForm(noSchema("es"))), []string{"Cargando…", ">Mostrar el formulario</a>"}},
+		{"loading base", render(t, components.HubForm(noSchema(""))), []string{"Loading…", ">Show the form</a>"}},
+	}
+	for _, tc := range tests {
+		for _, want := range tc.want {
+			if !strings.Contains(tc.html, want) {
+				t.Errorf("%s: %s\nwant it to contain %q", tc.name, tc.html, want)
+			}
+		}
+	}
+	if got := components.TextsFor(allFieldsSchema(), "de").T("submit"); got != "Submit" {
+		t.Errorf("a schema without a German overlay in de: submit is %q, want the base language's", got)
 	}
 }

@@ -16,10 +16,6 @@ type HubFormProps struct {
 	// SiteID and FormSlug name the form on its hub.
 	SiteID   string
 	FormSlug string
-	// HubURL is the hub the schema comes from; empty means
-	// hubclient.DefaultHubURL. The handlers fetch from it; the page never
-	// does.
-	HubURL string
 	// Locale selects the schema's translation overlay ("de", "de-AT"
 	// falls back to "de"); empty means the base language.
 	Locale string
@@ -101,17 +97,13 @@ type nothing struct{}
 
 func (nothing) Render(context.Context, io.Writer) error { return nil }
 
-// routes returns p.Routes with the default routes filled in.
+// routes returns p.Routes with the default routes filled in, and the
+// locale on both, so that the form is loaded and a post is answered in it.
 func (p HubFormProps) routes() Routes {
 	r := p.Routes
 	base := DefaultPrefix + "/" + url.PathEscape(p.SiteID) + "/" + url.PathEscape(p.FormSlug)
-	if r.Load == "" {
-		r.Load = base
-	}
-	if r.Submit == "" {
-		// As the handlers' route: a post is answered in the form's locale.
-		r.Submit = withLocale(base+"/submit", p.Locale)
-	}
+	r.Load = withLocale(or(r.Load, base), p.Locale)
+	r.Submit = withLocale(or(r.Submit, base+"/submit"), p.Locale)
 	if r.TurnstileScript == "" {
 		r.TurnstileScript = TurnstileScript
 	}
@@ -119,17 +111,19 @@ func (p HubFormProps) routes() Routes {
 }
 
 // loadURL is the load route with the locale.
-func (p HubFormProps) loadURL() string {
-	return withLocale(p.routes().Load, p.Locale)
-}
+func (p HubFormProps) loadURL() string { return p.routes().Load }
 
-// withLocale adds the locale to the query of route, if there is one.
+// withLocale adds the locale to the query of route, unless there is none
+// or the route names one already.
 func withLocale(route, locale string) string {
 	if locale == "" {
 		return route
 	}
 	sep := "?"
-	if strings.Contains(route, "?") {
+	if i := strings.IndexByte(route, '?'); i >= 0 {
+		if q, err := url.ParseQuery(route[i+1:]); err == nil && q.Has("locale") {
+			return route
+		}
 		sep = "&"
 	}
 	return route + sep + url.Values{"locale": {locale}}.Encode()

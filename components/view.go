@@ -89,16 +89,7 @@ func (v formView) field(ctx context.Context, name string) templ.Component {
 }
 
 // textsOf returns the built-in texts in the props' locale.
-func textsOf(p HubFormProps) Texts {
-	if p.InitialSchema == nil {
-		return Texts{}
-	}
-	key := matchLocale(p.InitialSchema.I18n.Translations, p.Locale)
-	if key == "" {
-		return Texts{}
-	}
-	return Texts(p.InitialSchema.I18n.Translations[key].Texts)
-}
+func textsOf(p HubFormProps) Texts { return TextsFor(p.InitialSchema, p.Locale) }
 
 func recaptchaScript(siteKey string) string {
 	return "https://www.google.com/recaptcha/api.js?render=" + url.QueryEscape(siteKey)

@@ -15,7 +15,6 @@ import (
 // misses for one form share one fetch, and when the hub cannot be reached
 // the last schema fetched is served, however old, rather than an error.
 type schemaCache struct {
-	client  *hubclient.Client
 	ttl     time.Duration
 	timeout time.Duration
 	logger  *slog.Logger
@@ -39,10 +38,10 @@ const failureTTL = 2 * time.Second
 // maxCachedForms bounds the cache; forms are few, names from URLs are not.
 const maxCachedForms = 1000
 
-// get returns the form's schema. The schema is shared: callers must not
-// change it.
-func (c *schemaCache) get(ctx context.Context, site, slug string) (*hubclient.Schema, error) {
-	key := cacheKey(site, slug)
+// get returns the form's schema from the hub client calls. The schema is
+// shared: callers must not change it.
+func (c *schemaCache) get(ctx context.Context, client *hubclient.Client, site, slug string) (*hubclient.Schema, error) {
+	key := cacheKey(client.HubURL, site, slug)
 	now := c.now()
 	c.mu.Lock()
 	e, ok := c.entries[key]
@@ -51,24 +50,24 @@ func (c *schemaCache) get(ctx context.Context, site, slug string) (*hubclient.Sc
 	case ok && e.err == nil && now.Sub(e.fetched) < c.ttl:
 		return e.schema, nil
 	case ok && e.err != nil && now.Sub(e.fetched) < failureTTL:
-		return c.stale(site, slug, e.err)
+		return c.stale(key, site, slug, e.err)
 	}
 	result := c.flight.DoChan(key, func() (any, error) {
 		// The fetch outlives the request that started it: others wait on it.
 		fetchCtx, cancel := context.WithTimeout(context.Background(), c.timeout)
 		defer cancel()
-		s, err := c.client.Schema(fetchCtx, site, slug)
+		s, err := client.Schema(fetchCtx, site, slug)
 		c.store(key, cached{schema: s, err: err, fetched: c.now()})
 		return s, err
 	})
 	select {
 	case r := <-result:
 		if r.Err != nil {
-			return c.stale(site, slug, r.Err)
+			return c.stale(key, site, slug, r.Err)
 		}
 		return r.Val.(*hubclient.Schema), nil
 	case <-ctx.Done():
-		return c.stale(site, slug, ctx.Err())
+		return c.stale(key, site, slug, ctx.Err())
 	}
 }
 
@@ -92,9 +91,9 @@ func (c *schemaCache) store(key string, e cached) {
 
 // stale returns the last good schema of the form when there is one, else
 // err.
-func (c *schemaCache) stale(site, slug string, err error) (*hubclient.Schema, error) {
+func (c *schemaCache) stale(key, site, slug string, err error) (*hubclient.Schema, error) {
 	c.mu.Lock()
-	e := c.entries[cacheKey(site, slug)]
+	e := c.entries[key]
 	c.mu.Unlock()
 	if e.schema != nil {
 		c.logger.Warn("serving a stale schema: the hub cannot be reached", slog.String("site", site), slog.String("form", slug), slog.Any("error", err))
@@ -103,5 +102,5 @@ func (c *schemaCache) stale(site, slug string, err error) (*hubclient.Schema, er
 	return nil, err
 }
 
-// cacheKey joins site and slug with a byte neither can hold in a URL path.
-func cacheKey(site, slug string) string { return site + "\x00" + slug }
+// cacheKey joins hub, site and slug with a byte none can hold in a URL.
+func cacheKey(hub, site, slug string) string { return hub + "\x00" + site + "\x00" + slug }

@@ -4,12 +4,10 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
-	"net/url"
 	"strings"
 	"time"
 
 	"github.com/a-h/templ"
-	"github.com/go-playground/form/v4"
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 
@@ -18,16 +16,15 @@ import (
 	"github.com/hubform/hubform/static"
 )
 
-// Form names a form: its site and slug on the hub.
-type Form struct {
-	Site, Slug string
-}
-
 // Config configures a Handler. The zero value works: the default hub, the
 // default routes, no callbacks.
 type Config struct {
 	// HubURL is the hub's endpoint base; empty means hubclient.DefaultHubURL.
 	HubURL string
+	// Forms are the forms with settings of their own: their hub, states,
+	// styling and callbacks, which hold on the page and on every route.
+	// Forms not listed are served with the defaults.
+	Forms map[Form]FormOptions
 	// HTTPClient calls the hub; nil means http.DefaultClient.
 	HTTPClient *http.Client
 	// Prefix is where the routes are mounted; empty means
@@ -38,7 +35,8 @@ type Config struct {
 	CacheTTL time.Duration
 	// FetchTimeout bounds a schema fetch for a page; zero means 3 seconds.
 	// A page whose fetch fails renders the loading state, which tries
-	// again from the browser.
+	// again from the browser, or, without JavaScript, links to the load
+	// route.
 	FetchTimeout time.Duration
 	// SubmitTimeout bounds a submission, uploads included; zero means 2
 	// minutes.
@@ -49,9 +47,13 @@ type Config struct {
 	// rest, files, is spooled to disk. Zero means 1 MiB.
 	MaxMemory int64
 	// OnSuccess is called once per submission the hub accepted, with the
-	// values sent. Files in them can be read only during the call.
+	// values sent, after the form's own FormOptions.OnSuccess. Files in
+	// them can be read only during the call; Bind fills a struct of
+	// yours from them.
 	OnSuccess func(ctx context.Context, form Form, values map[string]any)
-	// OnError is called once per submission that failed.
+	// OnError is called once per submission that failed, after the form's
+	// own FormOptions.OnError, with the whole error: what the visitor
+	// reads is a short message without it.
 	OnError func(ctx context.Context, form Form, err error)
 	// Page renders a whole page around a state, for requests made without
 	// htmx (JavaScript off, or the load route opened directly); nil means a
@@ -71,11 +73,12 @@ type Config struct {
 // the submit route, and the static assets. It is an http.Handler, and Mount
 // adds the same routes to an Echo server.
 type Handler struct {
-	cfg     Config
-	client  *hubclient.Client
-	cache   *schemaCache
-	decoder *form.Decoder
-	echo    *echo.Echo
+	cfg Config
+	// client calls Config.HubURL; registered forms may have their own.
+	client *hubclient.Client
+	forms  map[Form]registered
+	cache  *schemaCache
+	echo   *echo.Echo
 }
 
 // New returns a Handler for cfg.
@@ -110,12 +113,12 @@ func New(cfg Config) *Handler {
 	}
 	client := &hubclient.Client{HubURL: cfg.HubURL, HTTPClient: cfg.HTTPClient}
 	h := &Handler{
-		cfg:     cfg,
-		client:  client,
-		cache:   &schemaCache{client: client, ttl: cfg.CacheTTL, timeout: cfg.FetchTimeout, logger: cfg.Logger, now: time.Now, entries: map[string]cached{}},
-		decoder: form.NewDecoder(),
-		echo:    echo.New(),
+		cfg:    cfg,
+		client: client,
+		cache:  &schemaCache{ttl: cfg.CacheTTL, timeout: cfg.FetchTimeout, logger: cfg.Logger, now: time.Now, entries: map[string]cached{}},
+		echo:   echo.New(),
 	}
+	h.registerForms()
 	h.Mount(h.echo)
 	return h
 }
@@ -140,22 +143,27 @@ func (h *Handler) Prefix() string { return h.cfg.Prefix }
 // ServeHTTP serves the routes under the prefix, for apps without Echo.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.echo.ServeHTTP(w, r) }
 
-// Props returns HubForm's props for a page: the schema is fetched now,
-// through the cache and within FetchTimeout, so the form is in the page
-// when it arrives. When the fetch fails the props carry no schema and
-// HubForm renders its loading state, which tries again from the browser.
+// Props returns HubForm's props for a page, with the form's registered
+// options: the schema is fetched now, through the cache and within
+// FetchTimeout, so the form is in the page when it arrives. When the fetch
+// fails the props carry no schema and HubForm renders its loading state,
+// which tries again from the browser.
 func (h *Handler) Props(ctx context.Context, site, slug, locale string) components.HubFormProps {
-	p := h.baseProps(site, slug, locale)
+	f := Form{Site: site, Slug: slug}
+	r := h.form(f)
+	p := h.props(f, r, locale)
 	ctx, cancel := context.WithTimeout(ctx, h.cfg.FetchTimeout)
 	defer cancel()
-	if schema, err := h.cache.get(ctx, site, slug); err == nil {
+	if schema, err := h.cache.get(ctx, r.client, site, slug); err == nil {
 		p.InitialSchema = schema
 	}
 	return p
 }
 
 // PropsFor is Props for an Echo request: the locale comes from the query
-// parameter "locale", the CSRF token from Echo's CSRF middleware.
+// parameter "locale", the CSRF token from Echo's CSRF middleware. A host
+// may change the returned props' Locale (from a cookie, a path, …): the
+// routes the form loads and posts to carry it.
 func (h *Handler) PropsFor(c echo.Context, site, slug string) components.HubFormProps {
 	p := h.Props(c.Request().Context(), site, slug, c.QueryParam("locale"))
 	h.addCSRF(&p, c)
@@ -164,24 +172,6 @@ func (h *Handler) PropsFor(c echo.Context, site, slug string) components.HubForm
 
 // Head renders the stylesheet and scripts HubForm needs, for a page's head.
 func (h *Handler) Head() templ.Component { return Head(h.cfg.Prefix) }
-
-// baseProps returns the props of a form with this handler's routes. The
-// submit route carries the locale, so that a post is answered in it.
-func (h *Handler) baseProps(site, slug, locale string) components.HubFormProps {
-	base := h.cfg.Prefix + "/" + url.PathEscape(site) + "/" + url.PathEscape(slug)
-	submit := base + "/submit"
-	if locale != "" {
-		submit += "?" + url.Values{"locale": {locale}}.Encode()
-	}
-	p := components.HubFormProps{
-		SiteID: site, FormSlug: slug, HubURL: h.client.HubURL, Locale: locale,
-		Routes: components.Routes{Load: base, Submit: submit, TurnstileScript: h.cfg.TurnstileScript},
-	}
-	if p.HubURL == "" {
-		p.HubURL = hubclient.DefaultHubURL
-	}
-	return p
-}
 
 // addCSRF adds the token Echo's CSRF middleware left in c, if any, so the
 // form posts it back.

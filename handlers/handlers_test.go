@@ -108,8 +108,8 @@ func TestHubFailureKeepsTheFormAndRetrySucceeds(t *testing.T) {
 	values := []part{{name: "name", value: "Jane"}, {name: "email", value: "jane@example.com"}, {name: "files", value: "body", filename: "a.txt"}}
 	res, doc := a.post(t, "/hubform/acme/contact/submit", true, values...)
 	panel := text(doc, "[data-hubform-submit-error]")
-	if res.StatusCode != http.StatusOK || !strings.Contains(panel, "submit failed: ") || !strings.Contains(panel, "the hub is resting") {
-		t.Fatalf("status %d, panel %q", res.StatusCode, panel)
+	if res.StatusCode != http.StatusOK || !strings.Contains(panel, "The form cannot be sent right now.") || strings.Contains(panel, "the hub is resting") {
+		t.Fatalf("status %d, panel %q; want the visitor's message, not the hub's", res.StatusCode, panel)
 	}
 	if v, _ := doc.Find("#hubform-acme-contact-name").Attr("value"); v != "Jane" {
 		t.Errorf("name after a failure: %q", v)
@@ -162,7 +162,7 @@ func TestLoadRoute(t *testing.T) {
 		{"/hubform/acme/contact?locale=de", true, 200, "form[lang=de]", false, "Ihr Name"},
 		{"/hubform/acme/contact", false, 200, "form[data-hubform-form]", true, "Contact us"},
 		{"/hubform/acme/empty", true, 200, "[data-vendor-hubform-unconfigured]", false, ""},
-		{"/hubform/acme/missing", true, 200, "[role=alert]", false, "404"},
+		{"/hubform/acme/missing", true, 200, "[role=alert]", false, "could not be loaded"},
 		{"/hubform/acme/missing", false, 502, "[role=alert]", true, "could not be loaded"},
 	} {
 		res, doc := a.get(t, tc.target, tc.htmx)

@@ -11,14 +11,17 @@ import (
 )
 
 // load renders the form's ready, unconfigured or error state: the answer
-// to the loading state's request, or a page of its own when opened directly.
+// to the loading state's request, or a page of its own when opened
+// directly, as it is without JavaScript.
 func (h *Handler) load(c echo.Context) error {
-	p := h.baseProps(param(c, "site"), param(c, "slug"), c.QueryParam("locale"))
+	f := formOf(c)
+	r := h.form(f)
+	p := h.props(f, r, c.QueryParam("locale"))
 	h.addCSRF(&p, c)
-	schema, err := h.cache.get(c.Request().Context(), p.SiteID, p.FormSlug)
+	schema, err := h.cache.get(c.Request().Context(), r.client, f.Site, f.Slug)
 	if err != nil {
-		h.cfg.Logger.Warn("schema fetch failed", "site", p.SiteID, "form", p.FormSlug, "error", err)
-		return h.respond(c, http.StatusBadGateway, p, components.LoadError(p, err.Error()))
+		h.cfg.Logger.Warn("schema fetch failed", "site", f.Site, "form", f.Slug, "error", err)
+		return h.respond(c, http.StatusBadGateway, p, components.LoadError(p, ""))
 	}
 	p.InitialSchema = schema
 	return h.respond(c, http.StatusOK, p, components.HubForm(p))
@@ -46,7 +49,12 @@ func (h *Handler) respond(c echo.Context, status int, p components.HubFormProps,
 	return body.Render(c.Request().Context(), c.Response())
 }
 
-// param returns a path parameter unescaped: "acme%20co" is "acme co".
+// formOf returns the form named by the route's path, unescaped: "acme%20co"
+// is "acme co".
+func formOf(c echo.Context) Form {
+	return Form{Site: param(c, "site"), Slug: param(c, "slug")}
+}
+
 func param(c echo.Context, name string) string {
 	v := c.Param(name)
 	if u, err := url.PathUnescape(v); err == nil {

@@ -3,10 +3,8 @@ package handlers
 import (
 	"context"
 	"errors"
-	"fmt"
 	"mime/multipart"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 
@@ -23,18 +21,22 @@ var captchaNames = []string{hubclient.TokenField, hubclient.LegacyTokenField, "c
 // submit takes a post of the form: values typed by the schema and checked
 // against it, then delivered to the hub through the submit pipeline, files
 // streamed from where the post spooled them. It answers the submitted
-// state, or the form again with the values, the errors and, when the hub
-// refused, the hub's message.
+// state, or the form again with the values, the errors and a message for
+// the visitor.
 func (h *Handler) submit(c echo.Context) error {
 	r := c.Request()
-	p := h.baseProps(param(c, "site"), param(c, "slug"), c.QueryParam("locale"))
+	f := formOf(c)
+	reg := h.form(f)
+	p := h.props(f, reg, c.QueryParam("locale"))
 	h.addCSRF(&p, c)
-	ref := Form{Site: p.SiteID, Slug: p.FormSlug}
-	schema, err := h.cache.get(r.Context(), p.SiteID, p.FormSlug)
+	schema, err := h.cache.get(r.Context(), reg.client, f.Site, f.Slug)
 	if err != nil {
-		return h.respond(c, http.StatusBadGateway, p, components.LoadError(p, err.Error()))
+		h.cfg.Logger.Warn("submission failed: the form's schema cannot be fetched", "site", f.Site, "form", f.Slug, "error", err)
+		h.reportError(r.Context(), f, reg, err)
+		return h.respond(c, http.StatusBadGateway, p, components.LoadError(p, ""))
 	}
 	p.InitialSchema = schema
+	texts := components.TextsFor(schema, p.Locale)
 	htmx := r.Header.Get("HX-Request") == "true"
 
 	r.Body = http.MaxBytesReader(c.Response(), r.Body, h.cfg.MaxPostBytes)
@@ -43,63 +45,58 @@ func (h *Handler) submit(c echo.Context) error {
 		defer r.MultipartForm.RemoveAll()
 	}
 	if err != nil {
-		status := http.StatusBadRequest
-		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) {
+		status, message := http.StatusBadRequest, texts.T("postUnreadable")
+		if tooLarge := (*http.MaxBytesError)(nil); errors.As(err, &tooLarge) {
 			status = http.StatusRequestEntityTooLarge
-			err = fmt.Errorf("the post is larger than %d MiB", h.cfg.MaxPostBytes>>20)
+			message = strings.ReplaceAll(texts.T("postTooLarge"), "{max}", strconv.FormatInt(h.cfg.MaxPostBytes>>20, 10))
 		}
-		p.State = components.State{SubmitError: err.Error(), FilesLost: !htmx}
+		h.cfg.Logger.Info("post refused", "site", f.Site, "form", f.Slug, "error", err)
+		p.State = components.State{SubmitError: message, FilesLost: !htmx}
 		return h.respond(c, status, p, components.HubForm(p))
 	}
 
-	l := components.Localize(schema, p.Locale)
 	values, problems := typeValues(schema, posted, files)
 	p.State = components.State{Values: shown(posted), FilesLost: !htmx && len(files) > 0}
 	if len(problems) > 0 {
 		p.State.Errors = make(map[string]string, len(problems))
 		for name, code := range problems {
-			p.State.Errors[name] = l.Texts.T(code)
+			p.State.Errors[name] = texts.T(code)
 		}
 		return h.respond(c, http.StatusUnprocessableEntity, p, components.HubForm(p))
 	}
 
 	plugins, err := pluginsFor(schema)
 	if err != nil {
-		return h.failed(c, ref, p, http.StatusInternalServerError, err)
+		return h.failed(c, f, reg, p, texts, err)
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), h.cfg.SubmitTimeout)
 	defer cancel()
 	_, err = hubclient.NewSubmit(hubclient.SubmitOptions{
-		HubURL: h.client.HubURL, SiteID: p.SiteID, FormSlug: p.FormSlug, HTTPClient: h.cfg.HTTPClient, Plugins: plugins,
+		HubURL: reg.client.HubURL, SiteID: f.Site, FormSlug: f.Slug, HTTPClient: h.cfg.HTTPClient, Plugins: plugins,
 	}).OnSubmit(ctx, values)
 	if err != nil {
-		var hubErr *hubclient.HubError
-		if errors.As(err, &hubErr) && len(hubErr.Fields) > 0 {
-			p.State.Errors = hubErr.Fields
-		}
-		return h.failed(c, ref, p, http.StatusBadGateway, err)
+		return h.failed(c, f, reg, p, texts, err)
 	}
-	if h.cfg.OnSuccess != nil {
-		h.cfg.OnSuccess(ctx, ref, values)
-	}
+	h.succeeded(ctx, f, reg, values)
 	p.State = components.State{}
 	return h.respond(c, http.StatusOK, p, components.Submitted(p))
 }
 
-// failed reports a failed submission once and shows the form again with
-// the message, so the user can retry.
-func (h *Handler) failed(c echo.Context, ref Form, p components.HubFormProps, status int, err error) error {
-	h.cfg.Logger.Warn("submission failed", "site", ref.Site, "form", ref.Slug, "error", err)
-	if h.cfg.OnError != nil {
-		h.cfg.OnError(c.Request().Context(), ref, err)
+// failed reports a failed submission once, to the log and OnError, and
+// shows the form again with a message for people, so they can retry.
+func (h *Handler) failed(c echo.Context, f Form, reg registered, p components.HubFormProps, texts components.Texts, err error) error {
+	h.cfg.Logger.Warn("submission failed", "site", f.Site, "form", f.Slug, "error", err)
+	h.reportError(c.Request().Context(), f, reg, err)
+	var hubErr *hubclient.HubError
+	if errors.As(err, &hubErr) && len(hubErr.Fields) > 0 {
+		p.State.Errors = hubErr.Fields
 	}
-	p.State.SubmitError = err.Error()
-	return h.respond(c, status, p, components.HubForm(p))
+	p.State.SubmitError = texts.T(failureText(err))
+	return h.respond(c, http.StatusBadGateway, p, components.HubForm(p))
 }
 
 // readPost parses a multipart or URL-encoded post, spooling files beyond
-// MaxMemory to disk, and decodes the values of the names the schema knows,
+// MaxMemory to disk, and returns the values of the names the schema knows,
 // and the captcha's.
 func (h *Handler) readPost(r *http.Request, schema *hubclient.Schema) (map[string][]string, map[string][]*multipart.FileHeader, error) {
 	var files map[string][]*multipart.FileHeader
@@ -111,17 +108,11 @@ func (h *Handler) readPost(r *http.Request, schema *hubclient.Schema) (map[strin
 	} else if err := r.ParseForm(); err != nil {
 		return nil, nil, err
 	}
-	// The decoder fills a map only from bracketed keys ("[name]"); field
-	// names hold no brackets or dots, so bracketing them is exact.
-	known := url.Values{}
+	posted := map[string][]string{}
 	for _, name := range append(fieldNames(schema), captchaNames...) {
 		if v, ok := r.PostForm[name]; ok {
-			known["["+name+"]"] = v
+			posted[name] = v
 		}
-	}
-	posted := map[string][]string{}
-	if err := h.decoder.Decode(&posted, known); err != nil {
-		return nil, nil, err
 	}
 	return posted, files, nil
 }

@@ -1,0 +1,101 @@
+package handlers
+
+import (
+	"context"
+	"net/url"
+
+	"github.com/a-h/templ"
+
+	"github.com/hubform/hubform/components"
+	"github.com/hubform/hubform/hubclient"
+)
+
+// Form names a form: its site and slug on the hub.
+type Form struct {
+	Site, Slug string
+}
+
+// FormOptions are a host's settings for one form, registered in
+// Config.Forms. They hold wherever the form is rendered: on the page
+// (Props, PropsFor) and on the routes that render it again, the load route
+// behind the loading state and the submit route after every post. A form
+// that is not registered gets the zero FormOptions: Config's hub and
+// callbacks, the built-in states.
+type FormOptions struct {
+	// HubURL is the hub serving the form; empty means Config.HubURL. One
+	// Handler can serve forms of several hubs, one hub per site and slug.
+	HubURL string
+	// LoadingFallback, ErrorFallback, UnconfiguredFallback and
+	// SuccessFallback replace the built-in states, as the props of the
+	// same names do (components.HubFormProps).
+	LoadingFallback      templ.Component
+	ErrorFallback        func(message string) templ.Component
+	UnconfiguredFallback templ.Component
+	SuccessFallback      templ.Component
+	// FormProps style the form and replace its field components.
+	FormProps components.FormProps
+	// OnSuccess is called once per submission of this form that the hub
+	// accepted, before Config.OnSuccess.
+	OnSuccess func(ctx context.Context, form Form, values map[string]any)
+	// OnError is called once per submission of this form that failed,
+	// before Config.OnError.
+	OnError func(ctx context.Context, form Form, err error)
+}
+
+// registered is a form's options with the client of its hub.
+type registered struct {
+	FormOptions
+	client *hubclient.Client
+}
+
+// registerForms makes the client of every hub the forms name, one per hub.
+func (h *Handler) registerForms() {
+	clients := map[string]*hubclient.Client{h.client.HubURL: h.client}
+	h.forms = make(map[Form]registered, len(h.cfg.Forms))
+	for f, o := range h.cfg.Forms {
+		hub := or(o.HubURL, h.client.HubURL)
+		if clients[hub] == nil {
+			clients[hub] = &hubclient.Client{HubURL: hub, HTTPClient: h.cfg.HTTPClient}
+		}
+		h.forms[f] = registered{FormOptions: o, client: clients[hub]}
+	}
+}
+
+// form returns the options of f: its registration, else the defaults.
+func (h *Handler) form(f Form) registered {
+	if r, ok := h.forms[f]; ok {
+		return r
+	}
+	return registered{client: h.client}
+}
+
+// props returns the props of a form as registered, with this handler's
+// routes and no schema yet.
+func (h *Handler) props(f Form, r registered, locale string) components.HubFormProps {
+	base := h.cfg.Prefix + "/" + url.PathEscape(f.Site) + "/" + url.PathEscape(f.Slug)
+	return components.HubFormProps{
+		SiteID: f.Site, FormSlug: f.Slug, Locale: locale,
+		LoadingFallback: r.LoadingFallback, ErrorFallback: r.ErrorFallback,
+		UnconfiguredFallback: r.UnconfiguredFallback, SuccessFallback: r.SuccessFallback,
+		FormProps: r.FormProps,
+		Routes:    components.Routes{Load: base, Submit: base + "/submit", TurnstileScript: h.cfg.TurnstileScript},
+	}
+}
+
+// succeeded calls the form's OnSuccess, then the handler's.
+func (h *Handler) succeeded(ctx context.Context, f Form, r registered, values map[string]any) {
+	for _, fn := range []func(context.Context, Form, map[string]any){r.OnSuccess, h.cfg.OnSuccess} {
+		if fn != nil {
+			fn(ctx, f, values)
+		}
+	}
+}
+
+// reportError calls the form's OnError, then the handler's.
+func (h *Handler) reportError(ctx context.Context, f Form, r registered, err error) {
+	for _, fn := range []func(context.Context, Form, error){r.OnError, h.cfg.OnError} {
+		if fn != nil {
+			fn(ctx, f, err)
+		}
+	}
+}

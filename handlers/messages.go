@@ -1,0 +1,37 @@
+package handlers
+
+import (
+	"errors"
+	"net/http"
+
+	"github.com/hubform/hubform/hubclient"
+)
+
+// failureText returns the key of the built-in text (components.Texts) that
+// tells a visitor why a submission failed. The visitor never reads the
+// error itself: it names the hub's address and the hub's own words, which
+// go to the log and to OnError.
+func failureText(err error) string {
+	var hubErr *hubclient.HubError
+	answered := errors.As(err, &hubErr)
+	var uploadURL *hubclient.UploadURLError
+	var upload *hubclient.UploadError
+	switch {
+	case answered && hubErr.StatusCode == http.StatusTooManyRequests:
+		return "tooMany"
+	case errors.Is(err, hubclient.ErrNoCaptchaToken):
+		return "captchaFailed"
+	case errors.As(err, &uploadURL), errors.As(err, &upload):
+		if answered && hubErr.StatusCode < 500 {
+			return "fileRefused"
+		}
+		return "uploadFailed"
+	case !answered || hubErr.StatusCode >= 500:
+		return "hubUnavailable"
+	case len(hubErr.Fields) > 0:
+		return "checkFields"
+	case hubErr.StatusCode == http.StatusForbidden:
+		return "captchaFailed"
+	}
+	return "submitRefused"
+}
