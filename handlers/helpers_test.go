@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/PuerkitoBio/goquery"
+	"github.com/a-h/templ"
 
 	"github.com/hubform/hubform/handlers"
 	"github.com/hubform/hubform/handlers/hub/testhub"
@@ -148,4 +149,57 @@ func text(doc *goquery.Document, selector string) string {
 // pages carry the form's stylesheet.
 func wholePage(doc *goquery.Document) bool {
 	return doc.Find("head link[rel=stylesheet]").Length() > 0
+}
+
+// getHTML and postHTML are get and post returning the body as it came.
+func (a *app) getHTML(t *testing.T, target string, htmx bool) (*http.Response, string) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, a.srv.URL+target, nil)
+	if htmx {
+		req.Header.Set("HX-Request", "true")
+	}
+	return doHTML(t, req)
+}
+
+func (a *app) postHTML(t *testing.T, target string, htmx bool, parts ...part) (*http.Response, string) {
+	t.Helper()
+	body, contentType := multipartBody(t, parts...)
+	req, _ := http.NewRequest(http.MethodPost, a.srv.URL+target, body)
+	req.Header.Set("Content-Type", contentType)
+	if htmx {
+		req.Header.Set("HX-Request", "true")
+	}
+	return doHTML(t, req)
+}
+
+func doHTML(t *testing.T, req *http.Request) (*http.Response, string) {
+	t.Helper()
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, string(body)
+}
+
+func parse(t *testing.T, html string) *goquery.Document {
+	t.Helper()
+	doc, err := goquery.NewDocumentFromReader(strings.NewReader(html))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
+func render(t *testing.T, c templ.Component) string {
+	t.Helper()
+	var b strings.Builder
+	if err := c.Render(context.Background(), &b); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
 }

@@ -21,13 +21,14 @@ func failureText(err error) string {
 		return "tooMany"
 	case errors.Is(err, hubclient.ErrNoCaptchaToken):
 		return "captchaFailed"
-	case errors.As(err, &uploadURL), errors.As(err, &upload):
-		if answered && hubErr.StatusCode < 500 {
-			return "fileRefused"
-		}
-		return "uploadFailed"
 	case !answered || hubErr.StatusCode >= 500:
+		// Not reached, or failing itself: nothing the visitor can change.
+		if answered && (errors.As(err, &uploadURL) || errors.As(err, &upload)) {
+			return "uploadFailed"
+		}
 		return "hubUnavailable"
+	case errors.As(err, &uploadURL), errors.As(err, &upload):
+		return "fileRefused"
 	case len(hubErr.Fields) > 0:
 		return "checkFields"
 	case hubErr.StatusCode == http.StatusForbidden:
