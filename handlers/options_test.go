@@ -29,8 +29,10 @@ func raw(html string) templ.Component { return templ.Raw(html) }
 // recognisable in the markup.
 func hostOptions() handlers.FormOptions {
 	return handlers.FormOptions{
-		LoadingFallback:      raw(`<p class="host-loading">One moment</p>`),
-		ErrorFallback:        func(msg string) templ.Component { return raw(`<p class="host-error">` + templ.EscapeString(msg) + `</p>`) },
+		LoadingFallback: raw(`<p class="host-loading">One moment</p>`),
+		ErrorFallback: func(msg string) templ.Component {
+			return raw(`<p class="host-error">` + templ.EscapeString(msg) + `</p>`)
+		},
 		UnconfiguredFallback: raw(`<p class="host-unconfigured">Soon</p>`),
 		SuccessFallback:      raw(`<p class="host-thanks">Thank you, truly</p>`),
 		FormProps: components.FormProps{
