@@ -1,0 +1,60 @@
+package handlers
+
+import (
+	"fmt"
+	"mime/multipart"
+	"net/url"
+	"strconv"
+
+	"github.com/go-playground/form/v4"
+)
+
+// Bind fills dst, a pointer to a struct of yours, from a submission's
+// values as OnSuccess receives them. Struct fields are matched by their
+// `form` tag, else by their name, and converted by
+// github.com/go-playground/form: text to string or a number, a checkbox to
+// bool, checkboxes to a slice. A file field binds to *multipart.FileHeader
+// or []*multipart.FileHeader; its files can be read only during OnSuccess.
+//
+//	type contact struct {
+//		Name  string                  `form:"name"`
+//		Age   int                     `form:"age"`
+//		Files []*multipart.FileHeader `form:"files"`
+//	}
+func Bind(values map[string]any, dst any) error {
+	posted := make(url.Values, len(values))
+	var files []*multipart.FileHeader
+	for name, v := range values {
+		switch v := v.(type) {
+		case string:
+			posted[name] = []string{v}
+		case []string:
+			posted[name] = v
+		case bool:
+			posted[name] = []string{strconv.FormatBool(v)}
+		case float64:
+			posted[name] = []string{strconv.FormatFloat(v, 'f', -1, 64)}
+		case []*multipart.FileHeader:
+			// A file travels through the decoder as its index in files.
+			for _, f := range v {
+				posted.Add(name, strconv.Itoa(len(files)))
+				files = append(files, f)
+			}
+		default:
+			return fmt.Errorf("bind %q: values of type %T are not supported", name, v)
+		}
+	}
+	// The decoder is made per call: its file function reads this call's files.
+	d := form.NewDecoder()
+	d.RegisterCustomTypeFunc(func(v []string) (any, error) {
+		i, err := strconv.Atoi(v[0])
+		if err != nil || i < 0 || i >= len(files) {
+			return nil, fmt.Errorf("not a file of this submission")
+		}
+		return files[i], nil
+	}, &multipart.FileHeader{})
+	if err := d.Decode(dst, posted); err != nil {
+		return fmt.Errorf("bind: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,67 @@
+package handlers_test
+
+import (
+	"fmt"
+	"mime/multipart"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/hubform/hubform/handlers"
+)
+
+// ExampleBind fills a struct of the app's from the values OnSuccess
+// receives.
+func ExampleBind() {
+	type contact struct {
+		Name   string                  `form:"name"`
+		Age    int                     `form:"age"`
+		Agree  bool                    `form:"agree"`
+		Topics []string                `form:"topics"`
+		Files  []*multipart.FileHeader `form:"files"`
+	}
+	// As OnSuccess gets them for a post of the contact form.
+	values := map[string]any{
+		"name": "Jane", "age": 42.0, "agree": true, "topics": []string{"sales", "support"},
+		"files": []*multipart.FileHeader{{Filename: "report.pdf", Size: 1024}},
+	}
+	var c contact
+	if err := handlers.Bind(values, &c); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("%s, %d, agreed %v, topics %v, file %s\n", c.Name, c.Age, c.Agree, c.Topics, c.Files[0].Filename)
+	// Output: Jane, 42, agreed true, topics [sales support], file report.pdf
+}
+
+func TestBind(t *testing.T) {
+	a, b := &multipart.FileHeader{Filename: "a.txt"}, &multipart.FileHeader{Filename: "b.txt"}
+	type target struct {
+		Name    string
+		Email   string                  `form:"email"`
+		Score   float64                 `form:"score"`
+		Files   []*multipart.FileHeader `form:"files"`
+		Photo   *multipart.FileHeader   `form:"photo"`
+		Ignored string                  `form:"-"`
+	}
+	var got target
+	err := handlers.Bind(map[string]any{"Name": "Jane", "email": "j@example.com", "score": 2.5, "files": []*multipart.FileHeader{a, b}, "photo": []*multipart.FileHeader{b}, "-": "x"}, &got)
+	want := target{Name: "Jane", Email: "j@example.com", Score: 2.5, Files: []*multipart.FileHeader{a, b}, Photo: b}
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("Bind = %+v, %v; want %+v", got, err, want)
+	}
+	for _, tc := range []struct {
+		values map[string]any
+		dst    any
+		want   string
+	}{
+		{map[string]any{"age": "old"}, &struct {
+			Age int `form:"age"`
+		}{}, "bind: "},
+		{map[string]any{"when": struct{}{}}, &struct{}{}, `bind "when": values of type struct {} are not supported`},
+	} {
+		if err := handlers.Bind(tc.values, tc.dst); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("Bind(%v) = %v, want an error starting %q", tc.values, err, tc.want)
+		}
+	}
+}
