@@ -60,6 +60,8 @@ func FuzzSplitValues(f *testing.F) {
 	f.Add([]byte(`{"name":"Jane","_hp":"","_hp_x":"bot","_hpn":3,"_captchaToken":"t","_turnstile":"old","tags":["a","b"]}`), uint8(3), "files")
 	f.Add([]byte(`{"_hp":["a","b"],"_captchaToken":["",""],"x":{"y":[1]}}`), uint8(0), "_hp")
 	f.Add([]byte(`{"_turnstile":5}`), uint8(1), "_captchaToken")
+	f.Add([]byte(`{"_idempotencyKey":"k-1","name":"Jane"}`), uint8(0), "")
+	f.Add([]byte(`{"_idempotencyKey":["","k\n"]}`), uint8(1), "_idempotencyKey")
 	f.Add([]byte(`{}`), uint8(2), "")
 	f.Fuzz(func(t *testing.T, data []byte, nfiles uint8, fileField string) {
 		values := map[string]any{}
@@ -77,13 +79,16 @@ func FuzzSplitValues(f *testing.F) {
 		if err != nil {
 			return // refusing is fine; panicking or misplacing is not
 		}
+		if CheckIdempotencyKey(s.idempotencyKey) != nil {
+			t.Fatalf("idempotency key %q accepted", s.idempotencyKey)
+		}
 		placed := map[string]int{}
 		for k, v := range s.payload {
 			placed[k]++
 			if hasFile(v) {
 				t.Fatalf("payload %q holds a file", k)
 			}
-			if k == TokenField || k == LegacyTokenField || k == "_hp" {
+			if k == TokenField || k == LegacyTokenField || k == IdempotencyKeyField || k == "_hp" {
 				t.Fatalf("special value %q left in the payload", k)
 			}
 		}
@@ -105,7 +110,7 @@ func FuzzSplitValues(f *testing.F) {
 		}
 		for k := range values {
 			want := 1
-			if k == TokenField || k == LegacyTokenField {
+			if k == TokenField || k == LegacyTokenField || k == IdempotencyKeyField {
 				want = 0
 			}
 			if placed[k] != want {

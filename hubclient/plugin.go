@@ -103,7 +103,7 @@ func (p *CaptchaPlugin) TransformValues(_ context.Context, values map[string]any
 			continue
 		}
 		if token == "" {
-			t, err := tokenString(name, values[name])
+			t, err := specialString(name, "a captcha token", values[name])
 			if err != nil {
 				return err
 			}

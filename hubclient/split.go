@@ -13,6 +13,11 @@ const (
 	TokenField = "_captchaToken"
 	// LegacyTokenField is the older name of TokenField, still accepted.
 	LegacyTokenField = "_turnstile"
+	// IdempotencyKeyField is the value name of a submission's idempotency
+	// key, which a rendered form carries in a hidden input; the pipeline
+	// sends it as the top-level member idempotencyKey, never in the
+	// payload. See SubmitRequest.IdempotencyKey.
+	IdempotencyKeyField = "_idempotencyKey"
 )
 
 // split is form values divided as spec §4 rule 3 and §2.8 say.
@@ -20,7 +25,9 @@ type split struct {
 	payload      map[string]any
 	files        []fieldFile
 	captchaToken string
-	honeypots    map[string]string
+	// idempotencyKey is empty when the values carry none.
+	idempotencyKey string
+	honeypots      map[string]string
 }
 
 type fieldFile struct {
@@ -29,8 +36,9 @@ type fieldFile struct {
 }
 
 // splitValues divides values: files and non-empty lists of only files are to
-// be uploaded; the captcha token (TokenField, else LegacyTokenField) leaves
-// the payload; "_hp" and every string value whose name starts with "_hp" go
+// be uploaded; the captcha token (TokenField, else LegacyTokenField) and the
+// idempotency key (IdempotencyKeyField, checked by CheckIdempotencyKey)
+// leave the payload; "_hp" and every string value whose name starts with "_hp" go
 // top-level, empty ones too; the rest is the payload. Files are listed in
 // field-name order, then in their order within the field.
 func splitValues(values map[string]any) (split, error) {
@@ -44,13 +52,22 @@ func splitValues(values map[string]any) (split, error) {
 		v := values[name]
 		switch {
 		case name == TokenField || name == LegacyTokenField:
-			token, err := tokenString(name, v)
+			token, err := specialString(name, "a captcha token", v)
 			if err != nil {
 				return split{}, err
 			}
 			if name == TokenField || s.captchaToken == "" {
 				s.captchaToken = token
 			}
+		case name == IdempotencyKeyField:
+			key, err := specialString(name, "an idempotency key", v)
+			if err != nil {
+				return split{}, err
+			}
+			if err := CheckIdempotencyKey(key); err != nil {
+				return split{}, fmt.Errorf("value %q: %w", name, err)
+			}
+			s.idempotencyKey = key
 		case name == "_hp" || IsHoneypot(name) && isString(v):
 			if hasFile(v) {
 				return split{}, fmt.Errorf("value %q: a honeypot cannot hold a file", name)
@@ -153,7 +170,9 @@ func isString(v any) bool {
 	return ok
 }
 
-func tokenString(name string, v any) (string, error) {
+// specialString is the string a special value holds: v itself, or the
+// first non-empty string of a list, as a decoded form post gives.
+func specialString(name, what string, v any) (string, error) {
 	switch v := v.(type) {
 	case string:
 		return v, nil
@@ -167,7 +186,7 @@ func tokenString(name string, v any) (string, error) {
 	case nil:
 		return "", nil
 	}
-	return "", fmt.Errorf("value %q: a captcha token must be a string, not %T", name, v)
+	return "", fmt.Errorf("value %q: %s must be a string, not %T", name, what, v)
 }
 
 func honeypotString(v any) string {

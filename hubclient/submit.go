@@ -46,7 +46,9 @@ type SubmitConfig struct {
 // uploaded (upload-url, then a streamed PUT of its body to the returned
 // address), several at once; the first failure cancels the others and no
 // submission is sent. Then the submit route gets the payload, the
-// attachments, the captcha token and the honeypots. Its errors begin with
+// attachments, the captcha token, the idempotency key and the honeypots.
+// An idempotency key that CheckIdempotencyKey refuses fails the call
+// before anything is sent. Its errors begin with
 // PrefixUploadURL, PrefixUpload or PrefixSubmit and are an *UploadURLError,
 // *UploadError or *SubmitError; an answer of "ok": false is a *SubmitError.
 func NewSubmit(opts SubmitOptions) SubmitConfig {
@@ -87,10 +89,11 @@ func (p *pipeline) submit(ctx context.Context, values map[string]any) (*SubmitRe
 		return nil, err
 	}
 	return p.client.Submit(ctx, p.site, p.slug, &SubmitRequest{
-		Payload:      s.payload,
-		Attachments:  attachments,
-		CaptchaToken: s.captchaToken,
-		Honeypots:    s.honeypots,
+		Payload:        s.payload,
+		Attachments:    attachments,
+		CaptchaToken:   s.captchaToken,
+		IdempotencyKey: s.idempotencyKey,
+		Honeypots:      s.honeypots,
 	})
 }
 

@@ -51,19 +51,46 @@ type SubmitRequest struct {
 	Payload      map[string]any `json:"payload"`
 	Attachments  []Attachment   `json:"attachments,omitempty"`
 	CaptchaToken string         `json:"captchaToken,omitempty"`
-	Honeypots    map[string]string
+	// IdempotencyKey makes a repeated send of one submission count once:
+	// a hub that keeps keys answers a submission whose key it already
+	// stored for the form with that submission's id and stores nothing.
+	// A form carries one key per rendering (IdempotencyKeyField), so a
+	// double click or a retry after a lost answer repeats it. It is an
+	// extension of the protocol: hubs that do not know it ignore it. Empty
+	// means none; see CheckIdempotencyKey for what a key may be.
+	IdempotencyKey string `json:"idempotencyKey,omitempty"`
+	Honeypots      map[string]string
 }
 
 type submitRequestBody struct {
-	Payload      map[string]any `json:"payload"`
-	Attachments  []Attachment   `json:"attachments,omitempty"`
-	CaptchaToken string         `json:"captchaToken,omitempty"`
+	Payload        map[string]any `json:"payload"`
+	Attachments    []Attachment   `json:"attachments,omitempty"`
+	CaptchaToken   string         `json:"captchaToken,omitempty"`
+	IdempotencyKey string         `json:"idempotencyKey,omitempty"`
+}
+
+// MaxIdempotencyKeyLength is the longest idempotency key, in bytes.
+const MaxIdempotencyKeyLength = 128
+
+// CheckIdempotencyKey reports why key cannot be an idempotency key: it is
+// longer than MaxIdempotencyKeyLength or holds a byte that is not
+// printable ASCII (space to tilde). The empty key, meaning none, is fine.
+func CheckIdempotencyKey(key string) error {
+	if len(key) > MaxIdempotencyKeyLength {
+		return fmt.Errorf("idempotency key of %d bytes is longer than %d", len(key), MaxIdempotencyKeyLength)
+	}
+	for i := 0; i < len(key); i++ {
+		if key[i] < ' ' || key[i] > '~' {
+			return fmt.Errorf("idempotency key holds byte %#02x at %d; only printable ASCII is allowed", key[i], i)
+		}
+	}
+	return nil
 }
 
 // MarshalJSON writes the honeypots as top-level members and an absent
 // payload as {}.
 func (r SubmitRequest) MarshalJSON() ([]byte, error) {
-	body := submitRequestBody{Payload: r.Payload, Attachments: r.Attachments, CaptchaToken: r.CaptchaToken}
+	body := submitRequestBody{Payload: r.Payload, Attachments: r.Attachments, CaptchaToken: r.CaptchaToken, IdempotencyKey: r.IdempotencyKey}
 	if body.Payload == nil {
 		body.Payload = map[string]any{}
 	}
@@ -112,7 +139,7 @@ func (r *SubmitRequest) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &body); err != nil {
 		return err
 	}
-	*r = SubmitRequest{Payload: body.Payload, Attachments: body.Attachments, CaptchaToken: body.CaptchaToken}
+	*r = SubmitRequest{Payload: body.Payload, Attachments: body.Attachments, CaptchaToken: body.CaptchaToken, IdempotencyKey: body.IdempotencyKey}
 	for name, value := range members {
 		if !IsHoneypot(name) {
 			continue

@@ -1,6 +1,12 @@
 // Package hubtest provides an in-memory hub for tests, in the manner of
 // net/http/httptest: a real HTTP server speaking the hub protocol, which
 // records what it received and can be told to fail.
+//
+// Like the project's own hub, it keeps idempotency keys: a submission whose
+// idempotency key it already stored for the same form is answered with the
+// first submission's id, and nothing new is stored (Submissions lists the
+// first only; Requests lists both). A key hubclient.CheckIdempotencyKey
+// refuses is answered 400.
 package hubtest
 
 import (
@@ -263,8 +269,17 @@ func (h *Hub) submit(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	if err := hubclient.CheckIdempotencyKey(req.IdempotencyKey); err != nil {
+		answer(w, http.StatusBadRequest, hubclient.SubmitResponse{Error: "idempotencyKey: " + err.Error()})
+		return
+	}
+	site, form := r.PathValue("site"), r.PathValue("slug")
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	if first, ok := h.byKey(site, form, req.IdempotencyKey); ok {
+		answer(w, http.StatusOK, hubclient.SubmitResponse{OK: true, SubmissionID: first.ID})
+		return
+	}
 	for _, a := range req.Attachments {
 		u := h.uploads[a.Key]
 		if u == nil || !u.Stored || u.Size != a.Size || u.ContentType != a.MIME {
@@ -273,8 +288,22 @@ func (h *Hub) submit(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	id := fmt.Sprintf("sub-%d", len(h.submissions)+1)
-	h.submissions = append(h.submissions, Submission{ID: id, Site: r.PathValue("site"), Form: r.PathValue("slug"), Request: req, Body: body})
+	h.submissions = append(h.submissions, Submission{ID: id, Site: site, Form: form, Request: req, Body: body})
 	answer(w, http.StatusOK, hubclient.SubmitResponse{OK: true, SubmissionID: id})
+}
+
+// byKey returns the submission to site/form stored with the idempotency
+// key, if any; h.mu must be held.
+func (h *Hub) byKey(site, form, key string) (Submission, bool) {
+	if key == "" {
+		return Submission{}, false
+	}
+	for _, s := range h.submissions {
+		if s.Site == site && s.Form == form && s.Request.IdempotencyKey == key {
+			return s, true
+		}
+	}
+	return Submission{}, false
 }
 
 func (h *Hub) wait(r *http.Request) {

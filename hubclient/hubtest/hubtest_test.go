@@ -1,0 +1,59 @@
+package hubtest_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"testing"
+
+	"github.com/hubform/hubform/hubclient"
+	"github.com/hubform/hubform/hubclient/hubtest"
+)
+
+func TestIdempotencyKey(t *testing.T) {
+	h := hubtest.NewServer()
+	defer h.Close()
+	c := &hubclient.Client{HubURL: h.URL}
+	submit := func(form, key, name string) (*hubclient.SubmitResponse, error) {
+		return c.Submit(context.Background(), "acme", form, &hubclient.SubmitRequest{
+			Payload: map[string]any{"name": name}, IdempotencyKey: key,
+		})
+	}
+	mustID := func(form, key, name string) string {
+		t.Helper()
+		res, err := submit(form, key, name)
+		if err != nil || !res.OK || res.SubmissionID == "" {
+			t.Fatalf("submit(%s, %q): %+v, %v", form, key, res, err)
+		}
+		return res.SubmissionID
+	}
+
+	first := mustID("contact", "k1", "Jane")
+	if again := mustID("contact", "k1", "Jane again"); again != first {
+		t.Errorf("repeated key answered %s, want the first id %s", again, first)
+	}
+	other := mustID("survey", "k1", "Jane")                                // another form: its own key
+	second := mustID("contact", "k2", "Jane")                              // another key
+	none1, none2 := mustID("contact", "", "a"), mustID("contact", "", "a") // no key: never merged
+	ids := map[string]bool{first: true, other: true, second: true, none1: true, none2: true}
+	if len(ids) != 5 {
+		t.Errorf("ids %v %v %v %v %v, want five different", first, other, second, none1, none2)
+	}
+	subs := h.Submissions()
+	if len(subs) != 5 {
+		t.Fatalf("%d submissions stored, want 5", len(subs))
+	}
+	if subs[0].Request.Payload["name"] != "Jane" || subs[0].Request.IdempotencyKey != "k1" {
+		t.Errorf("first submission %+v, want the first payload and key k1", subs[0].Request)
+	}
+
+	// A key the protocol does not allow is refused.
+	_, err := submit("contact", "bad\nkey", "Jane")
+	var herr *hubclient.HubError
+	if !errors.As(err, &herr) || herr.StatusCode != http.StatusBadRequest {
+		t.Errorf("bad key: %v, want a 400", err)
+	}
+	if n := len(h.Submissions()); n != 5 {
+		t.Errorf("%d submissions stored after a bad key, want 5", n)
+	}
+}
