@@ -952,3 +952,15 @@ func (c escapeCheck) check(t *testing.T, doc *goquery.Document) {
 		t.Errorf("%s %s = %q, want %q", c.selector, where, got, c.want)
 	}
 }
+
+func TestSubmissionKey(t *testing.T) {
+	p := props(allFieldsSchema())
+	selector := `form input[type=hidden][name="` + hubclient.IdempotencyKeyField + `"]`
+	if n := renderDoc(t, components.HubForm(p)).Find(selector).Length(); n != 0 {
+		t.Errorf("without a key the form has %d key inputs", n)
+	}
+	p.SubmissionKey = hostile("key")
+	if got, _ := renderDoc(t, components.HubForm(p)).Find(selector).Attr("value"); got != hostile("key") {
+		t.Errorf("the key input holds %q, want %q", got, hostile("key"))
+	}
+}

@@ -39,6 +39,11 @@ type HubFormProps struct {
 	// Routes are where the form loads and posts; zero means the handlers'
 	// default routes under DefaultPrefix.
 	Routes Routes
+	// SubmissionKey identifies one send of this rendering of the form: the
+	// form posts it back (hubclient.IdempotencyKeyField), and a hub that
+	// keeps keys stores one submission however often it arrives, after a
+	// double click or a retry whose answer was lost. Empty sends none.
+	SubmissionKey string
 	// State carries a post back into the form: the values and errors.
 	State State
 }

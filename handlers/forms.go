@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"context"
+	"crypto/rand"
 	"net/url"
 
 	"github.com/a-h/templ"
@@ -78,9 +79,13 @@ func (h *Handler) props(f Form, r registered, locale string) components.HubFormP
 		LoadingFallback: r.LoadingFallback, ErrorFallback: r.ErrorFallback,
 		UnconfiguredFallback: r.UnconfiguredFallback, SuccessFallback: r.SuccessFallback,
 		FormProps: r.FormProps,
-		Routes:    components.Routes{Load: base, Submit: base + "/submit", TurnstileScript: h.cfg.TurnstileScript},
+		Routes:        components.Routes{Load: base, Submit: base + "/submit", TurnstileScript: h.cfg.TurnstileScript},
+		SubmissionKey: newSubmissionKey(),
 	}
 }
+
+// newSubmissionKey returns a fresh key for one rendering of a form.
+func newSubmissionKey() string { return rand.Text() }
 
 // succeeded calls the form's OnSuccess, then the handler's.
 func (h *Handler) succeeded(ctx context.Context, f Form, r registered, values map[string]any) {

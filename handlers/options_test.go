@@ -2,6 +2,7 @@ package handlers_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"mime/multipart"
@@ -12,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/PuerkitoBio/goquery"
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
@@ -21,6 +23,7 @@ import (
 	"github.com/hubform/hubform/handlers/hub/captcha"
 	"github.com/hubform/hubform/handlers/hub/testhub"
 	"github.com/hubform/hubform/hubclient"
+	"github.com/hubform/hubform/hubclient/hubtest"
 )
 
 func raw(html string) templ.Component { return templ.Raw(html) }
@@ -379,5 +382,61 @@ func TestCaptchaWiredByTheSchema(t *testing.T) {
 	}
 	if !reflect.DeepEqual(verifier.tokens, []string{"token-from-widget"}) || len(h.Submissions()) != 1 {
 		t.Errorf("the hub verified %q and stored %d, want the widget's token and one", verifier.tokens, len(h.Submissions()))
+	}
+}
+
+// TestOneSubmissionPerSend posts one rendering of the form twice, as a
+// double click without JavaScript does: the key it carries reaches the
+// hub, which stores one submission.
+func TestOneSubmissionPerSend(t *testing.T) {
+	fake := hubtest.NewServer()
+	defer fake.Close()
+	var schema hubclient.Schema
+	if err := json.Unmarshal([]byte(contactForm), &schema); err != nil {
+		t.Fatal(err)
+	}
+	fake.SetForm("acme", "contact", &schema)
+	h := handlers.New(handlers.Config{HubURL: fake.URL, Logger: quiet})
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	a := &app{h: h, srv: srv}
+
+	first, second := h.Props(context.Background(), "acme", "contact", ""), h.Props(context.Background(), "acme", "contact", "")
+	if first.SubmissionKey == "" || first.SubmissionKey == second.SubmissionKey {
+		t.Fatalf("keys of two renderings: %q and %q, want two different ones", first.SubmissionKey, second.SubmissionKey)
+	}
+	_, loaded := a.get(t, "/hubform/acme/contact", true)
+	key, _ := loaded.Find(`input[type=hidden][name="` + hubclient.IdempotencyKeyField + `"]`).Attr("value")
+	if key == "" || key == first.SubmissionKey {
+		t.Fatalf("the load route's form carries key %q, want a fresh one", key)
+	}
+
+	post := func(parts ...part) *goquery.Document {
+		_, doc := a.post(t, "/hubform/acme/contact/submit", false, append(parts, part{name: hubclient.IdempotencyKeyField, value: key})...)
+		return doc
+	}
+	// A post the app refuses keeps the key, so that the corrected post
+	// is the same send.
+	refused := post(part{name: "name", value: "Jane"})
+	if got, _ := refused.Find(`input[name="` + hubclient.IdempotencyKeyField + `"]`).Attr("value"); got != key {
+		t.Errorf("the form shown again carries key %q, want the posted %q", got, key)
+	}
+	for range 2 {
+		if doc := post(part{name: "name", value: "Jane"}, part{name: "email", value: "jane@example.com"}); doc.Find("[data-vendor-hubform-submitted]").Length() != 1 {
+			t.Fatalf("post: %s", doc.Text())
+		}
+	}
+	subs := fake.Submissions()
+	if len(subs) != 1 || subs[0].Request.IdempotencyKey != key {
+		t.Fatalf("the hub stored %d submissions (%+v), want one with key %q", len(subs), subs, key)
+	}
+	if _, ok := subs[0].Request.Payload[hubclient.IdempotencyKeyField]; ok {
+		t.Error("the key went into the payload")
+	}
+
+	// A key that cannot be one is not sent; the form gets a fresh one.
+	_, doc := a.post(t, "/hubform/acme/contact/submit", true, part{name: "name", value: "Jane"}, part{name: hubclient.IdempotencyKeyField, value: "bad\x01key"})
+	if got, _ := doc.Find(`input[name="` + hubclient.IdempotencyKeyField + `"]`).Attr("value"); got == "" || strings.Contains(got, "bad") {
+		t.Errorf("after a bad key the form carries %q, want a fresh key", got)
 	}
 }

@@ -3,6 +3,7 @@ package handlers
 import (
 	"context"
 	"errors"
+	"maps"
 	"mime/multipart"
 	"net/http"
 	"strconv"
@@ -55,6 +56,13 @@ func (h *Handler) submit(c echo.Context) error {
 		return h.respond(c, status, p, components.HubForm(p))
 	}
 
+	// A post repeats its rendering's key, so that the hub stores it once
+	// however often it comes; the form shown again keeps it.
+	key := r.PostFormValue(hubclient.IdempotencyKeyField)
+	if hubclient.CheckIdempotencyKey(key) != nil {
+		key = ""
+	}
+	p.SubmissionKey = or(key, p.SubmissionKey)
 	values, problems := typeValues(schema, posted, files)
 	p.State = components.State{Values: shown(posted), FilesLost: !htmx && len(files) > 0}
 	if len(problems) > 0 {
@@ -71,9 +79,14 @@ func (h *Handler) submit(c echo.Context) error {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), h.cfg.SubmitTimeout)
 	defer cancel()
+	sent := values
+	if key != "" {
+		sent = maps.Clone(values)
+		sent[hubclient.IdempotencyKeyField] = key
+	}
 	_, err = hubclient.NewSubmit(hubclient.SubmitOptions{
 		HubURL: reg.client.HubURL, SiteID: f.Site, FormSlug: f.Slug, HTTPClient: h.cfg.HTTPClient, Plugins: plugins,
-	}).OnSubmit(ctx, values)
+	}).OnSubmit(ctx, sent)
 	if err != nil {
 		return h.failed(c, f, reg, p, texts, err)
 	}
