@@ -12,4 +12,8 @@
 // and render the form in a page with the props the helper returns:
 //
 //	@components.HubForm(h.PropsFor(c, "acme", "contact"))
+//
+// A form's own settings (its hub, states, styling and callbacks) are
+// registered once in Config.Forms, so that the routes, which render the
+// form again after the page, hold them too.
 package handlers
