@@ -78,7 +78,7 @@ func (h *Handler) props(f Form, r registered, locale string) components.HubFormP
 		SiteID: f.Site, FormSlug: f.Slug, Locale: locale,
 		LoadingFallback: r.LoadingFallback, ErrorFallback: r.ErrorFallback,
 		UnconfiguredFallback: r.UnconfiguredFallback, SuccessFallback: r.SuccessFallback,
-		FormProps: r.FormProps,
+		FormProps:     r.FormProps,
 		Routes:        components.Routes{Load: base, Submit: base + "/submit", TurnstileScript: h.cfg.TurnstileScript},
 		SubmissionKey: newSubmissionKey(),
 	}
