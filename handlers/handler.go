@@ -67,6 +67,15 @@ type Config struct {
 	TurnstileScript string
 	// Logger logs failures; nil means slog.Default().
 	Logger *slog.Logger
+	// VisitorAddr returns the IP address of the visitor who sent r, which
+	// the submission names to the hub (X-Forwarded-For) so that the hub
+	// limits, checks and records each visitor rather than the app. Set it
+	// when the app is behind a proxy of its own and does not tell Echo
+	// whom to believe. Nil means c.RealIP() when the Echo the routes are
+	// mounted on has an IPExtractor, else the socket's address: never a
+	// header the visitor could have set. An answer that is not an IP
+	// address names no visitor.
+	VisitorAddr func(r *http.Request) string
 }
 
 // Handler serves HubForm's routes: the load route behind the loading state,

@@ -78,6 +78,7 @@ func (h *Handler) submit(c echo.Context) error {
 		return h.failed(c, f, reg, p, texts, err)
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), h.cfg.SubmitTimeout)
+	ctx = hubclient.WithVisitor(ctx, h.visitor(c))
 	defer cancel()
 	sent := values
 	if key != "" {

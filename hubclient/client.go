@@ -32,7 +32,8 @@ const DefaultUserAgent = "hubform-go/1"
 
 // Client calls the three routes of a hub (spec §4) and PUTs files to the
 // presigned addresses it hands out. The zero value talks to DefaultHubURL
-// with http.DefaultClient. A Client is safe for concurrent use.
+// with http.DefaultClient. A Client is safe for concurrent use. A context
+// made with WithVisitor names the visitor a call acts for to the hub.
 type Client struct {
 	// HubURL is the endpoint base, e.g. "https://hub.example.com/v1".
 	// Empty means DefaultHubURL. A trailing slash is ignored.
@@ -147,6 +148,7 @@ func (c *Client) Put(ctx context.Context, uploadURL string, f File) error {
 	}
 	req.Header.Set("Content-Type", f.ContentType())
 	req.Header.Set("User-Agent", c.userAgent())
+	setVisitor(req)
 	res, err := c.httpClient().Do(req)
 	if err != nil {
 		return fail(transportError(http.MethodPut, u, err))
@@ -184,6 +186,10 @@ func (c *Client) do(ctx context.Context, method, rawURL string, in any, limit in
 		req.Header.Set("Content-Type", "application/json")
 	}
 	req.Header.Set("User-Agent", c.userAgent())
+	if method != http.MethodGet {
+		// Schema GETs are shared by every visitor and cached: they name none.
+		setVisitor(req)
+	}
 	res, err := c.httpClient().Do(req)
 	if err != nil {
 		return transportError(method, req.URL, err)

@@ -54,6 +54,12 @@ const unreachableHub = "http://127.0.0.1:9/v1"
 func newDemoApp(cfg demoConfig) *echo.Echo {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
+	// Visitors reach the demo directly, so their address is the socket's.
+	// An app behind a proxy would use echo.ExtractIPFromXFFHeader with the
+	// proxy's networks instead. Either way the forms tell the hub the
+	// visitor's address; Echo's default would believe any X-Forwarded-For
+	// a visitor sends.
+	e.IPExtractor = echo.ExtractIPDirect()
 	e.Use(middleware.Recover())
 	e.Use(middleware.CSRFWithConfig(middleware.CSRFConfig{TokenLookup: "form:_csrf", CookieSameSite: http.SameSiteLaxMode, CookiePath: "/"}))
 	forms := handlers.New(handlers.Config{

@@ -88,7 +88,7 @@ func runHub(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.recaptchaVerify, "recaptcha-verify-url", envOr("HUBFORM_RECAPTCHA_VERIFY_URL", captcha.RecaptchaVerifyURL), "reCAPTCHA siteverify `URL` (HUBFORM_RECAPTCHA_VERIFY_URL)")
 	fs.Int64Var(&cfg.maxBody, "max-body", envInt64("HUBFORM_MAX_BODY", hub.DefaultMaxBodyBytes), "largest submit body in `BYTES` (HUBFORM_MAX_BODY)")
 	fs.IntVar(&cfg.rateLimit, "rate-limit", int(envInt64("HUBFORM_RATE_LIMIT", hub.DefaultRateLimit)), "upload-url and submit requests per minute per client; 0: no limit (HUBFORM_RATE_LIMIT)")
-	fs.StringVar(&cfg.trustedProxies, "trusted-proxies", envOr("HUBFORM_TRUSTED_PROXIES", ""), "comma-separated `CIDRS` whose X-Forwarded-For names the client;\nempty: the client is the socket's address (HUBFORM_TRUSTED_PROXIES)")
+	fs.StringVar(&cfg.trustedProxies, "trusted-proxies", envOr("HUBFORM_TRUSTED_PROXIES", ""), "comma-separated `CIDRS` of proxies and host apps whose X-Forwarded-For\nnames the client; empty: the client is the socket's address (HUBFORM_TRUSTED_PROXIES)")
 	fs.DurationVar(&cfg.uploadTTL, "upload-ttl", envDuration("HUBFORM_UPLOAD_TTL", 24*time.Hour), "delete uploads no submission claimed after this long (HUBFORM_UPLOAD_TTL)")
 	fs.DurationVar(&cfg.sweepInterval, "sweep-interval", envDuration("HUBFORM_SWEEP_INTERVAL", 10*time.Minute), "how often to look for such uploads (HUBFORM_SWEEP_INTERVAL)")
 	fs.StringVar(&cfg.logFormat, "log-format", envOr("HUBFORM_LOG_FORMAT", "text"), "`FORMAT` of the log on standard error: text or json (HUBFORM_LOG_FORMAT)")
