@@ -130,11 +130,15 @@ func (d *demo) standalone(c echo.Context) error {
 	return render(c, status, demoStandalone(d.forms.Head(), page))
 }
 
+// submitStandalone hands the post to hubclient.NewSubmit and returns the
+// submission's id, or a message for the visitor; the error itself, which
+// names the hub, goes to the log.
 func (d *demo) submitStandalone(c echo.Context) (string, string) {
 	r := c.Request()
 	r.Body = http.MaxBytesReader(c.Response(), r.Body, 64<<20)
 	if err := r.ParseMultipartForm(1 << 20); err != nil {
-		return "", err.Error()
+		d.cfg.logger.Info("standalone post refused", "error", err)
+		return "", "Your message could not be read (at most 64 MiB with its files). Please try again."
 	}
 	defer r.MultipartForm.RemoveAll()
 	values := map[string]any{}
@@ -145,9 +149,12 @@ func (d *demo) submitStandalone(c echo.Context) (string, string) {
 		values["files"] = files
 	}
 	submit := hubclient.NewSubmit(hubclient.SubmitOptions{HubURL: d.cfg.hubURL, SiteID: "demo", FormSlug: "contact"})
-	res, err := submit.OnSubmit(r.Context(), values)
+	// The hub counts and records the visitor, not the demo (c.RealIP with
+	// the demo's ExtractIPDirect is the socket's address).
+	res, err := submit.OnSubmit(hubclient.WithVisitor(r.Context(), c.RealIP()), values)
 	if err != nil {
-		return "", err.Error()
+		d.cfg.logger.Warn("standalone submission failed", "error", err)
+		return "", "Your message could not be sent. Please try again in a moment."
 	}
 	return or(res.SubmissionID, "ok"), ""
 }
