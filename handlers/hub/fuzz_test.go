@@ -86,6 +86,9 @@ func (m *memStore) MarkUploaded(_ context.Context, key string, at time.Time) err
 func (m *memStore) CreateSubmission(_ context.Context, s Submission) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if id, ok := m.byKey(s.Site, s.Form, s.IdempotencyKey); ok {
+		return &KeyUsedError{Key: s.IdempotencyKey, SubmissionID: id}
+	}
 	for _, a := range s.Attachments {
 		u, ok := m.uploads[a.Key]
 		if !ok || u.SubmissionID != "" || u.UploadedAt.IsZero() || u.Site != s.Site || u.Form != s.Form {
@@ -99,6 +102,24 @@ func (m *memStore) CreateSubmission(_ context.Context, s Submission) error {
 	}
 	m.submissions = append(m.submissions, s)
 	return nil
+}
+
+func (m *memStore) SubmissionByKey(_ context.Context, site, form, key string) (string, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if id, ok := m.byKey(site, form, key); ok {
+		return id, nil
+	}
+	return "", ErrNotFound
+}
+
+func (m *memStore) byKey(site, form, key string) (string, bool) {
+	for _, s := range m.submissions {
+		if key != "" && s.Site == site && s.Form == form && s.IdempotencyKey == key {
+			return s.ID, true
+		}
+	}
+	return "", false
 }
 
 func (m *memStore) StaleUploads(context.Context, time.Time, int) ([]Upload, error) { return nil, nil }
@@ -154,6 +175,9 @@ func FuzzSubmitBody(f *testing.F) {
 		`{"payload":{"name":"Jane"},"attachments":[{"key":"uploads/s/f/0/a.pdf","filename":"a.pdf","size":3,"mime":"application/pdf","field":"cv"}]}`,
 		`{"payload":{"name":"Jane"},"attachments":[{"key":"x","size":-1,"mime":"a/b","field":"photos"},{"key":"x"}]}`,
 		`{"payload":{"name":"Jane"},"_hp":"bot"}`,
+		`{"payload":{"name":"Jane"},"idempotencyKey":"k-1"}`,
+		`{"payload":{"name":"Jane"},"idempotencyKey":"k\u0000"}`,
+		`{"payload":{"name":"Jane"},"idempotencyKey":1}`,
 		`{"payload":{"name":"Jane","_hp":""},"_hp_x":""}`,
 		`{"payload":{"nope":[1,{"a":null}],"age":1e308,"website":"http://[::1"}}`,
 		`{"payload":{"name":"` + strings.Repeat("\u00e9", 2001) + `"}}`,

@@ -8,6 +8,7 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"regexp"
 	"time"
 
@@ -68,6 +69,10 @@ type Submission struct {
 	Attachments []hubclient.Attachment `json:"attachments"`
 	ClientAddr  string                 `json:"clientAddr,omitempty"`
 	UserAgent   string                 `json:"userAgent,omitempty"`
+	// IdempotencyKey is the key the client sent with the submission, empty
+	// when none. It is kept as long as the submission, and no other
+	// submission of the same site and form may carry it.
+	IdempotencyKey string `json:"idempotencyKey,omitempty"`
 }
 
 // Upload is an upload the hub signed a URL for. The PUT to that URL marks
@@ -102,7 +107,27 @@ var (
 	// exist, belongs to another form, is not uploaded yet, differs in size
 	// or type, or is already claimed.
 	ErrUploadClaim = errors.New("attachment does not match an unclaimed upload of this form")
+	// ErrKeyUsed means a submission of the same site and form already
+	// carries the idempotency key; errors.As finds a *KeyUsedError that
+	// names it.
+	ErrKeyUsed = errors.New("idempotency key already used")
 )
+
+// KeyUsedError is returned by a store asked to create a submission whose
+// idempotency key a stored submission of the same site and form carries.
+// Nothing was stored.
+type KeyUsedError struct {
+	Key string
+	// SubmissionID is the stored submission that carries Key.
+	SubmissionID string
+}
+
+func (e *KeyUsedError) Error() string {
+	return fmt.Sprintf("idempotency key %q already used by submission %s", e.Key, e.SubmissionID)
+}
+
+// Unwrap returns ErrKeyUsed.
+func (e *KeyUsedError) Unwrap() error { return ErrKeyUsed }
 
 // validName is the character set of site ids and form slugs: no dots at the
 // start, no separators, nothing that needs escaping in a path or a key.

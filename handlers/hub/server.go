@@ -30,7 +30,12 @@ type Store interface {
 	CreateUpload(ctx context.Context, u Upload) error
 	Upload(ctx context.Context, key string) (Upload, error)
 	MarkUploaded(ctx context.Context, key string, at time.Time) error
+	// CreateSubmission stores s; when s.IdempotencyKey is already used for
+	// s.Site and s.Form it stores nothing and returns a *KeyUsedError.
 	CreateSubmission(ctx context.Context, s Submission) error
+	// SubmissionByKey returns the id of the submission of site and form
+	// that carries the idempotency key, or an error wrapping ErrNotFound.
+	SubmissionByKey(ctx context.Context, site, form, key string) (string, error)
 	StaleUploads(ctx context.Context, before time.Time, limit int) ([]Upload, error)
 	DeleteUpload(ctx context.Context, key string) error
 }
@@ -109,6 +114,8 @@ type Config struct {
 type Server struct {
 	cfg  Config
 	echo *echo.Echo
+	// keys holds the idempotency keys of submissions under way.
+	keys keyLocks
 }
 
 // NewServer checks cfg and returns the hub's handler.

@@ -18,9 +18,13 @@ import (
 const maxUserAgent = 512
 
 // postSubmit stores a submission once it passed, in this order: the body's
-// shape, the honeypots, the schema, the captcha, the attachments. The
-// captcha comes after the cheap checks because a token can be verified only
-// once. The submission is committed before {ok:true} is sent.
+// shape, the honeypots, the idempotency key, the schema, the captcha, the
+// attachments. The captcha comes after the cheap checks because a token can
+// be verified only once. A submission whose idempotency key the form's
+// stored submissions already carry is answered with that one's id before
+// anything else is checked: its captcha token was spent by the first send
+// and its files, uploaded again, are not the first send's. The submission
+// is committed before {ok:true} is sent.
 func (s *Server) postSubmit(c echo.Context) error {
 	form := formOf(c)
 	var req hubclient.SubmitRequest
@@ -30,6 +34,11 @@ func (s *Server) postSubmit(c echo.Context) error {
 	if trapped(req) {
 		// Spec §4 rule 2: a bot is told it succeeded, and nothing is kept.
 		return c.JSON(http.StatusOK, hubclient.SubmitResponse{OK: true})
+	}
+	release, answered, err := s.holdKey(c, form, req.IdempotencyKey)
+	defer release()
+	if answered {
+		return err
 	}
 	for name := range req.Payload {
 		if hubclient.IsHoneypot(name) {
@@ -49,6 +58,11 @@ func (s *Server) postSubmit(c echo.Context) error {
 	for i := range req.Attachments {
 		if err := s.checkUpload(ctx, form, &req.Attachments[i]); err != nil {
 			if errors.Is(err, ErrUploadClaim) {
+				// The same body sent again by another hub may have
+				// claimed these uploads since the key was looked up.
+				if answered, err := s.repeated(c, form, req.IdempotencyKey); answered {
+					return err
+				}
 				return s.fail(c, http.StatusUnprocessableEntity, err.Error(), nil)
 			}
 			return s.internal(c, "checking an attachment", err)
@@ -63,12 +77,21 @@ func (s *Server) postSubmit(c echo.Context) error {
 		ID: NewID(now), Site: form.Site, Form: form.Slug, CreatedAt: now,
 		Payload: payload, Attachments: req.Attachments,
 		ClientAddr: c.RealIP(), UserAgent: truncate(c.Request().UserAgent(), maxUserAgent),
+		IdempotencyKey: req.IdempotencyKey,
 	}
 	if sub.Attachments == nil {
 		sub.Attachments = []hubclient.Attachment{}
 	}
 	if err := s.cfg.Store.CreateSubmission(ctx, sub); err != nil {
-		if errors.Is(err, ErrUploadClaim) {
+		var used *KeyUsedError
+		switch {
+		case errors.As(err, &used):
+			// Another hub on the database stored the same key first.
+			return s.answerRepeat(c, form, used.SubmissionID)
+		case errors.Is(err, ErrUploadClaim):
+			if answered, err := s.repeated(c, form, req.IdempotencyKey); answered {
+				return err
+			}
 			return s.fail(c, http.StatusUnprocessableEntity, err.Error(), nil)
 		}
 		return s.internal(c, "storing the submission", err)

@@ -11,5 +11,7 @@
 // Every rule that must hold with several hubs on one database is a single
 // statement the database applies atomically: an upload is claimed by a
 // conditional UPDATE that only one submission can win, swept by a DELETE
-// that spares claimed uploads, and a request is counted by one upsert.
+// that spares claimed uploads, an idempotency key is taken by an insert that
+// a unique index lets only one submission of a form make, and a request is
+// counted by one upsert.
 package sqldb

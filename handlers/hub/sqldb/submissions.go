@@ -14,14 +14,17 @@ import (
 	"github.com/hubform/hubform/hubclient"
 )
 
-const submissionColumns = "id, site, form, created_at, payload, attachments, client_addr, user_agent"
+const submissionColumns = "id, site, form, created_at, payload, attachments, client_addr, user_agent, idempotency_key"
 
 // CreateSubmission stores s and, in the same transaction, claims the upload
 // each of its attachments names. An upload can be claimed only if it exists,
 // belongs to s.Site and s.Form, is uploaded, is not claimed yet, and has the
 // attachment's size and MIME type; otherwise nothing is stored and the
-// error, which wraps hub.ErrUploadClaim, names the key. CreateSubmission
-// returns nil only once the transaction is durably committed.
+// error, which wraps hub.ErrUploadClaim, names the key. When a submission of
+// s.Site and s.Form already carries s.IdempotencyKey, nothing is stored and
+// the error is a *hub.KeyUsedError naming that submission; of several
+// racing with one key, exactly one is stored. CreateSubmission returns nil
+// only once the transaction is durably committed.
 func (db *DB) CreateSubmission(ctx context.Context, s hub.Submission) error {
 	w, err := db.writer()
 	if err != nil {
@@ -29,6 +32,9 @@ func (db *DB) CreateSubmission(ctx context.Context, s hub.Submission) error {
 	}
 	if s.ID == "" || s.Site == "" || s.Form == "" {
 		return db.errorf("create submission: id, site and form must be set")
+	}
+	if err := hubclient.CheckIdempotencyKey(s.IdempotencyKey); err != nil {
+		return db.errorf("create submission %s: %w", s.ID, err)
 	}
 	payload := s.Payload
 	if len(payload) == 0 {
@@ -53,11 +59,28 @@ func (db *DB) CreateSubmission(ctx context.Context, s hub.Submission) error {
 		return db.errorf("create submission %s: %w", s.ID, err)
 	}
 	defer tx.Rollback()
-	_, err = tx.ExecContext(ctx,
-		`INSERT INTO submissions (`+submissionColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-		s.ID, s.Site, s.Form, millis(s.CreatedAt), string(payload), string(attsJSON), text(s.ClientAddr), text(s.UserAgent))
+	// A used key makes the insert do nothing rather than fail, which on
+	// PostgreSQL would abort the transaction before the winner could be
+	// read. A racing transaction holding the key makes the insert wait for
+	// its outcome; any other conflict, such as a duplicate id, still fails.
+	res, err := tx.ExecContext(ctx,
+		`INSERT INTO submissions (`+submissionColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+		ON CONFLICT (site, form, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING`,
+		s.ID, s.Site, s.Form, millis(s.CreatedAt), string(payload), string(attsJSON), text(s.ClientAddr), text(s.UserAgent),
+		nullString(s.IdempotencyKey))
 	if err != nil {
 		return db.errorf("create submission %s: %w", s.ID, err)
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return db.errorf("create submission %s: %w", s.ID, err)
+	} else if n == 0 {
+		// Read in this transaction, after the insert: on PostgreSQL the
+		// statement sees the winner, committed while the insert waited.
+		first, err := submissionByKey(ctx, tx, s.Site, s.Form, s.IdempotencyKey)
+		if err != nil {
+			return db.errorf("create submission %s: reading the submission with its idempotency key: %w", s.ID, err)
+		}
+		return db.errorf("create submission %s: %w", s.ID, &hub.KeyUsedError{Key: s.IdempotencyKey, SubmissionID: first})
 	}
 	for _, a := range s.Attachments {
 		if err := claim(ctx, tx, s, a); err != nil {
@@ -68,6 +91,36 @@ func (db *DB) CreateSubmission(ctx context.Context, s hub.Submission) error {
 		return db.errorf("create submission %s: %w", s.ID, err)
 	}
 	return nil
+}
+
+// SubmissionByKey returns the id of the submission of site and form that
+// carries the idempotency key, or an error wrapping hub.ErrNotFound. The
+// empty key is carried by none.
+func (db *DB) SubmissionByKey(ctx context.Context, site, form, key string) (string, error) {
+	if key == "" {
+		return "", db.errorf("submission by idempotency key: empty key: %w", hub.ErrNotFound)
+	}
+	id, err := submissionByKey(ctx, db.r, site, form, key)
+	if err != nil {
+		return "", db.errorf("submission by idempotency key: %w", err)
+	}
+	return id, nil
+}
+
+// querier is what *sql.DB and *sql.Tx share for reading one row.
+type querier interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// submissionByKey looks the key up through q, served by the unique index.
+func submissionByKey(ctx context.Context, q querier, site, form, key string) (string, error) {
+	var id string
+	err := q.QueryRowContext(ctx,
+		`SELECT id FROM submissions WHERE site = $1 AND form = $2 AND idempotency_key = $3`, site, form, key).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", hub.ErrNotFound
+	}
+	return id, err
 }
 
 // claim marks the upload attachment a names as claimed by s. One
@@ -194,11 +247,13 @@ func scanSubmission(s scanner) (hub.Submission, error) {
 		sub              hub.Submission
 		created          int64
 		payload, attsRaw string
+		key              sql.NullString
 	)
-	err := s.Scan(&sub.ID, &sub.Site, &sub.Form, &created, &payload, &attsRaw, &sub.ClientAddr, &sub.UserAgent)
+	err := s.Scan(&sub.ID, &sub.Site, &sub.Form, &created, &payload, &attsRaw, &sub.ClientAddr, &sub.UserAgent, &key)
 	if err != nil {
 		return hub.Submission{}, err
 	}
+	sub.IdempotencyKey = key.String
 	sub.CreatedAt = fromMillis(created)
 	sub.Payload = json.RawMessage(payload)
 	// Never nil, so a submission without files encodes "attachments": []

@@ -34,6 +34,8 @@ func Run(t *testing.T, open Open) {
 		{"ListSubmissions", testListSubmissions},
 		{"ConcurrentCreateSubmission", testConcurrentCreateSubmission},
 		{"ClaimRace", testClaimRace},
+		{"IdempotencyKeys", testIdempotencyKeys},
+		{"IdempotencyKeyRace", testIdempotencyKeyRace},
 		{"ContextCanceled", testContextCanceled},
 		{"UploadRoundTrip", testUploadRoundTrip},
 		{"MarkUploaded", testMarkUploaded},

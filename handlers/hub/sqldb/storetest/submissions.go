@@ -29,6 +29,7 @@ func testSubmissionRoundTrip(t *testing.T, open Open) {
 	empty := Submission("02")
 	empty.Payload = nil
 	withFiles := Submission("03", Attachment(a), Attachment(b))
+	withFiles.IdempotencyKey = "key 03 ~!"
 	unicode := Submission("04")
 	unicode.Payload = json.RawMessage(`{"name":"Zoë \"Z\" 🦊","tags":["a","b"],"nested":{"x":null},"nul":"\u0000"}`)
 	// Headers may hold any bytes; what TEXT cannot hold is replaced.
@@ -75,6 +76,12 @@ func testCreateSubmissionRefuses(t *testing.T, open Open) {
 		{"bad payload", func() hub.Submission { s := Submission("x"); s.Payload = json.RawMessage(`{"a":`); return s }()},
 		{"payload not UTF-8", func() hub.Submission { s := Submission("x"); s.Payload = json.RawMessage("{\"a\":\"\xff\"}"); return s }()},
 		{"duplicate id", Submission("dup")},
+		{"key too long", func() hub.Submission {
+			s := Submission("x")
+			s.IdempotencyKey = strings.Repeat("k", hubclient.MaxIdempotencyKeyLength+1)
+			return s
+		}()},
+		{"key not ASCII", func() hub.Submission { s := Submission("x"); s.IdempotencyKey = "kéy"; return s }()},
 	}
 	for _, tt := range tests {
 		if err := db.CreateSubmission(ctx, tt.s); err == nil {

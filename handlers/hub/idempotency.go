@@ -1,0 +1,97 @@
+package hub
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"sync"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/hubform/hubform/hubclient"
+)
+
+// keyLocks lets one submission at a time through per idempotency key in
+// this process, so that a repeat sent while the first is still being
+// checked waits for its outcome instead of spending the same captcha token
+// a second time, which the provider would refuse. Across processes, the
+// store's unique key keeps the outcome right: one submission is stored and
+// the others are answered its id.
+type keyLocks struct {
+	mu   sync.Mutex
+	held map[string]chan struct{} // closed when released
+}
+
+// lock waits until no other request holds name, then holds it until the
+// returned function is called; it gives up when ctx ends.
+func (l *keyLocks) lock(ctx context.Context, name string) (unlock func(), err error) {
+	for {
+		l.mu.Lock()
+		if l.held == nil {
+			l.held = make(map[string]chan struct{})
+		}
+		busy, ok := l.held[name]
+		if !ok {
+			released := make(chan struct{})
+			l.held[name] = released
+			l.mu.Unlock()
+			return func() {
+				l.mu.Lock()
+				delete(l.held, name)
+				l.mu.Unlock()
+				close(released)
+			}, nil
+		}
+		l.mu.Unlock()
+		select {
+		case <-busy:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
+
+// holdKey checks the submission's idempotency key and, when there is one,
+// holds it for the rest of the request (see keyLocks) and answers a
+// repeat. It returns the function that releases the key, and whether it
+// answered; a nil error with answered false means carry on.
+func (s *Server) holdKey(c echo.Context, form *Form, key string) (release func(), answered bool, err error) {
+	release = func() {}
+	if err := hubclient.CheckIdempotencyKey(key); err != nil {
+		return release, true, s.fail(c, http.StatusBadRequest, "bad idempotencyKey: "+err.Error(), nil)
+	}
+	if key == "" {
+		return release, false, nil
+	}
+	release, err = s.keys.lock(c.Request().Context(), form.Site+"\x00"+form.Slug+"\x00"+key)
+	if err != nil {
+		return func() {}, true, s.fail(c, http.StatusServiceUnavailable, "gave up waiting for the same submission sent before; try again", nil)
+	}
+	answered, err = s.repeated(c, form, key)
+	return release, answered, err
+}
+
+// repeated answers a submission whose idempotency key a stored submission
+// of the form carries as that one was answered, {ok:true, submissionId},
+// and reports whether it did.
+func (s *Server) repeated(c echo.Context, form *Form, key string) (bool, error) {
+	if key == "" {
+		return false, nil
+	}
+	id, err := s.cfg.Store.SubmissionByKey(c.Request().Context(), form.Site, form.Slug, key)
+	switch {
+	case errors.Is(err, ErrNotFound):
+		return false, nil
+	case err != nil:
+		return true, s.internal(c, "looking up the idempotency key", err)
+	}
+	return true, s.answerRepeat(c, form, id)
+}
+
+// answerRepeat answers a repeated submission with the id of the first.
+func (s *Server) answerRepeat(c echo.Context, form *Form, id string) error {
+	s.cfg.Logger.LogAttrs(c.Request().Context(), slog.LevelInfo, "repeated submission answered with the stored one",
+		slog.String("site", form.Site), slog.String("form", form.Slug), slog.String("submission", id))
+	return c.JSON(http.StatusOK, hubclient.SubmitResponse{OK: true, SubmissionID: id})
+}
