@@ -24,6 +24,7 @@ Arguments:
                     from its content; give FIELD again for several files
   NAME=@@TEXT       the value "@TEXT" (a leading @@ stands for one @)
   _captchaToken=T   a captcha token, sent as captchaToken
+  _idempotencyKey=K the same as --idempotency-key K
   _hp...=VALUE      a honeypot value, sent at the top level of the body
 `
 
@@ -49,6 +50,9 @@ func runSubmit(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	timeout := fs.Duration("timeout", 5*time.Minute, "give up after this long, uploads included")
 	concurrency := fs.Int("concurrency", hubclient.DefaultUploadConcurrency, "files uploaded at once")
 	asJSON := fs.Bool("json", false, "print the hub's whole JSON answer instead of the id")
+	key := fs.String("idempotency-key", "", "send `KEY` as the submission's idempotencyKey: a hub that keeps keys answers\n"+
+		"the same KEY sent again for the form, say after a timeout, with the first\n"+
+		"submission's id and stores nothing; at most 128 printable ASCII characters")
 	args, status, ok := fs.parse(args, stdout)
 	if !ok {
 		return status
@@ -63,6 +67,10 @@ func runSubmit(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	values, err := parseValues(args)
 	if err != nil {
+		fmt.Fprintf(stderr, "hubform submit: %v\n", err)
+		return 2
+	}
+	if err := takeKey(values, *key); err != nil {
 		fmt.Fprintf(stderr, "hubform submit: %v\n", err)
 		return 2
 	}
@@ -84,6 +92,27 @@ func runSubmit(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	fmt.Fprintln(stdout, orOK(res.SubmissionID))
 	return 0
+}
+
+// takeKey puts the idempotency key given by flag, if any, among the values
+// and checks the key the values then hold: one string the protocol allows.
+func takeKey(values map[string]any, flag string) error {
+	v, given := values[hubclient.IdempotencyKeyField]
+	if flag != "" {
+		if given {
+			return fmt.Errorf("give the idempotency key once, as --idempotency-key or as %s=", hubclient.IdempotencyKeyField)
+		}
+		v, given = flag, true
+		values[hubclient.IdempotencyKeyField] = flag
+	}
+	if !given {
+		return nil
+	}
+	key, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("give the idempotency key once, as one text value")
+	}
+	return hubclient.CheckIdempotencyKey(key)
 }
 
 // parseValues turns NAME=VALUE and FIELD=@PATH arguments into form values.

@@ -144,3 +144,45 @@ func TestHelp(t *testing.T) {
 		}
 	}
 }
+
+func TestSubmitCommandIdempotencyKey(t *testing.T) {
+	h := hubtest.NewServer()
+	defer h.Close()
+	args := []string{"submit", "--hub-url", h.URL, "--site", "acme", "--form", "contact", "name=Jane"}
+	var ids []string
+	for _, extra := range [][]string{{"--idempotency-key", "retry-1"}, {"--idempotency-key", "retry-1"}, {"_idempotencyKey=retry-1"}} {
+		status, stdout, stderr := hubform(t, append(append([]string{}, args...), extra...)...)
+		if status != 0 || stderr != "" {
+			t.Fatalf("%q: status %d, stderr %q", extra, status, stderr)
+		}
+		ids = append(ids, strings.TrimSpace(stdout))
+	}
+	subs := h.Submissions()
+	if len(subs) != 1 || ids[0] != subs[0].ID || ids[1] != ids[0] || ids[2] != ids[0] {
+		t.Fatalf("printed %q, stored %+v; want one submission's id three times", ids, subs)
+	}
+	if got := subs[0].Request; got.IdempotencyKey != "retry-1" || !reflect.DeepEqual(got.Payload, map[string]any{"name": "Jane"}) {
+		t.Errorf("sent key %q, payload %v", got.IdempotencyKey, got.Payload)
+	}
+	if !strings.Contains(string(subs[0].Body), `"idempotencyKey":"retry-1"`) {
+		t.Errorf("body %s", subs[0].Body)
+	}
+
+	for _, tc := range []struct {
+		extra []string
+		want  string
+	}{
+		{[]string{"--idempotency-key", strings.Repeat("k", 129)}, "longer than 128"},
+		{[]string{"--idempotency-key", "tab\there"}, "printable ASCII"},
+		{[]string{"--idempotency-key", "a", "_idempotencyKey=b"}, "give the idempotency key once"},
+		{[]string{"_idempotencyKey=a", "_idempotencyKey=b"}, "give the idempotency key once"},
+	} {
+		status, stdout, stderr := hubform(t, append(append([]string{}, args...), tc.extra...)...)
+		if status != 2 || stdout != "" || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%q: status %d, stdout %q, stderr %q; want 2 and %q", tc.extra, status, stdout, stderr, tc.want)
+		}
+	}
+	if n := len(h.Requests()); n != 3 {
+		t.Errorf("%d requests sent, want only the first three", n)
+	}
+}
