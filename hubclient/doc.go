@@ -9,7 +9,10 @@
 //
 // Client calls them one at a time. NewSubmit is the whole submit pipeline,
 // the Go twin of createHubFormSubmit(): plugins, value splitting, parallel
-// streamed uploads, then the submission. Errors keep the protocol's literal
+// streamed uploads, then the submission. A submission may carry an
+// idempotency key (the value IdempotencyKeyField, sent as
+// SubmitRequest.IdempotencyKey), an extension of the protocol that makes a
+// hub keeping keys store it once however often it is sent. Errors keep the protocol's literal
 // prefixes ("upload-url failed: ", "upload PUT to R2 failed: ",
 // "submit failed: ") and are typed for errors.As.
 //

@@ -28,7 +28,8 @@ Prints the submissions a hub stored under DIR, or in the PostgreSQL database
 
 Formats:
   table  id, time, form, number of files and the start of the values
-  json   one array of objects: id, site, form, createdAt, payload, attachments
+  json   one array of objects: id, site, form, createdAt, payload, attachments,
+         and clientAddr, userAgent and idempotencyKey when known
   csv    a header row, then a row per submission: id, site, form, createdAt,
          a column per value name, attachments
 `

@@ -270,7 +270,7 @@ func (h *Hub) submit(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if err := hubclient.CheckIdempotencyKey(req.IdempotencyKey); err != nil {
-		answer(w, http.StatusBadRequest, hubclient.SubmitResponse{Error: "idempotencyKey: " + err.Error()})
+		answer(w, http.StatusBadRequest, hubclient.SubmitResponse{Error: "bad idempotencyKey: " + err.Error()})
 		return
 	}
 	site, form := r.PathValue("site"), r.PathValue("slug")
