@@ -15,6 +15,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/hubclient"
 )
 
 // TestHubSeesEachVisitor runs a hub that trusts the demo's address as a
@@ -34,17 +35,17 @@ func TestHubSeesEachVisitor(t *testing.T) {
 	// A hub on SQLite lets a client a burst of 3 and one more request every
 	// 20 seconds: the first visitor's posts are made back to back.
 	for i := 1; i <= 3; i++ {
-		if got := first.post(nil); got != "submitted" {
+		if got := first.post(nil, nil); got != "submitted" {
 			t.Fatalf("first visitor's post %d: %s; hub log:\n%s", i, got, h.log)
 		}
 	}
-	if got := first.post(nil); got != "refused" {
+	if got := first.post(nil, nil); got != "refused" {
 		t.Errorf("first visitor's post 4: %s, want refused", got)
 	}
-	if got := first.post(http.Header{"X-Forwarded-For": {"127.0.0.9"}, "X-Real-Ip": {"127.0.0.9"}}); got != "refused" {
+	if got := first.post(http.Header{"X-Forwarded-For": {"127.0.0.9"}, "X-Real-Ip": {"127.0.0.9"}}, nil); got != "refused" {
 		t.Errorf("first visitor's post naming another address: %s, want refused", got)
 	}
-	if got := second.post(nil); got != "submitted" {
+	if got := second.post(nil, nil); got != "submitted" {
 		t.Errorf("second visitor's post after the first was limited: %s, want submitted", got)
 	}
 
@@ -107,6 +108,8 @@ type visitor struct {
 	client *http.Client
 	action string
 	token  string
+	// key is the idempotency key of the form as rendered for the visitor.
+	key string
 }
 
 // newVisitor opens the demo's contact form from local.
@@ -124,6 +127,7 @@ func newVisitor(t *testing.T, demo, local string) *visitor {
 	form := doc.Find("form[data-hubform-form]")
 	action, _ := form.Attr("action")
 	v.token, _ = form.Find("input[name=_csrf]").Attr("value")
+	v.key, _ = form.Find(`input[name="` + hubclient.IdempotencyKeyField + `"]`).Attr("value")
 	if res.StatusCode != http.StatusOK || action == "" || v.token == "" {
 		t.Fatalf("contact page from %s: %s, action %q, token %q", local, res.Status, action, v.token)
 	}
@@ -131,12 +135,13 @@ func newVisitor(t *testing.T, demo, local string) *visitor {
 	return v
 }
 
-// post sends the form with header added and says what came back:
-// "submitted", "refused" (the form again, with the submit error) or the
-// status when neither.
-func (v *visitor) post(header http.Header) string {
+// post sends the form, with extra values and header added, and says what
+// came back: "submitted", "refused" (the form again, with the submit error)
+// or the status when neither.
+func (v *visitor) post(header http.Header, extra url.Values) string {
 	v.t.Helper()
 	values := url.Values{"_csrf": {v.token}, "name": {"Jane"}, "email": {"jane@example.com"}, "message": {"Hello"}, "_hp": {""}}
+	maps.Copy(values, extra)
 	req, _ := http.NewRequest(http.MethodPost, v.action, strings.NewReader(values.Encode()))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	for k, vs := range header {
