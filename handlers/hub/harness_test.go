@@ -438,6 +438,15 @@ func (h *harness) stored(key string) []byte {
 	return data
 }
 
+// wantNoUploads fails the test if any upload is recorded.
+func (h *harness) wantNoUploads() {
+	h.t.Helper()
+	left, err := h.db.StaleUploads(context.Background(), time.Now().Add(24*time.Hour), 10)
+	if err != nil || len(left) != 0 {
+		h.t.Errorf("uploads recorded: %+v (%v), want none", left, err)
+	}
+}
+
 // wantNoFile fails the test if an object is stored under key.
 func (h *harness) wantNoFile(key string) {
 	h.t.Helper()

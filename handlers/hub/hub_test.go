@@ -50,6 +50,10 @@ func TestSafeFilename(t *testing.T) {
 		"<script>.html":                      "script.html",
 		"":                                   "file",
 		strings.Repeat("x", 300) + ".tar.gz": strings.Repeat("x", 97) + ".gz",
+		"notes.attrs":                        "notes_attrs",
+		"NOTES.ATTRS":                        "NOTES_ATTRS",
+		".attrs":                             "attrs",
+		"a.pdf.1234.tmp":                     "a.pdf.1234_tmp",
 	} {
 		if got := SafeFilename(in); got != want {
 			t.Errorf("SafeFilename(%q) = %q, want %q", in, got, want)

@@ -17,9 +17,15 @@ func NewUploadKey(site, slug, filename string) string {
 	return "uploads/" + site + "/" + slug + "/" + hex.EncodeToString(r[:]) + "/" + SafeFilename(filename)
 }
 
+// reservedExts are the endings of the files local storage keeps beside an
+// object: its attributes (".attrs") and the body while it arrives (".tmp").
+// A key ending so could not be stored, or would be taken for such a file.
+var reservedExts = []string{".attrs", ".tmp"}
+
 // SafeFilename reduces a client's file name to letters, digits, '.', '-'
-// and '_', at most 100 bytes, keeping the extension, never empty and never
-// starting with a dot.
+// and '_', at most 100 bytes, keeping the extension, never empty, never
+// starting with a dot and never ending in a reserved extension, whose dot
+// becomes '_' ("x.attrs" is "x_attrs").
 func SafeFilename(name string) string {
 	name = path.Base(strings.ReplaceAll(name, `\`, "/"))
 	var b strings.Builder
@@ -42,5 +48,18 @@ func SafeFilename(name string) string {
 	if safe == "" {
 		return "file"
 	}
+	for _, ext := range reservedExts {
+		if stem, found := cutSuffixFold(safe, ext); found {
+			return stem + "_" + safe[len(stem)+1:]
+		}
+	}
 	return safe
+}
+
+// cutSuffixFold is strings.CutSuffix ignoring ASCII case.
+func cutSuffixFold(s, suffix string) (string, bool) {
+	if len(s) >= len(suffix) && strings.EqualFold(s[len(s)-len(suffix):], suffix) {
+		return s[:len(s)-len(suffix)], true
+	}
+	return s, false
 }

@@ -63,12 +63,15 @@ func (s *Server) postUploadURL(c echo.Context) error {
 		Key: NewUploadKey(form.Site, form.Slug, req.Filename), Site: form.Site, Form: form.Slug,
 		Filename: req.Filename, MIME: req.MIME, Size: req.Size, CreatedAt: now, ExpiresAt: now.Add(s.cfg.UploadURLExpiry),
 	}
-	if err := s.cfg.Store.CreateUpload(ctx, u); err != nil {
-		return s.internal(c, "recording the upload", err)
-	}
+	// Signed before it is recorded, so that a failure leaves no record: a
+	// URL whose upload is not recorded is never handed out, and no PUT to
+	// it could be claimed.
 	url, err := s.cfg.Blobs.SignedPutURL(ctx, u, s.cfg.UploadURLExpiry)
 	if err != nil {
 		return s.internal(c, "signing the upload URL", err)
+	}
+	if err := s.cfg.Store.CreateUpload(ctx, u); err != nil {
+		return s.internal(c, "recording the upload", err)
 	}
 	c.Response().Header().Set("Cache-Control", "no-store")
 	return c.JSON(http.StatusOK, hubclient.UploadURLResponse{OK: true, UploadURL: url, Key: u.Key})
@@ -152,9 +155,12 @@ func (st Settings) maxFiles() int {
 }
 
 // checkType returns why a file of type contentType is refused, or "".
+// The type travels as the PUT's Content-Type header and into the database,
+// so a control character, which neither takes, refuses it even where
+// mime.ParseMediaType would accept it in a quoted parameter.
 func (st Settings) checkType(contentType string) string {
 	mt, _, err := mime.ParseMediaType(contentType)
-	if err != nil || !strings.Contains(mt, "/") || strings.Contains(mt, "*") {
+	if err != nil || !strings.Contains(mt, "/") || strings.Contains(mt, "*") || strings.ContainsFunc(contentType, isControl) {
 		return fmt.Sprintf("mime: %q is not a media type", contentType)
 	}
 	if len(st.AllowedTypes) == 0 {
@@ -168,6 +174,8 @@ func (st Settings) checkType(contentType string) string {
 	}
 	return fmt.Sprintf("files of type %s are not accepted; this form takes %s", mt, strings.Join(st.AllowedTypes, ", "))
 }
+
+func isControl(r rune) bool { return r < 0x20 || r == 0x7f }
 
 // uploadGrace is how long after its URL expired an unclaimed upload is kept
 // at the least: long enough for its submission to follow.

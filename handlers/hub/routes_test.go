@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"path/filepath"
 	"reflect"
@@ -274,6 +275,9 @@ func TestUploadURLRefusals(t *testing.T) {
 		{"no type", "apply", `{"filename":"a.pdf","size":1}`, json, http.StatusUnsupportedMediaType},
 		{"not a type", "apply", `{"filename":"a.pdf","size":1,"mime":"pdf"}`, json, http.StatusUnsupportedMediaType},
 		{"wildcard type", "apply", `{"filename":"a.png","size":1,"mime":"image/*"}`, json, http.StatusUnsupportedMediaType},
+		{"NUL in a parameter", "apply", `{"filename":"a.pdf","size":1,"mime":"application/pdf; a=\"\u0000\""}`, json, http.StatusUnsupportedMediaType},
+		{"line break in a parameter", "apply", `{"filename":"a.pdf","size":1,"mime":"application/pdf; a=\"x\r\nX-Evil: 1\""}`, json, http.StatusUnsupportedMediaType},
+		{"DEL in a parameter", "apply", `{"filename":"a.pdf","size":1,"mime":"application/pdf; a=\"\u007f\""}`, json, http.StatusUnsupportedMediaType},
 		{"body too large", "apply", `{"filename":"a.pdf","size":1,"mime":"application/pdf","x":"` + strings.Repeat("x", 20<<10) + `"}`, json, http.StatusRequestEntityTooLarge},
 		{"form without file fields", "contact", `{"filename":"a.pdf","size":1,"mime":"application/pdf"}`, json, http.StatusBadRequest},
 		{"unknown form", "nope", `{"filename":"a.pdf","size":1,"mime":"application/pdf"}`, json, http.StatusNotFound},
@@ -287,6 +291,7 @@ func TestUploadURLRefusals(t *testing.T) {
 			}
 		})
 	}
+	h.wantNoUploads()
 
 	// The default limit applies where the form sets none.
 	h.postJSON("/v1/acme/other/upload-url", hubclient.UploadURLRequest{Filename: "a.bin", Size: 25<<20 + 1, MIME: "application/octet-stream"}).
@@ -421,4 +426,46 @@ func TestPutEmptyFile(t *testing.T) {
 	if got := h.stored(subs[0].Attachments[0].Key); len(got) != 0 {
 		t.Errorf("stored %q, want nothing", got)
 	}
+}
+
+// TestUploadURLReservedNames uploads files whose names end as the files
+// local storage keeps beside an object: they get keys of their own and
+// are stored like any other.
+func TestUploadURLReservedNames(t *testing.T) {
+	h := newHarness(t)
+	for _, name := range []string{"notes.attrs", "scan.PDF.attrs", "a.pdf.0123.tmp"} {
+		body := []byte("%PDF " + name)
+		a := h.upload("apply", "cv", name, "application/pdf", body)
+		if strings.HasSuffix(strings.ToLower(a.Key), ".attrs") || strings.HasSuffix(a.Key, ".tmp") {
+			t.Errorf("%s: key %q keeps the reserved ending", name, a.Key)
+		}
+		if got := h.stored(a.Key); !bytes.Equal(got, body) {
+			t.Errorf("%s: stored %q", name, got)
+		}
+		h.submit("apply", hubclient.SubmitRequest{Payload: map[string]any{}, Attachments: []hubclient.Attachment{a}}).wantOK(t)
+	}
+	for _, s := range h.submissions() {
+		if f := s.Attachments[0].Filename; !strings.HasSuffix(f, ".attrs") && !strings.HasSuffix(f, ".tmp") {
+			t.Errorf("file name %q: want the visitor's own", f)
+		}
+	}
+}
+
+// failingBlobs cannot sign URLs.
+type failingBlobs struct{ hub.Blobs }
+
+func (failingBlobs) SignedPutURL(context.Context, hub.Upload, time.Duration) (string, error) {
+	return "", errors.New("signer: 10.0.0.7:9000 refused")
+}
+
+// TestUploadURLLeavesNoRecordOnError makes signing fail: the client gets a
+// 500 without the cause, and no upload is recorded.
+func TestUploadURLLeavesNoRecordOnError(t *testing.T) {
+	h := newHarness(t, func(c *hub.Config) { c.Blobs = failingBlobs{c.Blobs} })
+	res := h.postJSON("/v1/acme/apply/upload-url", hubclient.UploadURLRequest{Filename: "a.pdf", Size: 1, MIME: "application/pdf"})
+	answer := res.wantError(t, http.StatusInternalServerError)
+	if strings.Contains(answer.Error, "10.0.0.7") {
+		t.Errorf("answer %q reveals the cause", answer.Error)
+	}
+	h.wantNoUploads()
 }
