@@ -3,7 +3,10 @@ package hub
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
+	"regexp"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -55,13 +58,23 @@ type memStore struct {
 }
 
 func (m *memStore) CreateUpload(_ context.Context, u Upload) error {
+	if strings.Contains(u.MIME, "fail") {
+		return errInternal
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.uploads[u.Key] = u
 	return nil
 }
 
+// errInternal is what a failing dependency says: it names an address and
+// a Go error, which no answer may repeat.
+var errInternal = errors.New("dial tcp 10.1.2.3:5432: i/o timeout")
+
 func (m *memStore) Upload(_ context.Context, key string) (Upload, error) {
+	if strings.Contains(key, "fail") {
+		return Upload{}, errInternal
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	u, ok := m.uploads[key]
@@ -84,6 +97,9 @@ func (m *memStore) MarkUploaded(_ context.Context, key string, at time.Time) err
 }
 
 func (m *memStore) CreateSubmission(_ context.Context, s Submission) error {
+	if strings.Contains(string(s.Payload), "fail") {
+		return errInternal
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if id, ok := m.byKey(s.Site, s.Form, s.IdempotencyKey); ok {
@@ -129,6 +145,9 @@ func (m *memStore) DeleteUpload(context.Context, string) error                  
 type memBlobs struct{}
 
 func (memBlobs) SignedPutURL(_ context.Context, u Upload, _ time.Duration) (string, error) {
+	if strings.Contains(u.Filename, "fail") {
+		return "", fmt.Errorf("sign: %w", errInternal)
+	}
 	return "http://blobs.invalid/" + u.Key, nil
 }
 
@@ -216,6 +235,78 @@ func FuzzSubmitBody(f *testing.F) {
 		}
 		if !*answer.OK && answer.Error == "" {
 			t.Errorf("refusal %s for body %q has no error message", data, body)
+		}
+	})
+}
+
+// InternalsPattern matches what Go errors of the network, the storage and
+// the runtime say: no answer to a client may carry it, unless the client
+// sent it.
+var InternalsPattern = regexp.MustCompile(`(?i)\d+\.\d+\.\d+\.\d+:\d+|\[[0-9a-f:]+\]:\d+|\b(tcp|udp|dial)\b|i/o timeout|connection (reset|refused)|broken pipe|\bEOF\b|goroutine|panic|localblob:|sqlite|sqldb|postgres|pq:|context (deadline|canceled)|invalid character|(?-i:json: )|\.go:\d+`)
+
+// FuzzFailureAnswers sends arbitrary requests to every route, with
+// dependencies that fail on some inputs ("fail" in a key, a file name, a
+// type or the payload): whatever the status, the answer is the hub's JSON
+// and says nothing of the hub's insides that the request did not hold.
+func FuzzFailureAnswers(f *testing.F) {
+	for _, seed := range []struct {
+		route       uint8
+		contentType string
+		body        string
+	}{
+		{0, "application/json", `{"filename":"fail.pdf","size":3,"mime":"application/pdf"}`},
+		{0, "application/json", `{"filename":"a.pdf","size":3,"mime":"application/fail"}`},
+		{0, "application/json", `{"filename":"a.pdf","size":3,"mime":"text/plain; a=\"\u0000\""}`},
+		{0, "application/json", `{"filename":"a.attrs","size":3,"mime":"application/pdf"}`},
+		{0, "application/json", `{"filename":1}`},
+		{1, "application/json", `{"payload":{"name":"fail"}}`},
+		{1, "application/json", `{"payload":{"name":"Jane"},"attachments":[{"key":"uploads/fail","size":3,"mime":"application/pdf","field":"cv"}]}`},
+		{1, "application/json", `{"payload":{"name":"Jane"},"attachments":[{"key":"uploads/s/f/0/a.pdf","size":3,"mime":"application/pdf","field":"cv"}]}`},
+		{1, "application/json", `{"payload":{"name":`},
+		{1, "application/json", `{"payload":{"name":"Jane"}} trailing`},
+		{1, "text/plain", `{}`},
+		{2, "", ``},
+		{3, "", ``},
+		{4, "application/pdf", `%PDF`},
+	} {
+		f.Add(seed.route, seed.contentType, []byte(seed.body))
+	}
+	s := newFuzzServer(f)
+	routes := []struct{ method, target string }{
+		{http.MethodPost, "/v1/s/f/upload-url"},
+		{http.MethodPost, "/v1/s/f/submit"},
+		{http.MethodGet, "/v1/s/f.json"},
+		{http.MethodOptions, "/v1/s/f/submit"},
+		{http.MethodPut, "/v1/s/f/submit"},
+	}
+	f.Fuzz(func(t *testing.T, route uint8, contentType string, body []byte) {
+		r := routes[int(route)%len(routes)]
+		req := httptest.NewRequest(r.method, r.target, strings.NewReader(string(body)))
+		req.Header.Set("Content-Type", contentType)
+		req.Header.Set("Origin", "https://site.example")
+		rec := httptest.NewRecorder()
+		s.ServeHTTP(rec, req)
+		res := rec.Result()
+		if res.StatusCode < 300 && r.method != http.MethodPost {
+			return // the schema, a preflight: no error to look at
+		}
+		data, _ := io.ReadAll(res.Body)
+		var answer struct {
+			OK    *bool             `json:"ok"`
+			Error string            `json:"error"`
+			Field map[string]string `json:"fields"`
+		}
+		if err := json.Unmarshal(data, &answer); err != nil || answer.OK == nil {
+			t.Fatalf("%s %s %q: answer %d %s, want the hub's JSON", r.method, r.target, body, res.StatusCode, data)
+		}
+		said := answer.Error
+		for _, v := range answer.Field {
+			said += "\n" + v
+		}
+		for _, m := range InternalsPattern.FindAllString(said, -1) {
+			if !strings.Contains(strings.ToLower(contentType+string(body)), strings.ToLower(m)) {
+				t.Errorf("%s %s %q: answer %d %q carries %q", r.method, r.target, body, res.StatusCode, said, m)
+			}
 		}
 	})
 }

@@ -5,8 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"mime"
+	"net"
 	"net/http"
+	"os"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
@@ -90,12 +94,31 @@ func (s *Server) readJSON(c echo.Context, limit int64, v any) error {
 	case errors.As(err, &tooLarge):
 		return errAnswered(s.fail(c, http.StatusRequestEntityTooLarge, fmt.Sprintf("body larger than %d bytes", limit), nil))
 	case err != nil:
-		return errAnswered(s.fail(c, http.StatusBadRequest, "reading the body: "+err.Error(), nil))
+		return errAnswered(s.bodyFailed(c, err))
 	}
 	if err := json.Unmarshal(data, v); err != nil {
 		return errAnswered(s.fail(c, http.StatusBadRequest, "malformed JSON: "+jsonError(data, err), nil))
 	}
 	return nil
+}
+
+// bodyFailed answers a request whose body could not be read: 408 when the
+// client took longer than it was given, else 400. The answer says no more:
+// the error names the hub's own socket; the log keeps it.
+func (s *Server) bodyFailed(c echo.Context, err error) error {
+	s.cfg.Logger.LogAttrs(c.Request().Context(), slog.LevelInfo, "request body not read",
+		slog.String("path", c.Request().URL.Path), slog.String("client", c.RealIP()), slog.Any("error", err))
+	if IsTimeout(err) {
+		c.Response().Header().Set("Connection", "close")
+		return s.fail(c, http.StatusRequestTimeout, "the request body did not arrive in time", nil)
+	}
+	return s.fail(c, http.StatusBadRequest, "the request body could not be read", nil)
+}
+
+// IsTimeout reports whether err is a read that ran past its deadline.
+func IsTimeout(err error) bool {
+	var ne net.Error
+	return errors.Is(err, os.ErrDeadlineExceeded) || errors.As(err, &ne) && ne.Timeout()
 }
 
 // answered is returned by helpers that already wrote the answer, so that
@@ -111,17 +134,39 @@ func errAnswered(err error) error {
 	return answered{}
 }
 
-// jsonError describes a JSON decoding error with the position it was found at.
+// jsonError describes a JSON decoding error, with the position it was
+// found at, in words of its own rather than the decoder's.
 func jsonError(data []byte, err error) string {
 	var syntax *json.SyntaxError
 	var typ *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &syntax):
-		return fmt.Sprintf("%v at byte %d", syntax, syntax.Offset)
+		if syntax.Offset >= int64(len(data)) {
+			return "the body ends before its JSON does"
+		}
+		return fmt.Sprintf("unexpected input at byte %d", syntax.Offset)
 	case errors.As(err, &typ):
-		return fmt.Sprintf("%s: want %s, got %s", orDefault(typ.Field, "body"), typ.Type, typ.Value)
+		return fmt.Sprintf("%s: want %s, got %s", orDefault(typ.Field, "body"), jsonKind(typ.Type), typ.Value)
 	}
-	return err.Error()
+	return "not one JSON value"
+}
+
+// jsonKind names the JSON value that decodes into t.
+func jsonKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "an integer"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.String:
+		return "a string"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	}
+	return "an object"
 }
 
 func orDefault(s, def string) string {

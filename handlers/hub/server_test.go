@@ -1,11 +1,13 @@
 package hub_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"maps"
 	"net"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -266,25 +268,55 @@ func TestCORSOnRefusals(t *testing.T) {
 	}
 }
 
-// TestSlowBodyIsCutOff sends a submit's headers and then nothing: the hub
+// TestSlowBodyIsCutOff sends a request's headers and then stops: the hub
 // gives up on the body after BodyTimeout instead of holding the
-// connection.
+// connection, and answers 408 without naming its socket.
 func TestSlowBodyIsCutOff(t *testing.T) {
 	h := newHarness(t, func(c *hub.Config) { c.BodyTimeout = 300 * time.Millisecond })
-	conn, err := net.Dial("tcp", strings.TrimPrefix(h.srv.URL, "http://"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	fmt.Fprint(conn, "POST /v1/acme/contact/submit HTTP/1.1\r\nHost: hub\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"payload\":")
-	conn.SetReadDeadline(time.Now().Add(5 * time.Second))
-	start := time.Now()
-	answer, _ := io.ReadAll(conn) // ends when the hub closes the connection
-	if elapsed := time.Since(start); elapsed > 4*time.Second {
-		t.Fatalf("the hub held a stalled body for %v", elapsed)
-	}
-	if !strings.HasPrefix(string(answer), "HTTP/1.1 400") {
-		t.Errorf("answer to a stalled body: %q", answer)
+	u := h.uploadURL("apply", "a.pdf", "application/pdf", 100)
+	target, _ := url.Parse(u.UploadURL)
+	for _, tc := range []struct{ name, head, body string }{
+		{"submit", "POST /v1/acme/contact/submit HTTP/1.1\r\nContent-Type: application/json\r\n", `{"payload":`},
+		{"upload-url", "POST /v1/acme/apply/upload-url HTTP/1.1\r\nContent-Type: application/json\r\n", `{"filename":`},
+		{"PUT", "PUT " + target.RequestURI() + " HTTP/1.1\r\nContent-Type: application/pdf\r\n", "%PDF-1.7"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			conn, err := net.Dial("tcp", strings.TrimPrefix(h.srv.URL, "http://"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			fmt.Fprintf(conn, "%sHost: hub\r\nContent-Length: 100\r\n\r\n%s", tc.head, tc.body)
+			conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+			answer, _ := io.ReadAll(conn) // ends when the hub closes the connection
+			head, body, _ := strings.Cut(string(answer), "\r\n\r\n")
+			if !strings.HasPrefix(head, "HTTP/1.1 408") {
+				t.Fatalf("answer to a stalled body: %q", answer)
+			}
+			var a hubclient.SubmitResponse
+			if err := json.Unmarshal([]byte(body), &a); err != nil || a.OK || a.Error == "" {
+				t.Errorf("body %q: want the hub's JSON refusal", body)
+			}
+			wantNoInternals(t, body, conn.LocalAddr().String(), conn.RemoteAddr().String())
+		})
 	}
 	h.wantCount(0)
+	h.wantNoFile(u.Key)
+}
+
+// wantNoInternals fails the test if an answer's body names an address, a
+// port or a Go error.
+func wantNoInternals(t *testing.T, body string, addrs ...string) {
+	t.Helper()
+	for _, addr := range addrs {
+		host, port, _ := net.SplitHostPort(addr)
+		for _, s := range []string{host, ":" + port} {
+			if strings.Contains(body, s) {
+				t.Errorf("answer %q names %q", body, s)
+			}
+		}
+	}
+	if m := hub.InternalsPattern.FindString(body); m != "" {
+		t.Errorf("answer %q carries %q", body, m)
+	}
 }

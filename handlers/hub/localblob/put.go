@@ -71,7 +71,7 @@ func (h *putHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	key := su.key
 	if err := checkKey(key); err != nil {
-		refuse(w, http.StatusBadRequest, err.Error())
+		refuse(w, http.StatusBadRequest, "the upload URL names an invalid object key")
 		return
 	}
 	ctx := r.Context()
@@ -201,9 +201,14 @@ func (s *Store) store(ctx context.Context, key string, rec hub.Upload, body io.R
 	switch {
 	case src.err != nil:
 		// A client that goes away also cancels ctx; the read error says
-		// more.
+		// more. It names the hub's socket, so it goes to the log only.
 		abort()
-		return "reading the body after " + strconv.FormatInt(n, 10) + " of " + size + " bytes: " + src.err.Error(), http.StatusBadRequest
+		s.log.Info("localblob: body not read", "key", key, "received", n, "size", rec.Size, "err", src.err)
+		received := strconv.FormatInt(n, 10) + " of " + size + " bytes"
+		if hub.IsTimeout(src.err) {
+			return "the body did not arrive in time: " + received + " received", http.StatusRequestTimeout
+		}
+		return "reading the body failed after " + received, http.StatusBadRequest
 	case ctx.Err() != nil:
 		abort()
 		return "the upload took too long or was cancelled", http.StatusRequestTimeout

@@ -212,7 +212,7 @@ func TestPutBodyCutShort(t *testing.T) {
 	const size = 1 << 20
 	u := h.expect(t, testKey, "application/pdf", size)
 	res := rawPut(t, h.srv, u, fmt.Sprintf("Content-Type: application/pdf\r\nContent-Length: %d\r\n", size), make([]byte, size/2))
-	wantRefusal(t, res, http.StatusBadRequest, "reading the body after 524288")
+	wantRefusal(t, res, http.StatusBadRequest, "reading the body failed after 524288 of 1048576 bytes")
 	h.wantNoTrace(t, testKey)
 }
 
