@@ -80,6 +80,14 @@ func TestTwoHubsShareDatabaseAndBucket(t *testing.T) {
 			t.Errorf("second submit of the same upload on %s: %v, want 422", c.HubURL, err)
 		}
 	}
+	// The signed URL works until it expires and the bucket takes another
+	// body of the same size and type, but the file accepted stays as it
+	// was (read back below).
+	forged := make([]byte, len(body))
+	rand.Read(forged)
+	if err := onA.Put(ctx, up.UploadURL, bytesFile("report.pdf", "application/pdf", forged)); err != nil {
+		t.Fatalf("second PUT to the bucket: %v", err)
+	}
 	// A URL signed on B but never used: A looks in the bucket, finds
 	// nothing and refuses.
 	unused, err := onB.UploadURL(ctx, "acme", "contact", hubclient.UploadURLRequest{Filename: "later.pdf", Size: 10, MIME: "application/pdf"})

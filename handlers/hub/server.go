@@ -50,6 +50,23 @@ type Blobs interface {
 	Delete(ctx context.Context, key string) error
 }
 
+// Sealer is implemented by Blobs that clients upload to directly, an
+// object store whose signed URLs cannot be revoked and take further PUTs
+// until they expire. Such a store keeps each uploaded body apart, staged,
+// and the hub has it sealed, copied under the upload's key, when a
+// submission first names it: a later PUT to the URL changes the staged
+// body only, never a file the hub accepted.
+type Sealer interface {
+	// Staged returns the size and type of the body uploaded for key and
+	// not sealed yet, or an error wrapping ErrNotFound.
+	Staged(ctx context.Context, key string) (size int64, contentType string, err error)
+	// Seal copies the staged body of u under u.Key, once more checked
+	// against u's size and type; an error wraps ErrNotFound without one.
+	Seal(ctx context.Context, u Upload) error
+	// SweepStaged deletes the staged bodies written before before.
+	SweepStaged(ctx context.Context, before time.Time) (int, error)
+}
+
 // Limiter counts requests against a budget shared by every hub that uses
 // it, as a database they share can (see sqldb.DB.Allow).
 type Limiter interface {

@@ -152,7 +152,8 @@ func (s *Server) verifyCaptcha(c echo.Context, form *Form, token string) error {
 // checkUpload checks an attachment against the upload this hub recorded for
 // its key and fills in the recorded name. An upload the storage received
 // without the hub seeing the PUT (an object store) is checked there and
-// marked uploaded. The store's claim, made with the submission, settles
+// marked uploaded, and, when the storage is a Sealer, sealed by the one
+// hub that marked it. The store's claim, made with the submission, settles
 // races between submissions.
 func (s *Server) checkUpload(ctx context.Context, form *Form, a *hubclient.Attachment) error {
 	refuse := func(why string) error { return fmt.Errorf("%w: %q %s", ErrUploadClaim, a.Key, why) }
@@ -167,21 +168,55 @@ func (s *Server) checkUpload(ctx context.Context, form *Form, a *hubclient.Attac
 	case u.Size != a.Size || u.MIME != a.MIME:
 		return refuse("differs in size or type from the file uploaded")
 	}
-	if u.UploadedAt.IsZero() {
-		size, contentType, err := s.cfg.Blobs.Attributes(ctx, a.Key)
-		switch {
-		case errors.Is(err, ErrNotFound):
-			return refuse("has not been uploaded")
-		case err != nil:
-			return err
-		case size != u.Size || contentType != u.MIME:
-			return refuse("differs in size or type from the file uploaded")
-		}
-		if err := s.cfg.Store.MarkUploaded(ctx, a.Key, s.cfg.Now()); err != nil {
-			return err
-		}
-	}
 	a.Filename = u.Filename
+	sealer, sealing := s.cfg.Blobs.(Sealer)
+	if !u.UploadedAt.IsZero() && !sealing {
+		return nil // the hub stored the body itself
+	}
+	if u.UploadedAt.IsZero() {
+		attributes := s.cfg.Blobs.Attributes
+		if sealing {
+			attributes = sealer.Staged
+		}
+		if err := checkStored(ctx, attributes, u); err != nil {
+			return err
+		}
+		err := s.cfg.Store.MarkUploaded(ctx, a.Key, s.cfg.Now())
+		switch {
+		case err == nil && sealing:
+			// Marking is the lock: only this hub seals the upload, once,
+			// so the file cannot change after any submission accepted it.
+			// Should it fail, the upload stays unusable, never wrong.
+			if err := sealer.Seal(ctx, u); errors.Is(err, ErrNotFound) {
+				return refuse("has not been uploaded")
+			} else if err != nil {
+				return err
+			}
+			return nil
+		case err == nil:
+			return nil
+		case !errors.Is(err, ErrUploadClaim):
+			return err
+		}
+		// Another submission marked it first, and seals it.
+	}
+	// Sealed by another submission, or being sealed: accepted once there.
+	return checkStored(ctx, s.cfg.Blobs.Attributes, u)
+}
+
+// checkStored checks the size and type attributes gives for u's key
+// against u's. It returns an error wrapping ErrUploadClaim when they are
+// missing or differ, or the storage's error.
+func checkStored(ctx context.Context, attributes func(context.Context, string) (int64, string, error), u Upload) error {
+	size, contentType, err := attributes(ctx, u.Key)
+	switch {
+	case errors.Is(err, ErrNotFound):
+		return fmt.Errorf("%w: %q has not been uploaded", ErrUploadClaim, u.Key)
+	case err != nil:
+		return err
+	case size != u.Size || contentType != u.MIME:
+		return fmt.Errorf("%w: %q differs in size or type from the file uploaded", ErrUploadClaim, u.Key)
+	}
 	return nil
 }
 

@@ -21,6 +21,15 @@ func (s *Server) Sweep(ctx context.Context, ttl time.Duration) (int, error) {
 	}
 	before := s.cfg.Now().Add(-ttl)
 	deleted := 0
+	if sealer, ok := s.cfg.Blobs.(Sealer); ok {
+		// Staged bodies older than ttl are sealed or their uploads' time
+		// is over; a client may have PUT one again after submitting.
+		n, err := sealer.SweepStaged(ctx, before)
+		if err != nil {
+			s.cfg.Logger.Warn("sweep: staged uploads left in storage", slog.Any("error", err))
+		}
+		deleted += n
+	}
 	for {
 		stale, err := s.cfg.Store.StaleUploads(ctx, before, 100)
 		if err != nil || len(stale) == 0 {

@@ -5,7 +5,13 @@
 // The hub never sees an upload's bytes: [Bucket.SignedPutURL] returns the
 // bucket's own presigned PUT URL, the client PUTs the body straight to the
 // bucket, and the hub later reads the object's size and type with
-// [Bucket.Attributes] before it accepts a submission naming it.
+// [Bucket.Staged] before it accepts a submission naming it.
+//
+// A presigned URL cannot be revoked and takes further PUTs until it
+// expires, so it names a staging object, [StagingPrefix]+key. The hub has
+// the body copied to key with [Bucket.Seal], once, when a submission first
+// names it; nothing but Seal writes key, so an accepted file's bytes can no
+// longer change. [Bucket.SweepStaged] deletes staged bodies left over.
 //
 // # Signed URLs
 //
@@ -13,7 +19,7 @@
 // signed headers include Content-Type and Content-Length, set to the
 // upload's declared type and exact size:
 //
-//	http://127.0.0.1:7070/forms/uploads/acme/contact/…/a.pdf?X-Amz-Algorithm=AWS4-HMAC-SHA256&…&X-Amz-SignedHeaders=content-length%3Bcontent-type%3Bhost&X-Amz-Signature=…
+//	http://127.0.0.1:7070/forms/incoming/uploads/acme/contact/…/a.pdf?X-Amz-Algorithm=AWS4-HMAC-SHA256&…&X-Amz-SignedHeaders=content-length%3Bcontent-type%3Bhost&X-Amz-Signature=…
 //
 // The bucket, not the hub, refuses a PUT with another type or length, after
 // expiry, or with a changed URL. gocloud's s3blob refuses a ContentType

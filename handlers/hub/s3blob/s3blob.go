@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -72,10 +73,23 @@ func (b *Bucket) Close() error {
 	return nil
 }
 
-// SignedPutURL returns the bucket's presigned URL for one PUT of u.Key,
-// valid for expiry (positive, at most MaxExpiry). The signature binds
-// u.MIME and u.Size as the request's Content-Type and Content-Length, so
-// the bucket refuses a body of another type or length.
+// StagingPrefix starts the names of the objects clients upload to: the body
+// of key k arrives as StagingPrefix+k, and becomes k only when [Bucket.Seal]
+// copies it there.
+const StagingPrefix = "incoming/"
+
+// sealAttempts bounds how often Seal starts again when the staged body was
+// replaced between its check and its copy.
+const sealAttempts = 3
+
+// SignedPutURL returns the bucket's presigned URL for one PUT of u.Key's
+// staged body (StagingPrefix+u.Key), valid for expiry (positive, at most
+// MaxExpiry). The signature binds u.MIME and u.Size as the request's
+// Content-Type and Content-Length, so the bucket refuses a body of another
+// type or length.
+//
+// The URL cannot be revoked and works for further PUTs until it expires;
+// that is why it does not name u.Key itself, which only Seal writes.
 func (b *Bucket) SignedPutURL(ctx context.Context, u hub.Upload, expiry time.Duration) (string, error) {
 	switch {
 	case expiry <= 0 || expiry > MaxExpiry:
@@ -89,7 +103,7 @@ func (b *Bucket) SignedPutURL(ctx context.Context, u hub.Upload, expiry time.Dur
 	case u.Size < 0:
 		return "", fmt.Errorf("s3blob: upload %q has negative size %d", u.Key, u.Size)
 	}
-	signed, err := b.bucket.SignedURL(ctx, u.Key, &blob.SignedURLOptions{
+	signed, err := b.bucket.SignedURL(ctx, StagingPrefix+u.Key, &blob.SignedURLOptions{
 		Method: http.MethodPut,
 		Expiry: expiry,
 		BeforeSign: func(as func(any) bool) error {
@@ -106,6 +120,79 @@ func (b *Bucket) SignedPutURL(ctx context.Context, u hub.Upload, expiry time.Dur
 		return "", fmt.Errorf("s3blob: sign %q: %w", u.Key, err)
 	}
 	return signed, nil
+}
+
+// Staged returns the size and content type of the body uploaded for key
+// and not sealed yet. Without one the error wraps hub.ErrNotFound.
+func (b *Bucket) Staged(ctx context.Context, key string) (size int64, contentType string, err error) {
+	return b.Attributes(ctx, StagingPrefix+key)
+}
+
+// Seal makes the body uploaded for u.Key the object u.Key: it checks the
+// staged body's size and type against u, copies it under u.Key on the
+// condition that it is still the body checked (its ETag), and deletes the
+// staged copy. From then on no signed URL reaches the object: a PUT to
+// u's URL writes a new staged body, which nothing reads and SweepStaged
+// deletes. Without a staged body the error wraps hub.ErrNotFound.
+//
+// Seal replaces an object u.Key already has, so the caller seals each
+// upload once (the hub: only after it marked the upload uploaded).
+func (b *Bucket) Seal(ctx context.Context, u hub.Upload) error {
+	staged := StagingPrefix + u.Key
+	for range sealAttempts {
+		a, err := b.bucket.Attributes(ctx, staged)
+		if err != nil {
+			return b.wrap(staged, err)
+		}
+		if a.Size != u.Size || a.ContentType != u.MIME {
+			return fmt.Errorf("s3blob: s3://%s/%s is %d bytes of %q, not the %d of %q signed for", b.name, staged, a.Size, a.ContentType, u.Size, u.MIME)
+		}
+		err = b.bucket.Copy(ctx, u.Key, staged, &blob.CopyOptions{
+			BeforeCopy: func(as func(any) bool) error {
+				var in *s3.CopyObjectInput
+				if !as(&in) {
+					return errors.New("not an S3 CopyObject request")
+				}
+				in.CopySourceIfMatch = aws.String(a.ETag)
+				return nil
+			},
+		})
+		if gcerrors.Code(err) == gcerrors.FailedPrecondition {
+			continue // a PUT replaced the body meanwhile: check it again
+		}
+		if err != nil {
+			return b.wrap(u.Key, err)
+		}
+		// Left behind, the staged copy is SweepStaged's.
+		b.Delete(ctx, staged)
+		return nil
+	}
+	return fmt.Errorf("s3blob: s3://%s/%s changed during %d attempts to seal it", b.name, staged, sealAttempts)
+}
+
+// SweepStaged deletes the staged bodies last written before before, and
+// returns how many it deleted. Given the hub's upload TTL ago, they are
+// sealed already or belong to uploads the hub has swept: one a client PUT
+// again after its submission, or one never submitted.
+func (b *Bucket) SweepStaged(ctx context.Context, before time.Time) (int, error) {
+	it := b.bucket.List(&blob.ListOptions{Prefix: StagingPrefix})
+	deleted := 0
+	for {
+		obj, err := it.Next(ctx)
+		if err == io.EOF {
+			return deleted, nil
+		}
+		if err != nil {
+			return deleted, fmt.Errorf("s3blob: listing s3://%s/%s: %w", b.name, StagingPrefix, err)
+		}
+		if obj.IsDir || !obj.ModTime.Before(before) {
+			continue
+		}
+		if err := b.Delete(ctx, obj.Key); err != nil {
+			return deleted, err
+		}
+		deleted++
+	}
 }
 
 // Attributes returns the size and content type of the object key, as the
@@ -129,12 +216,19 @@ func (b *Bucket) NewReader(ctx context.Context, key string) (io.ReadCloser, erro
 	return r, nil
 }
 
-// Delete removes the object key. An absent object is not an error, so that
-// hub processes sweeping the same uploads do not fail each other.
+// Delete removes the object key and its staged body, if any. An absent
+// object is not an error, so that hub processes sweeping the same uploads
+// do not fail each other.
 func (b *Bucket) Delete(ctx context.Context, key string) error {
-	err := b.bucket.Delete(ctx, key)
-	if err != nil && gcerrors.Code(err) != gcerrors.NotFound {
-		return b.wrap(key, err)
+	keys := []string{key}
+	if !strings.HasPrefix(key, StagingPrefix) {
+		keys = append(keys, StagingPrefix+key)
+	}
+	for _, k := range keys {
+		err := b.bucket.Delete(ctx, k)
+		if err != nil && gcerrors.Code(err) != gcerrors.NotFound {
+			return b.wrap(k, err)
+		}
 	}
 	return nil
 }

@@ -91,7 +91,20 @@ func TestUploadRoundTrip(t *testing.T) {
 			if err := c.Put(ctx, signed, memFile("f", tc.mime, body)); err != nil {
 				t.Fatalf("PUT: %v", err)
 			}
-			size, contentType, err := b.Attributes(ctx, tc.key)
+			if _, _, err := b.Attributes(ctx, tc.key); !errors.Is(err, hub.ErrNotFound) {
+				t.Fatalf("Attributes before Seal: %v, want hub.ErrNotFound", err)
+			}
+			size, contentType, err := b.Staged(ctx, tc.key)
+			if err != nil || size != int64(tc.size) || contentType != tc.mime {
+				t.Fatalf("Staged = %d, %q, %v; want %d, %q", size, contentType, err, tc.size, tc.mime)
+			}
+			if err := b.Seal(ctx, upload(tc.key, tc.mime, int64(tc.size))); err != nil {
+				t.Fatalf("Seal: %v", err)
+			}
+			if _, _, err := b.Staged(ctx, tc.key); !errors.Is(err, hub.ErrNotFound) {
+				t.Errorf("Staged after Seal: %v, want hub.ErrNotFound", err)
+			}
+			size, contentType, err = b.Attributes(ctx, tc.key)
 			if err != nil || size != int64(tc.size) || contentType != tc.mime {
 				t.Fatalf("Attributes = %d, %q, %v; want %d, %q", size, contentType, err, tc.size, tc.mime)
 			}
@@ -171,8 +184,8 @@ func TestGatewayEnforcesSignature(t *testing.T) {
 		})
 	}
 	for _, k := range []string{key, "uploads/acme/contact/0b1c/other.png"} {
-		if _, _, err := b.Attributes(ctx, k); !errors.Is(err, hub.ErrNotFound) {
-			t.Errorf("after refused PUTs, Attributes(%s): %v, want hub.ErrNotFound", k, err)
+		if _, _, err := b.Staged(ctx, k); !errors.Is(err, hub.ErrNotFound) {
+			t.Errorf("after refused PUTs, Staged(%s): %v, want hub.ErrNotFound", k, err)
 		}
 	}
 	if status := put(t, signed, mime, int64(len(body)), body); status != http.StatusOK {
@@ -193,7 +206,7 @@ func TestGatewayRefusesExpiredURL(t *testing.T) {
 	if status := put(t, signed, "text/plain", 4, []byte("late")); status != http.StatusForbidden {
 		t.Errorf("PUT after expiry: status %d, want 403", status)
 	}
-	if _, _, err := b.Attributes(ctx, key); !errors.Is(err, hub.ErrNotFound) {
+	if _, _, err := b.Staged(ctx, key); !errors.Is(err, hub.ErrNotFound) {
 		t.Errorf("Attributes: %v, want hub.ErrNotFound", err)
 	}
 }
@@ -244,5 +257,63 @@ func TestOpenRefusals(t *testing.T) {
 	if b, err := s3blob.Open(ctx, good); err == nil {
 		b.Close()
 		t.Error("Open with a wrong secret: no error")
+	}
+}
+
+// TestSealedFileCannotChange PUTs other bytes of the same size and type to
+// a URL whose file was sealed: the bucket takes them, as a presigned URL
+// works until it expires, but the sealed file stays as it was, and
+// SweepStaged removes the stray body.
+func TestSealedFileCannotChange(t *testing.T) {
+	b := open(t)
+	ctx := context.Background()
+	const key, mime = "uploads/acme/contact/0d1e/invoice.pdf", "application/pdf"
+	first, second := randomBytes(2048), randomBytes(2048)
+	u := upload(key, mime, int64(len(first)))
+	signed, err := b.SignedPutURL(ctx, u, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if status := put(t, signed, mime, int64(len(first)), first); status != http.StatusOK {
+		t.Fatalf("first PUT: status %d", status)
+	}
+	if err := b.Seal(ctx, u); err != nil {
+		t.Fatal(err)
+	}
+	if status := put(t, signed, mime, int64(len(second)), second); status != http.StatusOK {
+		t.Fatalf("second PUT: status %d, want the bucket to take it", status)
+	}
+	read := func() []byte {
+		r, err := b.NewReader(ctx, key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		got, _ := io.ReadAll(r)
+		return got
+	}
+	if !bytes.Equal(read(), first) {
+		t.Fatal("a PUT after Seal changed the sealed file")
+	}
+	if n, err := b.SweepStaged(ctx, time.Now().Add(-time.Hour)); n != 0 || err != nil {
+		t.Errorf("SweepStaged of older bodies: %d, %v; want 0", n, err)
+	}
+	if n, err := b.SweepStaged(ctx, time.Now().Add(time.Minute)); n != 1 || err != nil {
+		t.Errorf("SweepStaged: %d, %v; want 1", n, err)
+	}
+	if _, _, err := b.Staged(ctx, key); !errors.Is(err, hub.ErrNotFound) {
+		t.Errorf("Staged after SweepStaged: %v, want hub.ErrNotFound", err)
+	}
+	if !bytes.Equal(read(), first) {
+		t.Error("SweepStaged touched the sealed file")
+	}
+	if err := b.Seal(ctx, u); !errors.Is(err, hub.ErrNotFound) {
+		t.Errorf("Seal without a staged body: %v, want hub.ErrNotFound", err)
+	}
+	if err := b.Delete(ctx, key); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := b.Attributes(ctx, key); !errors.Is(err, hub.ErrNotFound) {
+		t.Errorf("Attributes after Delete: %v", err)
 	}
 }
