@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/hubform/hubform/handlers/hub"
@@ -69,6 +70,7 @@ type hubConfig struct {
 	rateLimit                           int
 	trustedProxies                      string
 	uploadTTL, sweepInterval            time.Duration
+	shutdownGrace                       time.Duration
 	logFormat                           string
 }
 
@@ -91,6 +93,7 @@ func runHub(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.trustedProxies, "trusted-proxies", envOr("HUBFORM_TRUSTED_PROXIES", ""), "comma-separated `CIDRS` of proxies and host apps whose X-Forwarded-For\nnames the client; empty: the client is the socket's address (HUBFORM_TRUSTED_PROXIES)")
 	fs.DurationVar(&cfg.uploadTTL, "upload-ttl", envDuration("HUBFORM_UPLOAD_TTL", 24*time.Hour), "delete uploads no submission claimed after this long (HUBFORM_UPLOAD_TTL)")
 	fs.DurationVar(&cfg.sweepInterval, "sweep-interval", envDuration("HUBFORM_SWEEP_INTERVAL", 10*time.Minute), "how often to look for such uploads (HUBFORM_SWEEP_INTERVAL)")
+	fs.DurationVar(&cfg.shutdownGrace, "shutdown-grace", envDuration("HUBFORM_SHUTDOWN_GRACE", 30*time.Second), "on SIGINT or SIGTERM, how long requests under way may take to finish\nbefore they are cancelled (HUBFORM_SHUTDOWN_GRACE)")
 	fs.StringVar(&cfg.logFormat, "log-format", envOr("HUBFORM_LOG_FORMAT", "text"), "`FORMAT` of the log on standard error: text or json (HUBFORM_LOG_FORMAT)")
 	if _, status, ok := fs.parse(args, stdout); !ok {
 		return status
@@ -128,6 +131,9 @@ func openHub(ctx context.Context, cfg hubConfig, logger *slog.Logger) (_ *runnin
 	}
 	if cfg.uploadTTL < hub.MinUploadTTL || cfg.sweepInterval <= 0 {
 		return nil, fmt.Errorf("--upload-ttl must be at least %v and --sweep-interval positive", hub.MinUploadTTL)
+	}
+	if cfg.shutdownGrace <= 0 {
+		return nil, errors.New("--shutdown-grace must be positive")
 	}
 	if cfg.signingSecret != "" && len(cfg.signingSecret) < localblob.MinSecretLen {
 		// Checked before anything is opened, so a bad flag leaves no trace.
@@ -202,14 +208,31 @@ func openHub(ctx context.Context, cfg hubConfig, logger *slog.Logger) (_ *runnin
 	return h, nil
 }
 
-// Serve serves until ctx is done, then lets requests under way finish.
+// handlersExit bounds the wait for handlers to return once their requests
+// are cancelled; they stop at their next read or write.
+const handlersExit = 10 * time.Second
+
+// Serve serves until ctx is done, then lets requests under way finish for
+// the shutdown grace period. Requests still running then are cancelled and
+// their connections closed, and Serve waits for their handlers to return,
+// so that an upload cut short removes its temporary file before the
+// storage is closed. A shutdown that ends so is clean: Serve returns nil.
 func (h *runningHub) Serve(ctx context.Context) error {
 	sweepCtx, stopSweeping := context.WithCancel(ctx)
 	defer stopSweeping()
 	go h.server.RunSweeper(sweepCtx, h.cfg.sweepInterval, h.cfg.uploadTTL)
 
+	// Requests outlive ctx by the grace period, and end with requests.
+	requests, cancelRequests := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancelRequests()
+	var running atomic.Int64
 	httpServer := &http.Server{
-		Handler:           h.server,
+		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			running.Add(1)
+			defer running.Add(-1)
+			h.server.ServeHTTP(w, r)
+		}),
+		BaseContext:       func(net.Listener) context.Context { return requests },
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          slog.NewLogLogger(h.logger.Handler(), slog.LevelWarn),
@@ -221,10 +244,24 @@ func (h *runningHub) Serve(ctx context.Context) error {
 		return err
 	case <-ctx.Done():
 	}
-	h.logger.Info("shutting down: finishing requests under way")
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	h.logger.Info("shutting down: finishing requests under way", slog.Duration("grace", h.cfg.shutdownGrace))
+	graceCtx, cancel := context.WithTimeout(context.Background(), h.cfg.shutdownGrace)
 	defer cancel()
-	return httpServer.Shutdown(shutdownCtx)
+	err := httpServer.Shutdown(graceCtx)
+	if !errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	h.logger.Warn("shutting down: grace period over, cancelling requests still running", slog.Int64("requests", running.Load()))
+	cancelRequests()
+	httpServer.Close()
+	// Shutdown polls its connections too; handlers have no other signal.
+	for deadline := time.Now().Add(handlersExit); running.Load() > 0; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			return fmt.Errorf("%d requests still running %v after they were cancelled", running.Load(), handlersExit)
+		}
+	}
+	h.logger.Info("shut down")
+	return nil
 }
 
 // Close releases the listener and the storage, last opened first.

@@ -207,6 +207,108 @@ func TestHubFinishesRequestsOnSIGTERM(t *testing.T) {
 	}
 }
 
+// startPut begins a PUT of size bytes to a fresh upload URL of p, sends
+// half of the body and returns once the hub writes it to a temporary file.
+// The answer, or nil on a transport error, arrives on the channel; closing
+// feed ends the body early.
+func startPut(t *testing.T, p *hubProcess, data string, size int) (feed *io.PipeWriter, answered chan *http.Response) {
+	t.Helper()
+	c := &hubclient.Client{HubURL: p.url}
+	up, err := c.UploadURL(context.Background(), "acme", "contact", hubclient.UploadURLRequest{Filename: "big.bin", Size: int64(size), MIME: "application/octet-stream"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, feed := io.Pipe()
+	req, _ := http.NewRequest(http.MethodPut, up.UploadURL, body)
+	req.ContentLength = int64(size)
+	req.Header.Set("Content-Type", "application/octet-stream")
+	answered = make(chan *http.Response, 1)
+	go func() {
+		res, _ := http.DefaultClient.Do(req)
+		if res != nil {
+			res.Body.Close()
+		}
+		answered <- res
+	}()
+	go feed.Write(make([]byte, size/2))
+	waitFor(t, func() bool { return len(tmpFiles(t, data)) > 0 })
+	t.Cleanup(func() { feed.Close() })
+	return feed, answered
+}
+
+// tmpFiles lists the temporary files under the hub's files directory.
+func tmpFiles(t *testing.T, data string) []string {
+	t.Helper()
+	var found []string
+	filepath.WalkDir(filepath.Join(data, "files"), func(p string, d os.DirEntry, err error) error {
+		if err == nil && strings.HasSuffix(p, ".tmp") {
+			found = append(found, p)
+		}
+		return nil
+	})
+	return found
+}
+
+// TestHubCancelsRequestsAfterGrace stops the hub while an upload stalls:
+// once the grace period is over the upload is cancelled, its temporary
+// file removed, and the hub exits 0.
+func TestHubCancelsRequestsAfterGrace(t *testing.T) {
+	data := t.TempDir()
+	p := startHub(t, formsDir(t), data, "--shutdown-grace", "200ms")
+	feed, answered := startPut(t, p, data, 1<<20)
+	p.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case err := <-p.done:
+		p.done <- err // for the cleanup
+		if err != nil {
+			t.Fatalf("hub exited with %v; log:\n%s", err, p.log)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatalf("hub did not exit after SIGTERM and its grace period; log:\n%s", p.log)
+	}
+	feed.Close() // the client's transport waits for its body before it gives up
+	if res := <-answered; res != nil && res.StatusCode == http.StatusOK {
+		t.Errorf("the stalled PUT was answered 200")
+	}
+	if left := tmpFiles(t, data); len(left) > 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+	if !strings.Contains(p.log.String(), "grace period over") {
+		t.Errorf("log does not say the grace period ended:\n%s", p.log)
+	}
+}
+
+// TestHubSweepsTemporaryFilesAfterSIGKILL kills the hub during an upload,
+// which leaves the temporary file; a hub started on the same data once it
+// is older than the upload TTL removes it.
+func TestHubSweepsTemporaryFilesAfterSIGKILL(t *testing.T) {
+	forms, data := formsDir(t), t.TempDir()
+	p := startHub(t, forms, data)
+	startPut(t, p, data, 1<<20)
+	p.cmd.Process.Kill()
+	<-p.done
+	p.done <- nil
+	left := tmpFiles(t, data)
+	if len(left) != 1 {
+		t.Fatalf("temporary files after SIGKILL: %v, want the upload's", left)
+	}
+	// Older than the upload TTL: swept when the next hub starts.
+	old := time.Now().Add(-25 * time.Hour)
+	if err := os.Chtimes(left[0], old, old); err != nil {
+		t.Fatal(err)
+	}
+	restarted := startHub(t, forms, data, "--upload-ttl", "24h")
+	waitFor(t, func() bool { return len(tmpFiles(t, data)) == 0 })
+	if _, err := os.Stat(filepath.Dir(left[0])); !os.IsNotExist(err) {
+		t.Errorf("the upload's directory is kept: %v", err)
+	}
+	restarted.cmd.Process.Signal(syscall.SIGTERM)
+	if err := <-restarted.done; err != nil {
+		t.Errorf("hub exited with %v; log:\n%s", err, restarted.log)
+	}
+	restarted.done <- nil
+}
+
 // TestHubKeepsAcknowledgedSubmissionsAcrossSIGKILL kills the hub during a
 // burst of submissions, restarts it on the same data, and finds every
 // submission it acknowledged.

@@ -74,7 +74,7 @@ func (b *sealBlobs) Seal(_ context.Context, u hub.Upload) error {
 	return nil
 }
 
-func (b *sealBlobs) SweepStaged(context.Context, time.Time) (int, error) { return 0, nil }
+func (b *sealBlobs) SweepLeftovers(context.Context, time.Time) (int, error) { return 0, nil }
 
 func (b *sealBlobs) Delete(_ context.Context, key string) error {
 	b.mu.Lock()

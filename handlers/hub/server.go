@@ -63,8 +63,15 @@ type Sealer interface {
 	// Seal copies the staged body of u under u.Key, once more checked
 	// against u's size and type; an error wraps ErrNotFound without one.
 	Seal(ctx context.Context, u Upload) error
-	// SweepStaged deletes the staged bodies written before before.
-	SweepStaged(ctx context.Context, before time.Time) (int, error)
+}
+
+// LeftoverSweeper is implemented by Blobs that may hold bodies no upload
+// record accounts for: the temporary file of an upload cut short by a
+// crash, or a body PUT to a staging object after its file was sealed.
+type LeftoverSweeper interface {
+	// SweepLeftovers deletes such bodies last written before before, and
+	// returns how many it deleted.
+	SweepLeftovers(ctx context.Context, before time.Time) (int, error)
 }
 
 // Limiter counts requests against a budget shared by every hub that uses

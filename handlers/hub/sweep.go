@@ -13,7 +13,8 @@ import (
 const MinUploadTTL = DefaultUploadURLExpiry + uploadGrace
 
 // Sweep deletes the uploads no submission claimed that were recorded more
-// than ttl ago, and returns how many it deleted. The record goes first, so
+// than ttl ago, and the storage's leftovers (see LeftoverSweeper) older
+// than ttl, and returns how many it deleted. The record goes first, so
 // that no submission can claim a file while it is being deleted.
 func (s *Server) Sweep(ctx context.Context, ttl time.Duration) (int, error) {
 	if ttl < MinUploadTTL {
@@ -21,12 +22,11 @@ func (s *Server) Sweep(ctx context.Context, ttl time.Duration) (int, error) {
 	}
 	before := s.cfg.Now().Add(-ttl)
 	deleted := 0
-	if sealer, ok := s.cfg.Blobs.(Sealer); ok {
-		// Staged bodies older than ttl are sealed or their uploads' time
-		// is over; a client may have PUT one again after submitting.
-		n, err := sealer.SweepStaged(ctx, before)
+	if sweeper, ok := s.cfg.Blobs.(LeftoverSweeper); ok {
+		// No upload lasts ttl: a body last written before is a leftover.
+		n, err := sweeper.SweepLeftovers(ctx, before)
 		if err != nil {
-			s.cfg.Logger.Warn("sweep: staged uploads left in storage", slog.Any("error", err))
+			s.cfg.Logger.Warn("sweep: leftover bodies kept in storage", slog.Any("error", err))
 		}
 		deleted += n
 	}

@@ -27,6 +27,7 @@
 // sidecar dir/k.attrs. While a body arrives it is written to
 // dir/k.<hex>.tmp and renamed into place only when complete, so a reader
 // never sees half a file; a temporary file is left behind only when the
-// process dies during an upload. Directories emptied by a delete or an
-// aborted upload are removed.
+// process dies during an upload, and [Store.SweepLeftovers] removes it
+// later. Directories emptied by a delete, an aborted upload or a sweep are
+// removed.
 package localblob

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -167,6 +168,45 @@ func (s *Store) Delete(ctx context.Context, key string) error {
 	return nil
 }
 
+// tmpExt ends the name of the file fileblob writes a body to before it
+// renames it into place: dir/k.<hex>.tmp. No key ends so (see checkKey).
+const tmpExt = ".tmp"
+
+// SweepLeftovers deletes the temporary files of uploads last written
+// before before, and returns how many it deleted. A body is written to one
+// only while it arrives; one that stays is what a process killed during
+// an upload leaves.
+func (s *Store) SweepLeftovers(ctx context.Context, before time.Time) (int, error) {
+	var stale []string
+	err := filepath.WalkDir(s.dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || ctx.Err() != nil {
+			return errors.Join(err, ctx.Err())
+		}
+		if !d.Type().IsRegular() || !strings.HasSuffix(d.Name(), tmpExt) {
+			return nil
+		}
+		if info, err := d.Info(); err == nil && info.ModTime().Before(before) {
+			stale = append(stale, p)
+		}
+		return nil
+	})
+	deleted := 0
+	for _, p := range stale {
+		if rerr := os.Remove(p); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
+			err = errors.Join(err, rerr)
+			continue
+		}
+		deleted++
+		if rel, rerr := filepath.Rel(s.dir, p); rerr == nil {
+			s.prune(filepath.ToSlash(rel))
+		}
+	}
+	if err != nil {
+		return deleted, fmt.Errorf("localblob: sweeping temporary files: %w", err)
+	}
+	return deleted, nil
+}
+
 // newWriter starts writing the object key. The write is complete only when
 // Close returns nil; cancelling ctx before Close discards it. IfNotExist
 // makes the write fail rather than replace an object stored meanwhile.
@@ -222,7 +262,8 @@ func notFound(key string, err error) error {
 
 // checkKey accepts keys that map to one obvious path under the directory:
 // slash-separated, no empty, "." or ".." element, no backslash or control
-// character, and not ending in ".attrs", the suffix of fileblob's sidecars.
+// character, and not ending in ".attrs" or ".tmp", the suffixes of
+// fileblob's sidecars and temporary files.
 // fileblob refuses keys that resolve outside its root, but escapes some
 // others into odd names; refusing them all is simpler to reason about.
 func checkKey(key string) error {
@@ -236,6 +277,8 @@ func checkKey(key string) error {
 		return bad("not UTF-8")
 	case strings.HasSuffix(key, ".attrs"):
 		return bad(`ends in ".attrs"`)
+	case strings.HasSuffix(key, tmpExt):
+		return bad(`ends in ".tmp"`)
 	}
 	for _, r := range key {
 		if r < 0x20 || r == 0x7f || r == '\\' {

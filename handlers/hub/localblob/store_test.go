@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"io"
+	"io/fs"
 	"net/http"
 	"net/url"
 	"os"
@@ -119,6 +120,7 @@ var badKeys = []string{
 	"uploads/x/",
 	`uploads\..\..\escape.txt`,
 	"uploads/x.attrs",
+	"uploads/x.pdf.18a1b2c3.tmp",
 	"uploads/x\x00y",
 	"uploads/x\ny",
 	"uploads/\xff",
@@ -225,5 +227,45 @@ func TestPutStreams(t *testing.T) {
 	io.Copy(want, &patternReader{n: size})
 	if !slices.Equal(got.Sum(nil), want.Sum(nil)) {
 		t.Error("stored bytes differ from those sent")
+	}
+}
+
+// TestSweepLeftovers leaves temporary files as a killed upload does: those
+// last written before the cut-off go, with the directories they emptied;
+// newer ones and stored objects stay.
+func TestSweepLeftovers(t *testing.T) {
+	h := newTestHub(t, testSecret)
+	ctx := context.Background()
+	u := h.expect(t, testKey, "text/plain", 3)
+	if res := put(t, u, "text/plain", 3, []byte("abc")); res.StatusCode != http.StatusOK {
+		t.Fatalf("PUT: %d", res.StatusCode)
+	}
+	cutoff := time.Now().Add(-time.Hour)
+	stale := filepath.Join(h.dir, "uploads", "acme", "contact", "dead", "a.pdf.18a1b2c3.tmp")
+	fresh := filepath.Join(h.dir, "uploads", "acme", "contact", "live", "b.pdf.18a1b2c4.tmp")
+	besideObject := filepath.Join(h.dir, filepath.FromSlash(testKey)+".18a1b2c5.tmp")
+	for _, p := range []string{stale, fresh, besideObject} {
+		os.MkdirAll(filepath.Dir(p), 0o750)
+		if err := os.WriteFile(p, []byte("partial"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old := cutoff.Add(-time.Minute)
+	os.Chtimes(stale, old, old)
+	os.Chtimes(besideObject, old, old)
+	n, err := h.store.SweepLeftovers(ctx, cutoff)
+	if n != 2 || err != nil {
+		t.Fatalf("SweepLeftovers = %d, %v; want 2", n, err)
+	}
+	for _, p := range []string{stale, besideObject, filepath.Dir(stale)} {
+		if _, err := os.Stat(p); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("%s kept: %v", p, err)
+		}
+	}
+	if _, err := os.Stat(fresh); err != nil {
+		t.Errorf("a temporary file newer than the cut-off: %v", err)
+	}
+	if size, _, err := h.store.Attributes(ctx, testKey); size != 3 || err != nil {
+		t.Errorf("the stored object: %d bytes, %v", size, err)
 	}
 }

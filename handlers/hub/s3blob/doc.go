@@ -11,7 +11,7 @@
 // expires, so it names a staging object, [StagingPrefix]+key. The hub has
 // the body copied to key with [Bucket.Seal], once, when a submission first
 // names it; nothing but Seal writes key, so an accepted file's bytes can no
-// longer change. [Bucket.SweepStaged] deletes staged bodies left over.
+// longer change. [Bucket.SweepLeftovers] deletes staged bodies left over.
 //
 // # Signed URLs
 //

@@ -132,7 +132,7 @@ func (b *Bucket) Staged(ctx context.Context, key string) (size int64, contentTyp
 // staged body's size and type against u, copies it under u.Key on the
 // condition that it is still the body checked (its ETag), and deletes the
 // staged copy. From then on no signed URL reaches the object: a PUT to
-// u's URL writes a new staged body, which nothing reads and SweepStaged
+// u's URL writes a new staged body, which nothing reads and SweepLeftovers
 // deletes. Without a staged body the error wraps hub.ErrNotFound.
 //
 // Seal replaces an object u.Key already has, so the caller seals each
@@ -163,18 +163,18 @@ func (b *Bucket) Seal(ctx context.Context, u hub.Upload) error {
 		if err != nil {
 			return b.wrap(u.Key, err)
 		}
-		// Left behind, the staged copy is SweepStaged's.
+		// Left behind, the staged copy is SweepLeftovers's.
 		b.Delete(ctx, staged)
 		return nil
 	}
 	return fmt.Errorf("s3blob: s3://%s/%s changed during %d attempts to seal it", b.name, staged, sealAttempts)
 }
 
-// SweepStaged deletes the staged bodies last written before before, and
+// SweepLeftovers deletes the staged bodies last written before before, and
 // returns how many it deleted. Given the hub's upload TTL ago, they are
 // sealed already or belong to uploads the hub has swept: one a client PUT
 // again after its submission, or one never submitted.
-func (b *Bucket) SweepStaged(ctx context.Context, before time.Time) (int, error) {
+func (b *Bucket) SweepLeftovers(ctx context.Context, before time.Time) (int, error) {
 	it := b.bucket.List(&blob.ListOptions{Prefix: StagingPrefix})
 	deleted := 0
 	for {

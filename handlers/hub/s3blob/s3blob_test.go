@@ -263,7 +263,7 @@ func TestOpenRefusals(t *testing.T) {
 // TestSealedFileCannotChange PUTs other bytes of the same size and type to
 // a URL whose file was sealed: the bucket takes them, as a presigned URL
 // works until it expires, but the sealed file stays as it was, and
-// SweepStaged removes the stray body.
+// SweepLeftovers removes the stray body.
 func TestSealedFileCannotChange(t *testing.T) {
 	b := open(t)
 	ctx := context.Background()
@@ -295,17 +295,17 @@ func TestSealedFileCannotChange(t *testing.T) {
 	if !bytes.Equal(read(), first) {
 		t.Fatal("a PUT after Seal changed the sealed file")
 	}
-	if n, err := b.SweepStaged(ctx, time.Now().Add(-time.Hour)); n != 0 || err != nil {
-		t.Errorf("SweepStaged of older bodies: %d, %v; want 0", n, err)
+	if n, err := b.SweepLeftovers(ctx, time.Now().Add(-time.Hour)); n != 0 || err != nil {
+		t.Errorf("SweepLeftovers of older bodies: %d, %v; want 0", n, err)
 	}
-	if n, err := b.SweepStaged(ctx, time.Now().Add(time.Minute)); n != 1 || err != nil {
-		t.Errorf("SweepStaged: %d, %v; want 1", n, err)
+	if n, err := b.SweepLeftovers(ctx, time.Now().Add(time.Minute)); n != 1 || err != nil {
+		t.Errorf("SweepLeftovers: %d, %v; want 1", n, err)
 	}
 	if _, _, err := b.Staged(ctx, key); !errors.Is(err, hub.ErrNotFound) {
-		t.Errorf("Staged after SweepStaged: %v, want hub.ErrNotFound", err)
+		t.Errorf("Staged after SweepLeftovers: %v, want hub.ErrNotFound", err)
 	}
 	if !bytes.Equal(read(), first) {
-		t.Error("SweepStaged touched the sealed file")
+		t.Error("SweepLeftovers touched the sealed file")
 	}
 	if err := b.Seal(ctx, u); !errors.Is(err, hub.ErrNotFound) {
 		t.Errorf("Seal without a staged body: %v, want hub.ErrNotFound", err)
