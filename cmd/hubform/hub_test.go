@@ -397,6 +397,7 @@ func TestHubCommandErrors(t *testing.T) {
 		{[]string{"hub", "--forms", filepath.Join(t.TempDir(), "missing"), "--data", t.TempDir(), "--addr", "127.0.0.1:0"}, "missing"},
 		{[]string{"hub", "--forms", t.TempDir(), "--data", t.TempDir(), "--addr", "127.0.0.1:0", "--signing-secret", "short"}, "at least 32 bytes"},
 		{[]string{"hub", "--forms", t.TempDir(), "--data", t.TempDir(), "--log-format", "xml"}, `--log-format "xml"`},
+		{[]string{"hub", "--forms", t.TempDir(), "--data", t.TempDir(), "--addr", "127.0.0.1:0", "--shutdown-grace", "0s"}, "--shutdown-grace must be positive"},
 	} {
 		status, _, stderr := hubform(t, tc.args...)
 		if status != 1 || !strings.Contains(stderr, tc.want) {
@@ -404,7 +405,7 @@ func TestHubCommandErrors(t *testing.T) {
 		}
 	}
 	_, stdout, _ := hubform(t, "hub", "--help")
-	for _, want := range []string{"--forms DIR", "--public-url URL", "HUBFORM_SIGNING_SECRET", "--turnstile-verify-url", "--rate-limit", "Example:"} {
+	for _, want := range []string{"--forms DIR", "--public-url URL", "HUBFORM_SIGNING_SECRET", "--turnstile-verify-url", "--rate-limit", "HUBFORM_SHUTDOWN_GRACE", "Example:"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("hub --help lacks %q", want)
 		}
