@@ -150,6 +150,14 @@ func URL(name string) string {
 	return assets.url(name)
 }
 
+// Stylesheet returns the contents of hubform.css, for a page to inline in
+// a <style> element: a stylesheet linked in the head holds the page's first
+// paint until it has arrived, which costs a first visit a request.
+func Stylesheet() string { return stylesheet }
+
+// stylesheet is hubform.css as a string, converted once.
+var stylesheet = string(assets["hubform.css"].data)
+
 // HasHTMX reports whether htmx.min.js was embedded. It is false when the
 // build ran without npm (see `make assets`); pages should then leave out the
 // htmx script, and their forms post without JavaScript.
