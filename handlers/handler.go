@@ -13,7 +13,6 @@ import (
 
 	"github.com/hubform/hubform/components"
 	"github.com/hubform/hubform/hubclient"
-	"github.com/hubform/hubform/static"
 )
 
 // Config configures a Handler. The zero value works: the default hub, the
@@ -76,6 +75,11 @@ type Config struct {
 	// header the visitor could have set. An answer that is not an IP
 	// address names no visitor.
 	VisitorAddr func(r *http.Request) string
+	// HTMXURL is the address of the host's own htmx 2 script, for Head to
+	// load instead of the copy embedded in the build. A module fetched
+	// with `go get` embeds none (htmx comes from npm at build time), so
+	// set it there; New logs a warning when there is neither.
+	HTMXURL string
 }
 
 // Handler serves HubForm's routes: the load route behind the loading state,
@@ -117,6 +121,7 @@ func New(cfg Config) *Handler {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
+	warnWithoutHTMX(cfg.Logger, cfg.HTMXURL)
 	if cfg.Page == nil {
 		cfg.Page = Page
 	}
@@ -141,9 +146,9 @@ func (h *Handler) Mount(e *echo.Echo) { h.Register(e.Group(h.cfg.Prefix)) }
 //
 //	h.Register(e.Group(h.Prefix(), middleware.CSRF()))
 func (h *Handler) Register(g *echo.Group) {
-	g.GET("/static/*", echo.WrapHandler(http.StripPrefix(h.cfg.Prefix+"/static", static.Handler())))
-	g.GET("/:site/:slug", h.load)
-	g.POST("/:site/:slug/submit", h.submit)
+	g.GET("/static/*", h.assets())
+	g.GET("/:site/:slug", h.load, compressPages)
+	g.POST("/:site/:slug/submit", h.submit, compressPages)
 }
 
 // Prefix is the path the routes are served under, and the forms point to.
@@ -180,7 +185,7 @@ func (h *Handler) PropsFor(c echo.Context, site, slug string) components.HubForm
 }
 
 // Head renders the stylesheet and scripts HubForm needs, for a page's head.
-func (h *Handler) Head() templ.Component { return Head(h.cfg.Prefix) }
+func (h *Handler) Head() templ.Component { return Head(h.cfg.Prefix, h.cfg.HTMXURL) }
 
 // addCSRF adds the token Echo's CSRF middleware left in c, if any, so the
 // form posts it back.

@@ -148,7 +148,7 @@ func text(doc *goquery.Document, selector string) string {
 // wholePage reports whether doc is a page rather than a fragment: only
 // pages carry the form's stylesheet.
 func wholePage(doc *goquery.Document) bool {
-	return doc.Find("head link[rel=stylesheet]").Length() > 0
+	return doc.Find("head style[data-hubform-styles]").Length() > 0
 }
 
 // getHTML and postHTML are get and post returning the body as it came.

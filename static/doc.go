@@ -5,8 +5,15 @@
 // The files are embedded in the binary. hubform.css and hubform.js live in
 // this directory; htmx comes from the npm registry at build time (`make
 // assets`, which copies it into dist/) and is never committed. A build that
-// ran without npm has no htmx: [HasHTMX] reports false, and hubform's pages
-// still work, since every form posts natively without JavaScript.
+// ran without npm, such as the module fetched with `go get`, has no htmx:
+// [HasHTMX] reports false, and hubform's pages still work, since every form
+// posts natively without JavaScript; handlers.Config.HTMXURL points pages
+// at a copy of htmx the host serves itself.
+//
+// Each file is compressed once, when the program starts, with brotli and
+// gzip; [Handler] sends the representation the browser's Accept-Encoding
+// prefers, with an ETag of its own. [Stylesheet] returns hubform.css for a
+// page to inline, which is what hubform's own head does.
 //
 // Mount [Handler] under a prefix of your choice and link the files with
 // [URL], which adds a content hash so that browsers may cache them for good:

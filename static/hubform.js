@@ -1,55 +1,52 @@
-// hubform.js: progressive enhancement for server-rendered hubform forms.
-//
-// The forms work without this file: every step is visible and the form posts
-// natively. With it, steps become a wizard, upload progress and busy state are
-// shown, and captcha tokens reach the hidden _captchaToken input. It works with
-// or without htmx, and is safe to load more than once and to run again on
-// content that htmx swaps in.
+// hubform.js enhances server-rendered hubform forms, which work without it:
+// steps become a wizard, busy state and upload progress show, and captcha
+// tokens reach the form. It works with or without htmx, may be loaded twice,
+// and runs again on content htmx swaps in.
 (() => {
   'use strict';
 
-  // A page that includes the script twice must not bind every listener twice.
+  // Loaded twice, it must not bind every listener twice.
   if (window.hubformScript) return;
   window.hubformScript = { enhance };
 
   const FORM = 'form[data-hubform-form]';
   const STEP = 'fieldset[data-hubform-step]';
   const TURNSTILE = '[data-vendor-turnstile]';
+  const SUBMIT = '[data-hubform-submit]';
+  const PROGRESS = 'progress[data-hubform-progress]';
+  const TOKEN = '[data-hubform-captcha-token]';
 
-  // Current step index per form; a WeakMap so swapped-out forms are freed.
+  // Weak, so that swapped-out forms are freed.
   const currentStep = new WeakMap();
-  // Forms already enhanced; htmx:load fires for the body too, so enhance()
-  // sees the same form more than once.
-  const enhanced = new WeakSet();
-  // Turnstile widget ids by mount element, to remove widgets whose mount was
-  // swapped out and to reset the live one after a failed request.
+  const enhanced = new WeakSet(); // htmx:load fires for the body too
+  const recaptchaPassed = new WeakSet(); // token fetched for a native submit
+  // Turnstile widget ids by mount, to remove widgets swapped out and to
+  // reset live ones after a failed request.
   const turnstileWidgets = new Map();
-  // Forms whose reCAPTCHA token was just fetched for a native submit.
-  const recaptchaPassed = new WeakSet();
 
-  // ---- Steps -------------------------------------------------------------
+  const all = (root, selector) => Array.from(root.querySelectorAll(selector));
+  const formOf = (el) => (el instanceof Element ? el.closest(FORM) : null);
+  const isWizard = (form) => form.classList.contains('hubform-js');
+  const current = (form) => currentStep.get(form) || 0;
+  const legendOf = (step) => step.querySelector(':scope > legend');
 
-  function stepsOf(form) {
-    return Array.from(form.querySelectorAll(STEP)).filter((s) => s.closest(FORM) === form);
-  }
+  // Steps
 
-  function isWizard(form) {
-    return form.classList.contains('hubform-js');
-  }
+  // The steps of form itself, not of a form nested in it.
+  const stepsOf = (form) => all(form, STEP).filter((s) => s.closest(FORM) === form);
 
   function setupSteps(form) {
     const steps = stepsOf(form);
     if (steps.length < 2) return;
     form.classList.add('hubform-js');
+    // Focus moves to the legend on a step change, so that screen readers
+    // read the new step's title.
     for (const step of steps) {
-      const legend = step.querySelector(':scope > legend');
-      // A legend is not focusable by default; focus moves there on step change
-      // so screen readers announce the new step's title.
+      const legend = legendOf(step);
       if (legend) legend.tabIndex = -1;
     }
-    // The server marks the step that holds the first field error.
-    const marked = steps.findIndex((s) => s.hasAttribute('data-hubform-current'));
-    showStep(form, Math.max(marked, 0), false);
+    // The server marks the step holding the first field error.
+    showStep(form, Math.max(steps.findIndex((s) => s.hasAttribute('data-hubform-current')), 0), false);
   }
 
   function showStep(form, index, moveFocus) {
@@ -57,27 +54,22 @@
     const last = steps.length - 1;
     index = Math.min(Math.max(index, 0), last);
     currentStep.set(form, index);
+    // Every step has both buttons: the first cannot go back, the last
+    // submits instead of going on.
     steps.forEach((step, i) => {
       step.hidden = i !== index;
-      // Every step renders both buttons; the first cannot go back and the last
-      // submits instead of going on.
-      for (const b of step.querySelectorAll('[data-hubform-back]')) b.hidden = i === 0;
-      for (const b of step.querySelectorAll('[data-hubform-next]')) b.hidden = i === last;
+      for (const b of all(step, '[data-hubform-back]')) b.hidden = i === 0;
+      for (const b of all(step, '[data-hubform-next]')) b.hidden = i === last;
     });
-    for (const b of form.querySelectorAll('[data-hubform-submit]')) b.hidden = index !== last;
-    updateStepStatus(form, index + 1, steps.length);
-    if (moveFocus) {
-      const legend = steps[index].querySelector(':scope > legend');
-      if (legend) legend.focus();
-    }
-  }
-
-  function updateStepStatus(form, n, total) {
+    for (const b of all(form, SUBMIT)) b.hidden = index !== last;
     const status = form.querySelector('[data-hubform-step-status]');
-    if (!status) return;
-    // The template comes from the server so that it is translated there.
-    const template = status.getAttribute('data-hubform-step-template') || '{n} / {total}';
-    status.textContent = template.replaceAll('{n}', String(n)).replaceAll('{total}', String(total));
+    if (status) {
+      // The server translates the template.
+      const template = status.getAttribute('data-hubform-step-template') || '{n} / {total}';
+      status.textContent = template.replaceAll('{n}', index + 1).replaceAll('{total}', steps.length);
+    }
+    const legend = legendOf(steps[index]);
+    if (moveFocus && legend) legend.focus();
   }
 
   function stepIndexOf(form, el) {
@@ -85,157 +77,122 @@
     return step ? stepsOf(form).indexOf(step) : -1;
   }
 
-  // Reports the first invalid control of the step; true when all are valid.
-  function validateStep(step) {
-    for (const control of step.elements) {
-      if (control.willValidate && !control.checkValidity()) {
-        control.reportValidity();
-        return false;
-      }
-    }
-    return true;
-  }
-
   function goNext(form) {
     const steps = stepsOf(form);
-    const index = currentStep.get(form) ?? 0;
+    const index = current(form);
     if (index >= steps.length - 1) return;
-    if (!validateStep(steps[index])) return;
+    // Reports the step's first invalid control and stays.
+    for (const c of steps[index].elements) {
+      if (c.willValidate && !c.checkValidity()) return c.reportValidity();
+    }
     showStep(form, index + 1, true);
   }
 
-  function goBack(form) {
-    showStep(form, (currentStep.get(form) ?? 0) - 1, true);
-  }
-
-  function isLastStep(form) {
-    return (currentStep.get(form) ?? 0) >= stepsOf(form).length - 1;
-  }
-
   function onClick(event) {
-    const target = event.target instanceof Element ? event.target : null;
-    if (!target) return;
-    const form = target.closest(FORM);
+    const target = event.target;
+    const form = formOf(target);
     if (!form || !isWizard(form)) return;
+    let link;
     if (target.closest('[data-hubform-next]')) {
       event.preventDefault();
       goNext(form);
     } else if (target.closest('[data-hubform-back]')) {
       event.preventDefault();
-      goBack(form);
-    } else {
-      const link = target.closest('[data-hubform-errors] a[href^="#"]');
-      if (link) openErrorLink(form, link, event);
+      showStep(form, current(form) - 1, true);
+    } else if ((link = target.closest('[data-hubform-errors] a[href^="#"]'))) {
+      // The error summary links to a field that may sit in a hidden step:
+      // open it before the browser scrolls there.
+      const field = document.getElementById(decodeURIComponent(link.hash.slice(1)));
+      const index = field && form.contains(field) ? stepIndexOf(form, field) : -1;
+      if (index < 0) return;
+      event.preventDefault();
+      showStep(form, index, false);
+      field.focus();
     }
   }
 
-  // A link in the error summary points at a field that may sit in a hidden
-  // step; open that step before the browser scrolls to it.
-  function openErrorLink(form, link, event) {
-    const field = document.getElementById(decodeURIComponent(link.hash.slice(1)));
-    if (!field || !form.contains(field)) return;
-    const index = stepIndexOf(form, field);
-    if (index < 0) return;
-    event.preventDefault();
-    showStep(form, index, false);
-    field.focus();
-  }
+  const NOT_IMPLICIT_SUBMIT = ['button', 'submit', 'reset', 'image', 'file'];
 
-  const NOT_IMPLICIT_SUBMIT = new Set(['button', 'submit', 'reset', 'image', 'file']);
-
-  // Enter in a text field submits a form implicitly; on a step that is not the
-  // last one that would skip the remaining steps, so it means Next there.
+  // Enter in a text field submits implicitly, which on any step but the
+  // last would skip the rest: there it means Next.
   function onKeydown(event) {
-    if (event.key !== 'Enter' || event.isComposing || event.defaultPrevented) return;
     const input = event.target;
-    if (!(input instanceof HTMLInputElement) || NOT_IMPLICIT_SUBMIT.has(input.type)) return;
+    if (event.key !== 'Enter' || event.isComposing || event.defaultPrevented) return;
+    if (!(input instanceof HTMLInputElement) || NOT_IMPLICIT_SUBMIT.includes(input.type)) return;
     const form = input.form;
-    if (!form || !form.matches(FORM) || !isWizard(form) || isLastStep(form)) return;
+    if (!form || !form.matches(FORM) || !isWizard(form)) return;
+    if (current(form) >= stepsOf(form).length - 1) return;
     event.preventDefault();
     goNext(form);
   }
 
-  // The browser refuses to submit when an invalid control is hidden, without
-  // telling the person why. Open the step of the first invalid control instead.
+  // The browser will not submit with an invalid control hidden, and does not
+  // say why: open the step of the first invalid control instead.
   function onInvalid(event) {
     const control = event.target;
     const form = control.form;
     if (!form || !form.matches(FORM) || !isWizard(form)) return;
-    const steps = stepsOf(form);
-    const current = steps[currentStep.get(form) ?? 0];
-    if (!current || current.contains(control)) return;
-    // validity.valid fires no events, unlike checkValidity(), which would
-    // recurse into this handler.
-    const currentValid = Array.from(current.elements).every((c) => !c.willValidate || c.validity.valid);
-    if (!currentValid) return;
+    const step = stepsOf(form)[current(form)];
+    if (!step || step.contains(control)) return;
+    // validity.valid, unlike checkValidity(), fires no invalid event back here.
+    if (!Array.from(step.elements).every((c) => !c.willValidate || c.validity.valid)) return;
     const index = stepIndexOf(form, control);
     if (index >= 0) showStep(form, index, false);
   }
 
-  // ---- Error summary -----------------------------------------------------
-
-  function focusErrorSummary(form) {
-    const summary = form.querySelector('[data-hubform-errors]');
-    if (summary && (summary.children.length > 0 || summary.textContent.trim() !== '')) {
-      summary.focus();
-    }
-  }
-
-  // ---- Request state and upload progress ---------------------------------
+  // Request state and upload progress
 
   function requestForm(event) {
-    const elt = event.detail && event.detail.elt ? event.detail.elt : event.target;
+    const elt = (event.detail && event.detail.elt) || event.target;
     return elt instanceof Element && elt.matches(FORM) ? elt : null;
   }
 
-  function onBeforeRequest(event) {
+  // While a request runs the form is busy and its submit buttons disabled,
+  // so that a second click does not send it twice.
+  function setBusy(event, busy) {
     const form = requestForm(event);
     if (!form) return;
-    form.setAttribute('aria-busy', 'true');
-    // Guards against a second click sending the submission twice.
-    for (const b of form.querySelectorAll('[data-hubform-submit]')) b.disabled = true;
-    const progress = form.querySelector('progress[data-hubform-progress]');
-    if (progress) progress.value = 0;
-  }
-
-  function onAfterRequest(event) {
-    const form = requestForm(event);
-    if (!form) return;
-    form.removeAttribute('aria-busy');
-    for (const b of form.querySelectorAll('[data-hubform-submit]')) b.disabled = false;
-    const progress = form.querySelector('progress[data-hubform-progress]');
-    if (progress) progress.hidden = true;
+    if (busy) form.setAttribute('aria-busy', 'true');
+    else form.removeAttribute('aria-busy');
+    for (const b of all(form, SUBMIT)) b.disabled = busy;
+    const progress = form.querySelector(PROGRESS);
+    if (progress && busy) progress.value = 0;
+    if (progress && !busy) progress.hidden = true;
   }
 
   function onProgress(event) {
-    const form = event.target instanceof Element ? event.target.closest(FORM) : null;
-    if (!form || !form.querySelector('input[type="file"]')) return;
-    const progress = form.querySelector('progress[data-hubform-progress]');
+    const form = formOf(event.target);
+    const progress = form && form.querySelector('input[type="file"]') && form.querySelector(PROGRESS);
     const { loaded, total, lengthComputable } = event.detail || {};
     if (!progress || !lengthComputable || !total) return;
     progress.hidden = false;
-    // htmx reports download progress of the answer too; the bar only moves
-    // forward so it does not jump back once the upload is done.
+    // htmx reports the answer's download too: the bar only moves forward.
     progress.value = Math.max(progress.value, (loaded / total) * 100);
   }
 
-  // ---- Turnstile ---------------------------------------------------------
+  // Turnstile
 
-  function captchaInput(formId) {
-    const form = formId ? document.getElementById(formId) : null;
-    return form ? form.querySelector('[data-hubform-captcha-token]') : null;
-  }
-
+  // The form is looked up on every call: a swap may have replaced it.
   function setToken(formId, token) {
-    // Looked up on every call: a swap may have replaced the form since render.
-    const input = captchaInput(formId);
+    const form = formId && document.getElementById(formId);
+    const input = form && form.querySelector(TOKEN);
     if (input) input.value = token;
   }
 
   function renderTurnstile(root) {
     const turnstile = window.turnstile;
     if (!turnstile || typeof turnstile.render !== 'function') return;
-    forgetDetachedWidgets(turnstile);
+    // A swap replaces a mount with a fresh one; the old widget would run on
+    // against a detached element.
+    for (const [el, id] of turnstileWidgets) {
+      if (el.isConnected) continue;
+      turnstileWidgets.delete(el);
+      try {
+        if (turnstile.remove) turnstile.remove(id);
+      } catch {
+        // Already gone.
+      }
+    }
     for (const el of within(root, TURNSTILE)) {
       if (el.hasAttribute('data-hubform-rendered')) continue;
       el.setAttribute('data-hubform-rendered', '');
@@ -247,42 +204,25 @@
           callback: (token) => setToken(formId, token),
           'expired-callback': () => setToken(formId, ''),
         });
-        if (id !== undefined && id !== null) turnstileWidgets.set(el, id);
+        if (id != null) turnstileWidgets.set(el, id);
       } catch (err) {
-        // One broken mount must not keep the others from rendering; the hub
-        // rejects a submission without a token and says so.
+        // One broken mount must not stop the others; the hub rejects a
+        // submission without a token and says so.
         el.removeAttribute('data-hubform-rendered');
         console.error('hubform: Turnstile render failed', err);
       }
     }
   }
 
-  // A swap replaces the mount with a fresh one; the old widget would keep
-  // running against a detached element.
-  function forgetDetachedWidgets(turnstile) {
-    for (const [el, id] of turnstileWidgets) {
-      if (el.isConnected) continue;
-      turnstileWidgets.delete(el);
-      if (typeof turnstile.remove === 'function') {
-        try {
-          turnstile.remove(id);
-        } catch {
-          // Already gone; nothing to clean up.
-        }
-      }
-    }
-  }
-
-  // A token is verifiable once: after a failed request the hub may have spent
-  // it, so the widget must produce a new one.
+  // A token verifies once, and the hub may have spent it on a request that
+  // failed: the widget must make a new one.
   function onResponseError(event) {
     const form = requestForm(event);
-    const turnstile = window.turnstile;
-    if (!form || !form.id || !turnstile) return;
+    if (!form || !form.id || !window.turnstile) return;
     for (const [el, id] of turnstileWidgets) {
       if (el.isConnected && el.dataset.form === form.id) {
         setToken(form.id, '');
-        turnstile.reset(id);
+        window.turnstile.reset(id);
       }
     }
   }
@@ -290,92 +230,74 @@
   // The Turnstile script is loaded with onload=hubformTurnstileReady.
   window.hubformTurnstileReady = () => renderTurnstile(document);
 
-  // ---- reCAPTCHA v3 ------------------------------------------------------
+  // reCAPTCHA v3
 
-  function recaptchaToken(form) {
-    const grecaptcha = window.grecaptcha;
-    const siteKey = form.getAttribute('data-hubform-recaptcha-sitekey');
-    const action = form.dataset.hubformRecaptchaAction || 'submit';
-    return new Promise((resolve, reject) => {
-      grecaptcha.ready(() => {
-        grecaptcha.execute(siteKey, { action }).then(resolve, reject);
-      });
-    }).then((token) => {
-      const input = form.querySelector('[data-hubform-captcha-token]');
-      if (input) input.value = token;
-    });
-  }
-
-  function wantsRecaptcha(form) {
-    return Boolean(form && form.matches(FORM) && form.getAttribute('data-hubform-recaptcha-sitekey') &&
-      window.grecaptcha && typeof window.grecaptcha.execute === 'function');
-  }
-
-  // reCAPTCHA v3 tokens live two minutes, so one is fetched for each submit.
-  function onConfirm(event) {
+  // Tokens live two minutes, so each submit fetches one first. Without a
+  // token the hub rejects the submission and says why, which beats a form
+  // that silently does nothing: the form is sent either way.
+  function withRecaptcha(event, send) {
     const form = event.target;
-    if (!(form instanceof HTMLFormElement) || !wantsRecaptcha(form)) return;
+    const grecaptcha = window.grecaptcha;
+    const siteKey = form instanceof HTMLFormElement && form.matches(FORM) && form.getAttribute('data-hubform-recaptcha-sitekey');
+    if (!siteKey || !grecaptcha || typeof grecaptcha.execute !== 'function') return;
     event.preventDefault();
-    // Without a token the hub rejects the submission and says why, which is
-    // better than a form that silently does nothing.
-    const send = () => event.detail.issueRequest(true);
-    recaptchaToken(form).then(send, send);
+    const action = form.dataset.hubformRecaptchaAction || 'submit';
+    new Promise((resolve, reject) => grecaptcha.ready(() => grecaptcha.execute(siteKey, { action }).then(resolve, reject)))
+      .then((token) => {
+        const input = form.querySelector(TOKEN);
+        if (input) input.value = token;
+      })
+      .then(send, send);
+  }
+
+  function onConfirm(event) {
+    withRecaptcha(event, () => event.detail.issueRequest(true));
   }
 
   function onNativeSubmit(event) {
-    // htmx posts the form itself and asks through htmx:confirm.
-    if (window.htmx || event.defaultPrevented) return;
     const form = event.target;
-    if (!(form instanceof HTMLFormElement) || !wantsRecaptcha(form)) return;
-    if (recaptchaPassed.has(form)) return;
-    event.preventDefault();
-    const send = () => {
+    // htmx posts the form itself, and asks through htmx:confirm.
+    if (window.htmx || event.defaultPrevented || recaptchaPassed.has(form)) return;
+    withRecaptcha(event, () => {
       recaptchaPassed.add(form);
-      // The prototype's submit: a control named "submit" would shadow form.submit.
+      // The prototype's: a control named "submit" would shadow form.submit.
       HTMLFormElement.prototype.submit.call(form);
-    };
-    recaptchaToken(form).then(send, send);
+    });
   }
 
-  // ---- Wiring ------------------------------------------------------------
+  // Wiring
 
   function within(root, selector) {
-    const found = Array.from(root.querySelectorAll ? root.querySelectorAll(selector) : []);
+    const found = root.querySelectorAll ? all(root, selector) : [];
     if (root instanceof Element && root.matches(selector)) found.unshift(root);
     return found;
   }
 
-  function configureHtmx() {
-    // Partials are chosen by HX-Request; a history restore must get a full page.
-    if (window.htmx && window.htmx.config) window.htmx.config.historyRestoreAsHxRequest = false;
-  }
-
   function enhance(root) {
-    configureHtmx();
+    // Partials are chosen by HX-Request; a history restore needs a whole page.
+    if (window.htmx && htmx.config) htmx.config.historyRestoreAsHxRequest = false;
     for (const form of within(root, FORM)) {
       if (enhanced.has(form)) continue;
       enhanced.add(form);
       setupSteps(form);
-      focusErrorSummary(form);
+      const summary = form.querySelector('[data-hubform-errors]');
+      if (summary && (summary.children.length || summary.textContent.trim())) summary.focus();
     }
     renderTurnstile(root);
   }
 
-  document.addEventListener('click', onClick);
-  document.addEventListener('keydown', onKeydown);
-  // invalid does not bubble; capture sees it for every control.
-  document.addEventListener('invalid', onInvalid, true);
-  document.addEventListener('submit', onNativeSubmit);
-  document.addEventListener('htmx:confirm', onConfirm);
-  document.addEventListener('htmx:beforeRequest', onBeforeRequest);
-  document.addEventListener('htmx:afterRequest', onAfterRequest);
-  document.addEventListener('htmx:xhr:progress', onProgress);
-  document.addEventListener('htmx:responseError', onResponseError);
-  document.addEventListener('htmx:load', (event) => enhance(event.target));
+  const on = (type, fn, capture) => document.addEventListener(type, fn, capture);
+  on('click', onClick);
+  on('keydown', onKeydown);
+  on('invalid', onInvalid, true); // invalid does not bubble; capture sees all
+  on('submit', onNativeSubmit);
+  on('htmx:confirm', onConfirm);
+  on('htmx:beforeRequest', (event) => setBusy(event, true));
+  on('htmx:afterRequest', (event) => setBusy(event, false));
+  on('htmx:xhr:progress', onProgress);
+  on('htmx:responseError', onResponseError);
+  on('htmx:load', (event) => enhance(event.target));
 
-  if (document.readyState === 'loading') {
-    document.addEventListener('DOMContentLoaded', () => enhance(document));
-  } else {
-    enhance(document);
-  }
+  if (document.readyState === 'loading') on('DOMContentLoaded', () => enhance(document));
+  else enhance(document);
 })();

@@ -38,6 +38,9 @@ type asset struct {
 	contentType string
 	version     string // short content hash: the v query parameter of URL
 	etag        string // strong ETag, a longer content hash
+	// encodings are the representations to choose from, compressed ones
+	// first, identity (data and etag) last.
+	encodings []encoding
 }
 
 // An assetSet serves assets by name.
@@ -52,11 +55,13 @@ func load(fsys fs.FS) assetSet {
 		if err != nil {
 			continue
 		}
+		etag := `"` + longHash(data) + `"`
 		set[name] = &asset{
 			data:        data,
 			contentType: contentType(name),
 			version:     contentHash(data),
-			etag:        `"` + longHash(data) + `"`,
+			etag:        etag,
+			encodings:   encode(data, etag),
 		}
 	}
 	return set
@@ -89,7 +94,10 @@ func longHash(data []byte) string {
 // /hubform.js, /htmx.min.js. Mount it with [http.StripPrefix]. Any other path
 // is not found.
 //
-// Responses carry a strong ETag and answer If-None-Match with 304 Not
+// Each file is compressed once, when the program starts, with brotli and
+// gzip; a client gets the representation its Accept-Encoding prefers
+// (brotli when it takes both), with Vary: Accept-Encoding. Responses carry
+// a strong ETag per representation and answer If-None-Match with 304 Not
 // Modified. A request whose v query parameter is the version that [URL] gives
 // may be cached for a year as immutable; any other is revalidated (no-cache),
 // so a link without the version, or with an old one, never holds on to stale
@@ -109,17 +117,19 @@ func (s assetSet) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, http.StatusText(http.StatusMethodNotAllowed), http.StatusMethodNotAllowed)
 		return
 	}
+	enc := choose(a.encodings, r.Header.Values("Accept-Encoding"))
 	h := w.Header()
 	h.Set("Content-Type", a.contentType)
-	h.Set("ETag", a.etag)
+	setEncoding(h, enc, len(a.encodings) > 1)
 	h.Set("X-Content-Type-Options", "nosniff")
 	if r.URL.Query().Get("v") == a.version {
 		h.Set("Cache-Control", immutable)
 	} else {
 		h.Set("Cache-Control", "no-cache")
 	}
-	// ServeContent answers If-None-Match, HEAD and Range requests.
-	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(a.data))
+	// ServeContent answers If-None-Match, HEAD and Range requests (a range
+	// of the representation sent, as HTTP defines it).
+	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(enc.data))
 }
 
 // url returns name with its version query, or name alone when s lacks it.
@@ -139,6 +149,14 @@ func (s assetSet) url(name string) string {
 func URL(name string) string {
 	return assets.url(name)
 }
+
+// Stylesheet returns the contents of hubform.css, for a page to inline in
+// a <style> element: a stylesheet linked in the head holds the page's first
+// paint until it has arrived, which costs a first visit a request.
+func Stylesheet() string { return stylesheet }
+
+// stylesheet is hubform.css as a string, converted once.
+var stylesheet = string(assets["hubform.css"].data)
 
 // HasHTMX reports whether htmx.min.js was embedded. It is false when the
 // build ran without npm (see `make assets`); pages should then leave out the

@@ -61,6 +61,9 @@ func newDemoApp(cfg demoConfig) *echo.Echo {
 	// a visitor sends.
 	e.IPExtractor = echo.ExtractIPDirect()
 	e.Use(middleware.Recover())
+	e.Use(middleware.GzipWithConfig(middleware.GzipConfig{MinLength: 1024, Skipper: func(c echo.Context) bool {
+		return strings.Contains(c.Path(), "/static/") || strings.HasPrefix(c.Path(), "/submissions/files/")
+	}}))
 	e.Use(middleware.CSRFWithConfig(middleware.CSRFConfig{TokenLookup: "form:_csrf", CookieSameSite: http.SameSiteLaxMode, CookiePath: "/"}))
 	forms := handlers.New(handlers.Config{
 		HubURL: cfg.hubURL, Logger: cfg.logger, TurnstileScript: cfg.turnstileScript,

@@ -1,0 +1,198 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/a-h/templ"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+
+	"github.com/hubform/hubform/handlers"
+	"github.com/hubform/hubform/handlers/hub/testhub"
+	"github.com/hubform/hubform/static/browsertest"
+)
+
+// firstInputProbe runs in every document before its own scripts: it
+// records when the form's first visible input enters the DOM, when the
+// browser next renders a frame after that (requestAnimationFrame does not
+// run while a stylesheet holds rendering), and the first contentful paint.
+const firstInputProbe = `(() => {
+  const t = window.__firstInput = {};
+  const seen = () => {
+    if (t.dom !== undefined || !document.querySelector('form input:not([type=hidden])')) return t.dom !== undefined;
+    t.dom = performance.now();
+    requestAnimationFrame(() => { t.frame = performance.now(); });
+    return true;
+  };
+  new MutationObserver((_, o) => { if (seen()) o.disconnect(); }).observe(document, { childList: true, subtree: true });
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) if (e.name === 'first-contentful-paint') t.fcp = e.startTime;
+  }).observe({ type: 'paint', buffered: true });
+})()`
+
+// A visit is one page load as the probe and the network saw it.
+type visit struct {
+	Dom, Frame, FCP float64 // ms since navigation start
+	bytes           int64   // on the wire, headers included
+	requests        int
+}
+
+// A tab loads pages and adds up what crossed the network for each.
+type benchTab struct {
+	ctx      context.Context
+	mu       sync.Mutex
+	bytes    int64
+	requests int
+}
+
+// newBenchTab opens a tab in a browser context of its own: its own cache,
+// cookies and connections, as a first visitor has.
+func newBenchTab(b *testing.B, browser context.Context) *benchTab {
+	ctx, cancel := chromedp.NewContext(browser, chromedp.WithNewBrowserContext())
+	b.Cleanup(cancel)
+	tab := &benchTab{ctx: ctx}
+	err := chromedp.Listen(ctx, func(ev any) {
+		tab.mu.Lock()
+		defer tab.mu.Unlock()
+		switch ev := ev.(type) {
+		case *network.EventRequestWillBeSent:
+			tab.requests++
+		case *network.EventLoadingFinished:
+			tab.bytes += int64(ev.EncodedDataLength)
+		}
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: firstInputProbe}); err != nil {
+		b.Fatal(err)
+	}
+	return tab
+}
+
+// load opens url and waits until the probe has seen the input rendered.
+func (tab *benchTab) load(b *testing.B, url string) visit {
+	ctx, cancel := context.WithTimeout(tab.ctx, 20*time.Second)
+	defer cancel()
+	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
+		b.Fatal(err)
+	}
+	tab.mu.Lock()
+	tab.bytes, tab.requests = 0, 0
+	tab.mu.Unlock()
+	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
+		b.Fatal(err)
+	}
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[visit](`new Promise((resolve) => {
+  const t = window.__firstInput;
+  const done = () => (t.frame !== undefined && t.fcp !== undefined ? resolve(t) : setTimeout(done, 5));
+  done();
+})`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		b.Fatalf("%s: the probe saw no input rendered: %v", url, err)
+	}
+	tab.mu.Lock()
+	v.bytes, v.requests = tab.bytes, tab.requests
+	tab.mu.Unlock()
+	return v
+}
+
+// BenchmarkFirstInput loads the demo's contact page in headless Chromium
+// beside a static copy of it, the same page rendered once without what
+// HubForm puts in the head (no stylesheet, no scripts) and served as plain
+// bytes. Each iteration loads both cold (a fresh browser context: empty
+// cache, no connections) and then warm (the same context again). It
+// reports the medians of the time until the form's first input is in the
+// DOM and rendered, the ratios to the static page, and the bytes on the
+// wire of a first and a repeat visit of the demo's page. Goal: cold at most
+// 1.2× the static page, warm the same or better.
+func BenchmarkFirstInput(b *testing.B) {
+	browser := browsertest.New(b)
+	hub := testhub.Start(b, exampleFormFiles(b))
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	demo := httptest.NewServer(newDemoApp(demoConfig{hubURL: hub.URL, logger: logger}))
+	defer demo.Close()
+
+	forms := handlers.New(handlers.Config{HubURL: hub.URL, Logger: logger})
+	p := forms.Props(context.Background(), "demo", "contact", "")
+	if p.InitialSchema == nil {
+		b.Fatal("the hub served no contact form")
+	}
+	var plain bytes.Buffer
+	if err := demoFormPage(p.InitialSchema.Title, templ.NopComponent, p, nil).Render(context.Background(), &plain); err != nil {
+		b.Fatal(err)
+	}
+	static := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write(plain.Bytes())
+	}))
+	defer static.Close()
+	pageURL, staticURL := demo.URL+"/f/demo/contact", static.URL+"/"
+
+	var cold, warm, coldStatic, warmStatic []visit
+	for b.Loop() {
+		// Alternating which goes first spreads the machine's noise evenly.
+		order := []string{staticURL, pageURL}
+		if len(cold)%2 == 1 {
+			slices.Reverse(order)
+		}
+		for _, url := range order {
+			tab := newBenchTab(b, browser)
+			c, w := tab.load(b, url), tab.load(b, url)
+			if url == pageURL {
+				cold, warm = append(cold, c), append(warm, w)
+			} else {
+				coldStatic, warmStatic = append(coldStatic, c), append(warmStatic, w)
+			}
+			chromedp.Cancel(tab.ctx)
+		}
+	}
+	frame := func(v visit) float64 { return v.Frame }
+	dom := func(v visit) float64 { return v.Dom }
+	wire := func(v visit) float64 { return float64(v.bytes) }
+	report := func(name string, page, static []visit) {
+		f, fs := median(page, frame), median(static, frame)
+		b.ReportMetric(f, name+"-ms")
+		b.ReportMetric(fs, name+"-static-ms")
+		b.ReportMetric(f/fs, name+"-x-of-static")
+		b.ReportMetric(median(page, dom)/median(static, dom), name+"-dom-x-of-static")
+	}
+	report("cold", cold, coldStatic)
+	report("warm", warm, warmStatic)
+	b.ReportMetric(median(cold, wire), "first-visit-B")
+	b.ReportMetric(median(warm, wire), "repeat-visit-B")
+	b.ReportMetric(float64(cold[0].requests), "first-visit-requests")
+	b.ReportMetric(float64(warm[0].requests), "repeat-visit-requests")
+	if testing.Verbose() {
+		for i := range cold {
+			fmt.Printf("cold %+v static %+v warm %+v static %+v\n", cold[i], coldStatic[i], warm[i], warmStatic[i])
+		}
+	}
+}
+
+func median(vs []visit, f func(visit) float64) float64 {
+	xs := make([]float64, len(vs))
+	for i, v := range vs {
+		xs[i] = f(v)
+	}
+	slices.Sort(xs)
+	if n := len(xs); n%2 == 0 {
+		return (xs[n/2-1] + xs[n/2]) / 2
+	} else {
+		return xs[n/2]
+	}
+}
