@@ -268,14 +268,10 @@ func eval[T any](b *browserTest, js string, opts ...chromedp.EvaluateOption) T {
 	return browsertest.Eval[T](b.t, b.ctx, 5*time.Second, js, opts...)
 }
 
-// waitFor polls the JavaScript predicate until it is true.
+// waitFor waits until the JavaScript predicate is true.
 func (b *browserTest) waitFor(js string) {
 	b.t.Helper()
-	ctx, cancel := context.WithTimeout(b.ctx, 5*time.Second)
-	defer cancel()
-	if _, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](js, chromedp.WithPollingInterval(10*time.Millisecond))); err != nil {
-		b.t.Fatalf("waiting for %s: %v", js, err)
-	}
+	browsertest.WaitFor(b.t, b.ctx, 5*time.Second, js)
 }
 
 func (b *browserTest) state() formState {

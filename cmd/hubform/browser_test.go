@@ -442,14 +442,10 @@ func (d *browserDemo) waitFor(js string) {
 	d.waitForWithin(10*time.Second, js)
 }
 
-// waitForWithin polls the JavaScript predicate until it is true.
+// waitForWithin waits until the JavaScript predicate is true.
 func (d *browserDemo) waitForWithin(timeout time.Duration, js string) {
 	d.t.Helper()
-	ctx, cancel := context.WithTimeout(d.tab, timeout)
-	defer cancel()
-	if _, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](js, chromedp.WithPollingInterval(20*time.Millisecond))); err != nil {
-		d.t.Fatalf("waiting for %s: %v", js, err)
-	}
+	browsertest.WaitFor(d.t, d.tab, timeout, js)
 }
 
 func (d *browserDemo) fill(id, value string) {

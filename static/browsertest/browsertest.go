@@ -21,6 +21,7 @@ package browsertest
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"testing"
 	"time"
@@ -121,4 +122,43 @@ func Eval[T any](t testing.TB, ctx context.Context, timeout time.Duration, js st
 		t.Fatalf("evaluating %s: %v", js, err)
 	}
 	return v
+}
+
+// WaitFor waits until the JavaScript expression js is true in the page of
+// ctx, checking it every 20 ms, and fails the test when it throws, or when
+// it is still false after timeout.
+//
+// It runs as one Runtime.evaluate in the page's current document, unlike
+// chromedp.Poll. Poll runs its predicate in the execution context chromedp
+// last recorded for the frame, and chromedp records a new page's context
+// on a goroutine of its own, which may not have caught up when Navigate
+// returns: a Poll right after a navigation can name the previous page's
+// context, which the browser has discarded ("Cannot find context with
+// specified id"). A navigation while WaitFor waits fails the test.
+func WaitFor(t testing.TB, ctx context.Context, timeout time.Duration, js string) {
+	t.Helper()
+	// The page keeps the time and stops checking by itself; the context's
+	// deadline, later, is for a browser that does not answer at all.
+	ctx, cancel := context.WithTimeout(ctx, timeout+10*time.Second)
+	defer cancel()
+	wait := fmt.Sprintf(`new Promise((resolve, reject) => {
+	  const deadline = Date.now() + %d;
+	  const check = () => {
+	    try {
+	      if (%s) return resolve(true);
+	    } catch (err) {
+	      return reject(err);
+	    }
+	    if (Date.now() > deadline) return resolve(false);
+	    setTimeout(check, 20);
+	  };
+	  check();
+	})`, timeout.Milliseconds(), "(\n"+js+"\n)")
+	ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](wait, chromedp.EvalAwaitPromise))
+	switch {
+	case err != nil:
+		t.Fatalf("waiting for %s: %v", js, err)
+	case !ok:
+		t.Fatalf("waiting for %s: still false after %v", js, timeout)
+	}
 }
