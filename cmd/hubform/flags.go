@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
@@ -43,12 +44,30 @@ func (fs *flagSet) printHelp(w io.Writer) {
 			fmt.Fprintf(w, " %s", name)
 		}
 		fmt.Fprintf(w, "\n    \t%s", strings.ReplaceAll(usage, "\n", "\n    \t"))
-		if f.DefValue != "" && f.DefValue != "false" && f.DefValue != "0" {
-			fmt.Fprintf(w, " (default %q)", f.DefValue)
+		if def := defaultText(f); def != "" {
+			fmt.Fprintf(w, " (default %s)", def)
 		}
 		fmt.Fprintln(w)
 	})
 	fmt.Fprint(w, fs.tail)
+}
+
+// defaultText is how help shows f's default: quoted when the flag takes a
+// string, bare when it takes a number, a duration or anything else, and
+// empty when the default is the type's zero value, which needs no mention.
+func defaultText(f *flag.Flag) string {
+	// The zero value of the flag's type, made as flag.PrintDefaults does.
+	if t := reflect.TypeOf(f.Value); t.Kind() == reflect.Pointer {
+		if zero, ok := reflect.New(t.Elem()).Interface().(flag.Value); ok && f.DefValue == zero.String() {
+			return ""
+		}
+	}
+	if g, ok := f.Value.(flag.Getter); ok {
+		if _, isString := g.Get().(string); isString {
+			return strconv.Quote(f.DefValue)
+		}
+	}
+	return f.DefValue
 }
 
 // parse parses flags that may stand before, between or after the positional
