@@ -23,6 +23,7 @@ var commands = map[string]command{
 	"hub":         {"serve a hub: forms from a directory, SQLite, local files", runHub},
 	"submissions": {"list or export the submissions a hub stored", runSubmissions},
 	"demo":        {"serve a site that renders hub forms with HubForm", runDemo},
+	"version":     {"print hubform's version (also: hubform --version)", runVersion},
 }
 
 func main() {
@@ -47,6 +48,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		usage(stdout)
 		return 0
+	case "-version", "--version":
+		return runVersion(ctx, args[1:], stdout, stderr)
 	}
 	c, ok := commands[args[0]]
 	if !ok {
@@ -81,6 +84,7 @@ Examples:
       name=Jane email=jane@example.com files=@report.pdf
   hubform submissions export --data ./hub-data --format csv
 
-Run "hubform <command> --help" for a command's flags and an example.
+Run "hubform <command> --help" for a command's flags and an example,
+and "hubform --version" for the version.
 `)
 }
