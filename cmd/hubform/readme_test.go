@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 )
 
@@ -31,5 +32,40 @@ func TestReadmeExampleBuilds(t *testing.T) {
 	cmd := exec.Command("go", "build", "-o", os.DevNull, "./"+dir)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("the README's example does not build: %v\n%s", err, out)
+	}
+}
+
+// TestExampleDataIgnored checks that git ignores the data directories the
+// README's, the operations guide's and the help's examples write, so that
+// running an example in a checkout leaves nothing to commit by mistake.
+func TestExampleDataIgnored(t *testing.T) {
+	root, err := exec.Command("git", "rev-parse", "--show-toplevel").Output()
+	if err != nil {
+		t.Skipf("not in a git checkout: %v", err)
+	}
+	docs := []string{"../../README.md", "../../handlers/hub/OPERATIONS.md", "main.go", "hub.go", "submissions.go"}
+	dataFlag := regexp.MustCompile(`--data (\.?/?[A-Za-z][\w./-]*)`)
+	seen := map[string]bool{}
+	for _, doc := range docs {
+		text, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range dataFlag.FindAllSubmatch(text, -1) {
+			dir := filepath.Clean(string(m[1]))
+			if dir == "DIR" || seen[dir] {
+				continue
+			}
+			seen[dir] = true
+			// A file inside, as the directory need not exist.
+			cmd := exec.Command("git", "check-ignore", "-q", filepath.Join(dir, "submissions.db"))
+			cmd.Dir = strings.TrimSpace(string(root))
+			if err := cmd.Run(); err != nil {
+				t.Errorf("%s runs with --data %s, which git does not ignore (.gitignore)", doc, m[1])
+			}
+		}
+	}
+	if len(seen) == 0 {
+		t.Fatal("found no --data directory in the examples")
 	}
 }
