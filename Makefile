@@ -60,7 +60,7 @@ assets: static/dist/htmx.min.js static/node_modules/axe-core/axe.min.js
 # npm ci installs exactly what the lock pins, devDependencies included. The
 # stamp is newer than the lock until the lock or the manifest changes.
 NPM_STAMP = static/node_modules/.hubform-npm-ci
-NPM_CI = command -v npm >/dev/null 2>&1 || { echo 'assets: npm not found: install Node.js and npm (Debian: apt-get install -y nodejs npm) to fetch htmx'; exit 1; }; cd static && npm ci --no-audit --no-fund
+NPM_CI = command -v npm >/dev/null 2>&1 || { echo 'assets: npm not found: install Node.js and npm (Debian: apt-get install -y --no-install-recommends nodejs npm) to fetch htmx'; exit 1; }; cd static && npm ci --no-audit --no-fund
 
 $(NPM_STAMP): static/package-lock.json static/package.json
 	@$(NPM_CI)
@@ -81,9 +81,13 @@ GOBIN_DIR = $(firstword $(subst :, ,$(shell $(GO) env GOPATH)))/bin
 versitygw:
 	@test -x $(GOBIN_DIR)/versitygw || GOBIN=$(GOBIN_DIR) $(GO) install github.com/versity/versitygw/cmd/versitygw@$(VERSITYGW_VERSION)
 
-## browser: Debian's Chromium for the browser tests in static/
+## browser: Debian's Chromium for the browser tests in static/ and cmd/hubform.
+## Its recommended packages (115 with theirs) are left out. Of those, tests
+## need only a font: chromium-common recommends fonts-liberation, and
+## fontconfig depends on any one font. DejaVu, the screenshots' font, is
+## named so that their text renders the same whatever fontconfig picked.
 browser:
-	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
+	command -v chromium >/dev/null || (apt-get update && apt-get install -y --no-install-recommends chromium fonts-dejavu-core)
 
 ## postgres: Debian's PostgreSQL for the storage tests, which start a server of their
 ## own on a spare port (handlers/hub/postgres/pgtest). The package's own service is
@@ -92,4 +96,4 @@ POLICY_RC = /usr/sbin/policy-rc.d
 postgres:
 	@test -d /usr/lib/postgresql || { \
 	  if ! test -e $(POLICY_RC); then printf '#!/bin/sh\nexit 101\n' > $(POLICY_RC) && chmod 755 $(POLICY_RC) && trap 'rm -f $(POLICY_RC)' EXIT; fi; \
-	  apt-get update && apt-get install -y postgresql; }
+	  apt-get update && apt-get install -y --no-install-recommends postgresql; }

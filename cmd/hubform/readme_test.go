@@ -69,3 +69,30 @@ func TestExampleDataIgnored(t *testing.T) {
 		t.Fatal("found no --data directory in the examples")
 	}
 }
+
+// TestMakefileInstallsLean checks that make installs Debian packages
+// without their recommendations, which for Chromium are over a hundred,
+// and that the browser target names a font for the screenshots' text,
+// which Chromium only recommends.
+func TestMakefileInstallsLean(t *testing.T) {
+	makefile, err := os.ReadFile("../../Makefile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	installs := regexp.MustCompile(`apt-get install [^;)\n]*`).FindAllString(string(makefile), -1)
+	if len(installs) == 0 {
+		t.Fatal("the Makefile installs no Debian package")
+	}
+	fonts := false
+	for _, install := range installs {
+		if !strings.Contains(install, " --no-install-recommends") {
+			t.Errorf("%q installs recommended packages too: add --no-install-recommends", install)
+		}
+		if strings.Contains(install, " chromium") && strings.Contains(install, " fonts-") {
+			fonts = true
+		}
+	}
+	if !fonts {
+		t.Errorf("no apt-get install of chromium names a font package: %q", installs)
+	}
+}
