@@ -286,6 +286,30 @@ func TestBrowserDemo(t *testing.T) {
 		d.wantCallbacks(1, 0)
 	})
 
+	// The standalone page's own markup takes hubform.css's look through its
+	// classes: its controls are styled as the contact form's.
+	run("standalone looks like HubForm", demoOptions{}, func(d *browserDemo) {
+		d.open("/f/demo/contact")
+		want := d.styles(map[string]string{
+			"button": "[data-hubform-submit]",
+			"input":  "#hubform-demo-contact-name",
+			"label":  `label[for="hubform-demo-contact-name"]`,
+		})
+		d.open("/standalone")
+		got := d.styles(map[string]string{
+			"button": `form.hubform-form button[type=submit]`,
+			"input":  "#standalone-name",
+			"label":  `label[for="standalone-name"]`,
+		})
+		for el, props := range want {
+			for prop, w := range props {
+				if g := got[el][prop]; g != w {
+					d.t.Errorf("standalone %s: %s is %q, the contact form's %q", el, prop, g, w)
+				}
+			}
+		}
+	})
+
 	// Every page and state the demo shows, checked with axe-core and saved
 	// as a screenshot.
 	run("pages", demoOptions{}, func(d *browserDemo) {
@@ -501,6 +525,24 @@ func (d *browserDemo) wantStep(step, status string) {
 	if !slices.Equal(got.Visible, []string{step}) || got.Status != status {
 		d.t.Fatalf("visible steps %q, status %q; want [%s], %q", got.Visible, got.Status, step, status)
 	}
+}
+
+// styles returns the computed styles that make a control's look, of the
+// element each selector names, by the selector's key.
+func (d *browserDemo) styles(selectors map[string]string) map[string]map[string]string {
+	d.t.Helper()
+	return eval[map[string]map[string]string](d, fmt.Sprintf(`(() => {
+	  const props = ['color', 'background-color', 'border-top-color', 'border-top-width', 'border-top-left-radius',
+	    'padding-top', 'padding-left', 'font-family', 'font-size', 'font-weight', 'width'];
+	  const out = {};
+	  for (const [key, sel] of Object.entries(%s)) {
+	    const el = document.querySelector(sel);
+	    if (!el) throw new Error('no element matches ' + sel);
+	    const style = getComputedStyle(el);
+	    out[key] = Object.fromEntries(props.map((p) => [p, style.getPropertyValue(p)]));
+	  }
+	  return out;
+	})()`, mustJSON(selectors)))
 }
 
 // pageTexts are the translated texts of the survey's first step.

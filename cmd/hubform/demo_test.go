@@ -206,3 +206,16 @@ func TestDemoUnreachableHub(t *testing.T) {
 		t.Errorf("the load route gives %q, want the error state", fragment.Text())
 	}
 }
+
+// TestDemoPagesHaveOneH1 checks that every page of the demo is headed by
+// one h1, as screen reader users look for.
+func TestDemoPagesHaveOneH1(t *testing.T) {
+	srv, _, client := demoSite(t)
+	for _, path := range []string{"/", "/f/demo/contact", "/f/demo/survey?locale=de", "/f/demo/unconfigured", "/f/demo/missing", "/unreachable", "/standalone", "/submissions"} {
+		req, _ := http.NewRequest(http.MethodGet, srv.URL+path, nil)
+		_, page := fetch(t, client, req)
+		if h1 := page.Find("h1"); h1.Length() != 1 || strings.TrimSpace(h1.Text()) == "" {
+			t.Errorf("%s has %d h1 (%q), want one with text", path, h1.Length(), h1.Text())
+		}
+	}
+}
