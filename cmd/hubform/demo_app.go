@@ -172,21 +172,51 @@ func nonEmpty(files []*multipart.FileHeader) []*multipart.FileHeader {
 	return out
 }
 
-// submissionsPage lists what the demo's own hub stored, newest first.
+// submissionsPageSize is how many submissions the submissions page shows
+// at once; older ones are a link away.
+const submissionsPageSize = 50
+
+// submissionsPage lists what the demo's own hub stored, newest first, a
+// page at a time: ?before=ID shows the page after the one that ended
+// with ID.
 func (d *demo) submissionsPage(c echo.Context) error {
 	if d.cfg.submissions == nil {
-		return render(c, http.StatusOK, demoSubmissions(d.forms.Head(), nil, false))
+		return render(c, http.StatusOK, demoSubmissions(d.forms.Head(), submissionsView{}))
 	}
-	var subs []hub.Submission
-	err := d.cfg.submissions.ListSubmissions(c.Request().Context(), hub.Filter{}, func(s hub.Submission) error {
-		subs = append(subs, s)
+	before := c.QueryParam("before")
+	if !validCursor(before) {
+		return render(c, http.StatusBadRequest, demoSubmissions(d.forms.Head(), submissionsView{Available: true, BadCursor: true}))
+	}
+	v := submissionsView{Available: true, Paged: before != ""}
+	// One more than a page, to know whether there is an older page.
+	f := hub.Filter{Before: before, Newest: true, Limit: submissionsPageSize + 1}
+	err := d.cfg.submissions.ListSubmissions(c.Request().Context(), f, func(s hub.Submission) error {
+		v.Subs = append(v.Subs, s)
 		return nil
 	})
 	if err != nil {
-		return err
+		d.cfg.logger.Error("listing submissions", "error", err)
+		return echo.ErrInternalServerError
 	}
-	slices.Reverse(subs)
-	return render(c, http.StatusOK, demoSubmissions(d.forms.Head(), subs, true))
+	if len(v.Subs) > submissionsPageSize {
+		v.Subs = v.Subs[:submissionsPageSize]
+		v.Older = v.Subs[len(v.Subs)-1].ID
+	}
+	return render(c, http.StatusOK, demoSubmissions(d.forms.Head(), v))
+}
+
+// validCursor reports whether s can be a submission id, as the page's own
+// links give them, or is empty.
+func validCursor(s string) bool {
+	if len(s) > 64 {
+		return false
+	}
+	for _, r := range s {
+		if !('0' <= r && r <= '9' || 'A' <= r && r <= 'Z' || 'a' <= r && r <= 'z') {
+			return false
+		}
+	}
+	return true
 }
 
 // download serves an attachment from the demo's own hub's storage.

@@ -2,6 +2,9 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
 	"io"
 	"io/fs"
 	"log/slog"
@@ -12,11 +15,15 @@ import (
 	"net/textproto"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/PuerkitoBio/goquery"
 
+	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/testhub"
 )
 
@@ -218,4 +225,75 @@ func TestDemoPagesHaveOneH1(t *testing.T) {
 			t.Errorf("%s has %d h1 (%q), want one with text", path, h1.Length(), h1.Text())
 		}
 	}
+}
+
+// TestDemoSubmissionsPages checks that the submissions page shows one page
+// at a time, newest first, and that following its Older links reaches the
+// oldest submission, each shown once.
+func TestDemoSubmissionsPages(t *testing.T) {
+	h := testhub.Start(t, exampleFormFiles(t))
+	lister := &countingLister{submissionLister: h.DB}
+	srv := httptest.NewServer(newDemoApp(demoConfig{hubURL: h.URL, logger: slog.New(slog.NewTextHandler(io.Discard, nil)), submissions: lister, files: h.Blobs}))
+	t.Cleanup(srv.Close)
+	client := srv.Client()
+	const n = 2*submissionsPageSize + 7
+	start := time.Date(2026, 11, 23, 8, 0, 0, 0, time.UTC)
+	var want []string // newest first
+	for i := range n {
+		at := start.Add(time.Duration(i) * time.Second)
+		s := hub.Submission{ID: hub.NewID(at), Site: "demo", Form: "contact", CreatedAt: at, Payload: json.RawMessage(fmt.Sprintf(`{"n": %d}`, i))}
+		if err := h.DB.CreateSubmission(context.Background(), s); err != nil {
+			t.Fatal(err)
+		}
+		want = append([]string{s.ID}, want...)
+	}
+
+	var got []string
+	path, pages := "/submissions", 0
+	for path != "" {
+		if pages++; pages > 3 {
+			t.Fatalf("more than 3 pages of %d submissions", n)
+		}
+		req, _ := http.NewRequest(http.MethodGet, srv.URL+path, nil)
+		res, page := fetch(t, client, req)
+		if res.StatusCode != http.StatusOK {
+			t.Fatalf("GET %s: %s", path, res.Status)
+		}
+		rows := page.Find("tr[data-submission]")
+		if rows.Length() == 0 || rows.Length() > submissionsPageSize {
+			t.Errorf("GET %s: %d submissions, want 1 to %d", path, rows.Length(), submissionsPageSize)
+		}
+		rows.Each(func(_ int, row *goquery.Selection) { got = append(got, row.AttrOr("data-submission", "")) })
+		if read := lister.last.Load(); read > submissionsPageSize+1 {
+			t.Errorf("GET %s read %d submissions from the database, want at most a page and one", path, read)
+		}
+		if newest := page.Find(`nav[aria-label="Pages of submissions"] a[href="/submissions"]`).Length() == 1; newest != (pages > 1) {
+			t.Errorf("GET %s: link to the newest page shown %v, want %v", path, newest, pages > 1)
+		}
+		path = page.Find("a[data-older]").AttrOr("href", "")
+	}
+	if pages != 3 || !slices.Equal(got, want) {
+		t.Errorf("%d pages listed %d submissions, want 3 pages of the %d newest first", pages, len(got), n)
+	}
+
+	for _, bad := range []string{"x'--", "%2F..%2F", strings.Repeat("A", 65)} {
+		req, _ := http.NewRequest(http.MethodGet, srv.URL+"/submissions?before="+bad, nil)
+		if res, page := fetch(t, client, req); res.StatusCode != http.StatusBadRequest || page.Find("main [role=alert]").Length() != 1 {
+			t.Errorf("?before=%s: %s, want 400 with a message", bad, res.Status)
+		}
+	}
+}
+
+// countingLister counts the submissions each listing read.
+type countingLister struct {
+	submissionLister
+	last atomic.Int64
+}
+
+func (l *countingLister) ListSubmissions(ctx context.Context, f hub.Filter, fn func(hub.Submission) error) error {
+	l.last.Store(0)
+	return l.submissionLister.ListSubmissions(ctx, f, func(s hub.Submission) error {
+		l.last.Add(1)
+		return fn(s)
+	})
 }

@@ -94,10 +94,22 @@ type Upload struct {
 	SubmissionID string
 }
 
-// Filter selects submissions; empty members select all.
+// Filter selects submissions and pages through them; the zero value
+// selects all, oldest first.
 type Filter struct {
 	Site string
 	Form string
+	// Before and After, when set, select only submissions whose ids sort
+	// before, or after, theirs: a page's last id is the cursor of the next
+	// page, Before when listing Newest first, After otherwise. Ids sort in
+	// creation order (see NewID).
+	Before, After string
+	// Newest lists the newest submissions first.
+	Newest bool
+	// Limit, when positive, is the most submissions listed; a list shown
+	// to people or answered over the network sets one, an export streams
+	// them all. Counting ignores Limit and Newest.
+	Limit int
 }
 
 // Errors of the stores, for errors.Is.

@@ -176,13 +176,22 @@ func claimRefusal(ctx context.Context, tx *sql.Tx, s hub.Submission, a hubclient
 	return "upload changed meanwhile"
 }
 
-// ListSubmissions calls fn for each submission f selects, in id order,
-// which is creation order. Rows are read as fn consumes them, not loaded
+// ListSubmissions calls fn for each submission f selects, at most f.Limit
+// when it is positive, in id order, which is creation order, or newest
+// first with f.Newest. Rows are read as fn consumes them, not loaded
 // first. An error from fn stops the listing and is returned as is. The
 // Attachments of a submission without files are empty, not nil.
 func (db *DB) ListSubmissions(ctx context.Context, f hub.Filter, fn func(hub.Submission) error) error {
 	where, args := filterSQL(f)
-	rows, err := db.r.QueryContext(ctx, `SELECT `+submissionColumns+` FROM submissions`+where+` ORDER BY id`, args...)
+	query := `SELECT ` + submissionColumns + ` FROM submissions` + where + ` ORDER BY id`
+	if f.Newest {
+		query += ` DESC`
+	}
+	if f.Limit > 0 {
+		args = append(args, f.Limit)
+		query += ` LIMIT $` + strconv.Itoa(len(args))
+	}
+	rows, err := db.r.QueryContext(ctx, query, args...)
 	if err != nil {
 		return db.errorf("list submissions: %w", err)
 	}
@@ -220,21 +229,24 @@ func (db *DB) CountSubmissions(ctx context.Context, f hub.Filter) (int, error) {
 
 // filterSQL returns the WHERE clause selecting f and its arguments. Only
 // the set members become conditions, so a filter on site and form is served
-// by the (site, form, id) index in order.
+// by the (site, form, id) index in order, in either direction, from a
+// cursor on.
 func filterSQL(f hub.Filter) (string, []any) {
 	var (
 		conds []string
 		args  []any
 	)
-	add := func(column, value string) {
+	add := func(column, op, value string) {
 		if value == "" {
 			return
 		}
 		args = append(args, value)
-		conds = append(conds, column+" = $"+strconv.Itoa(len(args)))
+		conds = append(conds, column+" "+op+" $"+strconv.Itoa(len(args)))
 	}
-	add("site", f.Site)
-	add("form", f.Form)
+	add("site", "=", f.Site)
+	add("form", "=", f.Form)
+	add("id", "<", f.Before)
+	add("id", ">", f.After)
 	if len(conds) == 0 {
 		return "", nil
 	}

@@ -195,6 +195,17 @@ func testListSubmissions(t *testing.T, open Open) {
 		{hub.Filter{Site: "s2", Form: "survey"}, []string{"06"}},
 		{hub.Filter{Site: "s3"}, nil},
 		{hub.Filter{Site: "s1", Form: "nope"}, nil},
+		{hub.Filter{Newest: true}, []string{"06", "05", "04", "03", "02", "01"}},
+		{hub.Filter{Site: "s1", Form: "contact", Newest: true}, []string{"05", "04", "01"}},
+		{hub.Filter{Before: "04"}, []string{"01", "02", "03"}},
+		{hub.Filter{After: "04"}, []string{"05", "06"}},
+		{hub.Filter{After: "01", Before: "05"}, []string{"02", "03", "04"}},
+		{hub.Filter{Before: "04", Newest: true}, []string{"03", "02", "01"}},
+		{hub.Filter{Site: "s1", Before: "05", Newest: true}, []string{"04", "02", "01"}},
+		{hub.Filter{Before: "01"}, nil},
+		{hub.Filter{After: "06"}, nil},
+		// A cursor need not be an id that exists.
+		{hub.Filter{Before: "035"}, []string{"01", "02", "03"}},
 	}
 	for _, tt := range tests {
 		var ids []string
@@ -211,6 +222,66 @@ func testListSubmissions(t *testing.T, open Open) {
 			t.Errorf("CountSubmissions(%+v) = %d, want %d", tt.f, n, len(tt.want))
 		}
 	}
+
+	t.Run("limit", func(t *testing.T) {
+		for _, tt := range []struct {
+			f    hub.Filter
+			want []string
+		}{
+			{hub.Filter{Limit: 2}, []string{"01", "02"}},
+			{hub.Filter{Limit: 2, Newest: true}, []string{"06", "05"}},
+			{hub.Filter{Limit: 2, Before: "05", Newest: true}, []string{"04", "03"}},
+			{hub.Filter{Limit: 2, Site: "s2", After: "03"}, []string{"06"}},
+			{hub.Filter{Limit: 10}, []string{"01", "02", "03", "04", "05", "06"}},
+		} {
+			var ids []string
+			for _, s := range ListAll(t, db, tt.f) {
+				ids = append(ids, s.ID)
+			}
+			if !reflect.DeepEqual(ids, tt.want) {
+				t.Errorf("ListSubmissions(%+v) = %v, want %v", tt.f, ids, tt.want)
+			}
+			// Counting ignores the limit.
+			f := tt.f
+			f.Limit = 0
+			if n, all := Count(t, db, tt.f), len(ListAll(t, db, f)); n != all {
+				t.Errorf("CountSubmissions(%+v) = %d, want %d", tt.f, n, all)
+			}
+		}
+	})
+
+	t.Run("pages", func(t *testing.T) {
+		// Each page's last id is the next page's cursor, both ways, and
+		// the pages together hold every submission once.
+		for _, newest := range []bool{true, false} {
+			var ids []string
+			f := hub.Filter{Newest: newest, Limit: 4}
+			for pages := 0; ; pages++ {
+				if pages > 6 {
+					t.Fatalf("newest %v: still paging after %d pages: %v", newest, pages, ids)
+				}
+				page := ListAll(t, db, f)
+				for _, s := range page {
+					ids = append(ids, s.ID)
+				}
+				if len(page) < f.Limit {
+					break
+				}
+				if last := page[len(page)-1].ID; newest {
+					f.Before = last
+				} else {
+					f.After = last
+				}
+			}
+			want := []string{"01", "02", "03", "04", "05", "06"}
+			if newest {
+				want = []string{"06", "05", "04", "03", "02", "01"}
+			}
+			if !reflect.DeepEqual(ids, want) {
+				t.Errorf("pages newest %v: %v, want %v", newest, ids, want)
+			}
+		}
+	})
 
 	t.Run("early stop", func(t *testing.T) {
 		stop := errors.New("stop")
