@@ -222,7 +222,7 @@ func validCursor(s string) bool {
 // download serves an attachment from the demo's own hub's storage.
 func (d *demo) download(c echo.Context) error {
 	key := c.Param("*")
-	if d.cfg.files == nil || !strings.HasPrefix(key, "uploads/") {
+	if d.cfg.files == nil || !uploadKey(key) {
 		return echo.ErrNotFound
 	}
 	ctx := c.Request().Context()
@@ -231,11 +231,17 @@ func (d *demo) download(c echo.Context) error {
 		return echo.ErrNotFound
 	}
 	if err != nil {
-		return err
+		d.cfg.logger.Error("download", "key", key, "error", err)
+		return echo.ErrInternalServerError
 	}
 	body, err := d.cfg.files.NewReader(ctx, key)
+	if errors.Is(err, hub.ErrNotFound) {
+		// Deleted since Attributes.
+		return echo.ErrNotFound
+	}
 	if err != nil {
-		return err
+		d.cfg.logger.Error("download", "key", key, "error", err)
+		return echo.ErrInternalServerError
 	}
 	defer body.Close()
 	h := c.Response().Header()
@@ -243,6 +249,25 @@ func (d *demo) download(c echo.Context) error {
 	h.Set("Content-Length", fmt.Sprint(size))
 	h.Set("X-Content-Type-Options", "nosniff")
 	return c.Stream(http.StatusOK, contentType, body)
+}
+
+// uploadKey reports whether key has the shape of the keys the hub gives
+// uploads (hub.NewUploadKey): uploads/SITE/FORM/RANDOM/NAME, RANDOM in
+// hex, NAME a safe file name. Other keys are no file of a submission,
+// whatever the storage would make of them: a storage's own files, a
+// directory, a name it refuses.
+func uploadKey(key string) bool {
+	parts := strings.Split(key, "/")
+	if len(parts) != 5 || parts[0] != "uploads" || !hub.ValidName(parts[1]) || !hub.ValidName(parts[2]) {
+		return false
+	}
+	random, name := parts[3], parts[4]
+	if random == "" || strings.Trim(random, "0123456789abcdef") != "" {
+		return false
+	}
+	// localblob keeps a file's attributes beside it under NAME.attrs, and
+	// so stores no upload of such a name.
+	return name == hub.SafeFilename(name) && !strings.HasSuffix(name, ".attrs")
 }
 
 func render(c echo.Context, status int, page templ.Component) error {

@@ -14,6 +14,7 @@ import (
 	"net/http/httptest"
 	"net/textproto"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -25,6 +26,7 @@ import (
 
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/testhub"
+	"github.com/hubform/hubform/hubclient"
 )
 
 // exampleFormFiles returns the example forms as testhub wants them.
@@ -296,4 +298,49 @@ func (l *countingLister) ListSubmissions(ctx context.Context, f hub.Filter, fn f
 		l.last.Add(1)
 		return fn(s)
 	})
+}
+
+// TestDemoDownloadRefusesOddKeys checks that a download of anything but a
+// stored file answers 404, whatever the storage makes of the key.
+func TestDemoDownloadRefusesOddKeys(t *testing.T) {
+	srv, h, client := demoSite(t)
+	file := hubclient.NewFile("x.txt", "text/plain", 5, func() (io.ReadCloser, error) {
+		return io.NopCloser(strings.NewReader("hello")), nil
+	})
+	submit := hubclient.NewSubmit(hubclient.SubmitOptions{HubURL: h.URL, SiteID: "demo", FormSlug: "contact"})
+	if _, err := submit.OnSubmit(t.Context(), map[string]any{
+		"name": "Jo", "email": "jo@example.com", "message": "A file.", "files": []hubclient.File{file},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	key := h.Submissions()[0].Attachments[0].Key // uploads/demo/contact/<random>/x.txt
+	dir := path.Dir(key)
+	if res, err := client.Get(srv.URL + "/submissions/files/" + key); err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("GET the stored file: %v %v", res.Status, err)
+	}
+	for _, bad := range []string{
+		key + ".attrs", // the storage's sidecar of the file
+		strings.Replace(key, "uploads/", "uploads//", 1),
+		key + "%00",
+		key + "/",
+		dir, // a directory
+		dir + "/",
+		path.Dir(dir),
+		"uploads",
+		"uploads/",
+		strings.Replace(key, "/x.txt", "/./x.txt", 1),
+		strings.Replace(key, "/x.txt", "/%2E%2E/"+path.Base(dir)+"/x.txt", 1),
+		key + "%5C",
+		"uploads/demo/contact/" + strings.Repeat("a", 2000),
+	} {
+		res, err := client.Get(srv.URL + "/submissions/files/" + bad)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != http.StatusNotFound || strings.Contains(string(body), "uploads") {
+			t.Errorf("GET /submissions/files/%.80s: %s %q, want 404 naming no key", bad, res.Status, body)
+		}
+	}
 }
