@@ -103,7 +103,7 @@ func serveDemo(ctx context.Context, s demoSettings, stdout, stderr io.Writer) er
 		app.hubURL, app.submissions, app.files = h.URL, h.db, h.blobs
 		fmt.Fprintf(stdout, "hubform demo: hub at %s, data in %s\n", h.URL, s.data)
 	}
-	server := &http.Server{Addr: s.addr, Handler: newDemoApp(app), ReadHeaderTimeout: 10 * time.Second}
+	server := newDemoServer(s.addr, newDemoApp(app), demoTimeouts, logger)
 	errc := make(chan error, 1)
 	go func() { errc <- server.ListenAndServe() }()
 	fmt.Fprintf(stdout, "hubform demo: serving http://%s/ (forms at /f/{site}/{slug}?locale=xx)\n", s.addr)

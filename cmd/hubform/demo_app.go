@@ -244,6 +244,7 @@ func (d *demo) download(c echo.Context) error {
 		return echo.ErrInternalServerError
 	}
 	defer body.Close()
+	allowDownload(c.Response(), c.Request(), size)
 	h := c.Response().Header()
 	h.Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", path.Base(key)))
 	h.Set("Content-Length", fmt.Sprint(size))
