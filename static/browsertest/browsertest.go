@@ -11,8 +11,12 @@
 //			if err := chromedp.Do(tab, chromedp.Navigate(url)); err != nil {
 //				t.Fatal(err)
 //			}
+//			browsertest.WaitFor(t, tab, 5*time.Second, `document.querySelector('form') !== null`)
 //		})
 //	}
+//
+// Wait with WaitFor rather than chromedp.Poll, which can fail right after
+// a navigation (see WaitFor).
 //
 // The browser is Debian's Chromium at ExecPath. When it is missing the test
 // is skipped, unless the environment variable HUBFORM_BROWSER_TESTS is "1",
