@@ -254,9 +254,10 @@ func (d *demo) download(c echo.Context) error {
 
 // uploadKey reports whether key has the shape of the keys the hub gives
 // uploads (hub.NewUploadKey): uploads/SITE/FORM/RANDOM/NAME, RANDOM in
-// hex, NAME a safe file name. Other keys are no file of a submission,
-// whatever the storage would make of them: a storage's own files, a
-// directory, a name it refuses.
+// hex, NAME as hub.SafeFilename leaves it, which never ends in the
+// storage's own ".attrs" or ".tmp". Other keys are no file of a
+// submission, whatever the storage would make of them: a storage's own
+// files, a directory, a name it refuses.
 func uploadKey(key string) bool {
 	parts := strings.Split(key, "/")
 	if len(parts) != 5 || parts[0] != "uploads" || !hub.ValidName(parts[1]) || !hub.ValidName(parts[2]) {
@@ -266,9 +267,7 @@ func uploadKey(key string) bool {
 	if random == "" || strings.Trim(random, "0123456789abcdef") != "" {
 		return false
 	}
-	// localblob keeps a file's attributes beside it under NAME.attrs, and
-	// so stores no upload of such a name.
-	return name == hub.SafeFilename(name) && !strings.HasSuffix(name, ".attrs")
+	return name == hub.SafeFilename(name)
 }
 
 func render(c echo.Context, status int, page templ.Component) error {

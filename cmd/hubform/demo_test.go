@@ -320,6 +320,8 @@ func TestDemoDownloadRefusesOddKeys(t *testing.T) {
 	}
 	for _, bad := range []string{
 		key + ".attrs", // the storage's sidecar of the file
+		key + ".tmp",   // the body while it arrives
+		key + ".ATTRS",
 		strings.Replace(key, "uploads/", "uploads//", 1),
 		key + "%00",
 		key + "/",
