@@ -106,39 +106,18 @@ func multipartBody(t *testing.T, parts ...part) (io.Reader, string) {
 	return &buf, w.FormDataContentType()
 }
 
-// post sends a multipart post; htmx sets HX-Request as htmx does.
+// post and get send a request, htmx setting HX-Request as htmx does, and
+// parse the answer.
 func (a *app) post(t *testing.T, target string, htmx bool, parts ...part) (*http.Response, *goquery.Document) {
 	t.Helper()
-	body, contentType := multipartBody(t, parts...)
-	req, _ := http.NewRequest(http.MethodPost, a.srv.URL+target, body)
-	req.Header.Set("Content-Type", contentType)
-	if htmx {
-		req.Header.Set("HX-Request", "true")
-	}
-	return do(t, req)
+	res, html := a.postHTML(t, target, htmx, parts...)
+	return res, parse(t, html)
 }
 
 func (a *app) get(t *testing.T, target string, htmx bool) (*http.Response, *goquery.Document) {
 	t.Helper()
-	req, _ := http.NewRequest(http.MethodGet, a.srv.URL+target, nil)
-	if htmx {
-		req.Header.Set("HX-Request", "true")
-	}
-	return do(t, req)
-}
-
-func do(t *testing.T, req *http.Request) (*http.Response, *goquery.Document) {
-	t.Helper()
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	doc, err := goquery.NewDocumentFromReader(res.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res, doc
+	res, html := a.getHTML(t, target, htmx)
+	return res, parse(t, html)
 }
 
 func text(doc *goquery.Document, selector string) string {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"net"
 	"net/http"
 	"os"
@@ -9,7 +8,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/PuerkitoBio/goquery"
@@ -159,9 +157,9 @@ func buildAgainst(t *testing.T, module, src string) string {
 
 // runApp starts bin and returns what it logs, stopping it when the test
 // ends.
-func runApp(t *testing.T, bin string) *syncBuffer {
+func runApp(t *testing.T, bin string) *lockedWriter {
 	t.Helper()
-	log := &syncBuffer{}
+	log := &lockedWriter{w: &strings.Builder{}}
 	cmd := exec.Command(bin)
 	cmd.Stdout, cmd.Stderr = log, log
 	if err := cmd.Start(); err != nil {
@@ -183,22 +181,4 @@ func freeAddr(t *testing.T) string {
 	}
 	defer l.Close()
 	return l.Addr().String()
-}
-
-// syncBuffer is a bytes.Buffer that a process writes while a test reads.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }

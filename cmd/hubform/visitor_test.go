@@ -67,12 +67,7 @@ func TestHubSeesEachVisitor(t *testing.T) {
 // returns its base URL once it accepts connections.
 func startDemo(t *testing.T, hubURL string) string {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
+	addr := freeAddr(t)
 	cmd := exec.Command(binary, "demo", "--hub-url", hubURL, "--addr", addr)
 	log := &lockedWriter{w: &strings.Builder{}}
 	cmd.Stdout, cmd.Stderr = log, log
