@@ -1,6 +1,7 @@
 // Package sqldb is the hub's database over database/sql: the submissions,
-// the uploads the hub signed URLs for, and the rate-limit counters that
-// hubs sharing a database share. Packages sqlite and postgres open a [DB]
+// the uploads the hub signed URLs for, the rate-limit counters that hubs
+// sharing a database share, and the owners' side: users, console sessions
+// (see [Sessions]) and API tokens, the secrets among them kept as hashes. Packages sqlite and postgres open a [DB]
 // on their database; the queries, the migrations and the rules are here,
 // once.
 //

@@ -44,6 +44,9 @@ func Run(t *testing.T, open Open) {
 		{"Allow", testAllow},
 		{"AllowSharedBudget", testAllowSharedBudget},
 		{"AllowPrunes", testAllowPrunes},
+		{"Users", testUsers},
+		{"Tokens", testTokens},
+		{"Sessions", testSessions},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { tt.fn(t, open) })

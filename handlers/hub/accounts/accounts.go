@@ -1,0 +1,92 @@
+// Package accounts is the hub's owners: the people who sign in to its
+// console, with passwords hashed by argon2id, and the API tokens that
+// automation presents to its admin API, kept only as hashes.
+//
+// The records live in the hub's database (see package sqldb); this package
+// holds their types and the hashing, so that the console, the admin API and
+// the command line agree on them.
+package accounts
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/mail"
+	"strings"
+	"time"
+)
+
+var (
+	// ErrNotFound means no user or token matches.
+	ErrNotFound = errors.New("not found")
+	// ErrExists means a user with the e-mail address, or a token with the
+	// name, exists already.
+	ErrExists = errors.New("already exists")
+)
+
+// User is an owner who signs in to the console.
+type User struct {
+	// Email is the address the user signs in with, in lower case.
+	Email string
+	// PasswordHash is the password's argon2id hash, in PHC string format.
+	PasswordHash string
+	CreatedAt    time.Time
+}
+
+// Token is an API token, known by its name; only its hash is kept.
+type Token struct {
+	Name string
+	// Hash is HashToken of the token.
+	Hash      string
+	CreatedAt time.Time
+	// LastUsedAt is when the token was last presented, zero if never.
+	LastUsedAt time.Time
+}
+
+// NormalizeEmail returns the address users sign in with: trimmed and in
+// lower case, or an error when it is not a bare e-mail address.
+func NormalizeEmail(s string) (string, error) {
+	s = strings.ToLower(strings.TrimSpace(s))
+	a, err := mail.ParseAddress(s)
+	if err != nil || a.Address != s || a.Name != "" || len(s) > 254 {
+		return "", fmt.Errorf("%q is not an e-mail address", s)
+	}
+	return s, nil
+}
+
+// TokenPrefix begins every API token, so that one found in a log or a
+// repository is recognised for what it is.
+const TokenPrefix = "hft_"
+
+// NewToken returns a new random API token: TokenPrefix then 256 random bits
+// in unpadded base64url.
+func NewToken() string {
+	b := make([]byte, 32)
+	rand.Read(b)
+	return TokenPrefix + base64.RawURLEncoding.EncodeToString(b)
+}
+
+// HashToken returns what is stored of a token: the hex SHA-256 of it. A
+// token is 256 random bits, so a fast hash cannot be reversed by guessing,
+// and it lets a token be found by its hash in one indexed lookup.
+func HashToken(token string) string {
+	sum := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(sum[:])
+}
+
+// ValidTokenName reports whether s can name a token: 1 to 64 letters,
+// digits, '.', '_' or '-'.
+func ValidTokenName(s string) bool {
+	if s == "" || len(s) > 64 {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '_' || r == '-') {
+			return false
+		}
+	}
+	return true
+}
