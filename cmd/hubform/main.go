@@ -24,6 +24,8 @@ var commands = map[string]command{
 	"submissions": {"list or export the submissions a hub stored", runSubmissions},
 	"demo":        {"serve a site that renders hub forms with HubForm", runDemo},
 	"version":     {"print hubform's version (also: hubform --version)", runVersion},
+	"users":       {"add, list or remove the people who sign in to a hub's console", runUsers},
+	"tokens":      {"create, list or revoke API tokens of a hub's admin API", runTokens},
 }
 
 func main() {
@@ -83,6 +85,7 @@ Examples:
   hubform submit --hub-url http://127.0.0.1:8081/v1 --site acme --form contact \
       name=Jane email=jane@example.com files=@report.pdf
   hubform submissions export --data ./hub-data --format csv
+  hubform users add --data ./hub-data --email jane@example.com --password-stdin
 
 Run "hubform <command> --help" for a command's flags and an example,
 and "hubform --version" for the version.

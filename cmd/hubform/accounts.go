@@ -1,0 +1,244 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/hubform/hubform/handlers/hub/accounts"
+	"github.com/hubform/hubform/handlers/hub/sqldb"
+)
+
+// stdin is where commands read secrets from; tests replace it.
+var stdin io.Reader = os.Stdin
+
+const usersHelp = `
+Usage: hubform users add|list|remove --data DIR|--db URL [--email E] [--password-stdin]
+
+Manages the people who sign in to a hub's console at /console, in the hub's
+database: SQLite under DIR, or the PostgreSQL database --db names.
+
+  add      a user; the password is read from standard input (its first line),
+           never from a flag, and must have at least 10 characters. It is
+           stored as an argon2id hash and never printed or logged.
+  list     the users, with when each was added
+  remove   a user; their console sessions are refused from the next request
+`
+
+const usersTail = `
+Example:
+  printf '%s\n' "$OWNER_PASSWORD" | hubform users add --data ./hub-data --email jane@example.com --password-stdin
+  hubform users list --db 'postgres://hub:PASSWORD@db.internal/hub'
+  hubform users remove --data ./hub-data --email jane@example.com
+`
+
+func runUsers(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("users", usersHelp, usersTail, stderr)
+	data, dbURL := dbFlags(fs)
+	email := fs.String("email", "", "the user's e-mail `ADDRESS`, which they sign in with")
+	fromStdin := fs.Bool("password-stdin", false, "read the password from standard input (required by add)")
+	args, status, ok := fs.parse(args, stdout)
+	if !ok {
+		return status
+	}
+	fail := func(status int, format string, a ...any) int {
+		fmt.Fprintf(stderr, "hubform users: "+format+"\n", a...)
+		return status
+	}
+	if len(args) != 1 {
+		return fail(2, "say add, list or remove (see hubform users --help)")
+	}
+	verb := args[0]
+	var addr string
+	switch verb {
+	case "add", "remove":
+		var err error
+		if addr, err = accounts.NormalizeEmail(*email); err != nil {
+			return fail(2, "--email: %v", err)
+		}
+	case "list":
+	default:
+		return fail(2, "unknown action %q: say add, list or remove", verb)
+	}
+	var hash string
+	if verb == "add" {
+		if !*fromStdin {
+			return fail(2, "add reads the password from standard input: give --password-stdin")
+		}
+		password, err := readSecretLine(stdin)
+		if err != nil {
+			return fail(1, "reading the password: %v", err)
+		}
+		// Hashed before the database is opened: a refused password
+		// leaves no trace.
+		if hash, err = accounts.HashPassword(password, accounts.DefaultParams); err != nil {
+			return fail(1, "%v", err)
+		}
+	}
+	db, err := openDB(ctx, *dbURL, *data, verb == "list")
+	if err != nil {
+		return fail(1, "%v", err)
+	}
+	defer db.Close()
+	switch verb {
+	case "add":
+		err = db.CreateUser(ctx, accounts.User{Email: addr, PasswordHash: hash, CreatedAt: time.Now()})
+		if errors.Is(err, accounts.ErrExists) {
+			return fail(1, "a user %s exists already (remove it first to change the password)", addr)
+		}
+		if err == nil {
+			fmt.Fprintf(stdout, "added user %s\n", addr)
+		}
+	case "remove":
+		err = db.DeleteUser(ctx, addr)
+		if errors.Is(err, accounts.ErrNotFound) {
+			return fail(1, "no user %s", addr)
+		}
+		if err == nil {
+			fmt.Fprintf(stdout, "removed user %s\n", addr)
+		}
+	case "list":
+		err = listUsers(ctx, db, stdout)
+	}
+	if err != nil {
+		return fail(1, "%v", err)
+	}
+	return 0
+}
+
+func listUsers(ctx context.Context, db *sqldb.DB, w io.Writer) error {
+	users, err := db.Users(ctx)
+	if err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "EMAIL\tADDED")
+	for _, u := range users {
+		fmt.Fprintf(tw, "%s\t%s\n", u.Email, u.CreatedAt.Format(time.RFC3339))
+	}
+	return tw.Flush()
+}
+
+const tokensHelp = `
+Usage: hubform tokens create|list|revoke --data DIR|--db URL [--name NAME]
+
+Manages the API tokens that automation presents to a hub's admin API, as
+"Authorization: Bearer TOKEN" on /v1/admin/..., in the hub's database:
+SQLite under DIR, or the PostgreSQL database --db names.
+
+  create   a token named NAME; the token is printed once, on standard output,
+           and only its SHA-256 hash is stored: keep it, it cannot be shown
+           again
+  list     the tokens' names, when each was created and last used (to the
+           minute)
+  revoke   the token named NAME; it is refused from the next request
+`
+
+const tokensTail = `
+Example:
+  hubform tokens create --data ./hub-data --name ci > ci.token
+  curl -H "Authorization: Bearer $(cat ci.token)" http://127.0.0.1:8081/v1/admin/whoami
+  hubform tokens revoke --data ./hub-data --name ci
+`
+
+func runTokens(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("tokens", tokensHelp, tokensTail, stderr)
+	data, dbURL := dbFlags(fs)
+	name := fs.String("name", "", "the token's `NAME`: letters, digits, '.', '_' or '-'")
+	args, status, ok := fs.parse(args, stdout)
+	if !ok {
+		return status
+	}
+	fail := func(status int, format string, a ...any) int {
+		fmt.Fprintf(stderr, "hubform tokens: "+format+"\n", a...)
+		return status
+	}
+	if len(args) != 1 {
+		return fail(2, "say create, list or revoke (see hubform tokens --help)")
+	}
+	verb := args[0]
+	switch verb {
+	case "create", "revoke":
+		if !accounts.ValidTokenName(*name) {
+			return fail(2, "--name %q: want 1 to 64 letters, digits, '.', '_' or '-'", *name)
+		}
+	case "list":
+	default:
+		return fail(2, "unknown action %q: say create, list or revoke", verb)
+	}
+	db, err := openDB(ctx, *dbURL, *data, verb == "list")
+	if err != nil {
+		return fail(1, "%v", err)
+	}
+	defer db.Close()
+	switch verb {
+	case "create":
+		token := accounts.NewToken()
+		err = db.CreateToken(ctx, accounts.Token{Name: *name, Hash: accounts.HashToken(token), CreatedAt: time.Now()})
+		if errors.Is(err, accounts.ErrExists) {
+			return fail(1, "a token named %s exists already", *name)
+		}
+		if err == nil {
+			fmt.Fprintln(stdout, token)
+			fmt.Fprintf(stderr, "hubform tokens: created token %s; it is shown only this once\n", *name)
+		}
+	case "revoke":
+		err = db.RevokeToken(ctx, *name)
+		if errors.Is(err, accounts.ErrNotFound) {
+			return fail(1, "no token named %s", *name)
+		}
+		if err == nil {
+			fmt.Fprintf(stdout, "revoked token %s\n", *name)
+		}
+	case "list":
+		err = listTokens(ctx, db, stdout)
+	}
+	if err != nil {
+		return fail(1, "%v", err)
+	}
+	return 0
+}
+
+func listTokens(ctx context.Context, db *sqldb.DB, w io.Writer) error {
+	tokens, err := db.Tokens(ctx)
+	if err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tCREATED\tLAST USED")
+	for _, t := range tokens {
+		used := "never"
+		if !t.LastUsedAt.IsZero() {
+			used = t.LastUsedAt.Format(time.RFC3339)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", t.Name, t.CreatedAt.Format(time.RFC3339), used)
+	}
+	return tw.Flush()
+}
+
+// dbFlags defines --data and --db, which name a hub's database as the hub
+// command's flags do.
+func dbFlags(fs *flagSet) (data, dbURL *string) {
+	data = fs.String("data", envOr("HUBFORM_DATA", "hubform-data"), "the hub's data `DIR`, holding its SQLite database (HUBFORM_DATA)")
+	dbURL = fs.String("db", envOr("HUBFORM_DB", ""), "the hubs' database `URL`, postgres://…; empty: SQLite in DIR (HUBFORM_DB)")
+	return data, dbURL
+}
+
+// readSecretLine reads the first line of r, without its line ending.
+func readSecretLine(r io.Reader) (string, error) {
+	line, err := bufio.NewReader(io.LimitReader(r, 4096)).ReadString('\n')
+	if err != nil && !errors.Is(err, io.EOF) {
+		return "", err
+	}
+	line = strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r")
+	if line == "" {
+		return "", errors.New("standard input holds no password")
+	}
+	return line, nil
+}

@@ -1,0 +1,142 @@
+package main
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hubform/hubform/handlers/hub/accounts"
+	"github.com/hubform/hubform/handlers/hub/sqlite"
+)
+
+// withStdin makes the commands read s as standard input until t ends.
+func withStdin(t *testing.T, s string) {
+	t.Helper()
+	old := stdin
+	stdin = strings.NewReader(s)
+	t.Cleanup(func() { stdin = old })
+}
+
+// addUser adds a user with the password through "hubform users add".
+func addUser(t *testing.T, email, password string, where ...string) {
+	t.Helper()
+	withStdin(t, password+"\n")
+	args := append([]string{"users", "add", "--email", email, "--password-stdin"}, where...)
+	if status, stdout, stderr := hubform(t, args...); status != 0 {
+		t.Fatalf("users add: status %d, %q %q", status, stdout, stderr)
+	}
+}
+
+func TestUsersCommand(t *testing.T) {
+	data := t.TempDir()
+	const password = "correct horse battery"
+	withStdin(t, password+"\r\n")
+	status, stdout, stderr := hubform(t, "users", "add", "--data", data, "--email", " Jane@Example.com", "--password-stdin")
+	if status != 0 || stdout != "added user jane@example.com\n" || stderr != "" {
+		t.Fatalf("users add: status %d, %q %q", status, stdout, stderr)
+	}
+	db, err := sqlite.OpenReadOnly(context.Background(), filepath.Join(data, "hub.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := db.User(context.Background(), "jane@example.com")
+	db.Close()
+	if err != nil || !strings.HasPrefix(u.PasswordHash, "$argon2id$v=19$m=65536,t=3,p=4$") {
+		t.Fatalf("stored %+v, %v", u, err)
+	}
+	if ok, _ := accounts.CheckPassword(u.PasswordHash, password); !ok {
+		t.Error("the stored hash does not match the password read (line ending not removed?)")
+	}
+
+	for _, tc := range []struct {
+		stdin  string
+		args   []string
+		status int
+		want   string
+	}{
+		{password, []string{"add", "--email", "jane@example.com", "--password-stdin"}, 1, "exists already"},
+		{"short pw\n", []string{"add", "--email", "bob@example.com", "--password-stdin"}, 1, "at least 10"},
+		{"", []string{"add", "--email", "bob@example.com", "--password-stdin"}, 1, "no password"},
+		{password, []string{"add", "--email", "bob@example.com"}, 2, "--password-stdin"},
+		{password, []string{"add", "--email", "bob", "--password-stdin"}, 2, "not an e-mail address"},
+		{"", []string{"remove", "--email", "nobody@example.com"}, 1, "no user"},
+		{"", []string{"rename"}, 2, "unknown action"},
+		{"", nil, 2, "say add, list or remove"},
+	} {
+		withStdin(t, tc.stdin)
+		status, stdout, stderr := hubform(t, append(append([]string{"users"}, tc.args...), "--data", data)...)
+		if status != tc.status || !strings.Contains(stderr, tc.want) {
+			t.Errorf("users %q: status %d, stderr %q; want %d and %q", tc.args, status, stderr, tc.status, tc.want)
+		}
+		if strings.Contains(stdout+stderr, "short pw") || strings.Contains(stdout+stderr, password) {
+			t.Errorf("users %q repeats the password: %q %q", tc.args, stdout, stderr)
+		}
+	}
+	addUser(t, "bob@example.com", "another long password", "--data", data)
+	status, stdout, _ = hubform(t, "users", "list", "--data", data)
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	if status != 0 || len(lines) != 3 || !strings.HasPrefix(lines[1], "bob@example.com ") || !strings.HasPrefix(lines[2], "jane@example.com ") {
+		t.Errorf("users list: status %d, %q", status, stdout)
+	}
+	if status, stdout, stderr := hubform(t, "users", "remove", "--data", data, "--email", "bob@example.com"); status != 0 || stdout != "removed user bob@example.com\n" {
+		t.Errorf("users remove: %d %q %q", status, stdout, stderr)
+	}
+	if _, stdout, _ := hubform(t, "users", "list", "--data", data); strings.Contains(stdout, "bob@") {
+		t.Errorf("bob listed after removal: %q", stdout)
+	}
+	if _, stdout, _ := hubform(t, "users", "--help"); !strings.Contains(stdout, "--password-stdin") || !strings.Contains(stdout, "--db URL") {
+		t.Errorf("users --help: %q", stdout)
+	}
+	if _, stdout, _ := hubform(t, "--help"); !strings.Contains(stdout, "users ") || !strings.Contains(stdout, "tokens ") {
+		t.Errorf("--help lacks users or tokens: %q", stdout)
+	}
+}
+
+func TestTokensCommand(t *testing.T) {
+	data := t.TempDir()
+	status, stdout, stderr := hubform(t, "tokens", "create", "--data", data, "--name", "ci")
+	token := strings.TrimSpace(stdout)
+	if status != 0 || !strings.HasPrefix(token, accounts.TokenPrefix) || strings.Count(stdout, "\n") != 1 || !strings.Contains(stderr, "only this once") {
+		t.Fatalf("tokens create: status %d, %q %q", status, stdout, stderr)
+	}
+	db, err := sqlite.OpenReadOnly(context.Background(), filepath.Join(data, "hub.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tokens, err := db.Tokens(context.Background())
+	db.Close()
+	if err != nil || len(tokens) != 1 || tokens[0].Hash != accounts.HashToken(token) {
+		t.Fatalf("stored %+v, %v; want only the hash of the token printed", tokens, err)
+	}
+	for _, tc := range []struct {
+		args   []string
+		status int
+		want   string
+	}{
+		{[]string{"create", "--name", "ci"}, 1, "exists already"},
+		{[]string{"create", "--name", "a b"}, 2, "--name"},
+		{[]string{"create"}, 2, "--name"},
+		{[]string{"revoke", "--name", "nope"}, 1, "no token named nope"},
+		{[]string{"rotate", "--name", "ci"}, 2, "unknown action"},
+	} {
+		status, _, stderr := hubform(t, append(append([]string{"tokens"}, tc.args...), "--data", data)...)
+		if status != tc.status || !strings.Contains(stderr, tc.want) {
+			t.Errorf("tokens %q: status %d, stderr %q; want %d and %q", tc.args, status, stderr, tc.status, tc.want)
+		}
+	}
+	status, stdout, _ = hubform(t, "tokens", "list", "--data", data)
+	if status != 0 || !strings.Contains(stdout, "NAME") || !strings.Contains(stdout, "ci ") || !strings.Contains(stdout, "never") || strings.Contains(stdout, token) {
+		t.Errorf("tokens list: status %d, %q", status, stdout)
+	}
+	if status, stdout, _ := hubform(t, "tokens", "revoke", "--data", data, "--name", "ci"); status != 0 || stdout != "revoked token ci\n" {
+		t.Errorf("tokens revoke: %d %q", status, stdout)
+	}
+	if _, stdout, _ := hubform(t, "tokens", "list", "--data", data); strings.Contains(stdout, "ci ") {
+		t.Errorf("revoked token listed: %q", stdout)
+	}
+	if _, stdout, _ := hubform(t, "tokens", "--help"); !strings.Contains(stdout, "Authorization: Bearer") {
+		t.Errorf("tokens --help: %q", stdout)
+	}
+}
+
