@@ -139,4 +139,3 @@ func TestTokensCommand(t *testing.T) {
 		t.Errorf("tokens --help: %q", stdout)
 	}
 }
-

@@ -196,11 +196,16 @@ func openHub(ctx context.Context, cfg hubConfig, logger *slog.Logger) (_ *runnin
 		// request would buy nothing there.
 		limiter = h.db
 	}
+	owners, err := ownerRoutes(h.db, formDir, logger, strings.HasPrefix(publicURL, "https://"))
+	if err != nil {
+		return nil, err
+	}
 	h.server, err = hub.NewServer(hub.Config{
 		Forms: formDir, Store: h.db, Blobs: h.blobs, Uploads: uploads, Logger: logger,
 		Captcha:        &captcha.Verifier{TurnstileURL: cfg.turnstileVerifyURL, RecaptchaURL: cfg.recaptchaVerify},
 		CaptchaSecrets: map[string]string{"turnstile": cfg.turnstileSecret, "recaptcha-v3": cfg.recaptchaSecret},
 		MaxBodyBytes:   cfg.maxBody, RateLimit: cfg.rateLimit, TrustedProxies: proxies, Limiter: limiter,
+		Mount: owners,
 	})
 	if err != nil {
 		return nil, err

@@ -132,6 +132,10 @@ type Config struct {
 	TrustedProxies []*net.IPNet
 	// Now returns the time; nil means time.Now.
 	Now func() time.Time
+	// Mount adds further routes to the hub's router, after the protocol's:
+	// the console and the admin API (packages console and admin). Each
+	// guards its own routes.
+	Mount []func(*echo.Echo)
 }
 
 // Server is the hub's HTTP handler.
@@ -209,7 +213,13 @@ func (s *Server) routes() {
 		e.OPTIONS(UploadsPath, put, uploadCORS)
 		e.Match([]string{http.MethodGet, http.MethodPost, http.MethodHead}, UploadsPath, put, uploadCORS)
 	}
+	for _, mount := range s.cfg.Mount {
+		mount(e)
+	}
 }
+
+// Routes returns every route of the hub, for tests that check each one.
+func (s *Server) Routes() []*echo.Route { return s.echo.Routes() }
 
 // minUploadRate is the slowest upload, in bytes a second, given time.
 const minUploadRate = 64 << 10

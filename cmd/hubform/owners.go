@@ -1,0 +1,30 @@
+package main
+
+import (
+	"log/slog"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/hubform/hubform/handlers/hub/admin"
+	"github.com/hubform/hubform/handlers/hub/console"
+	"github.com/hubform/hubform/handlers/hub/sqldb"
+)
+
+// ownerRoutes returns what the hub mounts for its owners: the console and
+// the admin API, both on the hub's database, so that a session or a token
+// any hub on it made is accepted by all. Sign-in attempts are counted in
+// the database too, even on SQLite: they are few, and a budget shared by
+// every hub is the point. secure marks the cookies Secure.
+func ownerRoutes(db *sqldb.DB, forms console.FormLister, logger *slog.Logger, secure bool) ([]func(*echo.Echo), error) {
+	con, err := console.New(console.Config{
+		Users: db, Sessions: db.Sessions(), Limiter: db, Forms: forms, Secure: secure, Logger: logger,
+	})
+	if err != nil {
+		return nil, err
+	}
+	api, err := admin.New(admin.Config{Tokens: db, Logger: logger})
+	if err != nil {
+		return nil, err
+	}
+	return []func(*echo.Echo){con.Register, api.Register}, nil
+}

@@ -1,0 +1,133 @@
+// Package admin is the hub's admin API, for automation: JSON under
+// /v1/admin, each request carrying an API token as
+// "Authorization: Bearer TOKEN" (see hubform tokens). Every route registered
+// on the group that Register makes requires a valid token, so a route added
+// later cannot be left open by mistake; without one the answer is 401 with
+// a JSON error.
+package admin
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/hubform/hubform/handlers/hub/accounts"
+)
+
+// Prefix is where the admin API is served, below the protocol's version.
+// No site id can take this name while the API is served.
+const Prefix = "/v1/admin"
+
+// Tokens finds API tokens by their hash.
+type Tokens interface {
+	// UseToken returns the token whose hash is given, recording its use,
+	// or an error wrapping accounts.ErrNotFound.
+	UseToken(ctx context.Context, hash string, now time.Time) (accounts.Token, error)
+}
+
+// Config configures an API. Tokens is required.
+type Config struct {
+	Tokens Tokens
+	Logger *slog.Logger
+	// Now returns the time; nil means time.Now.
+	Now func() time.Time
+}
+
+// API is the admin API.
+type API struct{ cfg Config }
+
+// New checks cfg and returns the API.
+func New(cfg Config) (*API, error) {
+	if cfg.Tokens == nil {
+		return nil, errors.New("admin: Tokens is required")
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	return &API{cfg: cfg}, nil
+}
+
+// Register adds the API's routes to e, on a group that requires a token.
+func (a *API) Register(e *echo.Echo) {
+	g := a.Group(e)
+	g.GET("/whoami", a.whoami)
+}
+
+// Group returns the group of Prefix on e with the token check in front;
+// routes registered on it get the check.
+func (a *API) Group(e *echo.Echo) *echo.Group {
+	return e.Group(Prefix, noStore, a.requireToken)
+}
+
+// tokenKey is where requireToken leaves the token in the request's context.
+const tokenKey = "hubform.admin.token"
+
+// TokenOf returns the token of a request that requireToken let through.
+func TokenOf(c echo.Context) accounts.Token {
+	t, _ := c.Get(tokenKey).(accounts.Token)
+	return t
+}
+
+// requireToken lets through requests that carry a valid API token, and
+// answers others 401.
+func (a *API) requireToken(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		scheme, token, ok := strings.Cut(c.Request().Header.Get(echo.HeaderAuthorization), " ")
+		token = strings.TrimSpace(token)
+		if !ok || !strings.EqualFold(scheme, "Bearer") || token == "" {
+			return unauthorized(c, "send an API token as Authorization: Bearer TOKEN")
+		}
+		t, err := a.cfg.Tokens.UseToken(c.Request().Context(), accounts.HashToken(token), a.cfg.Now())
+		switch {
+		case errors.Is(err, accounts.ErrNotFound):
+			return unauthorized(c, "the API token is not valid, or was revoked")
+		case err != nil:
+			a.cfg.Logger.ErrorContext(c.Request().Context(), "checking an API token", slog.Any("error", err))
+			return Fail(c, http.StatusInternalServerError, "the token could not be checked: internal error")
+		}
+		c.Set(tokenKey, t)
+		return next(c)
+	}
+}
+
+func unauthorized(c echo.Context, message string) error {
+	c.Response().Header().Set(echo.HeaderWWWAuthenticate, `Bearer realm="hubform"`)
+	return Fail(c, http.StatusUnauthorized, message)
+}
+
+// errorBody is the JSON of every error answer, as the protocol's.
+type errorBody struct {
+	OK    bool   `json:"ok"`
+	Error string `json:"error"`
+}
+
+// Fail answers {"ok": false, "error": message} with status.
+func Fail(c echo.Context, status int, message string) error {
+	return c.JSON(status, errorBody{Error: message})
+}
+
+func noStore(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		c.Response().Header().Set("Cache-Control", "no-store")
+		return next(c)
+	}
+}
+
+// Whoami is the answer of GET /v1/admin/whoami.
+type Whoami struct {
+	OK bool `json:"ok"`
+	// Token is the name of the token the request carried.
+	Token string `json:"token"`
+}
+
+func (a *API) whoami(c echo.Context) error {
+	return c.JSON(http.StatusOK, Whoami{OK: true, Token: TokenOf(c).Name})
+}

@@ -1,0 +1,250 @@
+// Package console is the hub's console at /console: the pages where owners
+// sign in, with sessions kept in the hub's database so that every hub
+// sharing it accepts them, and see what the hub serves.
+//
+// The console is closed by default: every route registered on the group
+// that Register makes needs a signed-in user, except the sign-in page, its
+// post and the static assets, named in public. Without a session a page
+// is redirected to the sign-in page and any other request (htmx, a post)
+// is answered 401. Every post must pass CSRF protection.
+package console
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/alexedwards/scs/v2"
+	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
+
+	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/handlers/hub/accounts"
+	"github.com/hubform/hubform/static"
+)
+
+// Paths of the console.
+const (
+	Path       = "/console"
+	SignInPath = Path + "/sign-in"
+	// staticPath serves hubform.css and htmx.min.js, which the sign-in
+	// page needs before anyone is signed in.
+	staticPath = Path + "/static"
+)
+
+// Users finds the users who may sign in.
+type Users interface {
+	// User returns the user with the e-mail address, or an error wrapping
+	// accounts.ErrNotFound.
+	User(ctx context.Context, email string) (accounts.User, error)
+}
+
+// FormLister lists the forms the hub serves, as forms.Dir does.
+type FormLister interface {
+	Forms() ([]*hub.Form, []error)
+}
+
+// Defaults of Config.
+const (
+	DefaultLifetime     = 12 * time.Hour
+	DefaultIdleTimeout  = 2 * time.Hour
+	DefaultAddressLimit = 20
+	DefaultAccountLimit = 10
+	// LimitWindow is the window the sign-in limits count attempts in.
+	LimitWindow = 15 * time.Minute
+)
+
+// Config configures a Console. Users, Sessions and Limiter are required.
+type Config struct {
+	Users Users
+	// Sessions stores the sessions: sqldb.DB.Sessions, shared by every
+	// hub on the database.
+	Sessions scs.Store
+	// Limiter counts sign-in attempts, per client address and per e-mail
+	// address, in the database that hubs share.
+	Limiter hub.Limiter
+	// Forms, when set, is listed on the home page.
+	Forms FormLister
+	// Secure marks the cookies Secure: set it when browsers reach the hub
+	// over HTTPS (its public URL is https://).
+	Secure bool
+	Logger *slog.Logger
+	// Lifetime is how long a session lasts at most, and IdleTimeout how
+	// long it lasts unused; zero means the defaults.
+	Lifetime, IdleTimeout time.Duration
+	// AddressLimit and AccountLimit are how many sign-in attempts one
+	// client address, and one e-mail address, may make in LimitWindow;
+	// zero means the defaults.
+	AddressLimit, AccountLimit int
+	// Now returns the time; nil means time.Now.
+	Now func() time.Time
+}
+
+// Console serves the console's pages.
+type Console struct {
+	cfg      Config
+	sessions *scs.SessionManager
+	csrf     echo.MiddlewareFunc
+}
+
+// sessionUser is the session key holding the signed-in user's address.
+const sessionUser = "user"
+
+// New checks cfg and returns the console.
+func New(cfg Config) (*Console, error) {
+	if cfg.Users == nil || cfg.Sessions == nil || cfg.Limiter == nil {
+		return nil, errors.New("console: Users, Sessions and Limiter are required")
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	cfg.Lifetime = orDefault(cfg.Lifetime, DefaultLifetime)
+	cfg.IdleTimeout = orDefault(cfg.IdleTimeout, DefaultIdleTimeout)
+	cfg.AddressLimit = orDefault(cfg.AddressLimit, DefaultAddressLimit)
+	cfg.AccountLimit = orDefault(cfg.AccountLimit, DefaultAccountLimit)
+
+	sm := scs.New()
+	sm.Store = cfg.Sessions
+	sm.Lifetime, sm.IdleTimeout = cfg.Lifetime, cfg.IdleTimeout
+	// The store is keyed by a hash of the cookie's token: the table holds
+	// nothing a browser could present.
+	sm.HashTokenInStore = true
+	sm.Cookie = scs.SessionCookie{
+		Name: "hubform_console", Path: Path, HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: cfg.Secure, Persist: true,
+	}
+	sm.ErrorFunc = func(w http.ResponseWriter, r *http.Request, err error) {
+		cfg.Logger.ErrorContext(r.Context(), "console session", slog.String("path", r.URL.Path), slog.Any("error", err))
+		http.Error(w, "The console cannot serve this request right now; try again later.", http.StatusInternalServerError)
+	}
+	csrf := middleware.CSRFWithConfig(middleware.CSRFConfig{
+		TokenLookup: "form:" + csrfField + ",header:X-CSRF-Token",
+		CookieName:  "hubform_csrf", CookiePath: Path, CookieHTTPOnly: true, CookieSecure: cfg.Secure,
+		CookieSameSite: http.SameSiteLaxMode, CookieMaxAge: int(cfg.Lifetime.Seconds()),
+		ErrorHandler: func(err error, c echo.Context) error {
+			cfg.Logger.InfoContext(c.Request().Context(), "console post refused by CSRF protection",
+				slog.String("path", c.Request().URL.Path), slog.String("client", c.RealIP()), slog.Any("error", err))
+			return c.String(http.StatusForbidden, "This form has expired or came from another site. Reload the page and try again.")
+		},
+	})
+	return &Console{cfg: cfg, sessions: sm, csrf: csrf}, nil
+}
+
+func orDefault[T comparable](v, def T) T {
+	var zero T
+	if v == zero {
+		return def
+	}
+	return v
+}
+
+// csrfField is the name of the form field carrying the CSRF token.
+const csrfField = "_csrf"
+
+// maxBody caps every console request body. It comes before the CSRF check,
+// which parses a posted form whole.
+const maxBody = "64K"
+
+// Register adds the console's routes to e, on a group that requires a
+// signed-in user except for the routes in public. The session is checked
+// before the CSRF token, so that a post without a session is answered 401
+// whatever it carries.
+func (con *Console) Register(e *echo.Echo) {
+	g := e.Group(Path, middleware.BodyLimit(maxBody), securityHeaders,
+		echo.WrapMiddleware(con.sessions.LoadAndSave), con.requireUser, con.csrf)
+	g.GET("/static/*", echo.WrapHandler(http.StripPrefix(staticPath, static.Handler())))
+	g.GET("/sign-in", con.signInPage)
+	g.POST("/sign-in", con.signIn)
+	g.POST("/sign-out", con.signOut)
+	g.GET("", con.home)
+	g.GET("/forms", con.formList)
+}
+
+// public are the routes, method and pattern, that need no session.
+var public = map[string]bool{
+	http.MethodGet + " " + SignInPath:        true,
+	http.MethodPost + " " + SignInPath:       true,
+	http.MethodGet + " " + staticPath + "/*": true,
+}
+
+// userKey is where requireUser leaves the user in the request's context.
+const userKey = "hubform.console.user"
+
+// requireUser lets through requests of a signed-in user whose account
+// still exists, and the public routes; it refuses the others.
+func (con *Console) requireUser(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if public[c.Request().Method+" "+c.Path()] {
+			return next(c)
+		}
+		ctx := c.Request().Context()
+		email := con.sessions.GetString(ctx, sessionUser)
+		if email == "" {
+			return con.refuse(c)
+		}
+		u, err := con.cfg.Users.User(ctx, email)
+		if errors.Is(err, accounts.ErrNotFound) {
+			// Removed since signing in: the session ends with the account.
+			if err := con.sessions.Destroy(ctx); err != nil {
+				return con.internal(c, "ending a session", err)
+			}
+			return con.refuse(c)
+		}
+		if err != nil {
+			return con.internal(c, "looking up the signed-in user", err)
+		}
+		c.Set(userKey, u)
+		return next(c)
+	}
+}
+
+// refuse answers a request without a session: a page is redirected to the
+// sign-in page; anything else, an htmx request or a post, is answered 401,
+// with HX-Redirect for htmx to go to the sign-in page.
+func (con *Console) refuse(c echo.Context) error {
+	r := c.Request()
+	if r.Method == http.MethodGet && r.Header.Get("HX-Request") == "" {
+		return c.Redirect(http.StatusSeeOther, SignInPath)
+	}
+	c.Response().Header().Set("HX-Redirect", SignInPath)
+	return c.String(http.StatusUnauthorized, "Sign in first.")
+}
+
+// internal logs err and answers 500 without it.
+func (con *Console) internal(c echo.Context, what string, err error) error {
+	con.cfg.Logger.ErrorContext(c.Request().Context(), what, slog.String("path", c.Request().URL.Path), slog.Any("error", err))
+	return c.String(http.StatusInternalServerError, "The console cannot serve this request right now; try again later.")
+}
+
+// securityHeaders keeps console pages out of caches and frames.
+func securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		h := c.Response().Header()
+		h.Set("Cache-Control", "no-store")
+		h.Set("X-Frame-Options", "DENY")
+		h.Set("Referrer-Policy", "same-origin")
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Content-Security-Policy", "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'; form-action 'self'; base-uri 'none'")
+		return next(c)
+	}
+}
+
+// csrfToken returns the token the page's forms must carry.
+func csrfToken(c echo.Context) string {
+	t, _ := c.Get(middleware.DefaultCSRFConfig.ContextKey).(string)
+	return t
+}
+
+// minutes describes d in whole minutes, rounded up, for people.
+func minutes(d time.Duration) string {
+	m := int((d + time.Minute - 1) / time.Minute)
+	if m <= 1 {
+		return "a minute"
+	}
+	return fmt.Sprintf("%d minutes", m)
+}

@@ -1,0 +1,152 @@
+package console_test
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/url"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/hubform/hubform/handlers/hub/accounts"
+	"github.com/hubform/hubform/handlers/hub/console"
+	"github.com/hubform/hubform/handlers/hub/sqldb"
+	"github.com/hubform/hubform/handlers/hub/sqlite"
+)
+
+const (
+	janeEmail    = "jane@example.com"
+	janePassword = "correct horse battery"
+)
+
+// testConsole is a console on a fresh SQLite database, served over HTTP.
+type testConsole struct {
+	t   *testing.T
+	db  *sqldb.DB
+	srv *httptest.Server
+}
+
+// newConsole serves a console whose database holds the user Jane; change
+// adjusts the configuration.
+func newConsole(t *testing.T, change func(*console.Config)) *testConsole {
+	t.Helper()
+	db, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "hub.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	hash, err := accounts.HashPassword(janePassword, accounts.Params{Memory: 64, Time: 1, Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.CreateUser(context.Background(), accounts.User{Email: janeEmail, PasswordHash: hash, CreatedAt: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	cfg := console.Config{Users: db, Sessions: db.Sessions(), Limiter: db, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	if change != nil {
+		change(&cfg)
+	}
+	con, err := console.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := echo.New()
+	con.Register(e)
+	srv := httptest.NewServer(e)
+	t.Cleanup(srv.Close)
+	return &testConsole{t: t, db: db, srv: srv}
+}
+
+// browser is a client with cookies that does not follow redirects.
+type browser struct {
+	tc     *testConsole
+	client *http.Client
+}
+
+func (tc *testConsole) browser() *browser {
+	jar, _ := cookiejar.New(nil)
+	return &browser{tc: tc, client: &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
+}
+
+// response is an answer read whole.
+type response struct {
+	status int
+	header http.Header
+	body   string
+}
+
+func (b *browser) do(method, path string, form url.Values, header map[string]string) response {
+	b.tc.t.Helper()
+	var body io.Reader
+	if form != nil {
+		body = strings.NewReader(form.Encode())
+	}
+	req, err := http.NewRequest(method, b.tc.srv.URL+path, body)
+	if err != nil {
+		b.tc.t.Fatal(err)
+	}
+	if form != nil {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	res, err := b.client.Do(req)
+	if err != nil {
+		b.tc.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	data, _ := io.ReadAll(res.Body)
+	return response{res.StatusCode, res.Header, string(data)}
+}
+
+func (b *browser) get(path string) response { return b.do(http.MethodGet, path, nil, nil) }
+
+var csrfInput = regexp.MustCompile(`name="_csrf" value="([^"]*)"`)
+
+// csrf returns the CSRF token of the page at path.
+func (b *browser) csrf(path string) string {
+	b.tc.t.Helper()
+	res := b.get(path)
+	m := csrfInput.FindStringSubmatch(res.body)
+	if m == nil || m[1] == "" {
+		b.tc.t.Fatalf("GET %s: %d, no CSRF token in %q", path, res.status, res.body)
+	}
+	return m[1]
+}
+
+// signIn posts the sign-in form as a browser would, with the page's token.
+func (b *browser) signIn(email, password string) response {
+	b.tc.t.Helper()
+	token := b.csrf(console.SignInPath)
+	return b.do(http.MethodPost, console.SignInPath, url.Values{"email": {email}, "password": {password}, "_csrf": {token}}, nil)
+}
+
+// cookie returns the browser's cookie named name for the console, or "".
+func (b *browser) cookie(name string) string {
+	u, _ := url.Parse(b.tc.srv.URL + console.Path)
+	for _, c := range b.client.Jar.Cookies(u) {
+		if c.Name == name {
+			return c.Value
+		}
+	}
+	return ""
+}
+
+// setCookie returns the Set-Cookie header of res for the cookie name.
+func setCookie(res response, name string) *http.Cookie {
+	for _, line := range res.header.Values("Set-Cookie") {
+		if c, err := http.ParseSetCookie(line); err == nil && c.Name == name {
+			return c
+		}
+	}
+	return nil
+}

@@ -1,0 +1,109 @@
+package console
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+
+	"github.com/hubform/hubform/handlers/hub/accounts"
+)
+
+// signInFailed is what a wrong address or password is told, alike, so that
+// the answer does not say which addresses have accounts.
+const signInFailed = "The e-mail address or the password is wrong."
+
+func (con *Console) signInPage(c echo.Context) error {
+	if con.sessions.GetString(c.Request().Context(), sessionUser) != "" {
+		return c.Redirect(http.StatusSeeOther, Path)
+	}
+	return render(c, http.StatusOK, signInPage(signInProps{CSRF: csrfToken(c)}))
+}
+
+// signIn checks the posted e-mail address and password. Attempts are
+// counted per client address and per e-mail address before the password
+// is checked, so that guessing is slow whichever one an attacker varies;
+// the price is that someone who knows an address can keep its owner from
+// signing in for a window.
+func (con *Console) signIn(c echo.Context) error {
+	ctx := c.Request().Context()
+	p := signInProps{CSRF: csrfToken(c), Email: c.FormValue("email")}
+	email, emailErr := accounts.NormalizeEmail(p.Email)
+	password := c.FormValue("password")
+
+	now := con.cfg.Now()
+	for _, limit := range []struct {
+		key string
+		n   int
+	}{
+		{"console-sign-in address " + c.RealIP(), con.cfg.AddressLimit},
+		{"console-sign-in account " + email, con.cfg.AccountLimit},
+	} {
+		if emailErr != nil && limit.n == con.cfg.AccountLimit {
+			continue
+		}
+		ok, retry, err := con.cfg.Limiter.Allow(ctx, limit.key, limit.n, LimitWindow, now)
+		if err != nil {
+			return con.internal(c, "counting a sign-in attempt", err)
+		}
+		if !ok {
+			con.cfg.Logger.WarnContext(ctx, "console sign-in attempts over the limit", slog.String("client", c.RealIP()), slog.String("email", email))
+			c.Response().Header().Set("Retry-After", strconv.Itoa(int((retry+time.Second-1)/time.Second)))
+			p.Error = "Too many attempts to sign in. Try again in " + minutes(retry) + "."
+			return render(c, http.StatusTooManyRequests, signInPage(p))
+		}
+	}
+
+	ok, err := con.checkPassword(ctx, email, emailErr, password)
+	if err != nil {
+		return con.internal(c, "checking a password", err)
+	}
+	if !ok {
+		con.cfg.Logger.InfoContext(ctx, "console sign-in failed", slog.String("client", c.RealIP()), slog.String("email", email))
+		p.Error = signInFailed
+		return render(c, http.StatusUnauthorized, signInPage(p))
+	}
+	// A new token on sign-in: a session token planted before cannot be
+	// carried into the signed-in session.
+	if err := con.sessions.RenewToken(ctx); err != nil {
+		return con.internal(c, "renewing a session", err)
+	}
+	con.sessions.Put(ctx, sessionUser, email)
+	con.cfg.Logger.InfoContext(ctx, "console sign-in", slog.String("client", c.RealIP()), slog.String("email", email))
+	return c.Redirect(http.StatusSeeOther, Path)
+}
+
+// checkPassword reports whether password is the user's. Every failure
+// takes the time of an argon2id check.
+func (con *Console) checkPassword(ctx context.Context, email string, emailErr error, password string) (bool, error) {
+	if emailErr != nil {
+		return accounts.CheckNoPassword(password), nil
+	}
+	u, err := con.cfg.Users.User(ctx, email)
+	if errors.Is(err, accounts.ErrNotFound) {
+		return accounts.CheckNoPassword(password), nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return accounts.CheckPassword(u.PasswordHash, password)
+}
+
+func (con *Console) signOut(c echo.Context) error {
+	if err := con.sessions.Destroy(c.Request().Context()); err != nil {
+		return con.internal(c, "ending a session", err)
+	}
+	return c.Redirect(http.StatusSeeOther, SignInPath)
+}
+
+// render writes component as an HTML page with status.
+func render(c echo.Context, status int, component templ.Component) error {
+	c.Response().Header().Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
+	c.Response().WriteHeader(status)
+	return component.Render(c.Request().Context(), c.Response())
+}
