@@ -747,22 +747,30 @@ func (d *browserDemo) check(name string) {
 // critical violation; lesser ones are logged.
 func (d *browserDemo) axe(page string) {
 	d.t.Helper()
-	if d.axeSource == "" {
+	checkAxe(d.t, d.tab, d.axeSource, page)
+}
+
+// checkAxe runs axe-core, whose script is src, on the page in tab and
+// fails t on any serious or critical violation; lesser ones are logged.
+// Without src it checks nothing.
+func checkAxe(t *testing.T, tab context.Context, src, page string) {
+	t.Helper()
+	if src == "" {
 		return
 	}
-	if !eval[bool](d, `typeof window.axe !== 'undefined'`) {
-		eval[bool](d, d.axeSource+"\n;true")
+	if !browsertest.Eval[bool](t, tab, 10*time.Second, `typeof window.axe !== 'undefined'`) {
+		browsertest.Eval[bool](t, tab, 10*time.Second, src+"\n;true")
 	}
-	violations := eval[[]axeViolation](d, `axe.run(document, {resultTypes: ['violations']}).then((r) => r.violations.map((v) => ({
+	violations := browsertest.Eval[[]axeViolation](t, tab, 10*time.Second, `axe.run(document, {resultTypes: ['violations']}).then((r) => r.violations.map((v) => ({
 	  id: v.id, impact: v.impact || '', help: v.help, helpUrl: v.helpUrl,
 	  targets: v.nodes.map((n) => String(n.target)),
 	})))`, chromedp.EvalAwaitPromise)
 	for _, v := range violations {
 		msg := fmt.Sprintf("axe on %s: %s (%s): %s\n\t%s\n\tat %s", page, v.ID, v.Impact, v.Help, v.HelpURL, strings.Join(v.Targets, "\n\tat "))
 		if v.Impact == "serious" || v.Impact == "critical" {
-			d.t.Error(msg)
+			t.Error(msg)
 		} else {
-			d.t.Log(msg)
+			t.Log(msg)
 		}
 	}
 }

@@ -141,6 +141,10 @@ func (e *KeyUsedError) Error() string {
 // Unwrap returns ErrKeyUsed.
 func (e *KeyUsedError) Unwrap() error { return ErrKeyUsed }
 
+// ReservedSite is the site id the admin API's routes take, /v1/admin/...:
+// no form can be served under it.
+const ReservedSite = "admin"
+
 // validName is the character set of site ids and form slugs: no dots at the
 // start, no separators, nothing that needs escaping in a path or a key.
 var validName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`)

@@ -16,12 +16,13 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/accounts"
 )
 
-// Prefix is where the admin API is served, below the protocol's version.
-// No site id can take this name while the API is served.
-const Prefix = "/v1/admin"
+// Prefix is where the admin API is served, below the protocol's version,
+// in place of a site id: hub.ReservedSite, which no form can take.
+const Prefix = "/v1/" + hub.ReservedSite
 
 // Tokens finds API tokens by their hash.
 type Tokens interface {

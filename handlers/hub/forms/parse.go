@@ -41,6 +41,9 @@ func Parse(site, slug string, data []byte) (*hub.Form, error) {
 	if !hub.ValidName(site) {
 		errs = append(errs, fmt.Errorf("site %q is not a valid name", site))
 	}
+	if site == hub.ReservedSite {
+		errs = append(errs, fmt.Errorf("site %q is reserved: the admin API is served at /v1/%s/", site, site))
+	}
 	if !hub.ValidName(slug) {
 		errs = append(errs, fmt.Errorf("slug %q is not a valid name", slug))
 	}

@@ -135,6 +135,7 @@ func TestParseRefuses(t *testing.T) {
 		{"settings spelt HUB", "s", "f", `{"hub": {}, "HUB": {}}`, []string{`member "HUB"`}},
 		{"bad site", "../x", "f", `{}`, []string{`site "../x"`}},
 		{"bad slug", "s", "", `{}`, []string{`slug ""`}},
+		{"reserved site", "admin", "f", `{}`, []string{`site "admin" is reserved`}},
 		{"settings and schema", "s", "f", `{"hub": {"maxFiles": -1, "bogus": 1}, "fields": [{"name": "a", "type": "nope"}]}`,
 			[]string{"bogus", `field "a": type "nope"`}},
 	}
