@@ -40,9 +40,16 @@ Routes:
   POST /v1/{site}/{slug}/submit       a submission
   PUT  /v1/_uploads?…                 a file's body, to a signed URL (without --blob)
   GET  /healthz                       200 while the hub serves
+  /console                            the owners' console: sign in as a user that
+                                      hubform users add made
+  /v1/admin/...                       the admin API, with a token that hubform
+                                      tokens create made (Authorization: Bearer)
 
 The forms directory holds DIR/<site>/<slug>.json: a schema plus an optional
 member "hub" of server-only settings. Edits are picked up without a restart.
+The site id "admin" is reserved for the admin API.
+
+Console cookies are marked Secure when --public-url is https://.
 `
 
 const hubTail = `
