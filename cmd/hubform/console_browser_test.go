@@ -47,7 +47,7 @@ func TestBrowserConsole(t *testing.T) {
 	}
 
 	// The console sends a visitor without a session to sign in.
-	do(chromedp.Navigate(base + "/console"), chromedp.WaitVisible(chromedp.CSS("#email")))
+	do(chromedp.Navigate(base+"/console"), chromedp.WaitVisible(chromedp.CSS("#email")))
 	if got := location(); got != "/console/sign-in" {
 		t.Fatalf("the console without a session shows %s", got)
 	}
@@ -77,7 +77,7 @@ func TestBrowserConsole(t *testing.T) {
 	if got := location(); got != "/console/sign-in" {
 		t.Errorf("signed out, the browser is at %s", got)
 	}
-	do(chromedp.Navigate(base + "/console"), chromedp.WaitVisible(chromedp.CSS("#email")))
+	do(chromedp.Navigate(base+"/console"), chromedp.WaitVisible(chromedp.CSS("#email")))
 	if got := location(); got != "/console/sign-in" {
 		t.Errorf("after signing out the console shows %s", got)
 	}
