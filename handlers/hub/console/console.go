@@ -155,14 +155,26 @@ const maxBody = "64K"
 // before the CSRF token, so that a post without a session is answered 401
 // whatever it carries.
 func (con *Console) Register(e *echo.Echo) {
-	g := e.Group(Path, middleware.BodyLimit(maxBody), securityHeaders,
-		echo.WrapMiddleware(con.sessions.LoadAndSave), con.requireUser, con.csrf)
+	g := e.Group(Path, middleware.BodyLimit(maxBody), securityHeaders, con.loadSession, con.requireUser, con.csrf)
 	g.GET("/static/*", echo.WrapHandler(http.StripPrefix(staticPath, static.Handler())))
 	g.GET("/sign-in", con.signInPage)
 	g.POST("/sign-in", con.signIn)
 	g.POST("/sign-out", con.signOut)
 	g.GET("", con.home)
 	g.GET("/forms", con.formList)
+}
+
+// loadSession loads the request's session and saves it once answered,
+// for every route but the static assets: with an idle timeout each save
+// is a write, which a stylesheet need not cost.
+func (con *Console) loadSession(next echo.HandlerFunc) echo.HandlerFunc {
+	withSession := echo.WrapMiddleware(con.sessions.LoadAndSave)(next)
+	return func(c echo.Context) error {
+		if c.Path() == staticPath+"/*" {
+			return next(c)
+		}
+		return withSession(c)
+	}
 }
 
 // public are the routes, method and pattern, that need no session.

@@ -5,9 +5,12 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/hubform/hubform/handlers/hub/console"
+	"github.com/hubform/hubform/handlers/hub/sqldb"
 )
 
 const sessionCookie = "hubform_console"
@@ -208,5 +211,42 @@ func TestSignInRateLimited(t *testing.T) {
 	}
 	if res := b.signIn("c@example.com", "x"); res.status != http.StatusTooManyRequests {
 		t.Errorf("attempt beyond the address's budget: %d, want 429", res.status)
+	}
+}
+
+// countingSessions counts the saves of sessions.
+type countingSessions struct {
+	*sqldb.Sessions
+	commits atomic.Int64
+}
+
+func (c *countingSessions) CommitCtx(ctx context.Context, token string, b []byte, expiry time.Time) error {
+	c.commits.Add(1)
+	return c.Sessions.CommitCtx(ctx, token, b, expiry)
+}
+
+func TestStaticAssetsWriteNoSession(t *testing.T) {
+	var store *countingSessions
+	tc := newConsole(t, func(c *console.Config) {
+		store = &countingSessions{Sessions: c.Sessions.(*sqldb.Sessions)}
+		c.Sessions = store
+	})
+	b := tc.browser()
+	b.signIn(janeEmail, janePassword)
+	before := store.commits.Load()
+	if before == 0 {
+		t.Fatal("signing in saved no session")
+	}
+	res := b.get(console.Path + "/static/hubform.css")
+	if res.status != http.StatusOK || !strings.HasPrefix(res.header.Get("Content-Type"), "text/css") {
+		t.Fatalf("stylesheet: %d %q", res.status, res.header.Get("Content-Type"))
+	}
+	if n := store.commits.Load(); n != before {
+		t.Errorf("fetching the stylesheet saved the session %d times", n-before)
+	}
+	// A page does save it: the idle timeout starts again.
+	b.get(console.Path)
+	if n := store.commits.Load(); n != before+1 {
+		t.Errorf("a page saved the session %d times, want once", n-before)
 	}
 }
