@@ -26,6 +26,7 @@ var commands = map[string]command{
 	"version":     {"print hubform's version (also: hubform --version)", runVersion},
 	"users":       {"add, list or remove the people who sign in to a hub's console", runUsers},
 	"tokens":      {"create, list or revoke API tokens of a hub's admin API", runTokens},
+	"conformance": {"check a live hub against the protocol, rule by rule", runConformance},
 }
 
 func main() {
@@ -86,6 +87,7 @@ Examples:
       name=Jane email=jane@example.com files=@report.pdf
   hubform submissions export --data ./hub-data --format csv
   hubform users add --data ./hub-data --email jane@example.com --password-stdin
+  hubform conformance --hub-url http://127.0.0.1:8081/v1 --site acme --form conformance
 
 Run "hubform <command> --help" for a command's flags and an example,
 and "hubform --version" for the version.

@@ -1,0 +1,103 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/hubform/hubform/hubclient"
+	"github.com/hubform/hubform/hubclient/conformance"
+)
+
+const conformanceHelp = `
+Usage: hubform conformance --hub-url URL --site SITE --form FORM [flags]
+       hubform conformance --print-form
+
+Checks a live hub against the hubform protocol: every rule that can be
+observed from outside (the schema, submit and upload-url routes, the 415 for
+form posts, honeypots, uploads, captcha). Prints one line per check: its
+status (PASS, FAIL, SKIP or INFO), its id, what it checks with the spec
+section, and below a FAIL what was expected and what came back. INFO lines
+report what the spec leaves open (size limits, CORS, rate limits) and never
+fail.
+
+The form under test must have the fields of the conformance form, which
+--print-form prints as a form file of this project's hub; create a form with
+those fields on the hub you check. The run stores two submissions, each with
+its name "Conformance check", and uploads a few small files in that form.
+`
+
+const conformanceExample = `
+Exit status: 0 when no check failed, 1 when one did, 2 for a bad command line.
+
+Example:
+  hubform conformance --print-form > forms/acme/conformance.json
+  hubform conformance --hub-url http://127.0.0.1:8081/v1 --site acme --form conformance
+`
+
+func runConformance(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("conformance", conformanceHelp, conformanceExample, stderr)
+	hubURL := fs.String("hub-url", envOr("HUBFORM_HUB_URL", hubclient.DefaultHubURL), "hub endpoint base `URL`, ending in the protocol version")
+	site := fs.String("site", envOr("HUBFORM_SITE", ""), "`SITE` id of the form under test (required)")
+	form := fs.String("form", envOr("HUBFORM_FORM", ""), "`SLUG` of the form under test (required)")
+	token := fs.String("captcha-token", "", "captcha `TOKEN` sent with the submissions that must be accepted, for a form\n"+
+		"that asks for a captcha; without it those checks are skipped")
+	oddSite := fs.String("odd-site", "", "`SITE` of a second form whose site and slug need escaping (spaces, slashes,\n"+
+		"non-ASCII); with --odd-form, checks that the hub serves its schema")
+	oddForm := fs.String("odd-form", "", "`SLUG` of that second form")
+	timeout := fs.Duration("timeout", 30*time.Second, "give up on each request after this long")
+	asJSON := fs.Bool("json", false, "print the results as one JSON document")
+	printForm := fs.Bool("print-form", false, "print the conformance form and exit")
+	if rest, status, ok := fs.parse(args, stdout); !ok {
+		return status
+	} else if len(rest) > 0 {
+		fmt.Fprintf(stderr, "hubform conformance: unexpected argument %q (see hubform conformance --help)\n", rest[0])
+		return 2
+	}
+	if *printForm {
+		fmt.Fprint(stdout, conformance.Form)
+		return 0
+	}
+	if *site == "" || *form == "" {
+		fmt.Fprintln(stderr, "hubform conformance: --site and --form are required (see hubform conformance --help)")
+		return 2
+	}
+	if *timeout <= 0 {
+		fmt.Fprintln(stderr, "hubform conformance: --timeout must be positive")
+		return 2
+	}
+	report, err := conformance.Run(ctx, conformance.Options{
+		HubURL: *hubURL, Site: *site, Form: *form, CaptchaToken: *token,
+		OddSite: *oddSite, OddForm: *oddForm, Timeout: *timeout,
+	})
+	if err != nil {
+		fmt.Fprintf(stderr, "hubform conformance: %v\n", err)
+		return 2
+	}
+	if *asJSON {
+		out, _ := json.MarshalIndent(report, "", "  ")
+		fmt.Fprintf(stdout, "%s\n", out)
+	} else {
+		writeReport(stdout, report)
+	}
+	if len(report.Failed()) > 0 {
+		return 1
+	}
+	return 0
+}
+
+// writeReport prints one line per check and, indented below it, the
+// detail of a check that did not simply pass.
+func writeReport(w io.Writer, report *conformance.Report) {
+	for _, r := range report.Results {
+		fmt.Fprintf(w, "%-4s  %-20s %s (%s)\n", strings.ToUpper(string(r.Status)), r.ID, r.Checks, r.Section)
+		if r.Detail != "" {
+			fmt.Fprintf(w, "      %s\n", r.Detail)
+		}
+	}
+	fmt.Fprintf(w, "%d passed, %d failed, %d skipped, %d for information\n",
+		report.Count(conformance.Pass), report.Count(conformance.Fail), report.Count(conformance.Skip), report.Count(conformance.Info))
+}
