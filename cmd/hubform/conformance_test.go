@@ -14,8 +14,9 @@ import (
 )
 
 // TestConformanceOfHubProcess creates the printed conformance form in a
-// "hubform hub" process's forms directory and checks the hub: every check
-// passes or is skipped for want of a captcha or of oddly named forms.
+// "hubform hub" process's forms directory and checks the hub, on SQLite
+// and local files, then on PostgreSQL and a bucket: every check passes or
+// is skipped for want of a captcha or of oddly named forms.
 func TestConformanceOfHubProcess(t *testing.T) {
 	status, form, stderr := hubform(t, "conformance", "--print-form")
 	if status != 0 || !json.Valid([]byte(form)) {
@@ -24,20 +25,32 @@ func TestConformanceOfHubProcess(t *testing.T) {
 	forms := t.TempDir()
 	os.MkdirAll(filepath.Join(forms, "acme"), 0o755)
 	os.WriteFile(filepath.Join(forms, "acme", "conformance.json"), []byte(form), 0o644)
-	p := startHub(t, forms, t.TempDir())
-
-	status, stdout, stderr := hubform(t, "conformance", "--hub-url", p.url, "--site", "acme", "--form", "conformance", "--json")
-	var report conformance.Report
-	if err := json.Unmarshal([]byte(stdout), &report); err != nil {
-		t.Fatalf("--json printed %q (%v); stderr %q", stdout, err, stderr)
-	}
-	for _, r := range report.Results {
-		if r.Status == conformance.Fail || r.Status == conformance.Skip && r.ID != "schema.escaped" && r.ID != "captcha.required" {
-			t.Errorf("%s %s: %s", r.Status, r.ID, r.Detail)
-		}
-	}
-	if status != 0 || len(report.Results) == 0 {
-		t.Errorf("status %d with %d results, stderr %q; hub log:\n%s", status, len(report.Results), stderr, p.log)
+	for _, tc := range []struct {
+		name    string
+		storage func(t *testing.T) []string
+	}{
+		{"sqlite and files", func(*testing.T) []string { return nil }},
+		{"postgres and bucket", func(t *testing.T) []string {
+			dbURL, blobURL := sharedStorage(t)
+			return []string{"--db", dbURL, "--blob", blobURL}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := startHub(t, forms, t.TempDir(), tc.storage(t)...)
+			status, stdout, stderr := hubform(t, "conformance", "--hub-url", p.url, "--site", "acme", "--form", "conformance", "--json")
+			var report conformance.Report
+			if err := json.Unmarshal([]byte(stdout), &report); err != nil {
+				t.Fatalf("--json printed %q (%v); stderr %q", stdout, err, stderr)
+			}
+			for _, r := range report.Results {
+				if r.Status == conformance.Fail || r.Status == conformance.Skip && r.ID != "schema.escaped" && r.ID != "captcha.required" {
+					t.Errorf("%s %s: %s", r.Status, r.ID, r.Detail)
+				}
+			}
+			if status != 0 || len(report.Results) == 0 {
+				t.Errorf("status %d with %d results, stderr %q; hub log:\n%s", status, len(report.Results), stderr, p.log)
+			}
+		})
 	}
 }
 
