@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/hubclient"
 	"github.com/hubform/hubform/hubclient/conformance"
 )
@@ -28,10 +29,13 @@ The form under test must have the fields of the conformance form, which
 --print-form prints as a form file of this project's hub; create a form with
 those fields on the hub you check. The run stores two submissions, each with
 its name "Conformance check", and uploads a few small files in that form.
+Beside this project's hub, --data or --db lets the honeypot check read the
+hub's submissions to see that a trapped one was not stored.
 `
 
 const conformanceExample = `
-Exit status: 0 when no check failed, 1 when one did, 2 for a bad command line.
+Exit status: 0 when no check failed, 1 when one did or --data or --db cannot
+be read, 2 for a bad command line.
 
 Example:
   hubform conformance --print-form > forms/acme/conformance.json
@@ -48,6 +52,9 @@ func runConformance(ctx context.Context, args []string, stdout, stderr io.Writer
 	oddSite := fs.String("odd-site", "", "`SITE` of a second form whose site and slug need escaping (spaces, slashes,\n"+
 		"non-ASCII); with --odd-form, checks that the hub serves its schema")
 	oddForm := fs.String("odd-form", "", "`SLUG` of that second form")
+	data := fs.String("data", "", "with this project's hub: its data `DIR`, read to see that a honeypot\n"+
+		"submission is not stored (SQLite in DIR)")
+	dbURL := fs.String("db", "", "with hubs of this project on PostgreSQL: their database `URL`, read for the same")
 	timeout := fs.Duration("timeout", 30*time.Second, "give up on each request after this long")
 	asJSON := fs.Bool("json", false, "print the results as one JSON document")
 	printForm := fs.Bool("print-form", false, "print the conformance form and exit")
@@ -69,10 +76,22 @@ func runConformance(ctx context.Context, args []string, stdout, stderr io.Writer
 		fmt.Fprintln(stderr, "hubform conformance: --timeout must be positive")
 		return 2
 	}
-	report, err := conformance.Run(ctx, conformance.Options{
+	opts := conformance.Options{
 		HubURL: *hubURL, Site: *site, Form: *form, CaptchaToken: *token,
 		OddSite: *oddSite, OddForm: *oddForm, Timeout: *timeout,
-	})
+	}
+	if *data != "" || *dbURL != "" {
+		db, err := openDB(ctx, *dbURL, *data, true)
+		if err != nil {
+			fmt.Fprintf(stderr, "hubform conformance: %v\n", err)
+			return 1
+		}
+		defer db.Close()
+		opts.Stored = func(ctx context.Context) (int, error) {
+			return db.CountSubmissions(ctx, hub.Filter{Site: *site, Form: *form})
+		}
+	}
+	report, err := conformance.Run(ctx, opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "hubform conformance: %v\n", err)
 		return 2

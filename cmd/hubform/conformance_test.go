@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -36,8 +37,14 @@ func TestConformanceOfHubProcess(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p := startHub(t, forms, t.TempDir(), tc.storage(t)...)
-			status, stdout, stderr := hubform(t, "conformance", "--hub-url", p.url, "--site", "acme", "--form", "conformance", "--json")
+			data, storage := t.TempDir(), tc.storage(t)
+			p := startHub(t, forms, data, storage...)
+			seen := []string{"--data", data}
+			if len(storage) > 0 {
+				seen = storage[:2] // --db URL
+			}
+			args := append([]string{"conformance", "--hub-url", p.url, "--site", "acme", "--form", "conformance", "--json"}, seen...)
+			status, stdout, stderr := hubform(t, args...)
 			var report conformance.Report
 			if err := json.Unmarshal([]byte(stdout), &report); err != nil {
 				t.Fatalf("--json printed %q (%v); stderr %q", stdout, err, stderr)
@@ -46,6 +53,9 @@ func TestConformanceOfHubProcess(t *testing.T) {
 				if r.Status == conformance.Fail || r.Status == conformance.Skip && r.ID != "schema.escaped" && r.ID != "captcha.required" {
 					t.Errorf("%s %s: %s", r.Status, r.ID, r.Detail)
 				}
+			}
+			if r := report.Result("submit.honeypot"); r == nil || r.Detail != "" {
+				t.Errorf("submit.honeypot did not count the stored submissions: %+v", r)
 			}
 			if status != 0 || len(report.Results) == 0 {
 				t.Errorf("status %d with %d results, stderr %q; hub log:\n%s", status, len(report.Results), stderr, p.log)
@@ -81,6 +91,27 @@ func TestConformanceReportsFailure(t *testing.T) {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("output lacks %q:\n%s", want, stdout)
 		}
+	}
+}
+
+// TestConformanceSeesStoredHoneypot checks a hub that stores submissions
+// whose honeypot is filled: with the hub's data directory the kit sees it.
+func TestConformanceSeesStoredHoneypot(t *testing.T) {
+	h := testhub.Start(t, map[string]string{"acme/conformance": conformance.Form})
+	inner := h.Server.Config.Handler
+	h.Server.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		body = bytes.Replace(body, []byte(`"_hp":`), []byte(`"_hq":`), 1) // the hub ignores unknown members
+		r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
+		inner.ServeHTTP(w, r)
+	})
+	data := filepath.Dir(h.FormsDir) // testhub keeps hub.db beside the forms
+	status, stdout, _ := hubform(t, "conformance", "--hub-url", h.URL, "--site", "acme", "--form", "conformance", "--data", data)
+	if status != 1 || !strings.Contains(stdout, "FAIL  submit.honeypot ") || !strings.Contains(stdout, "want the submission discarded, but the hub holds 2 submissions, 1 before") {
+		t.Errorf("status %d:\n%s", status, stdout)
+	}
+	if status, _, stderr := hubform(t, "conformance", "--hub-url", h.URL, "--site", "acme", "--form", "conformance", "--data", t.TempDir()); status != 1 || stderr == "" {
+		t.Errorf("a data directory without a database: status %d, stderr %q", status, stderr)
 	}
 }
 
