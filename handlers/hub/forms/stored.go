@@ -1,0 +1,171 @@
+package forms
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/hubform/hubform/handlers/hub"
+)
+
+// Record is a form kept in the hub's database, without its versions.
+type Record struct {
+	Site string `json:"site"`
+	Slug string `json:"slug"`
+	// LastVersion is the newest version's number; versions count from 1.
+	LastVersion int64 `json:"lastVersion"`
+	// LiveVersion is the published version, 0 while none is.
+	LiveVersion int64     `json:"liveVersion"`
+	CreatedAt   time.Time `json:"createdAt"`
+	UpdatedAt   time.Time `json:"updatedAt"`
+	// PublishedAt is when a version was last published; zero before.
+	PublishedAt time.Time `json:"publishedAt,omitzero"`
+}
+
+// Version is one saved version of a form kept in the database. Versions
+// are never changed once saved.
+type Version struct {
+	Site    string `json:"site"`
+	Slug    string `json:"slug"`
+	Version int64  `json:"version"`
+	// Body is the form file as saved: the schema plus its member "hub". It
+	// is left empty by listings.
+	Body      []byte    `json:"-"`
+	CreatedAt time.Time `json:"createdAt"`
+	// CreatedBy names who saved it, such as an API token's name.
+	CreatedBy string `json:"createdBy"`
+}
+
+// Source is what a [Stored] reads forms from: the hub's database (see
+// package sqldb).
+type Source interface {
+	// LiveVersion returns the number of the form's published version, or
+	// an error wrapping hub.ErrNotFound when the form is not in the
+	// database or has no published version.
+	LiveVersion(ctx context.Context, site, slug string) (int64, error)
+	// FormVersion returns one version with its body, or an error wrapping
+	// hub.ErrNotFound.
+	FormVersion(ctx context.Context, site, slug string, version int64) (Version, error)
+}
+
+// lookupTimeout bounds the database queries of one lookup: the hub's
+// Forms interface carries no context.
+const lookupTimeout = 10 * time.Second
+
+// Stored serves the published versions of the forms kept in the database.
+// Each lookup asks the database which version is live, so a version
+// published through any hub is served by every hub at its next request;
+// only the parsed versions are kept in memory, by number, which is safe
+// because a version never changes.
+type Stored struct {
+	src    Source
+	logger *slog.Logger
+
+	mu     sync.Mutex
+	parsed map[versionKey]*hub.Form
+}
+
+type versionKey struct {
+	site, slug string
+	version    int64
+}
+
+// maxParsed bounds the parsed versions kept; past it the memory starts
+// over, which costs a parse per form.
+const maxParsed = 1024
+
+// NewStored returns a Stored over src. A nil logger means slog.Default().
+func NewStored(src Source, logger *slog.Logger) *Stored {
+	if logger == nil {
+		logger = slog.Default()
+	}
+	return &Stored{src: src, logger: logger, parsed: make(map[versionKey]*hub.Form)}
+}
+
+// Lookup returns the published version of the form, an error wrapping
+// hub.ErrNotFound, or another error when the database cannot be read or
+// the stored version no longer validates. The form is shared: callers must
+// not modify it.
+func (s *Stored) Lookup(site, slug string) (*hub.Form, error) {
+	if !hub.ValidName(site) || !hub.ValidName(slug) {
+		return nil, notFound(site, slug)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), lookupTimeout)
+	defer cancel()
+	n, err := s.src.LiveVersion(ctx, site, slug)
+	if err != nil {
+		return nil, err
+	}
+	k := versionKey{site, slug, n}
+	s.mu.Lock()
+	form := s.parsed[k]
+	s.mu.Unlock()
+	if form != nil {
+		return form, nil
+	}
+	v, err := s.src.FormVersion(ctx, site, slug, n)
+	if err != nil {
+		return nil, err
+	}
+	form, err = Parse(site, slug, v.Body)
+	if err != nil {
+		// Saved versions were validated; one that fails now was saved by
+		// an older hub whose rules were looser.
+		err = &InvalidError{Path: fmt.Sprintf("database form %s/%s version %d", site, slug, n), Err: err}
+		s.logger.Error("form not served", "site", site, "slug", slug, "version", n, "err", err)
+		return nil, err
+	}
+	form.ModTime = v.CreatedAt
+	s.mu.Lock()
+	if len(s.parsed) >= maxParsed {
+		clear(s.parsed)
+	}
+	s.parsed[k] = form
+	s.mu.Unlock()
+	return form, nil
+}
+
+// Layered serves the forms of a directory and those of the database side
+// by side. The directory wins: a site and slug that it holds, even in a
+// file that does not validate, is looked up there alone, and cannot be
+// saved to the database (see [Layered.InDirectory]).
+type Layered struct {
+	// Dir is the forms directory; nil when there is none.
+	Dir *Dir
+	// Stored is the database's forms.
+	Stored *Stored
+}
+
+// Lookup returns the directory's form of site and slug when it has one,
+// else the database's.
+func (l *Layered) Lookup(site, slug string) (*hub.Form, error) {
+	if l.Dir != nil {
+		form, err := l.Dir.Lookup(site, slug)
+		if !errors.Is(err, hub.ErrNotFound) {
+			return form, err
+		}
+	}
+	return l.Stored.Lookup(site, slug)
+}
+
+// InDirectory reports whether the forms directory holds a file for site
+// and slug, valid or not.
+func (l *Layered) InDirectory(site, slug string) bool {
+	if l.Dir == nil {
+		return false
+	}
+	_, err := l.Dir.Lookup(site, slug)
+	return !errors.Is(err, hub.ErrNotFound)
+}
+
+// Forms returns the forms of the directory, for the console's listing.
+// Database forms are listed by the admin API.
+func (l *Layered) Forms() ([]*hub.Form, []error) {
+	if l.Dir == nil {
+		return nil, nil
+	}
+	return l.Dir.Forms()
+}
