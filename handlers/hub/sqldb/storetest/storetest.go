@@ -47,6 +47,8 @@ func Run(t *testing.T, open Open) {
 		{"Users", testUsers},
 		{"Tokens", testTokens},
 		{"Sessions", testSessions},
+		{"FormVersions", testFormVersions},
+		{"FormSaveRace", testFormSaveRace},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { tt.fn(t, open) })
