@@ -4,6 +4,18 @@
 // on the group that Register makes requires a valid token, so a route added
 // later cannot be left open by mistake; without one the answer is 401 with
 // a JSON error.
+//
+// With a FormStore, it also manages the forms kept in the hub's database:
+//
+//	GET  /v1/admin/forms                                   forms in the database and in the directory
+//	GET  /v1/admin/forms/{site}/{slug}                     a form: live and draft files, versions
+//	PUT  /v1/admin/forms/{site}/{slug}/draft               save a form file as a new draft version
+//	GET  /v1/admin/forms/{site}/{slug}/versions            its versions, newest first
+//	GET  /v1/admin/forms/{site}/{slug}/versions/{v}        a version's file as saved ({v}: N, live, latest)
+//	POST /v1/admin/forms/{site}/{slug}/versions/{v}/publish make a version live (an earlier one: a rollback)
+//
+// A form file is validated exactly as a file of the forms directory is
+// (forms.Parse); one that fails is answered 422 with every problem found.
 package admin
 
 import (
@@ -34,7 +46,12 @@ type Tokens interface {
 // Config configures an API. Tokens is required.
 type Config struct {
 	Tokens Tokens
-	Logger *slog.Logger
+	// Forms, when set, adds the routes of the forms kept in the database
+	// under /v1/admin/forms.
+	Forms FormStore
+	// Directory, when set, is the forms directory served beside Forms.
+	Directory Directory
+	Logger    *slog.Logger
 	// Now returns the time; nil means time.Now.
 	Now func() time.Time
 }
@@ -60,6 +77,9 @@ func New(cfg Config) (*API, error) {
 func (a *API) Register(e *echo.Echo) {
 	g := a.Group(e)
 	g.GET("/whoami", a.whoami)
+	if a.cfg.Forms != nil {
+		a.registerForms(g)
+	}
 }
 
 // Group returns the group of Prefix on e with the token check in front;

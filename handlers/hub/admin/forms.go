@@ -1,0 +1,329 @@
+package admin
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/handlers/hub/forms"
+)
+
+// FormStore is the forms kept in the hub's database, as sqldb.DB keeps
+// them. Errors wrap hub.ErrNotFound for a missing form or version.
+type FormStore interface {
+	SaveFormVersion(ctx context.Context, site, slug string, body []byte, by string, now time.Time) (int64, error)
+	PublishFormVersion(ctx context.Context, site, slug string, version int64, now time.Time) error
+	FormRecord(ctx context.Context, site, slug string) (forms.Record, error)
+	FormRecords(ctx context.Context) ([]forms.Record, error)
+	FormVersion(ctx context.Context, site, slug string, version int64) (forms.Version, error)
+	FormVersions(ctx context.Context, site, slug string) ([]forms.Version, error)
+}
+
+// Directory is the forms directory beside the database, as forms.Layered
+// sees it: its forms are read-only here, and a site and slug it holds
+// cannot be saved to the database, since the directory's form would be
+// served instead.
+type Directory interface {
+	InDirectory(site, slug string) bool
+	Forms() ([]*hub.Form, []error)
+}
+
+// maxFormBody caps a saved form file, a little over what forms.Parse
+// accepts so that its own message names the limit.
+const maxFormBody = 1<<20 + 1
+
+func (a *API) registerForms(g *echo.Group) {
+	g.GET("/forms", a.listForms)
+	g.GET("/forms/:site/:slug", a.getForm)
+	g.PUT("/forms/:site/:slug/draft", a.putDraft)
+	g.GET("/forms/:site/:slug/versions", a.listVersions)
+	g.GET("/forms/:site/:slug/versions/:version", a.getVersion)
+	g.POST("/forms/:site/:slug/versions/:version/publish", a.publish)
+}
+
+// FormList is the answer of GET /v1/admin/forms.
+type FormList struct {
+	OK bool `json:"ok"`
+	// Forms are the forms in the database.
+	Forms []forms.Record `json:"forms"`
+	// Directory lists the forms of the forms directory, served read-only.
+	Directory []DirectoryForm `json:"directory"`
+}
+
+// DirectoryForm names a form of the forms directory.
+type DirectoryForm struct {
+	Site string `json:"site"`
+	Slug string `json:"slug"`
+}
+
+func (a *API) listForms(c echo.Context) error {
+	recs, err := a.cfg.Forms.FormRecords(c.Request().Context())
+	if err != nil {
+		return a.internal(c, "listing forms", err)
+	}
+	out := FormList{OK: true, Forms: recs, Directory: []DirectoryForm{}}
+	if out.Forms == nil {
+		out.Forms = []forms.Record{}
+	}
+	if a.cfg.Directory != nil {
+		// Files that do not validate are logged by the directory.
+		dir, _ := a.cfg.Directory.Forms()
+		for _, f := range dir {
+			out.Directory = append(out.Directory, DirectoryForm{Site: f.Site, Slug: f.Slug})
+		}
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+// FormDetail is the answer of GET /v1/admin/forms/{site}/{slug}: the
+// form, its live version's file, its newest version's file when that is
+// newer (the draft), and its versions, newest first.
+type FormDetail struct {
+	OK       bool            `json:"ok"`
+	Form     forms.Record    `json:"form"`
+	Live     jsonBody        `json:"live"`
+	Draft    jsonBody        `json:"draft"`
+	Versions []forms.Version `json:"versions"`
+}
+
+// jsonBody is a stored form file, written into an answer as it is, or
+// null when empty.
+type jsonBody []byte
+
+func (b jsonBody) MarshalJSON() ([]byte, error) {
+	if len(b) == 0 {
+		return []byte("null"), nil
+	}
+	return b, nil
+}
+
+func (a *API) getForm(c echo.Context) error {
+	ctx := c.Request().Context()
+	site, slug := c.Param("site"), c.Param("slug")
+	rec, err := a.cfg.Forms.FormRecord(ctx, site, slug)
+	if err != nil {
+		return a.formError(c, site, slug, err)
+	}
+	out := FormDetail{OK: true, Form: rec}
+	body := func(n int64) (jsonBody, error) {
+		if n == 0 {
+			return nil, nil
+		}
+		v, err := a.cfg.Forms.FormVersion(ctx, site, slug, n)
+		return jsonBody(v.Body), err
+	}
+	if out.Live, err = body(rec.LiveVersion); err != nil {
+		return a.formError(c, site, slug, err)
+	}
+	if rec.LastVersion != rec.LiveVersion {
+		if out.Draft, err = body(rec.LastVersion); err != nil {
+			return a.formError(c, site, slug, err)
+		}
+	}
+	if out.Versions, err = a.cfg.Forms.FormVersions(ctx, site, slug); err != nil {
+		return a.formError(c, site, slug, err)
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+// VersionList is the answer of GET /v1/admin/forms/{site}/{slug}/versions.
+type VersionList struct {
+	OK          bool            `json:"ok"`
+	LiveVersion int64           `json:"liveVersion"`
+	Versions    []forms.Version `json:"versions"`
+}
+
+func (a *API) listVersions(c echo.Context) error {
+	ctx := c.Request().Context()
+	site, slug := c.Param("site"), c.Param("slug")
+	rec, err := a.cfg.Forms.FormRecord(ctx, site, slug)
+	if err != nil {
+		return a.formError(c, site, slug, err)
+	}
+	vs, err := a.cfg.Forms.FormVersions(ctx, site, slug)
+	if err != nil {
+		return a.formError(c, site, slug, err)
+	}
+	return c.JSON(http.StatusOK, VersionList{OK: true, LiveVersion: rec.LiveVersion, Versions: vs})
+}
+
+// getVersion answers one version's form file exactly as it was saved, so
+// that what is pulled is what was pushed. The version is a number, "live"
+// or "latest". The header Hubform-Version carries its number.
+func (a *API) getVersion(c echo.Context) error {
+	ctx := c.Request().Context()
+	site, slug := c.Param("site"), c.Param("slug")
+	n, err := a.versionParam(ctx, c)
+	if err != nil {
+		return settled(err)
+	}
+	v, err := a.cfg.Forms.FormVersion(ctx, site, slug, n)
+	if err != nil {
+		return a.formError(c, site, slug, err)
+	}
+	c.Response().Header().Set("Hubform-Version", strconv.FormatInt(v.Version, 10))
+	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, v.Body)
+}
+
+// versionParam reads the version of the path, resolving "live" and
+// "latest", or answers and returns the answer's error.
+func (a *API) versionParam(ctx context.Context, c echo.Context) (int64, error) {
+	site, slug, p := c.Param("site"), c.Param("slug"), c.Param("version")
+	if p != "live" && p != "latest" {
+		n, err := strconv.ParseInt(p, 10, 64)
+		if err != nil || n < 1 {
+			return 0, answered(Fail(c, http.StatusBadRequest, fmt.Sprintf("version %q: want a number from 1, live or latest", p)))
+		}
+		return n, nil
+	}
+	rec, err := a.cfg.Forms.FormRecord(ctx, site, slug)
+	if err != nil {
+		return 0, answered(a.formError(c, site, slug, err))
+	}
+	if p == "latest" {
+		return rec.LastVersion, nil
+	}
+	if rec.LiveVersion == 0 {
+		return 0, answered(Fail(c, http.StatusNotFound, fmt.Sprintf("form %s/%s has no published version", site, slug)))
+	}
+	return rec.LiveVersion, nil
+}
+
+// Saved is the answer of a saved draft and of a publish.
+type Saved struct {
+	OK      bool   `json:"ok"`
+	Site    string `json:"site"`
+	Slug    string `json:"slug"`
+	Version int64  `json:"version"`
+	// Live is whether Version is the live version.
+	Live bool `json:"live"`
+}
+
+// Invalid is the answer 422 of a form file that does not validate: every
+// problem found, each naming the member or field it is about.
+type Invalid struct {
+	OK       bool     `json:"ok"`
+	Error    string   `json:"error"`
+	Problems []string `json:"problems"`
+}
+
+// putDraft saves the body, a form file, as the form's newest version
+// once it validates exactly as a file of the forms directory must.
+func (a *API) putDraft(c echo.Context) error {
+	r := c.Request()
+	site, slug := c.Param("site"), c.Param("slug")
+	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != echo.MIMEApplicationJSON {
+		return Fail(c, http.StatusUnsupportedMediaType, "send the form file as application/json")
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(c.Response(), r.Body, maxFormBody))
+	var tooLarge *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooLarge):
+		return Fail(c, http.StatusRequestEntityTooLarge, fmt.Sprintf("the form file is larger than %d bytes", maxFormBody-1))
+	case err != nil:
+		a.cfg.Logger.InfoContext(r.Context(), "form body not read", "error", err)
+		return Fail(c, http.StatusBadRequest, "the request body could not be read")
+	}
+	if _, err := forms.Parse(site, slug, body); err != nil {
+		return c.JSON(http.StatusUnprocessableEntity, Invalid{
+			Error:    fmt.Sprintf("form %s/%s is not valid; nothing was saved", site, slug),
+			Problems: problems(err),
+		})
+	}
+	if a.cfg.Directory != nil && a.cfg.Directory.InDirectory(site, slug) {
+		return Fail(c, http.StatusConflict, fmt.Sprintf("form %s/%s is in the hub's forms directory, which wins over the database: rename it, or change its file", site, slug))
+	}
+	n, err := a.cfg.Forms.SaveFormVersion(r.Context(), site, slug, body, TokenOf(c).Name, a.cfg.Now())
+	if err != nil {
+		return a.internal(c, "saving a form", err)
+	}
+	a.cfg.Logger.InfoContext(r.Context(), "form saved", "site", site, "slug", slug, "version", n, "token", TokenOf(c).Name)
+	return c.JSON(http.StatusCreated, Saved{OK: true, Site: site, Slug: slug, Version: n})
+}
+
+// problems splits the joined errors of forms.Parse.
+func problems(err error) []string {
+	var out []string
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		for _, e := range j.Unwrap() {
+			out = append(out, problems(e)...)
+		}
+		return out
+	}
+	return append(out, strings.ReplaceAll(err.Error(), "\n", "; "))
+}
+
+// publish makes a version live: a newer one, or an earlier one again.
+func (a *API) publish(c echo.Context) error {
+	ctx := c.Request().Context()
+	site, slug := c.Param("site"), c.Param("slug")
+	n, err := a.versionParam(ctx, c)
+	if err != nil {
+		return settled(err)
+	}
+	if a.cfg.Directory != nil && a.cfg.Directory.InDirectory(site, slug) {
+		return Fail(c, http.StatusConflict, fmt.Sprintf("form %s/%s is in the hub's forms directory, which wins over the database: its database versions cannot be served", site, slug))
+	}
+	// Checked again: a version saved by an older hub may not pass today's
+	// rules, and would then not be served.
+	v, err := a.cfg.Forms.FormVersion(ctx, site, slug, n)
+	if err != nil {
+		return a.formError(c, site, slug, err)
+	}
+	if _, err := forms.Parse(site, slug, v.Body); err != nil {
+		return c.JSON(http.StatusUnprocessableEntity, Invalid{
+			Error:    fmt.Sprintf("version %d of form %s/%s is not valid; it was not published", n, site, slug),
+			Problems: problems(err),
+		})
+	}
+	if err := a.cfg.Forms.PublishFormVersion(ctx, site, slug, n, a.cfg.Now()); err != nil {
+		return a.formError(c, site, slug, err)
+	}
+	a.cfg.Logger.InfoContext(ctx, "form published", "site", site, "slug", slug, "version", n, "token", TokenOf(c).Name)
+	return c.JSON(http.StatusOK, Saved{OK: true, Site: site, Slug: slug, Version: n, Live: true})
+}
+
+// formError answers 404 for a missing form or version, else 500.
+func (a *API) formError(c echo.Context, site, slug string, err error) error {
+	if errors.Is(err, hub.ErrNotFound) {
+		return Fail(c, http.StatusNotFound, fmt.Sprintf("no such form or version: %s/%s", site, slug))
+	}
+	return a.internal(c, "reading a form", err)
+}
+
+func (a *API) internal(c echo.Context, what string, err error) error {
+	a.cfg.Logger.ErrorContext(c.Request().Context(), what, "error", err)
+	return Fail(c, http.StatusInternalServerError, what+": internal error")
+}
+
+// answeredError is returned by helpers that already wrote the answer.
+type answeredError struct{}
+
+func (answeredError) Error() string { return "answered" }
+
+// settled returns nil for answeredError, whose answer was written, and
+// err otherwise.
+func settled(err error) error {
+	if errors.As(err, new(answeredError)) {
+		return nil
+	}
+	return err
+}
+
+// answered turns the result of writing an answer into an error that
+// stops the handler: the write's own error, or answeredError.
+func answered(err error) error {
+	if err != nil {
+		return err
+	}
+	return answeredError{}
+}
