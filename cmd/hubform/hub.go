@@ -26,10 +26,11 @@ import (
 )
 
 const hubHelp = `
-Usage: hubform hub --forms DIR [--data DIR] [--addr ADDR] [--public-url URL] [flags]
+Usage: hubform hub [--forms DIR] [--data DIR] [--addr ADDR] [--public-url URL] [flags]
 
-Serves a hub: the hosted-form protocol's three routes for every form in the
-forms directory, the PUT endpoint of its signed upload URLs, and /healthz.
+Serves a hub: the hosted-form protocol's three routes for every form in its
+database and in the forms directory, the PUT endpoint of its signed upload
+URLs, and /healthz.
 Submissions go to SQLite and files to a directory, both under --data, unless
 --db names a PostgreSQL database and --blob an S3-compatible bucket: then the
 hub keeps no state of its own, and several hubs sharing both serve as one.
@@ -45,9 +46,14 @@ Routes:
   /v1/admin/...                       the admin API, with a token that hubform
                                       tokens create made (Authorization: Bearer)
 
-The forms directory holds DIR/<site>/<slug>.json: a schema plus an optional
-member "hub" of server-only settings. Edits are picked up without a restart.
-The site id "admin" is reserved for the admin API.
+Forms in the database are saved as versions and published through the admin
+API (hubform forms push --publish); every hub on the database serves the
+published version from its next request. The forms directory holds
+DIR/<site>/<slug>.json: a schema plus an optional member "hub" of server-only
+settings, read-only, edits picked up without a restart. A form in the
+directory wins over one of the same site and slug in the database, and the
+admin API refuses to save or publish such a form. The site id "admin" is
+reserved for the admin API.
 
 Console cookies are marked Secure when --public-url is https://.
 `
@@ -88,7 +94,7 @@ func runHub(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.data, "data", envOr("HUBFORM_DATA", "hubform-data"), "`DIR` for the database, files and signing key (HUBFORM_DATA)")
 	fs.StringVar(&cfg.db, "db", envOr("HUBFORM_DB", ""), "database `URL`: postgres://USER:PASSWORD@HOST:PORT/DB for hubs sharing\none database; empty: SQLite in DATA/hub.db (HUBFORM_DB)")
 	fs.StringVar(&cfg.blob, "blob", envOr("HUBFORM_BLOB", ""), "file storage `URL`: s3://BUCKET?region=R[&endpoint=URL] for an S3-compatible\nbucket clients upload to directly, with credentials from AWS_ACCESS_KEY_ID and\nAWS_SECRET_ACCESS_KEY; empty: DATA/files, uploaded through the hub (HUBFORM_BLOB)")
-	fs.StringVar(&cfg.forms, "forms", envOr("HUBFORM_FORMS", ""), "`DIR` of forms, DIR/<site>/<slug>.json (HUBFORM_FORMS; required)")
+	fs.StringVar(&cfg.forms, "forms", envOr("HUBFORM_FORMS", ""), "`DIR` of forms, DIR/<site>/<slug>.json, served read-only beside the\ndatabase's forms; empty: the database's forms only (HUBFORM_FORMS)")
 	fs.StringVar(&cfg.publicURL, "public-url", envOr("HUBFORM_PUBLIC_URL", ""), "`URL` clients reach the hub at, used in signed upload URLs;\nempty: http://ADDR (HUBFORM_PUBLIC_URL)")
 	fs.StringVar(&cfg.signingSecret, "signing-secret", envOr("HUBFORM_SIGNING_SECRET", ""), "`SECRET` of at least 32 bytes signing upload URLs; hubs sharing\nstorage share it; empty: one kept in DATA/signing.key; unused with --blob,\nwhose URLs the bucket's credentials sign (HUBFORM_SIGNING_SECRET)")
 	fs.StringVar(&cfg.turnstileSecret, "turnstile-secret", envOr("HUBFORM_TURNSTILE_SECRET", ""), "Turnstile `SECRET` for forms whose settings name none (HUBFORM_TURNSTILE_SECRET)")
@@ -133,9 +139,6 @@ type blobStore interface {
 
 // openHub listens on cfg.addr and opens the hub's forms and storage.
 func openHub(ctx context.Context, cfg hubConfig, logger *slog.Logger) (_ *runningHub, err error) {
-	if cfg.forms == "" {
-		return nil, errors.New("--forms is required (see hubform hub --help)")
-	}
 	if cfg.uploadTTL < hub.MinUploadTTL || cfg.sweepInterval <= 0 {
 		return nil, fmt.Errorf("--upload-ttl must be at least %v and --sweep-interval positive", hub.MinUploadTTL)
 	}
@@ -166,15 +169,19 @@ func openHub(ctx context.Context, cfg hubConfig, logger *slog.Logger) (_ *runnin
 	}
 	h.URL = publicURL + "/v1"
 
-	formDir, err := forms.Open(cfg.forms, logger)
-	if err != nil {
-		return nil, err
-	}
-	h.closers = append(h.closers, formDir.Close)
 	if h.db, err = openDB(ctx, cfg.db, cfg.data, false); err != nil {
 		return nil, err
 	}
 	h.closers = append(h.closers, h.db.Close)
+	// The forms of the database, and beside them those of the directory,
+	// which win a clash (see forms.Layered).
+	served := &forms.Layered{Stored: forms.NewStored(h.db, logger)}
+	if cfg.forms != "" {
+		if served.Dir, err = forms.Open(cfg.forms, logger); err != nil {
+			return nil, err
+		}
+		h.closers = append(h.closers, served.Dir.Close)
+	}
 	// Uploads serves the PUTs of local storage; a bucket takes its own.
 	var uploads http.Handler
 	if cfg.blob == "" {
@@ -203,12 +210,12 @@ func openHub(ctx context.Context, cfg hubConfig, logger *slog.Logger) (_ *runnin
 		// request would buy nothing there.
 		limiter = h.db
 	}
-	owners, err := ownerRoutes(h.db, formDir, logger, strings.HasPrefix(publicURL, "https://"))
+	owners, err := ownerRoutes(h.db, served, logger, strings.HasPrefix(publicURL, "https://"))
 	if err != nil {
 		return nil, err
 	}
 	h.server, err = hub.NewServer(hub.Config{
-		Forms: formDir, Store: h.db, Blobs: h.blobs, Uploads: uploads, Logger: logger,
+		Forms: served, Store: h.db, Blobs: h.blobs, Uploads: uploads, Logger: logger,
 		Captcha:        &captcha.Verifier{TurnstileURL: cfg.turnstileVerifyURL, RecaptchaURL: cfg.recaptchaVerify},
 		CaptchaSecrets: map[string]string{"turnstile": cfg.turnstileSecret, "recaptcha-v3": cfg.recaptchaSecret},
 		MaxBodyBytes:   cfg.maxBody, RateLimit: cfg.rateLimit, TrustedProxies: proxies, Limiter: limiter,
@@ -298,7 +305,11 @@ func serveHub(ctx context.Context, cfg hubConfig, stdout, stderr io.Writer) erro
 		return err
 	}
 	defer h.Close()
-	fmt.Fprintf(stdout, "hubform hub: serving %s (forms in %s, data in %s)\n", h.URL, cfg.forms, cfg.data)
+	where := "the database"
+	if cfg.forms != "" {
+		where += " and " + cfg.forms
+	}
+	fmt.Fprintf(stdout, "hubform hub: serving %s (forms in %s, data in %s)\n", h.URL, where, cfg.data)
 	return h.Serve(ctx)
 }
 

@@ -391,7 +391,7 @@ func TestHubCommandErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"hub", "--data", t.TempDir()}, "--forms is required"},
+		{[]string{"hub", "--data", t.TempDir(), "--addr", "127.0.0.1:0", "--db", "mysql://hub"}, "--db: want a postgres:// URL"},
 		{[]string{"hub", "--forms", t.TempDir(), "--data", t.TempDir(), "--addr", "127.0.0.1:0", "--upload-ttl", "1m"}, "--upload-ttl must be at least"},
 		{[]string{"hub", "--forms", t.TempDir(), "--data", t.TempDir(), "--addr", "127.0.0.1:0", "--trusted-proxies", "nope"}, "--trusted-proxies"},
 		{[]string{"hub", "--forms", filepath.Join(t.TempDir(), "missing"), "--data", t.TempDir(), "--addr", "127.0.0.1:0"}, "missing"},

@@ -20,13 +20,14 @@ type command struct {
 
 var commands = map[string]command{
 	"submit":      {"send one submission, with files, to a hub", runSubmit},
-	"hub":         {"serve a hub: forms from a directory, SQLite, local files", runHub},
+	"hub":         {"serve a hub: forms from its database or a directory, SQLite, local files", runHub},
 	"submissions": {"list or export the submissions a hub stored", runSubmissions},
 	"demo":        {"serve a site that renders hub forms with HubForm", runDemo},
 	"version":     {"print hubform's version (also: hubform --version)", runVersion},
 	"users":       {"add, list or remove the people who sign in to a hub's console", runUsers},
 	"tokens":      {"create, list or revoke API tokens of a hub's admin API", runTokens},
 	"conformance": {"check a live hub against the protocol, rule by rule", runConformance},
+	"forms":       {"push a form file to a hub's database, or pull one, with an API token", runForms},
 }
 
 func main() {

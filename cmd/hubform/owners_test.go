@@ -92,7 +92,8 @@ func TestOwnerRoutesClosed(t *testing.T) {
 		t.Errorf("public routes %q, want %q", public, want)
 	}
 	// The walk saw the routes there are, catch-alls included.
-	for _, want := range []string{"GET /console", "POST /console/sign-out", "GET /console/forms", "GET /v1/admin/whoami"} {
+	for _, want := range []string{"GET /console", "POST /console/sign-out", "GET /console/forms", "GET /v1/admin/whoami",
+		"PUT /v1/admin/forms/:site/:slug/draft", "POST /v1/admin/forms/:site/:slug/versions/:version/publish"} {
 		if !slices.Contains(checked, want) {
 			t.Errorf("route %s not checked; checked %q", want, checked)
 		}
