@@ -163,13 +163,14 @@ func TestFormsPushPull(t *testing.T) {
 
 // TestTwoHubsServePublishedForms runs two hub processes on one PostgreSQL
 // database: a version published through either is served by both at their
-// next request, a rollback too.
+// next request, a rollback too. One of them runs without --forms.
 func TestTwoHubsServePublishedForms(t *testing.T) {
 	t.Cleanup(pgtest.Stop)
 	dbURL, forms := pgtest.URL(t), formsDir(t)
 	token := createToken(t, "--db", dbURL)
 	a := startHub(t, forms, t.TempDir(), "--db", dbURL)
-	b := startHub(t, forms, t.TempDir(), "--db", dbURL)
+	// B has no forms directory: it serves the database's forms alone.
+	b := startHub(t, "", t.TempDir(), "--db", dbURL)
 	for i, step := range []struct {
 		via   *hubProcess
 		title string
@@ -183,6 +184,16 @@ func TestTwoHubsServePublishedForms(t *testing.T) {
 			if status, title := servedTitle(t, h); status != http.StatusOK || title != step.title {
 				t.Errorf("hub %s after publishing %q: %d %q", h.url, step.title, status, title)
 			}
+		}
+	}
+	for h, want := range map[*hubProcess]int{a: http.StatusOK, b: http.StatusNotFound} {
+		res, err := http.Get(h.url + "/acme/contact.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != want {
+			t.Errorf("directory form on %s: %d, want %d", h.url, res.StatusCode, want)
 		}
 	}
 	t.Setenv("HUBFORM_TOKEN", token)
