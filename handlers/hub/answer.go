@@ -77,7 +77,7 @@ func (s *Server) withForm(next echo.HandlerFunc) echo.HandlerFunc {
 			return s.fail(c, http.StatusNotFound, fmt.Sprintf("no form %s/%s", site, slug), nil)
 		case err != nil:
 			s.cfg.Logger.Error("form cannot be served", slog.String("site", site), slog.String("form", slug), slog.Any("error", err))
-			return s.fail(c, http.StatusInternalServerError, fmt.Sprintf("form %s/%s cannot be served: its file is invalid (the hub's log says why)", site, slug), nil)
+			return s.fail(c, http.StatusInternalServerError, fmt.Sprintf("form %s/%s cannot be served: it is invalid, or could not be read (the hub's log says why)", site, slug), nil)
 		}
 		c.Set(formKey, form)
 		return next(c)
