@@ -102,9 +102,10 @@ func runForms(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		if err != nil {
 			return fail(1, "pull %s/%s: %v", *site, *form, err)
 		}
-		stdout.Write(body)
-		if !bytes.HasSuffix(body, []byte("\n")) {
-			fmt.Fprintln(stdout)
+		// Byte for byte, so that a pull into a file under git shows no change
+		// where there was none.
+		if _, err := stdout.Write(body); err != nil {
+			return fail(1, "writing the form: %v", err)
 		}
 		return 0
 	}
