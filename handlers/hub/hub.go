@@ -24,8 +24,13 @@ type Form struct {
 	// JSON is Schema encoded once, as the schema route serves it.
 	JSON     []byte
 	Settings Settings
-	// ModTime is when the form's file last changed.
+	// ModTime is when the form's file last changed, or its version was
+	// saved.
 	ModTime time.Time
+	// Tag, when set, names JSON's content in the schema's ETag in place of
+	// ModTime and JSON's length, which two versions saved in one
+	// millisecond could share: forms.Parse sets it to a hash of JSON.
+	Tag string
 }
 
 // Settings are a form's server-only settings: the member "hub" of its file.

@@ -25,7 +25,10 @@ import (
 // Clients revalidate with the ETag, so an edited form shows at once.
 func (s *Server) getSchema(c echo.Context) error {
 	form := formOf(c)
-	etag := `"` + strconv.FormatInt(form.ModTime.UnixNano(), 36) + "-" + strconv.Itoa(len(form.JSON)) + `"`
+	etag := `"` + form.Tag + `"`
+	if form.Tag == "" {
+		etag = `"` + strconv.FormatInt(form.ModTime.UnixNano(), 36) + "-" + strconv.Itoa(len(form.JSON)) + `"`
+	}
 	h := c.Response().Header()
 	h.Set("ETag", etag)
 	h.Set("Cache-Control", "no-cache")

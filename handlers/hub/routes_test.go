@@ -10,10 +10,12 @@ import (
 	"reflect"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/handlers/hub/forms"
 	"github.com/hubform/hubform/hubclient"
 )
 
@@ -468,4 +470,47 @@ func TestUploadURLLeavesNoRecordOnError(t *testing.T) {
 		t.Errorf("answer %q reveals the cause", answer.Error)
 	}
 	h.wantNoUploads()
+}
+
+// swapForms serves one form that a test replaces.
+type swapForms struct {
+	mu   sync.Mutex
+	form *hub.Form
+}
+
+func (f *swapForms) Lookup(site, slug string) (*hub.Form, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.form, nil
+}
+
+// TestSchemaETagFollowsContent publishes two versions saved in one
+// millisecond, of one length: a client holding the first's ETag gets the
+// second, and the first again after a rollback.
+func TestSchemaETagFollowsContent(t *testing.T) {
+	saved := time.Now()
+	version := func(title string) *hub.Form {
+		form, err := forms.Parse("acme", "contact", []byte(`{"title":"`+title+`"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		form.ModTime = saved
+		return form
+	}
+	served := &swapForms{form: version("One")}
+	h := newHarness(t, func(c *hub.Config) { c.Forms = served })
+	first := h.do(http.MethodGet, "/v1/acme/contact.json", "")
+	first.wantStatus(t, http.StatusOK)
+	served.mu.Lock()
+	served.form = version("Two")
+	served.mu.Unlock()
+	res := h.do(http.MethodGet, "/v1/acme/contact.json", "", "If-None-Match: "+first.header.Get("ETag"))
+	res.wantStatus(t, http.StatusOK)
+	if !bytes.Contains(res.body, []byte("Two")) {
+		t.Errorf("body %s, want version Two", res.body)
+	}
+	served.mu.Lock()
+	served.form = version("One")
+	served.mu.Unlock()
+	h.do(http.MethodGet, "/v1/acme/contact.json", "", "If-None-Match: "+first.header.Get("ETag")).wantStatus(t, http.StatusNotModified)
 }

@@ -2,6 +2,8 @@ package forms
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -35,7 +37,8 @@ func (e *InvalidError) Unwrap() error { return e.Err }
 
 // Parse parses and validates the bytes of the form file for site and slug.
 // It returns every problem it finds, joined; a form is returned only when
-// there are none. The form's ModTime is left zero.
+// there are none. The form's ModTime is left zero; its Tag is a hash of
+// the schema as served.
 func Parse(site, slug string, data []byte) (*hub.Form, error) {
 	var errs []error
 	if !hub.ValidName(site) {
@@ -96,5 +99,6 @@ func Parse(site, slug string, data []byte) (*hub.Form, error) {
 	if err != nil {
 		return nil, fmt.Errorf("encoding schema: %w", err)
 	}
-	return &hub.Form{Site: site, Slug: slug, Schema: &s, JSON: js, Settings: settings}, nil
+	sum := sha256.Sum256(js)
+	return &hub.Form{Site: site, Slug: slug, Schema: &s, JSON: js, Settings: settings, Tag: hex.EncodeToString(sum[:12])}, nil
 }
