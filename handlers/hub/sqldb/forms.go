@@ -1,9 +1,12 @@
 package sqldb
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/hubform/hubform/handlers/hub"
@@ -159,7 +162,7 @@ func (db *DB) FormRecord(ctx context.Context, site, slug string) (forms.Record, 
 
 // FormRecords returns every form kept in the database, by site then slug.
 func (db *DB) FormRecords(ctx context.Context) ([]forms.Record, error) {
-	rows, err := db.r.QueryContext(ctx, `SELECT `+formColumns+` FROM forms ORDER BY site, slug`)
+	rows, err := db.r.QueryContext(ctx, `SELECT `+formColumns+` FROM forms`)
 	if err != nil {
 		return nil, db.errorf("forms: %w", err)
 	}
@@ -175,5 +178,10 @@ func (db *DB) FormRecords(ctx context.Context) ([]forms.Record, error) {
 	if err := rows.Err(); err != nil {
 		return nil, db.errorf("forms: %w", err)
 	}
+	// Sorted here, byte-wise: PostgreSQL's ORDER BY follows the database's
+	// collation, which may put "a-b" and "A" elsewhere than SQLite does.
+	slices.SortFunc(out, func(a, b forms.Record) int {
+		return cmp.Or(strings.Compare(a.Site, b.Site), strings.Compare(a.Slug, b.Slug))
+	})
 	return out, nil
 }
