@@ -19,12 +19,12 @@ test: deps browser versitygw postgres lint
 	$(GO) test -count=1 -race -short $(PKGS)
 
 ## bench: benchmarks, each reporting ratios against a baseline in the same run;
-## the first-input benchmark loads pages 12 times each in headless Chromium
+## the first-input benchmark loads pages 20 times each in headless Chromium
 bench: deps browser
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 20x ./hubclient/...
 	$(GO) test -run '^$$' -bench . -benchmem ./handlers/... ./components
 	$(GO) test -run '^$$' -bench . -skip FirstInput -benchtime 3x ./cmd/hubform
-	$(GO) test -run '^$$' -bench FirstInput -benchtime 12x ./cmd/hubform
+	$(GO) test -run '^$$' -bench FirstInput -benchtime 20x ./cmd/hubform
 
 ## generate: templ code (committed; `make lint` fails when it is stale)
 generate: deps

@@ -54,6 +54,7 @@ type benchTab struct {
 	mu       sync.Mutex
 	bytes    int64
 	requests int
+	inFlight int // requests sent and not yet finished or failed
 }
 
 // newBenchTab opens a tab in a browser context of its own: its own cache,
@@ -68,8 +69,12 @@ func newBenchTab(b *testing.B, browser context.Context) *benchTab {
 		switch ev := ev.(type) {
 		case *network.EventRequestWillBeSent:
 			tab.requests++
+			tab.inFlight++
 		case *network.EventLoadingFinished:
 			tab.bytes += int64(ev.EncodedDataLength)
+			tab.inFlight--
+		case *network.EventLoadingFailed:
+			tab.inFlight--
 		}
 	})
 	if err != nil {
@@ -84,7 +89,9 @@ func newBenchTab(b *testing.B, browser context.Context) *benchTab {
 	return tab
 }
 
-// load opens url and waits until the probe has seen the input rendered.
+// load opens url and waits until the probe has seen the input rendered,
+// then until the page has loaded and no request is left, so that the bytes
+// of a visit are all of them.
 func (tab *benchTab) load(b *testing.B, url string) visit {
 	ctx, cancel := context.WithTimeout(tab.ctx, 20*time.Second)
 	defer cancel()
@@ -92,7 +99,7 @@ func (tab *benchTab) load(b *testing.B, url string) visit {
 		b.Fatal(err)
 	}
 	tab.mu.Lock()
-	tab.bytes, tab.requests = 0, 0
+	tab.bytes, tab.requests, tab.inFlight = 0, 0, 0
 	tab.mu.Unlock()
 	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
 		b.Fatal(err)
@@ -104,6 +111,19 @@ func (tab *benchTab) load(b *testing.B, url string) visit {
 })`, chromedp.EvalAwaitPromise))
 	if err != nil {
 		b.Fatalf("%s: the probe saw no input rendered: %v", url, err)
+	}
+	err = chromedp.Do(ctx, chromedp.Poll[chromedp.Void](`document.readyState === 'complete'`, chromedp.WithPollingInterval(5*time.Millisecond)))
+	for err == nil {
+		tab.mu.Lock()
+		idle := tab.inFlight <= 0
+		tab.mu.Unlock()
+		if idle {
+			break
+		}
+		err = chromedp.Do(ctx, chromedp.Sleep(5*time.Millisecond))
+	}
+	if err != nil {
+		b.Fatalf("%s: the page did not finish loading: %v", url, err)
 	}
 	tab.mu.Lock()
 	v.bytes, v.requests = tab.bytes, tab.requests
@@ -137,6 +157,11 @@ func BenchmarkFirstInput(b *testing.B) {
 		b.Fatal(err)
 	}
 	static := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// Like the demo, no favicon.
+		if r.URL.Path != "/" {
+			http.NotFound(w, r)
+			return
+		}
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Write(plain.Bytes())
 	}))
