@@ -6,10 +6,12 @@ package hub
 
 import (
 	"crypto/rand"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
+	"strings"
 	"time"
 
 	"github.com/hubform/hubform/hubclient"
@@ -55,6 +57,47 @@ type Settings struct {
 	// AllowedOrigins lists the browser origins ("https://example.com")
 	// that may call the form's routes directly. Empty allows any.
 	AllowedOrigins []string `json:"allowedOrigins,omitempty"`
+	// Notify, when set, has the hub e-mail each submission to the form's
+	// owners.
+	Notify *Notify `json:"notify,omitempty"`
+	// Webhooks receive each submission as a signed Standard Webhooks event.
+	Webhooks []Webhook `json:"webhooks,omitempty"`
+}
+
+// Notify is who is e-mailed each submission of a form.
+type Notify struct {
+	// Email lists the addresses one message per submission goes to.
+	Email []string `json:"email"`
+	// ReplyToField, when set, names an email field whose value becomes
+	// the message's Reply-To, so that owners answer the visitor.
+	ReplyToField string `json:"replyToField,omitempty"`
+}
+
+// Webhook is a receiver of a form's submissions.
+type Webhook struct {
+	// URL is where events are POSTed, http or https.
+	URL string `json:"url"`
+	// Secret signs the events: "whsec_" followed by the base64 of the key,
+	// as the Standard Webhooks specification writes it.
+	Secret string `json:"secret"`
+}
+
+// Key returns the key of w's secret, written as the Standard Webhooks
+// specification writes it: "whsec_" and the key in standard base64, 24 to
+// 64 bytes long. Its errors never repeat the secret.
+func (w Webhook) Key() ([]byte, error) {
+	rest, ok := strings.CutPrefix(w.Secret, "whsec_")
+	if !ok {
+		return nil, errors.New(`not "whsec_" followed by the base64 of the key`)
+	}
+	key, err := base64.StdEncoding.DecodeString(rest)
+	if err != nil {
+		return nil, errors.New(`the part after "whsec_" is not standard base64`)
+	}
+	if len(key) < 24 || len(key) > 64 {
+		return nil, fmt.Errorf("the key is %d bytes long, not 24 to 64", len(key))
+	}
+	return key, nil
 }
 
 // Defaults for Settings left at zero.

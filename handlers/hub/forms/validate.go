@@ -226,6 +226,8 @@ func (v *validator) settings(s hub.Settings) {
 			v.addf("hub.allowedOrigins[%d]: %q is not an origin as browsers send it: http or https, lowercase host, optional port, no path, not even \"/\"", i, o)
 		}
 	}
+	v.notify(s.Notify)
+	v.webhooks(s.Webhooks)
 }
 
 // isOrigin reports whether s is a serialized http(s) origin (RFC 6454,

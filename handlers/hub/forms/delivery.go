@@ -1,0 +1,82 @@
+package forms
+
+import (
+	"fmt"
+	"net/mail"
+	"net/url"
+	"strings"
+
+	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/hubclient"
+)
+
+// Limits on delivery settings: enough for any form's owners, small enough
+// that one submission cannot fan out into a flood.
+const (
+	maxNotifyEmails = 20
+	maxWebhooks     = 10
+)
+
+func (v *validator) notify(n *hub.Notify) {
+	if n == nil {
+		return
+	}
+	if len(n.Email) == 0 {
+		v.addf("hub.notify.email: lists no address; remove \"notify\" or add one")
+	}
+	if len(n.Email) > maxNotifyEmails {
+		v.addf("hub.notify.email: %d addresses, at most %d", len(n.Email), maxNotifyEmails)
+	}
+	for i, e := range n.Email {
+		if !isMailbox(e) {
+			v.addf("hub.notify.email[%d]: %q is not a bare e-mail address such as owner@example.com", i, e)
+		}
+	}
+	if n.ReplyToField != "" {
+		switch f := v.byName[n.ReplyToField]; {
+		case f == nil:
+			v.addf("hub.notify.replyToField: field %q does not exist", n.ReplyToField)
+		case f.Type != hubclient.FieldEmail:
+			v.addf("hub.notify.replyToField: field %q is of type %q, not email", n.ReplyToField, f.Type)
+		}
+	}
+}
+
+// isMailbox reports whether s is an address alone, without a display name
+// or angle brackets, and without characters that could break a header.
+func isMailbox(s string) bool {
+	if strings.ContainsAny(s, "\r\n<>\" ") {
+		return false
+	}
+	a, err := mail.ParseAddress(s)
+	return err == nil && a.Name == "" && a.Address == s && strings.Contains(s, "@")
+}
+
+func (v *validator) webhooks(hooks []hub.Webhook) {
+	if len(hooks) > maxWebhooks {
+		v.addf("hub.webhooks: %d receivers, at most %d", len(hooks), maxWebhooks)
+	}
+	seen := make(map[string]bool, len(hooks))
+	for i, h := range hooks {
+		at := fmt.Sprintf("hub.webhooks[%d]", i)
+		u, err := url.Parse(h.URL)
+		switch {
+		case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Opaque != "":
+			v.addf("%s.url: %q is not an absolute http or https URL", at, h.URL)
+		case u.User != nil:
+			// It would be logged and listed with every delivery.
+			v.addf("%s.url: %q carries a user name or password; put credentials in the receiver's check of the signature", at, redactURL(u))
+		case u.Fragment != "":
+			v.addf("%s.url: %q has a fragment, which is never sent", at, h.URL)
+		case seen[h.URL]:
+			v.addf("%s.url: %q is listed twice", at, h.URL)
+		}
+		seen[h.URL] = true
+		if _, err := h.Key(); err != nil {
+			v.addf("%s.secret: %v", at, err)
+		}
+	}
+}
+
+// redactURL returns u without its password, for messages.
+func redactURL(u *url.URL) string { return u.Redacted() }
