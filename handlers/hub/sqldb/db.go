@@ -12,6 +12,8 @@ import (
 	"github.com/pressly/goose/v3"
 	"github.com/pressly/goose/v3/database"
 	"github.com/pressly/goose/v3/lock"
+
+	"github.com/hubform/hubform/handlers/hub"
 )
 
 //go:embed migrations/*.sql
@@ -43,6 +45,8 @@ type DB struct {
 	w *sql.DB
 	// r is the pool that only reads; it may be w.
 	r *sql.DB
+	// onSubmission runs in the transaction of every submission stored.
+	onSubmission SubmissionHook
 	// nextPrune is when Allow next deletes ended rate-limit windows, in
 	// Unix milliseconds.
 	nextPrune atomic.Int64
@@ -61,6 +65,27 @@ func New(d Dialect, w, r *sql.DB) *DB {
 	}
 	return &DB{name: d.Name, w: w, r: r}
 }
+
+// Tx is the transaction that stores a submission, as a SubmissionHook
+// sees it.
+type Tx struct {
+	*sql.Tx
+	conn *sql.Conn
+}
+
+// Raw calls f with the driver's connection the transaction runs on, as
+// [sql.Conn.Raw] does: a job queue with its own driver inserts through it
+// into the same transaction. f must neither commit nor roll back.
+func (tx Tx) Raw(f func(driverConn any) error) error { return tx.conn.Raw(f) }
+
+// SubmissionHook runs in the transaction that stores s, after s is stored
+// and its uploads claimed. An error rolls the transaction back: s is not
+// stored, and CreateSubmission returns the error.
+type SubmissionHook func(ctx context.Context, tx Tx, s hub.Submission) error
+
+// SetSubmissionHook has h run in the transaction of every submission
+// stored from now on. Call it before the DB is shared.
+func (db *DB) SetSubmissionHook(h SubmissionHook) { db.onSubmission = h }
 
 // Close closes the DB's pools.
 func (db *DB) Close() error {

@@ -23,8 +23,10 @@ const submissionColumns = "id, site, form, created_at, payload, attachments, cli
 // error, which wraps hub.ErrUploadClaim, names the key. When a submission of
 // s.Site and s.Form already carries s.IdempotencyKey, nothing is stored and
 // the error is a *hub.KeyUsedError naming that submission; of several
-// racing with one key, exactly one is stored. CreateSubmission returns nil
-// only once the transaction is durably committed.
+// racing with one key, exactly one is stored. The DB's SubmissionHook, if
+// any, runs in the same transaction; its error stores nothing.
+// CreateSubmission returns nil only once the transaction is durably
+// committed.
 func (db *DB) CreateSubmission(ctx context.Context, s hub.Submission) error {
 	w, err := db.writer()
 	if err != nil {
@@ -54,7 +56,13 @@ func (db *DB) CreateSubmission(ctx context.Context, s hub.Submission) error {
 		return db.errorf("create submission %s: %w", s.ID, err)
 	}
 
-	tx, err := w.BeginTx(ctx, nil)
+	// On a connection of its own, which a hook may reach through Tx.Raw.
+	conn, err := w.Conn(ctx)
+	if err != nil {
+		return db.errorf("create submission %s: %w", s.ID, err)
+	}
+	defer conn.Close()
+	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
 		return db.errorf("create submission %s: %w", s.ID, err)
 	}
@@ -87,10 +95,28 @@ func (db *DB) CreateSubmission(ctx context.Context, s hub.Submission) error {
 			return db.errorf("create submission %s: %w", s.ID, err)
 		}
 	}
+	if db.onSubmission != nil {
+		if err := db.onSubmission(ctx, Tx{Tx: tx, conn: conn}, s); err != nil {
+			return db.errorf("create submission %s: %w", s.ID, err)
+		}
+	}
 	if err := tx.Commit(); err != nil {
 		return db.errorf("create submission %s: %w", s.ID, err)
 	}
 	return nil
+}
+
+// Submission returns the submission with the id, or an error wrapping
+// hub.ErrNotFound.
+func (db *DB) Submission(ctx context.Context, id string) (hub.Submission, error) {
+	s, err := scanSubmission(db.r.QueryRowContext(ctx, `SELECT `+submissionColumns+` FROM submissions WHERE id = $1`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		err = hub.ErrNotFound
+	}
+	if err != nil {
+		return hub.Submission{}, db.errorf("submission %s: %w", id, err)
+	}
+	return s, nil
 }
 
 // SubmissionByKey returns the id of the submission of site and form that

@@ -37,6 +37,8 @@ func Run(t *testing.T, open Open) {
 		{"IdempotencyKeys", testIdempotencyKeys},
 		{"IdempotencyKeyRace", testIdempotencyKeyRace},
 		{"ContextCanceled", testContextCanceled},
+		{"SubmissionByID", testSubmissionByID},
+		{"SubmissionHook", testSubmissionHook},
 		{"UploadRoundTrip", testUploadRoundTrip},
 		{"MarkUploaded", testMarkUploaded},
 		{"StaleUploads", testStaleUploads},
