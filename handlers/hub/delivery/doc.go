@@ -1,0 +1,26 @@
+// Package delivery gets each submission to its form's owners: signed
+// webhooks (Standard Webhooks) to the receivers a form's settings list,
+// as jobs of a River queue in the hub's database.
+//
+// The jobs are inserted by the hook [Queue.Hook] returns, in the
+// transaction that stores the submission (see sqldb.DB.SetSubmissionHook):
+// a stored submission always has its deliveries, a refused one never. On
+// SQLite River's riversqlite driver inserts with the transaction itself;
+// on PostgreSQL riverpgxv5 inserts through the pgx connection the
+// transaction runs on, and the queue keeps a pgx pool of its own for the
+// rest. River's own tables are migrated by OpenSQLite and OpenPostgres.
+//
+// Delivery is at least once. A webhook's webhook-id is the same on every
+// attempt ([WebhookID]: the submission's id and the job's), so receivers
+// drop repeats by it. Any 2xx answer is success; other answers, redirects,
+// timeouts and network errors are retried after a delay that doubles from
+// Config.Backoff up to an hour, varied by ±20%, for Config.RetryFor (a
+// day by default), after which the delivery is failed. A job that was
+// running on a hub that died is run again by a live hub once it has been
+// running for Config.Timeout plus 15 seconds (River's rescuer looks every
+// 30 seconds).
+//
+// Receivers must have public addresses: the client refuses loopback,
+// private, link-local, shared and multicast addresses, checked once the
+// name is resolved, unless Config.AllowNetworks lists them.
+package delivery

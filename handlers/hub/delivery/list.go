@@ -1,0 +1,108 @@
+package delivery
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
+)
+
+// Outcomes of a delivery.
+const (
+	OutcomePending   = "pending"   // not attempted yet, or being attempted
+	OutcomeRetrying  = "retrying"  // failed, to be attempted again
+	OutcomeDelivered = "delivered" // a 2xx answer
+	OutcomeFailed    = "failed"    // retried for Config.RetryFor in vain
+	OutcomeCancelled = "cancelled" // its submission or receiver is gone
+)
+
+// Delivery is one delivery of a submission, as listed.
+type Delivery struct {
+	ID           int64  `json:"id"`
+	Kind         string `json:"kind"`
+	SubmissionID string `json:"submissionId"`
+	// Target is the receiver's URL.
+	Target  string `json:"target"`
+	Outcome string `json:"outcome"`
+	// Attempts is how many attempts were made, Errors why those that
+	// failed did.
+	Attempts    int       `json:"attempts"`
+	MaxAttempts int       `json:"maxAttempts"`
+	Errors      []Attempt `json:"errors,omitempty"`
+	CreatedAt   time.Time `json:"createdAt"`
+	// Next is when the next attempt is due, zero when none is.
+	Next time.Time `json:"next,omitzero"`
+	// FinishedAt is when it was delivered, failed or cancelled.
+	FinishedAt time.Time `json:"finishedAt,omitzero"`
+}
+
+// Attempt is a failed attempt.
+type Attempt struct {
+	Attempt int       `json:"attempt"`
+	At      time.Time `json:"at"`
+	Error   string    `json:"error"`
+}
+
+// List returns the deliveries of a form, newest first.
+func (q *Queue) List(ctx context.Context, site, form string) ([]Delivery, error) {
+	var out []Delivery
+	params := river.NewJobListParams().Queues(QueueName).TagsAll(FormTag(site, form)).
+		OrderBy(river.JobListOrderByID, river.SortOrderDesc).First(10000)
+	for {
+		res, err := q.river.JobList(ctx, params)
+		if err != nil {
+			return nil, fmt.Errorf("delivery: list: %w", err)
+		}
+		for _, j := range res.Jobs {
+			out = append(out, delivery(j))
+		}
+		if len(res.Jobs) == 0 || res.LastCursor == nil {
+			return out, nil
+		}
+		params = params.After(res.LastCursor)
+	}
+}
+
+// Retry has a delivery attempted again soon, whatever its outcome; its
+// webhook-id stays the same. It returns the delivery.
+func (q *Queue) Retry(ctx context.Context, id int64) (Delivery, error) {
+	j, err := q.river.JobRetry(ctx, id)
+	if err != nil {
+		return Delivery{}, fmt.Errorf("delivery: retry %d: %w", id, err)
+	}
+	return delivery(j), nil
+}
+
+func delivery(j *rivertype.JobRow) Delivery {
+	d := Delivery{ID: j.ID, Kind: j.Kind, Attempts: j.Attempt, MaxAttempts: j.MaxAttempts, CreatedAt: j.CreatedAt}
+	var a WebhookArgs
+	if json.Unmarshal(j.EncodedArgs, &a) == nil {
+		d.SubmissionID, d.Target = a.SubmissionID, a.URL
+	}
+	for _, e := range j.Errors {
+		d.Errors = append(d.Errors, Attempt{Attempt: e.Attempt, At: e.At, Error: e.Error})
+	}
+	switch j.State {
+	case rivertype.JobStateCompleted:
+		d.Outcome = OutcomeDelivered
+	case rivertype.JobStateDiscarded:
+		d.Outcome = OutcomeFailed
+	case rivertype.JobStateCancelled:
+		d.Outcome = OutcomeCancelled
+	case rivertype.JobStateRetryable:
+		d.Outcome, d.Next = OutcomeRetrying, j.ScheduledAt
+	default:
+		d.Outcome = OutcomePending
+		if len(j.Errors) > 0 {
+			d.Outcome = OutcomeRetrying
+		}
+		d.Next = j.ScheduledAt
+	}
+	if j.FinalizedAt != nil {
+		d.FinishedAt = *j.FinalizedAt
+	}
+	return d
+}

@@ -1,0 +1,198 @@
+package delivery
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
+
+	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/handlers/hub/sqldb"
+)
+
+// QueueName is the River queue deliveries run in.
+const QueueName = "delivery"
+
+// Defaults of Config.
+const (
+	// DefaultTimeout is how long one attempt may take, the receiver's
+	// answer included.
+	DefaultTimeout = 30 * time.Second
+	// DefaultWorkers is how many deliveries one hub makes at once.
+	DefaultWorkers = 20
+	// rescueMargin is how long after its timeout a job still marked
+	// running is taken for one whose hub died, and run again.
+	rescueMargin = 15 * time.Second
+)
+
+// Submissions reads stored submissions.
+type Submissions interface {
+	Submission(ctx context.Context, id string) (hub.Submission, error)
+}
+
+// Config configures a Queue. Forms and Submissions are required.
+type Config struct {
+	Forms       hub.Forms
+	Submissions Submissions
+	// Client sends webhooks; nil means a client that refuses the
+	// addresses AllowNetworks leaves out (see NewHTTPClient).
+	Client *http.Client
+	// AllowNetworks are the private networks webhook receivers may be in,
+	// used when Client is nil.
+	AllowNetworks []*Network
+	// Timeout is how long one attempt may take; zero means DefaultTimeout.
+	// A job in flight on a hub that died is run again by another after
+	// Timeout and a margin of 15 seconds, and River's rescuer runs every
+	// 30 seconds: within about a minute by default.
+	Timeout time.Duration
+	// Backoff is the delay before the first retry; zero means
+	// DefaultBackoff. Tests make it short.
+	Backoff time.Duration
+	// RetryFor is how long a delivery is retried; zero means
+	// DefaultRetryFor.
+	RetryFor time.Duration
+	// Workers is how many deliveries run at once; zero means
+	// DefaultWorkers.
+	Workers int
+	// PollInterval is how often the queue looks for jobs when the database
+	// cannot notify it (SQLite); zero means River's default, one second.
+	PollInterval time.Duration
+	Logger       *slog.Logger
+	// Now returns the time; nil means time.Now.
+	Now func() time.Time
+}
+
+func (c *Config) defaults() {
+	if c.Timeout <= 0 {
+		c.Timeout = DefaultTimeout
+	}
+	if c.Backoff <= 0 {
+		c.Backoff = DefaultBackoff
+	}
+	if c.RetryFor <= 0 {
+		c.RetryFor = DefaultRetryFor
+	}
+	if c.Workers <= 0 {
+		c.Workers = DefaultWorkers
+	}
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	if c.Client == nil {
+		c.Client = NewHTTPClient(c.Timeout, c.AllowNetworks)
+	}
+}
+
+// Queue holds the deliveries of a hub as River jobs in its database.
+type Queue struct {
+	cfg      Config
+	schedule schedule
+	// insert inserts jobs in the transaction of a submission.
+	insert func(ctx context.Context, tx sqldb.Tx, params []river.InsertManyParams) error
+	// river is the River client, behind what its two drivers share.
+	river riverClient
+	close func()
+}
+
+// riverClient is what Queue uses of a *river.Client, whatever its driver.
+type riverClient interface {
+	Start(ctx context.Context) error
+	Stop(ctx context.Context) error
+	JobList(ctx context.Context, params *river.JobListParams) (*river.JobListResult, error)
+	JobRetry(ctx context.Context, id int64) (*rivertype.JobRow, error)
+}
+
+// riverConfig returns the River configuration of q, with its workers.
+func (q *Queue) riverConfig(work bool) *river.Config {
+	rc := &river.Config{
+		Logger:  q.cfg.Logger,
+		Workers: river.NewWorkers(),
+		// A job whose hub died is marked running until rescued: rescue it
+		// soon after its attempt would have timed out.
+		JobTimeout:           q.cfg.Timeout,
+		RescueStuckJobsAfter: q.cfg.Timeout + rescueMargin,
+		FetchPollInterval:    q.cfg.PollInterval,
+		FetchCooldown:        min(q.cfg.PollInterval, 100*time.Millisecond),
+	}
+	if q.cfg.PollInterval == 0 {
+		rc.FetchCooldown = 0
+	}
+	river.AddWorker(rc.Workers, &webhookWorker{q: q})
+	if work {
+		rc.Queues = map[string]river.QueueConfig{QueueName: {MaxWorkers: q.cfg.Workers}}
+	}
+	return rc
+}
+
+// Start starts working the queue, until ctx is done or Stop is called.
+func (q *Queue) Start(ctx context.Context) error {
+	if err := q.river.Start(ctx); err != nil {
+		return fmt.Errorf("delivery: start: %w", err)
+	}
+	return nil
+}
+
+// Stop waits for the deliveries running to end, or ctx to be done; a job
+// cut short is run again later, by this hub or another.
+func (q *Queue) Stop(ctx context.Context) error { return q.river.Stop(ctx) }
+
+// Close releases what the queue opened of its own (Postgres's pool).
+func (q *Queue) Close() {
+	if q.close != nil {
+		q.close()
+	}
+}
+
+// Hook returns the hook that inserts the deliveries of each submission in
+// the transaction that stores it: a stored submission always has its
+// deliveries, a refused one never.
+func (q *Queue) Hook() sqldb.SubmissionHook {
+	return func(ctx context.Context, tx sqldb.Tx, s hub.Submission) error {
+		form, err := q.cfg.Forms.Lookup(s.Site, s.Form)
+		if err != nil {
+			return fmt.Errorf("delivery: %w", err)
+		}
+		params := q.jobs(s, form.Settings)
+		if len(params) == 0 {
+			return nil
+		}
+		if err := q.insert(ctx, tx, params); err != nil {
+			return fmt.Errorf("delivery: inserting %d deliveries: %w", len(params), err)
+		}
+		return nil
+	}
+}
+
+// jobs returns the deliveries of s under settings.
+func (q *Queue) jobs(s hub.Submission, settings hub.Settings) []river.InsertManyParams {
+	var out []river.InsertManyParams
+	opts := &river.InsertOpts{Queue: QueueName, MaxAttempts: q.schedule.maxAttempts(), Tags: []string{FormTag(s.Site, s.Form)}}
+	for _, w := range settings.Webhooks {
+		out = append(out, river.InsertManyParams{
+			Args:       WebhookArgs{SubmissionID: s.ID, Site: s.Site, Form: s.Form, URL: w.URL},
+			InsertOpts: opts,
+		})
+	}
+	return out
+}
+
+// FormTag returns the tag of the deliveries of a form: a hash, since River
+// tags admit fewer characters than names and a separator could be
+// ambiguous.
+func FormTag(site, form string) string {
+	sum := sha256.Sum256([]byte(site + "/" + form))
+	return "form_" + hex.EncodeToString(sum[:12])
+}
+
+// errGone means a delivery's submission or receiver no longer exists.
+var errGone = errors.New("no longer exists")
