@@ -17,6 +17,7 @@ import (
 
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/captcha"
+	"github.com/hubform/hubform/handlers/hub/delivery"
 	"github.com/hubform/hubform/handlers/hub/forms"
 	"github.com/hubform/hubform/handlers/hub/localblob"
 	"github.com/hubform/hubform/handlers/hub/postgres"
@@ -85,6 +86,7 @@ type hubConfig struct {
 	uploadTTL, sweepInterval            time.Duration
 	shutdownGrace                       time.Duration
 	logFormat                           string
+	delivery                            deliveryConfig
 }
 
 func runHub(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -107,6 +109,7 @@ func runHub(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.DurationVar(&cfg.uploadTTL, "upload-ttl", envDuration("HUBFORM_UPLOAD_TTL", 24*time.Hour), "delete uploads no submission claimed after this long (HUBFORM_UPLOAD_TTL)")
 	fs.DurationVar(&cfg.sweepInterval, "sweep-interval", envDuration("HUBFORM_SWEEP_INTERVAL", 10*time.Minute), "how often to look for such uploads (HUBFORM_SWEEP_INTERVAL)")
 	fs.DurationVar(&cfg.shutdownGrace, "shutdown-grace", envDuration("HUBFORM_SHUTDOWN_GRACE", 30*time.Second), "on SIGINT or SIGTERM, how long requests under way may take to finish\nbefore they are cancelled (HUBFORM_SHUTDOWN_GRACE)")
+	addDeliveryFlags(fs, &cfg.delivery)
 	fs.StringVar(&cfg.logFormat, "log-format", envOr("HUBFORM_LOG_FORMAT", "text"), "`FORMAT` of the log on standard error: text or json (HUBFORM_LOG_FORMAT)")
 	if _, status, ok := fs.parse(args, stdout); !ok {
 		return status
@@ -127,6 +130,7 @@ type runningHub struct {
 	server  *hub.Server
 	db      *sqldb.DB
 	blobs   blobStore
+	queue   *delivery.Queue
 	closers []func() error
 	cfg     hubConfig
 }
@@ -149,7 +153,7 @@ func openHub(ctx context.Context, cfg hubConfig, logger *slog.Logger) (_ *runnin
 		// Checked before anything is opened, so a bad flag leaves no trace.
 		return nil, fmt.Errorf("--signing-secret must be at least %d bytes", localblob.MinSecretLen)
 	}
-	proxies, err := parseCIDRs(cfg.trustedProxies)
+	proxies, err := parseCIDRs("--trusted-proxies", cfg.trustedProxies)
 	if err != nil {
 		return nil, err
 	}
@@ -182,6 +186,10 @@ func openHub(ctx context.Context, cfg hubConfig, logger *slog.Logger) (_ *runnin
 		}
 		h.closers = append(h.closers, served.Dir.Close)
 	}
+	if h.queue, err = openDelivery(ctx, cfg, h.db, served, logger); err != nil {
+		return nil, err
+	}
+	h.closers = append(h.closers, func() error { h.queue.Close(); return nil })
 	// Uploads serves the PUTs of local storage; a bucket takes its own.
 	var uploads http.Handler
 	if cfg.blob == "" {
@@ -240,6 +248,11 @@ func (h *runningHub) Serve(ctx context.Context) error {
 	sweepCtx, stopSweeping := context.WithCancel(ctx)
 	defer stopSweeping()
 	go h.server.RunSweeper(sweepCtx, h.cfg.sweepInterval, h.cfg.uploadTTL)
+	// Deliveries stop with the hub; one cut short is run again later.
+	if err := h.queue.Start(context.WithoutCancel(ctx)); err != nil {
+		return err
+	}
+	defer h.stopQueue()
 
 	// Requests outlive ctx by the grace period, and end with requests.
 	requests, cancelRequests := context.WithCancel(context.WithoutCancel(ctx))
@@ -281,6 +294,16 @@ func (h *runningHub) Serve(ctx context.Context) error {
 	}
 	h.logger.Info("shut down")
 	return nil
+}
+
+// stopQueue lets the deliveries under way finish for the shutdown grace
+// period, then cancels them.
+func (h *runningHub) stopQueue() {
+	ctx, cancel := context.WithTimeout(context.Background(), h.cfg.shutdownGrace)
+	defer cancel()
+	if err := h.queue.Stop(ctx); err != nil {
+		h.logger.Warn("shutting down: deliveries cut short, to be retried", slog.Any("error", err))
+	}
 }
 
 // Close releases the listener and the storage, last opened first.
@@ -384,7 +407,7 @@ func signingSecret(configured, dataDir string) ([]byte, error) {
 	return key, nil
 }
 
-func parseCIDRs(list string) ([]*net.IPNet, error) {
+func parseCIDRs(flag, list string) ([]*net.IPNet, error) {
 	var nets []*net.IPNet
 	for _, s := range strings.Split(list, ",") {
 		if s = strings.TrimSpace(s); s == "" {
@@ -399,7 +422,7 @@ func parseCIDRs(list string) ([]*net.IPNet, error) {
 		}
 		_, n, err := net.ParseCIDR(s)
 		if err != nil {
-			return nil, fmt.Errorf("--trusted-proxies: %w", err)
+			return nil, fmt.Errorf("%s: %w", flag, err)
 		}
 		nets = append(nets, n)
 	}

@@ -17,8 +17,8 @@
 // Config.Backoff up to an hour, varied by ±20%, for Config.RetryFor (a
 // day by default), after which the delivery is failed. A job that was
 // running on a hub that died is run again by a live hub once it has been
-// running for Config.Timeout plus 15 seconds (River's rescuer looks every
-// 30 seconds).
+// running for one and a half Config.Timeout (20 seconds by default), and
+// River's rescuer looks every 30 seconds: within a minute by default.
 //
 // Receivers must have public addresses: the client refuses loopback,
 // private, link-local, shared and multicast addresses, checked once the

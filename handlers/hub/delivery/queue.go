@@ -24,12 +24,9 @@ const QueueName = "delivery"
 const (
 	// DefaultTimeout is how long one attempt may take, the receiver's
 	// answer included.
-	DefaultTimeout = 30 * time.Second
+	DefaultTimeout = 20 * time.Second
 	// DefaultWorkers is how many deliveries one hub makes at once.
 	DefaultWorkers = 20
-	// rescueMargin is how long after its timeout a job still marked
-	// running is taken for one whose hub died, and run again.
-	rescueMargin = 15 * time.Second
 )
 
 // Submissions reads stored submissions.
@@ -48,9 +45,9 @@ type Config struct {
 	// used when Client is nil.
 	AllowNetworks []*Network
 	// Timeout is how long one attempt may take; zero means DefaultTimeout.
-	// A job in flight on a hub that died is run again by another after
-	// Timeout and a margin of 15 seconds, and River's rescuer runs every
-	// 30 seconds: within about a minute by default.
+	// A job in flight on a hub that died is taken for stuck once it has
+	// been running one and a half Timeouts, and River's rescuer looks every
+	// 30 seconds: by default it runs again within a minute.
 	Timeout time.Duration
 	// Backoff is the delay before the first retry; zero means
 	// DefaultBackoff. Tests make it short.
@@ -120,7 +117,7 @@ func (q *Queue) riverConfig(work bool) *river.Config {
 		// A job whose hub died is marked running until rescued: rescue it
 		// soon after its attempt would have timed out.
 		JobTimeout:           q.cfg.Timeout,
-		RescueStuckJobsAfter: q.cfg.Timeout + rescueMargin,
+		RescueStuckJobsAfter: rescueAfter(q.cfg.Timeout),
 		FetchPollInterval:    q.cfg.PollInterval,
 		FetchCooldown:        min(q.cfg.PollInterval, 100*time.Millisecond),
 	}
@@ -132,6 +129,13 @@ func (q *Queue) riverConfig(work bool) *river.Config {
 		rc.Queues = map[string]river.QueueConfig{QueueName: {MaxWorkers: q.cfg.Workers}}
 	}
 	return rc
+}
+
+// rescueAfter is how long after it began a job still marked running is
+// taken for one whose hub died, and run again: longer than any attempt
+// may take, so that no live attempt is run twice at once.
+func rescueAfter(timeout time.Duration) time.Duration {
+	return timeout + max(timeout/2, time.Second)
 }
 
 // Start starts working the queue, until ctx is done or Stop is called.

@@ -52,3 +52,21 @@ func TestScheduleGrowsWithJitter(t *testing.T) {
 		t.Error("delay(3) never varies: no jitter")
 	}
 }
+
+// TestRescueAfterTimeout checks that a job is taken for stuck only once
+// its attempt has timed out, and soon enough to be run again within a
+// minute by default (River's rescuer looks every 30 seconds).
+func TestRescueAfterTimeout(t *testing.T) {
+	for _, timeout := range []time.Duration{time.Second, 2 * time.Second, DefaultTimeout, time.Minute} {
+		if r := rescueAfter(timeout); r <= timeout {
+			t.Errorf("rescueAfter(%v) = %v, not after the timeout", timeout, r)
+		}
+	}
+	if r := rescueAfter(DefaultTimeout); r+30*time.Second > time.Minute {
+		t.Errorf("rescueAfter(DefaultTimeout) = %v: with the rescuer's interval, over a minute", r)
+	}
+	q := newQueue(Config{})
+	if rc := q.riverConfig(true); rc.RescueStuckJobsAfter != rescueAfter(DefaultTimeout) || rc.JobTimeout != DefaultTimeout {
+		t.Errorf("River config: rescue after %v, job timeout %v", rc.RescueStuckJobsAfter, rc.JobTimeout)
+	}
+}

@@ -1,0 +1,56 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/handlers/hub/delivery"
+	"github.com/hubform/hubform/handlers/hub/sqldb"
+)
+
+// deliveryConfig is the hub command's configuration of deliveries.
+type deliveryConfig struct {
+	allowNets string
+	timeout   time.Duration
+	backoff   time.Duration
+}
+
+// addDeliveryFlags adds the flags of deliveries to fs.
+func addDeliveryFlags(fs *flagSet, cfg *deliveryConfig) {
+	fs.StringVar(&cfg.allowNets, "webhook-allow-nets", envOr("HUBFORM_WEBHOOK_ALLOW_NETS", ""), "comma-separated `CIDRS` of private networks webhook receivers may be in;\nempty: receivers must have public addresses (HUBFORM_WEBHOOK_ALLOW_NETS)")
+	fs.DurationVar(&cfg.timeout, "delivery-timeout", envDuration("HUBFORM_DELIVERY_TIMEOUT", delivery.DefaultTimeout), "how long one delivery attempt may take; a delivery running on a hub that\ndied is taken up by a live one 1.5 times this long after it began, within\nanother 30s (HUBFORM_DELIVERY_TIMEOUT)")
+	fs.DurationVar(&cfg.backoff, "delivery-backoff", envDuration("HUBFORM_DELIVERY_BACKOFF", delivery.DefaultBackoff), "delay before a failed delivery's first retry, doubling up to 1h; deliveries\nare retried for 24h whatever it is; tests make it short (HUBFORM_DELIVERY_BACKOFF)")
+}
+
+// openDelivery opens the delivery queue in the hub's database, has db
+// insert each submission's deliveries with it, and returns it unstarted.
+func openDelivery(ctx context.Context, cfg hubConfig, db *sqldb.DB, served hub.Forms, logger *slog.Logger) (*delivery.Queue, error) {
+	dc := cfg.delivery
+	// Zero, as other commands leave them, means the defaults.
+	if dc.timeout < 0 || dc.backoff < 0 {
+		return nil, errors.New("--delivery-timeout and --delivery-backoff must be positive")
+	}
+	allow, err := parseCIDRs("--webhook-allow-nets", dc.allowNets)
+	if err != nil {
+		return nil, err
+	}
+	qc := delivery.Config{
+		Forms: served, Submissions: db, AllowNetworks: allow,
+		Timeout: dc.timeout, Backoff: dc.backoff, Logger: logger,
+	}
+	var q *delivery.Queue
+	if cfg.db == "" {
+		q, err = delivery.OpenSQLite(ctx, db, qc, delivery.Options{Work: true})
+	} else {
+		q, err = delivery.OpenPostgres(ctx, cfg.db, qc, delivery.Options{Work: true})
+	}
+	if err != nil {
+		return nil, fmt.Errorf("opening the delivery queue: %w", err)
+	}
+	db.SetSubmissionHook(q.Hook())
+	return q, nil
+}
