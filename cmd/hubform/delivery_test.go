@@ -10,12 +10,14 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/delivery"
+	"github.com/hubform/hubform/handlers/hub/delivery/mailpittest"
 	"github.com/hubform/hubform/hubclient"
 )
 
@@ -178,4 +180,127 @@ func waitForN(t *testing.T, d time.Duration, cond func() bool) {
 		}
 	}
 	t.Fatalf("condition not met within %v", d)
+}
+
+// TestDeliveriesCommand lists a failed delivery with its error, retries it
+// once the receiver is back, and lists it delivered, with one webhook-id.
+func TestDeliveriesCommand(t *testing.T) {
+	var (
+		mu   sync.Mutex
+		up   bool
+		seen []string
+	)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		seen = append(seen, r.Header.Get(delivery.HeaderID))
+		if !up {
+			w.WriteHeader(http.StatusBadGateway)
+		}
+	}))
+	defer srv.Close()
+	forms, data := webhookForms(t, srv.URL), t.TempDir()
+	// A long backoff: the failed delivery waits for the retry command.
+	p := startHub(t, forms, data, "--webhook-allow-nets", "127.0.0.0/8", "--delivery-backoff", "1h")
+	res, err := (&hubclient.Client{HubURL: p.url}).Submit(context.Background(), "acme", "contact",
+		&hubclient.SubmitRequest{Payload: map[string]any{"name": "Jane"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	list := func() []delivery.Delivery {
+		status, stdout, stderr := hubform(t, "deliveries", "list", "--data", data, "--site", "acme", "--form", "contact", "--format", "json")
+		var ds []delivery.Delivery
+		if status != 0 || json.Unmarshal([]byte(stdout), &ds) != nil {
+			t.Fatalf("list: status %d, %q %q", status, stdout, stderr)
+		}
+		return ds
+	}
+	var ds []delivery.Delivery
+	waitForN(t, 30*time.Second, func() bool { ds = list(); return len(ds) == 1 && ds[0].Outcome == delivery.OutcomeRetrying })
+	d := ds[0]
+	if d.SubmissionID != res.SubmissionID || d.Target != srv.URL || d.Attempts != 1 || len(d.Errors) != 1 ||
+		!strings.Contains(d.Errors[0].Error, "502") || d.Next.Before(time.Now().Add(30*time.Minute)) {
+		t.Fatalf("delivery %+v", d)
+	}
+	status, stdout, stderr := hubform(t, "deliveries", "list", "--data", data, "--site", "acme", "--form", "contact")
+	if status != 0 || !strings.Contains(stdout, "retrying") || !strings.Contains(stdout, "502 Bad Gateway") {
+		t.Errorf("table: status %d, %q %q", status, stdout, stderr)
+	}
+
+	mu.Lock()
+	up = true
+	mu.Unlock()
+	status, stdout, stderr = hubform(t, "deliveries", "retry", "--data", data, strconv.FormatInt(d.ID, 10))
+	if status != 0 {
+		t.Fatalf("retry: status %d, %q %q", status, stdout, stderr)
+	}
+	waitForN(t, 30*time.Second, func() bool { ds = list(); return ds[0].Outcome == delivery.OutcomeDelivered })
+	mu.Lock()
+	defer mu.Unlock()
+	if len(seen) != 2 || seen[0] != seen[1] || seen[0] != delivery.WebhookID(res.SubmissionID, d.ID) {
+		t.Errorf("webhook ids %v, want twice %s", seen, delivery.WebhookID(res.SubmissionID, d.ID))
+	}
+
+	for _, args := range [][]string{
+		{"deliveries"}, {"deliveries", "list", "--data", data}, {"deliveries", "retry", "--data", data},
+		{"deliveries", "retry", "--data", data, "x"}, {"deliveries", "list", "--data", data, "--site", "a", "--form", "b", "--format", "csv"},
+	} {
+		if status, _, stderr := hubform(t, args...); status != 2 || stderr == "" {
+			t.Errorf("%q: status %d, stderr %q; want 2 and a message", args, status, stderr)
+		}
+	}
+	if status, _, stderr := hubform(t, "deliveries", "retry", "--data", data, "999999"); status != 1 || !strings.Contains(stderr, "999999") {
+		t.Errorf("retry of a missing id: status %d, %q", status, stderr)
+	}
+}
+
+// TestHubSendsEmail runs the hub with --smtp-url and --smtp-from against a
+// real SMTP server and reads the message of a submission back.
+func TestHubSendsEmail(t *testing.T) {
+	mp := mailpittest.Start(t)
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "acme"), 0o755)
+	form := `{"title": "Contact", "fields": [{"name": "name", "type": "text", "label": "Your name"},
+		{"name": "email", "type": "email", "label": "Email"}],
+		"hub": {"notify": {"email": ["owner@example.com"], "replyToField": "email"}}}`
+	if err := os.WriteFile(filepath.Join(dir, "acme", "contact.json"), []byte(form), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := startHub(t, dir, t.TempDir(), "--smtp-url", mp.URL(), "--smtp-from", "forms@example.com")
+	if _, err := (&hubclient.Client{HubURL: p.url}).Submit(context.Background(), "acme", "contact",
+		&hubclient.SubmitRequest{Payload: map[string]any{"name": "Jane", "email": "jane@example.net"}}); err != nil {
+		t.Fatal(err)
+	}
+	var list []mailpittest.Summary
+	waitForN(t, 30*time.Second, func() bool { list = mp.Messages(t); return len(list) > 0 })
+	m := mp.Message(t, list[0].ID)
+	if len(list) != 1 || m.Subject != "New submission: Contact" || m.From.Address != "forms@example.com" ||
+		len(m.To) != 1 || m.To[0].Address != "owner@example.com" || len(m.ReplyTo) != 1 ||
+		!strings.Contains(m.Text, "Your name:\r\n  Jane") {
+		t.Errorf("%d messages; %+v; hub log:\n%s", len(list), m, p.log)
+	}
+}
+
+func TestDeliveryFlagErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--smtp-url", "smtp://127.0.0.1:25"}, "--smtp-from"},
+		{[]string{"--smtp-url", "smtp://u:secretpw@127.0.0.1:x", "--smtp-from", "a@example.com"}, "--smtp-url"},
+		{[]string{"--webhook-allow-nets", "nope"}, "--webhook-allow-nets"},
+		{[]string{"--delivery-timeout", "-1s"}, "--delivery-timeout"},
+	} {
+		args := append([]string{"hub", "--forms", t.TempDir(), "--data", t.TempDir(), "--addr", "127.0.0.1:0"}, tc.args...)
+		status, _, stderr := hubform(t, args...)
+		if status != 1 || !strings.Contains(stderr, tc.want) || strings.Contains(stderr, "secretpw") {
+			t.Errorf("%q: status %d, stderr %q; want 1 and %q", tc.args, status, stderr, tc.want)
+		}
+	}
+	_, stdout, _ := hubform(t, "hub", "--help")
+	for _, want := range []string{"--smtp-url URL", "HUBFORM_SMTP_FROM", "--webhook-allow-nets CIDRS", "HUBFORM_DELIVERY_TIMEOUT", "HUBFORM_DELIVERY_BACKOFF"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("hub --help lacks %q", want)
+		}
+	}
 }

@@ -186,10 +186,6 @@ func openHub(ctx context.Context, cfg hubConfig, logger *slog.Logger) (_ *runnin
 		}
 		h.closers = append(h.closers, served.Dir.Close)
 	}
-	if h.queue, err = openDelivery(ctx, cfg, h.db, served, logger); err != nil {
-		return nil, err
-	}
-	h.closers = append(h.closers, func() error { h.queue.Close(); return nil })
 	// Uploads serves the PUTs of local storage; a bucket takes its own.
 	var uploads http.Handler
 	if cfg.blob == "" {
@@ -211,6 +207,10 @@ func openHub(ctx context.Context, cfg hubConfig, logger *slog.Logger) (_ *runnin
 		h.closers = append(h.closers, bucket.Close)
 		h.blobs = bucket
 	}
+	if h.queue, err = openDelivery(ctx, cfg, h.db, served, h.blobs, logger); err != nil {
+		return nil, err
+	}
+	h.closers = append(h.closers, func() error { h.queue.Close(); return nil })
 	var limiter hub.Limiter
 	if cfg.db != "" {
 		// Hubs sharing a database share each client's budget through it.

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/mail"
 	"time"
 
 	"github.com/hubform/hubform/handlers/hub"
@@ -17,10 +19,14 @@ type deliveryConfig struct {
 	allowNets string
 	timeout   time.Duration
 	backoff   time.Duration
+	smtpURL   string
+	smtpFrom  string
 }
 
 // addDeliveryFlags adds the flags of deliveries to fs.
 func addDeliveryFlags(fs *flagSet, cfg *deliveryConfig) {
+	fs.StringVar(&cfg.smtpURL, "smtp-url", envOr("HUBFORM_SMTP_URL", ""), "`URL` of the SMTP server e-mail goes through, for forms that ask for it:\nsmtp://USER:PASSWORD@HOST:PORT (STARTTLS required; ?tls=opportunistic or\n?tls=none to relax) or smtps://… (TLS); empty: no e-mail (HUBFORM_SMTP_URL)")
+	fs.StringVar(&cfg.smtpFrom, "smtp-from", envOr("HUBFORM_SMTP_FROM", ""), "`ADDRESS` e-mail is sent from; required with --smtp-url (HUBFORM_SMTP_FROM)")
 	fs.StringVar(&cfg.allowNets, "webhook-allow-nets", envOr("HUBFORM_WEBHOOK_ALLOW_NETS", ""), "comma-separated `CIDRS` of private networks webhook receivers may be in;\nempty: receivers must have public addresses (HUBFORM_WEBHOOK_ALLOW_NETS)")
 	fs.DurationVar(&cfg.timeout, "delivery-timeout", envDuration("HUBFORM_DELIVERY_TIMEOUT", delivery.DefaultTimeout), "how long one delivery attempt may take; a delivery running on a hub that\ndied is taken up by a live one 1.5 times this long after it began, within\nanother 30s (HUBFORM_DELIVERY_TIMEOUT)")
 	fs.DurationVar(&cfg.backoff, "delivery-backoff", envDuration("HUBFORM_DELIVERY_BACKOFF", delivery.DefaultBackoff), "delay before a failed delivery's first retry, doubling up to 1h; deliveries\nare retried for 24h whatever it is; tests make it short (HUBFORM_DELIVERY_BACKOFF)")
@@ -28,7 +34,7 @@ func addDeliveryFlags(fs *flagSet, cfg *deliveryConfig) {
 
 // openDelivery opens the delivery queue in the hub's database, has db
 // insert each submission's deliveries with it, and returns it unstarted.
-func openDelivery(ctx context.Context, cfg hubConfig, db *sqldb.DB, served hub.Forms, logger *slog.Logger) (*delivery.Queue, error) {
+func openDelivery(ctx context.Context, cfg hubConfig, db *sqldb.DB, served hub.Forms, files delivery.Files, logger *slog.Logger) (*delivery.Queue, error) {
 	dc := cfg.delivery
 	// Zero, as other commands leave them, means the defaults.
 	if dc.timeout < 0 || dc.backoff < 0 {
@@ -39,8 +45,17 @@ func openDelivery(ctx context.Context, cfg hubConfig, db *sqldb.DB, served hub.F
 		return nil, err
 	}
 	qc := delivery.Config{
-		Forms: served, Submissions: db, AllowNetworks: allow,
+		Forms: served, Submissions: db, AllowNetworks: allow, Files: files,
 		Timeout: dc.timeout, Backoff: dc.backoff, Logger: logger,
+	}
+	if dc.smtpURL != "" {
+		if _, err := mail.ParseAddress(dc.smtpFrom); err != nil {
+			return nil, errors.New("--smtp-from: want the address e-mail is sent from, such as forms@example.com")
+		}
+		if qc.Mailer, err = delivery.NewSMTP(dc.smtpURL, cmp.Or(dc.timeout, delivery.DefaultTimeout)); err != nil {
+			return nil, fmt.Errorf("--smtp-url: %w", err)
+		}
+		qc.MailFrom = dc.smtpFrom
 	}
 	var q *delivery.Queue
 	if cfg.db == "" {

@@ -28,6 +28,7 @@ var commands = map[string]command{
 	"tokens":      {"create, list or revoke API tokens of a hub's admin API", runTokens},
 	"conformance": {"check a live hub against the protocol, rule by rule", runConformance},
 	"forms":       {"push a form file to a hub's database, or pull one, with an API token", runForms},
+	"deliveries":  {"list or retry the webhooks and e-mail of submissions", runDeliveries},
 }
 
 func main() {

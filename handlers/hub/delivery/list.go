@@ -24,7 +24,7 @@ type Delivery struct {
 	ID           int64  `json:"id"`
 	Kind         string `json:"kind"`
 	SubmissionID string `json:"submissionId"`
-	// Target is the receiver's URL.
+	// Target is the receiver's URL, or "e-mail".
 	Target  string `json:"target"`
 	Outcome string `json:"outcome"`
 	// Attempts is how many attempts were made, Errors why those that
@@ -81,6 +81,9 @@ func delivery(j *rivertype.JobRow) Delivery {
 	var a WebhookArgs
 	if json.Unmarshal(j.EncodedArgs, &a) == nil {
 		d.SubmissionID, d.Target = a.SubmissionID, a.URL
+	}
+	if j.Kind == (NotifyArgs{}).Kind() {
+		d.Target = "e-mail"
 	}
 	for _, e := range j.Errors {
 		d.Errors = append(d.Errors, Attempt{Attempt: e.Attempt, At: e.At, Error: e.Error})

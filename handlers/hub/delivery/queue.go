@@ -58,6 +58,16 @@ type Config struct {
 	// Workers is how many deliveries run at once; zero means
 	// DefaultWorkers.
 	Workers int
+	// Mailer sends the e-mail of forms whose settings ask for it, from
+	// MailFrom; nil sends none, and such forms' submissions are stored
+	// without it, with a warning in the log.
+	Mailer   Mailer
+	MailFrom string
+	// Files reads files to attach, MaxAttach bytes of them at most per
+	// message (zero means DefaultMaxAttach); nil lists files without
+	// attaching them.
+	Files     Files
+	MaxAttach int64
 	// PollInterval is how often the queue looks for jobs when the database
 	// cannot notify it (SQLite); zero means River's default, one second.
 	PollInterval time.Duration
@@ -78,6 +88,9 @@ func (c *Config) defaults() {
 	}
 	if c.Workers <= 0 {
 		c.Workers = DefaultWorkers
+	}
+	if c.MaxAttach <= 0 {
+		c.MaxAttach = DefaultMaxAttach
 	}
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)
@@ -125,6 +138,7 @@ func (q *Queue) riverConfig(work bool) *river.Config {
 		rc.FetchCooldown = 0
 	}
 	river.AddWorker(rc.Workers, &webhookWorker{q: q})
+	river.AddWorker(rc.Workers, &notifyWorker{q: q})
 	if work {
 		rc.Queues = map[string]river.QueueConfig{QueueName: {MaxWorkers: q.cfg.Workers}}
 	}
@@ -166,6 +180,9 @@ func (q *Queue) Hook() sqldb.SubmissionHook {
 		if err != nil {
 			return fmt.Errorf("delivery: %w", err)
 		}
+		if form.Settings.Notify != nil && q.cfg.Mailer == nil {
+			q.cfg.Logger.Warn("form asks for e-mail but the hub has no SMTP server (--smtp-url): none sent", "site", s.Site, "form", s.Form, "submission", s.ID)
+		}
 		params := q.jobs(s, form.Settings)
 		if len(params) == 0 {
 			return nil
@@ -184,6 +201,12 @@ func (q *Queue) jobs(s hub.Submission, settings hub.Settings) []river.InsertMany
 	for _, w := range settings.Webhooks {
 		out = append(out, river.InsertManyParams{
 			Args:       WebhookArgs{SubmissionID: s.ID, Site: s.Site, Form: s.Form, URL: w.URL},
+			InsertOpts: opts,
+		})
+	}
+	if settings.Notify != nil && len(settings.Notify.Email) > 0 && q.cfg.Mailer != nil {
+		out = append(out, river.InsertManyParams{
+			Args:       NotifyArgs{SubmissionID: s.ID, Site: s.Site, Form: s.Form},
 			InsertOpts: opts,
 		})
 	}

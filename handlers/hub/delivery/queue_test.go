@@ -93,11 +93,18 @@ func (r *receiver) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 // openQueue returns a queue working on db, with short delays.
 func openQueue(t *testing.T, db *sqldb.DB, pgURL string, fs hub.Forms) *Queue {
 	t.Helper()
+	return openQueueWith(t, db, pgURL, fs, func(*Config) {})
+}
+
+// openQueueWith is openQueue with the configuration changed by change.
+func openQueueWith(t *testing.T, db *sqldb.DB, pgURL string, fs hub.Forms, change func(*Config)) *Queue {
+	t.Helper()
 	cfg := Config{
 		Forms: fs, Submissions: db,
 		AllowNetworks: []*Network{{IP: net.IPv4(127, 0, 0, 0), Mask: net.CIDRMask(8, 32)}},
 		Timeout:       5 * time.Second, Backoff: 10 * time.Millisecond, PollInterval: 20 * time.Millisecond,
 	}
+	change(&cfg)
 	var (
 		q   *Queue
 		err error

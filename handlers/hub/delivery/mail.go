@@ -1,0 +1,294 @@
+package delivery
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/mail"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/riverqueue/river"
+	gomail "github.com/wneessen/go-mail"
+
+	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/hubclient"
+)
+
+// DefaultMaxAttach is the most bytes of files attached to one message;
+// a submission with more has its files listed, not attached.
+const DefaultMaxAttach = 10 << 20
+
+// Mailer sends e-mail.
+type Mailer interface {
+	Send(ctx context.Context, m *gomail.Msg) error
+}
+
+// Files reads the files of submissions.
+type Files interface {
+	NewReader(ctx context.Context, key string) (io.ReadCloser, error)
+}
+
+// SMTP is a Mailer over SMTP.
+type SMTP struct {
+	host string
+	opts []gomail.Option
+}
+
+// NewSMTP returns a Mailer for the server rawURL names:
+// smtp://[USER:PASSWORD@]HOST[:PORT] with STARTTLS required (port 587 by
+// default), smtps://… with TLS from the start (port 465), and on smtp://
+// "?tls=opportunistic" to use STARTTLS when offered or "?tls=none" never
+// (a relay on the same machine, tests). Its errors do not repeat the URL,
+// which may hold a password.
+func NewSMTP(rawURL string, timeout time.Duration) (*SMTP, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil || u.Host == "" || u.Hostname() == "" {
+		return nil, errors.New("SMTP URL: want smtp://[USER:PASSWORD@]HOST[:PORT] or smtps://…")
+	}
+	opts := []gomail.Option{gomail.WithTimeout(timeout)}
+	port := 587
+	switch u.Scheme {
+	case "smtp":
+		switch tls := u.Query().Get("tls"); tls {
+		case "", "required":
+			opts = append(opts, gomail.WithTLSPolicy(gomail.TLSMandatory))
+		case "opportunistic":
+			opts = append(opts, gomail.WithTLSPolicy(gomail.TLSOpportunistic))
+		case "none":
+			opts = append(opts, gomail.WithTLSPolicy(gomail.NoTLS))
+		default:
+			return nil, fmt.Errorf("SMTP URL: tls=%q is not required, opportunistic or none", tls)
+		}
+	case "smtps":
+		opts = append(opts, gomail.WithSSL())
+		port = 465
+	default:
+		return nil, errors.New("SMTP URL: the scheme is not smtp or smtps")
+	}
+	if p := u.Port(); p != "" {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 1 || n > 65535 {
+			return nil, errors.New("SMTP URL: bad port")
+		}
+		port = n
+	}
+	opts = append(opts, gomail.WithPort(port))
+	if u.User != nil {
+		pw, _ := u.User.Password()
+		opts = append(opts, gomail.WithSMTPAuth(gomail.SMTPAuthAutoDiscover),
+			gomail.WithUsername(u.User.Username()), gomail.WithPassword(pw))
+	}
+	return &SMTP{host: u.Hostname(), opts: opts}, nil
+}
+
+// Send connects, sends m and disconnects.
+func (s *SMTP) Send(ctx context.Context, m *gomail.Msg) error {
+	c, err := gomail.NewClient(s.host, s.opts...)
+	if err != nil {
+		return err
+	}
+	return c.DialAndSendWithContext(ctx, m)
+}
+
+// NotifyArgs is a job that e-mails a submission to the form's owners.
+type NotifyArgs struct {
+	SubmissionID string `json:"submissionId"`
+	Site         string `json:"site"`
+	Form         string `json:"form"`
+}
+
+// Kind is the River kind of e-mail jobs.
+func (NotifyArgs) Kind() string { return "email" }
+
+type notifyWorker struct {
+	river.WorkerDefaults[NotifyArgs]
+	q *Queue
+}
+
+func (w *notifyWorker) NextRetry(job *river.Job[NotifyArgs]) time.Time {
+	return w.q.cfg.Now().Add(w.q.schedule.delay(job.Attempt))
+}
+
+// Work sends one message to every owner the form lists now.
+func (w *notifyWorker) Work(ctx context.Context, job *river.Job[NotifyArgs]) error {
+	a := job.Args
+	log := w.q.cfg.Logger.With("job", job.ID, "submission", a.SubmissionID, "site", a.Site, "form", a.Form, "attempt", job.Attempt)
+	form, err := w.q.cfg.Forms.Lookup(a.Site, a.Form)
+	if err != nil {
+		if errors.Is(err, hub.ErrNotFound) {
+			return river.JobCancel(fmt.Errorf("form %s/%s %w", a.Site, a.Form, errGone))
+		}
+		return err
+	}
+	if form.Settings.Notify == nil || len(form.Settings.Notify.Email) == 0 {
+		return river.JobCancel(errors.New("the form no longer lists owners to e-mail"))
+	}
+	sub, err := w.q.cfg.Submissions.Submission(ctx, a.SubmissionID)
+	if errors.Is(err, hub.ErrNotFound) {
+		return river.JobCancel(fmt.Errorf("submission %s %w", a.SubmissionID, errGone))
+	}
+	if err != nil {
+		return err
+	}
+	m, err := w.q.message(ctx, form, sub, job.ID)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, w.q.cfg.Timeout)
+	defer cancel()
+	if err := w.q.cfg.Mailer.Send(ctx, m); err != nil {
+		log.Info("e-mail attempt failed", "error", err)
+		return fmt.Errorf("e-mail: %w", err)
+	}
+	return nil
+}
+
+// message builds the e-mail of sub: the values under the form's labels,
+// in the form's order, and the files attached while they fit in MaxAttach
+// together, listed otherwise. Its Message-ID is the same on every attempt,
+// so that mail clients show a message sent twice once.
+func (q *Queue) message(ctx context.Context, form *hub.Form, sub hub.Submission, jobID int64) (*gomail.Msg, error) {
+	n := form.Settings.Notify
+	m := gomail.NewMsg(gomail.WithNoDefaultUserAgent())
+	if err := m.From(q.cfg.MailFrom); err != nil {
+		return nil, river.JobCancel(fmt.Errorf("--smtp-from: %w", err))
+	}
+	if err := m.To(n.Email...); err != nil {
+		return nil, river.JobCancel(fmt.Errorf("notify.email: %w", err))
+	}
+	var values map[string]any
+	json.Unmarshal(sub.Payload, &values)
+	if n.ReplyToField != "" {
+		if s, ok := values[n.ReplyToField].(string); ok && isAddress(s) {
+			m.ReplyTo(s)
+		}
+	}
+	title := form.Schema.Title
+	if title == "" {
+		title = sub.Site + "/" + sub.Form
+	}
+	m.Subject("New submission: " + title)
+	m.SetMessageIDWithValue(WebhookID(sub.ID, jobID) + "@" + domainOf(q.cfg.MailFrom))
+	m.SetDateWithValue(sub.CreatedAt)
+
+	var b strings.Builder
+	fmt.Fprintf(&b, "A submission to %s (site %s, form %s), received %s.\n\n", title, sub.Site, sub.Form, sub.CreatedAt.UTC().Format(time.RFC1123))
+	shown := map[string]bool{}
+	for _, f := range form.Schema.Fields {
+		shown[f.Name] = true
+		if hubclient.IsHoneypot(f.Name) || f.Type == hubclient.FieldFile {
+			continue
+		}
+		v, ok := values[f.Name]
+		if !ok {
+			continue
+		}
+		label := f.Label
+		if label == "" {
+			label = f.Name
+		}
+		fmt.Fprintf(&b, "%s:\n  %s\n", label, strings.ReplaceAll(formatValue(f, v), "\n", "\n  "))
+	}
+	var rest []string
+	for name := range values {
+		if !shown[name] && !hubclient.IsHoneypot(name) {
+			rest = append(rest, name)
+		}
+	}
+	sort.Strings(rest)
+	for _, name := range rest {
+		fmt.Fprintf(&b, "%s:\n  %s\n", name, strings.ReplaceAll(formatValue(hubclient.Field{}, values[name]), "\n", "\n  "))
+	}
+	var total int64
+	for _, a := range sub.Attachments {
+		total += a.Size
+	}
+	attach := len(sub.Attachments) > 0 && q.cfg.Files != nil && total <= q.cfg.MaxAttach
+	if len(sub.Attachments) > 0 {
+		b.WriteString("\nFiles:\n")
+		for _, a := range sub.Attachments {
+			fmt.Fprintf(&b, "  %s (%s, %d bytes)\n", a.Filename, a.MIME, a.Size)
+		}
+		if !attach {
+			fmt.Fprintf(&b, "They are not attached (%d bytes together, more than %d); they are kept on the hub.\n", total, q.cfg.MaxAttach)
+		}
+	}
+	fmt.Fprintf(&b, "\nSubmission %s\n", sub.ID)
+	m.SetBodyString(gomail.TypeTextPlain, b.String())
+	if attach {
+		for _, a := range sub.Attachments {
+			r, err := q.cfg.Files.NewReader(ctx, a.Key)
+			if err != nil {
+				return nil, fmt.Errorf("reading file %s: %w", a.Key, err)
+			}
+			err = m.AttachReader(a.Filename, io.LimitReader(r, a.Size), gomail.WithFileContentType(gomail.ContentType(a.MIME)))
+			r.Close()
+			if err != nil {
+				return nil, fmt.Errorf("attaching file %s: %w", a.Key, err)
+			}
+		}
+	}
+	return m, nil
+}
+
+// formatValue writes a value for people: option labels for option
+// values, yes or no for booleans, lists one per line.
+func formatValue(f hubclient.Field, v any) string {
+	label := func(s string) string {
+		for _, o := range f.Options {
+			if o.Value == s && o.Label != "" {
+				return o.Label
+			}
+		}
+		return s
+	}
+	switch v := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return label(v)
+	case bool:
+		if v {
+			return "yes"
+		}
+		return "no"
+	case []any:
+		parts := make([]string, len(v))
+		for i, x := range v {
+			parts[i] = formatValue(f, x)
+		}
+		return strings.Join(parts, "\n")
+	case float64:
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	}
+	js, _ := json.Marshal(v)
+	return string(js)
+}
+
+// isAddress reports whether s is a bare e-mail address, safe in a header.
+func isAddress(s string) bool {
+	if strings.ContainsAny(s, "\r\n<>\" ") {
+		return false
+	}
+	a, err := mail.ParseAddress(s)
+	return err == nil && a.Address == s
+}
+
+// domainOf returns the domain of an address, for Message-IDs.
+func domainOf(from string) string {
+	if a, err := mail.ParseAddress(from); err == nil {
+		if i := strings.LastIndexByte(a.Address, '@'); i >= 0 {
+			if host := a.Address[i+1:]; net.ParseIP(host) == nil && host != "" {
+				return host
+			}
+		}
+	}
+	return "hubform.invalid"
+}

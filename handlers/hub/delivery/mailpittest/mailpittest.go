@@ -1,0 +1,235 @@
+// Package mailpittest gives tests a real SMTP server: Mailpit on loopback
+// ports, whose HTTP API reads the messages back.
+//
+// mailpit is found on PATH or in $(go env GOPATH)/bin; `make mailpit`
+// installs it. Without it the tests that need it are skipped, unless
+// HUBFORM_MAIL_TESTS=1, when they fail.
+package mailpittest
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"go/build"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// Server is a running Mailpit.
+type Server struct {
+	// SMTP is the host:port it takes mail on.
+	SMTP string
+	// API is the base URL of its HTTP API.
+	API string
+}
+
+// Start runs Mailpit on free loopback ports until t ends.
+func Start(t testing.TB) *Server {
+	t.Helper()
+	bin, err := binary()
+	if err != nil {
+		if os.Getenv("HUBFORM_MAIL_TESTS") == "1" {
+			t.Fatalf("mailpittest: %v (run make mailpit)", err)
+		}
+		t.Skipf("mailpittest: %v; run make mailpit, or set HUBFORM_MAIL_TESTS=1 to make this a failure", err)
+	}
+	var lastLog string
+	for range 3 {
+		smtpAddr, err1 := freePort()
+		httpAddr, err2 := freePort()
+		if err := errors.Join(err1, err2); err != nil {
+			t.Fatal(err)
+		}
+		log := &syncBuffer{}
+		cmd := exec.Command(bin, "--smtp", smtpAddr, "--listen", httpAddr,
+			"--database", filepath.Join(t.TempDir(), "mailpit.db"), "--quiet", "--disable-version-check")
+		cmd.Stdout, cmd.Stderr = log, log
+		if err := cmd.Start(); err != nil {
+			t.Fatalf("mailpittest: start %s: %v", bin, err)
+		}
+		exited := make(chan struct{})
+		go func() { cmd.Wait(); close(exited) }()
+		stop := func() {
+			cmd.Process.Kill()
+			<-exited
+		}
+		s := &Server{SMTP: smtpAddr, API: "http://" + httpAddr}
+		if waitReady(s, exited) {
+			t.Cleanup(stop)
+			return s
+		}
+		stop()
+		lastLog = log.String()
+	}
+	t.Fatalf("mailpittest: mailpit did not start; its output:\n%s", lastLog)
+	return nil
+}
+
+// URL returns the smtp:// URL of the server for delivery.NewSMTP, without
+// TLS, which Mailpit does not offer unless configured.
+func (s *Server) URL() string { return "smtp://" + s.SMTP + "?tls=none" }
+
+// Summary is a message as Mailpit lists it.
+type Summary struct {
+	ID        string    `json:"ID"`
+	MessageID string    `json:"MessageID"`
+	Subject   string    `json:"Subject"`
+	To        []Address `json:"To"`
+}
+
+// Address is a mailbox in Mailpit's answers.
+type Address struct {
+	Name    string `json:"Name"`
+	Address string `json:"Address"`
+}
+
+// Message is one message with its text and attachments.
+type Message struct {
+	ID          string       `json:"ID"`
+	MessageID   string       `json:"MessageID"`
+	From        Address      `json:"From"`
+	To          []Address    `json:"To"`
+	ReplyTo     []Address    `json:"ReplyTo"`
+	Subject     string       `json:"Subject"`
+	Text        string       `json:"Text"`
+	Attachments []Attachment `json:"Attachments"`
+}
+
+// Attachment is an attached file.
+type Attachment struct {
+	PartID      string `json:"PartID"`
+	FileName    string `json:"FileName"`
+	ContentType string `json:"ContentType"`
+	Size        int    `json:"Size"`
+}
+
+// Messages returns the messages received, newest first.
+func (s *Server) Messages(t testing.TB) []Summary {
+	t.Helper()
+	var out struct {
+		Messages []Summary `json:"messages"`
+	}
+	s.get(t, "/api/v1/messages?limit=1000", &out)
+	return out.Messages
+}
+
+// Message returns the message with Mailpit's id.
+func (s *Server) Message(t testing.TB, id string) Message {
+	t.Helper()
+	var m Message
+	s.get(t, "/api/v1/message/"+url.PathEscape(id), &m)
+	return m
+}
+
+// Part returns the body of an attachment.
+func (s *Server) Part(t testing.TB, id, part string) []byte {
+	t.Helper()
+	res, err := http.Get(s.API + "/api/v1/message/" + url.PathEscape(id) + "/part/" + url.PathEscape(part))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("mailpittest: part %s of %s: %s %v", part, id, res.Status, err)
+	}
+	return b
+}
+
+func (s *Server) get(t testing.TB, path string, v any) {
+	t.Helper()
+	res, err := http.Get(s.API + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("mailpittest: GET %s: %s", path, res.Status)
+	}
+	if err := json.NewDecoder(res.Body).Decode(v); err != nil {
+		t.Fatalf("mailpittest: GET %s: %v", path, err)
+	}
+}
+
+var (
+	binaryOnce sync.Once
+	binaryPath string
+	binaryErr  error
+)
+
+// binary finds mailpit on PATH, else where go install puts it.
+func binary() (string, error) {
+	binaryOnce.Do(func() {
+		if p, err := exec.LookPath("mailpit"); err == nil {
+			binaryPath = p
+			return
+		}
+		for _, dir := range filepath.SplitList(build.Default.GOPATH) {
+			p := filepath.Join(dir, "bin", "mailpit")
+			if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+				binaryPath = p
+				return
+			}
+		}
+		binaryErr = errors.New("mailpit not found on PATH or in GOPATH/bin")
+	})
+	return binaryPath, binaryErr
+}
+
+// waitReady polls the API until it answers, the process exits, or 15
+// seconds pass.
+func waitReady(s *Server, exited <-chan struct{}) bool {
+	client := &http.Client{Timeout: time.Second}
+	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		select {
+		case <-exited:
+			return false
+		default:
+		}
+		if res, err := client.Get(s.API + "/api/v1/info"); err == nil {
+			res.Body.Close()
+			if res.StatusCode == http.StatusOK {
+				if c, err := net.DialTimeout("tcp", s.SMTP, time.Second); err == nil {
+					c.Close()
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+func freePort() (string, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	defer ln.Close()
+	return ln.Addr().String(), nil
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return fmt.Sprint(s.b.String())
+}
