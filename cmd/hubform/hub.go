@@ -57,6 +57,12 @@ admin API refuses to save or publish such a form. The site id "admin" is
 reserved for the admin API.
 
 Console cookies are marked Secure when --public-url is https://.
+
+Forms whose settings list "webhooks" or "notify" e-mail addresses have each
+submission delivered at least once: signed Standard Webhooks POSTs, retried
+for 24 hours, and one e-mail over --smtp-url. The deliveries are jobs in the
+database, stored with the submission; every hub on it works them, and
+"hubform deliveries" lists and retries them.
 `
 
 const hubTail = `
