@@ -74,7 +74,7 @@ func (r *flakyReceiver) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 
 // webhookForms returns a forms directory whose acme/contact sends each
 // submission to url.
-func webhookForms(t *testing.T, url string) string {
+func webhookForms(t testing.TB, url string) string {
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, "acme"), 0o755)
 	form := `{"title": "Contact", "fields": [{"name": "name", "type": "text", "label": "Name"}],
