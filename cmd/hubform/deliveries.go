@@ -20,6 +20,8 @@ Usage: hubform deliveries list --site SITE --form FORM [--data DIR|--db URL] [--
 
 Shows and retries the deliveries of submissions, the webhooks and e-mail
 their forms' settings ask for, kept as jobs in the hub's database.
+Both open the database read-write, as a hub does (River's tables are created
+if missing), and may run while hubs serve it.
 
   list   a form's deliveries, newest first: id, submission, target, outcome,
          attempts and the last error
