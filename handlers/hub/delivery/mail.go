@@ -144,8 +144,9 @@ func (w *notifyWorker) Work(ctx context.Context, job *river.Job[NotifyArgs]) err
 	ctx, cancel := context.WithTimeout(ctx, w.q.cfg.Timeout)
 	defer cancel()
 	if err := w.q.cfg.Mailer.Send(ctx, m); err != nil {
-		log.Info("e-mail attempt failed", "error", err)
-		return fmt.Errorf("e-mail: %w", err)
+		err = fmt.Errorf("e-mail: %w", err)
+		logFailure(log, job.JobRow, err)
+		return err
 	}
 	return nil
 }

@@ -125,7 +125,7 @@ type riverClient interface {
 // riverConfig returns the River configuration of q, with its workers.
 func (q *Queue) riverConfig(work bool) *river.Config {
 	rc := &river.Config{
-		Logger:  q.cfg.Logger,
+		Logger:  slog.New(minLevel{q.cfg.Logger.Handler(), slog.LevelWarn}),
 		Workers: river.NewWorkers(),
 		// A job whose hub died is marked running until rescued: rescue it
 		// soon after its attempt would have timed out.

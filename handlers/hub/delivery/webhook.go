@@ -114,14 +114,16 @@ func (w *webhookWorker) Work(ctx context.Context, job *river.Job[WebhookArgs]) e
 	setHeaders(req.Header, key, WebhookID(a.SubmissionID, job.ID), w.q.cfg.Now(), body)
 	resp, err := w.q.cfg.Client.Do(req)
 	if err != nil {
-		log.Info("webhook attempt failed", "error", err)
-		return fmt.Errorf("webhook: %w", err)
+		err = fmt.Errorf("webhook: %w", err)
+		logFailure(log, job.JobRow, err)
+		return err
 	}
 	io.Copy(io.Discard, io.LimitReader(resp.Body, maxAnswer))
 	resp.Body.Close()
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		log.Info("webhook attempt refused", "status", resp.StatusCode)
-		return fmt.Errorf("webhook: the receiver answered %s", resp.Status)
+		err := fmt.Errorf("webhook: the receiver answered %s", resp.Status)
+		logFailure(log, job.JobRow, err)
+		return err
 	}
 	log.Debug("webhook delivered", "status", resp.StatusCode)
 	return nil
