@@ -18,6 +18,7 @@ import (
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/delivery"
 	"github.com/hubform/hubform/handlers/hub/delivery/mailpittest"
+	"github.com/hubform/hubform/handlers/hub/postgres/pgtest"
 	"github.com/hubform/hubform/hubclient"
 )
 
@@ -93,10 +94,37 @@ func TestDeliveriesSurviveSIGKILL(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a burst of submissions against a process, and waits for River's rescuer")
 	}
+	killMidBurst(t, func(forms string, flags []string) (*hubProcess, func()) {
+		data := t.TempDir()
+		return startHub(t, forms, data, flags...), func() { startHub(t, forms, data, flags...) }
+	})
+}
+
+// TestDeliveriesTakenOverOnPostgres runs two hubs on one PostgreSQL
+// database and kills the one taking the burst: the other, running all
+// along, delivers every acknowledged submission, those under way on the
+// dead hub included.
+func TestDeliveriesTakenOverOnPostgres(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a burst of submissions against processes, and waits for River's rescuer")
+	}
+	t.Cleanup(pgtest.Stop) // registered first, so it runs after the database is dropped
+	dbURL := pgtest.URL(t)
+	killMidBurst(t, func(forms string, flags []string) (*hubProcess, func()) {
+		flags = append(flags, "--db", dbURL)
+		first := startHub(t, forms, t.TempDir(), flags...)
+		startHub(t, forms, t.TempDir(), flags...)
+		return first, func() {}
+	})
+}
+
+// killMidBurst runs the kill test. start starts the hub that takes the
+// burst, with the flags given, and returns it and what to do once it is
+// killed for the rest to be delivered.
+func killMidBurst(t *testing.T, start func(forms string, flags []string) (*hubProcess, func())) {
 	r, url := newFlakyReceiver(t)
-	forms, data := webhookForms(t, url), t.TempDir()
-	flags := []string{"--webhook-allow-nets", "127.0.0.1", "--delivery-backoff", "20ms", "--delivery-timeout", "2s"}
-	p := startHub(t, forms, data, flags...)
+	forms := webhookForms(t, url)
+	p, afterKill := start(forms, []string{"--webhook-allow-nets", "127.0.0.1", "--delivery-backoff", "20ms", "--delivery-timeout", "2s"})
 	c := &hubclient.Client{HubURL: p.url, Timeout: 5 * time.Second}
 	var (
 		mu    sync.Mutex
@@ -141,7 +169,7 @@ func TestDeliveriesSurviveSIGKILL(t *testing.T) {
 	before := len(r.subs)
 	r.mu.Unlock()
 
-	startHub(t, forms, data, flags...)
+	afterKill()
 	missing := func() int {
 		r.mu.Lock()
 		defer r.mu.Unlock()
