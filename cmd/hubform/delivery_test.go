@@ -125,46 +125,17 @@ func killMidBurst(t *testing.T, start func(forms string, flags []string) (*hubPr
 	r, url := newFlakyReceiver(t)
 	forms := webhookForms(t, url)
 	p, afterKill := start(forms, []string{"--webhook-allow-nets", "127.0.0.1", "--delivery-backoff", "20ms", "--delivery-timeout", "2s"})
-	c := &hubclient.Client{HubURL: p.url, Timeout: 5 * time.Second}
-	var (
-		mu    sync.Mutex
-		acked []string
-		wg    sync.WaitGroup
-	)
-	stop := make(chan struct{})
-	for w := range 8 {
-		wg.Go(func() {
-			for i := 0; ; i++ {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				res, err := c.Submit(context.Background(), "acme", "contact", &hubclient.SubmitRequest{
-					Payload: map[string]any{"name": fmt.Sprintf("worker %d #%d", w, i)},
-				})
-				if err != nil {
-					continue // refused connections once the hub is dead
-				}
-				mu.Lock()
-				acked = append(acked, res.SubmissionID)
-				mu.Unlock()
-			}
-		})
-	}
+	burst := startBurst(&hubclient.Client{HubURL: p.url, Timeout: 5 * time.Second}, 8)
 	// Kill once some deliveries are through and others are under way.
 	waitForN(t, 30*time.Second, func() bool {
 		r.mu.Lock()
 		defer r.mu.Unlock()
-		mu.Lock()
-		defer mu.Unlock()
-		return len(r.subs) >= 20 && len(acked) >= 100
+		return len(r.subs) >= 20 && burst.count() >= 100
 	})
 	p.cmd.Process.Kill()
 	<-p.done
 	p.done <- nil
-	close(stop)
-	wg.Wait()
+	acked := burst.end()
 	r.mu.Lock()
 	before := len(r.subs)
 	r.mu.Unlock()
@@ -197,17 +168,6 @@ func killMidBurst(t *testing.T, start func(forms string, flags []string) (*hubPr
 	}
 	t.Logf("%d submissions acknowledged, %d delivered before the kill, %d delivered in all, %d deliveries accepted more than once",
 		len(acked), before, len(r.subs), dup)
-}
-
-// waitForN polls cond until it holds, failing the test after d.
-func waitForN(t *testing.T, d time.Duration, cond func() bool) {
-	t.Helper()
-	for deadline := time.Now().Add(d); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if cond() {
-			return
-		}
-	}
-	t.Fatalf("condition not met within %v", d)
 }
 
 // TestDeliveriesCommand lists a failed delivery with its error, retries it

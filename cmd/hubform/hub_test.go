@@ -318,44 +318,12 @@ func TestHubKeepsAcknowledgedSubmissionsAcrossSIGKILL(t *testing.T) {
 	}
 	forms, data := formsDir(t), t.TempDir()
 	p := startHub(t, forms, data)
-	c := &hubclient.Client{HubURL: p.url, Timeout: 5 * time.Second}
-	var mu sync.Mutex
-	var acked []string
-	var wg sync.WaitGroup
-	stop := make(chan struct{})
-	for w := range 16 {
-		wg.Go(func() {
-			for i := 0; ; i++ {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				res, err := c.Submit(context.Background(), "acme", "contact", &hubclient.SubmitRequest{
-					Payload: map[string]any{"name": fmt.Sprintf("worker %d #%d", w, i)},
-				})
-				if err != nil {
-					continue // refused connections once the hub is dead
-				}
-				mu.Lock()
-				acked = append(acked, res.SubmissionID)
-				mu.Unlock()
-			}
-		})
-	}
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		mu.Lock()
-		n := len(acked)
-		mu.Unlock()
-		if n >= 200 {
-			break
-		}
-	}
+	burst := startBurst(&hubclient.Client{HubURL: p.url, Timeout: 5 * time.Second}, 16)
+	waitForN(t, 10*time.Second, func() bool { return burst.count() >= 200 })
 	p.cmd.Process.Kill() // SIGKILL, mid-burst
 	<-p.done
 	p.done <- nil
-	close(stop)
-	wg.Wait()
+	acked := burst.end()
 	if len(acked) < 200 {
 		t.Fatalf("only %d submissions acknowledged before the kill", len(acked))
 	}
@@ -415,12 +383,18 @@ func TestHubCommandErrors(t *testing.T) {
 // waitFor polls cond until it holds, failing the test after 5 seconds.
 func waitFor(t *testing.T, cond func() bool) {
 	t.Helper()
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+	waitForN(t, 5*time.Second, cond)
+}
+
+// waitForN polls cond until it holds, failing the test after d.
+func waitForN(t *testing.T, d time.Duration, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(d); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
 		if cond() {
 			return
 		}
 	}
-	t.Fatal("condition not met within 5s")
+	t.Fatalf("condition not met within %v", d)
 }
 
 func TestSigningSecret(t *testing.T) {
@@ -462,4 +436,52 @@ func TestSigningSecret(t *testing.T) {
 	if key, err := signingSecret(strings.Repeat("k", 40), short); err != nil || len(key) != 40 {
 		t.Errorf("a configured secret: %d bytes, %v", len(key), err)
 	}
+}
+
+// submissionBurst submits to acme/contact from several goroutines until it
+// is ended, keeping the ids the hub acknowledged.
+type submissionBurst struct {
+	mu    sync.Mutex
+	acked []string
+	stop  chan struct{}
+	wg    sync.WaitGroup
+}
+
+func startBurst(c *hubclient.Client, workers int) *submissionBurst {
+	b := &submissionBurst{stop: make(chan struct{})}
+	for w := range workers {
+		b.wg.Go(func() {
+			for i := 0; ; i++ {
+				select {
+				case <-b.stop:
+					return
+				default:
+				}
+				res, err := c.Submit(context.Background(), "acme", "contact", &hubclient.SubmitRequest{
+					Payload: map[string]any{"name": fmt.Sprintf("worker %d #%d", w, i)},
+				})
+				if err != nil {
+					continue // refused connections once the hub is dead
+				}
+				b.mu.Lock()
+				b.acked = append(b.acked, res.SubmissionID)
+				b.mu.Unlock()
+			}
+		})
+	}
+	return b
+}
+
+// count returns how many submissions were acknowledged so far.
+func (b *submissionBurst) count() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return len(b.acked)
+}
+
+// end stops the burst and returns the acknowledged ids.
+func (b *submissionBurst) end() []string {
+	close(b.stop)
+	b.wg.Wait()
+	return b.acked
 }
