@@ -91,7 +91,7 @@ func serveDemo(ctx context.Context, s demoSettings, stdout, stderr io.Writer) er
 		}
 		h, err := openHub(ctx, hubConfig{
 			addr: "127.0.0.1:0", data: s.data, forms: formsDir, maxBody: hub.DefaultMaxBodyBytes,
-			uploadTTL: 24 * time.Hour, sweepInterval: 10 * time.Minute,
+			uploadTTL: 24 * time.Hour, sweepInterval: 10 * time.Minute, shutdownGrace: 10 * time.Second,
 			turnstileSecret: s.captcha.turnstileSecret, recaptchaSecret: s.captcha.recaptchaSecret,
 			turnstileVerifyURL: s.turnstileVerifyURL, recaptchaVerify: s.recaptchaVerifyURL,
 		}, logger)

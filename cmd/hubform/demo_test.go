@@ -346,3 +346,12 @@ func TestDemoDownloadRefusesOddKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestDemoCommandWithItsOwnHub runs "hubform demo" as make run does: with
+// a hub of its own, whose contact form takes a post.
+func TestDemoCommandWithItsOwnHub(t *testing.T) {
+	demo := startDemo(t, "--data", t.TempDir())
+	if got := newVisitor(t, demo, "127.0.0.1").post(nil, nil); got != "submitted" {
+		t.Errorf("a post of the demo's contact form: %s, want submitted", got)
+	}
+}

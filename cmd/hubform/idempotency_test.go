@@ -19,7 +19,7 @@ func TestOneSubmissionPerRendering(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := startHub(t, forms, data)
-	demo := startDemo(t, h.url)
+	demo := startDemo(t, "--hub-url", h.url)
 	v := newVisitor(t, demo, "127.0.0.1")
 	if v.key == "" {
 		t.Fatal("the rendered form carries no idempotency key")

@@ -29,7 +29,7 @@ func TestHubSeesEachVisitor(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := startHub(t, forms, data, "--rate-limit", "3", "--trusted-proxies", "127.0.0.1/32")
-	demo := startDemo(t, h.url)
+	demo := startDemo(t, "--hub-url", h.url)
 	first, second := newVisitor(t, demo, "127.0.0.2"), newVisitor(t, demo, "127.0.0.3")
 
 	// A hub on SQLite lets a client a burst of 3 and one more request every
@@ -63,12 +63,12 @@ func TestHubSeesEachVisitor(t *testing.T) {
 	}
 }
 
-// startDemo runs "hubform demo" for hubURL on a free loopback port and
+// startDemo runs "hubform demo" with args on a free loopback port and
 // returns its base URL once it accepts connections.
-func startDemo(t *testing.T, hubURL string) string {
+func startDemo(t *testing.T, args ...string) string {
 	t.Helper()
 	addr := freeAddr(t)
-	cmd := exec.Command(binary, "demo", "--hub-url", hubURL, "--addr", addr)
+	cmd := exec.Command(binary, append([]string{"demo", "--addr", addr}, args...)...)
 	log := &lockedWriter{w: &strings.Builder{}}
 	cmd.Stdout, cmd.Stderr = log, log
 	if err := cmd.Start(); err != nil {
