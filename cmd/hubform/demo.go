@@ -98,8 +98,18 @@ func serveDemo(ctx context.Context, s demoSettings, stdout, stderr io.Writer) er
 		if err != nil {
 			return err
 		}
-		defer h.Close()
-		go h.Serve(ctx)
+		// The hub stops with the demo, and its storage closes only once it
+		// has: its queue still writes while it stops.
+		hubCtx, stopHub := context.WithCancel(ctx)
+		served := make(chan error, 1)
+		go func() { served <- h.Serve(hubCtx) }()
+		defer func() {
+			stopHub()
+			if err := <-served; err != nil {
+				logger.Warn("the demo's hub stopped", "error", err)
+			}
+			h.Close()
+		}()
 		app.hubURL, app.submissions, app.files = h.URL, h.db, h.blobs
 		fmt.Fprintf(stdout, "hubform demo: hub at %s, data in %s\n", h.URL, s.data)
 	}
