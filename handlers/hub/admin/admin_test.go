@@ -15,20 +15,13 @@ import (
 
 	"github.com/hubform/hubform/handlers/hub/accounts"
 	"github.com/hubform/hubform/handlers/hub/admin"
+	"github.com/hubform/hubform/handlers/hub/sqldb"
 	"github.com/hubform/hubform/handlers/hub/sqlite"
 )
 
 func TestAdminAPI(t *testing.T) {
 	ctx := context.Background()
-	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "hub.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	token := accounts.NewToken()
-	if err := db.CreateToken(ctx, accounts.Token{Name: "ci", Hash: accounts.HashToken(token), CreatedAt: time.Now()}); err != nil {
-		t.Fatal(err)
-	}
+	db, token := tokenDB(t)
 	api, err := admin.New(admin.Config{Tokens: db, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)
@@ -92,4 +85,20 @@ func TestAdminAPI(t *testing.T) {
 	if _, err := admin.New(admin.Config{}); err == nil {
 		t.Error("New without Tokens succeeded")
 	}
+}
+
+// tokenDB returns a hub database on SQLite, closed when t ends, holding
+// the API token it returns, named "ci".
+func tokenDB(t *testing.T) (*sqldb.DB, string) {
+	t.Helper()
+	db, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "hub.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	token := accounts.NewToken()
+	if err := db.CreateToken(context.Background(), accounts.Token{Name: "ci", Hash: accounts.HashToken(token), CreatedAt: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	return db, token
 }

@@ -1,7 +1,6 @@
 package admin_test
 
 import (
-	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -11,14 +10,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/hubform/hubform/handlers/hub/accounts"
 	"github.com/hubform/hubform/handlers/hub/admin"
 	"github.com/hubform/hubform/handlers/hub/forms"
-	"github.com/hubform/hubform/handlers/hub/sqlite"
 )
 
 const (
@@ -27,16 +23,7 @@ const (
 )
 
 func TestAdminForms(t *testing.T) {
-	ctx := context.Background()
-	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "hub.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	token := accounts.NewToken()
-	if err := db.CreateToken(ctx, accounts.Token{Name: "ci", Hash: accounts.HashToken(token), CreatedAt: time.Now()}); err != nil {
-		t.Fatal(err)
-	}
+	db, token := tokenDB(t)
 	root := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(root, "acme"), 0o755); err != nil {
 		t.Fatal(err)

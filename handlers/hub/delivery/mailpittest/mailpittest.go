@@ -10,7 +10,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"go/build"
 	"io"
 	"net"
 	"net/http"
@@ -22,6 +21,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/hubform/hubform/handlers/hub/internal/testbin"
 )
 
 // Server is a running Mailpit.
@@ -35,7 +36,7 @@ type Server struct {
 // Start runs Mailpit on free loopback ports until t ends.
 func Start(t testing.TB) *Server {
 	t.Helper()
-	bin, err := binary()
+	bin, err := testbin.Find("mailpit")
 	if err != nil {
 		if os.Getenv("HUBFORM_MAIL_TESTS") == "1" {
 			t.Fatalf("mailpittest: %v (run make mailpit)", err)
@@ -158,31 +159,6 @@ func (s *Server) get(t testing.TB, path string, v any) {
 	if err := json.NewDecoder(res.Body).Decode(v); err != nil {
 		t.Fatalf("mailpittest: GET %s: %v", path, err)
 	}
-}
-
-var (
-	binaryOnce sync.Once
-	binaryPath string
-	binaryErr  error
-)
-
-// binary finds mailpit on PATH, else where go install puts it.
-func binary() (string, error) {
-	binaryOnce.Do(func() {
-		if p, err := exec.LookPath("mailpit"); err == nil {
-			binaryPath = p
-			return
-		}
-		for _, dir := range filepath.SplitList(build.Default.GOPATH) {
-			p := filepath.Join(dir, "bin", "mailpit")
-			if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
-				binaryPath = p
-				return
-			}
-		}
-		binaryErr = errors.New("mailpit not found on PATH or in GOPATH/bin")
-	})
-	return binaryPath, binaryErr
 }
 
 // waitReady polls the API until it answers, the process exits, or 15

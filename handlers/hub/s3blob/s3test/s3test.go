@@ -12,9 +12,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"fmt"
-	"go/build"
 	"net"
 	"net/http"
 	"os"
@@ -24,6 +22,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/hubform/hubform/handlers/hub/internal/testbin"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
@@ -46,7 +46,7 @@ const (
 // neither t nor its parents may be parallel. The gateway stops when t ends.
 func URL(t testing.TB) string {
 	t.Helper()
-	bin, err := binary()
+	bin, err := testbin.Find("versitygw")
 	if err != nil {
 		if os.Getenv("HUBFORM_S3_TESTS") == "1" {
 			t.Fatalf("s3test: %v (run make versitygw)", err)
@@ -78,31 +78,6 @@ func URL(t testing.TB) string {
 		t.Fatalf("s3test: create bucket %s: %v", bucket, err)
 	}
 	return fmt.Sprintf("s3://%s?endpoint=%s&region=%s", bucket, endpoint, Region)
-}
-
-var (
-	binaryOnce sync.Once
-	binaryPath string
-	binaryErr  error
-)
-
-// binary finds versitygw on PATH, else where go install puts it.
-func binary() (string, error) {
-	binaryOnce.Do(func() {
-		if p, err := exec.LookPath("versitygw"); err == nil {
-			binaryPath = p
-			return
-		}
-		for _, dir := range filepath.SplitList(build.Default.GOPATH) {
-			p := filepath.Join(dir, "bin", "versitygw")
-			if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
-				binaryPath = p
-				return
-			}
-		}
-		binaryErr = errors.New("versitygw not found on PATH or in GOPATH/bin")
-	})
-	return binaryPath, binaryErr
 }
 
 // start runs the gateway on a free loopback port and returns its endpoint
