@@ -3,7 +3,9 @@ package handlers
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"log/slog"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -47,22 +49,20 @@ func TestHeadHTMX(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var srcs []string
-			doc.Find("script[src]").Each(func(_ int, s *goquery.Selection) { srcs = append(srcs, s.AttrOr("src", "")) })
-			var htmx []string
-			for _, src := range srcs {
-				if !strings.Contains(src, "hubform.js") {
-					htmx = append(htmx, src)
-				}
+			// One inline script, which loads hubform.js and then htmx.
+			scripts := doc.Find("script")
+			if scripts.Length() != 1 || scripts.Filter("script[data-hubform-loader]:not([src])").Length() != 1 {
+				t.Fatalf("head %q, want the inline loader alone", html.String())
+			}
+			js, htmx := loaderURLs(t, scripts.Text())
+			if !strings.HasPrefix(js, "/forms/static/hubform.js?v=") {
+				t.Errorf("the loader adds %q, want hubform.js", js)
 			}
 			switch {
-			case tt.want == "" && len(htmx) != 0:
-				t.Errorf("scripts %q, want no htmx", srcs)
-			case tt.want != "" && (len(htmx) != 1 || !strings.HasPrefix(htmx[0], tt.want)):
-				t.Errorf("scripts %q, want htmx from %s", srcs, tt.want)
-			}
-			if len(srcs) != len(htmx)+1 {
-				t.Errorf("scripts %q, want hubform.js once", srcs)
+			case tt.want == "" && htmx != "":
+				t.Errorf("the loader adds htmx from %q, want no htmx", htmx)
+			case tt.want != "" && !strings.HasPrefix(htmx, tt.want):
+				t.Errorf("the loader adds htmx from %q, want %s", htmx, tt.want)
 			}
 			warnings := strings.Count(log.String(), "level=WARN")
 			if tt.warns && (warnings != 1 || !strings.Contains(log.String(), "HTMXURL")) {
@@ -80,7 +80,7 @@ func TestHeadHTMX(t *testing.T) {
 	}
 }
 
-func TestHeadInlinesStyles(t *testing.T) {
+func TestHeadInlinesStylesAndLoader(t *testing.T) {
 	h := New(Config{Logger: slog.New(slog.DiscardHandler)})
 	for _, nonce := range []string{"", `n0"nce`} {
 		ctx := context.Background()
@@ -102,6 +102,9 @@ func TestHeadInlinesStyles(t *testing.T) {
 		if got, ok := style.Attr("nonce"); got != nonce || ok != (nonce != "") {
 			t.Errorf("nonce %q (%v), want %q", got, ok, nonce)
 		}
+		if got, ok := doc.Find("script[data-hubform-loader]").Attr("nonce"); got != nonce || ok != (nonce != "") {
+			t.Errorf("loader's nonce %q (%v), want %q", got, ok, nonce)
+		}
 		if n := doc.Find("link[rel=stylesheet]").Length(); n != 0 {
 			t.Errorf("%d linked stylesheets beside the inline one", n)
 		}
@@ -110,4 +113,16 @@ func TestHeadInlinesStyles(t *testing.T) {
 	if strings.Contains(static.Stylesheet(), "<") {
 		t.Error("hubform.css contains <, which cannot be inlined in <style>")
 	}
+}
+
+// loaderURLs returns the two addresses the inline loader adds: hubform.js
+// and htmx ("" for none).
+func loaderURLs(t *testing.T, js string) (string, string) {
+	t.Helper()
+	m := regexp.MustCompile(`const \[js,htmx\]=(\[[^\]]*\])`).FindStringSubmatch(js)
+	var urls []string
+	if m == nil || json.Unmarshal([]byte(m[1]), &urls) != nil || len(urls) != 2 {
+		t.Fatalf("loader %q: no [hubform.js, htmx] addresses", js)
+	}
+	return urls[0], urls[1]
 }

@@ -94,11 +94,12 @@ func Page(p PageProps) templ.Component {
 }
 
 // Head renders HubForm's styles and scripts, for a page's head. The styles
-// are inline, so that the first paint waits for no request. The scripts
-// are served under prefix, deferred, with versioned URLs that browsers may
-// cache for good. htmxURL is the host's own htmx; when it is empty the head
-// loads the copy embedded in the build, and no htmx when the build embedded
-// none: the forms then post without JavaScript.
+// are inline, so that the first paint waits for no request. A small inline
+// script loads hubform.js and htmx once the page is loaded and painted,
+// from versioned URLs under prefix that browsers may cache for good.
+// htmxURL is the host's own htmx; when it is empty the page gets the copy
+// embedded in the build, and no htmx when the build embedded none: the
+// forms then post without JavaScript.
 func Head(prefix, htmxURL string) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
@@ -124,39 +125,7 @@ func Head(prefix, htmxURL string) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		if src := htmxSrc(prefix, htmxURL); src != "" {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 6, "<script src=\"")
-			if templ_7745c5c3_Err != nil {
-				return templ_7745c5c3_Err
-			}
-			var templ_7745c5c3_Var5 string
-			templ_7745c5c3_Var5, templ_7745c5c3_Err = templ.ResolveAttributeValue(src)
-			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `handlers/page.templ`, Line: 43, Col: 19}
-			}
-			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var5)
-			if templ_7745c5c3_Err != nil {
-				return templ_7745c5c3_Err
-			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 7, "\" defer></script>")
-			if templ_7745c5c3_Err != nil {
-				return templ_7745c5c3_Err
-			}
-		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 8, "<script src=\"")
-		if templ_7745c5c3_Err != nil {
-			return templ_7745c5c3_Err
-		}
-		var templ_7745c5c3_Var6 string
-		templ_7745c5c3_Var6, templ_7745c5c3_Err = templ.ResolveAttributeValue(prefix + "/static/" + static.URL("hubform.js"))
-		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `handlers/page.templ`, Line: 45, Col: 61}
-		}
-		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var6)
-		if templ_7745c5c3_Err != nil {
-			return templ_7745c5c3_Err
-		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 9, "\" defer></script>")
+		templ_7745c5c3_Err = scriptLoader(prefix+"/static/"+static.URL("hubform.js"), htmxSrc(prefix, htmxURL)).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -183,6 +183,7 @@ func TestBrowserDemo(t *testing.T) {
 		if _, err := chromedp.RunResponse(d.ctx(10*time.Second), chromedp.Click(chromedp.CSS(`nav[aria-label=Language] a[href="?locale=fr"]`))); err != nil {
 			d.t.Fatalf("following the link to fr: %v", err)
 		}
+		d.waitForScripts()
 		d.wantTexts(pageTexts{
 			Title: "Enquête produit", Status: "Étape 1 sur 3", Legend: "À propos de vous",
 			EmailLabel: "Courriel", Next: "Suivant", Submit: "Envoyer", Lang: "fr",
@@ -198,7 +199,7 @@ func TestBrowserDemo(t *testing.T) {
 			d.t.Fatal(err)
 		}
 		files := d.tempFiles(map[string][]byte{"notes.txt": []byte("Sent without JavaScript.\n")})
-		d.open("/f/demo/contact")
+		d.do(chromedp.Navigate(d.srv.URL + "/f/demo/contact")) // no script will run: nothing to wait for
 		if eval[bool](d, `typeof window.htmx !== 'undefined' || typeof window.hubformScript !== 'undefined'`) {
 			d.t.Fatal("the page ran its scripts with script execution disabled")
 		}
@@ -455,10 +456,19 @@ func eval[T any](d *browserDemo, js string, opts ...chromedp.EvaluateOption) T {
 	return browsertest.Eval[T](d.t, d.tab, 10*time.Second, js, opts...)
 }
 
-// open loads a page of the demo and waits for its scripts to have run.
+// open loads a page of the demo and waits for its scripts to have run:
+// those the head's loader adds after the load event too, htmx last.
 func (d *browserDemo) open(path string) {
 	d.t.Helper()
 	d.do(chromedp.Navigate(d.srv.URL + path))
+	d.waitForScripts()
+}
+
+// waitForScripts waits until the scripts that the head's loader adds
+// after the load event have run, htmx last.
+func (d *browserDemo) waitForScripts() {
+	d.t.Helper()
+	d.waitFor(`!document.querySelector('script[data-hubform-loader]') || typeof window.htmx !== 'undefined'`)
 }
 
 func (d *browserDemo) waitFor(js string) {

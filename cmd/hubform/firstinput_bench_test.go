@@ -194,7 +194,10 @@ func BenchmarkFirstInput(b *testing.B) {
 		b.ReportMetric(f, name+"-ms")
 		b.ReportMetric(fs, name+"-static-ms")
 		b.ReportMetric(f/fs, name+"-x-of-static")
-		b.ReportMetric(median(page, dom)/median(static, dom), name+"-dom-x-of-static")
+		d, ds := median(page, dom), median(static, dom)
+		b.ReportMetric(d, name+"-dom-ms")
+		b.ReportMetric(ds, name+"-dom-static-ms")
+		b.ReportMetric(d/ds, name+"-dom-x-of-static")
 	}
 	report("cold", cold, coldStatic)
 	report("warm", warm, warmStatic)
