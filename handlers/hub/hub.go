@@ -33,6 +33,9 @@ type Form struct {
 	// ModTime and JSON's length, which two versions saved in one
 	// millisecond could share: forms.Parse sets it to a hash of JSON.
 	Tag string
+	// Version is the number of the database version served, 0 for a form
+	// of the forms directory, which has no versions.
+	Version int64
 }
 
 // Settings are a form's server-only settings: the member "hub" of its file.
@@ -62,6 +65,10 @@ type Settings struct {
 	Notify *Notify `json:"notify,omitempty"`
 	// Webhooks receive each submission as a signed Standard Webhooks event.
 	Webhooks []Webhook `json:"webhooks,omitempty"`
+	// RetentionDays, when positive, has the hub delete the form's
+	// submissions, and their files, once they are that many days old.
+	// Zero keeps them until an owner deletes them.
+	RetentionDays int `json:"retentionDays,omitempty"`
 }
 
 // Notify is who is e-mailed each submission of a form.
@@ -121,6 +128,12 @@ type Submission struct {
 	// when none. It is kept as long as the submission, and no other
 	// submission of the same site and form may carry it.
 	IdempotencyKey string `json:"idempotencyKey,omitempty"`
+	// FormVersion is the version of the form the submission was validated
+	// against, 0 for a form of the forms directory or a submission stored
+	// before versions were recorded.
+	FormVersion int64 `json:"formVersion,omitempty"`
+	// Spam is set when an owner marked the submission as spam.
+	Spam bool `json:"spam,omitempty"`
 }
 
 // Upload is an upload the hub signed a URL for. The PUT to that URL marks
@@ -158,7 +171,30 @@ type Filter struct {
 	// to people or answered over the network sets one, an export streams
 	// them all. Counting ignores Limit and Newest.
 	Limit int
+	// Search, when set, selects the submissions with a value that
+	// contains it, ignoring the case of ASCII letters. Field names match
+	// too: the search runs over the payload's JSON text.
+	Search string
+	// From and To, when set, select the submissions created at or after
+	// From, and before To.
+	From, To time.Time
+	// Spam selects by the owners' spam mark; the zero value selects all.
+	Spam SpamFilter
 }
+
+// SpamFilter selects submissions by their spam mark.
+type SpamFilter int
+
+// Values of SpamFilter.
+const (
+	// AnySpam selects submissions whether marked as spam or not.
+	AnySpam SpamFilter = iota
+	// NotSpam selects the submissions not marked as spam, as an inbox
+	// shows them by default.
+	NotSpam
+	// OnlySpam selects the submissions marked as spam.
+	OnlySpam
+)
 
 // Errors of the stores, for errors.Is.
 var (
@@ -223,4 +259,15 @@ func NewID(now time.Time) string {
 		hi >>= 5
 	}
 	return string(out[:])
+}
+
+// FormKey names a form: its site and slug.
+type FormKey struct{ Site, Slug string }
+
+// Deleted is what deleting submissions removed: how many submissions, and
+// the keys of the files they carried, which the caller deletes from the
+// file storage once the records are gone.
+type Deleted struct {
+	Submissions int
+	Files       []string
 }

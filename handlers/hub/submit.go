@@ -77,7 +77,7 @@ func (s *Server) postSubmit(c echo.Context) error {
 		ID: NewID(now), Site: form.Site, Form: form.Slug, CreatedAt: now,
 		Payload: payload, Attachments: req.Attachments,
 		ClientAddr: c.RealIP(), UserAgent: truncate(c.Request().UserAgent(), maxUserAgent),
-		IdempotencyKey: req.IdempotencyKey,
+		IdempotencyKey: req.IdempotencyKey, FormVersion: form.Version,
 	}
 	if sub.Attachments == nil {
 		sub.Attachments = []hubclient.Attachment{}

@@ -118,7 +118,7 @@ func (s *Stored) Lookup(site, slug string) (*hub.Form, error) {
 		s.logger.Error("form not served", "site", site, "slug", slug, "version", n, "err", err)
 		return nil, err
 	}
-	form.ModTime = v.CreatedAt
+	form.ModTime, form.Version = v.CreatedAt, n
 	s.mu.Lock()
 	if len(s.parsed) >= maxParsed {
 		clear(s.parsed)

@@ -14,7 +14,7 @@ import (
 	"github.com/hubform/hubform/hubclient"
 )
 
-const submissionColumns = "id, site, form, created_at, payload, attachments, client_addr, user_agent, idempotency_key"
+const submissionColumns = "id, site, form, created_at, payload, attachments, client_addr, user_agent, idempotency_key, form_version, spam"
 
 // CreateSubmission stores s and, in the same transaction, claims the upload
 // each of its attachments names. An upload can be claimed only if it exists,
@@ -72,10 +72,10 @@ func (db *DB) CreateSubmission(ctx context.Context, s hub.Submission) error {
 	// read. A racing transaction holding the key makes the insert wait for
 	// its outcome; any other conflict, such as a duplicate id, still fails.
 	res, err := tx.ExecContext(ctx,
-		`INSERT INTO submissions (`+submissionColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+		`INSERT INTO submissions (`+submissionColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
 		ON CONFLICT (site, form, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING`,
 		s.ID, s.Site, s.Form, millis(s.CreatedAt), string(payload), string(attsJSON), text(s.ClientAddr), text(s.UserAgent),
-		nullString(s.IdempotencyKey))
+		nullString(s.IdempotencyKey), nullInt(s.FormVersion), s.Spam)
 	if err != nil {
 		return db.errorf("create submission %s: %w", s.ID, err)
 	}
@@ -256,23 +256,41 @@ func (db *DB) CountSubmissions(ctx context.Context, f hub.Filter) (int, error) {
 // filterSQL returns the WHERE clause selecting f and its arguments. Only
 // the set members become conditions, so a filter on site and form is served
 // by the (site, form, id) index in order, in either direction, from a
-// cursor on.
+// cursor on; the search and the dates narrow what that walk reads.
 func filterSQL(f hub.Filter) (string, []any) {
 	var (
 		conds []string
 		args  []any
 	)
+	arg := func(v any) string {
+		args = append(args, v)
+		return "$" + strconv.Itoa(len(args))
+	}
 	add := func(column, op, value string) {
 		if value == "" {
 			return
 		}
-		args = append(args, value)
-		conds = append(conds, column+" "+op+" $"+strconv.Itoa(len(args)))
+		conds = append(conds, column+" "+op+" "+arg(value))
 	}
 	add("site", "=", f.Site)
 	add("form", "=", f.Form)
 	add("id", "<", f.Before)
 	add("id", ">", f.After)
+	if !f.From.IsZero() {
+		conds = append(conds, "created_at >= "+arg(millis(f.From)))
+	}
+	if !f.To.IsZero() {
+		conds = append(conds, "created_at < "+arg(millis(f.To)))
+	}
+	switch f.Spam {
+	case hub.NotSpam:
+		conds = append(conds, "NOT spam")
+	case hub.OnlySpam:
+		conds = append(conds, "spam")
+	}
+	if f.Search != "" {
+		conds = append(conds, `LOWER(payload) LIKE `+arg(searchPattern(f.Search))+` ESCAPE '\'`)
+	}
 	if len(conds) == 0 {
 		return "", nil
 	}
@@ -286,12 +304,13 @@ func scanSubmission(s scanner) (hub.Submission, error) {
 		created          int64
 		payload, attsRaw string
 		key              sql.NullString
+		version          sql.NullInt64
 	)
-	err := s.Scan(&sub.ID, &sub.Site, &sub.Form, &created, &payload, &attsRaw, &sub.ClientAddr, &sub.UserAgent, &key)
+	err := s.Scan(&sub.ID, &sub.Site, &sub.Form, &created, &payload, &attsRaw, &sub.ClientAddr, &sub.UserAgent, &key, &version, &sub.Spam)
 	if err != nil {
 		return hub.Submission{}, err
 	}
-	sub.IdempotencyKey = key.String
+	sub.IdempotencyKey, sub.FormVersion = key.String, version.Int64
 	sub.CreatedAt = fromMillis(created)
 	sub.Payload = json.RawMessage(payload)
 	// Never nil, so a submission without files encodes "attachments": []

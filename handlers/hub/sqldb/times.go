@@ -21,6 +21,9 @@ func nullMillis(t time.Time) sql.NullInt64 {
 	return sql.NullInt64{Int64: millis(t), Valid: true}
 }
 
+// nullInt stores 0 as NULL.
+func nullInt(n int64) sql.NullInt64 { return sql.NullInt64{Int64: n, Valid: n != 0} }
+
 // nullString stores the empty string as NULL.
 func nullString(s string) sql.NullString {
 	return sql.NullString{String: s, Valid: s != ""}

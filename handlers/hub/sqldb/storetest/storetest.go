@@ -51,6 +51,11 @@ func Run(t *testing.T, open Open) {
 		{"Sessions", testSessions},
 		{"FormVersions", testFormVersions},
 		{"FormSaveRace", testFormSaveRace},
+		{"InboxFilters", testInboxFilters},
+		{"FormVersionKept", testFormVersionKept},
+		{"DeleteSubmissions", testDeleteSubmissions},
+		{"DeleteSubmissionsBefore", testDeleteSubmissionsBefore},
+		{"DeleteRace", testDeleteRace},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { tt.fn(t, open) })

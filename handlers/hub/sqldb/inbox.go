@@ -1,0 +1,191 @@
+package sqldb
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/hubform/hubform/handlers/hub"
+)
+
+// maxIDs is the most ids one statement names; longer lists are taken in
+// several statements of one transaction.
+const maxIDs = 500
+
+// searchPattern returns the LIKE pattern, escaped with '\', that finds
+// term in a payload's JSON text: term is written as the hub writes
+// payloads (encoding/json), so a quote or a < in it matches what is
+// stored, and lowered as the query lowers the payload.
+func searchPattern(term string) string {
+	enc, _ := json.Marshal(strings.ToLower(term)) // a string always encodes
+	inner := string(enc[1 : len(enc)-1])
+	inner = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(inner)
+	return "%" + inner + "%"
+}
+
+// in returns "IN ($n, …)" for ids, appending them to args.
+func in(ids []string, args []any) (string, []any) {
+	marks := make([]string, len(ids))
+	for i, id := range ids {
+		args = append(args, id)
+		marks[i] = "$" + strconv.Itoa(len(args))
+	}
+	return "IN (" + strings.Join(marks, ", ") + ")", args
+}
+
+// DeleteSubmissions deletes the submissions of site and form with the
+// given ids, and the records of their files, in one transaction. Ids of
+// another form, or of no submission, are left alone: they count for
+// nothing. The caller deletes the files named in the result.
+func (db *DB) DeleteSubmissions(ctx context.Context, site, form string, ids []string) (hub.Deleted, error) {
+	var d hub.Deleted
+	err := db.inTx(ctx, func(tx *sql.Tx) error {
+		for chunk := range slices.Chunk(ids, maxIDs) {
+			if err := deleteIDs(ctx, tx, site, form, chunk, &d); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return hub.Deleted{}, db.errorf("delete submissions of %s/%s: %w", site, form, err)
+	}
+	return d, nil
+}
+
+// DeleteSubmissionsBefore deletes at most limit submissions of site and
+// form created before before, oldest first, with the records of their
+// files, as DeleteSubmissions does. Hubs sharing the database may run it
+// at once: a submission is deleted, and counted, by one of them only.
+func (db *DB) DeleteSubmissionsBefore(ctx context.Context, site, form string, before time.Time, limit int) (hub.Deleted, error) {
+	var d hub.Deleted
+	err := db.inTx(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx,
+			`SELECT id FROM submissions WHERE site = $1 AND form = $2 AND created_at < $3 ORDER BY created_at, id LIMIT $4`,
+			site, form, millis(before), limit)
+		if err != nil {
+			return err
+		}
+		ids, err := scanStrings(rows)
+		if err != nil || len(ids) == 0 {
+			return err
+		}
+		return deleteIDs(ctx, tx, site, form, ids, &d)
+	})
+	if err != nil {
+		return hub.Deleted{}, db.errorf("delete submissions of %s/%s before %s: %w", site, form, before.Format(time.RFC3339), err)
+	}
+	return d, nil
+}
+
+// deleteIDs deletes the submissions of site and form with the ids, their
+// upload records first, which reference them, and adds what it deleted to
+// d. Of transactions racing to delete one submission, the statements of
+// the later ones find nothing left and report nothing.
+func deleteIDs(ctx context.Context, tx *sql.Tx, site, form string, ids []string, d *hub.Deleted) error {
+	inIDs, args := in(ids, []any{site, form})
+	rows, err := tx.QueryContext(ctx, `DELETE FROM uploads WHERE submission_id IN
+		(SELECT id FROM submissions WHERE site = $1 AND form = $2 AND id `+inIDs+`) RETURNING key`, args...)
+	if err != nil {
+		return err
+	}
+	keys, err := scanStrings(rows)
+	if err != nil {
+		return err
+	}
+	res, err := tx.ExecContext(ctx, `DELETE FROM submissions WHERE site = $1 AND form = $2 AND id `+inIDs, args...)
+	if err != nil {
+		return err
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return err
+	}
+	d.Submissions += int(n)
+	d.Files = append(d.Files, keys...)
+	return nil
+}
+
+// SetSpam marks the submissions of site and form with the given ids as
+// spam, or as not spam, and returns how many it found. Ids of another
+// form are left alone.
+func (db *DB) SetSpam(ctx context.Context, site, form string, ids []string, spam bool) (int, error) {
+	n := 0
+	err := db.inTx(ctx, func(tx *sql.Tx) error {
+		for chunk := range slices.Chunk(ids, maxIDs) {
+			inIDs, args := in(chunk, []any{site, form, spam})
+			res, err := tx.ExecContext(ctx, `UPDATE submissions SET spam = $3 WHERE site = $1 AND form = $2 AND id `+inIDs, args...)
+			if err != nil {
+				return err
+			}
+			m, err := res.RowsAffected()
+			if err != nil {
+				return err
+			}
+			n += int(m)
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, db.errorf("mark submissions of %s/%s as spam %v: %w", site, form, spam, err)
+	}
+	return n, nil
+}
+
+// SubmissionForms returns the forms that have submissions, in no
+// particular order: those whose retention the hub applies.
+func (db *DB) SubmissionForms(ctx context.Context) ([]hub.FormKey, error) {
+	rows, err := db.r.QueryContext(ctx, `SELECT DISTINCT site, form FROM submissions`)
+	if err != nil {
+		return nil, db.errorf("forms with submissions: %w", err)
+	}
+	defer rows.Close()
+	var out []hub.FormKey
+	for rows.Next() {
+		var k hub.FormKey
+		if err := rows.Scan(&k.Site, &k.Slug); err != nil {
+			return nil, db.errorf("forms with submissions: %w", err)
+		}
+		out = append(out, k)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, db.errorf("forms with submissions: %w", err)
+	}
+	return out, nil
+}
+
+// inTx runs fn in a transaction on the writing pool and commits it when
+// fn returns nil.
+func (db *DB) inTx(ctx context.Context, fn func(*sql.Tx) error) error {
+	w, err := db.writer()
+	if err != nil {
+		return err
+	}
+	tx, err := w.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := fn(tx); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// scanStrings reads and closes rows of one text column.
+func scanStrings(rows *sql.Rows) ([]string, error) {
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
