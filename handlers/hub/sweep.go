@@ -56,7 +56,8 @@ func (s *Server) Sweep(ctx context.Context, ttl time.Duration) (int, error) {
 	}
 }
 
-// RunSweeper sweeps every interval until ctx is done, logging what it did.
+// RunSweeper sweeps every interval until ctx is done, and applies the
+// forms' retention (see ApplyRetention), logging what it did.
 func (s *Server) RunSweeper(ctx context.Context, interval, ttl time.Duration) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
@@ -67,6 +68,13 @@ func (s *Server) RunSweeper(ctx context.Context, interval, ttl time.Duration) {
 			s.cfg.Logger.Error("sweep failed", slog.Any("error", err))
 		case n > 0:
 			s.cfg.Logger.Info("swept unsubmitted uploads", slog.Int("count", n))
+		}
+		n, err = s.ApplyRetention(ctx)
+		switch {
+		case err != nil && ctx.Err() == nil:
+			s.cfg.Logger.Error("retention failed", slog.Any("error", err))
+		case n > 0:
+			s.cfg.Logger.Info("deleted submissions past their form's retention", slog.Int("count", n))
 		}
 		select {
 		case <-ctx.Done():

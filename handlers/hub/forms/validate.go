@@ -226,6 +226,9 @@ func (v *validator) settings(s hub.Settings) {
 			v.addf("hub.allowedOrigins[%d]: %q is not an origin as browsers send it: http or https, lowercase host, optional port, no path, not even \"/\"", i, o)
 		}
 	}
+	if s.RetentionDays < 0 || s.RetentionDays > hub.MaxRetentionDays {
+		v.addf("hub.retentionDays: %d is not between 0 (keep) and %d", s.RetentionDays, hub.MaxRetentionDays)
+	}
 	v.notify(s.Notify)
 	v.webhooks(s.Webhooks)
 }

@@ -130,6 +130,12 @@ func TestValidateRefuses(t *testing.T) {
 		{"negative max files", func(s *hubclient.Schema, h *hub.Settings) {
 			h.MaxFiles = -2
 		}, "hub.maxFiles: -2 is negative"},
+		{"negative retention", func(s *hubclient.Schema, h *hub.Settings) {
+			h.RetentionDays = -1
+		}, "hub.retentionDays: -1 is not between 0 (keep) and 36500"},
+		{"retention past a century", func(s *hubclient.Schema, h *hub.Settings) {
+			h.RetentionDays = 36501
+		}, "hub.retentionDays: 36501 is not between 0 (keep) and 36500"},
 		{"min score above 1", func(s *hubclient.Schema, h *hub.Settings) {
 			h.RecaptchaMinScore = 1.5
 		}, "hub.recaptchaMinScore: 1.5 is not between 0 and 1"},
