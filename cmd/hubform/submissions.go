@@ -3,17 +3,14 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/handlers/hub/export"
 	"github.com/hubform/hubform/handlers/hub/sqldb"
 )
 
@@ -84,114 +81,12 @@ func runSubmissions(ctx context.Context, args []string, stdout, stderr io.Writer
 	return 0
 }
 
-// writeJSON streams one JSON array, a submission at a time.
 func writeJSON(ctx context.Context, db *sqldb.DB, f hub.Filter, w io.Writer) error {
-	io.WriteString(w, "[")
-	first := true
-	err := db.ListSubmissions(ctx, f, func(s hub.Submission) error {
-		data, err := json.Marshal(s)
-		if err != nil {
-			return err
-		}
-		if !first {
-			io.WriteString(w, ",")
-		}
-		first = false
-		io.WriteString(w, "\n  ")
-		_, err = w.Write(data)
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	if !first {
-		io.WriteString(w, "\n")
-	}
-	_, err = io.WriteString(w, "]\n")
-	return err
+	return export.JSON(ctx, db, f, w)
 }
 
-// writeCSV writes a column per value name. The names are gathered in a
-// first pass, so no submission is held in memory.
 func writeCSV(ctx context.Context, db *sqldb.DB, f hub.Filter, w io.Writer) error {
-	seen := map[string]bool{}
-	err := db.ListSubmissions(ctx, f, func(s hub.Submission) error {
-		var payload map[string]json.RawMessage
-		json.Unmarshal(s.Payload, &payload)
-		for k := range payload {
-			seen[k] = true
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	names := make([]string, 0, len(seen))
-	for k := range seen {
-		names = append(names, k)
-	}
-	slices.Sort(names)
-	cw := &safeCSV{w: csv.NewWriter(w)}
-	cw.Write(slices.Concat([]string{"id", "site", "form", "createdAt"}, names, []string{"attachments"}))
-	err = db.ListSubmissions(ctx, f, func(s hub.Submission) error {
-		var payload map[string]any
-		json.Unmarshal(s.Payload, &payload)
-		row := []string{s.ID, s.Site, s.Form, s.CreatedAt.UTC().Format(time.RFC3339Nano)}
-		for _, k := range names {
-			row = append(row, csvCell(payload[k]))
-		}
-		var files []string
-		for _, a := range s.Attachments {
-			files = append(files, a.Filename+" ("+a.Key+")")
-		}
-		return cw.Write(append(row, strings.Join(files, "; ")))
-	})
-	if err != nil {
-		return err
-	}
-	cw.w.Flush()
-	return cw.w.Error()
-}
-
-// safeCSV writes rows whose every cell went through csvSafe, the header
-// and the hub's own columns included: a value name, a file name or any
-// other text a visitor chose must never reach a spreadsheet as a formula.
-type safeCSV struct{ w *csv.Writer }
-
-func (s *safeCSV) Write(row []string) error {
-	for i, cell := range row {
-		row[i] = csvSafe(cell)
-	}
-	return s.w.Write(row)
-}
-
-// csvSafe quotes a cell that a spreadsheet would run as a formula, one
-// starting with =, +, -, @, a tab or a carriage return, with a leading '.
-// A number such as -5 then reads '-5: text, as every cell of the export is.
-func csvSafe(s string) string {
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
-		return "'" + s
-	}
-	return s
-}
-
-// csvCell renders a value for a spreadsheet: text as is, lists joined,
-// anything else as JSON. safeCSV neutralises formulas when it is written.
-func csvCell(v any) string {
-	switch v := v.(type) {
-	case nil:
-		return ""
-	case string:
-		return v
-	case []any:
-		parts := make([]string, len(v))
-		for i, e := range v {
-			parts[i] = csvCell(e)
-		}
-		return strings.Join(parts, "; ")
-	}
-	b, _ := json.Marshal(v)
-	return string(b)
+	return export.CSV(ctx, db, f, w)
 }
 
 func writeTable(ctx context.Context, db *sqldb.DB, f hub.Filter, w io.Writer) error {
