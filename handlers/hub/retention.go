@@ -57,7 +57,7 @@ func (s *Server) ApplyRetention(ctx context.Context) (int, error) {
 				return deleted, err
 			}
 			deleted += d.Submissions
-			s.DeleteFiles(ctx, d.Files)
+			DeleteFiles(ctx, s.cfg.Blobs, d.Files, s.cfg.Logger)
 			if d.Submissions == 0 {
 				break
 			}
@@ -69,10 +69,12 @@ func (s *Server) ApplyRetention(ctx context.Context) (int, error) {
 // DeleteFiles deletes the files of deleted submissions from the storage.
 // Their records are gone already, so a file that cannot be deleted is
 // only logged: nothing refers to it any more.
-func (s *Server) DeleteFiles(ctx context.Context, keys []string) {
+func DeleteFiles(ctx context.Context, files interface {
+	Delete(ctx context.Context, key string) error
+}, keys []string, logger *slog.Logger) {
 	for _, key := range keys {
-		if err := s.cfg.Blobs.Delete(ctx, key); err != nil && !errors.Is(err, ErrNotFound) {
-			s.cfg.Logger.Warn("file of a deleted submission left in storage", slog.String("key", key), slog.Any("error", err))
+		if err := files.Delete(ctx, key); err != nil && !errors.Is(err, ErrNotFound) {
+			logger.WarnContext(ctx, "file of a deleted submission left in storage", slog.String("key", key), slog.Any("error", err))
 		}
 	}
 }

@@ -68,6 +68,13 @@ type Config struct {
 	Limiter hub.Limiter
 	// Forms, when set, is listed on the home page.
 	Forms FormLister
+	// Lookup, Submissions and Files, when all are set,
+	// give each form an inbox (see inbox.go): Lookup finds the form,
+	// Submissions reads and changes its submissions, Files serves and
+	// deletes their files.
+	Lookup      hub.Forms
+	Submissions Submissions
+	Files       Files
 	// Secure marks the cookies Secure: set it when browsers reach the hub
 	// over HTTPS (its public URL is https://).
 	Secure bool
@@ -162,6 +169,7 @@ func (con *Console) Register(e *echo.Echo) {
 	g.POST("/sign-out", con.signOut)
 	g.GET("", con.home)
 	g.GET("/forms", con.formList)
+	con.inboxRoutes(g)
 }
 
 // loadSession loads the request's session and saves it once answered,

@@ -77,7 +77,7 @@ func CSV(ctx context.Context, db Lister, f hub.Filter, w io.Writer) error {
 		json.Unmarshal(s.Payload, &payload)
 		row := []string{s.ID, s.Site, s.Form, s.CreatedAt.UTC().Format(time.RFC3339Nano)}
 		for _, k := range names {
-			row = append(row, csvCell(payload[k]))
+			row = append(row, Cell(payload[k]))
 		}
 		var files []string
 		for _, a := range s.Attachments {
@@ -114,9 +114,10 @@ func csvSafe(s string) string {
 	return s
 }
 
-// csvCell renders a value for a spreadsheet: text as is, lists joined,
-// anything else as JSON. safeCSV neutralises formulas when it is written.
-func csvCell(v any) string {
+// Cell renders a value of a payload as text, for a spreadsheet or a page:
+// text as is, lists joined, anything else as JSON. It does not neutralise
+// formulas; CSV does that when it writes the cell.
+func Cell(v any) string {
 	switch v := v.(type) {
 	case nil:
 		return ""
@@ -125,7 +126,7 @@ func csvCell(v any) string {
 	case []any:
 		parts := make([]string, len(v))
 		for i, e := range v {
-			parts[i] = csvCell(e)
+			parts[i] = Cell(e)
 		}
 		return strings.Join(parts, "; ")
 	}
