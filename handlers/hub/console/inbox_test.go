@@ -1,0 +1,347 @@
+package console_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	re "regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/handlers/hub/console"
+	"github.com/hubform/hubform/handlers/hub/forms"
+	"github.com/hubform/hubform/handlers/hub/sqldb"
+	"github.com/hubform/hubform/hubclient"
+)
+
+// memFiles is file storage in memory; with sign set it hands out links
+// as a bucket does.
+type memFiles struct {
+	mu    sync.Mutex
+	files map[string][]byte
+}
+
+func (m *memFiles) NewReader(_ context.Context, key string) (io.ReadCloser, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	b, ok := m.files[key]
+	if !ok {
+		return nil, hub.ErrNotFound
+	}
+	return io.NopCloser(bytes.NewReader(b)), nil
+}
+
+func (m *memFiles) Delete(_ context.Context, key string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	delete(m.files, key)
+	return nil
+}
+
+func (m *memFiles) has(key string) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	_, ok := m.files[key]
+	return ok
+}
+
+// bucketFiles signs links, as s3blob.Bucket does.
+type bucketFiles struct{ *memFiles }
+
+func (bucketFiles) SignedGetURL(_ context.Context, key, filename string, expiry time.Duration) (string, error) {
+	return "https://bucket.example/" + key + "?expires=" + expiry.String(), nil
+}
+
+// contactV1 and contactV2 are two versions of acme/contact, whose label
+// of "name" differs.
+const (
+	contactV1 = `{"title":"Contact","fields":[{"name":"name","type":"text","label":"Your name"},{"name":"message","type":"textarea","label":"Message"},{"name":"cv","type":"file"}]}`
+	contactV2 = `{"title":"Contact","fields":[{"name":"name","type":"text","label":"Full name"},{"name":"message","type":"textarea","label":"Message"},{"name":"cv","type":"file"}]}`
+)
+
+// inboxConsole is a console with an inbox over acme/contact, published at
+// version 2, and acme/other.
+func inboxConsole(t *testing.T, files console.Files) *testConsole {
+	t.Helper()
+	tc := newConsole(t, func(cfg *console.Config) {
+		db := cfg.Users.(*sqldb.DB)
+		cfg.Lookup, cfg.Submissions, cfg.Files = forms.NewStored(db, nil), db, files
+	})
+	ctx := context.Background()
+	for _, f := range []struct{ slug, body string }{{"contact", contactV1}, {"contact", contactV2}, {"other", contactV1}} {
+		n, err := tc.db.SaveFormVersion(ctx, "acme", f.slug, []byte(f.body), "test", time.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := tc.db.PublishFormVersion(ctx, "acme", f.slug, n, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return tc
+}
+
+// submit stores a submission of acme/slug with the payload and files.
+func (tc *testConsole) submit(slug string, created time.Time, version int64, payload string, files ...string) string {
+	tc.t.Helper()
+	ctx := context.Background()
+	s := hub.Submission{ID: hub.NewID(created), Site: "acme", Form: slug, CreatedAt: created, Payload: json.RawMessage(payload),
+		FormVersion: version, Attachments: []hubclient.Attachment{}}
+	for i, name := range files {
+		u := hub.Upload{Key: fmt.Sprintf("acme/%s/%s-%d", slug, s.ID, i), Site: "acme", Form: slug, Filename: name, MIME: "text/html",
+			Size: 5, CreatedAt: created, ExpiresAt: created.Add(time.Hour), UploadedAt: created}
+		if err := tc.db.CreateUpload(ctx, u); err != nil {
+			tc.t.Fatal(err)
+		}
+		s.Attachments = append(s.Attachments, hubclient.Attachment{Key: u.Key, Filename: name, Size: 5, MIME: "text/html", Field: "cv"})
+	}
+	if err := tc.db.CreateSubmission(ctx, s); err != nil {
+		tc.t.Fatal(err)
+	}
+	return s.ID
+}
+
+func newInbox(t *testing.T, files console.Files) (*testConsole, *browser) {
+	t.Helper()
+	tc := inboxConsole(t, files)
+	b := tc.browser()
+	if res := b.signIn(janeEmail, janePassword); res.status != http.StatusSeeOther {
+		t.Fatalf("sign-in: %d", res.status)
+	}
+	return tc, b
+}
+
+const contactInbox = console.Path + "/forms/acme/contact/submissions"
+
+func TestInboxListsSearchesAndPages(t *testing.T) {
+	tc, b := newInbox(t, &memFiles{files: map[string][]byte{}})
+	day := time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
+	jane := tc.submit("contact", day, 2, `{"name":"Jane Roe","message":"About the offer"}`)
+	john := tc.submit("contact", day.AddDate(0, 0, 1), 2, `{"name":"John","message":"Hello"}`)
+	tc.submit("other", day, 3, `{"name":"Other form's Jane"}`)
+
+	page := b.get(contactInbox)
+	if page.status != http.StatusOK || !strings.Contains(page.body, jane) || !strings.Contains(page.body, john) {
+		t.Fatalf("inbox: %d %q", page.status, page.body)
+	}
+	if strings.Index(page.body, john) > strings.Index(page.body, jane) {
+		t.Error("the inbox does not list the newest first")
+	}
+	if strings.Contains(page.body, "Other form") {
+		t.Error("the inbox lists another form's submission")
+	}
+	for _, tt := range []struct {
+		query      string
+		want, not  []string
+		wantStatus int
+	}{
+		{"?q=jane+ROE", []string{jane}, []string{john}, http.StatusOK},
+		{"?q=nobody", []string{"No submissions here."}, []string{jane, john}, http.StatusOK},
+		{"?from=2026-11-02", []string{john}, []string{jane}, http.StatusOK},
+		{"?to=2026-11-01", []string{jane}, []string{john}, http.StatusOK},
+		{"?from=2026-11-03&to=2026-11-01", []string{"must not be after"}, []string{jane, john}, http.StatusBadRequest},
+		{"?from=yesterday", []string{"must be a date such as"}, []string{jane, john}, http.StatusBadRequest},
+	} {
+		res := b.get(contactInbox + tt.query)
+		if res.status != tt.wantStatus {
+			t.Errorf("%s: %d, want %d", tt.query, res.status, tt.wantStatus)
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(res.body, w) {
+				t.Errorf("%s: page lacks %q", tt.query, w)
+			}
+		}
+		for _, n := range tt.not {
+			if strings.Contains(res.body, n) {
+				t.Errorf("%s: page shows %q", tt.query, n)
+			}
+		}
+	}
+	if res := b.get(console.Path + "/forms/acme/nope/submissions"); res.status != http.StatusNotFound {
+		t.Errorf("inbox of a form the hub does not know: %d, want 404", res.status)
+	}
+
+	// Pages of PageSize, by cursor: the next page starts where one ends.
+	var ids []string
+	for i := range console.PageSize {
+		ids = append(ids, tc.submit("contact", day.AddDate(0, 0, 2).Add(time.Duration(i)*time.Minute), 2, `{"name":"Many"}`))
+	}
+	first := b.get(contactInbox)
+	next := re.MustCompile(`href="([^"]*before=[^"]*)" rel="next"`).FindStringSubmatch(first.body)
+	if next == nil || !strings.Contains(first.body, ids[len(ids)-1]) || strings.Contains(first.body, john) {
+		t.Fatalf("first page: no next link, or not the newest %d", console.PageSize)
+	}
+	second := b.get(strings.ReplaceAll(next[1], "&amp;", "&"))
+	if !strings.Contains(second.body, john) || !strings.Contains(second.body, jane) || strings.Contains(second.body, ids[1]) {
+		t.Errorf("second page lacks the two oldest, or repeats the first page")
+	}
+}
+
+func TestInboxSubmissionLabelsAndFiles(t *testing.T) {
+	files := &memFiles{files: map[string][]byte{}}
+	tc, b := newInbox(t, files)
+	now := time.Now()
+	v1 := tc.submit("contact", now, 1, `{"name":"Jane","message":"=1+1"}`, "Zoë's cv.html")
+	files.files["acme/contact/"+v1+"-0"] = []byte("<b>x")
+	v2 := tc.submit("contact", now, 2, `{"name":"John"}`)
+	old := tc.submit("contact", now, 0, `{"name":"Ann","extra":"kept"}`)
+	other := tc.submit("other", now, 3, `{"name":"Other"}`)
+
+	for id, want := range map[string][]string{
+		v1:  {"<dt>Your name</dt><dd>Jane</dd>", "<dt>Message</dt><dd>=1+1</dd>", "Zoë&#39;s cv.html"},
+		v2:  {"<dt>Full name</dt><dd>John</dd>"},
+		old: {"<dt>Full name</dt><dd>Ann</dd>", "<dt>extra</dt><dd>kept</dd>"},
+	} {
+		res := b.get(contactInbox + "/" + id)
+		for _, w := range want {
+			if res.status != http.StatusOK || !strings.Contains(res.body, w) {
+				t.Errorf("submission %s (%d) lacks %s", id, res.status, w)
+			}
+		}
+	}
+	if res := b.get(contactInbox + "/" + other); res.status != http.StatusNotFound || strings.Contains(res.body, "Other") {
+		t.Errorf("another form's submission under this form: %d %q, want 404", res.status, res.body)
+	}
+
+	res := b.get(contactInbox + "/" + v1 + "/files/0")
+	if res.status != http.StatusOK || res.body != "<b>x" {
+		t.Fatalf("download: %d %q", res.status, res.body)
+	}
+	if got := res.header.Get("Content-Disposition"); got != `attachment; filename*=utf-8''Zo%C3%AB%27s%20cv.html` {
+		t.Errorf("Content-Disposition %q", got)
+	}
+	if res.header.Get("X-Content-Type-Options") != "nosniff" || res.header.Get("Content-Type") != "application/octet-stream" {
+		t.Errorf("download headers %v: want nosniff and application/octet-stream", res.header)
+	}
+	for _, path := range []string{
+		contactInbox + "/" + v1 + "/files/1",
+		contactInbox + "/" + v1 + "/files/-1",
+		console.Path + "/forms/acme/other/submissions/" + v1 + "/files/0",
+	} {
+		if res := b.get(path); res.status != http.StatusNotFound {
+			t.Errorf("GET %s: %d, want 404", path, res.status)
+		}
+	}
+}
+
+func TestInboxDownloadFromBucket(t *testing.T) {
+	tc, b := newInbox(t, bucketFiles{&memFiles{files: map[string][]byte{}}})
+	id := tc.submit("contact", time.Now(), 2, `{"name":"Jane"}`, "cv.pdf")
+	res := b.get(contactInbox + "/" + id + "/files/0")
+	if want := "https://bucket.example/acme/contact/" + id + "-0?expires=" + console.DownloadLinkExpiry.String(); res.status != http.StatusSeeOther || res.header.Get("Location") != want {
+		t.Errorf("download from a bucket: %d to %q, want 303 to %q", res.status, res.header.Get("Location"), want)
+	}
+}
+
+func TestInboxDeleteAndSpam(t *testing.T) {
+	files := &memFiles{files: map[string][]byte{}}
+	tc, b := newInbox(t, files)
+	now := time.Now()
+	a := tc.submit("contact", now, 2, `{"name":"Ann"}`, "a.pdf")
+	bb := tc.submit("contact", now, 2, `{"name":"Bob"}`)
+	c := tc.submit("contact", now, 2, `{"name":"Cid"}`)
+	other := tc.submit("other", now, 3, `{"name":"Other"}`, "o.pdf")
+	for _, k := range []string{"acme/contact/" + a + "-0", "acme/other/" + other + "-0"} {
+		files.files[k] = []byte("x")
+	}
+	token := b.csrf(contactInbox)
+	post := func(action string, form url.Values) response {
+		t.Helper()
+		return b.do(http.MethodPost, contactInbox+"/"+action, form, nil)
+	}
+
+	// Without the token, or without a session, nothing changes.
+	if res := post("delete", url.Values{"id": {a}}); res.status != http.StatusForbidden {
+		t.Errorf("delete without a CSRF token: %d, want 403", res.status)
+	}
+	if res := post("spam", url.Values{"id": {a}, "spam": {"1"}}); res.status != http.StatusForbidden {
+		t.Errorf("spam without a CSRF token: %d, want 403", res.status)
+	}
+	stranger := tc.browser()
+	if res := stranger.do(http.MethodPost, contactInbox+"/delete", url.Values{"id": {a}, "_csrf": {token}}, nil); res.status != http.StatusUnauthorized {
+		t.Errorf("delete without a session: %d, want 401", res.status)
+	}
+	if _, err := tc.db.Submission(context.Background(), a); err != nil {
+		t.Fatalf("refused posts deleted %s: %v", a, err)
+	}
+
+	// Delete two, naming the other form's too: only this form's go.
+	res := post("delete", url.Values{"id": {a, bb, other}, "_csrf": {token}, "return": {"q=x"}})
+	if res.status != http.StatusSeeOther || res.header.Get("Location") != contactInbox+"?q=x" {
+		t.Fatalf("delete: %d to %q", res.status, res.header.Get("Location"))
+	}
+	for id, gone := range map[string]bool{a: true, bb: true, c: false, other: false} {
+		_, err := tc.db.Submission(context.Background(), id)
+		if gone != (err != nil) {
+			t.Errorf("submission %s: %v, want deleted %v", id, err, gone)
+		}
+	}
+	if files.has("acme/contact/"+a+"-0") || !files.has("acme/other/"+other+"-0") {
+		t.Error("delete left its file, or took another form's")
+	}
+
+	// Spam leaves the default view and shows in the spam view, and back.
+	if res := post("spam", url.Values{"id": {c}, "spam": {"1"}, "_csrf": {token}}); res.status != http.StatusSeeOther {
+		t.Fatalf("mark as spam: %d", res.status)
+	}
+	if page := b.get(contactInbox); strings.Contains(page.body, c) {
+		t.Error("a submission marked as spam is in the default view")
+	}
+	if page := b.get(contactInbox + "?spam=1"); !strings.Contains(page.body, c) || !strings.Contains(page.body, "Not spam") {
+		t.Error("the spam view lacks the submission marked as spam")
+	}
+	if res := post("spam", url.Values{"id": {c}, "spam": {"0"}, "_csrf": {token}}); res.status != http.StatusSeeOther {
+		t.Fatalf("not spam: %d", res.status)
+	}
+	if page := b.get(contactInbox); !strings.Contains(page.body, c) {
+		t.Error("a submission marked as not spam is not back in the default view")
+	}
+}
+
+func TestInboxExport(t *testing.T) {
+	tc, b := newInbox(t, &memFiles{files: map[string][]byte{}})
+	now := time.Now()
+	jane := tc.submit("contact", now, 2, `{"name":"Jane","message":"=HYPERLINK(\"x\")"}`)
+	john := tc.submit("contact", now.Add(time.Millisecond), 2, `{"name":"John"}`)
+	spam := tc.submit("contact", now.Add(2*time.Millisecond), 2, `{"name":"Jane spam"}`)
+	other := tc.submit("other", now, 3, `{"name":"Jane other"}`)
+	if _, err := tc.db.SetSpam(context.Background(), "acme", "contact", []string{spam}, true); err != nil {
+		t.Fatal(err)
+	}
+	base := console.Path + "/forms/acme/contact/export/"
+
+	res := b.get(base + "csv?q=jane")
+	if res.status != http.StatusOK || !strings.HasPrefix(res.header.Get("Content-Disposition"), "attachment") {
+		t.Fatalf("CSV export: %d %v", res.status, res.header)
+	}
+	rows, err := csv.NewReader(strings.NewReader(res.body)).ReadAll()
+	if err != nil || len(rows) != 2 || rows[1][0] != jane {
+		t.Fatalf("CSV export of q=jane: %q, %v; want a header and %s", rows, err, jane)
+	}
+	if !strings.Contains(res.body, `'=HYPERLINK`) {
+		t.Errorf("CSV export did not neutralise a formula: %q", res.body)
+	}
+
+	res = b.get(base + "json")
+	var subs []hub.Submission
+	if err := json.Unmarshal([]byte(res.body), &subs); err != nil || res.status != http.StatusOK {
+		t.Fatalf("JSON export: %d %v %q", res.status, err, res.body)
+	}
+	var got []string
+	for _, s := range subs {
+		got = append(got, s.ID)
+	}
+	if strings.Join(got, ",") != strings.Join([]string{jane, john}, ",") {
+		t.Errorf("JSON export lists %v, want %s and %s, oldest first, no spam, not %s of another form", got, jane, john, other)
+	}
+	if res := b.get(base + "xml"); res.status != http.StatusNotFound {
+		t.Errorf("export as xml: %d, want 404", res.status)
+	}
+}
