@@ -79,3 +79,27 @@ func testRetention(t *testing.T, h *harness, files fileStore) {
 		t.Errorf("second ApplyRetention: %d, %v; want nothing", n, err)
 	}
 }
+
+// versionedForms serves its forms as version 5 of database forms.
+type versionedForms struct{ hub.Forms }
+
+func (v versionedForms) Lookup(site, slug string) (*hub.Form, error) {
+	f, err := v.Forms.Lookup(site, slug)
+	if err != nil {
+		return nil, err
+	}
+	c := *f
+	c.Version = 5
+	return &c, nil
+}
+
+// TestSubmissionRecordsFormVersion checks that a submission keeps the
+// version of the form it was validated against, for the inbox's labels.
+func TestSubmissionRecordsFormVersion(t *testing.T) {
+	h := newHarness(t, func(cfg *hub.Config) { cfg.Forms = versionedForms{cfg.Forms} })
+	cv := h.upload("apply", "cv", "cv.pdf", "application/pdf", pdfBody)
+	h.submit("apply", hubclient.SubmitRequest{Payload: map[string]any{}, Attachments: []hubclient.Attachment{cv}}).wantOK(t)
+	if subs := h.submissions(); len(subs) != 1 || subs[0].FormVersion != 5 {
+		t.Errorf("stored %+v, want one submission of form version 5", subs)
+	}
+}

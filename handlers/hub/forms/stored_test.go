@@ -60,6 +60,9 @@ func TestStoredServesTheLiveVersion(t *testing.T) {
 		t.Errorf("title = %q, want one", got)
 	}
 	f, _ := s.Lookup("acme", "contact")
+	if f.Version != 1 {
+		t.Errorf("Version = %d, want the live version, 1", f.Version)
+	}
 	if f.Settings.MaxFiles != 2 || strings.Contains(string(f.JSON), `"hub"`) {
 		t.Errorf("settings %+v, served %s: want the hub member apart", f.Settings, f.JSON)
 	}
