@@ -1,0 +1,77 @@
+package main
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/hubform/hubform/hubclient"
+	"github.com/hubform/hubform/static/browsertest"
+)
+
+// TestBrowserInbox goes through a form's inbox in headless Chromium: the
+// list, a search, one submission under its labels, and deleting it, with
+// axe-core checking each page it shows.
+func TestBrowserInbox(t *testing.T) {
+	browser := browsertest.New(t)
+	axe := readAxe(t)
+	data := t.TempDir()
+	addUser(t, "jane@example.com", "correct horse battery", "--data", data)
+	h := startHub(t, formsDir(t), data)
+	c := &hubclient.Client{HubURL: h.url}
+	for _, name := range []string{"Jane Roe", "John Smith"} {
+		if _, err := c.Submit(context.Background(), "acme", "contact", &hubclient.SubmitRequest{
+			Payload: map[string]any{"name": name, "message": "Hello from " + name},
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	base := strings.TrimSuffix(h.url, "/v1")
+	tab := browsertest.NewTab(t, browser)
+	do := func(actions ...chromedp.Action[chromedp.Void]) {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(tab, 10*time.Second)
+		defer cancel()
+		if err := chromedp.Do(ctx, actions...); err != nil {
+			t.Fatalf("%v; hub log:\n%s", err, h.log)
+		}
+	}
+	text := func(sel string) string {
+		t.Helper()
+		return browsertest.Eval[string](t, tab, 10*time.Second, `document.querySelector(`+"`"+sel+"`"+`)?.textContent ?? ''`)
+	}
+
+	do(chromedp.Navigate(base+"/console"), chromedp.WaitVisible(chromedp.CSS("#email")),
+		chromedp.SendKeys(chromedp.CSS("#email"), "jane@example.com"),
+		chromedp.SendKeys(chromedp.CSS("#password"), "correct horse battery"),
+		chromedp.Click(chromedp.CSS(`button[type="submit"]`)),
+		chromedp.WaitVisible(chromedp.CSS("#forms table")))
+
+	do(chromedp.Click(chromedp.CSS(`a[href="/console/forms/acme/contact/submissions"]`)), chromedp.WaitVisible(chromedp.CSS("#submissions")))
+	if got := text("#submissions"); !strings.Contains(got, "Jane Roe") || !strings.Contains(got, "John Smith") {
+		t.Fatalf("the inbox lists %q", got)
+	}
+	checkAxe(t, tab, axe, "the inbox")
+
+	do(chromedp.SendKeys(chromedp.CSS("#q"), "roe"), chromedp.Click(chromedp.CSS(`form[role="search"] button`)),
+		chromedp.WaitVisible(chromedp.CSS(`input[name="q"][value="roe"]`)), chromedp.WaitVisible(chromedp.CSS("#submissions")))
+	if got := text("#submissions"); !strings.Contains(got, "Jane Roe") || strings.Contains(got, "John Smith") {
+		t.Fatalf("searching roe lists %q", got)
+	}
+	checkAxe(t, tab, axe, "the inbox searched")
+
+	do(chromedp.Click(chromedp.CSS(`#submissions tbody a`)), chromedp.WaitVisible(chromedp.CSS("#values")))
+	if got := text("#values"); !strings.Contains(got, "Your name") || !strings.Contains(got, "Jane Roe") {
+		t.Errorf("the submission shows %q", got)
+	}
+	checkAxe(t, tab, axe, "a submission")
+
+	// Deleting it goes back to the inbox, which no longer lists it.
+	do(chromedp.Click(chromedp.CSS(`button[formaction$="/delete"]`)), chromedp.WaitVisible(chromedp.CSS("#submissions")))
+	if got := text("#submissions"); strings.Contains(got, "Jane Roe") || !strings.Contains(got, "John Smith") {
+		t.Errorf("after deleting Jane's, the inbox lists %q", got)
+	}
+}
