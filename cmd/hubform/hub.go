@@ -113,7 +113,7 @@ func runHub(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&cfg.rateLimit, "rate-limit", int(envInt64("HUBFORM_RATE_LIMIT", hub.DefaultRateLimit)), "upload-url and submit requests per minute per client; 0: no limit (HUBFORM_RATE_LIMIT)")
 	fs.StringVar(&cfg.trustedProxies, "trusted-proxies", envOr("HUBFORM_TRUSTED_PROXIES", ""), "comma-separated `CIDRS` of proxies and host apps whose X-Forwarded-For\nnames the client; empty: the client is the socket's address (HUBFORM_TRUSTED_PROXIES)")
 	fs.DurationVar(&cfg.uploadTTL, "upload-ttl", envDuration("HUBFORM_UPLOAD_TTL", 24*time.Hour), "delete uploads no submission claimed after this long (HUBFORM_UPLOAD_TTL)")
-	fs.DurationVar(&cfg.sweepInterval, "sweep-interval", envDuration("HUBFORM_SWEEP_INTERVAL", 10*time.Minute), "how often to look for such uploads (HUBFORM_SWEEP_INTERVAL)")
+	fs.DurationVar(&cfg.sweepInterval, "sweep-interval", envDuration("HUBFORM_SWEEP_INTERVAL", 10*time.Minute), "how often to look for such uploads, and delete submissions past their form's retentionDays (HUBFORM_SWEEP_INTERVAL)")
 	fs.DurationVar(&cfg.shutdownGrace, "shutdown-grace", envDuration("HUBFORM_SHUTDOWN_GRACE", 30*time.Second), "on SIGINT or SIGTERM, how long requests under way may take to finish\nbefore they are cancelled (HUBFORM_SHUTDOWN_GRACE)")
 	addDeliveryFlags(fs, &cfg.delivery)
 	fs.StringVar(&cfg.logFormat, "log-format", envOr("HUBFORM_LOG_FORMAT", "text"), "`FORMAT` of the log on standard error: text or json (HUBFORM_LOG_FORMAT)")
