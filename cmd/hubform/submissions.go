@@ -18,7 +18,8 @@ const submissionsHelp = `
 Usage: hubform submissions list|export --data DIR|--db URL [--site SITE --form FORM] [--format FORMAT]
 
 Prints the submissions a hub stored under DIR, or in the PostgreSQL database
---db names, oldest first. It only reads, and is safe to run while hubs serve.
+--db names, oldest first, those an owner marked as spam in the console
+included. It only reads, and is safe to run while hubs serve.
 
   list     a table for people (--format table unless given)
   export   every detail (--format json unless given)
@@ -26,7 +27,8 @@ Prints the submissions a hub stored under DIR, or in the PostgreSQL database
 Formats:
   table  id, time, form, number of files and the start of the values
   json   one array of objects: id, site, form, createdAt, payload, attachments,
-         and clientAddr, userAgent and idempotencyKey when known
+         and clientAddr, userAgent, idempotencyKey, formVersion and spam
+         when known or set
   csv    a header row, then a row per submission: id, site, form, createdAt,
          a column per value name, attachments; a cell starting with = + - @
          is prefixed with ' so that spreadsheets show it as text (-5 is '-5)
