@@ -2,7 +2,6 @@ package handlers
 
 import (
 	"context"
-	"encoding/json"
 	"io"
 	"log/slog"
 
@@ -46,7 +45,7 @@ func warnWithoutHTMX(logger *slog.Logger, hostURL string) {
 // styles cost the first paint no request; the page carries them each time,
 // about 2.5 KB once the page is compressed.
 func inlineStylesheet() templ.Component {
-	return inlineElement("style", "data-hubform-styles", func() string { return static.Stylesheet() })
+	return inlineElement("style", "data-hubform-styles", static.Stylesheet())
 }
 
 // scriptLoader writes an inline script that adds hubform.js and then htmx
@@ -58,23 +57,29 @@ func inlineStylesheet() templ.Component {
 // the page is complete by then, so htmx starts at once. They inherit the
 // loader's CSP nonce.
 func scriptLoader(hubformJS, htmx string) templ.Component {
-	urls, _ := json.Marshal([]string{hubformJS, htmx}) // strings always marshal; <, > and & come out escaped
-	js := `(()=>{const [js,htmx]=` + string(urls) + `,nonce=document.currentScript.nonce,` +
-		`add=(src)=>document.head.append(Object.assign(document.createElement("script"),{src,nonce,async:false})),` +
-		`go=()=>requestAnimationFrame(()=>setTimeout(()=>{add(js);if(htmx&&!window.htmx)add(htmx)}));` +
-		`document.readyState==="complete"?go():addEventListener("load",go,{once:true})})()`
-	return inlineElement("script", "data-hubform-loader", func() string { return js })
+	attrs := `data-hubform-loader data-js="` + templ.EscapeString(hubformJS) + `"`
+	if htmx != "" {
+		attrs += ` data-htmx="` + templ.EscapeString(htmx) + `"`
+	}
+	return inlineElement("script", attrs, loaderJS)
 }
 
-// inlineElement writes <name marker>text</name>, with the CSP nonce of
-// the context (templ.WithNonce) when there is one.
-func inlineElement(name, marker string, text func() string) templ.Component {
+// loaderJS is the loader's script; it reads the addresses from its
+// element's data-js and data-htmx.
+const loaderJS = `(()=>{const {js,htmx}=document.currentScript.dataset,nonce=document.currentScript.nonce,` +
+	`add=(src)=>document.head.append(Object.assign(document.createElement("script"),{src,nonce,async:false})),` +
+	`go=()=>requestAnimationFrame(()=>setTimeout(()=>{add(js);if(htmx&&!window.htmx)add(htmx)}));` +
+	`document.readyState==="complete"?go():addEventListener("load",go,{once:true})})()`
+
+// inlineElement writes <name attrs>text</name>, with the CSP nonce of
+// the context (templ.WithNonce) when there is one; attrs are escaped.
+func inlineElement(name, attrs, text string) templ.Component {
 	return templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
-		open := "<" + name + " " + marker
+		open := "<" + name + " " + attrs
 		if nonce := templ.GetNonce(ctx); nonce != "" {
 			open += ` nonce="` + templ.EscapeString(nonce) + `"`
 		}
-		_, err := io.WriteString(w, open+">"+text()+"</"+name+">")
+		_, err := io.WriteString(w, open+">"+text+"</"+name+">")
 		return err
 	})
 }
