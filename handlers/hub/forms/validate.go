@@ -230,7 +230,7 @@ func (v *validator) settings(s hub.Settings) {
 		}
 	}
 	if s.RetentionDays < 0 || s.RetentionDays > hub.MaxRetentionDays {
-		v.addf("hub.retentionDays: %d is not between 0 (keep) and %d", s.RetentionDays, hub.MaxRetentionDays)
+		v.addf("hub.retentionDays", "hub.retentionDays: %d is not between 0 (keep) and %d", s.RetentionDays, hub.MaxRetentionDays)
 	}
 	v.notify(s.Notify)
 	v.webhooks(s.Webhooks)
