@@ -310,4 +310,3 @@ func prettyJSON(body []byte) string {
 	}
 	return b.String()
 }
-
