@@ -167,6 +167,7 @@ func TestBrowserConsoleForms(t *testing.T) {
 	waitText("#notice", "Saved as draft version 3")
 	do(chromedp.Click(chromedp.CSS(`tr[data-version="3"] button`)), chromedp.WaitVisible(chromedp.CSS(`tr[data-version="3"][data-state="live"]`)))
 	waitText("#notice", "Version 3 is live")
+	eval(`document.querySelector('#versions-heading').scrollIntoView(); 'ok'`)
 	shot("console-versions")
 	if got := schemaTitle(); got != "Full name" {
 		t.Errorf("schema route after publishing again: first label %q", got)
