@@ -158,8 +158,9 @@ func orDefault[T comparable](v, def T) T {
 const csrfField = "_csrf"
 
 // maxBody caps every console request body. It comes before the CSRF check,
-// which parses a posted form whole.
-const maxBody = "64K"
+// which parses a posted form whole. A form file may be 1 MiB, which
+// URL-encoding can make three times as long.
+const maxBody = "3M"
 
 // Register adds the console's routes to e, on a group that requires a
 // signed-in user except for the routes in public. The session is checked
