@@ -24,6 +24,8 @@ type previewProps struct {
 	// Invalid says that the form does not validate yet: the preview shows
 	// what it can, the editor lists the problems.
 	Invalid bool
+	// Gaps are what each translation leaves untranslated.
+	Gaps []localeGaps
 }
 
 // previewOf renders body, a form file, for the preview. A form that does
@@ -44,6 +46,7 @@ func (con *Console) previewOf(c echo.Context, site, slug string, body []byte, lo
 		delete(loose.Extra, "hub")
 		s = &loose
 	}
+	p.Gaps = untranslated(s)
 	for loc := range s.I18n.Translations {
 		p.Locales = append(p.Locales, loc)
 	}

@@ -151,6 +151,11 @@ func TestPreview(t *testing.T) {
 	if got := preview(twoSteps, "de"); !strings.Contains(got, "Ihr Name") || !strings.Contains(got, `<option value="de" selected>`) {
 		t.Errorf("preview in de: %s", got)
 	}
+	// What the German overlay leaves out is listed.
+	if got := html.UnescapeString(preview(twoSteps, "de")); !strings.Contains(got, `2 of 3 texts untranslated:`) ||
+		!strings.Contains(got, `<code>title</code>, <code>fields["email"].label</code></li>`) {
+		t.Errorf("preview lacks what is untranslated: %s", got)
+	}
 	// A form that does not validate yet is still shown, marked.
 	if got := preview(strings.Replace(twoSteps, `"type":"email"`, `"type":"emial"`, 1), ""); !strings.Contains(got, "preview-invalid") || !strings.Contains(got, "Your name") {
 		t.Errorf("preview of an invalid form: %s", got)
