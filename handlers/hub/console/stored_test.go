@@ -131,6 +131,9 @@ func TestCreateEditPublish(t *testing.T) {
 	if res := post("/forms/acme/contact/versions/9/publish", url.Values{}); res.status != http.StatusNotFound || live() != 1 {
 		t.Errorf("publish a missing version: %d, live %d", res.status, live())
 	}
+	if res := b.get("/console/forms/acme/none"); res.status != http.StatusNotFound || strings.Contains(res.body, "sql") {
+		t.Errorf("page of a missing form: %d %q", res.status, res.body)
+	}
 }
 
 func TestPreview(t *testing.T) {
