@@ -24,7 +24,8 @@ Usage: hubform demo [--addr ADDR] [--hub-url URL] [--data DIR]
 
 Serves a site that renders hub forms with HubForm: /f/{site}/{slug}?locale=xx
 shows any form of the hub, rendered on the server and posted with htmx
-through the Go submit pipeline. Without --hub-url it starts its own hub on
+through the Go submit pipeline. A schema is fetched again after a second, so
+a form published in the hub's console shows at once. Without --hub-url it starts its own hub on
 a loopback port, serving the example forms shipped with hubform, with its
 database and files under --data.
 `

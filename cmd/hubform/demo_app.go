@@ -12,6 +12,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
@@ -67,6 +68,9 @@ func newDemoApp(cfg demoConfig) *echo.Echo {
 	e.Use(middleware.CSRFWithConfig(middleware.CSRFConfig{TokenLookup: "form:_csrf", CookieSameSite: http.SameSiteLaxMode, CookiePath: "/"}))
 	forms := handlers.New(handlers.Config{
 		HubURL: cfg.hubURL, Logger: cfg.logger, TurnstileScript: cfg.turnstileScript,
+		// A second, not the default minute: the demo is where owners look
+		// at a form they just published in the console.
+		CacheTTL: time.Second,
 		OnSuccess: func(ctx context.Context, f handlers.Form, values map[string]any) {
 			cfg.logger.Info("submission accepted", "site", f.Site, "form", f.Slug)
 			if cfg.onSuccess != nil {

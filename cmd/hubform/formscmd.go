@@ -164,13 +164,28 @@ func (c *adminClient) do(ctx context.Context, method, path string, body []byte, 
 		var e struct {
 			Error    string   `json:"error"`
 			Problems []string `json:"problems"`
+			Errors   []struct {
+				Path    string `json:"path"`
+				Message string `json:"message"`
+			} `json:"errors"`
 		}
 		if json.Unmarshal(data, &e) != nil || e.Error == "" {
 			return nil, fmt.Errorf("the hub answered %s, not the admin API's JSON (is --hub-url the hub's, ending in /v1?)", res.Status)
 		}
 		msg := fmt.Sprintf("%s (%d)", e.Error, res.StatusCode)
-		for _, p := range e.Problems {
-			msg += "\n  " + p
+		// Each problem with the JSON path of its member where the hub
+		// gives one; an older hub gives messages alone.
+		for _, p := range e.Errors {
+			if p.Path != "" {
+				msg += "\n  " + p.Path + ": " + p.Message
+			} else {
+				msg += "\n  " + p.Message
+			}
+		}
+		if len(e.Errors) == 0 {
+			for _, p := range e.Problems {
+				msg += "\n  " + p
+			}
 		}
 		return nil, errors.New(msg)
 	}

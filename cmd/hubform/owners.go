@@ -18,7 +18,7 @@ import (
 // every hub is the point. secure marks the cookies Secure.
 func ownerRoutes(db *sqldb.DB, served *forms.Layered, files blobStore, logger *slog.Logger, secure bool) ([]func(*echo.Echo), error) {
 	con, err := console.New(console.Config{
-		Users: db, Sessions: db.Sessions(), Limiter: db, Forms: served, Secure: secure, Logger: logger,
+		Users: db, Sessions: db.Sessions(), Limiter: db, Forms: served, Store: db, Secure: secure, Logger: logger,
 		Lookup: served, Submissions: db, Files: files,
 	})
 	if err != nil {

@@ -214,6 +214,26 @@ type Invalid struct {
 	OK       bool     `json:"ok"`
 	Error    string   `json:"error"`
 	Problems []string `json:"problems"`
+	// Errors are the same problems with the JSON path of each member,
+	// for programs that point at it.
+	Errors []Problem `json:"errors"`
+}
+
+// Problem is one problem of an Invalid answer.
+type Problem struct {
+	// Path is the member's JSON path, such as "fields[2].name"; empty
+	// for the file as a whole.
+	Path    string `json:"path"`
+	Message string `json:"message"`
+}
+
+// invalid returns the answer 422 of err, an error of forms.Parse.
+func invalid(message string, err error) Invalid {
+	out := Invalid{Error: message, Problems: problems(err), Errors: []Problem{}}
+	for _, p := range forms.Problems(err) {
+		out.Errors = append(out.Errors, Problem{Path: p.Path, Message: strings.ReplaceAll(p.Error(), "\n", "; ")})
+	}
+	return out
 }
 
 // putDraft saves the body, a form file, as the form's newest version
@@ -234,10 +254,7 @@ func (a *API) putDraft(c echo.Context) error {
 		return Fail(c, http.StatusBadRequest, "the request body could not be read")
 	}
 	if _, err := forms.Parse(site, slug, body); err != nil {
-		return c.JSON(http.StatusUnprocessableEntity, Invalid{
-			Error:    fmt.Sprintf("form %s/%s is not valid; nothing was saved", site, slug),
-			Problems: problems(err),
-		})
+		return c.JSON(http.StatusUnprocessableEntity, invalid(fmt.Sprintf("form %s/%s is not valid; nothing was saved", site, slug), err))
 	}
 	if a.cfg.Directory != nil && a.cfg.Directory.InDirectory(site, slug) {
 		return Fail(c, http.StatusConflict, fmt.Sprintf("form %s/%s is in the hub's forms directory, which wins over the database: rename it, or change its file", site, slug))
@@ -280,10 +297,7 @@ func (a *API) publish(c echo.Context) error {
 		return a.formError(c, site, slug, err)
 	}
 	if _, err := forms.Parse(site, slug, v.Body); err != nil {
-		return c.JSON(http.StatusUnprocessableEntity, Invalid{
-			Error:    fmt.Sprintf("version %d of form %s/%s is not valid; it was not published", n, site, slug),
-			Problems: problems(err),
-		})
+		return c.JSON(http.StatusUnprocessableEntity, invalid(fmt.Sprintf("version %d of form %s/%s is not valid; it was not published", n, site, slug), err))
 	}
 	if err := a.cfg.Forms.PublishFormVersion(ctx, site, slug, n, a.cfg.Now()); err != nil {
 		return a.formError(c, site, slug, err)

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -88,6 +89,13 @@ func TestAdminForms(t *testing.T) {
 	if status != http.StatusUnprocessableEntity || m["ok"] != false || len(probs) < 2 ||
 		!strings.Contains(joined, `field "email"`) || !strings.Contains(joined, "hub:") {
 		t.Errorf("invalid form: %d %s; want 422 naming each problem", status, body)
+	}
+	var paths []string
+	for _, e := range m["errors"].([]any) {
+		paths = append(paths, e.(map[string]any)["path"].(string))
+	}
+	if !slices.Contains(paths, "fields[0].type") || !slices.Contains(paths, "fields[1].name") || !slices.Contains(paths, "hub") {
+		t.Errorf("invalid form: error paths %q; want fields[0].type, fields[1].name and hub", paths)
 	}
 	for _, tt := range []struct {
 		path, contentType, body string

@@ -23,6 +23,7 @@ import (
 
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/accounts"
+	"github.com/hubform/hubform/handlers/hub/admin"
 	"github.com/hubform/hubform/static"
 )
 
@@ -75,6 +76,9 @@ type Config struct {
 	Lookup      hub.Forms
 	Submissions Submissions
 	Files       Files
+	// Store, when set, adds the pages of the forms kept in the hub's
+	// database: the admin API's store, sqldb.DB.
+	Store admin.FormStore
 	// Secure marks the cookies Secure: set it when browsers reach the hub
 	// over HTTPS (its public URL is https://).
 	Secure bool
@@ -154,8 +158,9 @@ func orDefault[T comparable](v, def T) T {
 const csrfField = "_csrf"
 
 // maxBody caps every console request body. It comes before the CSRF check,
-// which parses a posted form whole.
-const maxBody = "64K"
+// which parses a posted form whole. A form file may be 1 MiB, which
+// URL-encoding can make three times as long.
+const maxBody = "3M"
 
 // Register adds the console's routes to e, on a group that requires a
 // signed-in user except for the routes in public. The session is checked
@@ -170,6 +175,9 @@ func (con *Console) Register(e *echo.Echo) {
 	g.GET("", con.home)
 	g.GET("/forms", con.formList)
 	con.inboxRoutes(g)
+	if con.cfg.Store != nil {
+		con.registerStored(g)
+	}
 }
 
 // loadSession loads the request's session and saves it once answered,

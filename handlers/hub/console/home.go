@@ -16,7 +16,7 @@ type formRow struct {
 
 func (con *Console) home(c echo.Context) error {
 	u, _ := c.Get(userKey).(accounts.User)
-	return render(c, http.StatusOK, homePage(homeProps{Email: u.Email, CSRF: csrfToken(c), Forms: con.forms(c)}))
+	return render(c, http.StatusOK, homePage(homeProps{Email: u.Email, CSRF: csrfToken(c), Forms: con.forms(c), Stored: con.cfg.Store != nil}))
 }
 
 // formList is the home page's list of forms alone, which htmx reloads.

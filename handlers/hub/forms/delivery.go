@@ -22,22 +22,22 @@ func (v *validator) notify(n *hub.Notify) {
 		return
 	}
 	if len(n.Email) == 0 {
-		v.addf("hub.notify.email: lists no address; remove \"notify\" or add one")
+		v.addf("hub.notify.email", "hub.notify.email: lists no address; remove \"notify\" or add one")
 	}
 	if len(n.Email) > maxNotifyEmails {
-		v.addf("hub.notify.email: %d addresses, at most %d", len(n.Email), maxNotifyEmails)
+		v.addf("hub.notify.email", "hub.notify.email: %d addresses, at most %d", len(n.Email), maxNotifyEmails)
 	}
 	for i, e := range n.Email {
 		if !isMailbox(e) {
-			v.addf("hub.notify.email[%d]: %q is not a bare e-mail address such as owner@example.com", i, e)
+			v.addf(fmt.Sprintf("hub.notify.email[%d]", i), "hub.notify.email[%d]: %q is not a bare e-mail address such as owner@example.com", i, e)
 		}
 	}
 	if n.ReplyToField != "" {
 		switch f := v.byName[n.ReplyToField]; {
 		case f == nil:
-			v.addf("hub.notify.replyToField: field %q does not exist", n.ReplyToField)
+			v.addf("hub.notify.replyToField", "hub.notify.replyToField: field %q does not exist", n.ReplyToField)
 		case f.Type != hubclient.FieldEmail:
-			v.addf("hub.notify.replyToField: field %q is of type %q, not email", n.ReplyToField, f.Type)
+			v.addf("hub.notify.replyToField", "hub.notify.replyToField: field %q is of type %q, not email", n.ReplyToField, f.Type)
 		}
 	}
 }
@@ -54,7 +54,7 @@ func isMailbox(s string) bool {
 
 func (v *validator) webhooks(hooks []hub.Webhook) {
 	if len(hooks) > maxWebhooks {
-		v.addf("hub.webhooks: %d receivers, at most %d", len(hooks), maxWebhooks)
+		v.addf("hub.webhooks", "hub.webhooks: %d receivers, at most %d", len(hooks), maxWebhooks)
 	}
 	seen := make(map[string]bool, len(hooks))
 	for i, h := range hooks {
@@ -62,18 +62,18 @@ func (v *validator) webhooks(hooks []hub.Webhook) {
 		u, err := url.Parse(h.URL)
 		switch {
 		case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Opaque != "":
-			v.addf("%s.url: %q is not an absolute http or https URL", at, h.URL)
+			v.addf(at+".url", "%s.url: %q is not an absolute http or https URL", at, h.URL)
 		case u.User != nil:
 			// It would be logged and listed with every delivery.
-			v.addf("%s.url: %q carries a user name or password; put credentials in the receiver's check of the signature", at, redactURL(u))
+			v.addf(at+".url", "%s.url: %q carries a user name or password; put credentials in the receiver's check of the signature", at, redactURL(u))
 		case u.Fragment != "":
-			v.addf("%s.url: %q has a fragment, which is never sent", at, h.URL)
+			v.addf(at+".url", "%s.url: %q has a fragment, which is never sent", at, h.URL)
 		case seen[h.URL]:
-			v.addf("%s.url: %q is listed twice", at, h.URL)
+			v.addf(at+".url", "%s.url: %q is listed twice", at, h.URL)
 		}
 		seen[h.URL] = true
 		if _, err := h.Key(); err != nil {
-			v.addf("%s.secret: %v", at, err)
+			v.addf(at+".secret", "%s.secret: %v", at, err)
 		}
 	}
 }

@@ -69,14 +69,14 @@ func Parse(site, slug string, data []byte) (*hub.Form, error) {
 		// Any other spelling would be kept as an unknown member and served,
 		// secret and all.
 		if name != settingsMember && strings.EqualFold(name, settingsMember) {
-			errs = append(errs, fmt.Errorf("member %q: server-only settings belong in %q; this member would be served", name, settingsMember))
+			errs = append(errs, &Problem{Path: name, Err: fmt.Errorf("member %q: server-only settings belong in %q; this member would be served", name, settingsMember)})
 		}
 	}
 	if raw, ok := s.Extra[settingsMember]; ok {
 		dec := json.NewDecoder(bytes.NewReader(raw))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&settings); err != nil {
-			errs = append(errs, fmt.Errorf("%s: %w", settingsMember, err))
+			errs = append(errs, &Problem{Path: settingsMember, Err: fmt.Errorf("%s: %w", settingsMember, err)})
 		}
 		delete(s.Extra, settingsMember)
 		if len(s.Extra) == 0 {

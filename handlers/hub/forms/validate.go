@@ -55,8 +55,10 @@ type validator struct {
 	stepIDs map[string]bool
 }
 
-func (v *validator) addf(format string, args ...any) {
-	v.errs = append(v.errs, fmt.Errorf(format, args...))
+// addf adds a problem about the member at path, a JSON path such as
+// "fields[2].name".
+func (v *validator) addf(path, format string, args ...any) {
+	v.errs = append(v.errs, &Problem{Path: path, Err: fmt.Errorf(format, args...)})
 }
 
 func (v *validator) fields() {
@@ -64,34 +66,35 @@ func (v *validator) fields() {
 	for i := range v.schema.Fields {
 		f := &v.schema.Fields[i]
 		at := fmt.Sprintf("field %q", f.Name)
+		path := fmt.Sprintf("fields[%d]", i)
 		switch {
 		case f.Name == "":
 			at = fmt.Sprintf("fields[%d]", i)
-			v.addf("%s: name is empty", at)
+			v.addf(path+".name", "%s: name is empty", at)
 		case v.byName[f.Name] != nil:
-			v.addf("%s: name is used by more than one field", at)
+			v.addf(path+".name", "%s: name is used by more than one field", at)
 		default:
 			v.byName[f.Name] = f
 			if !fieldName.MatchString(f.Name) {
-				v.addf("%s: name does not match %s", at, fieldName)
+				v.addf(path+".name", "%s: name does not match %s", at, fieldName)
 			}
 		}
 
 		if !slices.Contains(hubclient.FieldTypes, f.Type) {
-			v.addf("%s: type %q is not one of %s", at, f.Type, strings.Join(hubclient.FieldTypes, ", "))
+			v.addf(path+".type", "%s: type %q is not one of %s", at, f.Type, strings.Join(hubclient.FieldTypes, ", "))
 		}
 		switch f.Type {
 		case hubclient.FieldSelect, hubclient.FieldRadio, hubclient.FieldCheckboxes:
 			if len(f.Options) == 0 {
-				v.addf("%s: a %s field needs at least one option", at, f.Type)
+				v.addf(path+".options", "%s: a %s field needs at least one option", at, f.Type)
 			}
 			values := make(map[string]bool, len(f.Options))
 			for j, o := range f.Options {
 				switch {
 				case o.Value == "":
-					v.addf("%s: options[%d]: value is empty", at, j)
+					v.addf(fmt.Sprintf("%s.options[%d].value", path, j), "%s: options[%d]: value is empty", at, j)
 				case values[o.Value]:
-					v.addf("%s: option value %q appears more than once", at, o.Value)
+					v.addf(fmt.Sprintf("%s.options[%d].value", path, j), "%s: option value %q appears more than once", at, o.Value)
 				}
 				values[o.Value] = true
 			}
@@ -100,19 +103,19 @@ func (v *validator) fields() {
 			switch f.Type {
 			case hubclient.FieldFile:
 			case hubclient.FieldCheckboxes:
-				v.addf("%s: checkboxes are always multiple; remove \"multiple\"", at)
+				v.addf(path+".multiple", "%s: checkboxes are always multiple; remove \"multiple\"", at)
 			default:
-				v.addf("%s: only file fields may set \"multiple\"", at)
+				v.addf(path+".multiple", "%s: only file fields may set \"multiple\"", at)
 			}
 		}
 		if hubclient.IsHoneypot(f.Name) {
 			// A required honeypot could never be submitted by a person, and
 			// any other type could not be hidden from them.
 			if f.Required {
-				v.addf("%s: a honeypot field must not be required", at)
+				v.addf(path+".required", "%s: a honeypot field must not be required", at)
 			}
 			if f.Type != hubclient.FieldText && f.Type != hubclient.FieldHidden {
-				v.addf("%s: a honeypot field must be of type text or hidden, not %q", at, f.Type)
+				v.addf(path+".type", "%s: a honeypot field must be of type text or hidden, not %q", at, f.Type)
 			}
 		}
 	}
@@ -132,21 +135,21 @@ func (v *validator) steps() {
 		at := label(i)
 		switch {
 		case st.ID == "":
-			v.addf("%s: id is empty", at)
+			v.addf(fmt.Sprintf("steps[%d].id", i), "%s: id is empty", at)
 		case v.stepIDs[st.ID]:
-			v.addf("%s: id is used by more than one step", at)
+			v.addf(fmt.Sprintf("steps[%d].id", i), "%s: id is used by more than one step", at)
 		}
 		v.stepIDs[st.ID] = true
-		for _, name := range st.Fields {
+		for k, name := range st.Fields {
 			if v.byName[name] == nil {
-				v.addf("%s: field %q does not exist", at, name)
+				v.addf(fmt.Sprintf("steps[%d].fields[%d]", i, k), "%s: field %q does not exist", at, name)
 				continue
 			}
 			if j, ok := inStep[name]; ok {
 				if j == i {
-					v.addf("%s: field %q is listed twice", at, name)
+					v.addf(fmt.Sprintf("steps[%d].fields[%d]", i, k), "%s: field %q is listed twice", at, name)
 				} else {
-					v.addf("%s: field %q is already in %s", at, name, label(j))
+					v.addf(fmt.Sprintf("steps[%d].fields[%d]", i, k), "%s: field %q is already in %s", at, name, label(j))
 				}
 				continue
 			}
@@ -157,9 +160,9 @@ func (v *validator) steps() {
 		return
 	}
 	// A field in no step would never be shown; only hidden fields need not be.
-	for _, f := range v.schema.Fields {
+	for i, f := range v.schema.Fields {
 		if _, ok := inStep[f.Name]; !ok && f.Name != "" && f.Type != hubclient.FieldHidden {
-			v.addf("field %q: not in any step; every field but hidden ones must be", f.Name)
+			v.addf(fmt.Sprintf("fields[%d]", i), "field %q: not in any step; every field but hidden ones must be", f.Name)
 		}
 	}
 }
@@ -170,10 +173,10 @@ func (v *validator) meta() {
 	case "":
 	case hubclient.CaptchaTurnstile, hubclient.CaptchaRecaptchaV3:
 		if m.CaptchaSiteKey == "" {
-			v.addf("meta.captchaSiteKey: required when meta.captchaProvider is %q", m.CaptchaProvider)
+			v.addf("meta.captchaSiteKey", "meta.captchaSiteKey: required when meta.captchaProvider is %q", m.CaptchaProvider)
 		}
 	default:
-		v.addf("meta.captchaProvider: %q is not %q or %q", m.CaptchaProvider, hubclient.CaptchaTurnstile, hubclient.CaptchaRecaptchaV3)
+		v.addf("meta.captchaProvider", "meta.captchaProvider: %q is not %q or %q", m.CaptchaProvider, hubclient.CaptchaTurnstile, hubclient.CaptchaRecaptchaV3)
 	}
 }
 
@@ -184,23 +187,23 @@ func (v *validator) translations() {
 		t := trs[loc]
 		at := fmt.Sprintf("i18n.translations[%q]", loc)
 		if _, err := language.Parse(loc); err != nil {
-			v.addf("%s: locale is not a BCP 47 language tag: %w", at, err)
+			v.addf(at, "%s: locale is not a BCP 47 language tag: %w", at, err)
 		}
 		for _, name := range sortedKeys(t.Fields) {
 			f := v.byName[name]
 			if f == nil {
-				v.addf("%s.fields[%q]: no such field", at, name)
+				v.addf(fmt.Sprintf("%s.fields[%q]", at, name), "%s.fields[%q]: no such field", at, name)
 				continue
 			}
 			for _, value := range sortedKeys(t.Fields[name].Options) {
 				if !slices.ContainsFunc(f.Options, func(o hubclient.Option) bool { return o.Value == value }) {
-					v.addf("%s.fields[%q].options[%q]: field has no such option", at, name, value)
+					v.addf(fmt.Sprintf("%s.fields[%q].options[%q]", at, name, value), "%s.fields[%q].options[%q]: field has no such option", at, name, value)
 				}
 			}
 		}
 		for _, id := range sortedKeys(t.Steps) {
 			if !v.stepIDs[id] {
-				v.addf("%s.steps[%q]: no such step", at, id)
+				v.addf(fmt.Sprintf("%s.steps[%q]", at, id), "%s.steps[%q]: no such step", at, id)
 			}
 		}
 	}
@@ -208,26 +211,26 @@ func (v *validator) translations() {
 
 func (v *validator) settings(s hub.Settings) {
 	if s.MaxFileSize < 0 {
-		v.addf("hub.maxFileSize: %d is negative", s.MaxFileSize)
+		v.addf("hub.maxFileSize", "hub.maxFileSize: %d is negative", s.MaxFileSize)
 	}
 	if s.MaxFiles < 0 {
-		v.addf("hub.maxFiles: %d is negative", s.MaxFiles)
+		v.addf("hub.maxFiles", "hub.maxFiles: %d is negative", s.MaxFiles)
 	}
 	if math.IsNaN(s.RecaptchaMinScore) || s.RecaptchaMinScore < 0 || s.RecaptchaMinScore > 1 {
-		v.addf("hub.recaptchaMinScore: %v is not between 0 and 1", s.RecaptchaMinScore)
+		v.addf("hub.recaptchaMinScore", "hub.recaptchaMinScore: %v is not between 0 and 1", s.RecaptchaMinScore)
 	}
 	for i, t := range s.AllowedTypes {
 		if !mediaRange.MatchString(t) {
-			v.addf("hub.allowedTypes[%d]: %q is not \"type/subtype\" or \"type/*\"", i, t)
+			v.addf(fmt.Sprintf("hub.allowedTypes[%d]", i), "hub.allowedTypes[%d]: %q is not \"type/subtype\" or \"type/*\"", i, t)
 		}
 	}
 	for i, o := range s.AllowedOrigins {
 		if !isOrigin(o) {
-			v.addf("hub.allowedOrigins[%d]: %q is not an origin as browsers send it: http or https, lowercase host, optional port, no path, not even \"/\"", i, o)
+			v.addf(fmt.Sprintf("hub.allowedOrigins[%d]", i), "hub.allowedOrigins[%d]: %q is not an origin as browsers send it: http or https, lowercase host, optional port, no path, not even \"/\"", i, o)
 		}
 	}
 	if s.RetentionDays < 0 || s.RetentionDays > hub.MaxRetentionDays {
-		v.addf("hub.retentionDays: %d is not between 0 (keep) and %d", s.RetentionDays, hub.MaxRetentionDays)
+		v.addf("hub.retentionDays", "hub.retentionDays: %d is not between 0 (keep) and %d", s.RetentionDays, hub.MaxRetentionDays)
 	}
 	v.notify(s.Notify)
 	v.webhooks(s.Webhooks)

@@ -3,6 +3,7 @@ package forms
 import (
 	"encoding/json"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -311,5 +312,57 @@ func TestValidateReportsEveryProblem(t *testing.T) {
 	}
 	if err := Validate(nil, hub.Settings{}); err == nil {
 		t.Error("Validate(nil) accepted")
+	}
+}
+
+// TestValidatePaths checks that each problem carries the JSON path of the
+// member it is about.
+func TestValidatePaths(t *testing.T) {
+	tests := []struct {
+		name   string
+		change func(s *hubclient.Schema, h *hub.Settings)
+		want   string
+	}{
+		{"empty name", func(s *hubclient.Schema, h *hub.Settings) { s.Fields[3].Name = "" }, "fields[3].name"},
+		{"bad type", func(s *hubclient.Schema, h *hub.Settings) { s.Fields[1].Type = "emial" }, "fields[1].type"},
+		{"empty option", func(s *hubclient.Schema, h *hub.Settings) {
+			s.Fields[2].Type = hubclient.FieldSelect
+			s.Fields[2].Options = []hubclient.Option{{Value: "a"}, {Value: ""}}
+		}, "fields[2].options[1].value"},
+		{"step id", func(s *hubclient.Schema, h *hub.Settings) { s.Steps[1].ID = "" }, "steps[1].id"},
+		{"step field", func(s *hubclient.Schema, h *hub.Settings) { s.Steps[0].Fields[0] = "nope" }, "steps[0].fields[0]"},
+		{"site key", func(s *hubclient.Schema, h *hub.Settings) {
+			s.Meta.CaptchaProvider, s.Meta.CaptchaSiteKey = hubclient.CaptchaTurnstile, ""
+		}, "meta.captchaSiteKey"},
+		{"origin", func(s *hubclient.Schema, h *hub.Settings) {
+			h.AllowedOrigins = []string{"https://ok.example", "https://x.example/"}
+		}, "hub.allowedOrigins[1]"},
+		{"webhook", func(s *hubclient.Schema, h *hub.Settings) {
+			h.Webhooks = []hub.Webhook{{URL: "ftp://x", Secret: "whsec_" + strings.Repeat("A", 32)}}
+		}, "hub.webhooks[0].url"},
+		{"translation", func(s *hubclient.Schema, h *hub.Settings) {
+			s.I18n.Translations = map[string]hubclient.Translation{"de": {Steps: map[string]hubclient.StepTranslation{"nope": {Title: "x"}}}}
+		}, `i18n.translations["de"].steps["nope"]`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, h := validSchema(t)
+			tt.change(s, h)
+			var paths []string
+			for _, p := range Problems(Validate(s, *h)) {
+				paths = append(paths, p.Path)
+			}
+			if !slices.Contains(paths, tt.want) {
+				t.Errorf("paths %q, want %q among them", paths, tt.want)
+			}
+		})
+	}
+}
+
+func TestParseProblemPaths(t *testing.T) {
+	_, err := Parse("acme", "contact", []byte(`{"fields":[],"steps":[],"hub":{"nope":1}}`))
+	ps := Problems(err)
+	if len(ps) != 1 || ps[0].Path != "hub" || !strings.Contains(ps[0].Error(), "nope") {
+		t.Errorf("problems %+v, want one at hub naming the unknown member", ps)
 	}
 }

@@ -1,0 +1,77 @@
+package console
+
+import (
+	"encoding/json"
+	"net/http"
+	"slices"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/hubform/hubform/components"
+	"github.com/hubform/hubform/handlers/hub/forms"
+	"github.com/hubform/hubform/hubclient"
+)
+
+// previewProps are what the preview beside the editor shows: the form as
+// components.HubForm renders it for visitors, in one of its locales.
+type previewProps struct {
+	Site, Slug string
+	Locale     string
+	// Locales are the schema's translations; "" is the base language.
+	Locales []string
+	// Form is nil when the JSON cannot be read as a schema at all.
+	Form *components.HubFormProps
+	// Invalid says that the form does not validate yet: the preview shows
+	// what it can, the editor lists the problems.
+	Invalid bool
+	// Gaps are what each translation leaves untranslated.
+	Gaps []localeGaps
+}
+
+// previewOf renders body, a form file, for the preview. A form that does
+// not validate is still shown when its JSON reads as a schema, so that the
+// owner sees the edit while fixing it. The preview's form posts to the
+// console's preview route, which stores and delivers nothing.
+func (con *Console) previewOf(c echo.Context, site, slug string, body []byte, locale string) previewProps {
+	p := previewProps{Site: site, Slug: slug, Locales: []string{""}}
+	var s *hubclient.Schema
+	if form, err := forms.Parse(site, slug, body); err == nil {
+		s = form.Schema
+	} else {
+		p.Invalid = true
+		var loose hubclient.Schema
+		if json.Unmarshal(body, &loose) != nil {
+			return p
+		}
+		delete(loose.Extra, "hub")
+		s = &loose
+	}
+	p.Gaps = untranslated(s)
+	for loc := range s.I18n.Translations {
+		p.Locales = append(p.Locales, loc)
+	}
+	slices.Sort(p.Locales)
+	if slices.Contains(p.Locales, locale) {
+		p.Locale = locale
+	}
+	submit := formURL(site, slug) + "/preview/submit"
+	p.Form = &components.HubFormProps{
+		SiteID: site, FormSlug: slug, Locale: p.Locale, InitialSchema: s,
+		Routes: components.Routes{Load: formURL(site, slug), Submit: submit, CSRFField: csrfField, CSRFToken: csrfToken(c)},
+	}
+	return p
+}
+
+// preview answers the preview of the posted form file, for htmx to put
+// beside the editor as the owner types.
+func (con *Console) preview(c echo.Context) error {
+	site, slug := c.Param("site"), c.Param("slug")
+	return render(c, http.StatusOK, previewPanel(con.previewOf(c, site, slug, []byte(c.FormValue("body")), c.FormValue("locale"))))
+}
+
+// previewSubmit is where the preview's form posts: nothing is stored or
+// delivered, the owner is told so.
+func (con *Console) previewSubmit(c echo.Context) error {
+	site, slug := c.Param("site"), c.Param("slug")
+	return render(c, http.StatusOK, components.Submitted(components.HubFormProps{SiteID: site, FormSlug: slug, SuccessFallback: previewSent()}))
+}

@@ -1,0 +1,312 @@
+package console
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/handlers/hub/accounts"
+	"github.com/hubform/hubform/handlers/hub/forms"
+)
+
+// Paths of the forms kept in the database.
+const (
+	sitesPath = Path + "/sites"
+	formPath  = Path + "/forms/:site/:slug"
+)
+
+// registerStored adds the pages of the forms kept in the database. They
+// go through the admin API's store and validate with forms.Parse, as the
+// admin API does: the console is a second door to the same data, not a
+// second data path.
+func (con *Console) registerStored(g *echo.Group) {
+	g.GET("/sites", con.sitesPage)
+	g.POST("/sites", con.createForm)
+	g.GET("/forms/:site/:slug", con.formPage)
+	g.POST("/forms/:site/:slug", con.saveForm)
+	g.POST("/forms/:site/:slug/preview", con.preview)
+	g.POST("/forms/:site/:slug/preview/submit", con.previewSubmit)
+	g.POST("/forms/:site/:slug/versions/:version/publish", con.publish)
+}
+
+// formURL is the console page of a database form.
+func formURL(site, slug string) string { return Path + "/forms/" + site + "/" + slug }
+
+// siteGroup is one site and its forms in the database.
+type siteGroup struct {
+	Site  string
+	Forms []forms.Record
+}
+
+func (con *Console) sitesPage(c echo.Context) error {
+	return con.renderSites(c, http.StatusOK, createProps{})
+}
+
+func (con *Console) renderSites(c echo.Context, status int, create createProps) error {
+	recs, err := con.cfg.Store.FormRecords(c.Request().Context())
+	if err != nil {
+		return con.internal(c, "listing forms", err)
+	}
+	var sites []siteGroup
+	for _, r := range recs {
+		if n := len(sites); n > 0 && sites[n-1].Site == r.Site {
+			sites[n-1].Forms = append(sites[n-1].Forms, r)
+			continue
+		}
+		sites = append(sites, siteGroup{Site: r.Site, Forms: []forms.Record{r}})
+	}
+	create.CSRF = csrfToken(c)
+	return render(c, status, sitesPage(sitesProps{Sites: sites, Directory: con.forms(c), Create: create}))
+}
+
+// createProps are the create form's values and its errors by input.
+type createProps struct {
+	CSRF, Site, Slug, Title string
+	Errors                  map[string]string
+}
+
+// createForm creates a form, on a new site or an existing one, as its
+// first version: a draft with the title alone, which the hub would serve
+// in the unconfigured state once published.
+func (con *Console) createForm(c echo.Context) error {
+	p := createProps{Site: strings.TrimSpace(c.FormValue("site")), Slug: strings.TrimSpace(c.FormValue("slug")), Title: c.FormValue("title"), Errors: map[string]string{}}
+	switch {
+	case !hub.ValidName(p.Site):
+		p.Errors["site"] = "Use 1 to 64 letters, digits, '-' or '_' for the site."
+	case p.Site == hub.ReservedSite:
+		p.Errors["site"] = fmt.Sprintf("The site %q is reserved for the admin API.", p.Site)
+	}
+	if !hub.ValidName(p.Slug) {
+		p.Errors["slug"] = "Use 1 to 64 letters, digits, '-' or '_' for the form."
+	}
+	ctx := c.Request().Context()
+	if len(p.Errors) == 0 {
+		if con.inDirectory(p.Site, p.Slug) {
+			p.Errors["slug"] = "The forms directory holds this form, and wins over the database: choose another name."
+		} else if _, err := con.cfg.Store.FormRecord(ctx, p.Site, p.Slug); err == nil {
+			p.Errors["slug"] = "This site has a form of this name already."
+		} else if !errors.Is(err, hub.ErrNotFound) {
+			return con.internal(c, "reading a form", err)
+		}
+	}
+	if len(p.Errors) > 0 {
+		return con.renderSites(c, http.StatusUnprocessableEntity, p)
+	}
+	body, err := json.MarshalIndent(map[string]any{"title": p.Title, "fields": []any{}, "steps": []any{}}, "", "  ")
+	if err != nil {
+		return con.internal(c, "encoding a form", err)
+	}
+	if _, err := con.save(c, p.Site, p.Slug, body); err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, formURL(p.Site, p.Slug))
+}
+
+// inDirectory reports whether the forms directory holds site and slug, so
+// that the database's form would never be served.
+func (con *Console) inDirectory(site, slug string) bool {
+	d, ok := con.cfg.Forms.(interface{ InDirectory(site, slug string) bool })
+	return ok && d.InDirectory(site, slug)
+}
+
+// save stores body, which the caller validated, as a new draft version
+// saved by the signed-in user.
+func (con *Console) save(c echo.Context, site, slug string, body []byte) (int64, error) {
+	u, _ := c.Get(userKey).(accounts.User)
+	ctx := c.Request().Context()
+	n, err := con.cfg.Store.SaveFormVersion(ctx, site, slug, body, u.Email, con.cfg.Now())
+	if err != nil {
+		return 0, con.internal(c, "saving a form", err)
+	}
+	con.cfg.Logger.InfoContext(ctx, "form saved", "site", site, "slug", slug, "version", n, "user", u.Email)
+	return n, nil
+}
+
+// formProps are what a database form's page shows.
+type formProps struct {
+	CSRF       string
+	Site, Slug string
+	Record     forms.Record
+	Versions   []forms.Version
+	// Body is the form file in the editor: the newest version's, or what
+	// the owner posted, kept as typed when it did not validate.
+	Body string
+	// Shown is the version Body is, 0 for what the owner posted.
+	Shown int64
+	// Problems are what is wrong with Body.
+	Problems []forms.Problem
+	// Notice says what was just done.
+	Notice string
+	// Preview is the preview of Body.
+	Preview previewProps
+}
+
+func (con *Console) formPage(c echo.Context) error {
+	site, slug := c.Param("site"), c.Param("slug")
+	p, err := con.loadForm(c, site, slug)
+	if err != nil {
+		return settle(err)
+	}
+	shown := p.Record.LastVersion
+	if q := c.QueryParam("version"); q != "" {
+		if n, err := strconv.ParseInt(q, 10, 64); err == nil && n >= 1 && n <= p.Record.LastVersion {
+			shown = n
+		}
+	}
+	v, err := con.cfg.Store.FormVersion(c.Request().Context(), site, slug, shown)
+	if err != nil {
+		return settle(con.formError(c, err))
+	}
+	p.Body, p.Shown = string(v.Body), shown
+	switch {
+	case c.QueryParam("saved") != "":
+		p.Notice = "Saved as draft version " + c.QueryParam("saved") + ". Publish it to serve it."
+	case c.QueryParam("published") != "":
+		p.Notice = "Version " + c.QueryParam("published") + " is live."
+	}
+	p.Preview = con.previewOf(c, site, slug, v.Body, "")
+	return render(c, http.StatusOK, formPage(p))
+}
+
+// loadForm reads the form's record and versions, or answers 404.
+func (con *Console) loadForm(c echo.Context, site, slug string) (formProps, error) {
+	ctx := c.Request().Context()
+	p := formProps{CSRF: csrfToken(c), Site: site, Slug: slug}
+	var err error
+	if p.Record, err = con.cfg.Store.FormRecord(ctx, site, slug); err != nil {
+		return p, con.formError(c, err)
+	}
+	if p.Versions, err = con.cfg.Store.FormVersions(ctx, site, slug); err != nil {
+		return p, con.formError(c, err)
+	}
+	return p, nil
+}
+
+// formError answers 404 for a missing form or version, else 500; it
+// returns echo's answered error so that callers stop.
+func (con *Console) formError(c echo.Context, err error) error {
+	if errors.Is(err, hub.ErrNotFound) {
+		if werr := c.String(http.StatusNotFound, "There is no such form or version."); werr != nil {
+			return werr
+		}
+		return errAnswered
+	}
+	if werr := con.internal(c, "reading a form", err); werr != nil {
+		return werr
+	}
+	return errAnswered
+}
+
+// errAnswered stops a handler whose answer was written; settle turns it
+// back into nil for echo.
+var errAnswered = errors.New("answered")
+
+func settle(err error) error {
+	if errors.Is(err, errAnswered) {
+		return nil
+	}
+	return err
+}
+
+// saveForm saves the posted form file as a new draft when it validates
+// exactly as the admin API's and the directory's files must; otherwise
+// the page comes back with what was typed and every problem, by path.
+func (con *Console) saveForm(c echo.Context) error {
+	site, slug := c.Param("site"), c.Param("slug")
+	p, err := con.loadForm(c, site, slug)
+	if err != nil {
+		return settle(err)
+	}
+	p.Body = c.FormValue("body")
+	body := []byte(p.Body)
+	if _, err := forms.Parse(site, slug, body); err != nil {
+		p.Problems = forms.Problems(err)
+		p.Preview = con.previewOf(c, site, slug, body, "")
+		return render(c, http.StatusUnprocessableEntity, formPage(p))
+	}
+	if con.inDirectory(site, slug) {
+		p.Problems = []forms.Problem{{Err: errors.New("the forms directory holds this form and wins over the database: nothing was saved")}}
+		return render(c, http.StatusConflict, formPage(p))
+	}
+	n, err := con.save(c, site, slug, body)
+	if err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, formURL(site, slug)+"?saved="+strconv.FormatInt(n, 10))
+}
+
+// publish makes a version live: the newest draft, or an earlier version
+// again, which is a rollback. The version is checked again, as the admin
+// API does, since an older hub may have saved it under looser rules.
+func (con *Console) publish(c echo.Context) error {
+	ctx := c.Request().Context()
+	site, slug := c.Param("site"), c.Param("slug")
+	n, err := strconv.ParseInt(c.Param("version"), 10, 64)
+	if err != nil || n < 1 {
+		return c.String(http.StatusNotFound, "There is no such form or version.")
+	}
+	v, err := con.cfg.Store.FormVersion(ctx, site, slug, n)
+	if err != nil {
+		return settle(con.formError(c, err))
+	}
+	p, err := con.loadForm(c, site, slug)
+	if err != nil {
+		return settle(err)
+	}
+	if _, perr := forms.Parse(site, slug, v.Body); perr != nil || con.inDirectory(site, slug) {
+		p.Body, p.Shown = string(v.Body), n
+		p.Problems = forms.Problems(perr)
+		if perr == nil {
+			p.Problems = []forms.Problem{{Err: errors.New("the forms directory holds this form and wins over the database: it cannot be published")}}
+		}
+		p.Notice = fmt.Sprintf("Version %d was not published.", n)
+		p.Preview = con.previewOf(c, site, slug, v.Body, "")
+		return render(c, http.StatusUnprocessableEntity, formPage(p))
+	}
+	if err := con.cfg.Store.PublishFormVersion(ctx, site, slug, n, con.cfg.Now()); err != nil {
+		return settle(con.formError(c, err))
+	}
+	u, _ := c.Get(userKey).(accounts.User)
+	con.cfg.Logger.InfoContext(ctx, "form published", "site", site, "slug", slug, "version", n, "user", u.Email)
+	return c.Redirect(http.StatusSeeOther, formURL(site, slug)+"?published="+strconv.FormatInt(n, 10))
+}
+
+// versionState names a version for people: draft, live or earlier.
+func versionState(r forms.Record, v forms.Version) string {
+	switch {
+	case v.Version == r.LiveVersion:
+		return "live"
+	case v.Version > r.LiveVersion:
+		return "draft"
+	default:
+		return "earlier"
+	}
+}
+
+// problemsAt returns the messages of the problems at path or below it.
+func problemsAt(ps []forms.Problem, path string) []string {
+	var out []string
+	for _, p := range ps {
+		if p.Path == path || strings.HasPrefix(p.Path, path+".") || strings.HasPrefix(p.Path, path+"[") {
+			out = append(out, p.Error())
+		}
+	}
+	return out
+}
+
+// prettyJSON indents body for reading, or returns it as it is when it is
+// not JSON.
+func prettyJSON(body []byte) string {
+	var b bytes.Buffer
+	if json.Indent(&b, body, "", "  ") != nil {
+		return string(body)
+	}
+	return b.String()
+}
