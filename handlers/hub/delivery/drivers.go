@@ -46,7 +46,7 @@ func OpenSQLite(ctx context.Context, db *sqldb.DB, cfg Config, o Options) (*Queu
 	if err != nil {
 		return nil, fmt.Errorf("delivery: %w", err)
 	}
-	q.river = client
+	q.river, q.exec = client, driver.GetExecutor()
 	q.insert = func(ctx context.Context, tx sqldb.Tx, params []river.InsertManyParams) error {
 		_, err := client.InsertManyTx(ctx, tx.Tx, params)
 		return err
@@ -80,7 +80,7 @@ func OpenPostgres(ctx context.Context, url string, cfg Config, o Options) (*Queu
 		pool.Close()
 		return nil, fmt.Errorf("delivery: %w", err)
 	}
-	q.river = client
+	q.river, q.exec = client, driver.GetExecutor()
 	q.close = pool.Close
 	q.insert = func(ctx context.Context, tx sqldb.Tx, params []river.InsertManyParams) error {
 		return tx.Raw(func(dc any) error {
