@@ -224,7 +224,7 @@ func openHub(ctx context.Context, cfg hubConfig, logger *slog.Logger) (_ *runnin
 		// request would buy nothing there.
 		limiter = h.db
 	}
-	owners, err := ownerRoutes(h.db, served, h.blobs, logger, strings.HasPrefix(publicURL, "https://"))
+	owners, err := ownerRoutes(h.db, served, h.blobs, h.queue, logger, strings.HasPrefix(publicURL, "https://"))
 	if err != nil {
 		return nil, err
 	}

@@ -95,7 +95,8 @@ func TestOwnerRoutesClosed(t *testing.T) {
 	for _, want := range []string{"GET /console", "POST /console/sign-out", "GET /console/forms", "GET /v1/admin/whoami",
 		"GET /console/forms/:site/:slug/submissions", "GET /console/forms/:site/:slug/submissions/:id/files/:n",
 		"POST /console/forms/:site/:slug/submissions/delete", "POST /console/forms/:site/:slug/submissions/spam",
-		"GET /console/forms/:site/:slug/export/:format", "PUT /v1/admin/forms/:site/:slug/draft", "POST /v1/admin/forms/:site/:slug/versions/:version/publish"} {
+		"GET /console/forms/:site/:slug/export/:format", "GET /console/forms/:site/:slug/deliveries", "POST /console/forms/:site/:slug/deliveries/:id/retry",
+		"PUT /v1/admin/forms/:site/:slug/draft", "POST /v1/admin/forms/:site/:slug/versions/:version/publish"} {
 		if !slices.Contains(checked, want) {
 			t.Errorf("route %s not checked; checked %q", want, checked)
 		}

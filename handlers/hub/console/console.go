@@ -75,6 +75,8 @@ type Config struct {
 	Lookup      hub.Forms
 	Submissions Submissions
 	Files       Files
+	// Deliveries, when set, adds the pages of each form's deliveries.
+	Deliveries Deliveries
 	// Secure marks the cookies Secure: set it when browsers reach the hub
 	// over HTTPS (its public URL is https://).
 	Secure bool
@@ -170,6 +172,9 @@ func (con *Console) Register(e *echo.Echo) {
 	g.GET("", con.home)
 	g.GET("/forms", con.formList)
 	con.inboxRoutes(g)
+	if con.cfg.Deliveries != nil {
+		con.registerDeliveries(g)
+	}
 }
 
 // loadSession loads the request's session and saves it once answered,
