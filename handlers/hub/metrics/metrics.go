@@ -12,7 +12,6 @@ package metrics
 import (
 	"context"
 	"log/slog"
-	"net/http"
 	"strconv"
 	"time"
 
@@ -149,7 +148,3 @@ func (q *queueCollector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(queueDesc, prometheus.GaugeValue, float64(n), state)
 	}
 }
-
-// Handler serves the metrics without a guard, for tests and for callers
-// that guard it themselves.
-func (m *Metrics) Handler() http.Handler { return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{}) }
