@@ -92,7 +92,9 @@ func OpenPostgres(ctx context.Context, url string, cfg Config, o Options) (*Queu
 			if !ok {
 				return fmt.Errorf("the database connection is a %T, not pgx's", dc)
 			}
-			_, err := client.InsertManyFastTx(ctx, connTx{c.Conn()}, params)
+			// Not the fast insert, which is a COPY on PostgreSQL: for the
+			// few jobs of one submission, no cheaper than an INSERT.
+			_, err := client.InsertManyTx(ctx, connTx{c.Conn()}, params)
 			return err
 		})
 	}
