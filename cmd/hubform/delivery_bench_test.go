@@ -14,14 +14,16 @@ import (
 	"time"
 
 	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/handlers/hub/postgres/pgtest"
 	"github.com/hubform/hubform/hubclient"
 )
 
-// benchDeliveryHub serves a hub on SQLite in this process with the forms
-// directory given and loopback receivers allowed.
-func benchDeliveryHub(b *testing.B, forms string) string {
+// benchDeliveryHub serves a hub in this process with the forms directory
+// given and loopback receivers allowed, on SQLite, or on the PostgreSQL
+// database dbURL names.
+func benchDeliveryHub(b *testing.B, forms, dbURL string) string {
 	b.Helper()
-	cfg := hubConfig{addr: "127.0.0.1:0", data: b.TempDir(), forms: forms, uploadTTL: 24 * time.Hour,
+	cfg := hubConfig{addr: "127.0.0.1:0", data: b.TempDir(), db: dbURL, forms: forms, uploadTTL: 24 * time.Hour,
 		sweepInterval: time.Hour, maxBody: hub.DefaultMaxBodyBytes, shutdownGrace: time.Second,
 		delivery: deliveryConfig{allowNets: "127.0.0.0/8"}}
 	h, err := openHub(context.Background(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
@@ -37,11 +39,17 @@ func benchDeliveryHub(b *testing.B, forms string) string {
 
 // BenchmarkDeliveries sends 1,000 submissions from 32 clients to a form
 // without webhooks and to one with two webhooks to a loopback receiver, in
-// the same run, on SQLite. It reports the submissions' throughput with
+// the same run, on SQLite and on PostgreSQL (a database for each hub). It
+// reports the submissions' throughput with
 // and without webhooks, their ratio (goal: the webhooks cost under 10%),
 // and deliveries per second, from the first submission to the last
 // delivery.
 func BenchmarkDeliveries(b *testing.B) {
+	b.Run("sqlite", func(b *testing.B) { benchmarkDeliveries(b, func() string { return "" }) })
+	b.Run("postgres", func(b *testing.B) { benchmarkDeliveries(b, func() string { return pgtest.URL(b) }) })
+}
+
+func benchmarkDeliveries(b *testing.B, db func() string) {
 	var delivered atomic.Int64
 	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.Copy(io.Discard, r.Body)
@@ -55,7 +63,7 @@ func BenchmarkDeliveries(b *testing.B) {
 	os.MkdirAll(filepath.Join(twoHooks, "acme"), 0o755)
 	os.WriteFile(filepath.Join(twoHooks, "acme", "contact.json"), []byte(`{"title": "Contact", "fields": [{"name": "name", "type": "text", "label": "Name"}],
 		"hub": {"webhooks": [{"url": "`+receiver.URL+`/a", "secret": "`+webhookSecret+`"}, {"url": "`+receiver.URL+`/b", "secret": "`+webhookSecret+`"}]}}`), 0o644)
-	plainURL, hooksURL := benchDeliveryHub(b, plain), benchDeliveryHub(b, twoHooks)
+	plainURL, hooksURL := benchDeliveryHub(b, plain, db()), benchDeliveryHub(b, twoHooks, db())
 
 	const total, concurrency = 1000, 32
 	send := func(hubURL string) time.Duration {

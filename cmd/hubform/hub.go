@@ -20,6 +20,7 @@ import (
 	"github.com/hubform/hubform/handlers/hub/delivery"
 	"github.com/hubform/hubform/handlers/hub/forms"
 	"github.com/hubform/hubform/handlers/hub/localblob"
+	"github.com/hubform/hubform/handlers/hub/metrics"
 	"github.com/hubform/hubform/handlers/hub/postgres"
 	"github.com/hubform/hubform/handlers/hub/s3blob"
 	"github.com/hubform/hubform/handlers/hub/sqldb"
@@ -42,6 +43,8 @@ Routes:
   POST /v1/{site}/{slug}/submit       a submission
   PUT  /v1/_uploads?…                 a file's body, to a signed URL (without --blob)
   GET  /healthz                       200 while the hub serves
+  GET  /metrics                       Prometheus metrics, with a token that hubform
+                                      tokens create made (Authorization: Bearer)
   /console                            the owners' console: sign in as a user that
                                       hubform users add made
   /v1/admin/...                       the admin API, with a token that hubform
@@ -137,6 +140,7 @@ type runningHub struct {
 	db      *sqldb.DB
 	blobs   blobStore
 	queue   *delivery.Queue
+	metrics *metrics.Metrics
 	closers []func() error
 	cfg     hubConfig
 }
@@ -213,9 +217,11 @@ func openHub(ctx context.Context, cfg hubConfig, logger *slog.Logger) (_ *runnin
 		h.closers = append(h.closers, bucket.Close)
 		h.blobs = bucket
 	}
-	if h.queue, err = openDelivery(ctx, cfg, h.db, served, h.blobs, logger); err != nil {
+	h.metrics = metrics.New(logger)
+	if h.queue, err = openDelivery(ctx, cfg, h.db, served, h.blobs, h.metrics.OnAttempt, logger); err != nil {
 		return nil, err
 	}
+	h.metrics.CountQueue(h.queue.Depth)
 	h.closers = append(h.closers, func() error { h.queue.Close(); return nil })
 	var limiter hub.Limiter
 	if cfg.db != "" {
@@ -224,12 +230,12 @@ func openHub(ctx context.Context, cfg hubConfig, logger *slog.Logger) (_ *runnin
 		// request would buy nothing there.
 		limiter = h.db
 	}
-	owners, err := ownerRoutes(h.db, served, h.blobs, logger, strings.HasPrefix(publicURL, "https://"))
+	owners, err := ownerRoutes(h.db, served, h.blobs, h.queue, h.metrics, logger, strings.HasPrefix(publicURL, "https://"))
 	if err != nil {
 		return nil, err
 	}
 	h.server, err = hub.NewServer(hub.Config{
-		Forms: served, Store: h.db, Blobs: h.blobs, Uploads: uploads, Logger: logger,
+		Forms: served, Store: h.metrics.Store(h.db), Blobs: h.blobs, Uploads: uploads, Logger: logger,
 		Captcha:        &captcha.Verifier{TurnstileURL: cfg.turnstileVerifyURL, RecaptchaURL: cfg.recaptchaVerify},
 		CaptchaSecrets: map[string]string{"turnstile": cfg.turnstileSecret, "recaptcha-v3": cfg.recaptchaSecret},
 		MaxBodyBytes:   cfg.maxBody, RateLimit: cfg.rateLimit, TrustedProxies: proxies, Limiter: limiter,

@@ -33,8 +33,9 @@ func addDeliveryFlags(fs *flagSet, cfg *deliveryConfig) {
 }
 
 // openDelivery opens the delivery queue in the hub's database, has db
-// insert each submission's deliveries with it, and returns it unstarted.
-func openDelivery(ctx context.Context, cfg hubConfig, db *sqldb.DB, served hub.Forms, files delivery.Files, logger *slog.Logger) (*delivery.Queue, error) {
+// insert each submission's deliveries with it, and returns it unstarted;
+// onAttempt hears of each attempt.
+func openDelivery(ctx context.Context, cfg hubConfig, db *sqldb.DB, served hub.Forms, files delivery.Files, onAttempt func(kind, outcome string), logger *slog.Logger) (*delivery.Queue, error) {
 	dc := cfg.delivery
 	// Zero, as other commands leave them, means the defaults.
 	if dc.timeout < 0 || dc.backoff < 0 {
@@ -46,7 +47,7 @@ func openDelivery(ctx context.Context, cfg hubConfig, db *sqldb.DB, served hub.F
 	}
 	qc := delivery.Config{
 		Forms: served, Submissions: db, AllowNetworks: allow, Files: files,
-		Timeout: dc.timeout, Backoff: dc.backoff, Logger: logger,
+		Timeout: dc.timeout, Backoff: dc.backoff, OnAttempt: onAttempt, Logger: logger,
 	}
 	if dc.smtpURL != "" {
 		if _, err := mail.ParseAddress(dc.smtpFrom); err != nil {

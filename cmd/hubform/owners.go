@@ -7,19 +7,21 @@ import (
 
 	"github.com/hubform/hubform/handlers/hub/admin"
 	"github.com/hubform/hubform/handlers/hub/console"
+	"github.com/hubform/hubform/handlers/hub/delivery"
 	"github.com/hubform/hubform/handlers/hub/forms"
+	"github.com/hubform/hubform/handlers/hub/metrics"
 	"github.com/hubform/hubform/handlers/hub/sqldb"
 )
 
-// ownerRoutes returns what the hub mounts for its owners: the console and
-// the admin API, both on the hub's database, so that a session or a token
+// ownerRoutes returns what the hub mounts for its owners: the console,
+// the admin API and the metrics, both on the hub's database, so that a session or a token
 // any hub on it made is accepted by all. Sign-in attempts are counted in
 // the database too, even on SQLite: they are few, and a budget shared by
 // every hub is the point. secure marks the cookies Secure.
-func ownerRoutes(db *sqldb.DB, served *forms.Layered, files blobStore, logger *slog.Logger, secure bool) ([]func(*echo.Echo), error) {
+func ownerRoutes(db *sqldb.DB, served *forms.Layered, files blobStore, queue *delivery.Queue, m *metrics.Metrics, logger *slog.Logger, secure bool) ([]func(*echo.Echo), error) {
 	con, err := console.New(console.Config{
 		Users: db, Sessions: db.Sessions(), Limiter: db, Forms: served, Store: db, Secure: secure, Logger: logger,
-		Lookup: served, Submissions: db, Files: files,
+		Lookup: served, Submissions: db, Files: files, Deliveries: queue,
 	})
 	if err != nil {
 		return nil, err
@@ -28,5 +30,7 @@ func ownerRoutes(db *sqldb.DB, served *forms.Layered, files blobStore, logger *s
 	if err != nil {
 		return nil, err
 	}
-	return []func(*echo.Echo){con.Register, api.Register}, nil
+	// The metrics need an API token, as the admin API does.
+	withMetrics := func(e *echo.Echo) { m.Register(e, api.RequireToken) }
+	return []func(*echo.Echo){con.Register, api.Register, withMetrics}, nil
 }

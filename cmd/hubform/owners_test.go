@@ -26,8 +26,8 @@ import (
 var consolePublic = []string{"GET /console/sign-in", "POST /console/sign-in", "GET /console/static/*"}
 
 // TestOwnerRoutesClosed walks every route of the hub as hubform hub wires
-// it: each under /console, but the public ones, and each under /v1/admin
-// must refuse a request without a session or a token, so that a route
+// it: each under /console, but the public ones, each under /v1/admin and
+// /metrics must refuse a request without a session or a token, so that a route
 // added later cannot be left open by mistake.
 func TestOwnerRoutesClosed(t *testing.T) {
 	cfg := hubConfig{addr: "127.0.0.1:0", data: t.TempDir(), forms: formsDir(t), uploadTTL: 24 * time.Hour,
@@ -45,7 +45,8 @@ func TestOwnerRoutesClosed(t *testing.T) {
 	var checked, public []string
 	for _, r := range h.server.Routes() {
 		console := r.Path == "/console" || strings.HasPrefix(r.Path, "/console/")
-		api := r.Path == "/v1/admin" || strings.HasPrefix(r.Path, "/v1/admin/")
+		// The metrics take a token as the admin API does.
+		api := r.Path == "/v1/admin" || strings.HasPrefix(r.Path, "/v1/admin/") || r.Path == "/metrics"
 		if !console && !api {
 			continue
 		}
@@ -95,7 +96,8 @@ func TestOwnerRoutesClosed(t *testing.T) {
 	for _, want := range []string{"GET /console", "POST /console/sign-out", "GET /console/forms", "GET /v1/admin/whoami",
 		"GET /console/forms/:site/:slug/submissions", "GET /console/forms/:site/:slug/submissions/:id/files/:n",
 		"POST /console/forms/:site/:slug/submissions/delete", "POST /console/forms/:site/:slug/submissions/spam",
-		"GET /console/forms/:site/:slug/export/:format", "PUT /v1/admin/forms/:site/:slug/draft", "POST /v1/admin/forms/:site/:slug/versions/:version/publish"} {
+		"GET /console/forms/:site/:slug/export/:format", "GET /metrics", "GET /console/forms/:site/:slug/deliveries", "POST /console/forms/:site/:slug/deliveries/:id/retry",
+		"PUT /v1/admin/forms/:site/:slug/draft", "POST /v1/admin/forms/:site/:slug/versions/:version/publish"} {
 		if !slices.Contains(checked, want) {
 			t.Errorf("route %s not checked; checked %q", want, checked)
 		}

@@ -97,6 +97,10 @@ func TokenOf(c echo.Context) accounts.Token {
 	return t
 }
 
+// RequireToken is the API's token check, for owners' routes outside
+// Prefix, such as /metrics.
+func (a *API) RequireToken(next echo.HandlerFunc) echo.HandlerFunc { return a.requireToken(next) }
+
 // requireToken lets through requests that carry a valid API token, and
 // answers others 401.
 func (a *API) requireToken(next echo.HandlerFunc) echo.HandlerFunc {

@@ -79,6 +79,8 @@ type Config struct {
 	// Store, when set, adds the pages of the forms kept in the hub's
 	// database: the admin API's store, sqldb.DB.
 	Store admin.FormStore
+	// Deliveries, when set, adds the pages of each form's deliveries.
+	Deliveries Deliveries
 	// Secure marks the cookies Secure: set it when browsers reach the hub
 	// over HTTPS (its public URL is https://).
 	Secure bool
@@ -177,6 +179,9 @@ func (con *Console) Register(e *echo.Echo) {
 	con.inboxRoutes(g)
 	if con.cfg.Store != nil {
 		con.registerStored(g)
+	}
+	if con.cfg.Deliveries != nil {
+		con.registerDeliveries(g)
 	}
 }
 

@@ -12,6 +12,8 @@ import (
 // formRow is one form on the home page.
 type formRow struct {
 	Site, Slug, Title string
+	// Deliveries is the page of its deliveries, empty without one.
+	Deliveries string
 }
 
 func (con *Console) home(c echo.Context) error {
@@ -36,7 +38,11 @@ func (con *Console) forms(c echo.Context) []formRow {
 	}
 	rows := make([]formRow, 0, len(forms))
 	for _, f := range forms {
-		rows = append(rows, formRow{Site: f.Site, Slug: f.Slug, Title: f.Schema.Title})
+		row := formRow{Site: f.Site, Slug: f.Slug, Title: f.Schema.Title}
+		if con.cfg.Deliveries != nil {
+			row.Deliveries = deliveriesPath(f.Site, f.Slug)
+		}
+		rows = append(rows, row)
 	}
 	return rows
 }

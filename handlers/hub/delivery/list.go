@@ -3,11 +3,14 @@ package delivery
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/rivertype"
+
+	"github.com/hubform/hubform/handlers/hub"
 )
 
 // Outcomes of a delivery.
@@ -23,6 +26,8 @@ const (
 type Delivery struct {
 	ID           int64  `json:"id"`
 	Kind         string `json:"kind"`
+	Site         string `json:"site"`
+	Form         string `json:"form"`
 	SubmissionID string `json:"submissionId"`
 	// Target is the receiver's URL, or "e-mail".
 	Target  string `json:"target"`
@@ -66,6 +71,18 @@ func (q *Queue) List(ctx context.Context, site, form string) ([]Delivery, error)
 	}
 }
 
+// Delivery returns the delivery id, or an error wrapping hub.ErrNotFound.
+func (q *Queue) Delivery(ctx context.Context, id int64) (Delivery, error) {
+	j, err := q.river.JobGet(ctx, id)
+	if errors.Is(err, rivertype.ErrNotFound) {
+		return Delivery{}, fmt.Errorf("delivery %d: %w", id, hub.ErrNotFound)
+	}
+	if err != nil {
+		return Delivery{}, fmt.Errorf("delivery: %d: %w", id, err)
+	}
+	return delivery(j), nil
+}
+
 // Retry has a delivery attempted again soon, whatever its outcome; its
 // webhook-id stays the same. It returns the delivery.
 func (q *Queue) Retry(ctx context.Context, id int64) (Delivery, error) {
@@ -80,7 +97,7 @@ func delivery(j *rivertype.JobRow) Delivery {
 	d := Delivery{ID: j.ID, Kind: j.Kind, Attempts: j.Attempt, MaxAttempts: j.MaxAttempts, CreatedAt: j.CreatedAt}
 	var a WebhookArgs
 	if json.Unmarshal(j.EncodedArgs, &a) == nil {
-		d.SubmissionID, d.Target = a.SubmissionID, a.URL
+		d.Site, d.Form, d.SubmissionID, d.Target = a.Site, a.Form, a.SubmissionID, a.URL
 	}
 	if j.Kind == (NotifyArgs{}).Kind() {
 		d.Target = "e-mail"

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver"
 	"github.com/riverqueue/river/rivertype"
 
 	"github.com/hubform/hubform/handlers/hub"
@@ -71,7 +72,11 @@ type Config struct {
 	// PollInterval is how often the queue looks for jobs when the database
 	// cannot notify it (SQLite); zero means River's default, one second.
 	PollInterval time.Duration
-	Logger       *slog.Logger
+	// OnAttempt, when set, is told of every attempt this hub makes, once it
+	// ends: its kind (WebhookArgs.Kind, NotifyArgs.Kind) and what it leaves
+	// the delivery as, one of the Outcome constants but OutcomePending.
+	OnAttempt func(kind, outcome string)
+	Logger    *slog.Logger
 	// Now returns the time; nil means time.Now.
 	Now func() time.Time
 }
@@ -111,6 +116,8 @@ type Queue struct {
 	insert func(ctx context.Context, tx sqldb.Tx, params []river.InsertManyParams) error
 	// river is the River client, behind what its two drivers share.
 	river riverClient
+	// exec runs River's queries outside a transaction.
+	exec  riverdriver.Executor
 	close func()
 }
 
@@ -120,6 +127,7 @@ type riverClient interface {
 	Stop(ctx context.Context) error
 	JobList(ctx context.Context, params *river.JobListParams) (*river.JobListResult, error)
 	JobRetry(ctx context.Context, id int64) (*rivertype.JobRow, error)
+	JobGet(ctx context.Context, id int64) (*rivertype.JobRow, error)
 }
 
 // riverConfig returns the River configuration of q, with its workers.
@@ -136,6 +144,9 @@ func (q *Queue) riverConfig(work bool) *river.Config {
 	}
 	if q.cfg.PollInterval == 0 {
 		rc.FetchCooldown = 0
+	}
+	if q.cfg.OnAttempt != nil {
+		rc.Middleware = []rivertype.Middleware{&observer{onAttempt: q.cfg.OnAttempt}}
 	}
 	river.AddWorker(rc.Workers, &webhookWorker{q: q})
 	river.AddWorker(rc.Workers, &notifyWorker{q: q})

@@ -1,0 +1,88 @@
+package main
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/hubform/hubform/hubclient"
+	"github.com/hubform/hubform/static/browsertest"
+)
+
+// TestBrowserConsoleDeliveries shows a form's deliveries in the console
+// of a hub in headless Chromium, with axe-core checking the page: a
+// receiver that answers 503 is listed with its attempt, and the page's
+// button sends the delivery again.
+func TestBrowserConsoleDeliveries(t *testing.T) {
+	browser := browsertest.New(t)
+	axe := readAxe(t)
+	var hits atomic.Int64
+	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		w.WriteHeader(http.StatusServiceUnavailable)
+	}))
+	defer receiver.Close()
+	data := t.TempDir()
+	addUser(t, "jane@example.com", "correct horse battery", "--data", data)
+	h := startHub(t, webhookForms(t, receiver.URL+"/hook"), data, "--webhook-allow-nets", "127.0.0.0/8", "--delivery-backoff", "1h")
+	c := &hubclient.Client{HubURL: h.url}
+	if _, err := c.Submit(context.Background(), "acme", "contact", &hubclient.SubmitRequest{Payload: map[string]any{"name": "Jane"}}); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(time.Minute); hits.Load() == 0; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no attempt; hub log:\n%s", h.log)
+		}
+	}
+
+	base := strings.TrimSuffix(h.url, "/v1")
+	tab := browsertest.NewTab(t, browser)
+	do := func(actions ...chromedp.Action[chromedp.Void]) {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(tab, 20*time.Second)
+		defer cancel()
+		if err := chromedp.Do(ctx, actions...); err != nil {
+			t.Fatalf("%v; hub log:\n%s", err, h.log)
+		}
+	}
+	text := func(sel string) string {
+		t.Helper()
+		return browsertest.Eval[string](t, tab, 10*time.Second, `document.querySelector(`+"`"+sel+"`"+`)?.textContent ?? ''`)
+	}
+	do(chromedp.Navigate(base+"/console"), chromedp.WaitVisible(chromedp.CSS("#email")),
+		chromedp.SendKeys(chromedp.CSS("#email"), "jane@example.com"),
+		chromedp.SendKeys(chromedp.CSS("#password"), "correct horse battery"),
+		chromedp.Click(chromedp.CSS(`button[type="submit"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`a[href="/console/forms/acme/contact/deliveries"]`)),
+		chromedp.Click(chromedp.CSS(`a[href="/console/forms/acme/contact/deliveries"]`)),
+		chromedp.WaitVisible(chromedp.CSS("tbody tr")))
+	// The attempt is recorded once the hub completes it, a moment after
+	// the receiver answered.
+	for deadline := time.Now().Add(time.Minute); !strings.Contains(text("tbody"), "HTTP 503"); time.Sleep(200 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the page says %q", text("main"))
+		}
+		do(chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("tbody tr")))
+	}
+	if got := text("tbody"); !strings.Contains(got, receiver.URL+"/hook") || !strings.Contains(got, "failed; to be attempted again") {
+		t.Errorf("the deliveries say %q", got)
+	}
+	checkAxe(t, tab, axe, "the deliveries page")
+
+	do(chromedp.Click(chromedp.CSS(`tbody button[type="submit"]`)), chromedp.WaitVisible(chromedp.CSS(`[role="status"] p`)))
+	if got := text(`[role="status"]`); !strings.Contains(got, "will be attempted again") {
+		t.Errorf("after sending again the page says %q", got)
+	}
+	checkAxe(t, tab, axe, "the deliveries page after sending one again")
+	for deadline := time.Now().Add(time.Minute); hits.Load() < 2; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the delivery sent again never reached the receiver; hub log:\n%s", h.log)
+		}
+	}
+}
