@@ -49,7 +49,7 @@ func TestDemoCompresses(t *testing.T) {
 	if doc.Find("form[data-hubform-form]").Length() != 1 {
 		t.Error("the contact page, decoded, lacks its form")
 	}
-	src, _ := doc.Find(`script[src*="/hubform.js"]`).Attr("src")
+	src, _ := doc.Find(`script[data-hubform-loader]`).Attr("data-js")
 	plain, _ := io.ReadAll(get(src, "").Body)
 	res = get(src, "gzip, br")
 	body, err := io.ReadAll(brotli.NewReader(res.Body))
