@@ -53,3 +53,7 @@ func (b Bound) Number() (float64, bool) {
 	n, err := strconv.ParseFloat(string(b), 64)
 	return n, err == nil && b.isNumber()
 }
+
+// Day returns the bound as a date, in days since 1970-01-01, and whether
+// it is one.
+func (b Bound) Day() (float64, bool) { return dayNumber(string(b)) }

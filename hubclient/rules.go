@@ -99,11 +99,11 @@ func (l *Logic) checkField(f *Field, required bool, v any) Problem {
 		return checkItems(f, itemCount(v))
 	case FieldNumber:
 		n, _ := number(v)
-		return checkRange(f, n, func(b Bound) (float64, bool) { return b.Number() })
+		return checkRange(f, n, Bound.Number)
 	case FieldDate:
 		s, _ := v.(string)
 		d, _ := dayNumber(s)
-		return checkRange(f, d, func(b Bound) (float64, bool) { return dayNumber(string(b)) })
+		return checkRange(f, d, Bound.Day)
 	case FieldText, FieldEmail, FieldTel, FieldURL, FieldTextarea:
 		s, _ := v.(string)
 		n := utf8.RuneCountInString(s)
