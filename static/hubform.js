@@ -32,12 +32,14 @@
 
   // Steps
 
-  // The steps of form itself, not of a form nested in it.
-  const stepsOf = (form) => all(form, STEP).filter((s) => s.closest(FORM) === form);
+  // The steps of form itself, not of a form nested in it, but for those
+  // the server marks skipped: their condition does not hold.
+  const stepsOf = (form) => all(form, STEP).filter((s) => s.closest(FORM) === form && !s.querySelector(':scope>[data-hubform-skip]'));
 
   function setupSteps(form) {
     const steps = stepsOf(form);
-    if (steps.length < 2) return;
+    // A skipped step may come back: the wizard counts it.
+    if (all(form, STEP).length < 2) return;
     form.classList.add('hubform-js');
     // Focus moves to the legend on a step change, so that screen readers
     // read the new step's title.
