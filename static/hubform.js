@@ -32,14 +32,12 @@
 
   // Steps
 
-  // The steps of form itself, not of a form nested in it, but for those
-  // the server marks skipped: their condition does not hold.
-  const stepsOf = (form) => all(form, STEP).filter((s) => s.closest(FORM) === form && !s.querySelector(':scope>[data-hubform-skip]'));
+  // The steps of form itself, not of a form nested in it.
+  const stepsOf = (form) => all(form, STEP).filter((s) => s.closest(FORM) === form && !s.querySelector('[data-hubform-skip]'));
 
   function setupSteps(form) {
     const steps = stepsOf(form);
-    // A skipped step may come back: the wizard counts it.
-    if (all(form, STEP).length < 2) return;
+    if (steps.length < 2) return;
     form.classList.add('hubform-js');
     // Focus moves to the legend on a step change, so that screen readers
     // read the new step's title.
@@ -299,6 +297,8 @@
   on('htmx:xhr:progress', onProgress);
   on('htmx:responseError', onResponseError);
   on('htmx:load', (event) => enhance(event.target));
+  // Skipped steps come and go.
+  on('htmx:oobAfterSwap', (e) => (e = formOf(e.target)) && isWizard(e) && showStep(e, current(e)));
 
   if (document.readyState === 'loading') on('DOMContentLoaded', () => enhance(document));
   else enhance(document);
