@@ -339,7 +339,6 @@ func (l *Logic) Evaluate(values map[string]any) *Outcome {
 		visible := true
 		if c := l.stepIf[l.stepOf[name]]; c != nil && !c.Holds(seen) {
 			visible = false
-			o.skipped[l.stepOf[name]] = true
 		}
 		if c := l.visibleIf[name]; visible && c != nil && !c.Holds(seen) {
 			visible = false
@@ -352,7 +351,8 @@ func (l *Logic) Evaluate(values map[string]any) *Outcome {
 			seen[name] = logicValue(v)
 		}
 	}
-	// A step with no fields has no field to decide it on the way.
+	// Every value a step's condition reads came before its fields, so the
+	// condition decides the same now.
 	for id, c := range l.stepIf {
 		if !c.Holds(seen) {
 			o.skipped[id] = true
