@@ -117,11 +117,15 @@ func (v formView) stepVisible(st hubclient.Step) bool {
 }
 
 // hasStepCondition reports whether the step's visibility may change.
-func (v formView) hasStepCondition(st hubclient.Step) bool { return v.logic != nil && len(st.VisibleIf) > 0 }
+func (v formView) hasStepCondition(st hubclient.Step) bool {
+	return v.logic != nil && len(st.VisibleIf) > 0
+}
 
 func (v formView) slotID(name string) string { return v.fieldID(name) + "-slot" }
 
-func (v formView) stepMarkID(st hubclient.Step) string { return v.rootID + "-step-" + safeID(st.ID) + "-skip" }
+func (v formView) stepMarkID(st hubclient.Step) string {
+	return v.rootID + "-step-" + safeID(st.ID) + "-skip"
+}
 
 // logicState sums up what the conditions decided, one letter per slotted
 // field and conditional step, so that the logic route answers with only
