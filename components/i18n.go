@@ -51,6 +51,14 @@ var DefaultTexts = Texts{
 	"invalidBoolean":  "Tick the box or leave it empty.",
 	"duplicateChoice": "Choose each option once.",
 	"oneFile":         "Choose only one file.",
+	"minLength":       "Enter at least {limit} characters.",
+	"maxLength":       "Enter at most {limit} characters.",
+	"pattern":         "Enter it in the format asked for.",
+	"min":             "Enter {limit} or more.",
+	"max":             "Enter {limit} or less.",
+	"step":            "Enter a value in steps of {limit}.",
+	"minItems":        "Choose at least {limit}.",
+	"maxItems":        "Choose at most {limit}.",
 	"chooseAgain":     "Please choose your files again.",
 	"choose":          "Choose…",
 	"honeypot":        "Leave this field empty",
@@ -130,6 +138,13 @@ func Localize(s *hubclient.Schema, locale string) Localized {
 		f.Help = or(ft.Help, f.Help)
 		for j := range f.Options {
 			f.Options[j].Label = or(ft.Options[f.Options[j].Value], f.Options[j].Label)
+		}
+		if len(ft.Messages) > 0 {
+			f.Messages = maps.Clone(f.Messages)
+			if f.Messages == nil {
+				f.Messages = map[string]string{}
+			}
+			maps.Copy(f.Messages, ft.Messages)
 		}
 	}
 	for i := range out.Steps {

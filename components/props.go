@@ -65,6 +65,9 @@ type Routes struct {
 	Load string
 	// Submit takes the form's post.
 	Submit string
+	// Logic answers a change of a field some condition reads with the
+	// fields and steps whose visibility or requiredness changed.
+	Logic string
 	// CSRFField and CSRFToken, when set, add a hidden field, so the form
 	// passes a CSRF middleware.
 	CSRFField string
@@ -109,6 +112,7 @@ func (p HubFormProps) routes() Routes {
 	base := DefaultPrefix + "/" + url.PathEscape(p.SiteID) + "/" + url.PathEscape(p.FormSlug)
 	r.Load = withLocale(or(r.Load, base), p.Locale)
 	r.Submit = withLocale(or(r.Submit, base+"/submit"), p.Locale)
+	r.Logic = withLocale(or(r.Logic, base+"/logic"), p.Locale)
 	if r.TurnstileScript == "" {
 		r.TurnstileScript = TurnstileScript
 	}

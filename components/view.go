@@ -3,6 +3,7 @@ package components
 import (
 	"context"
 	"net/url"
+	"strings"
 
 	"github.com/a-h/templ"
 
@@ -29,6 +30,11 @@ type formView struct {
 	currentStep int
 	// outsideSteps are fields no step names (hidden ones), rendered last.
 	outsideSteps []string
+	// logic is the schema's conditions, nil when they cannot be read (the
+	// form then shows every field); outcome is what they decide for the
+	// values shown.
+	logic   *hubclient.Logic
+	outcome *hubclient.Outcome
 }
 
 type summaryItem struct{ id, label, message string }
@@ -39,6 +45,10 @@ func newFormView(p HubFormProps, l Localized) formView {
 	switch provider := l.Schema.Meta.CaptchaProvider; provider {
 	case hubclient.CaptchaTurnstile, hubclient.CaptchaRecaptchaV3:
 		v.captcha = provider
+	}
+	if logic, err := hubclient.Compile(l.Schema); err == nil {
+		v.logic = logic
+		v.outcome = logic.Evaluate(hubclient.Values(l.Schema, p.State.Values))
 	}
 	inStep := map[string]bool{}
 	for i, step := range l.Schema.Steps {
@@ -85,12 +95,114 @@ func (v formView) field(ctx context.Context, name string) templ.Component {
 	if hubclient.IsHoneypot(name) {
 		return Honeypot(p)
 	}
+	if v.outcome != nil {
+		p.Field.Required = v.outcome.Required(name)
+	}
 	return fieldComponent(ctx, v.props.FormProps.Components, f.Type)(p)
 }
+
+// inSlot reports whether the field renders in a slot of its own: its
+// visibility or requiredness depends on other fields, or a condition reads
+// it.
+func (v formView) inSlot(name string) bool {
+	return v.logic != nil && (v.logic.IsConditional(name) || v.logic.IsTrigger(name))
+}
+
+// visible reports whether the conditions show the field.
+func (v formView) visible(name string) bool { return v.outcome == nil || v.outcome.Visible(name) }
+
+// stepVisible reports whether the conditions show the step.
+func (v formView) stepVisible(st hubclient.Step) bool {
+	return v.outcome == nil || v.outcome.StepVisible(st.ID)
+}
+
+// hasStepCondition reports whether the step's visibility may change.
+func (v formView) hasStepCondition(st hubclient.Step) bool {
+	return v.logic != nil && len(st.VisibleIf) > 0
+}
+
+func (v formView) slotID(name string) string { return v.fieldID(name) + "-slot" }
+
+func (v formView) stepMarkID(st hubclient.Step) string {
+	return v.rootID + "-step-" + safeID(st.ID) + "-skip"
+}
+
+// logicState sums up what the conditions decided, one letter per slotted
+// field and conditional step, so that the logic route answers with only
+// what changed: h hidden, r required, v visible; s skipped, v shown.
+func (v formView) logicState() string {
+	if v.logic == nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, f := range v.schema.Fields {
+		switch {
+		case !v.inSlot(f.Name):
+			continue
+		case !v.outcome.Visible(f.Name):
+			b.WriteByte('h')
+		case v.outcome.Required(f.Name):
+			b.WriteByte('r')
+		default:
+			b.WriteByte('v')
+		}
+	}
+	for _, st := range v.schema.Steps {
+		if v.hasStepCondition(st) {
+			b.WriteByte(map[bool]byte{true: 'v', false: 's'}[v.stepVisible(st)])
+		}
+	}
+	return b.String()
+}
+
+// LogicStateField is the hidden input that carries the form's logicState
+// to the logic route.
+const LogicStateField = "_hubformLogic"
 
 // textsOf returns the built-in texts in the props' locale.
 func textsOf(p HubFormProps) Texts { return TextsFor(p.InitialSchema, p.Locale) }
 
 func recaptchaScript(siteKey string) string {
 	return "https://www.google.com/recaptcha/api.js?render=" + url.QueryEscape(siteKey)
+}
+
+// changedSlots lists the slotted fields whose state differs from prior's;
+// all of them when prior does not fit the form.
+func (v formView) changedSlots(prior string) []string {
+	now := v.logicState()
+	var out []string
+	i := 0
+	for _, f := range v.schema.Fields {
+		if !v.inSlot(f.Name) {
+			continue
+		}
+		if len(prior) != len(now) || prior[i] != now[i] {
+			out = append(out, f.Name)
+		}
+		i++
+	}
+	return out
+}
+
+// changedSteps lists the conditional steps whose state differs from
+// prior's.
+func (v formView) changedSteps(prior string) []hubclient.Step {
+	now := v.logicState()
+	i := len(now)
+	for _, st := range v.schema.Steps {
+		if v.hasStepCondition(st) {
+			i--
+		}
+	}
+	var out []hubclient.Step
+	for _, st := range v.schema.Steps {
+		if !v.hasStepCondition(st) {
+			continue
+		}
+		if len(prior) != len(now) || prior[i] != now[i] {
+			out = append(out, st)
+		}
+		i++
+	}
+	return out
 }

@@ -1,7 +1,9 @@
 // Package handlers serves HubForm's routes in a host app: the page helper
 // that fetches a form's schema on the server, the load route behind the
-// loading state, the submit route that checks a post against the schema and
-// delivers it to the hub, and the form's static assets.
+// loading state, the submit route that checks a post against the schema, its
+// rules and its conditions and delivers it to the hub, the logic route that
+// answers htmx with the fields a change shows, hides or requires, and the
+// form's static assets.
 //
 // Mount the routes on an Echo server, or serve the Handler with net/http:
 //

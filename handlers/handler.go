@@ -149,6 +149,7 @@ func (h *Handler) Register(g *echo.Group) {
 	g.GET("/static/*", h.assets())
 	g.GET("/:site/:slug", h.load, compressPages)
 	g.POST("/:site/:slug/submit", h.submit, compressPages)
+	g.POST("/:site/:slug/logic", h.logic, compressPages)
 }
 
 // Prefix is the path the routes are served under, and the forms point to.

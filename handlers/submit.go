@@ -3,6 +3,7 @@ package handlers
 import (
 	"context"
 	"errors"
+	"fmt"
 	"maps"
 	"mime/multipart"
 	"net/http"
@@ -63,12 +64,16 @@ func (h *Handler) submit(c echo.Context) error {
 		key = ""
 	}
 	p.SubmissionKey = or(key, p.SubmissionKey)
-	values, problems := typeValues(schema, posted, files)
 	p.State = components.State{Values: shown(posted), FilesLost: !htmx && len(files) > 0}
+	values, problems, err := typeValues(schema, posted, files)
+	if err != nil {
+		return h.failed(c, f, reg, p, texts, err)
+	}
 	if len(problems) > 0 {
+		local := components.Localize(schema, p.Locale).Schema
 		p.State.Errors = make(map[string]string, len(problems))
-		for name, code := range problems {
-			p.State.Errors[name] = texts.T(code)
+		for name, problem := range problems {
+			p.State.Errors[name] = problem.Text(local.Field(name), texts.T)
 		}
 		return h.respond(c, http.StatusUnprocessableEntity, p, components.HubForm(p))
 	}
@@ -142,11 +147,16 @@ func fieldNames(schema *hubclient.Schema) []string {
 // typeValues turns a post into the values of the schema's fields, typed as
 // the hub expects them: text, a list for checkboxes, a boolean for a
 // checkbox, a number, files. Values of names the schema does not know are
-// dropped, except a captcha's token. It returns the problem of each field
-// whose value does not fit.
-func typeValues(schema *hubclient.Schema, posted map[string][]string, files map[string][]*multipart.FileHeader) (map[string]any, map[string]string) {
+// dropped, except a captcha's token, and so are the values of fields the
+// schema's conditions hide. It returns the problem of each field whose
+// value breaks a rule, judged as the hub judges it.
+func typeValues(schema *hubclient.Schema, posted map[string][]string, files map[string][]*multipart.FileHeader) (map[string]any, map[string]hubclient.Problem, error) {
+	logic, err := hubclient.Compile(schema)
+	if err != nil {
+		return nil, nil, fmt.Errorf("the form's rules: %w", err)
+	}
 	values := make(map[string]any, len(schema.Fields)+1)
-	problems := map[string]string{}
+	judged := make(map[string]any, len(schema.Fields))
 	for i := range schema.Fields {
 		f := &schema.Fields[i]
 		first := ""
@@ -159,14 +169,13 @@ func typeValues(schema *hubclient.Schema, posted map[string][]string, files map[
 			values[f.Name] = first
 			continue
 		case f.Type == hubclient.FieldFile:
-			chosen := files[f.Name]
-			switch {
-			case len(chosen) == 0 && f.Required:
-				problems[f.Name] = hubclient.ProblemRequired
-			case len(chosen) > 1 && !f.Multiple:
-				problems[f.Name] = hubclient.ProblemOneFile
-			case len(chosen) > 0:
-				values[f.Name] = chosen
+			names := make([]string, len(files[f.Name]))
+			for i, fh := range files[f.Name] {
+				names[i] = fh.Filename
+			}
+			judged[f.Name] = names
+			if len(names) > 0 {
+				values[f.Name] = files[f.Name]
 			}
 			continue
 		case f.Type == hubclient.FieldCheckbox:
@@ -184,17 +193,17 @@ func typeValues(schema *hubclient.Schema, posted map[string][]string, files map[
 				v = n
 			}
 		}
-		if problem := hubclient.CheckValue(f, v); problem != "" {
-			problems[f.Name] = problem
-		}
 		values[f.Name] = v
+		judged[f.Name] = v
 	}
+	outcome, problems := logic.Check(judged)
+	outcome.Drop(values)
 	for _, name := range captchaNames {
 		if v := posted[name]; len(v) > 0 && v[0] != "" {
 			values[name] = v[0]
 		}
 	}
-	return values, problems
+	return values, problems, nil
 }
 
 // shown returns the posted values to show again in the form: everything

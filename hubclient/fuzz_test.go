@@ -119,3 +119,24 @@ func FuzzSplitValues(f *testing.F) {
 		}
 	})
 }
+
+// FuzzCondition: a condition either is refused or evaluates, without a
+// panic, within the parse-time limits, whatever the rule and the values.
+func FuzzCondition(f *testing.F) {
+	for _, seed := range []string{
+		`{"==":[{"var":"a"},"other"]}`, `{"if":[{"var":"a"},{"var":"b"},true]}`, `{"in":["x",{"var":"l"}]}`,
+		`{"<":[1,{"var":"n"},3]}`, `{"cat":[{"var":"a"},{"var":"l"}]}`, `{"/":[1,0]}`, `{"%":[{"var":"a"},{"var":"l"}]}`,
+		`{"missing":["a","b"]}`, `{"var":["a",1]}`, `{"!":[]}`, `[{"var":"a"}]`, `{"min":[{"var":"l"}]}`, `{"-":[{"var":"l"}]}`,
+	} {
+		f.Add([]byte(seed), "other", 2.5)
+	}
+	known := func(name string) bool { return name == "a" || name == "b" || name == "l" || name == "n" }
+	f.Fuzz(func(t *testing.T, rule []byte, a string, n float64) {
+		c, err := ParseCondition(rule, known)
+		if err != nil {
+			return
+		}
+		c.Holds(map[string]any{"a": a, "b": n > 0, "l": []any{a, "x"}, "n": n})
+		c.Holds(map[string]any{})
+	})
+}

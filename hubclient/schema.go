@@ -72,7 +72,36 @@ type Field struct {
 	// Accept lists the file types a file field takes, as in the HTML
 	// accept attribute ("image/*,.pdf").
 	Accept string `json:"accept,omitempty"`
-	Extra  Extra  `json:"-"`
+
+	// MinLength and MaxLength bound a text value's length in characters;
+	// 0 is no bound.
+	MinLength int `json:"minLength,omitempty"`
+	MaxLength int `json:"maxLength,omitempty"`
+	// Pattern is an RE2 expression the whole text value must match.
+	Pattern string `json:"pattern,omitempty"`
+	// Min and Max bound a number or a date (YYYY-MM-DD).
+	Min Bound `json:"min,omitempty"`
+	Max Bound `json:"max,omitempty"`
+	// Step is the granularity of a number, or of a date in days, counted
+	// from Min (else from 0, or 1970-01-01); 0 is any.
+	Step float64 `json:"step,omitempty"`
+	// MinItems and MaxItems bound how many choices of a checkboxes field,
+	// or files of a multiple file field, are given; 0 is no bound.
+	MinItems int `json:"minItems,omitempty"`
+	MaxItems int `json:"maxItems,omitempty"`
+	// Messages replace the built-in text of a problem, by its code
+	// ("required", "minLength", "pattern", …; see RuleNames). "{limit}" in
+	// a message is replaced by the rule's value.
+	Messages map[string]string `json:"messages,omitempty"`
+	// VisibleIf is a JSONLogic condition over the other fields' values: the
+	// field is shown, required and sent only while it holds. Empty is
+	// always.
+	VisibleIf json.RawMessage `json:"visibleIf,omitempty"`
+	// RequiredIf is a JSONLogic condition under which the field is
+	// required, as if Required were set.
+	RequiredIf json.RawMessage `json:"requiredIf,omitempty"`
+
+	Extra Extra `json:"-"`
 }
 
 // IsHoneypot reports whether a field of this name is a honeypot: "_hp" or
@@ -93,7 +122,11 @@ type Step struct {
 	ID     string   `json:"id"`
 	Title  string   `json:"title,omitempty"`
 	Fields []string `json:"fields"`
-	Extra  Extra    `json:"-"`
+	// VisibleIf is a JSONLogic condition over the values of fields outside
+	// the step: while it does not hold, the step is skipped and its fields
+	// are hidden.
+	VisibleIf json.RawMessage `json:"visibleIf,omitempty"`
+	Extra     Extra           `json:"-"`
 }
 
 // Buttons holds the labels of the form's buttons.
@@ -147,7 +180,9 @@ type FieldTranslation struct {
 	Placeholder string            `json:"placeholder,omitempty"`
 	Help        string            `json:"help,omitempty"`
 	Options     map[string]string `json:"options,omitempty"`
-	Extra       Extra             `json:"-"`
+	// Messages translates the field's own problem messages, by code.
+	Messages map[string]string `json:"messages,omitempty"`
+	Extra    Extra             `json:"-"`
 }
 
 // StepTranslation overlays one step.

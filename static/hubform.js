@@ -33,7 +33,7 @@
   // Steps
 
   // The steps of form itself, not of a form nested in it.
-  const stepsOf = (form) => all(form, STEP).filter((s) => s.closest(FORM) === form);
+  const stepsOf = (form) => all(form, STEP).filter((s) => s.closest(FORM) === form && !s.querySelector('[data-hubform-skip]'));
 
   function setupSteps(form) {
     const steps = stepsOf(form);
@@ -297,6 +297,8 @@
   on('htmx:xhr:progress', onProgress);
   on('htmx:responseError', onResponseError);
   on('htmx:load', (event) => enhance(event.target));
+  // Skipped steps come and go.
+  on('htmx:oobAfterSwap', (e) => (e = formOf(e.target)) && isWizard(e) && showStep(e, current(e)));
 
   if (document.readyState === 'loading') on('DOMContentLoaded', () => enhance(document));
   else enhance(document);

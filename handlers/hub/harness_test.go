@@ -62,6 +62,28 @@ const (
   "steps": [{"id": "main", "fields": ["name", "cv", "photos"]}],
   "hub": {"maxFileSize": 1024, "maxFiles": 3, "allowedTypes": ["application/pdf", "image/*"]}
 }`
+	// logicForm has rules and conditions: "other" reveals a required text,
+	// a box makes the email required, a step is for companies only.
+	logicForm = `{
+  "fields": [
+    {"name": "source", "type": "select", "options": ["web", "other"]},
+    {"name": "sourceOther", "type": "text", "required": true, "minLength": 3,
+     "messages": {"minLength": "Say a bit more: {limit} letters at least."},
+     "visibleIf": {"==": [{"var": "source"}, "other"]}},
+    {"name": "news", "type": "checkbox"},
+    {"name": "email", "type": "email", "requiredIf": {"var": "news"}},
+    {"name": "code", "type": "text", "pattern": "[A-Z]{2}[0-9]{3}"},
+    {"name": "guests", "type": "number", "min": 1, "max": 8, "step": 1},
+    {"name": "day", "type": "date", "min": "2026-01-01"},
+    {"name": "extras", "type": "checkboxes", "options": ["a", "b", "c"], "maxItems": 2},
+    {"name": "company", "type": "text", "required": true},
+    {"name": "logo", "type": "file"}
+  ],
+  "steps": [
+    {"id": "main", "fields": ["source", "sourceOther", "news", "email", "code", "guests", "day", "extras"]},
+    {"id": "firm", "fields": ["company", "logo"], "visibleIf": {"==": [{"var": "source"}, "web"]}}
+  ]
+}`
 	// otherForm is a second form taking files, for uploads of another form.
 	otherForm = `{
   "fields": [{"name": "cv", "type": "file"}],
@@ -99,6 +121,7 @@ var testForms = map[string]string{
 	"contact":           contactForm,
 	"apply":             applyForm,
 	"other":             otherForm,
+	"logic":             logicForm,
 	"cors":              corsForm,
 	"turnstile":         turnstileForm,
 	"turnstile-default": turnstileDefaultForm,

@@ -45,7 +45,7 @@ func (s *Server) postSubmit(c echo.Context) error {
 			delete(req.Payload, name)
 		}
 	}
-	if fields := validatePayload(form.Schema, req.Payload, req.Attachments); len(fields) > 0 {
+	if fields := validatePayload(form.Schema, req.Payload, &req.Attachments); len(fields) > 0 {
 		return s.fail(c, http.StatusUnprocessableEntity, "the submission does not match the form", fields)
 	}
 	if msg := checkAttachmentLimits(form.Settings, req.Attachments); msg != "" {

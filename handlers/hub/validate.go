@@ -1,6 +1,7 @@
 package hub
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/hubform/hubform/hubclient"
@@ -21,11 +22,24 @@ var problemMessages = map[string]string{
 	hubclient.ProblemDuplicateChoice: "a choice is given twice",
 	hubclient.ProblemBoolean:         "must be true or false",
 	hubclient.ProblemOneFile:         "takes one file",
+	hubclient.ProblemMinLength:       "too short: at least {limit} characters",
+	hubclient.ProblemMaxLength:       "too long: at most {limit} characters",
+	hubclient.ProblemPattern:         "does not match the pattern {limit}",
+	hubclient.ProblemMin:             "less than {limit}",
+	hubclient.ProblemMax:             "more than {limit}",
+	hubclient.ProblemStep:            "not a multiple of {limit} from the minimum",
+	hubclient.ProblemMinItems:        "too few: at least {limit}",
+	hubclient.ProblemMaxItems:        "too many: at most {limit}",
 }
 
+func problemMessage(code string) string { return problemMessages[code] }
+
 // validatePayload checks the payload and the attachments' fields against
-// the schema and returns a message per offending field, or nil.
-func validatePayload(schema *hubclient.Schema, payload map[string]any, attachments []hubclient.Attachment) map[string]string {
+// the schema, its rules and its conditions, and returns a message per
+// offending field, or nil. The values of fields the conditions hide are
+// dropped from the payload, and their attachments from the list: they
+// were not shown, so they are not kept.
+func validatePayload(schema *hubclient.Schema, payload map[string]any, attachments *[]hubclient.Attachment) map[string]string {
 	problems := map[string]string{}
 	for name := range payload {
 		f := schema.Field(name)
@@ -36,8 +50,12 @@ func validatePayload(schema *hubclient.Schema, payload map[string]any, attachmen
 			problems[name] = "files are sent as attachments, not in the payload"
 		}
 	}
-	files, unassigned := map[string]int{}, 0
-	for _, a := range attachments {
+	values := make(map[string]any, len(payload))
+	for name, v := range payload {
+		values[name] = v
+	}
+	unassigned := 0
+	for _, a := range *attachments {
 		if a.Field == "" {
 			unassigned++
 			continue
@@ -46,28 +64,29 @@ func validatePayload(schema *hubclient.Schema, payload map[string]any, attachmen
 			problems[a.Field] = "not a file field of this form"
 			continue
 		}
-		files[a.Field]++
+		names, _ := values[a.Field].([]string)
+		values[a.Field] = append(names, a.Filename)
 	}
-	for i := range schema.Fields {
-		f := &schema.Fields[i]
-		if hubclient.IsHoneypot(f.Name) || problems[f.Name] != "" {
+	logic, err := hubclient.Compile(schema)
+	if err != nil {
+		// The hub refuses such a schema when it is stored; one that slipped
+		// through judges no submission.
+		return map[string]string{"": "the form's rules cannot be read"}
+	}
+	outcome, found := logic.Check(values)
+	for name, p := range found {
+		f := schema.Field(name)
+		if problems[name] != "" || (f.Type == hubclient.FieldFile && p.Code == hubclient.ProblemRequired && unassigned > 0) {
 			continue
 		}
-		if f.Type == hubclient.FieldFile {
-			switch n := files[f.Name]; {
-			case f.Required && n == 0 && unassigned == 0:
-				problems[f.Name] = problemMessages[hubclient.ProblemRequired]
-			case !f.Multiple && n > 1:
-				problems[f.Name] = problemMessages[hubclient.ProblemOneFile]
-			}
-			continue
-		}
-		if problem := hubclient.CheckValue(f, payload[f.Name]); problem != "" {
-			problems[f.Name] = problemMessages[problem]
-		}
+		problems[name] = p.Text(f, problemMessage)
 	}
-	if len(problems) == 0 {
-		return nil
+	if len(problems) > 0 {
+		return problems
 	}
-	return problems
+	outcome.Drop(payload)
+	*attachments = slices.DeleteFunc(*attachments, func(a hubclient.Attachment) bool {
+		return a.Field != "" && !outcome.Visible(a.Field)
+	})
+	return nil
 }

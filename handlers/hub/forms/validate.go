@@ -41,6 +41,7 @@ func Validate(s *hubclient.Schema, settings hub.Settings) error {
 	v := validator{schema: s}
 	v.fields()
 	v.steps()
+	v.rules()
 	v.meta()
 	v.translations()
 	v.settings(settings)
@@ -194,6 +195,11 @@ func (v *validator) translations() {
 			if f == nil {
 				v.addf(fmt.Sprintf("%s.fields[%q]", at, name), "%s.fields[%q]: no such field", at, name)
 				continue
+			}
+			for _, code := range sortedKeys(t.Fields[name].Messages) {
+				if !slices.Contains(hubclient.RuleNames, code) {
+					v.addf(fmt.Sprintf("%s.fields[%q].messages", at, name), "%s.fields[%q].messages[%q]: not one of %s", at, name, code, strings.Join(hubclient.RuleNames, ", "))
+				}
 			}
 			for _, value := range sortedKeys(t.Fields[name].Options) {
 				if !slices.ContainsFunc(f.Options, func(o hubclient.Option) bool { return o.Value == value }) {

@@ -125,6 +125,45 @@ func TestValidateRefuses(t *testing.T) {
 		{"translation of missing step", func(s *hubclient.Schema, h *hub.Settings) {
 			s.I18n.Translations["de"].Steps["contact"] = hubclient.StepTranslation{Title: "Kontakt"}
 		}, `i18n.translations["de"].steps["contact"]: no such step`},
+		{"condition on unknown field", func(s *hubclient.Schema, h *hub.Settings) {
+			s.Fields[3].VisibleIf = json.RawMessage(`{"==":[{"var":"topc"},"sales"]}`)
+		}, `field "message": visibleIf: refers to unknown field "topc"`},
+		{"condition that does not parse", func(s *hubclient.Schema, h *hub.Settings) {
+			s.Fields[3].RequiredIf = json.RawMessage(`{"reduce":[[1],{"var":"x"},0]}`)
+		}, `field "message": requiredIf: operator "reduce" is not supported`},
+		{"step condition on its own field", func(s *hubclient.Schema, h *hub.Settings) {
+			s.Steps[1].VisibleIf = json.RawMessage(`{"var":"topic"}`)
+		}, `field "topic": visibleIf depends on itself`},
+		{"bad pattern", func(s *hubclient.Schema, h *hub.Settings) {
+			s.Fields[0].Pattern = "[a-"
+		}, `field "name": pattern is not an RE2 expression`},
+		{"minLength on a select", func(s *hubclient.Schema, h *hub.Settings) {
+			s.Fields[2].MinLength = 2
+		}, `field "topic": minLength applies only to text`},
+		{"min on text", func(s *hubclient.Schema, h *hub.Settings) {
+			s.Fields[0].Min = "3"
+		}, `field "name": min applies only to number and date fields`},
+		{"maxItems on one file", func(s *hubclient.Schema, h *hub.Settings) {
+			s.Fields[4].Multiple, s.Fields[4].MaxItems = false, 2
+		}, `field "files": maxItems applies only to checkboxes and multiple file fields`},
+		{"min after max", func(s *hubclient.Schema, h *hub.Settings) {
+			s.Fields[0].Type, s.Fields[0].Min, s.Fields[0].Max = "date", "2026-02-01", "2026-01-01"
+		}, `field "name": min 2026-02-01 is after max 2026-01-01`},
+		{"date bound not a date", func(s *hubclient.Schema, h *hub.Settings) {
+			s.Fields[0].Type, s.Fields[0].Min = "date", "5"
+		}, `field "name": min "5" is not a date`},
+		{"minLength over maxLength", func(s *hubclient.Schema, h *hub.Settings) {
+			s.Fields[0].MinLength, s.Fields[0].MaxLength = 5, 3
+		}, `field "name": minLength 5 is more than maxLength 3`},
+		{"message of unknown rule", func(s *hubclient.Schema, h *hub.Settings) {
+			s.Fields[0].Messages = map[string]string{"minLenght": "x"}
+		}, `field "name": messages["minLenght"]: not one of`},
+		{"translated message of unknown rule", func(s *hubclient.Schema, h *hub.Settings) {
+			s.I18n.Translations["de"].Fields["topic"] = hubclient.FieldTranslation{Messages: map[string]string{"nope": "x"}}
+		}, `i18n.translations["de"].fields["topic"].messages["nope"]: not one of`},
+		{"condition on a honeypot", func(s *hubclient.Schema, h *hub.Settings) {
+			s.Fields[5].VisibleIf = json.RawMessage(`{"var":"name"}`)
+		}, `field "_hp": a honeypot field takes no visibleIf`},
 		{"negative max file size", func(s *hubclient.Schema, h *hub.Settings) {
 			h.MaxFileSize = -1
 		}, "hub.maxFileSize: -1 is negative"},
@@ -276,6 +315,17 @@ func TestValidateAccepts(t *testing.T) {
 		}},
 		{"score bounds", func(s *hubclient.Schema, h *hub.Settings) {
 			h.RecaptchaMinScore = 1
+		}},
+		{"rules and conditions", func(s *hubclient.Schema, h *hub.Settings) {
+			s.Fields[0].MinLength, s.Fields[0].MaxLength, s.Fields[0].Pattern = 2, 80, `\p{L}[\p{L} .'-]*`
+			s.Fields[0].Messages = map[string]string{"pattern": "Letters, please."}
+			s.Fields[3].VisibleIf = json.RawMessage(`{"in":[{"var":"topic"},["sales","support"]]}`)
+			s.Fields[3].RequiredIf = json.RawMessage(`{"==":[{"var":"topic"},"support"]}`)
+			s.Fields[4].MaxItems = 3
+			s.Steps[1].VisibleIf = json.RawMessage(`{"!!":{"var":"email"}}`)
+			s.Fields = append(s.Fields, hubclient.Field{Name: "when", Type: "date", Min: "2026-01-01", Max: "2026-12-31", Step: 7},
+				hubclient.Field{Name: "count", Type: "number", Min: "1", Max: "10", Step: 0.5})
+			s.Steps[1].Fields = append(s.Steps[1].Fields, "when", "count")
 		}},
 		{"name of 64 characters", func(s *hubclient.Schema, h *hub.Settings) {
 			s.Fields[3].Name = "m" + strings.Repeat("-", 63)

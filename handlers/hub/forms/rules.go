@@ -1,0 +1,86 @@
+package forms
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/hubform/hubform/hubclient"
+)
+
+// textTypes take minLength, maxLength and pattern.
+var textTypes = []string{hubclient.FieldText, hubclient.FieldEmail, hubclient.FieldTel, hubclient.FieldURL, hubclient.FieldTextarea}
+
+// rules checks the fields' validation rules and the form's conditions:
+// each rule fits its field's type, and every condition parses and reads
+// only fields that exist.
+func (v *validator) rules() {
+	for i := range v.schema.Fields {
+		f := &v.schema.Fields[i]
+		at, path := fmt.Sprintf("field %q", f.Name), fmt.Sprintf("fields[%d]", i)
+		text := slices.Contains(textTypes, f.Type)
+		ranged := f.Type == hubclient.FieldNumber || f.Type == hubclient.FieldDate
+		counted := f.Type == hubclient.FieldCheckboxes || (f.Type == hubclient.FieldFile && f.Multiple)
+		only := func(member string, set, fits bool, what string) {
+			if set && !fits {
+				v.addf(path+"."+member, "%s: %s applies only to %s fields", at, member, what)
+			}
+		}
+		textList := strings.Join(textTypes, ", ")
+		only("minLength", f.MinLength != 0, text, textList)
+		only("maxLength", f.MaxLength != 0, text, textList)
+		only("pattern", f.Pattern != "", text, textList)
+		only("min", f.Min != "", ranged, "number and date")
+		only("max", f.Max != "", ranged, "number and date")
+		only("step", f.Step != 0, ranged, "number and date")
+		only("minItems", f.MinItems != 0, counted, "checkboxes and multiple file")
+		only("maxItems", f.MaxItems != 0, counted, "checkboxes and multiple file")
+		if f.MinLength < 0 || f.MaxLength < 0 || f.MinItems < 0 || f.MaxItems < 0 || f.Step < 0 {
+			v.addf(path, "%s: minLength, maxLength, minItems, maxItems and step may not be negative", at)
+		}
+		if f.MaxLength > 0 && f.MinLength > f.MaxLength {
+			v.addf(path+".minLength", "%s: minLength %d is more than maxLength %d", at, f.MinLength, f.MaxLength)
+		}
+		if f.MaxItems > 0 && f.MinItems > f.MaxItems {
+			v.addf(path+".minItems", "%s: minItems %d is more than maxItems %d", at, f.MinItems, f.MaxItems)
+		}
+		v.bounds(path, at, f)
+		for _, code := range sortedKeys(f.Messages) {
+			if !slices.Contains(hubclient.RuleNames, code) {
+				v.addf(path+".messages", "%s: messages[%q]: not one of %s", at, code, strings.Join(hubclient.RuleNames, ", "))
+			}
+		}
+		if hubclient.IsHoneypot(f.Name) && (len(f.VisibleIf) > 0 || len(f.RequiredIf) > 0) {
+			v.addf(path, "%s: a honeypot field takes no visibleIf or requiredIf", at)
+		}
+	}
+	if _, err := hubclient.Compile(v.schema); err != nil {
+		v.errs = append(v.errs, err)
+	}
+}
+
+// bounds checks that min and max read as the field's type and are in order.
+func (v *validator) bounds(path, at string, f *hubclient.Field) {
+	parse := func(b hubclient.Bound) (float64, bool) { return b.Number() }
+	what := "a number"
+	if f.Type == hubclient.FieldDate {
+		what = "a date (YYYY-MM-DD)"
+		parse = hubclient.Bound.Day
+	} else if f.Type != hubclient.FieldNumber {
+		return
+	}
+	lo, okLo := parse(f.Min)
+	hi, okHi := parse(f.Max)
+	if f.Min != "" && !okLo {
+		v.addf(path+".min", "%s: min %q is not %s", at, f.Min, what)
+	}
+	if f.Max != "" && !okHi {
+		v.addf(path+".max", "%s: max %q is not %s", at, f.Max, what)
+	}
+	if okLo && okHi && lo > hi {
+		v.addf(path+".min", "%s: min %s is after max %s", at, f.Min, f.Max)
+	}
+	if f.Type == hubclient.FieldDate && f.Step != 0 && f.Step != float64(int64(f.Step)) {
+		v.addf(path+".step", "%s: step of a date is a whole number of days", at)
+	}
+}

@@ -1,0 +1,94 @@
+package handlers_test
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/hubform/hubform/handlers"
+	"github.com/hubform/hubform/handlers/hub/testhub"
+)
+
+// surveyForm: "Other…" reveals a required text with a rule; a step is for
+// companies only.
+const surveyForm = `{
+  "fields": [
+    {"name": "source", "type": "radio", "label": "Source", "options": ["web", "other"]},
+    {"name": "sourceOther", "type": "text", "label": "Where?", "required": true, "minLength": 3,
+     "messages": {"minLength": "At least {limit} letters."},
+     "visibleIf": {"==": [{"var": "source"}, "other"]}},
+    {"name": "company", "type": "text", "label": "Company", "required": true}
+  ],
+  "steps": [
+    {"id": "you", "fields": ["source", "sourceOther"]},
+    {"id": "firm", "fields": ["company"], "visibleIf": {"==": [{"var": "source"}, "web"]}}
+  ],
+  "i18n": {"translations": {"de": {"fields": {"sourceOther": {"messages": {"minLength": "Mindestens {limit} Buchstaben."}}}}}}
+}`
+
+func newSurveyApp(t *testing.T) *app {
+	t.Helper()
+	a := &app{hub: testhub.Start(t, map[string]string{"acme/survey": surveyForm}), calls: &calls{}}
+	cfg := handlers.Config{HubURL: a.hub.URL, Logger: quiet}
+	a.calls.config(&cfg)
+	a.h = handlers.New(cfg)
+	a.srv = httptest.NewServer(a.h)
+	t.Cleanup(a.srv.Close)
+	return a
+}
+
+func TestSubmitAppliesRulesAndConditions(t *testing.T) {
+	for _, htmx := range []bool{true, false} {
+		a := newSurveyApp(t)
+		// "other" was chosen: the revealed field is required, with its rule,
+		// and shown with its error; the skipped step's field is not asked for.
+		_, doc := a.post(t, "/hubform/acme/survey/submit?locale=de", htmx, part{name: "source", value: "other"}, part{name: "sourceOther", value: "ab"})
+		errs := text(doc, ".hubform-field-error")
+		if errs != "Mindestens 3 Buchstaben." {
+			t.Errorf("htmx %v: errors %q, want the translated rule message alone", htmx, errs)
+		}
+		if _, hidden := doc.Find(`[data-hubform-slot="sourceOther"]`).Attr("hidden"); hidden {
+			t.Errorf("htmx %v: the revealed field is hidden", htmx)
+		}
+		// The value of a field whose condition stopped holding is dropped.
+		res, _ := a.post(t, "/hubform/acme/survey/submit", htmx, part{name: "source", value: "web"}, part{name: "sourceOther", value: "radio"}, part{name: "company", value: "ACME"})
+		if res.StatusCode != http.StatusOK {
+			t.Fatalf("htmx %v: status %d", htmx, res.StatusCode)
+		}
+		subs := a.hub.Submissions()
+		if len(subs) != 1 || string(subs[0].Payload) != `{"company":"ACME","source":"web"}` {
+			t.Fatalf("htmx %v: stored %v, want one without the hidden field", htmx, subs)
+		}
+		if _, ok := a.calls.successes[0]["sourceOther"]; ok {
+			t.Errorf("htmx %v: OnSuccess got the hidden field's value", htmx)
+		}
+	}
+}
+
+func TestLogicRoute(t *testing.T) {
+	a := newSurveyApp(t)
+	form := url.Values{"source": {"other"}, "_hubformLogic": {"vhh" + "s"}}
+	req, _ := http.NewRequest(http.MethodPost, a.srv.URL+"/hubform/acme/survey/logic", strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("HX-Request", "true")
+	res, html := doHTML(t, req)
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("status %d", res.StatusCode)
+	}
+	doc := parse(t, html)
+	slots := doc.Find("[data-hubform-slot][hx-swap-oob]")
+	if slots.Length() != 1 || slots.AttrOr("data-hubform-slot", "") != "sourceOther" {
+		t.Errorf("swapped slots %d, want sourceOther alone: %s", slots.Length(), html)
+	}
+	if _, hidden := slots.Attr("hidden"); hidden || doc.Find("input[name=sourceOther][required]").Length() != 1 {
+		t.Errorf("the revealed field is not shown and required: %s", html)
+	}
+	if doc.Find(`[name="_hubformLogic"][hx-swap-oob]`).AttrOr("value", "") != "vrhs" {
+		t.Errorf("new state %q, want vrhs", doc.Find(`[name="_hubformLogic"]`).AttrOr("value", ""))
+	}
+	if doc.Find("form, [data-hubform]").Length() != 0 {
+		t.Error("the logic route answered the whole form")
+	}
+}

@@ -1,0 +1,388 @@
+package hubclient
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+
+	"github.com/diegoholiveira/jsonlogic/v3"
+)
+
+// Limits on one JSONLogic condition, checked when it is parsed, so that a
+// hostile schema cannot make evaluation deep or long.
+const (
+	MaxRuleBytes = 8 << 10
+	MaxRuleDepth = 16
+	MaxRuleNodes = 256
+)
+
+// ruleArity lists the JSONLogic operators a condition may use, with the
+// least and most arguments each takes (-1: any number). Operators that
+// loop over data (map, reduce, all, …) or change it (set) are left out.
+var ruleArity = map[string][2]int{
+	"var": {1, 2}, "missing": {1, -1},
+	"and": {1, -1}, "or": {1, -1}, "!": {1, 1}, "!!": {1, 1}, "if": {3, -1},
+	"==": {2, 2}, "===": {2, 2}, "!=": {2, 2}, "!==": {2, 2},
+	"<": {2, 3}, "<=": {2, 3}, ">": {2, 2}, ">=": {2, 2},
+	"in": {2, 2}, "cat": {1, -1},
+	"+": {1, -1}, "*": {1, -1}, "-": {1, 2}, "/": {2, 2}, "%": {2, 2},
+	"min": {1, -1}, "max": {1, -1},
+}
+
+// Condition is a parsed JSONLogic condition over a form's values.
+type Condition struct {
+	rule any
+	// Refs are the names of the fields the condition reads.
+	Refs []string
+}
+
+// ParseCondition parses a JSONLogic condition. known reports whether a
+// field of that name exists; a condition reading any other is refused.
+func ParseCondition(raw json.RawMessage, known func(name string) bool) (*Condition, error) {
+	if len(raw) > MaxRuleBytes {
+		return nil, fmt.Errorf("longer than %d bytes", MaxRuleBytes)
+	}
+	var rule any
+	if err := json.Unmarshal(raw, &rule); err != nil {
+		return nil, errors.New("not JSON")
+	}
+	p := ruleParser{known: known, seen: map[string]bool{}}
+	if err := p.node(rule, 0); err != nil {
+		return nil, err
+	}
+	return &Condition{rule: rule, Refs: p.refs}, nil
+}
+
+type ruleParser struct {
+	known func(string) bool
+	nodes int
+	refs  []string
+	seen  map[string]bool
+}
+
+func (p *ruleParser) node(v any, depth int) error {
+	p.nodes++
+	if p.nodes > MaxRuleNodes {
+		return fmt.Errorf("more than %d parts", MaxRuleNodes)
+	}
+	if depth > MaxRuleDepth {
+		return fmt.Errorf("nested deeper than %d", MaxRuleDepth)
+	}
+	switch v := v.(type) {
+	case []any:
+		for _, e := range v {
+			if err := p.node(e, depth+1); err != nil {
+				return err
+			}
+		}
+	case map[string]any:
+		if len(v) != 1 {
+			return errors.New("an operation is an object of exactly one operator")
+		}
+		for op, arg := range v {
+			return p.operation(op, arg, depth)
+		}
+	}
+	return nil
+}
+
+func (p *ruleParser) operation(op string, arg any, depth int) error {
+	arity, ok := ruleArity[op]
+	if !ok {
+		return fmt.Errorf("operator %q is not supported", op)
+	}
+	args, isList := arg.([]any)
+	if !isList {
+		args = []any{arg}
+	}
+	if len(args) < arity[0] || (arity[1] >= 0 && len(args) > arity[1]) {
+		return fmt.Errorf("operator %q takes %s arguments, not %d", op, arityText(arity), len(args))
+	}
+	switch op {
+	case "var":
+		name, ok := args[0].(string)
+		if !ok {
+			return errors.New(`"var" takes a field name`)
+		}
+		return p.ref(name)
+	case "missing":
+		for _, a := range args {
+			name, ok := a.(string)
+			if !ok {
+				return errors.New(`"missing" takes field names`)
+			}
+			if err := p.ref(name); err != nil {
+				return err
+			}
+		}
+		return nil
+	case "if":
+		if len(args)%2 == 0 {
+			return errors.New(`"if" takes condition and value pairs and a last value`)
+		}
+	}
+	for _, a := range args {
+		if err := p.node(a, depth+1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (p *ruleParser) ref(name string) error {
+	if !p.known(name) {
+		return fmt.Errorf("refers to unknown field %q", name)
+	}
+	if !p.seen[name] {
+		p.seen[name] = true
+		p.refs = append(p.refs, name)
+	}
+	return nil
+}
+
+func arityText(a [2]int) string {
+	switch {
+	case a[1] < 0:
+		return fmt.Sprintf("at least %d", a[0])
+	case a[0] == a[1]:
+		return fmt.Sprint(a[0])
+	}
+	return fmt.Sprintf("%d to %d", a[0], a[1])
+}
+
+// Holds reports whether the condition holds for values (as JSON decodes
+// them: text, numbers, booleans, lists of text). A condition that cannot
+// be evaluated does not hold.
+func (c *Condition) Holds(values map[string]any) (holds bool) {
+	defer func() {
+		if recover() != nil {
+			holds = false
+		}
+	}()
+	out, err := jsonlogic.ApplyInterface(c.rule, values)
+	return err == nil && truthy(out)
+}
+
+// truthy is JSONLogic's truth: false, null, 0, "" and [] are false.
+func truthy(v any) bool {
+	switch v := v.(type) {
+	case nil:
+		return false
+	case bool:
+		return v
+	case float64:
+		return v != 0
+	case string:
+		return v != ""
+	case []any:
+		return len(v) > 0
+	}
+	return true
+}
+
+// Logic is a schema's conditions and rules, compiled once: which fields
+// and steps are visible and required for given values, and what is wrong
+// with the values. The app and the hub both judge with it.
+type Logic struct {
+	schema     *Schema
+	visibleIf  map[string]*Condition // by field name
+	requiredIf map[string]*Condition
+	stepIf     map[string]*Condition // by step id
+	stepOf     map[string]string     // field name → step id
+	patterns   map[string]*regexp.Regexp
+	// order lists the fields so that each comes after every field its
+	// visibility depends on.
+	order []string
+	// triggers are the fields some condition reads.
+	triggers map[string]bool
+}
+
+// Compile parses the schema's conditions and patterns. Its error joins one
+// error per problem, each naming the field or step. A condition may read
+// any field but itself; visibility may not depend on itself through other
+// fields.
+func Compile(s *Schema) (*Logic, error) {
+	l := &Logic{
+		schema: s, visibleIf: map[string]*Condition{}, requiredIf: map[string]*Condition{},
+		stepIf: map[string]*Condition{}, stepOf: map[string]string{}, patterns: map[string]*regexp.Regexp{},
+		triggers: map[string]bool{},
+	}
+	known := func(name string) bool { return s.Field(name) != nil }
+	var errs []error
+	parse := func(at, member string, raw json.RawMessage) *Condition {
+		if len(raw) == 0 {
+			return nil
+		}
+		c, err := ParseCondition(raw, known)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %s: %w", at, member, err))
+			return nil
+		}
+		for _, r := range c.Refs {
+			l.triggers[r] = true
+		}
+		return c
+	}
+	for _, st := range s.Steps {
+		for _, name := range st.Fields {
+			l.stepOf[name] = st.ID
+		}
+		if c := parse(fmt.Sprintf("step %q", st.ID), "visibleIf", st.VisibleIf); c != nil {
+			l.stepIf[st.ID] = c
+		}
+	}
+	for i := range s.Fields {
+		f := &s.Fields[i]
+		at := fmt.Sprintf("field %q", f.Name)
+		if c := parse(at, "visibleIf", f.VisibleIf); c != nil {
+			l.visibleIf[f.Name] = c
+		}
+		if c := parse(at, "requiredIf", f.RequiredIf); c != nil {
+			l.requiredIf[f.Name] = c
+		}
+		if f.Pattern != "" {
+			re, err := regexp.Compile(`^(?:` + f.Pattern + `)$`)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("%s: pattern is not an RE2 expression: %w", at, err))
+			} else {
+				l.patterns[f.Name] = re
+			}
+		}
+	}
+	if err := l.sort(); err != nil {
+		errs = append(errs, err)
+	}
+	return l, errors.Join(errs...)
+}
+
+// deps returns the fields whose values the visibility of field name reads.
+func (l *Logic) deps(name string) []string {
+	var out []string
+	if c := l.visibleIf[name]; c != nil {
+		out = append(out, c.Refs...)
+	}
+	if c := l.stepIf[l.stepOf[name]]; c != nil {
+		out = append(out, c.Refs...)
+	}
+	return out
+}
+
+// sort orders the fields by their visibility's dependencies, refusing a
+// cycle.
+func (l *Logic) sort() error {
+	const (
+		unseen = iota
+		visiting
+		done
+	)
+	state := map[string]int{}
+	var visit func(name string, path []string) error
+	visit = func(name string, path []string) error {
+		switch state[name] {
+		case visiting:
+			return fmt.Errorf("field %q: visibleIf depends on itself (%v)", name, append(path, name))
+		case done:
+			return nil
+		}
+		state[name] = visiting
+		for _, d := range l.deps(name) {
+			if err := visit(d, append(path, name)); err != nil {
+				return err
+			}
+		}
+		state[name] = done
+		l.order = append(l.order, name)
+		return nil
+	}
+	for _, f := range l.schema.Fields {
+		if err := visit(f.Name, nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// IsTrigger reports whether some condition reads the field called name.
+func (l *Logic) IsTrigger(name string) bool { return l.triggers[name] }
+
+// IsConditional reports whether the field's visibility or requiredness
+// depends on other fields.
+func (l *Logic) IsConditional(name string) bool {
+	return l.visibleIf[name] != nil || l.requiredIf[name] != nil || l.stepIf[l.stepOf[name]] != nil
+}
+
+// Outcome is what a form's conditions decide for given values.
+type Outcome struct {
+	hidden   map[string]bool
+	required map[string]bool
+	skipped  map[string]bool
+}
+
+// Visible reports whether the field called name is shown and sent.
+func (o *Outcome) Visible(name string) bool { return !o.hidden[name] }
+
+// Required reports whether the field called name must have a value: it is
+// visible and required, or its requiredIf holds.
+func (o *Outcome) Required(name string) bool { return o.required[name] }
+
+// StepVisible reports whether the step is shown; a skipped one is not.
+func (o *Outcome) StepVisible(id string) bool { return !o.skipped[id] }
+
+// Evaluate decides which fields and steps are visible and which fields
+// are required, for values typed as Values does. A condition sees only the
+// values of visible fields: a field hidden hides what depends on it.
+func (l *Logic) Evaluate(values map[string]any) *Outcome {
+	o := &Outcome{hidden: map[string]bool{}, required: map[string]bool{}, skipped: map[string]bool{}}
+	seen := make(map[string]any, len(values))
+	for _, name := range l.order {
+		visible := true
+		if c := l.stepIf[l.stepOf[name]]; c != nil && !c.Holds(seen) {
+			visible = false
+		}
+		if c := l.visibleIf[name]; visible && c != nil && !c.Holds(seen) {
+			visible = false
+		}
+		if !visible {
+			o.hidden[name] = true
+			continue
+		}
+		if v, ok := values[name]; ok {
+			seen[name] = logicValue(v)
+		}
+	}
+	// Every value a step's condition reads came before its fields, so the
+	// condition decides the same now.
+	for id, c := range l.stepIf {
+		if !c.Holds(seen) {
+			o.skipped[id] = true
+		}
+	}
+	for _, name := range l.order {
+		f := l.schema.Field(name)
+		if o.hidden[name] || IsHoneypot(name) {
+			continue
+		}
+		c := l.requiredIf[name]
+		o.required[name] = f.Required || (c != nil && c.Holds(seen))
+	}
+	return o
+}
+
+// logicValue is a value as a condition sees it: JSON's types.
+func logicValue(v any) any {
+	switch v := v.(type) {
+	case []string:
+		out := make([]any, len(v))
+		for i, s := range v {
+			out[i] = s
+		}
+		return out
+	case int:
+		return float64(v)
+	case json.Number:
+		n, _ := v.Float64()
+		return n
+	}
+	return v
+}
