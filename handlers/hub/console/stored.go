@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -34,6 +35,7 @@ func (con *Console) registerStored(g *echo.Group) {
 	g.POST("/forms/:site/:slug/preview", con.preview)
 	g.POST("/forms/:site/:slug/preview/submit", con.previewSubmit)
 	g.POST("/forms/:site/:slug/versions/:version/publish", con.publish)
+	con.registerBuilder(g)
 }
 
 // formURL is the console page of a database form.
@@ -146,6 +148,10 @@ type formProps struct {
 	Notice string
 	// Preview is the preview of Body.
 	Preview previewProps
+	// Typed is what the builder's form at the path TypedAt posted, when
+	// it was refused: its inputs show it back as typed.
+	Typed   url.Values
+	TypedAt string
 }
 
 func (con *Console) formPage(c echo.Context) error {

@@ -25,41 +25,100 @@ func untranslated(s *hubclient.Schema) []localeGaps {
 	if s == nil {
 		return nil
 	}
+	ts := texts(s)
 	var out []localeGaps
 	for _, loc := range slices.Sorted(maps.Keys(s.I18n.Translations)) {
 		tr := s.I18n.Translations[loc]
-		g := localeGaps{Locale: loc}
-		check := func(base, translated, path string) {
-			if base == "" {
-				return
-			}
-			g.Total++
-			if translated == "" {
-				g.Missing = append(g.Missing, path)
+		g := localeGaps{Locale: loc, Total: len(ts)}
+		for _, t := range ts {
+			if t.get(tr) == "" {
+				g.Missing = append(g.Missing, t.Path)
 			}
 		}
-		check(s.Title, tr.Title, "title")
-		check(s.Description, tr.Description, "description")
-		for _, f := range s.Fields {
-			if f.Type == hubclient.FieldHidden || hubclient.IsHoneypot(f.Name) {
-				continue
-			}
-			ft := tr.Fields[f.Name]
-			at := fmt.Sprintf("fields[%q]", f.Name)
-			check(f.Label, ft.Label, at+".label")
-			check(f.Placeholder, ft.Placeholder, at+".placeholder")
-			check(f.Help, ft.Help, at+".help")
-			for _, o := range f.Options {
-				check(o.Label, ft.Options[o.Value], fmt.Sprintf("%s.options[%q]", at, o.Value))
-			}
-		}
-		for _, st := range s.Steps {
-			check(st.Title, tr.Steps[st.ID].Title, fmt.Sprintf("steps[%q].title", st.ID))
-		}
-		check(s.Buttons.Submit, tr.Buttons.Submit, "buttons.submit")
-		check(s.Buttons.Next, tr.Buttons.Next, "buttons.next")
-		check(s.Buttons.Back, tr.Buttons.Back, "buttons.back")
 		out = append(out, g)
 	}
+	return out
+}
+
+// text is one translatable text of a form: its base language's wording
+// and where a translation overlay holds it.
+type text struct {
+	// Path is the overlay's member, as a JSON path below the locale's
+	// translation.
+	Path string
+	Base string
+	get  func(hubclient.Translation) string
+	set  func(*hubclient.Translation, string)
+}
+
+// texts lists every text of s that the base language has and a
+// translation may replace, in the order visitors meet them.
+func texts(s *hubclient.Schema) []text {
+	var out []text
+	add := func(base, path string, get func(hubclient.Translation) string, set func(*hubclient.Translation, string)) {
+		if base != "" {
+			out = append(out, text{Path: path, Base: base, get: get, set: set})
+		}
+	}
+	add(s.Title, "title", func(t hubclient.Translation) string { return t.Title }, func(t *hubclient.Translation, v string) { t.Title = v })
+	add(s.Description, "description", func(t hubclient.Translation) string { return t.Description }, func(t *hubclient.Translation, v string) { t.Description = v })
+	for _, f := range s.Fields {
+		if f.Type == hubclient.FieldHidden || hubclient.IsHoneypot(f.Name) {
+			continue
+		}
+		name := f.Name
+		at := fmt.Sprintf("fields[%q]", name)
+		field := func(get func(hubclient.FieldTranslation) string, set func(*hubclient.FieldTranslation, string)) (func(hubclient.Translation) string, func(*hubclient.Translation, string)) {
+			return func(t hubclient.Translation) string { return get(t.Fields[name]) },
+				func(t *hubclient.Translation, v string) {
+					ft, ok := t.Fields[name]
+					if !ok && v == "" {
+						return
+					}
+					set(&ft, v)
+					if t.Fields == nil {
+						t.Fields = map[string]hubclient.FieldTranslation{}
+					}
+					t.Fields[name] = ft
+				}
+		}
+		get, set := field(func(ft hubclient.FieldTranslation) string { return ft.Label }, func(ft *hubclient.FieldTranslation, v string) { ft.Label = v })
+		add(f.Label, at+".label", get, set)
+		get, set = field(func(ft hubclient.FieldTranslation) string { return ft.Placeholder }, func(ft *hubclient.FieldTranslation, v string) { ft.Placeholder = v })
+		add(f.Placeholder, at+".placeholder", get, set)
+		get, set = field(func(ft hubclient.FieldTranslation) string { return ft.Help }, func(ft *hubclient.FieldTranslation, v string) { ft.Help = v })
+		add(f.Help, at+".help", get, set)
+		for _, o := range f.Options {
+			value := o.Value
+			get, set = field(func(ft hubclient.FieldTranslation) string { return ft.Options[value] }, func(ft *hubclient.FieldTranslation, v string) {
+				if v == "" {
+					delete(ft.Options, value)
+					return
+				}
+				if ft.Options == nil {
+					ft.Options = map[string]string{}
+				}
+				ft.Options[value] = v
+			})
+			add(o.Label, fmt.Sprintf("%s.options[%q]", at, value), get, set)
+		}
+	}
+	for _, st := range s.Steps {
+		id := st.ID
+		add(st.Title, fmt.Sprintf("steps[%q].title", id), func(t hubclient.Translation) string { return t.Steps[id].Title }, func(t *hubclient.Translation, v string) {
+			sv, ok := t.Steps[id]
+			if !ok && v == "" {
+				return
+			}
+			sv.Title = v
+			if t.Steps == nil {
+				t.Steps = map[string]hubclient.StepTranslation{}
+			}
+			t.Steps[id] = sv
+		})
+	}
+	add(s.Buttons.Submit, "buttons.submit", func(t hubclient.Translation) string { return t.Buttons.Submit }, func(t *hubclient.Translation, v string) { t.Buttons.Submit = v })
+	add(s.Buttons.Next, "buttons.next", func(t hubclient.Translation) string { return t.Buttons.Next }, func(t *hubclient.Translation, v string) { t.Buttons.Next = v })
+	add(s.Buttons.Back, "buttons.back", func(t hubclient.Translation) string { return t.Buttons.Back }, func(t *hubclient.Translation, v string) { t.Buttons.Back = v })
 	return out
 }

@@ -1,0 +1,462 @@
+package console
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/hubform/hubform/handlers/hub/forms"
+	"github.com/hubform/hubform/hubclient"
+)
+
+// The structured builder edits the form file through plain HTML forms.
+// The JSON stays the one source of truth: every action reads the version
+// the page was built from, changes it, validates it with forms.Parse as a
+// JSON save does, and saves a new draft or shows the problems back.
+
+// registerBuilder adds the builder's actions to the database forms' pages.
+func (con *Console) registerBuilder(g *echo.Group) {
+	g.POST("/forms/:site/:slug/fields", con.builderAction(addField))
+	g.POST("/forms/:site/:slug/fields/:n", con.builderAction(editField))
+	g.POST("/forms/:site/:slug/fields/:n/move", con.builderAction(moveField))
+	g.POST("/forms/:site/:slug/fields/:n/remove", con.builderAction(removeField))
+	g.POST("/forms/:site/:slug/settings", con.builderAction(editSettings))
+	g.POST("/forms/:site/:slug/translations", con.builderAction(addLocale))
+	g.POST("/forms/:site/:slug/translations/:locale", con.builderAction(editTranslation))
+}
+
+// draft is a form file decoded for the builder: the schema, and its
+// member "hub" member by member, so that settings the builder does not
+// show (webhooks, notify ...) are written back as they were.
+type draft struct {
+	Schema *hubclient.Schema
+	Hub    map[string]json.RawMessage
+}
+
+// decodeDraft decodes body for the builder, or returns nil when it is not
+// a JSON object whose members have the schema's shapes.
+func decodeDraft(body []byte) *draft {
+	var s hubclient.Schema
+	if json.Unmarshal(body, &s) != nil {
+		return nil
+	}
+	d := &draft{Schema: &s, Hub: map[string]json.RawMessage{}}
+	if raw, ok := s.Extra["hub"]; ok && json.Unmarshal(raw, &d.Hub) != nil {
+		return nil
+	}
+	return d
+}
+
+// encode writes the draft back as a form file.
+func (d *draft) encode() ([]byte, error) {
+	if len(d.Hub) > 0 {
+		raw, err := json.Marshal(d.Hub)
+		if err != nil {
+			return nil, err
+		}
+		if d.Schema.Extra == nil {
+			d.Schema.Extra = hubclient.Extra{}
+		}
+		d.Schema.Extra["hub"] = raw
+	} else {
+		delete(d.Schema.Extra, "hub")
+	}
+	return json.MarshalIndent(d.Schema, "", "  ")
+}
+
+// hubString returns the hub setting name as a string, "" when unset.
+func (d *draft) hubString(name string) string {
+	var s string
+	if raw, ok := d.Hub[name]; ok && json.Unmarshal(raw, &s) != nil {
+		return string(raw)
+	}
+	return s
+}
+
+// hubList returns the hub setting name, a list of strings, one a line.
+func (d *draft) hubList(name string) string {
+	var l []string
+	_ = json.Unmarshal(d.Hub[name], &l)
+	return strings.Join(l, "\n")
+}
+
+// hubNumber returns the hub setting name, a number, "" when unset.
+func (d *draft) hubNumber(name string) string { return string(d.Hub[name]) }
+
+// setHub sets the hub setting name to v, or removes it when v is empty.
+func (d *draft) setHub(name string, v any, empty bool) {
+	if empty {
+		delete(d.Hub, name)
+		return
+	}
+	raw, _ := json.Marshal(v)
+	d.Hub[name] = raw
+}
+
+// editFunc changes d as the posted form asks. An error is a problem with
+// the input, shown to the owner; the draft is not saved.
+type editFunc func(d *draft, c echo.Context) error
+
+// problem is an error of the posted input, at the path of the file it
+// would have changed.
+func problem(path, format string, args ...any) error {
+	return &forms.Problem{Path: path, Err: fmt.Errorf(format, args...)}
+}
+
+// builderAction runs edit on the version the page was built from: saved
+// as a new draft when the result validates, otherwise the page comes back
+// with the problems, the result in the JSON editor and the posted inputs
+// as typed.
+func (con *Console) builderAction(edit editFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		site, slug := c.Param("site"), c.Param("slug")
+		p, err := con.loadForm(c, site, slug)
+		if err != nil {
+			return settle(err)
+		}
+		form, _ := c.FormParams()
+		p.Typed, p.TypedAt = form, c.Request().URL.Path
+		base, _ := strconv.ParseInt(c.FormValue("base"), 10, 64)
+		if base != p.Record.LastVersion {
+			// The builder's forms name fields by position: acting on a
+			// newer version could change another field than the one shown.
+			p.Shown = p.Record.LastVersion
+			v, err := con.cfg.Store.FormVersion(c.Request().Context(), site, slug, p.Shown)
+			if err != nil {
+				return settle(con.formError(c, err))
+			}
+			p.Body = string(v.Body)
+			p.Problems = []forms.Problem{{Err: errors.New("the form was saved again since this page was loaded: here is its newest version, nothing was changed")}}
+			return con.renderEdit(c, http.StatusConflict, p)
+		}
+		v, err := con.cfg.Store.FormVersion(c.Request().Context(), site, slug, base)
+		if err != nil {
+			return settle(con.formError(c, err))
+		}
+		p.Body = string(v.Body)
+		d := decodeDraft(v.Body)
+		if d == nil {
+			p.Shown = base
+			p.Problems = []forms.Problem{{Err: errors.New("this version cannot be read by the builder: fix it in the JSON editor")}}
+			return con.renderEdit(c, http.StatusUnprocessableEntity, p)
+		}
+		if err := edit(d, c); err != nil {
+			p.Problems = forms.Problems(err)
+			return con.renderEdit(c, http.StatusUnprocessableEntity, p)
+		}
+		body, err := d.encode()
+		if err != nil {
+			return con.internal(c, "encoding a form", err)
+		}
+		p.Body = string(body)
+		if _, err := forms.Parse(site, slug, body); err != nil {
+			p.Problems = forms.Problems(err)
+			return con.renderEdit(c, http.StatusUnprocessableEntity, p)
+		}
+		if con.inDirectory(site, slug) {
+			p.Problems = []forms.Problem{{Err: errors.New("the forms directory holds this form and wins over the database: nothing was saved")}}
+			return con.renderEdit(c, http.StatusConflict, p)
+		}
+		n, err := con.save(c, site, slug, body)
+		if err != nil {
+			return err
+		}
+		return c.Redirect(http.StatusSeeOther, formURL(site, slug)+"?saved="+strconv.FormatInt(n, 10))
+	}
+}
+
+// renderEdit shows the form's page after a refused edit. htmx swaps only
+// successful answers by default, so its requests get 200 with the page,
+// whose problems are announced by their alert; plain posts get status.
+func (con *Console) renderEdit(c echo.Context, status int, p formProps) error {
+	p.Preview = con.previewOf(c, p.Site, p.Slug, []byte(p.Body), "")
+	if c.Request().Header.Get("HX-Request") != "" {
+		status = http.StatusOK
+	}
+	return render(c, status, formPage(p))
+}
+
+// fieldAt returns the index of the field the route names.
+func fieldAt(d *draft, c echo.Context) (int, error) {
+	n, err := strconv.Atoi(c.Param("n"))
+	if err != nil || n < 0 || n >= len(d.Schema.Fields) {
+		return 0, problem("fields", "there is no field %s", c.Param("n"))
+	}
+	return n, nil
+}
+
+// addField appends a field of the posted type and name, in the chosen step.
+func addField(d *draft, c echo.Context) error {
+	s := d.Schema
+	f := hubclient.Field{Type: c.FormValue("type"), Name: strings.TrimSpace(c.FormValue("name")), Label: c.FormValue("label")}
+	if !slices.Contains(hubclient.FieldTypes, f.Type) {
+		return problem("fields", "choose a field type")
+	}
+	if f.Name == "" {
+		return problem("fields", "give the field a name")
+	}
+	if s.Field(f.Name) != nil {
+		return problem("fields", "a field is called %q already", f.Name)
+	}
+	if f.Type == hubclient.FieldSelect || f.Type == hubclient.FieldRadio || f.Type == hubclient.FieldCheckboxes {
+		// Such a field needs an option to validate; the owner edits it next.
+		f.Options = []hubclient.Option{{Value: "yes", Label: "Yes"}}
+	}
+	s.Fields = append(s.Fields, f)
+	return putInStep(d, f.Name, c)
+}
+
+// editField sets the field's texts, flags, options and step.
+func editField(d *draft, c echo.Context) error {
+	i, err := fieldAt(d, c)
+	if err != nil {
+		return err
+	}
+	s := d.Schema
+	f := &s.Fields[i]
+	old := f.Name
+	f.Name = strings.TrimSpace(c.FormValue("name"))
+	f.Label, f.Placeholder, f.Help = c.FormValue("label"), c.FormValue("placeholder"), c.FormValue("help")
+	f.Required = c.FormValue("required") != ""
+	f.Multiple = f.Type == hubclient.FieldFile && c.FormValue("multiple") != ""
+	if _, ok := c.Request().PostForm["options"]; ok {
+		f.Options = parseOptions(c.FormValue("options"), f.Options)
+	}
+	if f.Name != old {
+		renameField(s, old, f.Name)
+	}
+	return putInStep(d, f.Name, c)
+}
+
+// parseOptions reads options one a line, "value|label" or a value that is
+// its own label, keeping what old knew of each value beyond its label.
+func parseOptions(text string, old []hubclient.Option) []hubclient.Option {
+	var out []hubclient.Option
+	for line := range strings.Lines(text) {
+		line = strings.TrimSpace(line)
+		if line == "" {
+			continue
+		}
+		value, label, ok := strings.Cut(line, "|")
+		value = strings.TrimSpace(value)
+		if !ok {
+			label = value
+		}
+		o := hubclient.Option{Value: value, Label: strings.TrimSpace(label)}
+		if j := slices.IndexFunc(old, func(o hubclient.Option) bool { return o.Value == value }); j >= 0 {
+			o.Extra = old[j].Extra
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+// optionsText is the inverse of parseOptions.
+func optionsText(os []hubclient.Option) string {
+	var b strings.Builder
+	for _, o := range os {
+		b.WriteString(o.Value)
+		if o.Label != "" && o.Label != o.Value {
+			b.WriteString("|" + o.Label)
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// renameField follows a field's new name in the steps and translations.
+func renameField(s *hubclient.Schema, old, name string) {
+	for i := range s.Steps {
+		for k, n := range s.Steps[i].Fields {
+			if n == old {
+				s.Steps[i].Fields[k] = name
+			}
+		}
+	}
+	for _, tr := range s.I18n.Translations {
+		if ft, ok := tr.Fields[old]; ok {
+			delete(tr.Fields, old)
+			tr.Fields[name] = ft
+		}
+	}
+}
+
+// putInStep moves the field to the posted step: an existing step's id, or
+// "new" with a title for a new step. Without a step posted, a field in no
+// step goes to the last one, or a first step when there is none.
+func putInStep(d *draft, name string, c echo.Context) error {
+	s := d.Schema
+	id := c.FormValue("step")
+	if id == "" {
+		if stepOf(s, name) != "" {
+			return nil
+		}
+		if len(s.Steps) > 0 {
+			id = s.Steps[len(s.Steps)-1].ID
+		} else {
+			id = "new"
+		}
+	}
+	if id == "new" {
+		id = newStepID(s)
+		s.Steps = append(s.Steps, hubclient.Step{ID: id, Title: c.FormValue("stepTitle")})
+	}
+	to := slices.IndexFunc(s.Steps, func(st hubclient.Step) bool { return st.ID == id })
+	if to < 0 {
+		return problem("steps", "there is no step %q", id)
+	}
+	if stepOf(s, name) == id {
+		return nil
+	}
+	removeFromSteps(s, name)
+	to = slices.IndexFunc(s.Steps, func(st hubclient.Step) bool { return st.ID == id })
+	s.Steps[to].Fields = append(s.Steps[to].Fields, name)
+	return nil
+}
+
+// stepOf returns the id of the step the field is in, "" for none.
+func stepOf(s *hubclient.Schema, name string) string {
+	for _, st := range s.Steps {
+		if slices.Contains(st.Fields, name) {
+			return st.ID
+		}
+	}
+	return ""
+}
+
+// removeFromSteps takes the field out of its step, and removes a step
+// left empty, which visitors would see as a blank page.
+func removeFromSteps(s *hubclient.Schema, name string) {
+	steps := s.Steps[:0]
+	for _, st := range s.Steps {
+		if i := slices.Index(st.Fields, name); i >= 0 {
+			st.Fields = slices.Delete(st.Fields, i, i+1)
+			if len(st.Fields) == 0 {
+				continue
+			}
+		}
+		steps = append(steps, st)
+	}
+	s.Steps = steps
+}
+
+// newStepID returns "step-N", the first N not taken.
+func newStepID(s *hubclient.Schema) string {
+	for n := len(s.Steps) + 1; ; n++ {
+		id := "step-" + strconv.Itoa(n)
+		if !slices.ContainsFunc(s.Steps, func(st hubclient.Step) bool { return st.ID == id }) {
+			return id
+		}
+	}
+}
+
+// moveField moves the field up or down: in the list of fields, and in its
+// step, which sets the order visitors see.
+func moveField(d *draft, c echo.Context) error {
+	i, err := fieldAt(d, c)
+	if err != nil {
+		return err
+	}
+	s := d.Schema
+	j := i - 1
+	if c.FormValue("to") == "down" {
+		j = i + 1
+	}
+	if j < 0 || j >= len(s.Fields) {
+		return problem(fmt.Sprintf("fields[%d]", i), "the field cannot move further %s", c.FormValue("to"))
+	}
+	a, b := s.Fields[i].Name, s.Fields[j].Name
+	s.Fields[i], s.Fields[j] = s.Fields[j], s.Fields[i]
+	for k := range s.Steps {
+		fs := s.Steps[k].Fields
+		x, y := slices.Index(fs, a), slices.Index(fs, b)
+		if x >= 0 && y >= 0 {
+			fs[x], fs[y] = fs[y], fs[x]
+		}
+	}
+	return nil
+}
+
+// removeField removes the field, from its step and its translations too.
+func removeField(d *draft, c echo.Context) error {
+	i, err := fieldAt(d, c)
+	if err != nil {
+		return err
+	}
+	s := d.Schema
+	name := s.Fields[i].Name
+	s.Fields = slices.Delete(s.Fields, i, i+1)
+	removeFromSteps(s, name)
+	for _, tr := range s.I18n.Translations {
+		delete(tr.Fields, name)
+	}
+	return nil
+}
+
+// editSettings sets the title, step titles, buttons' texts, captcha and
+// the hub's settings.
+func editSettings(d *draft, c echo.Context) error {
+	s := d.Schema
+	form, _ := c.FormParams()
+	s.Title = form.Get("title")
+	for i := range s.Steps {
+		if k := "step." + s.Steps[i].ID; form.Has(k) {
+			s.Steps[i].Title = form.Get(k)
+		}
+	}
+	s.Buttons.Submit, s.Buttons.Next, s.Buttons.Back = form.Get("submit"), form.Get("next"), form.Get("back")
+	s.Meta.CaptchaProvider, s.Meta.CaptchaSiteKey = form.Get("captchaProvider"), strings.TrimSpace(form.Get("captchaSiteKey"))
+	secret := strings.TrimSpace(form.Get("captchaSecret"))
+	d.setHub("captchaSecret", secret, secret == "")
+	size := strings.TrimSpace(form.Get("maxFileSize"))
+	if size != "" {
+		n, err := strconv.ParseInt(size, 10, 64)
+		if err != nil {
+			return problem("hub.maxFileSize", "the largest file size is a number of bytes, not %q", size)
+		}
+		d.setHub("maxFileSize", n, n == 0)
+	} else {
+		d.setHub("maxFileSize", nil, true)
+	}
+	types, origins := lines(form.Get("allowedTypes")), lines(form.Get("allowedOrigins"))
+	d.setHub("allowedTypes", types, len(types) == 0)
+	d.setHub("allowedOrigins", origins, len(origins) == 0)
+	return nil
+}
+
+// lines returns the text's lines that are not blank, trimmed.
+func lines(text string) []string {
+	var out []string
+	for l := range strings.Lines(text) {
+		if l = strings.TrimSpace(l); l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// typed returns the value the owner posted for name in the form at action
+// when the page comes back from a refused post, else value.
+func (p formProps) typed(action, name, value string) string {
+	if p.TypedAt != action {
+		return value
+	}
+	if v, ok := p.Typed[name]; ok && len(v) > 0 {
+		return v[0]
+	}
+	return value
+}
+
+// typedOn is typed for a checkbox.
+func (p formProps) typedOn(action, name string, on bool) bool {
+	if p.TypedAt != action {
+		return on
+	}
+	return p.Typed.Get(name) != ""
+}
