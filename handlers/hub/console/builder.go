@@ -126,7 +126,7 @@ func (con *Console) builderAction(edit editFunc) echo.HandlerFunc {
 		if base != p.Record.LastVersion {
 			// The builder's forms name fields by position: acting on a
 			// newer version could change another field than the one shown.
-			p.Shown = p.Record.LastVersion
+			p.Shown, p.Typed = p.Record.LastVersion, nil
 			v, err := con.cfg.Store.FormVersion(c.Request().Context(), site, slug, p.Shown)
 			if err != nil {
 				return settle(con.formError(c, err))
