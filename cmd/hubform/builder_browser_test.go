@@ -182,6 +182,30 @@ func TestBrowserConsoleForms(t *testing.T) {
 		t.Errorf("schema route after rolling back: first label %q", got)
 	}
 	demoShows("Your name")
+
+	// The structured builder: a field added, then translated, each a new
+	// draft that htmx swaps into the page.
+	do(chromedp.Navigate(base+"/console/forms/shop/order"), chromedp.WaitVisible(chromedp.CSS("#new-name")),
+		chromedp.SetValue(chromedp.CSS("#new-type"), "tel"),
+		chromedp.SendKeys(chromedp.CSS("#new-name"), "phone"), chromedp.SendKeys(chromedp.CSS("#new-label"), "Phone"),
+		chromedp.SetValue(chromedp.CSS("#new-step"), "how"),
+		chromedp.Click(chromedp.CSS(`form[action="/console/forms/shop/order/fields"] button[type="submit"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`tr[data-version="4"]`)))
+	waitText("#notice", "Saved as draft version 4")
+	checkAxe(t, tab, axe, "the form page with the builder")
+	do(chromedp.SendKeys(chromedp.CSS(`table[data-locale="de"] input[name='fields["phone"].label']`), "Telefon"),
+		chromedp.Click(chromedp.CSS(`form[action="/console/forms/shop/order/translations/de"] button[type="submit"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`tr[data-version="5"]`)))
+	waitText("#notice", "Saved as draft version 5")
+	if got := eval(`location.pathname`); got != "/console/forms/shop/order" {
+		t.Errorf("htmx left the page for %s", got)
+	}
+	if got := eval(`JSON.stringify(JSON.parse(document.querySelector('#body').value).i18n.translations.de.fields.phone)`); got != `{"label":"Telefon"}` {
+		t.Errorf("German phone after the builder: %s", got)
+	}
+	if got := eval(`JSON.parse(document.querySelector('#body').value).steps[1].fields.join()`); got != "email,phone" {
+		t.Errorf("step how after the builder: %s", got)
+	}
 }
 
 // jsString quotes s as a JavaScript string.
