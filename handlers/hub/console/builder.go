@@ -289,9 +289,13 @@ func renameField(s *hubclient.Schema, old, name string) {
 
 // putInStep moves the field to the posted step: an existing step's id, or
 // "new" with a title for a new step. Without a step posted, a field in no
-// step goes to the last one, or a first step when there is none.
+// step goes to the last one, or a first step when there is none. Hidden
+// fields, which visitors never see, stay out of the steps.
 func putInStep(d *draft, name string, c echo.Context) error {
 	s := d.Schema
+	if f := s.Field(name); f != nil && f.Type == hubclient.FieldHidden {
+		return nil
+	}
 	id := c.FormValue("step")
 	if id == "" {
 		if stepOf(s, name) != "" {

@@ -204,6 +204,12 @@ func TestBuilderFields(t *testing.T) {
 	if !s.Fields[2].Multiple || stepOf(s, "cv") != "who" {
 		t.Errorf("file field: %+v in %v", s.Fields[2], stepFields(s))
 	}
+
+	// A hidden field stays out of the steps, whatever is posted.
+	s = f.act("/fields", url.Values{"type": {"hidden"}, "name": {"ref"}, "step": {"who"}})
+	if stepOf(s, "ref") != "" || names(s)[3] != "ref" {
+		t.Errorf("hidden field: %q in %v", names(s), stepFields(s))
+	}
 }
 
 func stepOf(s hubclient.Schema, name string) string {
