@@ -197,6 +197,8 @@ func TestBrowserConsoleForms(t *testing.T) {
 		chromedp.Click(chromedp.CSS(`form[action="/console/forms/shop/order/translations/de"] button[type="submit"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`tr[data-version="5"]`)))
 	waitText("#notice", "Saved as draft version 5")
+	eval(`document.querySelector('#field-0').open = true; document.querySelector('#fields-heading').scrollIntoView(); 'ok'`)
+	shot("console-builder")
 	if got := eval(`location.pathname`); got != "/console/forms/shop/order" {
 		t.Errorf("htmx left the page for %s", got)
 	}

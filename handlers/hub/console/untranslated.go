@@ -76,6 +76,11 @@ func texts(s *hubclient.Schema) []text {
 						return
 					}
 					set(&ft, v)
+					if ft.Label == "" && ft.Placeholder == "" && ft.Help == "" && len(ft.Options) == 0 && len(ft.Extra) == 0 {
+						// Nothing left to translate the field with.
+						delete(t.Fields, name)
+						return
+					}
 					if t.Fields == nil {
 						t.Fields = map[string]hubclient.FieldTranslation{}
 					}
