@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -196,5 +197,18 @@ func TestHTMXEmbedded(t *testing.T) {
 	// from another major version would not work with it.
 	if !bytes.Contains(assets["htmx.min.js"].data, []byte(`version:"2.`)) {
 		t.Error("htmx.min.js is not htmx 2; run make assets")
+	}
+}
+
+func TestStylesheetIsHubformCSSWithoutComments(t *testing.T) {
+	css := string(assets["hubform.css"].data)
+	got := Stylesheet()
+	if strings.Contains(got, "/*") || len(got) >= len(css) {
+		t.Errorf("the inline stylesheet is %d of hubform.css's %d bytes, or keeps comments", len(got), len(css))
+	}
+	// Token for token the same: only comments and whitespace went.
+	tokens := func(s string) []string { return strings.Fields(cssComment.ReplaceAllString(s, " ")) }
+	if !slices.Equal(tokens(got), tokens(css)) {
+		t.Error("the inline stylesheet differs from hubform.css in more than comments and whitespace")
 	}
 }
