@@ -43,16 +43,8 @@ func TestBrowserConsoleForms(t *testing.T) {
 	addUser(t, "jane@example.com", "correct horse battery", "--data", data)
 	h := startHub(t, formsDir(t), data)
 	demo := startDemo(t, "--hub-url", h.url)
-	base := strings.TrimSuffix(h.url, "/v1")
-	tab := browsertest.NewTab(t, browser)
-	do := func(actions ...chromedp.Action[chromedp.Void]) {
-		t.Helper()
-		ctx, cancel := context.WithTimeout(tab, 10*time.Second)
-		defer cancel()
-		if err := chromedp.Do(ctx, actions...); err != nil {
-			t.Fatalf("%v; hub log:\n%s", err, h.log)
-		}
-	}
+	con := newConsoleTab(t, browser, h)
+	tab, base, do := con.tab, con.base, con.do
 	eval := func(js string) string {
 		t.Helper()
 		return browsertest.Eval[string](t, tab, 10*time.Second, js)
@@ -114,10 +106,8 @@ func TestBrowserConsoleForms(t *testing.T) {
 		return s.Fields[0].Label
 	}
 
-	do(chromedp.EmulateViewport(1200, 900), chromedp.Navigate(base+"/console"), chromedp.WaitVisible(chromedp.CSS("#email")),
-		chromedp.SendKeys(chromedp.CSS("#email"), "jane@example.com"),
-		chromedp.SendKeys(chromedp.CSS("#password"), "correct horse battery"),
-		chromedp.Click(chromedp.CSS(`button[type="submit"]`)), chromedp.WaitVisible(chromedp.CSS(`a[href="/console/sites"]`)))
+	do(chromedp.EmulateViewport(1200, 900))
+	con.signIn("jane@example.com", "correct horse battery", chromedp.WaitVisible(chromedp.CSS(`a[href="/console/sites"]`)))
 	do(chromedp.Click(chromedp.CSS(`a[href="/console/sites"]`)), chromedp.WaitVisible(chromedp.CSS("#in-site")))
 	checkAxe(t, tab, axe, "the sites page")
 

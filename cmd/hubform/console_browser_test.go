@@ -19,24 +19,13 @@ func TestBrowserConsole(t *testing.T) {
 	data := t.TempDir()
 	addUser(t, "jane@example.com", "correct horse battery", "--data", data)
 	h := startHub(t, formsDir(t), data)
-	base := strings.TrimSuffix(h.url, "/v1")
-	tab := browsertest.NewTab(t, browser)
-	do := func(actions ...chromedp.Action[chromedp.Void]) {
-		t.Helper()
-		ctx, cancel := context.WithTimeout(tab, 10*time.Second)
-		defer cancel()
-		if err := chromedp.Do(ctx, actions...); err != nil {
-			t.Fatalf("%v; hub log:\n%s", err, h.log)
-		}
-	}
+	con := newConsoleTab(t, browser, h)
+	tab, base, do := con.tab, con.base, con.do
 	location := func() string {
 		t.Helper()
 		return browsertest.Eval[string](t, tab, 10*time.Second, `location.pathname`)
 	}
-	text := func(sel string) string {
-		t.Helper()
-		return browsertest.Eval[string](t, tab, 10*time.Second, `document.querySelector(`+"`"+sel+"`"+`)?.textContent ?? ''`)
-	}
+	text := con.text
 	signIn := func(password string) {
 		t.Helper()
 		do(chromedp.WaitVisible(chromedp.CSS("#email")))
@@ -81,4 +70,43 @@ func TestBrowserConsole(t *testing.T) {
 	if got := location(); got != "/console/sign-in" {
 		t.Errorf("after signing out the console shows %s", got)
 	}
+}
+
+// A consoleTab is a browser tab on a hub's console; a failed action fails
+// the test with the hub's log.
+type consoleTab struct {
+	t    *testing.T
+	tab  context.Context
+	hub  *hubProcess
+	base string // the hub's address without /v1
+}
+
+func newConsoleTab(t *testing.T, browser context.Context, h *hubProcess) *consoleTab {
+	return &consoleTab{t: t, tab: browsertest.NewTab(t, browser), hub: h, base: strings.TrimSuffix(h.url, "/v1")}
+}
+
+func (c *consoleTab) do(actions ...chromedp.Action[chromedp.Void]) {
+	c.t.Helper()
+	ctx, cancel := context.WithTimeout(c.tab, 20*time.Second)
+	defer cancel()
+	if err := chromedp.Do(ctx, actions...); err != nil {
+		c.t.Fatalf("%v; hub log:\n%s", err, c.hub.log)
+	}
+}
+
+// text returns the text of the first element sel matches, or "".
+func (c *consoleTab) text(sel string) string {
+	c.t.Helper()
+	return browsertest.Eval[string](c.t, c.tab, 10*time.Second, `document.querySelector(`+"`"+sel+"`"+`)?.textContent ?? ''`)
+}
+
+// signIn opens the console, sends its sign-in form and then does then.
+func (c *consoleTab) signIn(email, password string, then ...chromedp.Action[chromedp.Void]) {
+	c.t.Helper()
+	c.do(append([]chromedp.Action[chromedp.Void]{
+		chromedp.Navigate(c.base + "/console"), chromedp.WaitVisible(chromedp.CSS("#email")),
+		chromedp.SendKeys(chromedp.CSS("#email"), email),
+		chromedp.SendKeys(chromedp.CSS("#password"), password),
+		chromedp.Click(chromedp.CSS(`button[type="submit"]`)),
+	}, then...)...)
 }

@@ -41,24 +41,10 @@ func TestBrowserConsoleDeliveries(t *testing.T) {
 		}
 	}
 
-	base := strings.TrimSuffix(h.url, "/v1")
-	tab := browsertest.NewTab(t, browser)
-	do := func(actions ...chromedp.Action[chromedp.Void]) {
-		t.Helper()
-		ctx, cancel := context.WithTimeout(tab, 20*time.Second)
-		defer cancel()
-		if err := chromedp.Do(ctx, actions...); err != nil {
-			t.Fatalf("%v; hub log:\n%s", err, h.log)
-		}
-	}
-	text := func(sel string) string {
-		t.Helper()
-		return browsertest.Eval[string](t, tab, 10*time.Second, `document.querySelector(`+"`"+sel+"`"+`)?.textContent ?? ''`)
-	}
-	do(chromedp.Navigate(base+"/console"), chromedp.WaitVisible(chromedp.CSS("#email")),
-		chromedp.SendKeys(chromedp.CSS("#email"), "jane@example.com"),
-		chromedp.SendKeys(chromedp.CSS("#password"), "correct horse battery"),
-		chromedp.Click(chromedp.CSS(`button[type="submit"]`)),
+	con := newConsoleTab(t, browser, h)
+	tab, do := con.tab, con.do
+	text := con.text
+	con.signIn("jane@example.com", "correct horse battery",
 		chromedp.WaitVisible(chromedp.CSS(`a[href="/console/forms/acme/contact/deliveries"]`)),
 		chromedp.Click(chromedp.CSS(`a[href="/console/forms/acme/contact/deliveries"]`)),
 		chromedp.WaitVisible(chromedp.CSS("tbody tr")))

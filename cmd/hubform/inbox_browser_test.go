@@ -4,7 +4,6 @@ import (
 	"context"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -29,25 +28,11 @@ func TestBrowserInbox(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	base := strings.TrimSuffix(h.url, "/v1")
-	tab := browsertest.NewTab(t, browser)
-	do := func(actions ...chromedp.Action[chromedp.Void]) {
-		t.Helper()
-		ctx, cancel := context.WithTimeout(tab, 10*time.Second)
-		defer cancel()
-		if err := chromedp.Do(ctx, actions...); err != nil {
-			t.Fatalf("%v; hub log:\n%s", err, h.log)
-		}
-	}
-	text := func(sel string) string {
-		t.Helper()
-		return browsertest.Eval[string](t, tab, 10*time.Second, `document.querySelector(`+"`"+sel+"`"+`)?.textContent ?? ''`)
-	}
+	con := newConsoleTab(t, browser, h)
+	tab, do := con.tab, con.do
+	text := con.text
 
-	do(chromedp.Navigate(base+"/console"), chromedp.WaitVisible(chromedp.CSS("#email")),
-		chromedp.SendKeys(chromedp.CSS("#email"), "jane@example.com"),
-		chromedp.SendKeys(chromedp.CSS("#password"), "correct horse battery"),
-		chromedp.Click(chromedp.CSS(`button[type="submit"]`)),
+	con.signIn("jane@example.com", "correct horse battery",
 		chromedp.WaitVisible(chromedp.CSS("#forms table")))
 
 	do(chromedp.Click(chromedp.CSS(`a[href="/console/forms/acme/contact/submissions"]`)), chromedp.WaitVisible(chromedp.CSS("#submissions")))
