@@ -448,7 +448,7 @@ func ready(props HubFormProps, l Localized) templ.Component {
 	})
 }
 
-func form(v formView) templ.Component {
+func form(v *formView) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -1120,7 +1120,7 @@ func Honeypot(p FieldProps) templ.Component {
 
 // fieldSlot renders a field, in a slot of its own when conditions are
 // about it.
-func fieldSlot(v formView, name string) templ.Component {
+func fieldSlot(v *formView, name string) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -1162,7 +1162,7 @@ func fieldSlot(v formView, name string) templ.Component {
 // asks the logic route, with htmx, for the slots that change, which it
 // swaps by id, out of band: the rest of the form, the focus and chosen
 // files stay as they are.
-func slot(v formView, name string, oob bool) templ.Component {
+func slot(v *formView, name string, oob bool) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -1276,7 +1276,7 @@ func slot(v formView, name string, oob bool) templ.Component {
 }
 
 // stepMark tells the step navigation that a step is skipped.
-func stepMark(v formView, step hubclient.Step, oob bool) templ.Component {
+func stepMark(v *formView, step hubclient.Step, oob bool) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -1334,7 +1334,7 @@ func stepMark(v formView, step hubclient.Step, oob bool) templ.Component {
 	})
 }
 
-func logicStateInput(v formView, oob bool) templ.Component {
+func logicStateInput(v *formView, oob bool) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -1446,7 +1446,7 @@ func LogicUpdate(props HubFormProps, prior string) templ.Component {
 	})
 }
 
-func logicUpdate(v formView, prior string) templ.Component {
+func logicUpdate(v *formView, prior string) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {

@@ -39,9 +39,9 @@ type formView struct {
 
 type summaryItem struct{ id, label, message string }
 
-func newFormView(p HubFormProps, l Localized) formView {
+func newFormView(p HubFormProps, l Localized) *formView {
 	root := p.rootID()
-	v := formView{props: p, rootID: root, l: l, schema: l.Schema, routes: p.routes(), formID: root + "_form", currentStep: -1}
+	v := &formView{props: p, rootID: root, l: l, schema: l.Schema, routes: p.routes(), formID: root + "_form", currentStep: -1}
 	switch provider := l.Schema.Meta.CaptchaProvider; provider {
 	case hubclient.CaptchaTurnstile, hubclient.CaptchaRecaptchaV3:
 		v.captcha = provider
@@ -76,13 +76,13 @@ func newFormView(p HubFormProps, l Localized) formView {
 	return v
 }
 
-func (v formView) fieldID(name string) string {
+func (v *formView) fieldID(name string) string {
 	return v.rootID + "-" + safeID(name)
 }
 
 // field renders the field called name with the component its type is
 // registered to; honeypots always render as Honeypot.
-func (v formView) field(ctx context.Context, name string) templ.Component {
+func (v *formView) field(ctx context.Context, name string) templ.Component {
 	f := v.schema.Field(name)
 	if f == nil {
 		return Nothing
@@ -104,33 +104,33 @@ func (v formView) field(ctx context.Context, name string) templ.Component {
 // inSlot reports whether the field renders in a slot of its own: its
 // visibility or requiredness depends on other fields, or a condition reads
 // it.
-func (v formView) inSlot(name string) bool {
+func (v *formView) inSlot(name string) bool {
 	return v.logic != nil && (v.logic.IsConditional(name) || v.logic.IsTrigger(name))
 }
 
 // visible reports whether the conditions show the field.
-func (v formView) visible(name string) bool { return v.outcome == nil || v.outcome.Visible(name) }
+func (v *formView) visible(name string) bool { return v.outcome == nil || v.outcome.Visible(name) }
 
 // stepVisible reports whether the conditions show the step.
-func (v formView) stepVisible(st hubclient.Step) bool {
+func (v *formView) stepVisible(st hubclient.Step) bool {
 	return v.outcome == nil || v.outcome.StepVisible(st.ID)
 }
 
 // hasStepCondition reports whether the step's visibility may change.
-func (v formView) hasStepCondition(st hubclient.Step) bool {
+func (v *formView) hasStepCondition(st hubclient.Step) bool {
 	return v.logic != nil && len(st.VisibleIf) > 0
 }
 
-func (v formView) slotID(name string) string { return v.fieldID(name) + "-slot" }
+func (v *formView) slotID(name string) string { return v.fieldID(name) + "-slot" }
 
-func (v formView) stepMarkID(st hubclient.Step) string {
+func (v *formView) stepMarkID(st hubclient.Step) string {
 	return v.rootID + "-step-" + safeID(st.ID) + "-skip"
 }
 
 // logicState sums up what the conditions decided, one letter per slotted
 // field and conditional step, so that the logic route answers with only
 // what changed: h hidden, r required, v visible; s skipped, v shown.
-func (v formView) logicState() string {
+func (v *formView) logicState() string {
 	if v.logic == nil {
 		return ""
 	}
@@ -168,7 +168,7 @@ func recaptchaScript(siteKey string) string {
 
 // changedSlots lists the slotted fields whose state differs from prior's;
 // all of them when prior does not fit the form.
-func (v formView) changedSlots(prior string) []string {
+func (v *formView) changedSlots(prior string) []string {
 	now := v.logicState()
 	var out []string
 	i := 0
@@ -186,7 +186,7 @@ func (v formView) changedSlots(prior string) []string {
 
 // changedSteps lists the conditional steps whose state differs from
 // prior's.
-func (v formView) changedSteps(prior string) []hubclient.Step {
+func (v *formView) changedSteps(prior string) []hubclient.Step {
 	now := v.logicState()
 	i := len(now)
 	for _, st := range v.schema.Steps {
