@@ -53,6 +53,14 @@ func (c *schemaCache) get(ctx context.Context, client *hubclient.Client, site, s
 		return c.stale(key, site, slug, e.err)
 	}
 	result := c.flight.DoChan(key, func() (any, error) {
+		// A flight that ended since the look above has stored a fresh
+		// schema: no second fetch for it.
+		c.mu.Lock()
+		e, ok := c.entries[key]
+		c.mu.Unlock()
+		if ok && e.err == nil && c.now().Sub(e.fetched) < c.ttl {
+			return e.schema, nil
+		}
 		// The fetch outlives the request that started it: others wait on it.
 		fetchCtx, cancel := context.WithTimeout(context.Background(), c.timeout)
 		defer cancel()
