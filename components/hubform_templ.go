@@ -52,7 +52,7 @@ func HubForm(props HubFormProps) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			} else {
-				templ_7745c5c3_Err = ready(props, Localize(props.InitialSchema, props.Locale)).Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = ready(props, forms.get(props.InitialSchema, props.Locale)).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -392,7 +392,7 @@ func loading(props HubFormProps) templ.Component {
 	})
 }
 
-func ready(props HubFormProps, l Localized) templ.Component {
+func ready(props HubFormProps, pr *prepared) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -413,7 +413,7 @@ func ready(props HubFormProps, l Localized) templ.Component {
 			templ_7745c5c3_Var19 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
-		if !l.Schema.Configured() {
+		if !pr.l.Schema.Configured() {
 			if props.UnconfiguredFallback != nil {
 				templ_7745c5c3_Err = props.UnconfiguredFallback.Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
@@ -425,9 +425,9 @@ func ready(props HubFormProps, l Localized) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var20 string
-				templ_7745c5c3_Var20, templ_7745c5c3_Err = templ.JoinStringErrs(l.Texts.T("unconfigured"))
+				templ_7745c5c3_Var20, templ_7745c5c3_Err = templ.JoinStringErrs(pr.l.Texts.T("unconfigured"))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `components/hubform.templ`, Line: 91, Col: 34}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `components/hubform.templ`, Line: 91, Col: 37}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var20))
 				if templ_7745c5c3_Err != nil {
@@ -439,7 +439,7 @@ func ready(props HubFormProps, l Localized) templ.Component {
 				}
 			}
 		} else {
-			templ_7745c5c3_Err = form(newFormView(props, l)).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = form(newFormView(props, pr)).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -1437,7 +1437,7 @@ func LogicUpdate(props HubFormProps, prior string) templ.Component {
 		}
 		ctx = templ.ClearChildren(ctx)
 		if props.InitialSchema != nil {
-			templ_7745c5c3_Err = logicUpdate(newFormView(props, Localize(props.InitialSchema, props.Locale)), prior).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = logicUpdate(newFormView(props, forms.get(props.InitialSchema, props.Locale)), prior).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

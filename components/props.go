@@ -32,7 +32,10 @@ type HubFormProps struct {
 	SuccessFallback templ.Component
 	// InitialSchema is the schema fetched on the server: the form renders
 	// on first paint. nil renders the loading state, which fetches it
-	// through the load route.
+	// through the load route. HubForm keeps the schema translated into
+	// Locale and its conditions compiled, by this pointer, as long as the
+	// schema is reachable: rendering the same pointer again skips that
+	// work. A schema changed in place is noticed and prepared again.
 	InitialSchema *hubclient.Schema
 	// FormProps are forwarded to the form.
 	FormProps FormProps

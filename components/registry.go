@@ -11,7 +11,9 @@ import (
 
 // FieldProps is what a field component renders from.
 type FieldProps struct {
-	// Field is the field, translated.
+	// Field is the field, translated. Its options and maps are shared with
+	// the translated schema HubForm keeps for later renders: read them,
+	// never change them.
 	Field hubclient.Field
 	// ID is the id of the field's control; for a group of choices, the id
 	// of its first control.

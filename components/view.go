@@ -39,22 +39,30 @@ type formView struct {
 
 type summaryItem struct{ id, label, message string }
 
-func newFormView(p HubFormProps, l Localized) *formView {
+func newFormView(p HubFormProps, pr *prepared) *formView {
 	root := p.rootID()
-	v := &formView{props: p, rootID: root, l: l, schema: l.Schema, routes: p.routes(), formID: root + "_form", currentStep: -1}
-	switch provider := l.Schema.Meta.CaptchaProvider; provider {
+	v := &formView{
+		props: p, rootID: root, l: pr.l, schema: pr.l.Schema, routes: p.routes(), formID: root + "_form", currentStep: -1,
+		logic: pr.logic, hasFiles: pr.hasFiles, outsideSteps: pr.outsideSteps,
+	}
+	switch provider := v.schema.Meta.CaptchaProvider; provider {
 	case hubclient.CaptchaTurnstile, hubclient.CaptchaRecaptchaV3:
 		v.captcha = provider
 	}
-	if logic, err := hubclient.Compile(l.Schema); err == nil {
-		v.logic = logic
-		v.outcome = logic.Evaluate(hubclient.Values(l.Schema, p.State.Values))
+	if v.logic != nil {
+		// Without conditions the outcome is the same whatever the values.
+		var values map[string]any
+		if v.logic.HasConditions() {
+			values = hubclient.Values(v.schema, p.State.Values)
+		}
+		v.outcome = v.logic.Evaluate(values)
 	}
-	inStep := map[string]bool{}
-	for i, step := range l.Schema.Steps {
+	if len(p.State.Errors) == 0 {
+		return v
+	}
+	for i, step := range v.schema.Steps {
 		for _, name := range step.Fields {
-			inStep[name] = true
-			f := l.Schema.Field(name)
+			f := v.schema.Field(name)
 			msg := p.State.Errors[name]
 			if f == nil || msg == "" {
 				continue
@@ -63,14 +71,6 @@ func newFormView(p HubFormProps, l Localized) *formView {
 			if v.currentStep < 0 {
 				v.currentStep = i
 			}
-		}
-	}
-	for _, f := range l.Schema.Fields {
-		if f.Type == hubclient.FieldFile {
-			v.hasFiles = true
-		}
-		if !inStep[f.Name] {
-			v.outsideSteps = append(v.outsideSteps, f.Name)
 		}
 	}
 	return v

@@ -196,6 +196,9 @@ type Logic struct {
 	order []string
 	// triggers are the fields some condition reads.
 	triggers map[string]bool
+	// fixed is the outcome of a schema without conditions, the same for
+	// all values: Evaluate returns it rather than work it out again.
+	fixed *Outcome
 }
 
 // Compile parses the schema's conditions and patterns. Its error joins one
@@ -253,6 +256,9 @@ func Compile(s *Schema) (*Logic, error) {
 	if err := l.sort(); err != nil {
 		errs = append(errs, err)
 	}
+	if !l.HasConditions() {
+		l.fixed = l.Evaluate(nil)
+	}
 	return l, errors.Join(errs...)
 }
 
@@ -303,6 +309,13 @@ func (l *Logic) sort() error {
 	return nil
 }
 
+// HasConditions reports whether some condition decides a field's or a
+// step's visibility or requiredness. Without, Evaluate decides the same
+// for all values, and ignores them.
+func (l *Logic) HasConditions() bool {
+	return len(l.visibleIf) > 0 || len(l.requiredIf) > 0 || len(l.stepIf) > 0
+}
+
 // IsTrigger reports whether some condition reads the field called name.
 func (l *Logic) IsTrigger(name string) bool { return l.triggers[name] }
 
@@ -331,8 +344,12 @@ func (o *Outcome) StepVisible(id string) bool { return !o.skipped[id] }
 
 // Evaluate decides which fields and steps are visible and which fields
 // are required, for values typed as Values does. A condition sees only the
-// values of visible fields: a field hidden hides what depends on it.
+// values of visible fields: a field hidden hides what depends on it. The
+// outcome may be shared between calls.
 func (l *Logic) Evaluate(values map[string]any) *Outcome {
+	if l.fixed != nil {
+		return l.fixed
+	}
 	o := &Outcome{hidden: map[string]bool{}, required: map[string]bool{}, skipped: map[string]bool{}}
 	seen := make(map[string]any, len(values))
 	for _, name := range l.order {

@@ -218,3 +218,48 @@ func TestValues(t *testing.T) {
 		t.Errorf("Values = %#v", v)
 	}
 }
+
+// A schema without conditions decides the same whatever the values: its
+// outcome is worked out once, in Compile.
+func TestLogicWithoutConditions(t *testing.T) {
+	_, l := compile(t, `{
+  "fields": [
+    {"name": "name", "type": "text", "required": true, "minLength": 2},
+    {"name": "note", "type": "textarea"},
+    {"name": "_hpSite", "type": "text", "required": true}
+  ],
+  "steps": [{"id": "a", "fields": ["name", "note", "_hpSite"]}]
+}`)
+	if l.HasConditions() {
+		t.Fatal("HasConditions() = true for a schema without conditions")
+	}
+	values := map[string]any{"name": "Ada", "note": "hi"}
+	var o *hubclient.Outcome
+	if allocs := testing.AllocsPerRun(10, func() { o = l.Evaluate(values) }); allocs != 0 {
+		t.Errorf("Evaluate allocates %.0f times, want none: the outcome is fixed", allocs)
+	}
+	if !o.Required("name") || o.Required("note") || o.Required("_hpSite") {
+		t.Errorf("required name, note, _hpSite = %v, %v, %v; want true, false, false",
+			o.Required("name"), o.Required("note"), o.Required("_hpSite"))
+	}
+	if !o.Visible("name") || !o.Visible("note") || !o.StepVisible("a") {
+		t.Error("a field or step is hidden without conditions")
+	}
+	if _, l := compile(t, logicSchema); !l.HasConditions() {
+		t.Error("HasConditions() = false for a schema with conditions")
+	}
+	// A step's condition is one too.
+	_, l = compile(t, `{
+  "fields": [{"name": "kind", "type": "text"}, {"name": "company", "type": "text", "required": true}],
+  "steps": [
+    {"id": "a", "fields": ["kind"]},
+    {"id": "b", "fields": ["company"], "visibleIf": {"==": [{"var": "kind"}, "company"]}}
+  ]
+}`)
+	if !l.HasConditions() {
+		t.Error("HasConditions() = false for a schema with a step's condition")
+	}
+	if o := l.Evaluate(map[string]any{"kind": "person"}); o.StepVisible("b") || o.Visible("company") || o.Required("company") {
+		t.Error("a person sees the company step, want it skipped")
+	}
+}
