@@ -8,18 +8,19 @@ import (
 	"github.com/hubform/hubform/hubclient"
 )
 
-// describe returns a control's accessibility attributes: autocomplete,
-// aria-describedby, aria-invalid.
-func describe(p FieldProps) templ.Attributes {
-	attrs := templ.Attributes{}
-	if ac := p.Autocomplete(); ac != "" {
-		attrs["autocomplete"] = ac
-	}
+// describe returns a control's accessibility attributes: aria-describedby,
+// aria-invalid, autocomplete. Attributes come in the order of their names,
+// as templ renders a map of them, built without one.
+func describe(p FieldProps) templ.OrderedAttributes {
+	var attrs templ.OrderedAttributes
 	if ids := p.DescribedBy(); ids != "" {
-		attrs["aria-describedby"] = ids
+		attrs = append(attrs, attr("aria-describedby", ids))
 	}
 	if p.Error != "" {
-		attrs["aria-invalid"] = "true"
+		attrs = append(attrs, attr("aria-invalid", "true"))
+	}
+	if ac := p.Autocomplete(); ac != "" {
+		attrs = append(attrs, attr("autocomplete", ac))
 	}
 	return attrs
 }
@@ -27,38 +28,57 @@ func describe(p FieldProps) templ.Attributes {
 // rules returns the HTML attributes of a field's validation rules, so
 // that browsers help before the server judges: minlength, maxlength and
 // pattern for text, min, max and step for numbers and dates. A number
-// without a step takes any.
-func rules(f hubclient.Field) templ.Attributes {
-	attrs := templ.Attributes{}
+// without a step takes any. Attributes come in the order of their names.
+func rules(f hubclient.Field) templ.OrderedAttributes {
+	var attrs templ.OrderedAttributes
 	switch f.Type {
 	case hubclient.FieldNumber, hubclient.FieldDate:
-		if f.Min != "" {
-			attrs["min"] = string(f.Min)
-		}
 		if f.Max != "" {
-			attrs["max"] = string(f.Max)
+			attrs = append(attrs, attr("max", string(f.Max)))
+		}
+		if f.Min != "" {
+			attrs = append(attrs, attr("min", string(f.Min)))
 		}
 		if f.Step > 0 {
-			attrs["step"] = strconv.FormatFloat(f.Step, 'f', -1, 64)
+			attrs = append(attrs, attr("step", strconv.FormatFloat(f.Step, 'f', -1, 64)))
 		} else if f.Type == hubclient.FieldNumber {
-			attrs["step"] = "any"
+			attrs = append(attrs, attr("step", "any"))
 		}
 	case hubclient.FieldText, hubclient.FieldEmail, hubclient.FieldTel, hubclient.FieldURL, hubclient.FieldTextarea:
-		if f.MinLength > 0 {
-			attrs["minlength"] = strconv.Itoa(f.MinLength)
-		}
 		if f.MaxLength > 0 {
-			attrs["maxlength"] = strconv.Itoa(f.MaxLength)
+			attrs = append(attrs, attr("maxlength", strconv.Itoa(f.MaxLength)))
+		}
+		if f.MinLength > 0 {
+			attrs = append(attrs, attr("minlength", strconv.Itoa(f.MinLength)))
 		}
 		if f.Pattern != "" && f.Type != hubclient.FieldTextarea {
-			attrs["pattern"] = f.Pattern
+			attrs = append(attrs, attr("pattern", f.Pattern))
 		}
 	}
 	return attrs
 }
 
-func fieldClasses(p FieldProps) templ.CSSClasses {
-	return templ.Classes("hubform-field", "hubform-field--"+p.Field.Type, templ.KV("hubform-field--invalid", p.Error != ""))
+func attr(name, value string) templ.KeyValue[string, any] {
+	return templ.KeyValue[string, any]{Key: name, Value: value}
+}
+
+var requiredStarComponent = requiredStar()
+
+// requiredMark is the mark after the label of a required field; nothing
+// for another.
+func requiredMark(required bool) templ.Component {
+	if required {
+		return requiredStarComponent
+	}
+	return templ.NopComponent
+}
+
+// fieldClass returns the classes of a field's outer element.
+func fieldClass(p FieldProps) string {
+	if p.Error != "" {
+		return "hubform-field hubform-field--" + p.Field.Type + " hubform-field--invalid"
+	}
+	return "hubform-field hubform-field--" + p.Field.Type
 }
 
 func inputType(fieldType string) string {

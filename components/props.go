@@ -138,7 +138,7 @@ func withLocale(route, locale string) string {
 		}
 		sep = "&"
 	}
-	return route + sep + url.Values{"locale": {locale}}.Encode()
+	return route + sep + "locale=" + url.QueryEscape(locale)
 }
 
 // rootID is the id of the HubForm's outer element; the other ids derive

@@ -52,14 +52,15 @@ func (p FieldProps) Has(value string) bool {
 // DescribedBy returns the ids for aria-describedby: the help text, then the
 // error when there is one.
 func (p FieldProps) DescribedBy() string {
-	var ids []string
-	if p.Field.Help != "" {
-		ids = append(ids, p.HelpID)
+	switch {
+	case p.Field.Help != "" && p.Error != "":
+		return p.HelpID + " " + p.ErrorID
+	case p.Field.Help != "":
+		return p.HelpID
+	case p.Error != "":
+		return p.ErrorID
 	}
-	if p.Error != "" {
-		ids = append(ids, p.ErrorID)
-	}
-	return strings.Join(ids, " ")
+	return ""
 }
 
 // Autocomplete returns the field's autocomplete token: the schema's
