@@ -188,6 +188,14 @@ func goldenCases(t testing.TB) []goldenCase {
 	errored := props(allFieldsSchema())
 	errored.State = erroredState()
 
+	// An error on a field with help, rules and an autocomplete token: every
+	// attribute a control may carry at once, in the order rendered.
+	described := props(oneStep(hubclient.Meta{}, hubclient.Field{
+		Name: "email", Type: hubclient.FieldEmail, Label: "Email", Help: "We reply to this address.",
+		Required: true, MinLength: 6, MaxLength: 80, Pattern: ".+@.+",
+	}))
+	described.State = components.State{Values: url.Values{"email": {"jane@"}}, Errors: map[string]string{"email": "Enter an email address."}}
+
 	honeypot := props(oneStep(hubclient.Meta{}, emailField, hubclient.Field{Name: "_hp", Type: hubclient.FieldText, Label: "Leave this empty", Required: true}))
 	turnstile := props(oneStep(hubclient.Meta{CaptchaProvider: hubclient.CaptchaTurnstile, CaptchaSiteKey: "<CAPTCHA_SITE_KEY>"}, emailField))
 	recaptcha := props(oneStep(hubclient.Meta{CaptchaProvider: hubclient.CaptchaRecaptchaV3, CaptchaSiteKey: "<CAPTCHA_SITE_KEY>"}, emailField))
@@ -206,6 +214,7 @@ func goldenCases(t testing.TB) []goldenCase {
 		{"submitted-custom", components.Submitted(submittedCustom)},
 		{"submitted-nothing", components.Submitted(submittedNothing)},
 		{"errors", components.HubForm(errored)},
+		{"errors-described", components.HubForm(described)},
 		{"all-fields", components.HubForm(props(allFieldsSchema()))},
 		{"honeypot", components.HubForm(honeypot)},
 		{"captcha-turnstile", components.HubForm(turnstile)},
