@@ -159,6 +159,13 @@ func Localize(s *hubclient.Schema, locale string) Localized {
 	return Localized{Schema: out, Locale: key, Texts: texts}
 }
 
+// Title returns the schema's title in locale, as HubForm shows it: for a
+// page's title. Like HubForm, it translates the schema once per schema
+// pointer and locale.
+func Title(s *hubclient.Schema, locale string) string {
+	return forms.get(s, locale).l.Schema.Title
+}
+
 // matchLocale returns the translation key best matching locale, or "".
 func matchLocale(translations map[string]hubclient.Translation, locale string) string {
 	if locale == "" || len(translations) == 0 {

@@ -141,6 +141,9 @@ func TestLocalizeMatch(t *testing.T) {
 		if tc.wantLocale == "" && len(l.Texts) != 0 {
 			t.Errorf("Localize(%q).Texts = %v, want none", tc.locale, l.Texts)
 		}
+		if got := components.Title(i18nSchema(t), tc.locale); got != tc.wantTitle {
+			t.Errorf("Title(%q) = %q, want %q", tc.locale, got, tc.wantTitle)
+		}
 	}
 }
 

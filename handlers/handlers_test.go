@@ -177,6 +177,9 @@ func TestLoadRoute(t *testing.T) {
 			t.Errorf("GET %s: Vary %q", tc.target, res.Header.Values("Vary"))
 		}
 	}
+	if _, doc := a.get(t, "/hubform/acme/contact?locale=de-AT", false); doc.Find("title").Text() != "Kontakt" {
+		t.Errorf("page title %q in de-AT, want the German one", doc.Find("title").Text())
+	}
 	_, doc := a.get(t, "/hubform/acme/contact", true)
 	if action, _ := doc.Find("form").Attr("action"); action != "/hubform/acme/contact/submit" {
 		t.Errorf("form posts to %q, not to the submit route (the schema's own submit must be ignored)", action)

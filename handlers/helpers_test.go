@@ -31,7 +31,7 @@ const contactForm = `{
     {"name": "_hp", "type": "text", "label": "Leave this empty"}
   ],
   "steps": [{"id": "all", "fields": ["name", "email", "age", "topics", "agree", "files", "_hp"]}],
-  "i18n": {"translations": {"de": {"fields": {"name": {"label": "Ihr Name"}}, "texts": {"required": "Pflichtfeld."}}}},
+  "i18n": {"translations": {"de": {"title": "Kontakt", "fields": {"name": {"label": "Ihr Name"}}, "texts": {"required": "Pflichtfeld."}}}},
   "submit": {"url": "https://elsewhere.example/collect"},
   "hub": {"maxFileSize": 134217728}
 }`

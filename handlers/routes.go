@@ -41,7 +41,7 @@ func (h *Handler) respond(c echo.Context, status int, p components.HubFormProps,
 	} else {
 		title := p.FormSlug
 		if p.InitialSchema != nil && p.InitialSchema.Title != "" {
-			title = components.Localize(p.InitialSchema, p.Locale).Schema.Title
+			title = components.Title(p.InitialSchema, p.Locale)
 		}
 		body = h.cfg.Page(PageProps{Title: title, Lang: p.Locale, Head: h.Head(), Body: state})
 	}
