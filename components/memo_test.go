@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"weak"
 
@@ -172,4 +173,44 @@ func TestMemoIsBounded(t *testing.T) {
 		t.Error("the entry stored last was dropped")
 	}
 	runtime.KeepAlive(kept)
+}
+
+// A schema in a package variable is never collected: the memo holds it
+// like any other.
+var packageSchema = hubclient.Schema{
+	Title:  "Package",
+	Fields: []hubclient.Field{{Name: "name", Type: hubclient.FieldText, Label: "Name"}},
+	Steps:  []hubclient.Step{{ID: "one", Fields: []string{"name"}}},
+}
+
+func TestMemoConcurrentRenders(t *testing.T) {
+	s := memoTestSchema()
+	props := []HubFormProps{
+		{SiteID: "acme", FormSlug: "contact", InitialSchema: s, Locale: "de"},
+		{SiteID: "acme", FormSlug: "contact", InitialSchema: s, Locale: "fr"},
+		{SiteID: "acme", FormSlug: "pkg", InitialSchema: &packageSchema},
+	}
+	want := make([]string, len(props))
+	for i, p := range props {
+		want[i] = renderForm(t, p)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, 8*len(props))
+	for range 8 {
+		wg.Go(func() {
+			for n := range 50 {
+				i := n % len(props)
+				var b bytes.Buffer
+				if err := HubForm(props[i]).Render(context.Background(), &b); err != nil || b.String() != want[i] {
+					errs <- fmt.Sprintf("render %d of %s in %q differs (%v)", n, props[i].FormSlug, props[i].Locale, err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
 }
