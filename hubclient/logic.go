@@ -213,13 +213,15 @@ func Compile(s *Schema) (*Logic, error) {
 	}
 	known := func(name string) bool { return s.Field(name) != nil }
 	var errs []error
-	parse := func(at, member string, raw json.RawMessage) *Condition {
+	// kind and name say where a condition is (field "email"); they are
+	// formatted only for an error, since most schemas have none.
+	parse := func(kind, name, member string, raw json.RawMessage) *Condition {
 		if len(raw) == 0 {
 			return nil
 		}
 		c, err := ParseCondition(raw, known)
 		if err != nil {
-			errs = append(errs, fmt.Errorf("%s: %s: %w", at, member, err))
+			errs = append(errs, fmt.Errorf("%s %q: %s: %w", kind, name, member, err))
 			return nil
 		}
 		for _, r := range c.Refs {
@@ -231,23 +233,22 @@ func Compile(s *Schema) (*Logic, error) {
 		for _, name := range st.Fields {
 			l.stepOf[name] = st.ID
 		}
-		if c := parse(fmt.Sprintf("step %q", st.ID), "visibleIf", st.VisibleIf); c != nil {
+		if c := parse("step", st.ID, "visibleIf", st.VisibleIf); c != nil {
 			l.stepIf[st.ID] = c
 		}
 	}
 	for i := range s.Fields {
 		f := &s.Fields[i]
-		at := fmt.Sprintf("field %q", f.Name)
-		if c := parse(at, "visibleIf", f.VisibleIf); c != nil {
+		if c := parse("field", f.Name, "visibleIf", f.VisibleIf); c != nil {
 			l.visibleIf[f.Name] = c
 		}
-		if c := parse(at, "requiredIf", f.RequiredIf); c != nil {
+		if c := parse("field", f.Name, "requiredIf", f.RequiredIf); c != nil {
 			l.requiredIf[f.Name] = c
 		}
 		if f.Pattern != "" {
 			re, err := regexp.Compile(`^(?:` + f.Pattern + `)$`)
 			if err != nil {
-				errs = append(errs, fmt.Errorf("%s: pattern is not an RE2 expression: %w", at, err))
+				errs = append(errs, fmt.Errorf("field %q: pattern is not an RE2 expression: %w", f.Name, err))
 			} else {
 				l.patterns[f.Name] = re
 			}
