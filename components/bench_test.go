@@ -115,3 +115,21 @@ func BenchmarkHubForm(b *testing.B) {
 	b.ReportMetric(prebuiltNs, "prebuilt-ns/op")
 	b.ReportMetric(renderNs/prebuiltNs, "x-of-prebuilt")
 }
+
+// BenchmarkHubFormNewSchema renders the form of BenchmarkHubForm from a new
+// schema each time, as the console's preview does: nothing HubForm keeps
+// per schema pointer is reused. Building the schema is not timed.
+func BenchmarkHubFormNewSchema(b *testing.B) {
+	ctx := context.Background()
+	var buf bytes.Buffer
+	b.ReportAllocs()
+	for range b.N {
+		b.StopTimer()
+		p := components.HubFormProps{SiteID: "acme", FormSlug: "application", InitialSchema: benchSchema(), Locale: "de-AT"}
+		buf.Reset()
+		b.StartTimer()
+		if err := components.HubForm(p).Render(ctx, &buf); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
