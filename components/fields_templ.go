@@ -1113,8 +1113,8 @@ func label(p FieldProps) templ.Component {
 	})
 }
 
-// requiredStar follows a required field's label; requiredMark returns it,
-// rendered once per field rather than made anew.
+// requiredStar follows the label of a required field. requiredMark hands
+// out one instance of it rather than make one per field.
 func requiredStar() templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context

@@ -23,6 +23,7 @@ type prepared struct {
 	sum uint64
 }
 
+// prepare works out what rendering s in locale needs.
 func prepare(s *hubclient.Schema, locale string) *prepared {
 	l := Localize(s, locale)
 	p := &prepared{l: l, sum: fingerprint(s, l.Locale)}
