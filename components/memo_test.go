@@ -54,6 +54,43 @@ func TestMemoReuses(t *testing.T) {
 	}
 }
 
+// HubForm, LogicUpdate and Title share what they keep: whichever comes
+// first prepares the schema, the others use it.
+func TestRendersShareTheMemo(t *testing.T) {
+	built := func() int {
+		forms.mu.Lock()
+		defer forms.mu.Unlock()
+		return forms.built
+	}
+	users := map[string]func(p HubFormProps){
+		"HubForm": func(p HubFormProps) { renderForm(t, p) },
+		"LogicUpdate": func(p HubFormProps) {
+			if err := LogicUpdate(p, "").Render(context.Background(), &bytes.Buffer{}); err != nil {
+				t.Fatal(err)
+			}
+		},
+		"Title": func(p HubFormProps) {
+			if got := Title(p.InitialSchema, p.Locale); got != "Kontakt" {
+				t.Errorf("Title = %q, want Kontakt", got)
+			}
+		},
+	}
+	for first, use := range users {
+		p := HubFormProps{SiteID: "acme", FormSlug: "contact", InitialSchema: memoTestSchema(), Locale: "de"}
+		before := built()
+		use(p)
+		if n := built() - before; n != 1 {
+			t.Errorf("%s first: the schema was prepared %d times, want once", first, n)
+		}
+		for _, use := range users {
+			use(p)
+		}
+		if n := built() - before; n != 1 {
+			t.Errorf("%s first, then each: the schema was prepared %d times, want once", first, n)
+		}
+	}
+}
+
 // TestMemoSeesChanges changes a schema in place between renders: each
 // change is rendered, none is served stale.
 func TestMemoSeesChanges(t *testing.T) {
