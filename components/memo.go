@@ -52,8 +52,9 @@ func prepare(s *hubclient.Schema, locale string) *prepared {
 // every page of it from that pointer.
 //
 // An entry is used only while the schema's fingerprint is what it was
-// when the entry was made, so a schema changed in place is prepared
-// again, never served stale; a caller building a new schema per request
+// when the entry was made, so a schema changed in place between renders is
+// prepared again, not served stale (but for the fingerprint's chance of a
+// collision, 2⁻⁶⁴); a caller building a new schema per request
 // only pays for the fingerprint and a few map operations more. Entries
 // hold the schema weakly: one is dropped when its schema is collected, and
 // there are never more than maxPrepared.
