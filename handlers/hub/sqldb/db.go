@@ -29,6 +29,10 @@ type Dialect struct {
 	// starting together on an empty database do not both create it.
 	// Without one, the database's own locking must do that.
 	Locker lock.SessionLocker
+	// BatchWrites stores the submissions that arrive together in one
+	// transaction, each within a savepoint, for a database with one writer
+	// whose commits wait in turn (SQLite).
+	BatchWrites bool
 }
 
 // ErrReadOnly is returned by the writing methods of a DB that has no pool
@@ -47,6 +51,8 @@ type DB struct {
 	r *sql.DB
 	// onSubmission runs in the transaction of every submission stored.
 	onSubmission SubmissionHook
+	// batch, when set, gathers submissions into shared transactions.
+	batch *writeBatch
 	// nextPrune is when Allow next deletes ended rate-limit windows, in
 	// Unix milliseconds.
 	nextPrune atomic.Int64
@@ -63,7 +69,11 @@ func New(d Dialect, w, r *sql.DB) *DB {
 	if r == nil {
 		panic("sqldb: New without a pool")
 	}
-	return &DB{name: d.Name, w: w, r: r}
+	db := &DB{name: d.Name, w: w, r: r}
+	if d.BatchWrites {
+		db.batch = &writeBatch{}
+	}
+	return db
 }
 
 // Tx is the transaction that stores a submission, as a SubmissionHook

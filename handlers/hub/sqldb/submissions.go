@@ -56,17 +56,89 @@ func (db *DB) CreateSubmission(ctx context.Context, s hub.Submission) error {
 		return db.errorf("create submission %s: %w", s.ID, err)
 	}
 
-	// On a connection of its own, which a hook may reach through Tx.Raw.
+	r := &storeRequest{ctx: ctx, s: s, payload: string(payload), attachments: string(attsJSON)}
+	if db.batch == nil {
+		return db.storeAlone(w, r)
+	}
+	return db.batch.store(r, func(batch []*storeRequest) { db.storeTogether(w, batch) })
+}
+
+// A storeRequest is a submission to store, and then what became of it.
+type storeRequest struct {
+	ctx                  context.Context
+	s                    hub.Submission
+	payload, attachments string
+	err                  error
+}
+
+// storeAlone stores r in a transaction of its own.
+func (db *DB) storeAlone(w *sql.DB, r *storeRequest) error {
+	err := db.inSubmissionTx(r.ctx, w, func(tx Tx) error { return db.insertSubmission(tx, r) })
+	if err != nil {
+		return db.errorf("create submission %s: %w", r.s.ID, err)
+	}
+	return nil
+}
+
+// storeTogether stores the submissions of batch in one transaction, each
+// within a savepoint: one refused leaves the others stored. A commit that
+// fails fails them all.
+func (db *DB) storeTogether(w *sql.DB, batch []*storeRequest) {
+	// The batch is everyone's: its transaction ends when it is done, not
+	// when the request that began it is cancelled.
+	ctx := context.WithoutCancel(batch[0].ctx)
+	err := db.inSubmissionTx(ctx, w, func(tx Tx) error {
+		for _, r := range batch {
+			if r.err = r.ctx.Err(); r.err != nil {
+				continue
+			}
+			if _, err := tx.ExecContext(ctx, `SAVEPOINT submission`); err != nil {
+				return err
+			}
+			if r.err = db.insertSubmission(tx, r); r.err != nil {
+				if _, err := tx.ExecContext(ctx, `ROLLBACK TO submission`); err != nil {
+					return err
+				}
+			}
+			if _, err := tx.ExecContext(ctx, `RELEASE submission`); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	for _, r := range batch {
+		if r.err == nil {
+			r.err = err
+		}
+		if r.err != nil {
+			r.err = db.errorf("create submission %s: %w", r.s.ID, r.err)
+		}
+	}
+}
+
+// inSubmissionTx runs f in a transaction on a connection of its own, which a hook
+// may reach through Tx.Raw, and commits unless f fails.
+func (db *DB) inSubmissionTx(ctx context.Context, w *sql.DB, f func(Tx) error) error {
 	conn, err := w.Conn(ctx)
 	if err != nil {
-		return db.errorf("create submission %s: %w", s.ID, err)
+		return err
 	}
 	defer conn.Close()
 	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
-		return db.errorf("create submission %s: %w", s.ID, err)
+		return err
 	}
 	defer tx.Rollback()
+	if err := f(Tx{Tx: tx, conn: conn}); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// insertSubmission inserts r's submission in tx, claims its uploads and
+// runs the hook.
+func (db *DB) insertSubmission(tx Tx, r *storeRequest) error {
+	ctx, s := r.ctx, r.s
 	// A used key makes the insert do nothing rather than fail, which on
 	// PostgreSQL would abort the transaction before the winner could be
 	// read. A racing transaction holding the key makes the insert wait for
@@ -74,34 +146,29 @@ func (db *DB) CreateSubmission(ctx context.Context, s hub.Submission) error {
 	res, err := tx.ExecContext(ctx,
 		`INSERT INTO submissions (`+submissionColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
 		ON CONFLICT (site, form, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING`,
-		s.ID, s.Site, s.Form, millis(s.CreatedAt), string(payload), string(attsJSON), text(s.ClientAddr), text(s.UserAgent),
+		s.ID, s.Site, s.Form, millis(s.CreatedAt), r.payload, r.attachments, text(s.ClientAddr), text(s.UserAgent),
 		nullString(s.IdempotencyKey), nullInt(s.FormVersion), s.Spam)
 	if err != nil {
-		return db.errorf("create submission %s: %w", s.ID, err)
+		return err
 	}
 	if n, err := res.RowsAffected(); err != nil {
-		return db.errorf("create submission %s: %w", s.ID, err)
+		return err
 	} else if n == 0 {
 		// Read in this transaction, after the insert: on PostgreSQL the
 		// statement sees the winner, committed while the insert waited.
 		first, err := submissionByKey(ctx, tx, s.Site, s.Form, s.IdempotencyKey)
 		if err != nil {
-			return db.errorf("create submission %s: reading the submission with its idempotency key: %w", s.ID, err)
+			return fmt.Errorf("reading the submission with its idempotency key: %w", err)
 		}
-		return db.errorf("create submission %s: %w", s.ID, &hub.KeyUsedError{Key: s.IdempotencyKey, SubmissionID: first})
+		return &hub.KeyUsedError{Key: s.IdempotencyKey, SubmissionID: first}
 	}
 	for _, a := range s.Attachments {
-		if err := claim(ctx, tx, s, a); err != nil {
-			return db.errorf("create submission %s: %w", s.ID, err)
+		if err := claim(ctx, tx.Tx, s, a); err != nil {
+			return err
 		}
 	}
 	if db.onSubmission != nil {
-		if err := db.onSubmission(ctx, Tx{Tx: tx, conn: conn}, s); err != nil {
-			return db.errorf("create submission %s: %w", s.ID, err)
-		}
-	}
-	if err := tx.Commit(); err != nil {
-		return db.errorf("create submission %s: %w", s.ID, err)
+		return db.onSubmission(ctx, tx, s)
 	}
 	return nil
 }

@@ -11,13 +11,13 @@ import (
 	"strings"
 
 	"github.com/pressly/goose/v3"
-	_ "modernc.org/sqlite"
+	"modernc.org/sqlite"
 
 	"github.com/hubform/hubform/handlers/hub/sqldb"
 )
 
 // dialect is SQLite's.
-var dialect = sqldb.Dialect{Name: "sqlite", Goose: goose.DialectSQLite3}
+var dialect = sqldb.Dialect{Name: "sqlite", Goose: goose.DialectSQLite3, BatchWrites: true}
 
 // Connection settings. busy_timeout covers other processes holding the
 // write lock. WAL lets readers and the writer proceed together, and FULL
@@ -98,10 +98,11 @@ func openPool(ctx context.Context, path, query string) (*sql.DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
 	}
-	pool, err := sql.Open("sqlite", dsn)
+	connector, err := sqlite.NewConnector(dsn)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
 	}
+	pool := sql.OpenDB(cachingConnector{connector})
 	if err := pool.PingContext(ctx); err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
