@@ -125,7 +125,9 @@ func killMidBurst(t *testing.T, start func(forms string, flags []string) (*hubPr
 	r, url := newFlakyReceiver(t)
 	forms := webhookForms(t, url)
 	p, afterKill := start(forms, []string{"--webhook-allow-nets", "127.0.0.1", "--delivery-backoff", "20ms", "--delivery-timeout", "2s"})
-	burst := startBurst(&hubclient.Client{HubURL: p.url, Timeout: 5 * time.Second}, 8)
+	// Paced: stored in batches, submissions would outrun the deliveries,
+	// which wait for the queue's retries, by tens of thousands.
+	burst := startBurst(&hubclient.Client{HubURL: p.url, Timeout: 5 * time.Second}, 8, 20*time.Millisecond)
 	// Kill once some deliveries are through and others are under way.
 	waitForN(t, 30*time.Second, func() bool {
 		r.mu.Lock()

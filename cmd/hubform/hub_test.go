@@ -318,7 +318,7 @@ func TestHubKeepsAcknowledgedSubmissionsAcrossSIGKILL(t *testing.T) {
 	}
 	forms, data := formsDir(t), t.TempDir()
 	p := startHub(t, forms, data)
-	burst := startBurst(&hubclient.Client{HubURL: p.url, Timeout: 5 * time.Second}, 16)
+	burst := startBurst(&hubclient.Client{HubURL: p.url, Timeout: 5 * time.Second}, 16, 0)
 	waitForN(t, 10*time.Second, func() bool { return burst.count() >= 200 })
 	p.cmd.Process.Kill() // SIGKILL, mid-burst
 	<-p.done
@@ -447,7 +447,9 @@ type submissionBurst struct {
 	wg    sync.WaitGroup
 }
 
-func startBurst(c *hubclient.Client, workers int) *submissionBurst {
+// startBurst starts a burst from workers goroutines, each pausing for
+// pause before every submission.
+func startBurst(c *hubclient.Client, workers int, pause time.Duration) *submissionBurst {
 	b := &submissionBurst{stop: make(chan struct{})}
 	for w := range workers {
 		b.wg.Go(func() {
@@ -455,7 +457,7 @@ func startBurst(c *hubclient.Client, workers int) *submissionBurst {
 				select {
 				case <-b.stop:
 					return
-				default:
+				case <-time.After(pause):
 				}
 				res, err := c.Submit(context.Background(), "acme", "contact", &hubclient.SubmitRequest{
 					Payload: map[string]any{"name": fmt.Sprintf("worker %d #%d", w, i)},
