@@ -12,8 +12,9 @@ import (
 )
 
 // schemaCache keeps schemas fetched from the hub for a while. Concurrent
-// misses for one form share one fetch, and when the hub cannot be reached
-// the last schema fetched is served, however old, rather than an error.
+// misses for one form share one fetch; a schema known but old is served
+// while it is fetched again; and when the hub cannot be reached the last
+// schema fetched is served, however old, rather than an error.
 type schemaCache struct {
 	ttl     time.Duration
 	timeout time.Duration
@@ -39,7 +40,10 @@ const failureTTL = 2 * time.Second
 const maxCachedForms = 1000
 
 // get returns the form's schema from the hub client calls. The schema is
-// shared: callers must not change it.
+// shared: callers must not change it. A schema fetched before is returned
+// at once, however old: when it has outlived the TTL, a fetch in the
+// background replaces it for later requests, so that no page waits for
+// the hub once a form is known.
 func (c *schemaCache) get(ctx context.Context, client *hubclient.Client, site, slug string) (*hubclient.Schema, error) {
 	key := cacheKey(client.HubURL, site, slug)
 	now := c.now()
@@ -51,9 +55,26 @@ func (c *schemaCache) get(ctx context.Context, client *hubclient.Client, site, s
 		return e.schema, nil
 	case ok && e.err != nil && now.Sub(e.fetched) < failureTTL:
 		return c.stale(key, site, slug, e.err)
+	case ok && e.schema != nil:
+		c.flight.DoChan(key, c.fetcher(client, key, site, slug))
+		return e.schema, nil
 	}
-	result := c.flight.DoChan(key, func() (any, error) {
-		// A flight that ended since the look above has stored a fresh
+	result := c.flight.DoChan(key, c.fetcher(client, key, site, slug))
+	select {
+	case r := <-result:
+		if r.Err != nil {
+			return c.stale(key, site, slug, r.Err)
+		}
+		return r.Val.(*hubclient.Schema), nil
+	case <-ctx.Done():
+		return c.stale(key, site, slug, ctx.Err())
+	}
+}
+
+// fetcher returns the flight that fetches the form's schema and stores it.
+func (c *schemaCache) fetcher(client *hubclient.Client, key, site, slug string) func() (any, error) {
+	return func() (any, error) {
+		// A flight that ended since the caller looked has stored a fresh
 		// schema: no second fetch for it.
 		c.mu.Lock()
 		e, ok := c.entries[key]
@@ -67,15 +88,6 @@ func (c *schemaCache) get(ctx context.Context, client *hubclient.Client, site, s
 		s, err := client.Schema(fetchCtx, site, slug)
 		c.store(key, cached{schema: s, err: err, fetched: c.now()})
 		return s, err
-	})
-	select {
-	case r := <-result:
-		if r.Err != nil {
-			return c.stale(key, site, slug, r.Err)
-		}
-		return r.Val.(*hubclient.Schema), nil
-	case <-ctx.Done():
-		return c.stale(key, site, slug, ctx.Err())
 	}
 }
 

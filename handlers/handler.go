@@ -30,7 +30,9 @@ type Config struct {
 	// components.DefaultPrefix ("/hubform").
 	Prefix string
 	// CacheTTL is how long a fetched schema is used before it is fetched
-	// again; zero means one minute.
+	// again; zero means one minute. The page that finds it older still gets
+	// it, at once, while the fetch runs behind: only a form's first page
+	// waits for the hub.
 	CacheTTL time.Duration
 	// FetchTimeout bounds a schema fetch for a page; zero means 3 seconds.
 	// A page whose fetch fails renders the loading state, which tries

@@ -16,6 +16,7 @@ import (
 
 	"github.com/hubform/hubform/handlers"
 	"github.com/hubform/hubform/handlers/hub/testhub"
+	"github.com/hubform/hubform/hubclient"
 )
 
 func TestSubmitWithHTMX(t *testing.T) {
@@ -219,6 +220,53 @@ func TestPropsCachesOneFetchAtATime(t *testing.T) {
 	wg.Wait()
 	if n := counter.n.Load(); n != 1 {
 		t.Errorf("%d fetches for 20 concurrent pages, want 1", n)
+	}
+}
+
+// gatedTransport lets the first request through and holds the others
+// until open is closed.
+type gatedTransport struct {
+	n    atomic.Int64
+	open chan struct{}
+}
+
+func (g *gatedTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	if g.n.Add(1) > 1 {
+		<-g.open
+	}
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// TestPropsServesAKnownSchemaWhileFetchingIt expires a schema the cache
+// holds: the next page gets it at once while it is fetched again behind,
+// and a page after that fetch gets the new one.
+func TestPropsServesAKnownSchemaWhileFetchingIt(t *testing.T) {
+	hub := testhub.Start(t, map[string]string{"acme/contact": contactForm})
+	gate := &gatedTransport{open: make(chan struct{})}
+	h := handlers.New(handlers.Config{HubURL: hub.URL, HTTPClient: &http.Client{Transport: gate}, CacheTTL: time.Nanosecond, FetchTimeout: time.Hour})
+	if p := h.Props(context.Background(), "acme", "contact", ""); p.InitialSchema == nil || p.InitialSchema.Title != "Contact us" {
+		t.Fatalf("first props: %+v", p.InitialSchema)
+	}
+	hub.WriteForm("acme", "contact", strings.Replace(contactForm, "Contact us", "Write to us", 1))
+	time.Sleep(time.Millisecond)
+	served := make(chan *hubclient.Schema, 1)
+	go func() { served <- h.Props(context.Background(), "acme", "contact", "").InitialSchema }()
+	select {
+	case s := <-served:
+		if s == nil || s.Title != "Contact us" {
+			t.Errorf("while fetching again: %+v, want the known schema", s)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the page waited for the hub though the schema was known")
+	}
+	close(gate.open)
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		if s := h.Props(context.Background(), "acme", "contact", "").InitialSchema; s != nil && s.Title == "Write to us" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the schema fetched again never replaced the known one")
+		}
 	}
 }
 
