@@ -21,10 +21,17 @@ import (
 // benchHub serves a hub in this process on a loopback port, with its
 // database at dbURL (empty: SQLite in data).
 func benchHub(b *testing.B, dbURL string) (url, data string) {
-	b.Helper()
 	data = b.TempDir()
-	cfg := hubConfig{addr: "127.0.0.1:0", data: data, db: dbURL, forms: formsDir(b), uploadTTL: 24 * time.Hour,
-		sweepInterval: time.Hour, maxBody: hub.DefaultMaxBodyBytes}
+	return serveBenchHub(b, hubConfig{data: data, db: dbURL, forms: formsDir(b)}), data
+}
+
+// serveBenchHub serves a hub in this process on a loopback port, with
+// cfg's data, database, forms and deliveries and the defaults of the rest,
+// until the benchmark ends.
+func serveBenchHub(b *testing.B, cfg hubConfig) string {
+	b.Helper()
+	cfg.addr, cfg.uploadTTL, cfg.sweepInterval = "127.0.0.1:0", 24*time.Hour, time.Hour
+	cfg.maxBody, cfg.shutdownGrace = hub.DefaultMaxBodyBytes, time.Second
 	h, err := openHub(context.Background(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		b.Fatal(err)
@@ -33,7 +40,7 @@ func benchHub(b *testing.B, dbURL string) (url, data string) {
 	served := make(chan error, 1)
 	go func() { served <- h.Serve(ctx) }()
 	b.Cleanup(func() { stop(); <-served; h.Close() })
-	return h.URL, data
+	return h.URL
 }
 
 // hammer sends n GETs of url from concurrency goroutines over kept-alive

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -13,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/postgres/pgtest"
 	"github.com/hubform/hubform/hubclient"
 )
@@ -22,19 +20,7 @@ import (
 // given and loopback receivers allowed, on SQLite, or on the PostgreSQL
 // database dbURL names.
 func benchDeliveryHub(b *testing.B, forms, dbURL string) string {
-	b.Helper()
-	cfg := hubConfig{addr: "127.0.0.1:0", data: b.TempDir(), db: dbURL, forms: forms, uploadTTL: 24 * time.Hour,
-		sweepInterval: time.Hour, maxBody: hub.DefaultMaxBodyBytes, shutdownGrace: time.Second,
-		delivery: deliveryConfig{allowNets: "127.0.0.0/8"}}
-	h, err := openHub(context.Background(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err != nil {
-		b.Fatal(err)
-	}
-	ctx, stop := context.WithCancel(context.Background())
-	served := make(chan error, 1)
-	go func() { served <- h.Serve(ctx) }()
-	b.Cleanup(func() { stop(); <-served; h.Close() })
-	return h.URL
+	return serveBenchHub(b, hubConfig{data: b.TempDir(), db: dbURL, forms: forms, delivery: deliveryConfig{allowNets: "127.0.0.0/8"}})
 }
 
 // BenchmarkDeliveries sends 1,000 submissions from 32 clients to a form
