@@ -13,7 +13,9 @@ import (
 
 // schemaCache keeps schemas fetched from the hub for a while. Concurrent
 // misses for one form share one fetch; a schema known but old is served
-// while it is fetched again; and when the hub cannot be reached the last
+// while it is fetched again, only if the hub has changed it (If-None-Match),
+// else the same *hubclient.Schema is kept, with all a render prepared for
+// it; and when the hub cannot be reached the last
 // schema fetched is served, however old, rather than an error.
 type schemaCache struct {
 	ttl     time.Duration
@@ -28,6 +30,7 @@ type schemaCache struct {
 
 type cached struct {
 	schema  *hubclient.Schema
+	etag    string // the hub's for schema, to fetch it again only once changed
 	err     error
 	fetched time.Time
 }
@@ -85,8 +88,15 @@ func (c *schemaCache) fetcher(client *hubclient.Client, key, site, slug string) 
 		// The fetch outlives the request that started it: others wait on it.
 		fetchCtx, cancel := context.WithTimeout(context.Background(), c.timeout)
 		defer cancel()
-		s, err := client.Schema(fetchCtx, site, slug)
-		c.store(key, cached{schema: s, err: err, fetched: c.now()})
+		var known string
+		if ok && e.schema != nil {
+			known = e.etag
+		}
+		s, etag, err := client.SchemaIfNoneMatch(fetchCtx, site, slug, known)
+		if err == nil && s == nil {
+			s = e.schema // not modified
+		}
+		c.store(key, cached{schema: s, etag: etag, err: err, fetched: c.now()})
 		return s, err
 	}
 }
@@ -97,7 +107,7 @@ func (c *schemaCache) store(key string, e cached) {
 	defer c.mu.Unlock()
 	if e.err != nil {
 		if old, ok := c.entries[key]; ok && old.schema != nil {
-			e.schema = old.schema
+			e.schema, e.etag = old.schema, old.etag
 		}
 	}
 	if _, ok := c.entries[key]; !ok && len(c.entries) >= maxCachedForms {

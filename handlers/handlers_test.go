@@ -3,6 +3,7 @@ package handlers_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"reflect"
 	"slices"
@@ -268,6 +269,56 @@ func TestPropsServesAKnownSchemaWhileFetchingIt(t *testing.T) {
 			t.Fatal("the schema fetched again never replaced the known one")
 		}
 	}
+}
+
+// TestPropsRevalidatesKnownSchemas has the schema fetched again once its
+// TTL is over: the hub is asked with the schema's ETag, and its 304 keeps
+// the same *hubclient.Schema, with what renders prepared for it; a form
+// changed on the hub is fetched whole.
+func TestPropsRevalidatesKnownSchemas(t *testing.T) {
+	hub := testhub.Start(t, map[string]string{"acme/contact": contactForm})
+	var notModified, failed atomic.Int64
+	var down atomic.Bool
+	client := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		if down.Load() {
+			failed.Add(1)
+			return nil, errors.New("hub down")
+		}
+		res, err := http.DefaultTransport.RoundTrip(r)
+		if err == nil && res.StatusCode == http.StatusNotModified {
+			notModified.Add(1)
+		}
+		return res, err
+	})}
+	h := handlers.New(handlers.Config{HubURL: hub.URL, HTTPClient: client, CacheTTL: time.Nanosecond, Logger: quiet})
+	props := func() *hubclient.Schema { return h.Props(context.Background(), "acme", "contact", "").InitialSchema }
+	first := props()
+	if first == nil {
+		t.Fatal("no schema")
+	}
+	waitFor := func(what string, done func() bool) {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); !done(); time.Sleep(5 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatal(what)
+			}
+		}
+	}
+	waitFor("the hub never answered 304 Not Modified", func() bool { props(); return notModified.Load() >= 2 })
+	if s := props(); s != first {
+		t.Errorf("after 304s: a schema %p, want the one fetched first, %p", s, first)
+	}
+	// A failed fetch keeps the ETag with the schema.
+	down.Store(true)
+	waitFor("no fetch failed", func() bool { props(); return failed.Load() > 0 })
+	down.Store(false)
+	n := notModified.Load()
+	waitFor("no 304 after a failed fetch", func() bool { props(); return notModified.Load() > n })
+	if s := props(); s != first {
+		t.Errorf("after a failure: a schema %p, want the one fetched first, %p", s, first)
+	}
+	hub.WriteForm("acme", "contact", strings.Replace(contactForm, "Contact us", "Write to us", 1))
+	waitFor("the changed form never replaced the known one", func() bool { s := props(); return s != nil && s.Title == "Write to us" })
 }
 
 func TestPropsServesStaleWhenTheHubIsDown(t *testing.T) {

@@ -47,10 +47,14 @@ func TestHeadHTMX(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			// One inline script, which loads hubform.js and then htmx.
+			// One inline script, which loads hubform.js and then htmx; a
+			// module, so that it holds no parsing back.
 			scripts := doc.Find("script")
 			if scripts.Length() != 1 || scripts.Filter("script[data-hubform-loader]:not([src])").Length() != 1 {
 				t.Fatalf("head %q, want the inline loader alone", html.String())
+			}
+			if typ := scripts.AttrOr("type", ""); typ != "module" {
+				t.Errorf("the loader's type is %q, want module", typ)
 			}
 			js, htmx := scripts.AttrOr("data-js", ""), scripts.AttrOr("data-htmx", "")
 			if !strings.HasPrefix(js, "/forms/static/hubform.js?v=") {

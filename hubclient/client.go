@@ -72,15 +72,29 @@ func (c *Client) FormURL(site, slug string) (string, error) {
 
 // Schema fetches the form's schema with GET {base}.json.
 func (c *Client) Schema(ctx context.Context, site, slug string) (*Schema, error) {
+	s, _, err := c.SchemaIfNoneMatch(ctx, site, slug, "")
+	return s, err
+}
+
+// SchemaIfNoneMatch fetches the form's schema unless the hub still tags it
+// etag, an ETag the hub sent with it before: then the hub answers 304 Not
+// Modified with no body, and SchemaIfNoneMatch returns a nil schema, the
+// ETag and no error. Otherwise it returns the schema with the hub's ETag
+// for it ("" when the hub sent none). An empty etag always fetches.
+func (c *Client) SchemaIfNoneMatch(ctx context.Context, site, slug, etag string) (*Schema, string, error) {
 	base, err := c.FormURL(site, slug)
 	if err != nil {
-		return nil, &SchemaError{err}
+		return nil, "", &SchemaError{err}
 	}
 	var s Schema
-	if err := c.do(ctx, http.MethodGet, base+".json", nil, maxSchemaBytes, &s); err != nil {
-		return nil, &SchemaError{err}
+	header, err := c.exchange(ctx, http.MethodGet, base+".json", etag, nil, maxSchemaBytes, &s)
+	switch {
+	case errors.Is(err, errNotModified):
+		return nil, etag, nil
+	case err != nil:
+		return nil, "", &SchemaError{err}
 	}
-	return &s, nil
+	return &s, header.Get("ETag"), nil
 }
 
 // UploadURL asks the hub for a presigned address for one file with
@@ -164,6 +178,17 @@ func (c *Client) Put(ctx context.Context, uploadURL string, f File) error {
 // do sends one JSON request (a nil in sends no body) and decodes the answer
 // into out, reading at most limit bytes of it.
 func (c *Client) do(ctx context.Context, method, rawURL string, in any, limit int64, out any) error {
+	_, err := c.exchange(ctx, method, rawURL, "", in, limit, out)
+	return err
+}
+
+// errNotModified is what exchange returns for a 304 to a request it sent
+// with If-None-Match.
+var errNotModified = errors.New("not modified")
+
+// exchange is do, sending If-None-Match when ifNoneMatch is set, and
+// returning the answer's header.
+func (c *Client) exchange(ctx context.Context, method, rawURL, ifNoneMatch string, in any, limit int64, out any) (http.Header, error) {
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, c.timeout())
@@ -173,42 +198,48 @@ func (c *Client) do(ctx context.Context, method, rawURL string, in any, limit in
 	if in != nil {
 		data, err := json.Marshal(in)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		body = bytes.NewReader(data)
 	}
 	req, err := http.NewRequestWithContext(ctx, method, rawURL, body)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	req.Header.Set("Accept", "application/json")
 	if in != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
 	req.Header.Set("User-Agent", c.userAgent())
+	if ifNoneMatch != "" {
+		req.Header.Set("If-None-Match", ifNoneMatch)
+	}
 	if method != http.MethodGet {
 		// Schema GETs are shared by every visitor and cached: they name none.
 		setVisitor(req)
 	}
 	res, err := c.httpClient().Do(req)
 	if err != nil {
-		return transportError(method, req.URL, err)
+		return nil, transportError(method, req.URL, err)
 	}
 	defer res.Body.Close()
+	if ifNoneMatch != "" && res.StatusCode == http.StatusNotModified {
+		return res.Header, errNotModified
+	}
 	if res.StatusCode/100 != 2 {
-		return readHubError(res, method, req.URL)
+		return nil, readHubError(res, method, req.URL)
 	}
 	data, err := io.ReadAll(io.LimitReader(res.Body, limit+1))
 	if err != nil {
-		return fmt.Errorf("%s %s: reading answer: %w", method, redact(req.URL), err)
+		return nil, fmt.Errorf("%s %s: reading answer: %w", method, redact(req.URL), err)
 	}
 	if int64(len(data)) > limit {
-		return fmt.Errorf("%s %s: answer larger than %d bytes", method, redact(req.URL), limit)
+		return nil, fmt.Errorf("%s %s: answer larger than %d bytes", method, redact(req.URL), limit)
 	}
 	if err := json.Unmarshal(data, out); err != nil {
-		return fmt.Errorf("%s %s: answer is not the expected JSON: %w (%s)", method, redact(req.URL), err, excerpt(data, excerptBytes))
+		return nil, fmt.Errorf("%s %s: answer is not the expected JSON: %w (%s)", method, redact(req.URL), err, excerpt(data, excerptBytes))
 	}
-	return nil
+	return res.Header, nil
 }
 
 // readHubError turns a non-2xx answer into a *HubError, taking the message

@@ -190,3 +190,42 @@ func TestSubmitWireAndOKFalse(t *testing.T) {
 		t.Errorf("body %s", body)
 	}
 }
+
+func TestSchemaIfNoneMatch(t *testing.T) {
+	version, sent := `"v1"`, make(chan string, 8)
+	hub := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		sent <- r.Header.Get("If-None-Match")
+		w.Header().Set("ETag", version)
+		if r.Header.Get("If-None-Match") == version {
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"title":"Form `+strings.Trim(version, `"`)+`","fields":[],"steps":[]}`)
+	}))
+	defer hub.Close()
+	c := &hubclient.Client{HubURL: hub.URL}
+	fetch := func(etag, wantSent, wantTitle, wantETag string) {
+		t.Helper()
+		s, got, err := c.SchemaIfNoneMatch(context.Background(), "acme", "contact", etag)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h := <-sent; h != wantSent {
+			t.Errorf("If-None-Match %q, want %q", h, wantSent)
+		}
+		switch {
+		case wantTitle == "" && s != nil:
+			t.Errorf("schema %+v, want none: not modified", s)
+		case wantTitle != "" && (s == nil || s.Title != wantTitle):
+			t.Errorf("schema %+v, want %q", s, wantTitle)
+		}
+		if got != wantETag {
+			t.Errorf("ETag %q, want %q", got, wantETag)
+		}
+	}
+	fetch("", "", "Form v1", `"v1"`)
+	fetch(`"v1"`, `"v1"`, "", `"v1"`)
+	version = `"v2"`
+	fetch(`"v1"`, `"v1"`, "Form v2", `"v2"`)
+}
