@@ -20,12 +20,12 @@ test: deps browser versitygw postgres mailpit lint
 	$(GO) test -count=1 -race -short $(PKGS)
 
 ## bench: benchmarks, each reporting ratios against a baseline in the same run;
-## the first-input benchmark loads pages 20 times each in headless Chromium
+## the first-input benchmark loads pages 40 times each in headless Chromium
 bench: deps browser
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 20x ./hubclient/...
 	$(GO) test -run '^$$' -bench . -benchmem ./handlers/... ./components
 	$(GO) test -run '^$$' -bench . -skip FirstInput -benchtime 3x ./cmd/hubform
-	$(GO) test -run '^$$' -bench FirstInput -benchtime 20x ./cmd/hubform
+	$(GO) test -run '^$$' -bench FirstInput -benchtime 40x ./cmd/hubform
 
 ## generate: templ code (committed; `make lint` fails when it is stale)
 generate: deps

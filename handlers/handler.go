@@ -32,7 +32,8 @@ type Config struct {
 	// CacheTTL is how long a fetched schema is used before it is fetched
 	// again; zero means one minute. The page that finds it older still gets
 	// it, at once, while the fetch runs behind: only a form's first page
-	// waits for the hub.
+	// waits for the hub. The fetch sends the schema's ETag, so a form the
+	// hub has not changed costs a 304 and keeps what renders prepared.
 	CacheTTL time.Duration
 	// FetchTimeout bounds a schema fetch for a page; zero means 3 seconds.
 	// A page whose fetch fails renders the loading state, which tries
