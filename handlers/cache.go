@@ -13,10 +13,10 @@ import (
 
 // schemaCache keeps schemas fetched from the hub for a while. Concurrent
 // misses for one form share one fetch; a schema known but old is served
-// while it is fetched again, only if the hub has changed it (If-None-Match),
-// else the same *hubclient.Schema is kept, with all a render prepared for
-// it; and when the hub cannot be reached the last
-// schema fetched is served, however old, rather than an error.
+// while it is fetched again, with its ETag, so that the hub's 304 keeps the
+// same *hubclient.Schema and all a render prepared for it; and when the hub
+// cannot be reached the last schema fetched is served, however old, rather
+// than an error.
 type schemaCache struct {
 	ttl     time.Duration
 	timeout time.Duration
