@@ -88,11 +88,8 @@ func (c *schemaCache) fetcher(client *hubclient.Client, key, site, slug string) 
 		// The fetch outlives the request that started it: others wait on it.
 		fetchCtx, cancel := context.WithTimeout(context.Background(), c.timeout)
 		defer cancel()
-		var known string
-		if ok && e.schema != nil {
-			known = e.etag
-		}
-		s, etag, err := client.SchemaIfNoneMatch(fetchCtx, site, slug, known)
+		// e.etag is set only beside e.schema, which a 304 keeps.
+		s, etag, err := client.SchemaIfNoneMatch(fetchCtx, site, slug, e.etag)
 		if err == nil && s == nil {
 			s = e.schema // not modified
 		}

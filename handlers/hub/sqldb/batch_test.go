@@ -21,14 +21,7 @@ import (
 // own write, while the other two are stored.
 func TestSubmissionsStoredTogether(t *testing.T) {
 	ctx := context.Background()
-	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "hub.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if _, err := db.Writer().ExecContext(ctx, `CREATE TABLE hook_test (id TEXT PRIMARY KEY)`); err != nil {
-		t.Fatal(err)
-	}
+	db := openSQLite(t, `CREATE TABLE hook_test (id TEXT PRIMARY KEY)`)
 	release := make(chan struct{})
 	refused := errors.New("refused by the hook")
 	var mu sync.Mutex
@@ -99,15 +92,8 @@ func TestSubmissionsStoredTogether(t *testing.T) {
 // commit: the submission is reported refused, and is not stored.
 func TestSubmissionCommitFails(t *testing.T) {
 	ctx := context.Background()
-	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "hub.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if _, err := db.Writer().ExecContext(ctx, `CREATE TABLE parent (id TEXT PRIMARY KEY);
-		CREATE TABLE child (parent TEXT REFERENCES parent (id) DEFERRABLE INITIALLY DEFERRED)`); err != nil {
-		t.Fatal(err)
-	}
+	db := openSQLite(t, `CREATE TABLE parent (id TEXT PRIMARY KEY);
+		CREATE TABLE child (parent TEXT REFERENCES parent (id) DEFERRABLE INITIALLY DEFERRED)`)
 	db.SetSubmissionHook(func(ctx context.Context, tx sqldb.Tx, s hub.Submission) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO child (parent) VALUES ('none')`)
 		return err
@@ -118,4 +104,19 @@ func TestSubmissionCommitFails(t *testing.T) {
 	if _, err := db.Submission(ctx, "dangling"); !errors.Is(err, hub.ErrNotFound) {
 		t.Errorf("Submission(dangling) = %v, want ErrNotFound", err)
 	}
+}
+
+// openSQLite opens a hub's SQLite database in a temporary directory, with
+// the tables of ddl beside the hub's own, and closes it after the test.
+func openSQLite(t *testing.T, ddl string) *sqldb.DB {
+	t.Helper()
+	db, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "hub.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if _, err := db.Writer().ExecContext(context.Background(), ddl); err != nil {
+		t.Fatal(err)
+	}
+	return db
 }
