@@ -2,26 +2,26 @@
 GO       ?= go
 PKGS     ?= ./...
 
-.PHONY: run test bench generate lint deps fuzz build assets browser versitygw postgres mailpit
+.PHONY: run test bench generate lint deps npm fuzz build assets browser versitygw postgres mailpit
 
 ## run: the demo site on 127.0.0.1:8080, with its own hub; data in $(DATA)
 DATA ?= .hubform/demo
 run: deps
 	$(GO) run ./cmd/hubform demo --addr 127.0.0.1:8080 --data $(DATA)
 
-## test: everything CI checks; the static assets and the browser tests are required
+## test: everything CI checks; the npm packages and the browser tests are required
 test: export HUBFORM_REQUIRE_ASSETS = 1
 test: export HUBFORM_BROWSER_TESTS = 1
 test: export HUBFORM_S3_TESTS = 1
 test: export HUBFORM_POSTGRES_TESTS = 1
 test: export HUBFORM_MAIL_TESTS = 1
-test: deps browser versitygw postgres mailpit lint
+test: deps npm browser versitygw postgres mailpit lint
 	$(GO) test -count=1 $(PKGS)
 	$(GO) test -count=1 -race -short $(PKGS)
 
 ## bench: benchmarks, each reporting ratios against a baseline in the same run;
 ## the first-input benchmark loads pages 40 times each in headless Chromium
-bench: deps browser
+bench: deps npm browser
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 20x ./hubclient/...
 	$(GO) test -run '^$$' -bench . -benchmem ./handlers/... ./components
 	$(GO) test -run '^$$' -bench . -skip FirstInput -benchtime 3x ./cmd/hubform
@@ -51,25 +51,29 @@ fuzz: deps
 build: deps
 	$(GO) build -o bin/hubform ./cmd/hubform
 
-deps: assets
+deps:
 	$(GO) mod download
 
-## assets: htmx from the npm registry (static/package-lock.json) into static/dist, and
-## axe-core, a devDependency the browser tests inject, left in static/node_modules
-assets: static/dist/htmx.min.js static/node_modules/axe-core/axe.min.js
-
-# npm ci installs exactly what the lock pins, devDependencies included. The
-# stamp is newer than the lock until the lock or the manifest changes.
+# npm ci installs exactly what the lock pins, devDependencies included, after
+# checking each tarball against the lock's integrity. The stamp is newer than
+# the lock until the lock or the manifest changes.
 NPM_STAMP = static/node_modules/.hubform-npm-ci
-NPM_CI = command -v npm >/dev/null 2>&1 || { echo 'assets: npm not found: install Node.js and npm (Debian: apt-get install -y --no-install-recommends nodejs npm) to fetch htmx'; exit 1; }; cd static && npm ci --no-audit --no-fund
+NPM_CI = command -v npm >/dev/null 2>&1 || { echo 'npm not found: install Node.js and npm (Debian: apt-get install -y --no-install-recommends nodejs npm)'; exit 1; }; cd static && npm ci --no-audit --no-fund
+
+## npm: the front-end packages static/package-lock.json pins, into static/node_modules:
+## htmx, whose file the tests compare with the committed copy, and axe-core, which
+## the browser tests inject
+npm: static/node_modules/axe-core/axe.min.js
+
+## assets: copies htmx.min.js from the npm package into static/dist, where it is
+## committed so that the module carries it; run it after changing htmx's version
+assets: $(NPM_STAMP)
+	cp static/node_modules/htmx.org/dist/htmx.min.js static/dist/htmx.min.js.tmp
+	mv static/dist/htmx.min.js.tmp static/dist/htmx.min.js
 
 $(NPM_STAMP): static/package-lock.json static/package.json
 	@$(NPM_CI)
 	touch $@
-
-static/dist/htmx.min.js: $(NPM_STAMP)
-	cp static/node_modules/htmx.org/dist/htmx.min.js $@.tmp
-	mv $@.tmp $@
 
 # npm gives the files it unpacks a fixed old time, hence the touch.
 static/node_modules/axe-core/axe.min.js: $(NPM_STAMP)

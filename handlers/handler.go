@@ -79,9 +79,7 @@ type Config struct {
 	// address names no visitor.
 	VisitorAddr func(r *http.Request) string
 	// HTMXURL is the address of the host's own htmx 2 script, for Head to
-	// load instead of the copy embedded in the build. A module fetched
-	// with `go get` embeds none (htmx comes from npm at build time), so
-	// set it there; New logs a warning when there is neither.
+	// load instead of the copy the module embeds; empty means that copy.
 	HTMXURL string
 }
 
@@ -124,7 +122,6 @@ func New(cfg Config) *Handler {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	warnWithoutHTMX(cfg.Logger, cfg.HTMXURL)
 	if cfg.Page == nil {
 		cfg.Page = Page
 	}
@@ -187,9 +184,6 @@ func (h *Handler) PropsFor(c echo.Context, site, slug string) components.HubForm
 	h.addCSRF(&p, c)
 	return p
 }
-
-// Head renders the stylesheet and scripts HubForm needs, for a page's head.
-func (h *Handler) Head() templ.Component { return Head(h.cfg.Prefix, h.cfg.HTMXURL) }
 
 // addCSRF adds the token Echo's CSRF middleware left in c, if any, so the
 // form posts it back.

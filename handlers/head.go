@@ -3,41 +3,27 @@ package handlers
 import (
 	"context"
 	"io"
-	"log/slog"
 
 	"github.com/a-h/templ"
 
 	"github.com/hubform/hubform/static"
 )
 
-// htmxSrc returns the address of the htmx script for a page's head: the
-// host's own when it set one, else the copy embedded in the build, served
-// under prefix, else "" when there is none, and the forms post without
-// JavaScript.
-func htmxSrc(prefix, hostURL string) string {
-	if hostURL != "" {
-		return hostURL
+// Head renders HubForm's styles and scripts, for a page's head. The styles
+// are inline, so that the first paint waits for no request. A small inline
+// script loads hubform.js and htmx once the page is loaded and painted,
+// from versioned URLs under the handler's prefix that browsers may cache
+// for good; htmx is Config.HTMXURL when set, else the copy the module
+// embeds.
+func (h *Handler) Head() templ.Component {
+	htmx := h.cfg.HTMXURL
+	if htmx == "" {
+		htmx = h.cfg.Prefix + "/static/" + static.URL("htmx.min.js")
 	}
-	if !embeddedHTMX() {
-		return ""
-	}
-	return prefix + "/static/" + static.URL("htmx.min.js")
-}
-
-// embeddedHTMX reports whether the build carries htmx; a variable so that
-// tests can see a build without it.
-var embeddedHTMX = static.HasHTMX
-
-// warnWithoutHTMX logs, once for a handler, that its pages will have no
-// htmx: a module fetched with `go get` embeds none, and nothing else would
-// say that the forms post natively, reloading the page.
-func warnWithoutHTMX(logger *slog.Logger, hostURL string) {
-	if hostURL != "" || embeddedHTMX() {
-		return
-	}
-	logger.Warn("hubform: no htmx in this build and Config.HTMXURL is empty; " +
-		"pages load no htmx and forms post without it, reloading the page. " +
-		"Set Config.HTMXURL to your copy of htmx 2, or build with make assets")
+	return templ.Join(
+		inlineStylesheet(),
+		scriptLoader(h.cfg.Prefix+"/static/"+static.URL("hubform.js"), htmx),
+	)
 }
 
 // inlineStylesheet writes hubform.css in a <style> element, with the CSP

@@ -23,12 +23,6 @@ import (
 // load event is over, htmx after hubform.js, and both run, under a strict
 // CSP too; a page with its own htmx does not get a second one.
 func TestHeadLoadsScriptsAfterThePage(t *testing.T) {
-	if !static.HasHTMX() {
-		if browsertest.Required() {
-			t.Fatal("no htmx embedded: run make assets")
-		}
-		t.Skip("no htmx embedded (make assets)")
-	}
 	browser := browsertest.New(t)
 	h := testhub.Start(t, map[string]string{"acme/contact": contactForm})
 	forms := handlers.New(handlers.Config{HubURL: h.URL, Logger: quiet})

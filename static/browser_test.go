@@ -326,11 +326,6 @@ func TestBrowser(t *testing.T) {
 			f(&browserTest{t: t, ctx: b.ctx, srv: b.srv})
 		})
 	}
-	needHTMX := func(b *browserTest) {
-		if !HasHTMX() {
-			b.t.Skip("htmx.min.js not embedded; run make assets")
-		}
-	}
 
 	sub("without script every step shows", func(b *browserTest) {
 		b.open("js=0")
@@ -345,7 +340,6 @@ func TestBrowser(t *testing.T) {
 		}
 		sub(name, func(b *browserTest) {
 			if withHTMX {
-				needHTMX(b)
 			}
 			b.open(query)
 			if got := eval[bool](b, `typeof window.htmx !== 'undefined'`); got != withHTMX {
@@ -425,7 +419,6 @@ func TestBrowser(t *testing.T) {
 	})
 
 	sub("upload progress and busy state", func(b *browserTest) {
-		needHTMX(b)
 		file := filepath.Join(b.t.TempDir(), "report.bin")
 		if err := os.WriteFile(file, make([]byte, 2<<20), 0o600); err != nil {
 			b.t.Fatal(err)
@@ -453,7 +446,6 @@ func TestBrowser(t *testing.T) {
 	})
 
 	sub("turnstile token, re-render after a swap, reset after an error", func(b *browserTest) {
-		needHTMX(b)
 		b.open("htmx=1&captcha=turnstile")
 		b.waitFor(`document.querySelector('[data-hubform-captcha-token]').value === 'token-w1'`)
 		calls := eval[[]string](b, `turnstileCalls`)
@@ -511,7 +503,6 @@ func TestBrowser(t *testing.T) {
 		}
 		sub(name, func(b *browserTest) {
 			if withHTMX {
-				needHTMX(b)
 			}
 			b.open(query)
 			b.fillAll("Jane")
@@ -526,7 +517,6 @@ func TestBrowser(t *testing.T) {
 	}
 
 	sub("htmx history restore is a full request", func(b *browserTest) {
-		needHTMX(b)
 		b.open("htmx=1")
 		if !eval[bool](b, `htmx.config.historyRestoreAsHxRequest === false`) {
 			b.t.Error("htmx.config.historyRestoreAsHxRequest is not false")
@@ -534,7 +524,6 @@ func TestBrowser(t *testing.T) {
 	})
 
 	sub("loading twice binds once", func(b *browserTest) {
-		needHTMX(b)
 		b.open("htmx=1&captcha=recaptcha")
 		eval[bool](b, `new Promise((resolve, reject) => {
 		  const s = document.createElement('script');

@@ -1,14 +1,11 @@
 // Package static serves hubform's front-end assets: the stylesheet
-// hubform.css, the script hubform.js, and htmx.min.js when the build fetched
-// it.
+// hubform.css, the script hubform.js, and htmx.min.js.
 //
-// The files are embedded in the binary. hubform.css and hubform.js live in
-// this directory; htmx comes from the npm registry at build time (`make
-// assets`, which copies it into dist/) and is never committed. A build that
-// ran without npm, such as the module fetched with `go get`, has no htmx:
-// [HasHTMX] reports false, and hubform's pages still work, since every form
-// posts natively without JavaScript; handlers.Config.HTMXURL points pages
-// at a copy of htmx the host serves itself.
+// The files are embedded in the binary, so an app that fetched hubform with
+// `go get` serves all three with no settings. hubform.css and hubform.js live
+// in this directory; dist/htmx.min.js is, byte for byte, the file of the npm
+// package static/package-lock.json pins (`make assets` copies it from the
+// package npm unpacked, and a test fails when the two differ).
 //
 // Each file is compressed once, when the program starts, with brotli and
 // gzip; [Handler] sends the representation the browser's Accept-Encoding

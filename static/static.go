@@ -13,10 +13,10 @@ import (
 	"time"
 )
 
-// dist holds htmx.min.js after `make assets`, and always a README.md, so that
-// the pattern matches in a build without npm.
+// files are the served files. dist/htmx.min.js is the npm package's own
+// copy, committed so that the module carries it (see dist/README.md).
 //
-//go:embed hubform.css hubform.js dist
+//go:embed hubform.css hubform.js dist/htmx.min.js
 var files embed.FS
 
 // sources maps each served name to its file in the embedded tree. Nothing
@@ -47,8 +47,8 @@ type asset struct {
 // An assetSet serves assets by name.
 type assetSet map[string]*asset
 
-// load reads the files of sources that exist in fsys. A missing file is
-// skipped: dist/htmx.min.js is absent when the build ran without npm.
+// load reads the files of sources that exist in fsys; a missing one is not
+// served.
 func load(fsys fs.FS) assetSet {
 	set := make(assetSet, len(sources))
 	for name, file := range sources {
@@ -90,8 +90,8 @@ func longHash(data []byte) string {
 	return hex.EncodeToString(sum[:16])
 }
 
-// Handler returns a handler that serves hubform.css, hubform.js and, when it
-// was embedded, htmx.min.js at the root of its path: /hubform.css,
+// Handler returns a handler that serves hubform.css, hubform.js and
+// htmx.min.js at the root of its path: /hubform.css,
 // /hubform.js, /htmx.min.js. Mount it with [http.StripPrefix]. Any other path
 // is not found.
 //
@@ -174,12 +174,4 @@ func compactCSS(css string) string {
 		}
 	}
 	return strings.Join(lines, "\n")
-}
-
-// HasHTMX reports whether htmx.min.js was embedded. It is false when the
-// build ran without npm (see `make assets`); pages should then leave out the
-// htmx script, and their forms post without JavaScript.
-func HasHTMX() bool {
-	_, ok := assets["htmx.min.js"]
-	return ok
 }

@@ -2,6 +2,7 @@ package static
 
 import (
 	"bytes"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -33,9 +34,6 @@ func TestContentTypes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.path, func(t *testing.T) {
-			if tt.path == "/htmx.min.js" && !HasHTMX() {
-				t.Skip("htmx.min.js not embedded; run make assets")
-			}
 			w := get(t, Handler(), tt.path, nil)
 			if w.Code != http.StatusOK {
 				t.Fatalf("status %d, want 200", w.Code)
@@ -167,37 +165,66 @@ func TestURLChangesWithContent(t *testing.T) {
 	}
 }
 
-func TestWithoutHTMX(t *testing.T) {
-	set := load(fstest.MapFS{
-		"hubform.css":    {Data: []byte("a{}")},
-		"hubform.js":     {Data: []byte("1")},
-		"dist/README.md": {Data: []byte("filled at build time")},
-	})
-	if _, ok := set["htmx.min.js"]; ok {
-		t.Fatal("htmx.min.js served though not embedded")
+// TestHTMXIsThePinnedPackage keeps the committed dist/htmx.min.js checkable
+// against the npm registry: the lock pins the package's tarball by its
+// integrity, npm ci verifies it and unpacks it into node_modules, and the
+// committed file must be that package's file, byte for byte, of the
+// version the lock names. make test sets HUBFORM_REQUIRE_ASSETS=1, so that
+// a missing node_modules fails rather than skips.
+func TestHTMXIsThePinnedPackage(t *testing.T) {
+	committed, err := files.ReadFile("dist/htmx.min.js")
+	if err != nil {
+		t.Fatal(err)
 	}
-	if w := get(t, set, "/htmx.min.js", nil); w.Code != http.StatusNotFound {
-		t.Errorf("GET /htmx.min.js: status %d, want 404", w.Code)
+	locked := lockedVersion(t, "htmx.org")
+	m := regexp.MustCompile(`version:"([^"]+)"`).FindSubmatch(committed)
+	if m == nil {
+		t.Fatal("dist/htmx.min.js names no version")
 	}
-	if got := set.url("htmx.min.js"); got != "htmx.min.js" {
-		t.Errorf("url = %q, want the bare name", got)
+	if got := string(m[1]); got != locked {
+		t.Errorf("dist/htmx.min.js is htmx %s, package-lock.json pins %s: run make assets", got, locked)
+	}
+	// hubform.js relies on the events and config of htmx 2.
+	if !strings.HasPrefix(locked, "2.") {
+		t.Errorf("package-lock.json pins htmx %s; hubform.js needs htmx 2", locked)
+	}
+
+	unpacked, err := os.ReadFile("node_modules/htmx.org/dist/htmx.min.js")
+	if os.IsNotExist(err) && os.Getenv("HUBFORM_REQUIRE_ASSETS") != "1" {
+		t.Skip("static/node_modules is missing: run make deps to compare the copy with the package")
+	}
+	if err != nil {
+		t.Fatalf("%v: run make deps", err)
+	}
+	var pkg struct{ Version string }
+	if data, err := os.ReadFile("node_modules/htmx.org/package.json"); err != nil || json.Unmarshal(data, &pkg) != nil || pkg.Version != locked {
+		t.Fatalf("node_modules holds htmx.org %q, the lock pins %s: run make deps", pkg.Version, locked)
+	}
+	if !bytes.Equal(committed, unpacked) {
+		t.Errorf("dist/htmx.min.js (%d bytes) differs from the file of the npm package htmx.org %s (%d bytes): run make assets and commit it",
+			len(committed), locked, len(unpacked))
 	}
 }
 
-// TestHTMXEmbedded fails a build that should carry htmx but does not; make test
-// sets HUBFORM_REQUIRE_ASSETS=1.
-func TestHTMXEmbedded(t *testing.T) {
-	if !HasHTMX() {
-		if os.Getenv("HUBFORM_REQUIRE_ASSETS") == "1" {
-			t.Fatal("static/dist/htmx.min.js is missing: run make assets")
-		}
-		t.Skip("htmx.min.js not embedded; run make assets (HUBFORM_REQUIRE_ASSETS=1 makes this fail)")
+// lockedVersion returns the version of the npm package name that
+// package-lock.json pins.
+func lockedVersion(t *testing.T, name string) string {
+	t.Helper()
+	data, err := os.ReadFile("package-lock.json")
+	if err != nil {
+		t.Fatal(err)
 	}
-	// hubform.js relies on the events and config of htmx 2; a copy left over
-	// from another major version would not work with it.
-	if !bytes.Contains(assets["htmx.min.js"].data, []byte(`version:"2.`)) {
-		t.Error("htmx.min.js is not htmx 2; run make assets")
+	var lock struct {
+		Packages map[string]struct{ Version string }
 	}
+	if err := json.Unmarshal(data, &lock); err != nil {
+		t.Fatalf("package-lock.json: %v", err)
+	}
+	v := lock.Packages["node_modules/"+name].Version
+	if v == "" {
+		t.Fatalf("package-lock.json pins no %s", name)
+	}
+	return v
 }
 
 func TestStylesheetIsHubformCSSWithoutComments(t *testing.T) {
