@@ -11,9 +11,15 @@
 //	h.Mount(e)                     // Echo
 //	http.Handle("/hubform/", h)    // net/http
 //
-// and render the form in a page with the props the helper returns:
+// and render the form in a page with the props the helper returns, its
+// styles and scripts in the page's head:
 //
-//	@components.HubForm(h.PropsFor(c, "acme", "contact"))
+//	<head>@h.Head()</head>
+//	<body>@components.HubForm(h.PropsFor(c, "acme", "contact"))</body>
+//
+// Without JavaScript, the routes answer a post (the thank-you page, the
+// form with its field errors) with a whole page: Config.Page puts it in the
+// app's layout.
 //
 // A form's own settings (its hub, states, styling and callbacks) are
 // registered once in Config.Forms, so that the routes, which render the

@@ -64,7 +64,9 @@ func ExampleHandler_Mount() {
 	fmt.Println(strings.Contains(page, `<h2 class="hubform-title">Contact us</h2>`))
 	fmt.Println(strings.Contains(page, `action="/hubform/acme/contact/submit"`))
 	fmt.Println(strings.Contains(page, `name="_csrf"`))
+	fmt.Println(strings.Contains(page, `<script type="module" data-hubform-loader`)) // from forms.Head()
 	// Output:
+	// true
 	// true
 	// true
 	// true
