@@ -96,3 +96,34 @@ func TestMakefileInstallsLean(t *testing.T) {
 		t.Errorf("no apt-get install of chromium names a font package: %q", installs)
 	}
 }
+
+// TestReadmeInstallsTheCommand checks that the README tells how to get the
+// hubform command by the module path go.mod declares, and that make build,
+// which it names too, builds it.
+func TestReadmeInstallsTheCommand(t *testing.T) {
+	gomod, err := os.ReadFile("../../go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^module (\S+)$`).FindSubmatch(gomod)
+	if m == nil {
+		t.Fatal("go.mod declares no module")
+	}
+	module := string(m[1])
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"go install " + module + "/cmd/hubform@latest", "go get " + module, "make build", "hubform --version"} {
+		if !strings.Contains(string(readme), want) {
+			t.Errorf("the README does not say %q", want)
+		}
+	}
+	out, err := exec.Command("make", "-C", "../..", "-n", "build").Output()
+	if err != nil {
+		t.Fatalf("make -n build: %v", err)
+	}
+	if !regexp.MustCompile(`go build -o bin/hubform \./cmd/hubform\n`).Match(out) {
+		t.Errorf("make build does not build ./cmd/hubform into bin/hubform:\n%s", out)
+	}
+}
