@@ -127,3 +127,25 @@ func TestReadmeInstallsTheCommand(t *testing.T) {
 		t.Errorf("make build does not build ./cmd/hubform into bin/hubform:\n%s", out)
 	}
 }
+
+// TestReadmeNamesTheTemplVersion checks that the README names the templ
+// release go.mod requires, which the generated code needs at run time.
+func TestReadmeNamesTheTemplVersion(t *testing.T) {
+	gomod, err := os.ReadFile("../../go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^\s*github\.com/a-h/templ (v\S+)`).FindSubmatch(gomod)
+	if m == nil {
+		t.Fatal("go.mod does not require github.com/a-h/templ")
+	}
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"built with templ " + string(m[1]), "go get github.com/a-h/templ@" + string(m[1])} {
+		if !strings.Contains(string(readme), want) {
+			t.Errorf("the README does not say %q", want)
+		}
+	}
+}
