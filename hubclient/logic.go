@@ -160,6 +160,12 @@ func (c *Condition) Holds(values map[string]any) (holds bool) {
 			holds = false
 		}
 	}()
+	// ApplyInterface is deprecated in favour of Apply, which takes the rule
+	// and the values as JSON text and decodes both on every call; conditions
+	// are evaluated for every field on every render and post, on values
+	// already decoded, so the decoded entry point stays until the library
+	// offers another.
+	//lint:ignore SA1019 the only entry point that takes decoded values
 	out, err := jsonlogic.ApplyInterface(c.rule, values)
 	return err == nil && truthy(out)
 }

@@ -92,7 +92,7 @@ func TestReadmeExampleAsANewcomer(t *testing.T) {
 	}
 
 	t.Run("without JavaScript the pages keep the layout", func(t *testing.T) {
-		noJSPostKeepsLayout(t, app, doc)
+		noJSPostKeepsLayout(t, app)
 	})
 	t.Run("with htmx in a browser", func(t *testing.T) {
 		tab := browsertest.New(t)
@@ -115,11 +115,11 @@ func TestReadmeExampleAsANewcomer(t *testing.T) {
 	})
 }
 
-// noJSPostKeepsLayout posts the form of the page doc of app natively, as a
+// noJSPostKeepsLayout posts the form of app's /contact natively, as a
 // browser without JavaScript does, first with a required field empty, then
 // filled: the 422 page with the field's error and the thank-you page both
 // carry the app's header, which the README's Config.Page adds.
-func noJSPostKeepsLayout(t *testing.T, app string, doc *goquery.Document) {
+func noJSPostKeepsLayout(t *testing.T, app string) {
 	jar, _ := cookiejar.New(nil)
 	client := &http.Client{Jar: jar}
 	// The page's CSRF token matches the cookie of the request that got it.
@@ -127,7 +127,7 @@ func noJSPostKeepsLayout(t *testing.T, app string, doc *goquery.Document) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc, err = goquery.NewDocumentFromReader(res.Body)
+	doc, err := goquery.NewDocumentFromReader(res.Body)
 	res.Body.Close()
 	if err != nil {
 		t.Fatal(err)

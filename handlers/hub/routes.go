@@ -126,7 +126,7 @@ func IsTimeout(err error) bool {
 
 // answered is returned by helpers that already wrote the answer, so that
 // handlers return at once without writing another.
-type answered struct{ err error }
+type answered struct{}
 
 func (a answered) Error() string { return "answered" }
 

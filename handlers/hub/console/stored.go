@@ -296,17 +296,6 @@ func versionState(r forms.Record, v forms.Version) string {
 	}
 }
 
-// problemsAt returns the messages of the problems at path or below it.
-func problemsAt(ps []forms.Problem, path string) []string {
-	var out []string
-	for _, p := range ps {
-		if p.Path == path || strings.HasPrefix(p.Path, path+".") || strings.HasPrefix(p.Path, path+"[") {
-			out = append(out, p.Error())
-		}
-	}
-	return out
-}
-
 // prettyJSON indents body for reading, or returns it as it is when it is
 // not JSON.
 func prettyJSON(body []byte) string {
