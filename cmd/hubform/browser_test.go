@@ -206,12 +206,23 @@ func TestBrowserDemo(t *testing.T) {
 		for _, id := range []string{"name", "email", "topic", "message", "files"} {
 			d.do(chromedp.WaitVisible(chromedp.ID("hubform-demo-contact-" + id)))
 		}
-		d.fillContact("Jane Doe", "jane@example.com", "No scripts here.")
-		d.do(chromedp.SetUploadFiles(chromedp.ID("hubform-demo-contact-files"), files))
-		if _, err := chromedp.RunResponse(d.ctx(10*time.Second), chromedp.Click(chromedp.CSS(`[data-hubform-submit]`))); err != nil {
-			d.t.Fatalf("native post: %v", err)
+		// A required field left empty, past the browser's own check (as a
+		// browser without it would send): the whole page comes back with
+		// the field's error, in the demo's layout (Config.Page).
+		d.fillContact("Jane Doe", "jane@example.com", "")
+		eval[bool](d, `document.querySelector('form[data-hubform-form]').noValidate = true`)
+		d.nativePost(http.StatusUnprocessableEntity)
+		d.do(chromedp.WaitVisible(chromedp.ID("hubform-demo-contact-message-error")))
+		d.wantDemoLayout("the page with the field's error")
+		if got := d.value("hubform-demo-contact-email"); got != "jane@example.com" {
+			d.t.Errorf("after the field error, the email holds %q", got)
 		}
+
+		d.fill("hubform-demo-contact-message", "No scripts here.")
+		d.do(chromedp.SetUploadFiles(chromedp.ID("hubform-demo-contact-files"), files))
+		d.nativePost(http.StatusOK)
 		d.do(chromedp.WaitVisible(chromedp.CSS(`[data-vendor-hubform-submitted]`)))
+		d.wantDemoLayout("the thank-you page")
 		if p := d.lastPost(); p.htmx || !strings.HasPrefix(p.contentType, "multipart/form-data") {
 			d.t.Errorf("the post was htmx %v, %q; want a native multipart post", p.htmx, p.contentType)
 		}
@@ -433,6 +444,28 @@ func newBrowserDemo(t *testing.T, browser context.Context, opts demoOptions) *br
 	t.Cleanup(d.srv.Close)
 	d.tab = browsertest.NewTab(t, browser)
 	return d
+}
+
+// nativePost clicks the form's submit button in a tab without JavaScript
+// and checks the status of the page the post answers with.
+func (d *browserDemo) nativePost(status int) {
+	d.t.Helper()
+	res, err := chromedp.RunResponse(d.ctx(10*time.Second), chromedp.Click(chromedp.CSS(`[data-hubform-submit]`)))
+	if err != nil {
+		d.t.Fatalf("native post: %v", err)
+	}
+	if res.Status != int64(status) {
+		d.t.Errorf("native post answered %d, want %d", res.Status, status)
+	}
+}
+
+// wantDemoLayout checks that the page is in the demo's layout: its
+// navigation and the title's suffix.
+func (d *browserDemo) wantDemoLayout(page string) {
+	d.t.Helper()
+	if !eval[bool](d, `document.querySelector('nav.demo a[href="/submissions"]') !== null && document.title.endsWith(' · hubform demo')`) {
+		d.t.Errorf("%s is not in the demo's layout: title %q", page, eval[string](d, `document.title`))
+	}
 }
 
 // ctx returns the tab's context with a deadline, ended when the test ends.

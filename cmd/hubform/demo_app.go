@@ -71,6 +71,7 @@ func newDemoApp(cfg demoConfig) *echo.Echo {
 		// A second, not the default minute: the demo is where owners look
 		// at a form they just published in the console.
 		CacheTTL: time.Second,
+		Page:     demoLayout,
 		OnSuccess: func(ctx context.Context, f handlers.Form, values map[string]any) {
 			cfg.logger.Info("submission accepted", "site", f.Site, "form", f.Slug)
 			if cfg.onSuccess != nil {
@@ -84,7 +85,7 @@ func newDemoApp(cfg demoConfig) *echo.Echo {
 		},
 	})
 	forms.Mount(e)
-	down := handlers.New(handlers.Config{HubURL: unreachableHub, Prefix: "/hubform-unreachable", Logger: cfg.logger})
+	down := handlers.New(handlers.Config{HubURL: unreachableHub, Prefix: "/hubform-unreachable", Logger: cfg.logger, Page: demoLayout})
 	down.Mount(e)
 	d := &demo{cfg: cfg, forms: forms}
 
