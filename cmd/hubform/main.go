@@ -29,6 +29,7 @@ var commands = map[string]command{
 	"conformance": {"check a live hub against the protocol, rule by rule", runConformance},
 	"forms":       {"push a form file to a hub's database, or pull one, with an API token", runForms},
 	"deliveries":  {"list or retry the webhooks and e-mail of submissions", runDeliveries},
+	"gen":         {"write a Go struct for a form's values, for handlers.Bind", runGen},
 }
 
 func main() {
@@ -90,6 +91,7 @@ Examples:
   hubform submissions export --data ./hub-data --format csv
   hubform users add --data ./hub-data --email jane@example.com --password-stdin
   hubform conformance --hub-url http://127.0.0.1:8081/v1 --site acme --form conformance
+  hubform gen --package forms forms/acme/contact.json > contact.go
 
 Run "hubform <command> --help" for a command's flags and an example,
 and "hubform --version" for the version.
