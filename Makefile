@@ -31,10 +31,11 @@ bench: deps npm browser
 generate: deps
 	$(GO) tool templ generate
 
-## lint: formatting, vet, module tidiness and fresh generated code
+## lint: formatting, vet, staticcheck, module tidiness and fresh generated code
 lint: deps
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' | grep -v '_templ.go$$'))" || { gofmt -l .; echo 'gofmt: the files above need formatting'; exit 1; }
 	$(GO) vet $(PKGS)
+	$(GO) tool staticcheck $(PKGS)
 	$(GO) mod verify
 	@$(GO) tool templ generate >/dev/null 2>&1 || { $(GO) tool templ generate; exit 1; }
 	@git diff --quiet -- '*_templ.go' || { git diff --stat -- '*_templ.go'; echo 'templ: generated code is stale; run make generate and commit it'; exit 1; }

@@ -275,35 +275,6 @@ func copyCommitted(t *testing.T, root string) string {
 	return dst
 }
 
-// buildAgainst builds the program src as a module of its own that requires
-// hubform, replaced by the copy at module, and returns the binary. The
-// network is off: everything comes from the module cache.
-func buildAgainst(t *testing.T, module, src string) string {
-	t.Helper()
-	dir := filepath.Join(t.TempDir(), "app")
-	sum, err := os.ReadFile(filepath.Join(module, "go.sum"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	gomod := "module example.com/app\n\ngo 1.26.0\n\nrequire github.com/hubform/hubform v0.0.0\n\nreplace github.com/hubform/hubform => " + module + "\n"
-	for name, data := range map[string]string{"go.mod": gomod, "go.sum": string(sum), "main.go": src} {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	bin := filepath.Join(dir, "app")
-	cmd := exec.Command("go", "build", "-o", bin, ".")
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("the README's example does not build against the module: %v\n%s", err, out)
-	}
-	return bin
-}
-
 // runApp starts bin and returns what it logs, stopping it when the test
 // ends.
 func runApp(t *testing.T, bin string) *lockedWriter {
