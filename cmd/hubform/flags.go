@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"reflect"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -70,11 +71,17 @@ func defaultText(f *flag.Flag) string {
 	return f.DefValue
 }
 
-// parse parses flags that may stand before, between or after the positional
-// arguments ("--" ends the flags) and returns the positional ones. When ok
+// parse sets the flags from the environment variables their usage names,
+// then parses the command line's flags, which win, that may stand before,
+// between or after the positional arguments ("--" ends the flags), and
+// returns the positional ones. When ok
 // is false the command should exit with status: 0 after printing help, 2
 // after a parse error.
 func (fs *flagSet) parse(args []string, stdout io.Writer) (positional []string, status int, ok bool) {
+	if err := fs.setFromEnv(); err != nil {
+		fmt.Fprintf(fs.Output(), "hubform %s: %v\n", fs.name, err)
+		return nil, 2, false
+	}
 	for {
 		if err := fs.Parse(args); err != nil {
 			return nil, 2, false
@@ -97,28 +104,46 @@ func (fs *flagSet) parse(args []string, stdout io.Writer) (positional []string, 
 	return positional, 0, true
 }
 
-// envOr returns the environment variable key when it is set, else def.
-func envOr(key, def string) string {
-	if v, ok := os.LookupEnv(key); ok {
-		return v
-	}
-	return def
+// envInUsage finds the environment variable a flag's usage names, as
+// "(HUBFORM_NAME)" or "(HUBFORM_NAME; …)".
+var envInUsage = regexp.MustCompile(`\((HUBFORM_[A-Z0-9_]+)[;)]`)
+
+// setFromEnv sets each flag whose usage names an environment variable to
+// that variable's value, when it is set, so that the help and the program
+// cannot disagree on which variable stands in for which flag. A value the
+// flag cannot take is an error that names the variable: a setting that was
+// meant is never dropped for the default.
+func (fs *flagSet) setFromEnv() error {
+	var err error
+	fs.VisitAll(func(f *flag.Flag) {
+		m := envInUsage.FindStringSubmatch(f.Usage)
+		if m == nil || err != nil {
+			return
+		}
+		v, ok := os.LookupEnv(m[1])
+		if !ok {
+			return
+		}
+		if fs.Set(f.Name, v) != nil {
+			err = fmt.Errorf("%s=%q: --%s takes %s", m[1], v, f.Name, valueKind(f))
+		}
+	})
+	return err
 }
 
-// envInt64 returns the environment variable key as an integer when it is
-// set and valid, else def.
-func envInt64(key string, def int64) int64 {
-	if n, err := strconv.ParseInt(os.Getenv(key), 10, 64); err == nil {
-		return n
+// valueKind says what values flag f takes, for an error message.
+func valueKind(f *flag.Flag) string {
+	g, ok := f.Value.(flag.Getter)
+	if !ok {
+		return "another value"
 	}
-	return def
-}
-
-// envDuration returns the environment variable key as a duration when it is
-// set and valid, else def.
-func envDuration(key string, def time.Duration) time.Duration {
-	if d, err := time.ParseDuration(os.Getenv(key)); err == nil {
-		return d
+	switch g.Get().(type) {
+	case time.Duration:
+		return "a duration, such as 90s, 15m or 24h"
+	case int, int64, uint, uint64:
+		return "a whole number"
+	case bool:
+		return "true or false"
 	}
-	return def
+	return "another value"
 }

@@ -40,3 +40,50 @@ func TestHelpDefaults(t *testing.T) {
 		}
 	}
 }
+
+// TestFlagsFromEnvironment checks that the variable a flag's usage names
+// sets it, that the command line wins, and that a value the flag cannot
+// take stops the command with a message naming the variable.
+func TestFlagsFromEnvironment(t *testing.T) {
+	newFlags := func() (*flagSet, *string, *time.Duration, *int64, *bytes.Buffer) {
+		var stderr bytes.Buffer
+		fs := newFlagSet("test", "Usage: test\n", "", &stderr)
+		addr := fs.String("addr", "127.0.0.1:8081", "`ADDR` to listen on (HUBFORM_TEST_ADDR)")
+		ttl := fs.Duration("upload-ttl", 24*time.Hour, "how long (HUBFORM_TEST_TTL; at least 1m)")
+		body := fs.Int64("max-body", 1<<20, "largest body (HUBFORM_TEST_BODY)")
+		return fs, addr, ttl, body, &stderr
+	}
+	t.Setenv("HUBFORM_TEST_ADDR", "0.0.0.0:80")
+	t.Setenv("HUBFORM_TEST_TTL", "90m")
+	fs, addr, ttl, body, _ := newFlags()
+	if _, _, ok := fs.parse([]string{"--max-body", "5"}, io.Discard); !ok || *addr != "0.0.0.0:80" || *ttl != 90*time.Minute || *body != 5 {
+		t.Errorf("addr %q, ttl %v, body %d", *addr, *ttl, *body)
+	}
+	fs, addr, _, _, _ = newFlags()
+	if _, _, ok := fs.parse([]string{"--addr", "127.0.0.1:9"}, io.Discard); !ok || *addr != "127.0.0.1:9" {
+		t.Errorf("the command line's --addr lost to the environment: %q", *addr)
+	}
+
+	for variable, want := range map[string]string{
+		"HUBFORM_TEST_TTL":  `hubform test: HUBFORM_TEST_TTL="24": --upload-ttl takes a duration, such as 90s, 15m or 24h`,
+		"HUBFORM_TEST_BODY": `hubform test: HUBFORM_TEST_BODY="1MB": --max-body takes a whole number`,
+	} {
+		t.Run(variable, func(t *testing.T) {
+			t.Setenv(variable, map[string]string{"HUBFORM_TEST_TTL": "24", "HUBFORM_TEST_BODY": "1MB"}[variable])
+			fs, _, _, _, stderr := newFlags()
+			if _, status, ok := fs.parse(nil, io.Discard); ok || status != 2 || strings.TrimSpace(stderr.String()) != want {
+				t.Errorf("ok %v, status %d, stderr %q; want 2 and %q", ok, status, stderr, want)
+			}
+		})
+	}
+}
+
+// TestHubRefusesABadEnvironment runs the hub command with a duration it
+// cannot read, as HUBFORM_UPLOAD_TTL=24 once went unnoticed.
+func TestHubRefusesABadEnvironment(t *testing.T) {
+	t.Setenv("HUBFORM_UPLOAD_TTL", "24")
+	status, _, stderr := hubform(t, "hub", "--data", t.TempDir())
+	if status != 2 || !strings.Contains(stderr, `HUBFORM_UPLOAD_TTL="24"`) {
+		t.Errorf("status %d, stderr %q; want 2 and a message naming HUBFORM_UPLOAD_TTL", status, stderr)
+	}
+}

@@ -49,7 +49,7 @@ func runGen(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	pkg := fs.String("package", "forms", "`NAME` of the generated file's package")
 	typ := fs.String("type", "", "`NAME` of the struct; empty: the form's slug in Go's style (job-application: JobApplication)")
 	out := fs.String("out", "", "write to `FILE` instead of standard output")
-	hubURL := fs.String("hub-url", envOr("HUBFORM_HUB_URL", hubclient.DefaultHubURL), "hub endpoint base `URL`, with --site and --form (HUBFORM_HUB_URL)")
+	hubURL := fs.String("hub-url", hubclient.DefaultHubURL, "hub endpoint base `URL`, with --site and --form (HUBFORM_HUB_URL)")
 	site := fs.String("site", "", "`SITE` id of the form on the hub")
 	slug := fs.String("form", "", "`SLUG` of the form on the hub")
 	timeout := fs.Duration("timeout", 30*time.Second, "give up fetching the schema after this long")

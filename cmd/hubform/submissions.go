@@ -42,8 +42,8 @@ Example:
 
 func runSubmissions(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("submissions", submissionsHelp, submissionsTail, stderr)
-	data := fs.String("data", envOr("HUBFORM_DATA", "hubform-data"), "the hub's data `DIR` (HUBFORM_DATA)")
-	dbURL := fs.String("db", envOr("HUBFORM_DB", ""), "the hubs' database `URL`, postgres://…; empty: SQLite in DIR (HUBFORM_DB)")
+	data := fs.String("data", "hubform-data", "the hub's data `DIR` (HUBFORM_DATA)")
+	dbURL := fs.String("db", "", "the hubs' database `URL`, postgres://…; empty: SQLite in DIR (HUBFORM_DB)")
 	site := fs.String("site", "", "only this `SITE`")
 	form := fs.String("form", "", "only this form `SLUG`")
 	format := fs.String("format", "", "`FORMAT`: table, json or csv")
