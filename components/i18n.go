@@ -1,6 +1,7 @@
 package components
 
 import (
+	"cmp"
 	"maps"
 	"slices"
 	"strings"
@@ -125,19 +126,19 @@ func Localize(s *hubclient.Schema, locale string) Localized {
 		return Localized{Schema: out, Texts: texts}
 	}
 	tr := s.I18n.Translations[key]
-	out.Title = or(tr.Title, out.Title)
-	out.Description = or(tr.Description, out.Description)
+	out.Title = cmp.Or(tr.Title, out.Title)
+	out.Description = cmp.Or(tr.Description, out.Description)
 	for i := range out.Fields {
 		f := &out.Fields[i]
 		ft, ok := tr.Fields[f.Name]
 		if !ok {
 			continue
 		}
-		f.Label = or(ft.Label, f.Label)
-		f.Placeholder = or(ft.Placeholder, f.Placeholder)
-		f.Help = or(ft.Help, f.Help)
+		f.Label = cmp.Or(ft.Label, f.Label)
+		f.Placeholder = cmp.Or(ft.Placeholder, f.Placeholder)
+		f.Help = cmp.Or(ft.Help, f.Help)
 		for j := range f.Options {
-			f.Options[j].Label = or(ft.Options[f.Options[j].Value], f.Options[j].Label)
+			f.Options[j].Label = cmp.Or(ft.Options[f.Options[j].Value], f.Options[j].Label)
 		}
 		if len(ft.Messages) > 0 {
 			f.Messages = maps.Clone(f.Messages)
@@ -149,12 +150,12 @@ func Localize(s *hubclient.Schema, locale string) Localized {
 	}
 	for i := range out.Steps {
 		if st, ok := tr.Steps[out.Steps[i].ID]; ok {
-			out.Steps[i].Title = or(st.Title, out.Steps[i].Title)
+			out.Steps[i].Title = cmp.Or(st.Title, out.Steps[i].Title)
 		}
 	}
-	out.Buttons.Submit = or(tr.Buttons.Submit, out.Buttons.Submit)
-	out.Buttons.Next = or(tr.Buttons.Next, out.Buttons.Next)
-	out.Buttons.Back = or(tr.Buttons.Back, out.Buttons.Back)
+	out.Buttons.Submit = cmp.Or(tr.Buttons.Submit, out.Buttons.Submit)
+	out.Buttons.Next = cmp.Or(tr.Buttons.Next, out.Buttons.Next)
+	out.Buttons.Back = cmp.Or(tr.Buttons.Back, out.Buttons.Back)
 	maps.Copy(texts, tr.Texts)
 	return Localized{Schema: out, Locale: key, Texts: texts}
 }
@@ -208,11 +209,4 @@ func clone(s *hubclient.Schema) *hubclient.Schema {
 	}
 	out.Steps = slices.Clone(s.Steps)
 	return &out
-}
-
-func or(s, def string) string {
-	if s != "" {
-		return s
-	}
-	return def
 }

@@ -1,6 +1,7 @@
 package components
 
 import (
+	"cmp"
 	"context"
 	"io"
 	"net/url"
@@ -113,9 +114,9 @@ func (nothing) Render(context.Context, io.Writer) error { return nil }
 func (p HubFormProps) routes() Routes {
 	r := p.Routes
 	base := DefaultPrefix + "/" + url.PathEscape(p.SiteID) + "/" + url.PathEscape(p.FormSlug)
-	r.Load = withLocale(or(r.Load, base), p.Locale)
-	r.Submit = withLocale(or(r.Submit, base+"/submit"), p.Locale)
-	r.Logic = withLocale(or(r.Logic, base+"/logic"), p.Locale)
+	r.Load = withLocale(cmp.Or(r.Load, base), p.Locale)
+	r.Submit = withLocale(cmp.Or(r.Submit, base+"/submit"), p.Locale)
+	r.Logic = withLocale(cmp.Or(r.Logic, base+"/logic"), p.Locale)
 	if r.TurnstileScript == "" {
 		r.TurnstileScript = TurnstileScript
 	}

@@ -1,6 +1,7 @@
 package components
 
 import (
+	"cmp"
 	"context"
 	"net/url"
 	"strings"
@@ -67,7 +68,7 @@ func newFormView(p HubFormProps, pr *prepared) *formView {
 			if f == nil || msg == "" {
 				continue
 			}
-			v.summary = append(v.summary, summaryItem{id: v.fieldID(name), label: or(f.Label, f.Name), message: msg})
+			v.summary = append(v.summary, summaryItem{id: v.fieldID(name), label: cmp.Or(f.Label, f.Name), message: msg})
 			if v.currentStep < 0 {
 				v.currentStep = i
 			}

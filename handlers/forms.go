@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"net/url"
@@ -54,7 +55,7 @@ func (h *Handler) registerForms() {
 	clients := map[string]*hubclient.Client{h.client.HubURL: h.client}
 	h.forms = make(map[Form]registered, len(h.cfg.Forms))
 	for f, o := range h.cfg.Forms {
-		hub := or(o.HubURL, h.client.HubURL)
+		hub := cmp.Or(o.HubURL, h.client.HubURL)
 		if clients[hub] == nil {
 			clients[hub] = &hubclient.Client{HubURL: hub, HTTPClient: h.cfg.HTTPClient}
 		}

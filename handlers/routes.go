@@ -62,10 +62,3 @@ func param(c echo.Context, name string) string {
 	}
 	return v
 }
-
-func or(s, def string) string {
-	if s != "" {
-		return s
-	}
-	return def
-}

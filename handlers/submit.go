@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -63,7 +64,7 @@ func (h *Handler) submit(c echo.Context) error {
 	if hubclient.CheckIdempotencyKey(key) != nil {
 		key = ""
 	}
-	p.SubmissionKey = or(key, p.SubmissionKey)
+	p.SubmissionKey = cmp.Or(key, p.SubmissionKey)
 	p.State = components.State{Values: shown(posted), FilesLost: !htmx && len(files) > 0}
 	values, problems, err := typeValues(schema, posted, files)
 	if err != nil {

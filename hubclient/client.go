@@ -2,6 +2,7 @@ package hubclient
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -128,7 +129,7 @@ func (c *Client) Submit(ctx context.Context, site, slug string, req *SubmitReque
 	}
 	if !res.OK {
 		return nil, &SubmitError{&HubError{Method: http.MethodPost, URL: base + "/submit", StatusCode: http.StatusOK,
-			Message: orDefault(res.Error, `answer says "ok": false`), Fields: res.Fields}}
+			Message: cmp.Or(res.Error, `answer says "ok": false`), Fields: res.Fields}}
 	}
 	return &res, nil
 }
@@ -277,18 +278,11 @@ func (c *Client) httpClient() *http.Client {
 	return http.DefaultClient
 }
 
-func (c *Client) userAgent() string { return orDefault(c.UserAgent, DefaultUserAgent) }
+func (c *Client) userAgent() string { return cmp.Or(c.UserAgent, DefaultUserAgent) }
 
 func (c *Client) timeout() time.Duration {
 	if c.Timeout > 0 {
 		return c.Timeout
 	}
 	return DefaultTimeout
-}
-
-func orDefault(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }

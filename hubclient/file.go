@@ -1,6 +1,7 @@
 package hubclient
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"mime"
@@ -28,7 +29,7 @@ type File interface {
 // NewFile returns a File whose body comes from open. An empty contentType
 // means application/octet-stream.
 func NewFile(name, contentType string, size int64, open func() (io.ReadCloser, error)) File {
-	return &file{name: baseName(name), mime: orDefault(contentType, octetStream), size: size, open: open}
+	return &file{name: baseName(name), mime: cmp.Or(contentType, octetStream), size: size, open: open}
 }
 
 // baseName keeps the last element of a name that may carry a client's

@@ -1,6 +1,7 @@
 package hubclient
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -96,7 +97,7 @@ func (p *CaptchaPlugin) ResponseField() string {
 // TransformValues moves the posted token under TokenField and removes the
 // provider's field, so that neither reaches the payload.
 func (p *CaptchaPlugin) TransformValues(_ context.Context, values map[string]any) error {
-	target := orDefault(p.TokenField, TokenField)
+	target := cmp.Or(p.TokenField, TokenField)
 	var token string
 	for _, name := range []string{target, TokenField, p.ResponseField(), LegacyTokenField} {
 		if name == "" {

@@ -104,7 +104,7 @@ func runUsers(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			fmt.Fprintf(stdout, "removed user %s\n", addr)
 		}
 	case "list":
-		err = listUsers(ctx, db, stdout)
+		err = listUsers(ctx, db.DB, stdout)
 	}
 	if err != nil {
 		return fail(1, "%v", err)
@@ -197,7 +197,7 @@ func runTokens(ctx context.Context, args []string, stdout, stderr io.Writer) int
 			fmt.Fprintf(stdout, "revoked token %s\n", *name)
 		}
 	case "list":
-		err = listTokens(ctx, db, stdout)
+		err = listTokens(ctx, db.DB, stdout)
 	}
 	if err != nil {
 		return fail(1, "%v", err)

@@ -87,12 +87,7 @@ func runDeliveries(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return fail(1, "%v", err)
 	}
 	defer db.Close()
-	var q *delivery.Queue
-	if *dbURL == "" {
-		q, err = delivery.OpenSQLite(ctx, db, delivery.Config{Submissions: db}, delivery.Options{})
-	} else {
-		q, err = delivery.OpenPostgres(ctx, *dbURL, delivery.Config{Submissions: db}, delivery.Options{})
-	}
+	q, err := db.openQueue(ctx, delivery.Config{Submissions: db}, delivery.Options{})
 	if err != nil {
 		return fail(1, "%v", err)
 	}

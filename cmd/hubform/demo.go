@@ -178,10 +178,3 @@ func withCaptcha(data []byte, provider, siteKey string) ([]byte, error) {
 	form["meta"] = meta
 	return json.MarshalIndent(form, "", "  ")
 }
-
-func or(s, def string) string {
-	if s != "" {
-		return s
-	}
-	return def
-}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -103,7 +104,7 @@ func newDemoApp(cfg demoConfig) *echo.Echo {
 		title := p.FormSlug
 		if p.InitialSchema != nil {
 			locales = slices.Sorted(maps.Keys(p.InitialSchema.I18n.Translations))
-			title = or(p.InitialSchema.Title, title)
+			title = cmp.Or(p.InitialSchema.Title, title)
 		}
 		return render(c, http.StatusOK, demoFormPage(title, forms.Head(), p, locales))
 	})
@@ -164,7 +165,7 @@ func (d *demo) submitStandalone(c echo.Context) (string, string) {
 		d.cfg.logger.Warn("standalone submission failed", "error", err)
 		return "", "Your message could not be sent. Please try again in a moment."
 	}
-	return or(res.SubmissionID, "ok"), ""
+	return cmp.Or(res.SubmissionID, "ok"), ""
 }
 
 func nonEmpty(files []*multipart.FileHeader) []*multipart.FileHeader {

@@ -137,7 +137,7 @@ type runningHub struct {
 	logger  *slog.Logger
 	ln      net.Listener
 	server  *hub.Server
-	db      *sqldb.DB
+	db      *database
 	blobs   blobStore
 	queue   *delivery.Queue
 	metrics *metrics.Metrics
@@ -224,13 +224,13 @@ func openHub(ctx context.Context, cfg hubConfig, logger *slog.Logger) (_ *runnin
 	h.metrics.CountQueue(h.queue.Depth)
 	h.closers = append(h.closers, func() error { h.queue.Close(); return nil })
 	var limiter hub.Limiter
-	if cfg.db != "" {
+	if h.db.shared() {
 		// Hubs sharing a database share each client's budget through it.
 		// One hub on SQLite counts in memory: a synced commit per counted
 		// request would buy nothing there.
 		limiter = h.db
 	}
-	owners, err := ownerRoutes(h.db, served, h.blobs, h.queue, h.metrics, logger, strings.HasPrefix(publicURL, "https://"))
+	owners, err := ownerRoutes(h.db.DB, served, h.blobs, h.queue, h.metrics, logger, strings.HasPrefix(publicURL, "https://"))
 	if err != nil {
 		return nil, err
 	}
@@ -348,23 +348,50 @@ func serveHub(ctx context.Context, cfg hubConfig, stdout, stderr io.Writer) erro
 	return h.Serve(ctx)
 }
 
+// A database is the hub's database as a command's flags name it: the
+// PostgreSQL database of --db or, without it, the SQLite file in the data
+// directory. Which of the two is decided here alone.
+type database struct {
+	*sqldb.DB
+	postgresURL string // empty for SQLite
+}
+
 // openDB opens the database --db names, or without one the SQLite file in
 // the data directory. readOnly opens it for reading only, without
 // migrating it.
-func openDB(ctx context.Context, dbURL, dataDir string, readOnly bool) (*sqldb.DB, error) {
+func openDB(ctx context.Context, dbURL, dataDir string, readOnly bool) (*database, error) {
+	var db *sqldb.DB
+	var err error
 	switch {
 	case dbURL == "" && readOnly:
-		return sqlite.OpenReadOnly(ctx, filepath.Join(dataDir, "hub.db"))
+		db, err = sqlite.OpenReadOnly(ctx, filepath.Join(dataDir, "hub.db"))
 	case dbURL == "":
-		return sqlite.Open(ctx, filepath.Join(dataDir, "hub.db"))
-	case strings.HasPrefix(dbURL, "postgres://") || strings.HasPrefix(dbURL, "postgresql://"):
-		if readOnly {
-			return postgres.OpenReadOnly(ctx, dbURL)
-		}
-		return postgres.Open(ctx, dbURL)
+		db, err = sqlite.Open(ctx, filepath.Join(dataDir, "hub.db"))
+	case !strings.HasPrefix(dbURL, "postgres://") && !strings.HasPrefix(dbURL, "postgresql://"):
+		// The URL is not repeated: it may hold a password.
+		return nil, errors.New("--db: want a postgres:// URL, or nothing for SQLite in the data directory")
+	case readOnly:
+		db, err = postgres.OpenReadOnly(ctx, dbURL)
+	default:
+		db, err = postgres.Open(ctx, dbURL)
 	}
-	// The URL is not repeated: it may hold a password.
-	return nil, errors.New("--db: want a postgres:// URL, or nothing for SQLite in the data directory")
+	if err != nil {
+		return nil, err
+	}
+	return &database{DB: db, postgresURL: dbURL}, nil
+}
+
+// shared reports whether several hubs may work on the database: one of
+// PostgreSQL, not a SQLite file of one hub's.
+func (d *database) shared() bool { return d.postgresURL != "" }
+
+// openQueue opens the delivery queue, whose jobs live in the database
+// beside the hub's tables.
+func (d *database) openQueue(ctx context.Context, cfg delivery.Config, opts delivery.Options) (*delivery.Queue, error) {
+	if d.shared() {
+		return delivery.OpenPostgres(ctx, d.postgresURL, cfg, opts)
+	}
+	return delivery.OpenSQLite(ctx, d.DB, cfg, opts)
 }
 
 // openBlob opens the bucket --blob names.

@@ -11,7 +11,6 @@ import (
 
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/delivery"
-	"github.com/hubform/hubform/handlers/hub/sqldb"
 )
 
 // deliveryConfig is the hub command's configuration of deliveries.
@@ -35,7 +34,7 @@ func addDeliveryFlags(fs *flagSet, cfg *deliveryConfig) {
 // openDelivery opens the delivery queue in the hub's database, has db
 // insert each submission's deliveries with it, and returns it unstarted;
 // onAttempt hears of each attempt.
-func openDelivery(ctx context.Context, cfg hubConfig, db *sqldb.DB, served hub.Forms, files delivery.Files, onAttempt func(kind, outcome string), logger *slog.Logger) (*delivery.Queue, error) {
+func openDelivery(ctx context.Context, cfg hubConfig, db *database, served hub.Forms, files delivery.Files, onAttempt func(kind, outcome string), logger *slog.Logger) (*delivery.Queue, error) {
 	dc := cfg.delivery
 	// Zero, as other commands leave them, means the defaults.
 	if dc.timeout < 0 || dc.backoff < 0 {
@@ -58,12 +57,7 @@ func openDelivery(ctx context.Context, cfg hubConfig, db *sqldb.DB, served hub.F
 		}
 		qc.MailFrom = dc.smtpFrom
 	}
-	var q *delivery.Queue
-	if cfg.db == "" {
-		q, err = delivery.OpenSQLite(ctx, db, qc, delivery.Options{Work: true})
-	} else {
-		q, err = delivery.OpenPostgres(ctx, cfg.db, qc, delivery.Options{Work: true})
-	}
+	q, err := db.openQueue(ctx, qc, delivery.Options{Work: true})
 	if err != nil {
 		return nil, fmt.Errorf("opening the delivery queue: %w", err)
 	}

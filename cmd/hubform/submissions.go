@@ -72,7 +72,7 @@ func runSubmissions(ctx context.Context, args []string, stdout, stderr io.Writer
 	}
 	defer db.Close()
 	out := bufio.NewWriter(stdout)
-	if err := write(ctx, db, hub.Filter{Site: *site, Form: *form}, out); err != nil {
+	if err := write(ctx, db.DB, hub.Filter{Site: *site, Form: *form}, out); err != nil {
 		fmt.Fprintf(stderr, "hubform submissions: %v\n", err)
 		return 1
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -38,7 +39,7 @@ func version(info *debug.BuildInfo) string {
 	if info == nil {
 		return "hubform (unknown)"
 	}
-	v := "hubform " + or(info.Main.Version, "(devel)")
+	v := "hubform " + cmp.Or(info.Main.Version, "(devel)")
 	var revision, modified string
 	for _, s := range info.Settings {
 		switch s.Key {

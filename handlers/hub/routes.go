@@ -1,6 +1,7 @@
 package hub
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -149,7 +150,7 @@ func jsonError(data []byte, err error) string {
 		}
 		return fmt.Sprintf("unexpected input at byte %d", syntax.Offset)
 	case errors.As(err, &typ):
-		return fmt.Sprintf("%s: want %s, got %s", orDefault(typ.Field, "body"), jsonKind(typ.Type), typ.Value)
+		return fmt.Sprintf("%s: want %s, got %s", cmp.Or(typ.Field, "body"), jsonKind(typ.Type), typ.Value)
 	}
 	return "not one JSON value"
 }
@@ -170,13 +171,6 @@ func jsonKind(t reflect.Type) string {
 		return "an array"
 	}
 	return "an object"
-}
-
-func orDefault(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }
 
 func hasFileField(s *hubclient.Schema) bool {

@@ -10,6 +10,7 @@
 package console
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -117,10 +118,10 @@ func New(cfg Config) (*Console, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	cfg.Lifetime = orDefault(cfg.Lifetime, DefaultLifetime)
-	cfg.IdleTimeout = orDefault(cfg.IdleTimeout, DefaultIdleTimeout)
-	cfg.AddressLimit = orDefault(cfg.AddressLimit, DefaultAddressLimit)
-	cfg.AccountLimit = orDefault(cfg.AccountLimit, DefaultAccountLimit)
+	cfg.Lifetime = cmp.Or(cfg.Lifetime, DefaultLifetime)
+	cfg.IdleTimeout = cmp.Or(cfg.IdleTimeout, DefaultIdleTimeout)
+	cfg.AddressLimit = cmp.Or(cfg.AddressLimit, DefaultAddressLimit)
+	cfg.AccountLimit = cmp.Or(cfg.AccountLimit, DefaultAccountLimit)
 
 	sm := scs.New()
 	sm.Store = cfg.Sessions
@@ -146,14 +147,6 @@ func New(cfg Config) (*Console, error) {
 		},
 	})
 	return &Console{cfg: cfg, sessions: sm, csrf: csrf}, nil
-}
-
-func orDefault[T comparable](v, def T) T {
-	var zero T
-	if v == zero {
-		return def
-	}
-	return v
 }
 
 // csrfField is the name of the form field carrying the CSRF token.
