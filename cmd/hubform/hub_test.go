@@ -20,6 +20,8 @@ import (
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/sqlite"
 	"github.com/hubform/hubform/hubclient"
+
+	"github.com/hubform/hubform/handlers/hub/testkit"
 )
 
 // binary is the hubform command built for the tests that run it as a
@@ -70,7 +72,7 @@ type hubProcess struct {
 	cmd  *exec.Cmd
 	url  string
 	done chan error
-	log  *lockedWriter
+	log  *testkit.Buffer
 }
 
 // startHub runs the hub binary on a free loopback port and waits until it
@@ -80,7 +82,7 @@ func startHub(t *testing.T, forms, data string, extra ...string) *hubProcess {
 	args := append([]string{"hub", "--addr", "127.0.0.1:0", "--forms", forms, "--data", data, "--rate-limit", "0"}, extra...)
 	cmd := exec.Command(binary, args...)
 	stdout, _ := cmd.StdoutPipe()
-	p := &hubProcess{cmd: cmd, done: make(chan error, 1), log: &lockedWriter{w: &strings.Builder{}}}
+	p := &hubProcess{cmd: cmd, done: make(chan error, 1), log: &testkit.Buffer{}}
 	cmd.Stderr = p.log
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -102,23 +104,6 @@ func startHub(t *testing.T, forms, data string, extra ...string) *hubProcess {
 		<-p.done
 	})
 	return p
-}
-
-type lockedWriter struct {
-	mu sync.Mutex
-	w  *strings.Builder
-}
-
-func (l *lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
-}
-
-func (l *lockedWriter) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return fmt.Sprint(l.w)
 }
 
 func TestHubEndToEnd(t *testing.T) {

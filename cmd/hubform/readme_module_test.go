@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"io"
-	"net"
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
@@ -19,6 +18,8 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/hubform/hubform/static/browsertest"
+
+	"github.com/hubform/hubform/handlers/hub/testkit"
 )
 
 // TestReadmeExampleAsANewcomer walks the path of someone who found hubform
@@ -277,9 +278,9 @@ func copyCommitted(t *testing.T, root string) string {
 
 // runApp starts bin and returns what it logs, stopping it when the test
 // ends.
-func runApp(t *testing.T, bin string) *lockedWriter {
+func runApp(t *testing.T, bin string) *testkit.Buffer {
 	t.Helper()
-	log := &lockedWriter{w: &strings.Builder{}}
+	log := &testkit.Buffer{}
 	cmd := exec.Command(bin)
 	cmd.Stdout, cmd.Stderr = log, log
 	if err := cmd.Start(); err != nil {
@@ -295,10 +296,9 @@ func runApp(t *testing.T, bin string) *lockedWriter {
 // freeAddr returns a loopback address with a port free a moment ago.
 func freeAddr(t *testing.T) string {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	addr, err := testkit.FreeAddr()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l.Close()
-	return l.Addr().String()
+	return addr
 }

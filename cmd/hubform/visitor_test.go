@@ -16,6 +16,8 @@ import (
 
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/hubclient"
+
+	"github.com/hubform/hubform/handlers/hub/testkit"
 )
 
 // TestHubSeesEachVisitor runs a hub that trusts the demo's address as a
@@ -69,7 +71,7 @@ func startDemo(t *testing.T, args ...string) string {
 	t.Helper()
 	addr := freeAddr(t)
 	cmd := exec.Command(binary, append([]string{"demo", "--addr", addr}, args...)...)
-	log := &lockedWriter{w: &strings.Builder{}}
+	log := &testkit.Buffer{}
 	cmd.Stdout, cmd.Stderr = log, log
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -25,6 +25,8 @@ import (
 	"github.com/hubform/hubform/handlers/hub/sqldb"
 	"github.com/hubform/hubform/handlers/hub/sqlite"
 	"github.com/hubform/hubform/hubclient"
+
+	"github.com/hubform/hubform/handlers/hub/testkit"
 )
 
 // testSecret signs upload URLs.
@@ -128,48 +130,6 @@ var testForms = map[string]string{
 	"recaptcha":         recaptchaForm,
 }
 
-// testClock is a settable clock, safe for the server's goroutines.
-type testClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *testClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *testClock) Set(t time.Time) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = t
-}
-
-func (c *testClock) Add(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
-
-// syncBuffer is a bytes.Buffer safe for concurrent writes, for logs.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // harness is a hub served over real HTTP with its real dependencies: a
 // forms directory, SQLite and local file storage.
 type harness struct {
@@ -179,8 +139,8 @@ type harness struct {
 	blobs  *localblob.Store
 	hub    *hub.Server
 	srv    *httptest.Server
-	clock  *testClock
-	log    *syncBuffer
+	clock  *testkit.Clock
+	log    *testkit.Buffer
 	client *hubclient.Client
 }
 
@@ -201,8 +161,8 @@ func newHarnessWithForms(t *testing.T, prepare func(dir string), options ...func
 	h := &harness{
 		t:     t,
 		forms: filepath.Join(root, "data", "forms"),
-		clock: &testClock{t: time.Now()},
-		log:   &syncBuffer{},
+		clock: testkit.NewClock(time.Now()),
+		log:   &testkit.Buffer{},
 	}
 	for slug, form := range testForms {
 		h.writeForm("acme", slug, form)

@@ -11,12 +11,14 @@ import (
 
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/hubclient"
+
+	"github.com/hubform/hubform/handlers/hub/testkit"
 )
 
 func TestSharedRateLimit(t *testing.T) {
 	// Two hubs on one database, as behind a load balancer: a client's
 	// budget is spent by requests to either.
-	clock := &testClock{t: time.Date(2026, 11, 21, 10, 30, 1, 0, time.UTC)}
+	clock := testkit.NewClock(time.Date(2026, 11, 21, 10, 30, 1, 0, time.UTC))
 	first := newHarness(t, func(c *hub.Config) {
 		c.RateLimit, c.Now = 3, clock.Now
 		c.Limiter = c.Store.(hub.Limiter)

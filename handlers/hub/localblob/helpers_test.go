@@ -22,6 +22,8 @@ import (
 	"time"
 
 	"github.com/hubform/hubform/handlers/hub"
+
+	"github.com/hubform/hubform/handlers/hub/testkit"
 )
 
 var testSecret = []byte("0123456789abcdef0123456789abcdef")
@@ -72,41 +74,23 @@ func (f *fakeUploads) get(key string) hub.Upload {
 	return f.recs[key]
 }
 
-// fakeClock is a settable clock, safe to read from the server's goroutines.
-type fakeClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *fakeClock) Add(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
-
 // testHub is a Store served over real HTTP.
 type testHub struct {
 	store   *Store
 	srv     *httptest.Server
 	uploads *fakeUploads
-	clock   *fakeClock
+	clock   *testkit.Clock
 	dir     string
 	putURL  string
 }
 
 // newTestHub opens a Store on a fresh directory and serves its PutHandler at
-// /v1/_uploads. The Store's clock is a fakeClock at the present second.
+// /v1/_uploads. The Store's clock is set to the present second.
 func newTestHub(t *testing.T, secret []byte) *testHub {
 	t.Helper()
 	h := &testHub{
 		uploads: &fakeUploads{recs: map[string]hub.Upload{}},
-		clock:   &fakeClock{t: time.Now().Truncate(time.Second)},
+		clock:   testkit.NewClock(time.Now().Truncate(time.Second)),
 		dir:     filepath.Join(t.TempDir(), "blobs"),
 	}
 	var handler http.Handler

@@ -9,7 +9,6 @@ package mailpittest
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -17,12 +16,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/hubform/hubform/handlers/hub/internal/testbin"
+
+	"github.com/hubform/hubform/handlers/hub/testkit"
 )
 
 // Server is a running Mailpit.
@@ -45,12 +44,12 @@ func Start(t testing.TB) *Server {
 	}
 	var lastLog string
 	for range 3 {
-		smtpAddr, err1 := freePort()
-		httpAddr, err2 := freePort()
+		smtpAddr, err1 := testkit.FreeAddr()
+		httpAddr, err2 := testkit.FreeAddr()
 		if err := errors.Join(err1, err2); err != nil {
 			t.Fatal(err)
 		}
-		log := &syncBuffer{}
+		log := &testkit.Buffer{}
 		cmd := exec.Command(bin, "--smtp", smtpAddr, "--listen", httpAddr,
 			"--database", filepath.Join(t.TempDir(), "mailpit.db"), "--quiet", "--disable-version-check")
 		cmd.Stdout, cmd.Stderr = log, log
@@ -64,7 +63,7 @@ func Start(t testing.TB) *Server {
 			<-exited
 		}
 		s := &Server{SMTP: smtpAddr, API: "http://" + httpAddr}
-		if waitReady(s, exited) {
+		if testkit.WaitReady(15*time.Second, exited, s.ready) {
 			t.Cleanup(stop)
 			return s
 		}
@@ -161,51 +160,21 @@ func (s *Server) get(t testing.TB, path string, v any) {
 	}
 }
 
-// waitReady polls the API until it answers, the process exits, or 15
-// seconds pass.
-func waitReady(s *Server, exited <-chan struct{}) bool {
+// ready reports whether the server's API and SMTP port answer.
+func (s *Server) ready() bool {
 	client := &http.Client{Timeout: time.Second}
-	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		select {
-		case <-exited:
-			return false
-		default:
-		}
-		if res, err := client.Get(s.API + "/api/v1/info"); err == nil {
-			res.Body.Close()
-			if res.StatusCode == http.StatusOK {
-				if c, err := net.DialTimeout("tcp", s.SMTP, time.Second); err == nil {
-					c.Close()
-					return true
-				}
-			}
-		}
-	}
-	return false
-}
-
-func freePort() (string, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	res, err := client.Get(s.API + "/api/v1/info")
 	if err != nil {
-		return "", err
+		return false
 	}
-	defer ln.Close()
-	return ln.Addr().String(), nil
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return fmt.Sprint(s.b.String())
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		return false
+	}
+	c, err := net.DialTimeout("tcp", s.SMTP, time.Second)
+	if err != nil {
+		return false
+	}
+	c.Close()
+	return true
 }

@@ -39,6 +39,8 @@ import (
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib"
+
+	"github.com/hubform/hubform/handlers/hub/testkit"
 )
 
 // Environment variables pgtest reads.
@@ -237,10 +239,11 @@ func start() (*server, error) {
 // run starts the server on a free port and waits until it accepts
 // connections.
 func (s *server) run(cred *syscall.Credential, bin, data string) error {
-	port, err := freePort()
+	addr, err := testkit.FreeAddr()
 	if err != nil {
 		return err
 	}
+	_, port, _ := net.SplitHostPort(addr)
 	logPath := filepath.Join(s.dir, "server.log")
 	logFile, err := os.Create(logPath)
 	if err != nil {
@@ -248,7 +251,7 @@ func (s *server) run(cred *syscall.Credential, bin, data string) error {
 	}
 	defer logFile.Close()
 	s.cmd = command(cred, s.dir, filepath.Join(bin, "postgres"), "-D", data,
-		"-c", "listen_addresses=127.0.0.1", "-p", strconv.Itoa(port),
+		"-c", "listen_addresses=127.0.0.1", "-p", port,
 		"-c", "unix_socket_directories="+s.dir,
 		// Commits reach the disk, as in production: tests of durable
 		// submissions mean nothing otherwise.
@@ -276,7 +279,7 @@ func (s *server) run(cred *syscall.Credential, bin, data string) error {
 	if err := <-started; err != nil {
 		return fmt.Errorf("starting postgres: %w", err)
 	}
-	s.url = fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", port)
+	s.url = "postgres://postgres@" + addr + "/postgres?sslmode=disable"
 	db, err := sql.Open("pgx", s.url)
 	if err != nil {
 		s.halt()
@@ -336,14 +339,4 @@ func command(cred *syscall.Credential, dir, name string, args ...string) *exec.C
 	cmd.Env = []string{"PATH=/usr/bin:/bin", "LC_ALL=C", "TZ=UTC"}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
 	return cmd
-}
-
-// freePort returns a loopback TCP port nothing listens on now.
-func freePort() (int, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port, nil
 }

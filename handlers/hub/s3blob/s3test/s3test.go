@@ -13,13 +13,10 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -27,6 +24,8 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
+
+	"github.com/hubform/hubform/handlers/hub/testkit"
 )
 
 // Credentials and region of every gateway URL starts. They are set in the
@@ -92,11 +91,11 @@ func start(t testing.TB, bin string) string {
 	}
 	var lastLog string
 	for range 3 {
-		addr, err := freePort()
+		addr, err := testkit.FreeAddr()
 		if err != nil {
 			t.Fatal(err)
 		}
-		log := &syncBuffer{}
+		log := &testkit.Buffer{}
 		// --quiet drops the per-request log. The posix backend keeps
 		// each bucket as a directory of root and metadata in xattrs.
 		cmd := exec.Command(bin, "--port", addr, "--access", AccessKeyID, "--secret", SecretAccessKey,
@@ -112,7 +111,7 @@ func start(t testing.TB, bin string) string {
 			<-exited
 		}
 		endpoint := "http://" + addr
-		if waitReady(endpoint, exited) {
+		if testkit.WaitReady(15*time.Second, exited, func() bool { return serves(endpoint) }) {
 			t.Cleanup(stop)
 			return endpoint
 		}
@@ -123,55 +122,20 @@ func start(t testing.TB, bin string) string {
 	return ""
 }
 
-// waitReady polls endpoint until it answers HTTP, the process exits, or 15
-// seconds pass.
-func waitReady(endpoint string, exited <-chan struct{}) bool {
+// serves reports whether endpoint answers HTTP: any answer, even 403 to an
+// unsigned request, means it serves.
+func serves(endpoint string) bool {
 	client := &http.Client{Timeout: time.Second}
-	deadline := time.Now().Add(15 * time.Second)
-	for time.Now().Before(deadline) {
-		select {
-		case <-exited:
-			return false
-		default:
-		}
-		// Any answer, even 403 to an unsigned request, means it serves.
-		if res, err := client.Get(endpoint + "/"); err == nil {
-			res.Body.Close()
-			return true
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	return false
-}
-
-func freePort() (string, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	res, err := client.Get(endpoint + "/")
 	if err != nil {
-		return "", err
+		return false
 	}
-	defer ln.Close()
-	return ln.Addr().String(), nil
+	res.Body.Close()
+	return true
 }
 
 func randomHex(n int) string {
 	b := make([]byte, n)
 	rand.Read(b)
 	return hex.EncodeToString(b)
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
