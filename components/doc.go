@@ -35,7 +35,7 @@
 //
 // HubForm renders one of five states, each in the element htmx replaces and
 // each marked with a data attribute a test or a stylesheet can select
-// (spec §2):
+// (PROTOCOL.md §2):
 //
 //   - loading: no schema yet (InitialSchema is nil); a skeleton that fetches
 //     the form through the load route, or, without JavaScript, a link to it.

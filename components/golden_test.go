@@ -491,7 +491,7 @@ func TestLoadingURL(t *testing.T) {
 	}
 }
 
-// TestFallbacks checks the rule of spec §2.1: a nil fallback gives the
+// TestFallbacks checks the rule of PROTOCOL.md §2.1: a nil fallback gives the
 // default UI, Nothing gives no output at all inside the root.
 func TestFallbacks(t *testing.T) {
 	unconfigured := func(c templ.Component) components.HubFormProps {

@@ -12,7 +12,7 @@ import (
 	"github.com/hubform/hubform/hubclient"
 )
 
-// HubFormProps are the props of HubForm (spec §2.1).
+// HubFormProps are the props of HubForm (PROTOCOL.md §2.1).
 type HubFormProps struct {
 	// SiteID and FormSlug name the form on its hub.
 	SiteID   string

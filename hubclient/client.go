@@ -31,7 +31,7 @@ const (
 // DefaultUserAgent is sent when Client.UserAgent is empty.
 const DefaultUserAgent = "hubform-go/1"
 
-// Client calls the three routes of a hub (spec §4) and PUTs files to the
+// Client calls the three routes of a hub (PROTOCOL.md §4) and PUTs files to the
 // presigned addresses it hands out. The zero value talks to DefaultHubURL
 // with http.DefaultClient. A Client is safe for concurrent use. A context
 // made with WithVisitor names the visitor a call acts for to the hub.

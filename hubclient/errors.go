@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 )
 
-// The literal prefixes of spec §7. Callers that show an error to a person
+// The literal prefixes of PROTOCOL.md §7. Callers that show an error to a person
 // may rely on them; tests and logs may match them.
 const (
 	PrefixSchema    = "schema fetch failed: "

@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// Schema is a form as the hub serves it from the schema route (spec §2.2).
+// Schema is a form as the hub serves it from the schema route (PROTOCOL.md §2.2).
 // Members it does not declare are kept in Extra, at every level, so that a
 // decode followed by an encode loses nothing.
 type Schema struct {
@@ -23,7 +23,7 @@ type Schema struct {
 }
 
 // Configured reports whether the schema has at least one field and one step;
-// a schema that has not is shown in the unconfigured state (spec §3).
+// a schema that has not is shown in the unconfigured state (PROTOCOL.md §3).
 func (s *Schema) Configured() bool { return len(s.Fields) > 0 && len(s.Steps) > 0 }
 
 // Field returns the field called name, or nil.
@@ -105,7 +105,7 @@ type Field struct {
 }
 
 // IsHoneypot reports whether a field of this name is a honeypot: "_hp" or
-// any name that starts with "_hp" (spec §2.8).
+// any name that starts with "_hp" (PROTOCOL.md §2.8).
 func IsHoneypot(name string) bool { return strings.HasPrefix(name, "_hp") }
 
 // Option is one choice of a select, radio or checkboxes field. In a schema

@@ -6,7 +6,7 @@ import (
 	"sort"
 )
 
-// Special value names (spec §2.8).
+// Special value names (PROTOCOL.md §2.8).
 const (
 	// TokenField is the value name a captcha plugin puts its token under;
 	// the pipeline sends it as captchaToken.
@@ -20,7 +20,7 @@ const (
 	IdempotencyKeyField = "_idempotencyKey"
 )
 
-// split is form values divided as spec §4 rule 3 and §2.8 say.
+// split is form values divided as PROTOCOL.md §4 rule 3 and §2.8 say.
 type split struct {
 	payload      map[string]any
 	files        []fieldFile

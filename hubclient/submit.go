@@ -30,7 +30,7 @@ type SubmitOptions struct {
 }
 
 // SubmitConfig is a custom submit configuration, shaped like the
-// { type: 'custom', onSubmit(values) } of spec §1.
+// { type: 'custom', onSubmit(values) } of PROTOCOL.md §1.
 type SubmitConfig struct {
 	// Type is always "custom".
 	Type string
@@ -39,7 +39,7 @@ type SubmitConfig struct {
 }
 
 // NewSubmit returns a submit configuration that delivers form values to a
-// hub (spec §4 rule 3).
+// hub (PROTOCOL.md §4 rule 3).
 //
 // OnSubmit leaves the caller's map untouched. It runs the plugins, then
 // splits the values: every File, and every non-empty list of only files, is

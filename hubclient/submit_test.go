@@ -160,7 +160,7 @@ func TestSubmitNonEmptyHoneypotIsStillSent(t *testing.T) {
 	if err != nil || !res.OK {
 		t.Fatalf("answer %+v, %v", res, err)
 	}
-	// The hub discards it silently (spec §4 rule 2); it was sent top-level.
+	// The hub discards it silently (PROTOCOL.md §4 rule 2); it was sent top-level.
 	reqs := requestsTo(h, "/submit")
 	if len(reqs) != 1 || !strings.Contains(string(reqs[0].Body), `"_hp_url":"http://spam"`) || len(h.Submissions()) != 0 {
 		t.Errorf("sent %d submit requests (%s), stored %d", len(reqs), reqs[0].Body, len(h.Submissions()))

@@ -10,11 +10,11 @@ import (
 
 // DefaultHubURL is the hub used when none is given: the hosted hub's
 // endpoint base, without a trailing slash. Its last path segment, /v1, is
-// the protocol version (spec §9); a hub speaking a later version of the
+// the protocol version (PROTOCOL.md §9); a hub speaking a later version of the
 // protocol is reached under another segment, never by changing this one.
 const DefaultHubURL = "https://hub.hubform.dev/v1"
 
-// UploadURLRequest is the body of the upload-url route (spec §2.3).
+// UploadURLRequest is the body of the upload-url route (PROTOCOL.md §2.3).
 type UploadURLRequest struct {
 	Filename string `json:"filename"`
 	// Size is the file's length in bytes.
@@ -22,7 +22,7 @@ type UploadURLRequest struct {
 	MIME string `json:"mime"`
 }
 
-// UploadURLResponse is the answer of the upload-url route (spec §2.4).
+// UploadURLResponse is the answer of the upload-url route (PROTOCOL.md §2.4).
 type UploadURLResponse struct {
 	OK bool `json:"ok"`
 	// UploadURL is the presigned address the file body is PUT to.
@@ -32,7 +32,7 @@ type UploadURLResponse struct {
 	Key string `json:"key"`
 }
 
-// Attachment describes an uploaded file in the submit body (spec §2.5).
+// Attachment describes an uploaded file in the submit body (PROTOCOL.md §2.5).
 type Attachment struct {
 	Key      string `json:"key"`
 	Filename string `json:"filename"`
@@ -43,7 +43,7 @@ type Attachment struct {
 	Field string `json:"field,omitempty"`
 }
 
-// SubmitRequest is the body of the submit route (spec §2.6).
+// SubmitRequest is the body of the submit route (PROTOCOL.md §2.6).
 //
 // Honeypots are sent as top-level members named after their field ("_hp",
 // "_hp_company"), not inside the payload.
@@ -156,7 +156,7 @@ func (r *SubmitRequest) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// SubmitResponse is the answer of the submit route (spec §2.7). A hub that
+// SubmitResponse is the answer of the submit route (PROTOCOL.md §2.7). A hub that
 // refuses a submission answers OK false with Error and, where they apply,
 // per-field messages in Fields.
 type SubmitResponse struct {

@@ -20,10 +20,10 @@ Usage: hubform conformance --hub-url URL --site SITE --form FORM [flags]
 Checks a live hub against the hubform protocol: every rule that can be
 observed from outside (the schema, submit and upload-url routes, the 415 for
 form posts, honeypots, uploads, captcha). Prints one line per check: its
-status (PASS, FAIL, SKIP or INFO), its id, what it checks with the spec
-section, and below a FAIL what was expected and what came back. INFO lines
-report what the spec leaves open (size limits, CORS, rate limits) and never
-fail.
+status (PASS, FAIL, SKIP or INFO), its id, what it checks with its section
+of the protocol reference (hubclient/PROTOCOL.md), and below a FAIL what was
+expected and what came back. INFO lines report what the protocol leaves open
+(size limits, CORS, rate limits) and never fail.
 
 The form under test must have the fields of the conformance form, which
 --print-form prints as a form file of this project's hub; create a form with

@@ -32,7 +32,7 @@ func (s *Server) postSubmit(c echo.Context) error {
 		return err
 	}
 	if trapped(req) {
-		// Spec §4 rule 2: a bot is told it succeeded, and nothing is kept.
+		// PROTOCOL.md §4 rule 2: a bot is told it succeeded, and nothing is kept.
 		return c.JSON(http.StatusOK, hubclient.SubmitResponse{OK: true})
 	}
 	release, answered, err := s.holdKey(c, form, req.IdempotencyKey)

@@ -30,7 +30,7 @@ func TestSubmitBodyRefusals(t *testing.T) {
 		name, body, contentType string
 		status                  int
 	}{
-		// Spec §4 rule 1: a native form POST.
+		// PROTOCOL.md §4 rule 1: a native form POST.
 		{"form-encoded", "payload%5Bname%5D=Jane&email=jane%40example.com", "Content-Type: application/x-www-form-urlencoded", http.StatusUnsupportedMediaType},
 		{"multipart", "--x\r\n\r\n--x--", "Content-Type: multipart/form-data; boundary=x", http.StatusUnsupportedMediaType},
 		{"text", `{"payload":{"name":"Jane","email":"jane@example.com"}}`, "Content-Type: text/plain", http.StatusUnsupportedMediaType},

@@ -11,7 +11,7 @@ import (
 	"github.com/hubform/hubform/hubclient"
 )
 
-// check is one rule: its id, what it checks, where the spec says so, and
+// check is one rule: its id, what it checks, where the protocol reference says so, and
 // the function that observes it.
 type check struct {
 	id, checks, section string
@@ -34,10 +34,10 @@ var checks = []check{
 	{"upload.put", "a PUT of exactly the announced bytes to uploadUrl succeeds", "§2.4, §4 rule 3", (*run).uploadPut},
 	{"upload.submit", "a submission naming the uploaded key in attachments is accepted", "§2.5, §4 rule 3", (*run).uploadSubmit},
 	{"upload.size", "a file whose length differs from the announced size is refused, at the PUT or at the submission", "§2.3, §2.5", (*run).uploadSize},
-	{"upload.unknown-key", "a submission naming a key the hub never handed out is refused (recommended)", "§2.5, not stated by the spec", (*run).uploadUnknownKey},
-	{"info.size-limit", "how the upload-url route answers a file of 1 TiB (a limit, answered 413, is recommended)", "§8, not stated by the spec", (*run).infoSizeLimit},
-	{"info.cors", "whether the submit route answers a CORS preflight", "§8, not stated by the spec", (*run).infoCORS},
-	{"info.rate-limit", "whether the hub's answers carry rate-limit headers", "§8, not stated by the spec", (*run).infoRateLimit},
+	{"upload.unknown-key", "a submission naming a key the hub never handed out is refused (recommended)", "§2.5, not stated by the protocol", (*run).uploadUnknownKey},
+	{"info.size-limit", "how the upload-url route answers a file of 1 TiB (a limit, answered 413, is recommended)", "§8, not stated by the protocol", (*run).infoSizeLimit},
+	{"info.cors", "whether the submit route answers a CORS preflight", "§8, not stated by the protocol", (*run).infoCORS},
+	{"info.rate-limit", "whether the hub's answers carry rate-limit headers", "§8, not stated by the protocol", (*run).infoRateLimit},
 }
 
 func (r *run) schemaRoute(ctx context.Context) (Status, string) {

@@ -1,6 +1,6 @@
 // Package conformance checks a live hub against the hosted-form protocol
-// (spec §4): every rule that can be observed from outside, each reported
-// as a Result with the spec section it comes from.
+// (hubclient/PROTOCOL.md §4): every rule that can be observed from outside, each reported
+// as a Result with the section of the protocol reference it comes from.
 //
 // The form under test must have the fields of Form, which an operator of
 // any hub can create there. The checks store a few submissions and upload
@@ -29,7 +29,7 @@ import (
 // Status is the outcome of one check.
 type Status string
 
-// The outcomes. Info reports what a hub does where the spec leaves the
+// The outcomes. Info reports what a hub does where the protocol leaves the
 // choice open (limits, CORS, rate limits, keys it never handed out): it is
 // never a failure.
 const (
@@ -46,7 +46,7 @@ type Result struct {
 	ID string `json:"id"`
 	// Checks says what the check checks.
 	Checks string `json:"checks"`
-	// Section is where the spec (or the README, for extensions) says so.
+	// Section is the section of hubclient/PROTOCOL.md that says so.
 	Section string `json:"section"`
 	Status  Status `json:"status"`
 	// Detail says, on failure, what was expected and what came back; on
