@@ -13,6 +13,8 @@ import (
 
 	"github.com/hubform/hubform/handlers/hub/accounts"
 	"github.com/hubform/hubform/handlers/hub/sqldb"
+
+	"github.com/hubform/hubform/handlers/hub"
 )
 
 // stdin is where commands read secrets from; tests replace it.
@@ -97,7 +99,7 @@ func runUsers(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		}
 	case "remove":
 		err = db.DeleteUser(ctx, addr)
-		if errors.Is(err, accounts.ErrNotFound) {
+		if errors.Is(err, hub.ErrNotFound) {
 			return fail(1, "no user %s", addr)
 		}
 		if err == nil {
@@ -190,7 +192,7 @@ func runTokens(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		}
 	case "revoke":
 		err = db.RevokeToken(ctx, *name)
-		if errors.Is(err, accounts.ErrNotFound) {
+		if errors.Is(err, hub.ErrNotFound) {
 			return fail(1, "no token named %s", *name)
 		}
 		if err == nil {

@@ -12,39 +12,32 @@ import (
 	"github.com/hubform/hubform/hubclient"
 )
 
-// fail answers {ok:false, error, fields?} with status.
-func (s *Server) fail(c echo.Context, status int, message string, fields map[string]string) error {
-	c.Response().Header().Set("Cache-Control", "no-store")
-	return c.JSON(status, hubclient.SubmitResponse{Error: message, Fields: fields})
-}
-
-// internal logs err and answers 500 without revealing it.
-func (s *Server) internal(c echo.Context, what string, err error) error {
-	s.cfg.Logger.ErrorContext(c.Request().Context(), what, slog.String("path", c.Request().URL.Path), slog.Any("error", err))
-	return s.fail(c, http.StatusInternalServerError, what+": internal error", nil)
-}
-
-// handleError answers errors no handler answered itself (unknown routes,
-// wrong methods, panics) in the hub's JSON shape.
+// handleError answers every error a handler or middleware returned, in the
+// protocol's JSON shape, {ok:false, error, fields?}: an *Error with its
+// status, message and fields, Echo's own errors (unknown routes, wrong
+// methods) with theirs, and anything else as 500 "internal error". The
+// cause of a server-side failure is logged, never answered.
 func (s *Server) handleError(err error, c echo.Context) {
 	if c.Response().Committed {
 		return
 	}
-	status, message := http.StatusInternalServerError, "internal error"
+	e := AsError(err)
 	var he *echo.HTTPError
 	if errors.As(err, &he) {
-		status, message = he.Code, fmt.Sprint(he.Message)
-		if status == http.StatusNotFound {
-			message = "no such route: " + c.Request().Method + " " + c.Request().URL.Path
+		e = &Error{Status: he.Code, Message: fmt.Sprint(he.Message)}
+		if he.Code == http.StatusNotFound {
+			e.Message = "no such route: " + c.Request().Method + " " + c.Request().URL.Path
 		}
-	} else {
-		s.cfg.Logger.Error("unhandled error", slog.String("path", c.Request().URL.Path), slog.Any("error", err))
+	}
+	if e.Status >= http.StatusInternalServerError {
+		s.cfg.Logger.ErrorContext(c.Request().Context(), e.Message, slog.String("path", c.Request().URL.Path), slog.Any("error", err))
 	}
 	if c.Request().Method == http.MethodHead {
-		c.NoContent(status)
+		c.NoContent(e.Status)
 		return
 	}
-	s.fail(c, status, message, nil)
+	c.Response().Header().Set("Cache-Control", "no-store")
+	c.JSON(e.Status, hubclient.SubmitResponse{Error: e.Message, Fields: e.Fields})
 }
 
 // schemaRoute is the route of the schema, whose slug ends in ".json".
@@ -61,11 +54,11 @@ func (s *Server) withForm(next echo.HandlerFunc) echo.HandlerFunc {
 		if c.Path() == schemaRoute {
 			var ok bool
 			if slug, ok = strings.CutSuffix(slug, ".json"); !ok {
-				return s.fail(c, http.StatusNotFound, "no such route: "+c.Request().URL.Path, nil)
+				return &Error{Status: http.StatusNotFound, Message: "no such route: " + c.Request().URL.Path}
 			}
 		}
 		if !ValidName(site) || !ValidName(slug) {
-			return s.fail(c, http.StatusNotFound, "no such form", nil)
+			return &Error{Status: http.StatusNotFound, Message: "no such form"}
 		}
 		form, err := s.cfg.Forms.Lookup(site, slug)
 		if err != nil && c.Request().Header.Get("Origin") != "" {
@@ -74,10 +67,10 @@ func (s *Server) withForm(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		switch {
 		case errors.Is(err, ErrNotFound):
-			return s.fail(c, http.StatusNotFound, fmt.Sprintf("no form %s/%s", site, slug), nil)
+			return &Error{Status: http.StatusNotFound, Message: fmt.Sprintf("no form %s/%s", site, slug)}
 		case err != nil:
 			s.cfg.Logger.Error("form cannot be served", slog.String("site", site), slog.String("form", slug), slog.Any("error", err))
-			return s.fail(c, http.StatusInternalServerError, fmt.Sprintf("form %s/%s cannot be served: it is invalid, or could not be read (the hub's log says why)", site, slug), nil)
+			return &Error{Status: http.StatusInternalServerError, Message: fmt.Sprintf("form %s/%s cannot be served: it is invalid, or could not be read (the hub's log says why)", site, slug)}
 		}
 		c.Set(formKey, form)
 		return next(c)
@@ -104,7 +97,7 @@ func (s *Server) cors(next echo.HandlerFunc) echo.HandlerFunc {
 		case containsFold(allowed, origin):
 			h.Set("Access-Control-Allow-Origin", origin)
 		default:
-			return s.fail(c, http.StatusForbidden, "origin "+origin+" may not use this form", nil)
+			return &Error{Status: http.StatusForbidden, Message: "origin " + origin + " may not use this form"}
 		}
 		return next(c)
 	})

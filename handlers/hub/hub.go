@@ -198,6 +198,8 @@ const (
 
 // Errors of the stores, for errors.Is.
 var (
+	// ErrNotFound means no form, submission, upload, delivery, user or
+	// token matches: the one not-found of the hub and its stores.
 	ErrNotFound = errors.New("not found")
 	// ErrUploadClaim means an attachment names an upload that does not
 	// exist, belongs to another form, is not uploaded yet, differs in size

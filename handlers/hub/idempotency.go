@@ -53,40 +53,50 @@ func (l *keyLocks) lock(ctx context.Context, name string) (unlock func(), err er
 }
 
 // holdKey checks the submission's idempotency key and, when there is one,
-// holds it for the rest of the request (see keyLocks) and answers a
-// repeat. It returns the function that releases the key, and whether it
-// answered; a nil error with answered false means carry on.
-func (s *Server) holdKey(c echo.Context, form *Form, key string) (release func(), answered bool, err error) {
-	release = func() {}
+// holds it for the rest of the request (see keyLocks). It returns the
+// function that releases the key.
+func (s *Server) holdKey(ctx context.Context, form *Form, key string) (release func(), err error) {
 	if err := hubclient.CheckIdempotencyKey(key); err != nil {
-		return release, true, s.fail(c, http.StatusBadRequest, "bad idempotencyKey: "+err.Error(), nil)
+		return func() {}, Errorf(http.StatusBadRequest, "bad idempotencyKey: %v", err)
 	}
 	if key == "" {
-		return release, false, nil
+		return func() {}, nil
 	}
-	release, err = s.keys.lock(c.Request().Context(), form.Site+"\x00"+form.Slug+"\x00"+key)
+	release, err = s.keys.lock(ctx, form.Site+"\x00"+form.Slug+"\x00"+key)
 	if err != nil {
-		return func() {}, true, s.fail(c, http.StatusServiceUnavailable, "gave up waiting for the same submission sent before; try again", nil)
+		return func() {}, Errorf(http.StatusServiceUnavailable, "gave up waiting for the same submission sent before; try again")
 	}
-	answered, err = s.repeated(c, form, key)
-	return release, answered, err
+	return release, nil
 }
 
-// repeated answers a submission whose idempotency key a stored submission
-// of the form carries as that one was answered, {ok:true, submissionId},
-// and reports whether it did.
-func (s *Server) repeated(c echo.Context, form *Form, key string) (bool, error) {
+// firstWithKey returns the id of the form's stored submission that carries
+// the idempotency key, or "" when none does (or key is empty).
+func (s *Server) firstWithKey(ctx context.Context, form *Form, key string) (string, error) {
 	if key == "" {
-		return false, nil
+		return "", nil
 	}
-	id, err := s.cfg.Store.SubmissionByKey(c.Request().Context(), form.Site, form.Slug, key)
+	id, err := s.cfg.Store.SubmissionByKey(ctx, form.Site, form.Slug, key)
 	switch {
 	case errors.Is(err, ErrNotFound):
-		return false, nil
+		return "", nil
 	case err != nil:
-		return true, s.internal(c, "looking up the idempotency key", err)
+		return "", Internal("looking up the idempotency key", err)
 	}
-	return true, s.answerRepeat(c, form, id)
+	return id, nil
+}
+
+// repeatOr answers a submission whose idempotency key a stored submission
+// of the form already carries as that one was answered, {ok:true,
+// submissionId}; for any other it returns failure.
+func (s *Server) repeatOr(c echo.Context, form *Form, key string, failure error) error {
+	id, err := s.firstWithKey(c.Request().Context(), form, key)
+	switch {
+	case err != nil:
+		return err
+	case id != "":
+		return s.answerRepeat(c, form, id)
+	}
+	return failure
 }
 
 // answerRepeat answers a repeated submission with the id of the first.

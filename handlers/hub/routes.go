@@ -54,16 +54,16 @@ func (s *Server) postUploadURL(c echo.Context) error {
 	limits := form.Settings
 	switch {
 	case !hasFileField(form.Schema):
-		return s.fail(c, http.StatusBadRequest, "this form takes no files", nil)
+		return &Error{Status: http.StatusBadRequest, Message: "this form takes no files"}
 	case req.Filename == "" || len(req.Filename) > 255 || !utf8.ValidString(req.Filename):
-		return s.fail(c, http.StatusBadRequest, "filename: want 1 to 255 bytes of UTF-8", nil)
+		return &Error{Status: http.StatusBadRequest, Message: "filename: want 1 to 255 bytes of UTF-8"}
 	case req.Size < 0:
-		return s.fail(c, http.StatusBadRequest, "size: must not be negative", nil)
+		return &Error{Status: http.StatusBadRequest, Message: "size: must not be negative"}
 	case req.Size > limits.maxFileSize():
-		return s.fail(c, http.StatusRequestEntityTooLarge, fmt.Sprintf("file of %d bytes is larger than this form's limit of %d bytes", req.Size, limits.maxFileSize()), nil)
+		return &Error{Status: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf("file of %d bytes is larger than this form's limit of %d bytes", req.Size, limits.maxFileSize())}
 	}
 	if msg := limits.checkType(req.MIME); msg != "" {
-		return s.fail(c, http.StatusUnsupportedMediaType, msg, nil)
+		return &Error{Status: http.StatusUnsupportedMediaType, Message: msg}
 	}
 	ctx := c.Request().Context()
 	now := s.cfg.Now()
@@ -76,10 +76,10 @@ func (s *Server) postUploadURL(c echo.Context) error {
 	// it could be claimed.
 	url, err := s.cfg.Blobs.SignedPutURL(ctx, u, s.cfg.UploadURLExpiry)
 	if err != nil {
-		return s.internal(c, "signing the upload URL", err)
+		return Internal("signing the upload URL", err)
 	}
 	if err := s.cfg.Store.CreateUpload(ctx, u); err != nil {
-		return s.internal(c, "recording the upload", err)
+		return Internal("recording the upload", err)
 	}
 	c.Response().Header().Set("Cache-Control", "no-store")
 	return c.JSON(http.StatusOK, hubclient.UploadURLResponse{OK: true, UploadURL: url, Key: u.Key})
@@ -90,18 +90,18 @@ func (s *Server) postUploadURL(c echo.Context) error {
 func (s *Server) readJSON(c echo.Context, limit int64, v any) error {
 	r := c.Request()
 	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != "application/json" {
-		return errAnswered(s.fail(c, http.StatusUnsupportedMediaType, "send the body as application/json", nil))
+		return &Error{Status: http.StatusUnsupportedMediaType, Message: "send the body as application/json"}
 	}
 	data, err := io.ReadAll(http.MaxBytesReader(c.Response(), r.Body, limit))
 	var tooLarge *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooLarge):
-		return errAnswered(s.fail(c, http.StatusRequestEntityTooLarge, fmt.Sprintf("body larger than %d bytes", limit), nil))
+		return &Error{Status: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf("body larger than %d bytes", limit)}
 	case err != nil:
-		return errAnswered(s.bodyFailed(c, err))
+		return s.bodyFailed(c, err)
 	}
 	if err := json.Unmarshal(data, v); err != nil {
-		return errAnswered(s.fail(c, http.StatusBadRequest, "malformed JSON: "+jsonError(data, err), nil))
+		return &Error{Status: http.StatusBadRequest, Message: "malformed JSON: " + jsonError(data, err)}
 	}
 	return nil
 }
@@ -114,28 +114,15 @@ func (s *Server) bodyFailed(c echo.Context, err error) error {
 		slog.String("path", c.Request().URL.Path), slog.String("client", c.RealIP()), slog.Any("error", err))
 	if IsTimeout(err) {
 		c.Response().Header().Set("Connection", "close")
-		return s.fail(c, http.StatusRequestTimeout, "the request body did not arrive in time", nil)
+		return &Error{Status: http.StatusRequestTimeout, Message: "the request body did not arrive in time"}
 	}
-	return s.fail(c, http.StatusBadRequest, "the request body could not be read", nil)
+	return &Error{Status: http.StatusBadRequest, Message: "the request body could not be read"}
 }
 
 // IsTimeout reports whether err is a read that ran past its deadline.
 func IsTimeout(err error) bool {
 	var ne net.Error
 	return errors.Is(err, os.ErrDeadlineExceeded) || errors.As(err, &ne) && ne.Timeout()
-}
-
-// answered is returned by helpers that already wrote the answer, so that
-// handlers return at once without writing another.
-type answered struct{}
-
-func (a answered) Error() string { return "answered" }
-
-func errAnswered(err error) error {
-	if err != nil {
-		return err
-	}
-	return answered{}
 }
 
 // jsonError describes a JSON decoding error, with the position it was

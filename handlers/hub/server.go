@@ -292,13 +292,16 @@ func (s *Server) sharedRateLimit(next echo.HandlerFunc) echo.HandlerFunc {
 func (s *Server) tooManyRequests(c echo.Context, retryAfter time.Duration) error {
 	secs := max(1, int64(math.Ceil(retryAfter.Seconds())))
 	c.Response().Header().Set("Retry-After", strconv.FormatInt(secs, 10))
-	return s.fail(c, http.StatusTooManyRequests, fmt.Sprintf("too many requests: at most %d a minute", s.cfg.RateLimit), nil)
+	return &Error{Status: http.StatusTooManyRequests, Message: fmt.Sprintf("too many requests: at most %d a minute", s.cfg.RateLimit)}
 }
 
 // logRequests logs every request once it is answered.
 func (s *Server) logRequests() echo.MiddlewareFunc {
 	return middleware.RequestLoggerWithConfig(middleware.RequestLoggerConfig{
-		LogMethod: true, LogURIPath: true, LogStatus: true, LogLatency: true, LogRemoteIP: true,
+		// The error handler writes a returned error's answer before the
+		// line is logged, so that the line has its status.
+		HandleError: true,
+		LogMethod:   true, LogURIPath: true, LogStatus: true, LogLatency: true, LogRemoteIP: true,
 		LogValuesFunc: func(c echo.Context, v middleware.RequestLoggerValues) error {
 			s.cfg.Logger.LogAttrs(c.Request().Context(), slog.LevelInfo, "request",
 				slog.String("method", v.Method), slog.String("path", v.URIPath), slog.Int("status", v.Status),

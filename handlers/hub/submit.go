@@ -35,10 +35,18 @@ func (s *Server) postSubmit(c echo.Context) error {
 		// PROTOCOL.md §4 rule 2: a bot is told it succeeded, and nothing is kept.
 		return c.JSON(http.StatusOK, hubclient.SubmitResponse{OK: true})
 	}
-	release, answered, err := s.holdKey(c, form, req.IdempotencyKey)
+	ctx := c.Request().Context()
+	release, err := s.holdKey(ctx, form, req.IdempotencyKey)
 	defer release()
-	if answered {
+	if err != nil {
 		return err
+	}
+	id, err := s.firstWithKey(ctx, form, req.IdempotencyKey)
+	if err != nil {
+		return err
+	}
+	if id != "" {
+		return s.answerRepeat(c, form, id)
 	}
 	for name := range req.Payload {
 		if hubclient.IsHoneypot(name) {
@@ -46,31 +54,27 @@ func (s *Server) postSubmit(c echo.Context) error {
 		}
 	}
 	if fields := validatePayload(form.Schema, req.Payload, &req.Attachments); len(fields) > 0 {
-		return s.fail(c, http.StatusUnprocessableEntity, "the submission does not match the form", fields)
+		return &Error{Status: http.StatusUnprocessableEntity, Message: "the submission does not match the form", Fields: fields}
 	}
 	if msg := checkAttachmentLimits(form.Settings, req.Attachments); msg != "" {
-		return s.fail(c, http.StatusUnprocessableEntity, msg, nil)
+		return &Error{Status: http.StatusUnprocessableEntity, Message: msg}
 	}
 	if err := s.verifyCaptcha(c, form, req.CaptchaToken); err != nil {
 		return err
 	}
-	ctx := c.Request().Context()
 	for i := range req.Attachments {
 		if err := s.checkUpload(ctx, form, &req.Attachments[i]); err != nil {
 			if errors.Is(err, ErrUploadClaim) {
 				// The same body sent again by another hub may have
 				// claimed these uploads since the key was looked up.
-				if answered, err := s.repeated(c, form, req.IdempotencyKey); answered {
-					return err
-				}
-				return s.fail(c, http.StatusUnprocessableEntity, err.Error(), nil)
+				return s.repeatOr(c, form, req.IdempotencyKey, Errorf(http.StatusUnprocessableEntity, "%v", err))
 			}
-			return s.internal(c, "checking an attachment", err)
+			return Internal("checking an attachment", err)
 		}
 	}
 	payload, err := json.Marshal(req.Payload)
 	if err != nil {
-		return s.internal(c, "encoding the payload", err)
+		return Internal("encoding the payload", err)
 	}
 	now := s.cfg.Now()
 	sub := Submission{
@@ -89,12 +93,9 @@ func (s *Server) postSubmit(c echo.Context) error {
 			// Another hub on the database stored the same key first.
 			return s.answerRepeat(c, form, used.SubmissionID)
 		case errors.Is(err, ErrUploadClaim):
-			if answered, err := s.repeated(c, form, req.IdempotencyKey); answered {
-				return err
-			}
-			return s.fail(c, http.StatusUnprocessableEntity, err.Error(), nil)
+			return s.repeatOr(c, form, req.IdempotencyKey, Errorf(http.StatusUnprocessableEntity, "%v", err))
 		}
-		return s.internal(c, "storing the submission", err)
+		return Internal("storing the submission", err)
 	}
 	return c.JSON(http.StatusOK, hubclient.SubmitResponse{OK: true, SubmissionID: sub.ID})
 }
@@ -124,7 +125,7 @@ func (s *Server) verifyCaptcha(c echo.Context, form *Form, token string) error {
 		return nil
 	}
 	if token == "" {
-		return errAnswered(s.fail(c, http.StatusBadRequest, "captcha token missing: complete the captcha and send again", nil))
+		return &Error{Status: http.StatusBadRequest, Message: "captcha token missing: complete the captcha and send again"}
 	}
 	secret := form.Settings.CaptchaSecret
 	if secret == "" {
@@ -132,7 +133,7 @@ func (s *Server) verifyCaptcha(c echo.Context, form *Form, token string) error {
 	}
 	if secret == "" || s.cfg.Captcha == nil {
 		s.cfg.Logger.Error("captcha not configured", slog.String("site", form.Site), slog.String("form", form.Slug), slog.String("provider", provider))
-		return errAnswered(s.fail(c, http.StatusServiceUnavailable, "captcha cannot be verified: the hub has no secret for "+provider, nil))
+		return &Error{Status: http.StatusServiceUnavailable, Message: "captcha cannot be verified: the hub has no secret for " + provider}
 	}
 	err := s.cfg.Captcha.Verify(c.Request().Context(), captcha.Request{
 		Provider: provider, Secret: secret, Token: token, RemoteIP: c.RealIP(),
@@ -141,10 +142,10 @@ func (s *Server) verifyCaptcha(c echo.Context, form *Form, token string) error {
 	var refused *captcha.RefusedError
 	switch {
 	case errors.As(err, &refused):
-		return errAnswered(s.fail(c, http.StatusForbidden, "captcha refused: "+refused.Error(), nil))
+		return &Error{Status: http.StatusForbidden, Message: "captcha refused: " + refused.Error()}
 	case err != nil:
 		s.cfg.Logger.Warn("captcha verification failed", slog.String("provider", provider), slog.Any("error", err))
-		return errAnswered(s.fail(c, http.StatusServiceUnavailable, "captcha cannot be verified right now; try again", nil))
+		return &Error{Status: http.StatusServiceUnavailable, Message: "captcha cannot be verified right now; try again"}
 	}
 	return nil
 }

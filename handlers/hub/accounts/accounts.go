@@ -20,8 +20,6 @@ import (
 )
 
 var (
-	// ErrNotFound means no user or token matches.
-	ErrNotFound = errors.New("not found")
 	// ErrExists means a user with the e-mail address, or a token with the
 	// name, exists already.
 	ErrExists = errors.New("already exists")

@@ -39,7 +39,7 @@ const Prefix = "/v1/" + hub.ReservedSite
 // Tokens finds API tokens by their hash.
 type Tokens interface {
 	// UseToken returns the token whose hash is given, recording its use,
-	// or an error wrapping accounts.ErrNotFound.
+	// or an error wrapping hub.ErrNotFound.
 	UseToken(ctx context.Context, hash string, now time.Time) (accounts.Token, error)
 }
 
@@ -112,7 +112,7 @@ func (a *API) requireToken(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		t, err := a.cfg.Tokens.UseToken(c.Request().Context(), accounts.HashToken(token), a.cfg.Now())
 		switch {
-		case errors.Is(err, accounts.ErrNotFound):
+		case errors.Is(err, hub.ErrNotFound):
 			return unauthorized(c, "the API token is not valid, or was revoked")
 		case err != nil:
 			a.cfg.Logger.ErrorContext(c.Request().Context(), "checking an API token", slog.Any("error", err))

@@ -40,7 +40,7 @@ const (
 // Users finds the users who may sign in.
 type Users interface {
 	// User returns the user with the e-mail address, or an error wrapping
-	// accounts.ErrNotFound.
+	// hub.ErrNotFound.
 	User(ctx context.Context, email string) (accounts.User, error)
 }
 
@@ -214,7 +214,7 @@ func (con *Console) requireUser(next echo.HandlerFunc) echo.HandlerFunc {
 			return con.refuse(c)
 		}
 		u, err := con.cfg.Users.User(ctx, email)
-		if errors.Is(err, accounts.ErrNotFound) {
+		if errors.Is(err, hub.ErrNotFound) {
 			// Removed since signing in: the session ends with the account.
 			if err := con.sessions.Destroy(ctx); err != nil {
 				return con.internal(c, "ending a session", err)

@@ -12,6 +12,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/hubform/hubform/handlers/hub/accounts"
+
+	"github.com/hubform/hubform/handlers/hub"
 )
 
 // signInFailed is what a wrong address or password is told, alike, so that
@@ -85,7 +87,7 @@ func (con *Console) checkPassword(ctx context.Context, email string, emailErr er
 		return accounts.CheckNoPassword(password), nil
 	}
 	u, err := con.cfg.Users.User(ctx, email)
-	if errors.Is(err, accounts.ErrNotFound) {
+	if errors.Is(err, hub.ErrNotFound) {
 		return accounts.CheckNoPassword(password), nil
 	}
 	if err != nil {

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/hubform/hubform/handlers/hub/accounts"
+
+	"github.com/hubform/hubform/handlers/hub"
 )
 
 // CreateUser stores u. When a user with u.Email exists, nothing is stored
@@ -29,14 +31,14 @@ func (db *DB) CreateUser(ctx context.Context, u accounts.User) error {
 }
 
 // User returns the user with the given e-mail address, or an error wrapping
-// accounts.ErrNotFound.
+// hub.ErrNotFound.
 func (db *DB) User(ctx context.Context, email string) (accounts.User, error) {
 	var u accounts.User
 	var created int64
 	err := db.r.QueryRowContext(ctx, `SELECT email, password_hash, created_at FROM users WHERE email = $1`, text(email)).
 		Scan(&u.Email, &u.PasswordHash, &created)
 	if errors.Is(err, sql.ErrNoRows) {
-		return accounts.User{}, db.errorf("user %s: %w", email, accounts.ErrNotFound)
+		return accounts.User{}, db.errorf("user %s: %w", email, hub.ErrNotFound)
 	}
 	if err != nil {
 		return accounts.User{}, db.errorf("user %s: %w", email, err)
@@ -69,7 +71,7 @@ func (db *DB) Users(ctx context.Context) ([]accounts.User, error) {
 }
 
 // DeleteUser deletes the user with the given e-mail address, or returns an
-// error wrapping accounts.ErrNotFound. The user's sessions stay stored
+// error wrapping hub.ErrNotFound. The user's sessions stay stored
 // until they expire, but the console refuses a session whose user is gone.
 func (db *DB) DeleteUser(ctx context.Context, email string) error {
 	w, err := db.writer()
@@ -80,7 +82,7 @@ func (db *DB) DeleteUser(ctx context.Context, email string) error {
 	if err != nil {
 		return db.errorf("delete user %s: %w", email, err)
 	}
-	return db.affected(res, "delete user "+email, accounts.ErrNotFound)
+	return db.affected(res, "delete user "+email, hub.ErrNotFound)
 }
 
 // CreateToken stores t. When a token named t.Name exists, nothing is
@@ -109,7 +111,7 @@ const tokenUseStep = time.Minute
 
 // UseToken returns the token whose hash is given, recording that it was
 // used at now (to within tokenUseStep), or an error wrapping
-// accounts.ErrNotFound.
+// hub.ErrNotFound.
 func (db *DB) UseToken(ctx context.Context, hash string, now time.Time) (accounts.Token, error) {
 	var t accounts.Token
 	var created int64
@@ -117,7 +119,7 @@ func (db *DB) UseToken(ctx context.Context, hash string, now time.Time) (account
 	err := db.r.QueryRowContext(ctx, `SELECT name, hash, created_at, last_used_at FROM api_tokens WHERE hash = $1`, hash).
 		Scan(&t.Name, &t.Hash, &created, &used)
 	if errors.Is(err, sql.ErrNoRows) {
-		return accounts.Token{}, db.errorf("token: %w", accounts.ErrNotFound)
+		return accounts.Token{}, db.errorf("token: %w", hub.ErrNotFound)
 	}
 	if err != nil {
 		return accounts.Token{}, db.errorf("token: %w", err)
@@ -167,7 +169,7 @@ func (db *DB) Tokens(ctx context.Context) ([]accounts.Token, error) {
 }
 
 // RevokeToken deletes the token named name, or returns an error wrapping
-// accounts.ErrNotFound. It is refused from the next request on.
+// hub.ErrNotFound. It is refused from the next request on.
 func (db *DB) RevokeToken(ctx context.Context, name string) error {
 	w, err := db.writer()
 	if err != nil {
@@ -177,7 +179,7 @@ func (db *DB) RevokeToken(ctx context.Context, name string) error {
 	if err != nil {
 		return db.errorf("revoke token %s: %w", name, err)
 	}
-	return db.affected(res, "revoke token "+name, accounts.ErrNotFound)
+	return db.affected(res, "revoke token "+name, hub.ErrNotFound)
 }
 
 // affected returns nil when res changed a row, else an error wrapping

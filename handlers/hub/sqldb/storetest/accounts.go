@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/hubform/hubform/handlers/hub/accounts"
+
+	"github.com/hubform/hubform/handlers/hub"
 )
 
 func testUsers(t *testing.T, open Open) {
@@ -29,7 +31,7 @@ func testUsers(t *testing.T, open Open) {
 	if err != nil || got != jane {
 		t.Errorf("User = %+v, %v; want %+v (the first hash kept)", got, err, jane)
 	}
-	if _, err := db.User(ctx, "nobody@example.com"); !errors.Is(err, accounts.ErrNotFound) {
+	if _, err := db.User(ctx, "nobody@example.com"); !errors.Is(err, hub.ErrNotFound) {
 		t.Errorf("User of a missing address: %v", err)
 	}
 	users, err := db.Users(ctx)
@@ -40,10 +42,10 @@ func testUsers(t *testing.T, open Open) {
 	if err := db.DeleteUser(ctx, "jane@example.com"); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.DeleteUser(ctx, "jane@example.com"); !errors.Is(err, accounts.ErrNotFound) {
+	if err := db.DeleteUser(ctx, "jane@example.com"); !errors.Is(err, hub.ErrNotFound) {
 		t.Errorf("second DeleteUser: %v", err)
 	}
-	if _, err := db.User(ctx, "jane@example.com"); !errors.Is(err, accounts.ErrNotFound) {
+	if _, err := db.User(ctx, "jane@example.com"); !errors.Is(err, hub.ErrNotFound) {
 		t.Errorf("User after DeleteUser: %v", err)
 	}
 	if err := db.CreateUser(ctx, accounts.User{Email: "x@example.com"}); err == nil {
@@ -78,7 +80,7 @@ func testTokens(t *testing.T, open Open) {
 	if got, _ := a.UseToken(ctx, ci.Hash, T0.Add(time.Hour+time.Minute)); !got.LastUsedAt.Equal(T0.Add(time.Hour + time.Minute)) {
 		t.Errorf("used a minute later: last used %v", got.LastUsedAt)
 	}
-	if _, err := a.UseToken(ctx, accounts.HashToken("hft_wrong"), T0); !errors.Is(err, accounts.ErrNotFound) {
+	if _, err := a.UseToken(ctx, accounts.HashToken("hft_wrong"), T0); !errors.Is(err, hub.ErrNotFound) {
 		t.Errorf("UseToken of an unknown hash: %v", err)
 	}
 	tokens, err := b.Tokens(ctx)
@@ -89,10 +91,10 @@ func testTokens(t *testing.T, open Open) {
 	if err := b.RevokeToken(ctx, "ci"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.UseToken(ctx, ci.Hash, T0); !errors.Is(err, accounts.ErrNotFound) {
+	if _, err := a.UseToken(ctx, ci.Hash, T0); !errors.Is(err, hub.ErrNotFound) {
 		t.Errorf("UseToken after revoking: %v", err)
 	}
-	if err := a.RevokeToken(ctx, "ci"); !errors.Is(err, accounts.ErrNotFound) {
+	if err := a.RevokeToken(ctx, "ci"); !errors.Is(err, hub.ErrNotFound) {
 		t.Errorf("second RevokeToken: %v", err)
 	}
 }
