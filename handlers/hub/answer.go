@@ -12,31 +12,38 @@ import (
 	"github.com/hubform/hubform/hubclient"
 )
 
-// handleError answers every error a handler or middleware returned, in the
-// protocol's JSON shape, {ok:false, error, fields?}: an *Error with its
-// status, message and fields, Echo's own errors (unknown routes, wrong
-// methods) with theirs, and anything else as 500 "internal error". The
-// cause of a server-side failure is logged, never answered.
+// handleError answers every error a handler or middleware returned, with
+// WriteError; Echo's own errors (unknown routes, wrong methods) keep their
+// status.
 func (s *Server) handleError(err error, c echo.Context) {
 	if c.Response().Committed {
 		return
 	}
-	e := AsError(err)
 	var he *echo.HTTPError
 	if errors.As(err, &he) {
-		e = &Error{Status: he.Code, Message: fmt.Sprint(he.Message)}
+		e := &Error{Status: he.Code, Message: fmt.Sprint(he.Message)}
 		if he.Code == http.StatusNotFound {
 			e.Message = "no such route: " + c.Request().Method + " " + c.Request().URL.Path
 		}
+		err = e
 	}
+	WriteError(c, err, s.cfg.Logger)
+}
+
+// WriteError answers err in the JSON of a failed answer, the protocol's
+// and the admin API's alike, {ok:false, error, fields?}: an *Error with its
+// status, message and fields, anything else as 500 "internal error". The
+// cause of a server-side failure goes to logger, never to the client.
+func WriteError(c echo.Context, err error, logger *slog.Logger) {
+	e := AsError(err)
 	if e.Status >= http.StatusInternalServerError {
-		s.cfg.Logger.ErrorContext(c.Request().Context(), e.Message, slog.String("path", c.Request().URL.Path), slog.Any("error", err))
+		logger.ErrorContext(c.Request().Context(), e.Message, slog.String("path", c.Request().URL.Path), slog.Any("error", err))
 	}
+	c.Response().Header().Set("Cache-Control", "no-store")
 	if c.Request().Method == http.MethodHead {
 		c.NoContent(e.Status)
 		return
 	}
-	c.Response().Header().Set("Cache-Control", "no-store")
 	c.JSON(e.Status, hubclient.SubmitResponse{Error: e.Message, Fields: e.Fields})
 }
 

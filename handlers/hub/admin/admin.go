@@ -85,7 +85,7 @@ func (a *API) Register(e *echo.Echo) {
 // Group returns the group of Prefix on e with the token check in front;
 // routes registered on it get the check.
 func (a *API) Group(e *echo.Echo) *echo.Group {
-	return e.Group(Prefix, noStore, a.requireToken)
+	return e.Group(Prefix, noStore, a.answerErrors, a.requireToken)
 }
 
 // tokenKey is where requireToken leaves the token in the request's context.
@@ -115,8 +115,7 @@ func (a *API) requireToken(next echo.HandlerFunc) echo.HandlerFunc {
 		case errors.Is(err, hub.ErrNotFound):
 			return unauthorized(c, "the API token is not valid, or was revoked")
 		case err != nil:
-			a.cfg.Logger.ErrorContext(c.Request().Context(), "checking an API token", slog.Any("error", err))
-			return Fail(c, http.StatusInternalServerError, "the token could not be checked: internal error")
+			return hub.Internal("checking the API token", err)
 		}
 		c.Set(tokenKey, t)
 		return next(c)
@@ -125,18 +124,23 @@ func (a *API) requireToken(next echo.HandlerFunc) echo.HandlerFunc {
 
 func unauthorized(c echo.Context, message string) error {
 	c.Response().Header().Set(echo.HeaderWWWAuthenticate, `Bearer realm="hubform"`)
-	return Fail(c, http.StatusUnauthorized, message)
+	return &hub.Error{Status: http.StatusUnauthorized, Message: message}
 }
 
-// errorBody is the JSON of every error answer, as the protocol's.
-type errorBody struct {
-	OK    bool   `json:"ok"`
-	Error string `json:"error"`
-}
-
-// Fail answers {"ok": false, "error": message} with status.
-func Fail(c echo.Context, status int, message string) error {
-	return c.JSON(status, errorBody{Error: message})
+// answerErrors writes the error a handler returned as the admin API's
+// JSON, which is the protocol's (hub.WriteError).
+func (a *API) answerErrors(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		err := next(c)
+		if err == nil || c.Response().Committed {
+			return err
+		}
+		if _, ok := errors.AsType[*echo.HTTPError](err); ok {
+			return err
+		}
+		hub.WriteError(c, err, a.cfg.Logger)
+		return nil
+	}
 }
 
 func noStore(next echo.HandlerFunc) echo.HandlerFunc {

@@ -68,7 +68,7 @@ type DirectoryForm struct {
 func (a *API) listForms(c echo.Context) error {
 	recs, err := a.cfg.Forms.FormRecords(c.Request().Context())
 	if err != nil {
-		return a.internal(c, "listing forms", err)
+		return hub.Internal("listing forms", err)
 	}
 	out := FormList{OK: true, Forms: recs, Directory: []DirectoryForm{}}
 	if out.Forms == nil {
@@ -164,7 +164,7 @@ func (a *API) getVersion(c echo.Context) error {
 	site, slug := c.Param("site"), c.Param("slug")
 	n, err := a.versionParam(ctx, c)
 	if err != nil {
-		return settled(err)
+		return err
 	}
 	v, err := a.cfg.Forms.FormVersion(ctx, site, slug, n)
 	if err != nil {
@@ -181,19 +181,19 @@ func (a *API) versionParam(ctx context.Context, c echo.Context) (int64, error) {
 	if p != "live" && p != "latest" {
 		n, err := strconv.ParseInt(p, 10, 64)
 		if err != nil || n < 1 {
-			return 0, answered(Fail(c, http.StatusBadRequest, fmt.Sprintf("version %q: want a number from 1, live or latest", p)))
+			return 0, &hub.Error{Status: http.StatusBadRequest, Message: fmt.Sprintf("version %q: want a number from 1, live or latest", p)}
 		}
 		return n, nil
 	}
 	rec, err := a.cfg.Forms.FormRecord(ctx, site, slug)
 	if err != nil {
-		return 0, answered(a.formError(c, site, slug, err))
+		return 0, a.formError(c, site, slug, err)
 	}
 	if p == "latest" {
 		return rec.LastVersion, nil
 	}
 	if rec.LiveVersion == 0 {
-		return 0, answered(Fail(c, http.StatusNotFound, fmt.Sprintf("form %s/%s has no published version", site, slug)))
+		return 0, &hub.Error{Status: http.StatusNotFound, Message: fmt.Sprintf("form %s/%s has no published version", site, slug)}
 	}
 	return rec.LiveVersion, nil
 }
@@ -242,26 +242,26 @@ func (a *API) putDraft(c echo.Context) error {
 	r := c.Request()
 	site, slug := c.Param("site"), c.Param("slug")
 	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != echo.MIMEApplicationJSON {
-		return Fail(c, http.StatusUnsupportedMediaType, "send the form file as application/json")
+		return &hub.Error{Status: http.StatusUnsupportedMediaType, Message: "send the form file as application/json"}
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(c.Response(), r.Body, maxFormBody))
 	var tooLarge *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooLarge):
-		return Fail(c, http.StatusRequestEntityTooLarge, fmt.Sprintf("the form file is larger than %d bytes", maxFormBody-1))
+		return &hub.Error{Status: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf("the form file is larger than %d bytes", maxFormBody-1)}
 	case err != nil:
 		a.cfg.Logger.InfoContext(r.Context(), "form body not read", "error", err)
-		return Fail(c, http.StatusBadRequest, "the request body could not be read")
+		return &hub.Error{Status: http.StatusBadRequest, Message: "the request body could not be read"}
 	}
 	if _, err := forms.Parse(site, slug, body); err != nil {
 		return c.JSON(http.StatusUnprocessableEntity, invalid(fmt.Sprintf("form %s/%s is not valid; nothing was saved", site, slug), err))
 	}
 	if a.cfg.Directory != nil && a.cfg.Directory.InDirectory(site, slug) {
-		return Fail(c, http.StatusConflict, fmt.Sprintf("form %s/%s is in the hub's forms directory, which wins over the database: rename it, or change its file", site, slug))
+		return &hub.Error{Status: http.StatusConflict, Message: fmt.Sprintf("form %s/%s is in the hub's forms directory, which wins over the database: rename it, or change its file", site, slug)}
 	}
 	n, err := a.cfg.Forms.SaveFormVersion(r.Context(), site, slug, body, TokenOf(c).Name, a.cfg.Now())
 	if err != nil {
-		return a.internal(c, "saving a form", err)
+		return hub.Internal("saving a form", err)
 	}
 	a.cfg.Logger.InfoContext(r.Context(), "form saved", "site", site, "slug", slug, "version", n, "token", TokenOf(c).Name)
 	return c.JSON(http.StatusCreated, Saved{OK: true, Site: site, Slug: slug, Version: n})
@@ -285,10 +285,10 @@ func (a *API) publish(c echo.Context) error {
 	site, slug := c.Param("site"), c.Param("slug")
 	n, err := a.versionParam(ctx, c)
 	if err != nil {
-		return settled(err)
+		return err
 	}
 	if a.cfg.Directory != nil && a.cfg.Directory.InDirectory(site, slug) {
-		return Fail(c, http.StatusConflict, fmt.Sprintf("form %s/%s is in the hub's forms directory, which wins over the database: its database versions cannot be served", site, slug))
+		return &hub.Error{Status: http.StatusConflict, Message: fmt.Sprintf("form %s/%s is in the hub's forms directory, which wins over the database: its database versions cannot be served", site, slug)}
 	}
 	// Checked again: a version saved by an older hub may not pass today's
 	// rules, and would then not be served.
@@ -309,35 +309,7 @@ func (a *API) publish(c echo.Context) error {
 // formError answers 404 for a missing form or version, else 500.
 func (a *API) formError(c echo.Context, site, slug string, err error) error {
 	if errors.Is(err, hub.ErrNotFound) {
-		return Fail(c, http.StatusNotFound, fmt.Sprintf("no such form or version: %s/%s", site, slug))
+		return &hub.Error{Status: http.StatusNotFound, Message: fmt.Sprintf("no such form or version: %s/%s", site, slug)}
 	}
-	return a.internal(c, "reading a form", err)
-}
-
-func (a *API) internal(c echo.Context, what string, err error) error {
-	a.cfg.Logger.ErrorContext(c.Request().Context(), what, "error", err)
-	return Fail(c, http.StatusInternalServerError, what+": internal error")
-}
-
-// answeredError is returned by helpers that already wrote the answer.
-type answeredError struct{}
-
-func (answeredError) Error() string { return "answered" }
-
-// settled returns nil for answeredError, whose answer was written, and
-// err otherwise.
-func settled(err error) error {
-	if errors.As(err, new(answeredError)) {
-		return nil
-	}
-	return err
-}
-
-// answered turns the result of writing an answer into an error that
-// stops the handler: the write's own error, or answeredError.
-func answered(err error) error {
-	if err != nil {
-		return err
-	}
-	return answeredError{}
+	return hub.Internal("reading a form", err)
 }
