@@ -13,6 +13,8 @@ import (
 
 	"github.com/hubform/hubform/handlers/hub/forms"
 	"github.com/hubform/hubform/hubclient"
+
+	"github.com/hubform/hubform/handlers/hub"
 )
 
 // The structured builder edits the form file through plain HTML forms.
@@ -118,7 +120,7 @@ func (con *Console) builderAction(edit editFunc) echo.HandlerFunc {
 		site, slug := c.Param("site"), c.Param("slug")
 		p, err := con.loadForm(c, site, slug)
 		if err != nil {
-			return settle(err)
+			return err
 		}
 		form, _ := c.FormParams()
 		p.Typed, p.TypedAt = form, c.Request().URL.Path
@@ -129,7 +131,7 @@ func (con *Console) builderAction(edit editFunc) echo.HandlerFunc {
 			p.Shown, p.Typed = p.Record.LastVersion, nil
 			v, err := con.cfg.Store.FormVersion(c.Request().Context(), site, slug, p.Shown)
 			if err != nil {
-				return settle(con.formError(c, err))
+				return con.formError(err)
 			}
 			p.Body = string(v.Body)
 			p.Problems = []forms.Problem{{Err: errors.New("the form was saved again since this page was loaded: here is its newest version, nothing was changed")}}
@@ -137,7 +139,7 @@ func (con *Console) builderAction(edit editFunc) echo.HandlerFunc {
 		}
 		v, err := con.cfg.Store.FormVersion(c.Request().Context(), site, slug, base)
 		if err != nil {
-			return settle(con.formError(c, err))
+			return con.formError(err)
 		}
 		p.Body = string(v.Body)
 		d := decodeDraft(v.Body)
@@ -152,7 +154,7 @@ func (con *Console) builderAction(edit editFunc) echo.HandlerFunc {
 		}
 		body, err := d.encode()
 		if err != nil {
-			return con.internal(c, "encoding a form", err)
+			return hub.Internal("encoding a form", err)
 		}
 		p.Body = string(body)
 		if _, err := forms.Parse(site, slug, body); err != nil {

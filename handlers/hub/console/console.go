@@ -162,7 +162,7 @@ const maxBody = "3M"
 // before the CSRF token, so that a post without a session is answered 401
 // whatever it carries.
 func (con *Console) Register(e *echo.Echo) {
-	g := e.Group(Path, middleware.BodyLimit(maxBody), securityHeaders, con.loadSession, con.requireUser, con.csrf)
+	g := e.Group(Path, middleware.BodyLimit(maxBody), securityHeaders, con.answerErrors, con.loadSession, con.requireUser, con.csrf)
 	g.GET("/static/*", echo.WrapHandler(http.StripPrefix(staticPath, static.Handler())))
 	g.GET("/sign-in", con.signInPage)
 	g.POST("/sign-in", con.signIn)
@@ -217,12 +217,12 @@ func (con *Console) requireUser(next echo.HandlerFunc) echo.HandlerFunc {
 		if errors.Is(err, hub.ErrNotFound) {
 			// Removed since signing in: the session ends with the account.
 			if err := con.sessions.Destroy(ctx); err != nil {
-				return con.internal(c, "ending a session", err)
+				return hub.Internal("ending a session", err)
 			}
 			return con.refuse(c)
 		}
 		if err != nil {
-			return con.internal(c, "looking up the signed-in user", err)
+			return hub.Internal("looking up the signed-in user", err)
 		}
 		c.Set(userKey, u)
 		return next(c)
@@ -242,9 +242,26 @@ func (con *Console) refuse(c echo.Context) error {
 }
 
 // internal logs err and answers 500 without it.
-func (con *Console) internal(c echo.Context, what string, err error) error {
-	con.cfg.Logger.ErrorContext(c.Request().Context(), what, slog.String("path", c.Request().URL.Path), slog.Any("error", err))
-	return c.String(http.StatusInternalServerError, "The console cannot serve this request right now; try again later.")
+// answerErrors writes the error a handler returned as the console's
+// answer, a short text for people: an *hub.Error with its status and
+// message, and any failure of the hub's own as 500 with the same sentence
+// whatever the cause, which goes to the log.
+func (con *Console) answerErrors(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		err := next(c)
+		if err == nil || c.Response().Committed {
+			return err
+		}
+		if _, ok := errors.AsType[*echo.HTTPError](err); ok {
+			return err
+		}
+		e := hub.AsError(err)
+		if e.Status >= http.StatusInternalServerError {
+			con.cfg.Logger.ErrorContext(c.Request().Context(), e.Message, slog.String("path", c.Request().URL.Path), slog.Any("error", err))
+			return c.String(e.Status, "The console cannot serve this request right now; try again later.")
+		}
+		return c.String(e.Status, e.Message)
+	}
 }
 
 // securityHeaders keeps console pages out of caches and frames.

@@ -79,7 +79,7 @@ func (con *Console) deliveriesPage(c echo.Context) error {
 	site, slug := c.Param("site"), c.Param("slug")
 	list, err := con.cfg.Deliveries.List(c.Request().Context(), site, slug)
 	if err != nil {
-		return con.internal(c, "listing deliveries", err)
+		return hub.Internal("listing deliveries", err)
 	}
 	p := deliveriesProps{CSRF: csrfToken(c), Site: site, Slug: slug, Submission: c.QueryParam("submission")}
 	p.Retried, _ = strconv.ParseInt(c.QueryParam("retried"), 10, 64)
@@ -163,10 +163,10 @@ func (con *Console) retryDelivery(c echo.Context) error {
 		return c.String(http.StatusNotFound, "This form has no such delivery.")
 	}
 	if err != nil {
-		return con.internal(c, "looking up a delivery", err)
+		return hub.Internal("looking up a delivery", err)
 	}
 	if _, err := con.cfg.Deliveries.Retry(ctx, id); err != nil {
-		return con.internal(c, "retrying a delivery", err)
+		return hub.Internal("retrying a delivery", err)
 	}
 	u, _ := c.Get(userKey).(accounts.User)
 	con.cfg.Logger.InfoContext(ctx, "delivery to be attempted again, from the console", slog.Int64("delivery", id),

@@ -75,25 +75,27 @@ func inboxPath(site, slug string) string {
 	return Path + "/forms/" + url.PathEscape(site) + "/" + url.PathEscape(slug) + "/submissions"
 }
 
-// form returns the form the route names, or answers 404: every inbox
-// route serves the submissions of one form the hub knows, and of no
-// other.
-func (con *Console) form(c echo.Context) (*hub.Form, bool, error) {
+// form returns the form the route names, or a 404: every inbox route
+// serves the submissions of one form the hub knows, and of no other.
+func (con *Console) form(c echo.Context) (*hub.Form, error) {
 	site, slug := c.Param("site"), c.Param("slug")
 	if !hub.ValidName(site) || !hub.ValidName(slug) {
-		return nil, false, c.String(http.StatusNotFound, "No such form.")
+		return nil, noSuchForm
 	}
 	f, err := con.cfg.Lookup.Lookup(site, slug)
 	if errors.Is(err, hub.ErrNotFound) {
-		return nil, false, c.String(http.StatusNotFound, "No such form.")
+		return nil, noSuchForm
 	}
 	if err != nil {
 		// Its submissions are still readable; labels are then the names.
 		con.cfg.Logger.WarnContext(c.Request().Context(), "inbox of a form not served", slog.String("site", site), slog.String("form", slug), slog.Any("error", err))
 		f = &hub.Form{Site: site, Slug: slug, Schema: &hubclient.Schema{}}
 	}
-	return f, true, nil
+	return f, nil
 }
+
+// noSuchForm answers a route that names a form the hub does not know.
+var noSuchForm = &hub.Error{Status: http.StatusNotFound, Message: "No such form."}
 
 // inboxQuery is an inbox's filter as its URL carries it.
 type inboxQuery struct {
@@ -156,8 +158,8 @@ type inboxRow struct {
 }
 
 func (con *Console) inbox(c echo.Context) error {
-	form, ok, err := con.form(c)
-	if !ok {
+	form, err := con.form(c)
+	if err != nil {
 		return err
 	}
 	q, f, problem := filter(form, c.QueryParams())
@@ -174,7 +176,7 @@ func (con *Console) inbox(c echo.Context) error {
 		return nil
 	})
 	if err != nil {
-		return con.internal(c, "listing submissions", err)
+		return hub.Internal("listing submissions", err)
 	}
 	if len(p.Rows) > PageSize {
 		p.Rows = p.Rows[:PageSize]
@@ -259,26 +261,26 @@ func values(payload json.RawMessage, labels []labeled) []value {
 	return out
 }
 
-// submissionOf returns the submission the route names, or answers 404
-// when there is none of this form.
-func (con *Console) submissionOf(c echo.Context, form *hub.Form) (hub.Submission, bool, error) {
+// submissionOf returns the submission the route names, or a 404 when
+// there is none of this form.
+func (con *Console) submissionOf(c echo.Context, form *hub.Form) (hub.Submission, error) {
 	s, err := con.cfg.Submissions.Submission(c.Request().Context(), c.Param("id"))
 	if errors.Is(err, hub.ErrNotFound) || err == nil && (s.Site != form.Site || s.Form != form.Slug) {
-		return s, false, c.String(http.StatusNotFound, "No such submission of this form.")
+		return s, &hub.Error{Status: http.StatusNotFound, Message: "No such submission of this form."}
 	}
 	if err != nil {
-		return s, false, con.internal(c, "reading a submission", err)
+		return s, hub.Internal("reading a submission", err)
 	}
-	return s, true, nil
+	return s, nil
 }
 
 func (con *Console) submission(c echo.Context) error {
-	form, ok, err := con.form(c)
-	if !ok {
+	form, err := con.form(c)
+	if err != nil {
 		return err
 	}
-	s, ok, err := con.submissionOf(c, form)
-	if !ok {
+	s, err := con.submissionOf(c, form)
+	if err != nil {
 		return err
 	}
 	schema := con.schemaOf(c, form, s)
@@ -310,12 +312,12 @@ func (con *Console) schemaOf(c echo.Context, form *hub.Form, s hub.Submission) *
 }
 
 func (con *Console) download(c echo.Context) error {
-	form, ok, err := con.form(c)
-	if !ok {
+	form, err := con.form(c)
+	if err != nil {
 		return err
 	}
-	s, ok, err := con.submissionOf(c, form)
-	if !ok {
+	s, err := con.submissionOf(c, form)
+	if err != nil {
 		return err
 	}
 	n, err := strconv.Atoi(c.Param("n"))
@@ -327,7 +329,7 @@ func (con *Console) download(c echo.Context) error {
 	if signer, ok := con.cfg.Files.(LinkSigner); ok {
 		link, err := signer.SignedGetURL(ctx, a.Key, a.Filename, DownloadLinkExpiry)
 		if err != nil {
-			return con.internal(c, "signing a download link", err)
+			return hub.Internal("signing a download link", err)
 		}
 		return c.Redirect(http.StatusSeeOther, link)
 	}
@@ -336,7 +338,7 @@ func (con *Console) download(c echo.Context) error {
 		return c.String(http.StatusNotFound, "This file is no longer in the hub's storage.")
 	}
 	if err != nil {
-		return con.internal(c, "reading a file", err)
+		return hub.Internal("reading a file", err)
 	}
 	defer r.Close()
 	h := c.Response().Header()
@@ -365,8 +367,8 @@ func selected(c echo.Context, form *hub.Form) ([]string, string, error) {
 }
 
 func (con *Console) deleteSubmissions(c echo.Context) error {
-	form, ok, err := con.form(c)
-	if !ok {
+	form, err := con.form(c)
+	if err != nil {
 		return err
 	}
 	ids, back, err := selected(c, form)
@@ -376,7 +378,7 @@ func (con *Console) deleteSubmissions(c echo.Context) error {
 	ctx := c.Request().Context()
 	d, err := con.cfg.Submissions.DeleteSubmissions(ctx, form.Site, form.Slug, ids)
 	if err != nil {
-		return con.internal(c, "deleting submissions", err)
+		return hub.Internal("deleting submissions", err)
 	}
 	hub.DeleteFiles(ctx, con.cfg.Files, d.Files, con.cfg.Logger)
 	con.cfg.Logger.InfoContext(ctx, "submissions deleted", slog.String("site", form.Site), slog.String("form", form.Slug),
@@ -385,8 +387,8 @@ func (con *Console) deleteSubmissions(c echo.Context) error {
 }
 
 func (con *Console) markSpam(c echo.Context) error {
-	form, ok, err := con.form(c)
-	if !ok {
+	form, err := con.form(c)
+	if err != nil {
 		return err
 	}
 	ids, back, err := selected(c, form)
@@ -395,14 +397,14 @@ func (con *Console) markSpam(c echo.Context) error {
 	}
 	spam := c.FormValue("spam") == "1"
 	if _, err := con.cfg.Submissions.SetSpam(c.Request().Context(), form.Site, form.Slug, ids, spam); err != nil {
-		return con.internal(c, "marking submissions as spam", err)
+		return hub.Internal("marking submissions as spam", err)
 	}
 	return c.Redirect(http.StatusSeeOther, back)
 }
 
 func (con *Console) export(c echo.Context) error {
-	form, ok, err := con.form(c)
-	if !ok {
+	form, err := con.form(c)
+	if err != nil {
 		return err
 	}
 	format := c.Param("format")

@@ -51,7 +51,7 @@ func (con *Console) signIn(c echo.Context) error {
 		}
 		ok, retry, err := con.cfg.Limiter.Allow(ctx, limit.key, limit.n, LimitWindow, now)
 		if err != nil {
-			return con.internal(c, "counting a sign-in attempt", err)
+			return hub.Internal("counting a sign-in attempt", err)
 		}
 		if !ok {
 			con.cfg.Logger.WarnContext(ctx, "console sign-in attempts over the limit", slog.String("client", c.RealIP()), slog.String("email", email))
@@ -63,7 +63,7 @@ func (con *Console) signIn(c echo.Context) error {
 
 	ok, err := con.checkPassword(ctx, email, emailErr, password)
 	if err != nil {
-		return con.internal(c, "checking a password", err)
+		return hub.Internal("checking a password", err)
 	}
 	if !ok {
 		con.cfg.Logger.InfoContext(ctx, "console sign-in failed", slog.String("client", c.RealIP()), slog.String("email", email))
@@ -73,7 +73,7 @@ func (con *Console) signIn(c echo.Context) error {
 	// A new token on sign-in: a session token planted before cannot be
 	// carried into the signed-in session.
 	if err := con.sessions.RenewToken(ctx); err != nil {
-		return con.internal(c, "renewing a session", err)
+		return hub.Internal("renewing a session", err)
 	}
 	con.sessions.Put(ctx, sessionUser, email)
 	con.cfg.Logger.InfoContext(ctx, "console sign-in", slog.String("client", c.RealIP()), slog.String("email", email))
@@ -98,7 +98,7 @@ func (con *Console) checkPassword(ctx context.Context, email string, emailErr er
 
 func (con *Console) signOut(c echo.Context) error {
 	if err := con.sessions.Destroy(c.Request().Context()); err != nil {
-		return con.internal(c, "ending a session", err)
+		return hub.Internal("ending a session", err)
 	}
 	return c.Redirect(http.StatusSeeOther, SignInPath)
 }

@@ -54,7 +54,7 @@ func (con *Console) sitesPage(c echo.Context) error {
 func (con *Console) renderSites(c echo.Context, status int, create createProps) error {
 	recs, err := con.cfg.Store.FormRecords(c.Request().Context())
 	if err != nil {
-		return con.internal(c, "listing forms", err)
+		return hub.Internal("listing forms", err)
 	}
 	var sites []siteGroup
 	for _, r := range recs {
@@ -95,7 +95,7 @@ func (con *Console) createForm(c echo.Context) error {
 		} else if _, err := con.cfg.Store.FormRecord(ctx, p.Site, p.Slug); err == nil {
 			p.Errors["slug"] = "This site has a form of this name already."
 		} else if !errors.Is(err, hub.ErrNotFound) {
-			return con.internal(c, "reading a form", err)
+			return hub.Internal("reading a form", err)
 		}
 	}
 	if len(p.Errors) > 0 {
@@ -103,7 +103,7 @@ func (con *Console) createForm(c echo.Context) error {
 	}
 	body, err := json.MarshalIndent(map[string]any{"title": p.Title, "fields": []any{}, "steps": []any{}}, "", "  ")
 	if err != nil {
-		return con.internal(c, "encoding a form", err)
+		return hub.Internal("encoding a form", err)
 	}
 	if _, err := con.save(c, p.Site, p.Slug, body); err != nil {
 		return err
@@ -125,7 +125,7 @@ func (con *Console) save(c echo.Context, site, slug string, body []byte) (int64,
 	ctx := c.Request().Context()
 	n, err := con.cfg.Store.SaveFormVersion(ctx, site, slug, body, u.Email, con.cfg.Now())
 	if err != nil {
-		return 0, con.internal(c, "saving a form", err)
+		return 0, hub.Internal("saving a form", err)
 	}
 	con.cfg.Logger.InfoContext(ctx, "form saved", "site", site, "slug", slug, "version", n, "user", u.Email)
 	return n, nil
@@ -158,7 +158,7 @@ func (con *Console) formPage(c echo.Context) error {
 	site, slug := c.Param("site"), c.Param("slug")
 	p, err := con.loadForm(c, site, slug)
 	if err != nil {
-		return settle(err)
+		return err
 	}
 	shown := p.Record.LastVersion
 	if q := c.QueryParam("version"); q != "" {
@@ -168,7 +168,7 @@ func (con *Console) formPage(c echo.Context) error {
 	}
 	v, err := con.cfg.Store.FormVersion(c.Request().Context(), site, slug, shown)
 	if err != nil {
-		return settle(con.formError(c, err))
+		return con.formError(err)
 	}
 	p.Body, p.Shown = string(v.Body), shown
 	switch {
@@ -181,44 +181,27 @@ func (con *Console) formPage(c echo.Context) error {
 	return render(c, http.StatusOK, formPage(p))
 }
 
-// loadForm reads the form's record and versions, or answers 404.
+// loadForm reads the form's record and versions, or returns a 404.
 func (con *Console) loadForm(c echo.Context, site, slug string) (formProps, error) {
 	ctx := c.Request().Context()
 	p := formProps{CSRF: csrfToken(c), Site: site, Slug: slug}
 	var err error
 	if p.Record, err = con.cfg.Store.FormRecord(ctx, site, slug); err != nil {
-		return p, con.formError(c, err)
+		return p, con.formError(err)
 	}
 	if p.Versions, err = con.cfg.Store.FormVersions(ctx, site, slug); err != nil {
-		return p, con.formError(c, err)
+		return p, con.formError(err)
 	}
 	return p, nil
 }
 
-// formError answers 404 for a missing form or version, else 500; it
-// returns echo's answered error so that callers stop.
-func (con *Console) formError(c echo.Context, err error) error {
+// formError is the answer to err, which reading a form returned: 404 for
+// a missing form or version, else 500.
+func (con *Console) formError(err error) error {
 	if errors.Is(err, hub.ErrNotFound) {
-		if werr := c.String(http.StatusNotFound, "There is no such form or version."); werr != nil {
-			return werr
-		}
-		return errAnswered
+		return &hub.Error{Status: http.StatusNotFound, Message: "There is no such form or version."}
 	}
-	if werr := con.internal(c, "reading a form", err); werr != nil {
-		return werr
-	}
-	return errAnswered
-}
-
-// errAnswered stops a handler whose answer was written; settle turns it
-// back into nil for echo.
-var errAnswered = errors.New("answered")
-
-func settle(err error) error {
-	if errors.Is(err, errAnswered) {
-		return nil
-	}
-	return err
+	return hub.Internal("reading a form", err)
 }
 
 // saveForm saves the posted form file as a new draft when it validates
@@ -228,7 +211,7 @@ func (con *Console) saveForm(c echo.Context) error {
 	site, slug := c.Param("site"), c.Param("slug")
 	p, err := con.loadForm(c, site, slug)
 	if err != nil {
-		return settle(err)
+		return err
 	}
 	p.Body = c.FormValue("body")
 	body := []byte(p.Body)
@@ -260,11 +243,11 @@ func (con *Console) publish(c echo.Context) error {
 	}
 	v, err := con.cfg.Store.FormVersion(ctx, site, slug, n)
 	if err != nil {
-		return settle(con.formError(c, err))
+		return con.formError(err)
 	}
 	p, err := con.loadForm(c, site, slug)
 	if err != nil {
-		return settle(err)
+		return err
 	}
 	if _, perr := forms.Parse(site, slug, v.Body); perr != nil || con.inDirectory(site, slug) {
 		p.Body, p.Shown = string(v.Body), n
@@ -277,7 +260,7 @@ func (con *Console) publish(c echo.Context) error {
 		return render(c, http.StatusUnprocessableEntity, formPage(p))
 	}
 	if err := con.cfg.Store.PublishFormVersion(ctx, site, slug, n, con.cfg.Now()); err != nil {
-		return settle(con.formError(c, err))
+		return con.formError(err)
 	}
 	u, _ := c.Get(userKey).(accounts.User)
 	con.cfg.Logger.InfoContext(ctx, "form published", "site", site, "slug", slug, "version", n, "user", u.Email)
