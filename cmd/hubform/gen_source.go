@@ -152,8 +152,6 @@ func (g goSource) fieldDoc(f genField) string {
 	}
 	if f.Multiple && f.Type == hubclient.FieldFile {
 		notes = append(notes, "several files")
-	} else if f.Multiple && f.Type == hubclient.FieldSelect {
-		notes = append(notes, "several choices")
 	}
 	if len(notes) > 0 {
 		doc += " (" + strings.Join(notes, ", ") + ")"
@@ -165,8 +163,8 @@ func (g goSource) fieldDoc(f genField) string {
 }
 
 // goType is the Go type of a field's values, as the submit route types
-// them and handlers.Bind converts them. A select that takes several
-// choices is a slice, which Bind fills from one choice too.
+// them and handlers.Bind converts them. A select is one choice: "multiple"
+// is a file field's alone.
 func goType(f *hubclient.Field) string {
 	switch f.Type {
 	case hubclient.FieldNumber:
@@ -177,10 +175,6 @@ func goType(f *hubclient.Field) string {
 		return "[]string"
 	case hubclient.FieldFile:
 		return "[]*multipart.FileHeader"
-	case hubclient.FieldSelect:
-		if f.Multiple {
-			return "[]string"
-		}
 	}
 	return "string" // text, email, tel, url, textarea, radio, date, hidden, and types to come
 }

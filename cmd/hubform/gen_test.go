@@ -82,7 +82,7 @@ func TestGenTypesEachField(t *testing.T) {
 		"Age":         "float64 `form:\"age\"`",
 		"Bio":         "string `form:\"bio\"`",
 		"Plan":        "string `form:\"plan\"`",
-		"Langs":       "[]string `form:\"langs\"`",
+		"Langs":       "string `form:\"langs\"`",
 		"Size":        "string `form:\"size\"`",
 		"Agree":       "bool `form:\"agree\"`",
 		"Tags":        "[]string `form:\"tags\"`",
@@ -107,7 +107,7 @@ func TestGenTypesEachField(t *testing.T) {
 		"\t// FullName is the text field \"Full name\" (required).\n\tFullName string",
 		"\t// Bio is the textarea field \"About you\\nin short\".\n",
 		"\t// Tel is the tel field \"tel\".\n",
-		"\t// Langs is the select field \"langs\" (several choices); its options are the EveryTypeLangs… constants.\n",
+		"\t// Langs is the select field \"langs\"; its options are the EveryTypeLangs… constants.\n",
 	} {
 		if !strings.Contains(string(src), doc) {
 			t.Errorf("the source lacks the comment %q:\n%s", doc, src)
