@@ -24,4 +24,11 @@
 // A form's own settings (its hub, states, styling and callbacks) are
 // registered once in Config.Forms, so that the routes, which render the
 // form again after the page, hold them too.
+//
+// # The library and the hub
+//
+// An app that embeds forms uses this package with components, static and
+// hubclient: that is the library. The packages under handlers/hub are the
+// hub that "hubform hub" serves (see package hub for a map of them); an app
+// imports none of them, and they are not needed to render or submit a form.
 package handlers

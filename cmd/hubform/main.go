@@ -1,5 +1,9 @@
-// Command hubform submits to, and (in later subcommands) serves, hosted
-// forms that speak the hubform protocol.
+// Command hubform works with hosted forms that speak the hubform protocol:
+// it serves a hub (hub) and a demo site with its own hub (demo), submits
+// to a hub (submit) and checks one against the protocol (conformance),
+// writes Go types for forms (gen), and manages a hub's data: its forms,
+// submissions, deliveries, users and API tokens. "hubform --help" lists
+// the subcommands.
 package main
 
 import (

@@ -1,7 +1,21 @@
 // Package hub is the self-hosted hub: the three routes of the hosted-form
 // protocol, the signed-upload endpoint of its local storage, and the rules
-// that make it safe to expose. The domain types live here; storage drivers
-// live in the packages below it (sqlite, localblob, forms, captcha).
+// that make it safe to expose. The domain types (Form, Submission, Upload,
+// Error) live here; each dependency has a package below it:
+//
+//   - sqldb stores forms, submissions, uploads, users and tokens over
+//     database/sql; sqlite and postgres open it on their database.
+//   - localblob and s3blob store the files, on a directory or in a bucket.
+//   - forms reads the forms directory and checks form files.
+//   - delivery sends each stored submission's webhooks and e-mail, as jobs
+//     of a River queue in the same database.
+//   - console is the owners' pages: the builder, the inbox, deliveries;
+//     admin is the token-guarded JSON API; accounts the people and tokens
+//     they use.
+//   - captcha verifies Turnstile and reCAPTCHA tokens; export writes
+//     submissions as CSV or JSON; metrics counts for Prometheus.
+//
+// The command hubform hub (cmd/hubform) puts them together.
 package hub
 
 import (

@@ -1,5 +1,7 @@
-// Package sqlite opens the hub's database in a SQLite file: the
-// submissions and the uploads it signed URLs for. The queries, the
+// Package sqlite opens the hub's database in a SQLite file: the forms saved
+// in the console or through the admin API and their versions, the
+// submissions and the uploads it signed URLs for, the users, their
+// sessions and the API tokens, and the delivery queue's jobs. The queries, the
 // migrations and the methods of the [sqldb.DB] it returns are shared with
 // the PostgreSQL store in package sqldb; what is SQLite's lives here.
 //
