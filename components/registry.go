@@ -85,7 +85,10 @@ func (p FieldProps) Autocomplete() string {
 // FieldComponent renders one field.
 type FieldComponent func(FieldProps) templ.Component
 
-// Registry maps a field type to its component.
+// Registry maps a field type to its component. A field renders with the
+// first component found for its type, in this order: the form's own
+// (FormProps.Components), the context's (WithRegistry), the default
+// (DefaultRegistry), and for a type none of them knows, Input.
 type Registry map[string]FieldComponent
 
 // DefaultRegistry returns the built-in field components, one per type of
