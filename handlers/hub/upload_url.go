@@ -1,0 +1,107 @@
+package hub
+
+import (
+	"fmt"
+	"mime"
+	"net/http"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/hubform/hubform/hubclient"
+)
+
+// postUploadURL signs an upload URL for one file, once the form's limits
+// allow the file. The upload is recorded so that the PUT and the submission
+// can be checked against it.
+func (s *Server) postUploadURL(c echo.Context) error {
+	form := formOf(c)
+	var req hubclient.UploadURLRequest
+	if err := s.readJSON(c, maxUploadURLBody, &req); err != nil {
+		return err
+	}
+	limits := form.Settings
+	switch {
+	case !hasFileField(form.Schema):
+		return &Error{Status: http.StatusBadRequest, Message: "this form takes no files"}
+	case req.Filename == "" || len(req.Filename) > 255 || !utf8.ValidString(req.Filename):
+		return &Error{Status: http.StatusBadRequest, Message: "filename: want 1 to 255 bytes of UTF-8"}
+	case req.Size < 0:
+		return &Error{Status: http.StatusBadRequest, Message: "size: must not be negative"}
+	case req.Size > limits.maxFileSize():
+		return &Error{Status: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf("file of %d bytes is larger than this form's limit of %d bytes", req.Size, limits.maxFileSize())}
+	}
+	if msg := limits.checkType(req.MIME); msg != "" {
+		return &Error{Status: http.StatusUnsupportedMediaType, Message: msg}
+	}
+	ctx := c.Request().Context()
+	now := s.cfg.Now()
+	u := Upload{
+		Key: NewUploadKey(form.Site, form.Slug, req.Filename), Site: form.Site, Form: form.Slug,
+		Filename: req.Filename, MIME: req.MIME, Size: req.Size, CreatedAt: now, ExpiresAt: now.Add(s.cfg.UploadURLExpiry),
+	}
+	// Signed before it is recorded, so that a failure leaves no record: a
+	// URL whose upload is not recorded is never handed out, and no PUT to
+	// it could be claimed.
+	url, err := s.cfg.Blobs.SignedPutURL(ctx, u, s.cfg.UploadURLExpiry)
+	if err != nil {
+		return Internal("signing the upload URL", err)
+	}
+	if err := s.cfg.Store.CreateUpload(ctx, u); err != nil {
+		return Internal("recording the upload", err)
+	}
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return c.JSON(http.StatusOK, hubclient.UploadURLResponse{OK: true, UploadURL: url, Key: u.Key})
+}
+
+func hasFileField(s *hubclient.Schema) bool {
+	for _, f := range s.Fields {
+		if f.Type == hubclient.FieldFile {
+			return true
+		}
+	}
+	return false
+}
+
+func (st Settings) maxFileSize() int64 {
+	if st.MaxFileSize > 0 {
+		return st.MaxFileSize
+	}
+	return DefaultMaxFileSize
+}
+
+func (st Settings) maxFiles() int {
+	if st.MaxFiles > 0 {
+		return st.MaxFiles
+	}
+	return DefaultMaxFiles
+}
+
+// checkType returns why a file of type contentType is refused, or "".
+// The type travels as the PUT's Content-Type header and into the database,
+// so a control character, which neither takes, refuses it even where
+// mime.ParseMediaType would accept it in a quoted parameter.
+func (st Settings) checkType(contentType string) string {
+	mt, _, err := mime.ParseMediaType(contentType)
+	if err != nil || !strings.Contains(mt, "/") || strings.Contains(mt, "*") || strings.ContainsFunc(contentType, isControl) {
+		return fmt.Sprintf("mime: %q is not a media type", contentType)
+	}
+	if len(st.AllowedTypes) == 0 {
+		return ""
+	}
+	for _, allowed := range st.AllowedTypes {
+		family, wildcard := strings.CutSuffix(allowed, "/*")
+		if strings.EqualFold(allowed, mt) || wildcard && strings.EqualFold(family, strings.SplitN(mt, "/", 2)[0]) {
+			return ""
+		}
+	}
+	return fmt.Sprintf("files of type %s are not accepted; this form takes %s", mt, strings.Join(st.AllowedTypes, ", "))
+}
+
+func isControl(r rune) bool { return r < 0x20 || r == 0x7f }
+
+// uploadGrace is how long after its URL expired an unclaimed upload is kept
+// at the least: long enough for its submission to follow.
+const uploadGrace = time.Hour
