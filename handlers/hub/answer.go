@@ -30,6 +30,26 @@ func (s *Server) handleError(err error, c echo.Context) {
 	WriteError(c, err, s.cfg.Logger)
 }
 
+// Answer returns the middleware of a surface's one error handler: it hands
+// the error a handler returned to write, unless the answer was already
+// written. Echo's own errors (unknown routes, wrong methods) go on to the
+// server's handler.
+func Answer(write func(c echo.Context, err error)) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			err := next(c)
+			if err == nil || c.Response().Committed {
+				return err
+			}
+			if _, ok := errors.AsType[*echo.HTTPError](err); ok {
+				return err
+			}
+			write(c, err)
+			return nil
+		}
+	}
+}
+
 // WriteError answers err in the JSON of a failed answer, the protocol's
 // and the admin API's alike, {ok:false, error, fields?}: an *Error with its
 // status, message and fields, anything else as 500 "internal error". The

@@ -85,7 +85,9 @@ func (a *API) Register(e *echo.Echo) {
 // Group returns the group of Prefix on e with the token check in front;
 // routes registered on it get the check.
 func (a *API) Group(e *echo.Echo) *echo.Group {
-	return e.Group(Prefix, noStore, a.answerErrors, a.requireToken)
+	// Errors are answered in the protocol's JSON.
+	answer := hub.Answer(func(c echo.Context, err error) { hub.WriteError(c, err, a.cfg.Logger) })
+	return e.Group(Prefix, noStore, answer, a.requireToken)
 }
 
 // tokenKey is where requireToken leaves the token in the request's context.
@@ -125,22 +127,6 @@ func (a *API) requireToken(next echo.HandlerFunc) echo.HandlerFunc {
 func unauthorized(c echo.Context, message string) error {
 	c.Response().Header().Set(echo.HeaderWWWAuthenticate, `Bearer realm="hubform"`)
 	return &hub.Error{Status: http.StatusUnauthorized, Message: message}
-}
-
-// answerErrors writes the error a handler returned as the admin API's
-// JSON, which is the protocol's (hub.WriteError).
-func (a *API) answerErrors(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		err := next(c)
-		if err == nil || c.Response().Committed {
-			return err
-		}
-		if _, ok := errors.AsType[*echo.HTTPError](err); ok {
-			return err
-		}
-		hub.WriteError(c, err, a.cfg.Logger)
-		return nil
-	}
 }
 
 func noStore(next echo.HandlerFunc) echo.HandlerFunc {

@@ -162,7 +162,7 @@ const maxBody = "3M"
 // before the CSRF token, so that a post without a session is answered 401
 // whatever it carries.
 func (con *Console) Register(e *echo.Echo) {
-	g := e.Group(Path, middleware.BodyLimit(maxBody), securityHeaders, con.answerErrors, con.loadSession, con.requireUser, con.csrf)
+	g := e.Group(Path, middleware.BodyLimit(maxBody), securityHeaders, hub.Answer(con.writeError), con.loadSession, con.requireUser, con.csrf)
 	g.GET("/static/*", echo.WrapHandler(http.StripPrefix(staticPath, static.Handler())))
 	g.GET("/sign-in", con.signInPage)
 	g.POST("/sign-in", con.signIn)
@@ -241,27 +241,18 @@ func (con *Console) refuse(c echo.Context) error {
 	return c.String(http.StatusUnauthorized, "Sign in first.")
 }
 
-// internal logs err and answers 500 without it.
-// answerErrors writes the error a handler returned as the console's
-// answer, a short text for people: an *hub.Error with its status and
-// message, and any failure of the hub's own as 500 with the same sentence
-// whatever the cause, which goes to the log.
-func (con *Console) answerErrors(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		err := next(c)
-		if err == nil || c.Response().Committed {
-			return err
-		}
-		if _, ok := errors.AsType[*echo.HTTPError](err); ok {
-			return err
-		}
-		e := hub.AsError(err)
-		if e.Status >= http.StatusInternalServerError {
-			con.cfg.Logger.ErrorContext(c.Request().Context(), e.Message, slog.String("path", c.Request().URL.Path), slog.Any("error", err))
-			return c.String(e.Status, "The console cannot serve this request right now; try again later.")
-		}
-		return c.String(e.Status, e.Message)
+// writeError answers the error a handler returned with a short text for
+// people: an *hub.Error with its status and message, and any failure of
+// the hub's own as 500 with the same sentence whatever the cause, which
+// goes to the log.
+func (con *Console) writeError(c echo.Context, err error) {
+	e := hub.AsError(err)
+	if e.Status >= http.StatusInternalServerError {
+		con.cfg.Logger.ErrorContext(c.Request().Context(), e.Message, slog.String("path", c.Request().URL.Path), slog.Any("error", err))
+		c.String(e.Status, "The console cannot serve this request right now; try again later.")
+		return
 	}
+	c.String(e.Status, e.Message)
 }
 
 // securityHeaders keeps console pages out of caches and frames.
