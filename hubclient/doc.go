@@ -17,5 +17,6 @@
 // "submit failed: ") and are typed for errors.As.
 //
 // The schema format is described in SCHEMA.md beside this file. Package
-// hubtest provides an in-memory hub for tests.
+// fakehub provides an in-memory hub for tests; hubclient/conformance checks
+// it against the protocol.
 package hubclient

@@ -6,11 +6,11 @@ import (
 	"log"
 
 	"github.com/hubform/hubform/hubclient"
-	"github.com/hubform/hubform/hubclient/hubtest"
+	"github.com/hubform/hubform/hubclient/fakehub"
 )
 
 func ExampleNewSubmit() {
-	hub := hubtest.NewServer() // any hub: hubclient.DefaultHubURL, or your own
+	hub := fakehub.NewServer() // any hub: hubclient.DefaultHubURL, or your own
 	defer hub.Close()
 
 	submit := hubclient.NewSubmit(hubclient.SubmitOptions{
@@ -35,7 +35,7 @@ func ExampleNewSubmit() {
 }
 
 func ExampleClient_Schema() {
-	hub := hubtest.NewServer()
+	hub := fakehub.NewServer()
 	defer hub.Close()
 	hub.SetForm("acme", "contact", &hubclient.Schema{
 		Title:  "Contact us",

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/hubform/hubform/hubclient"
-	"github.com/hubform/hubform/hubclient/hubtest"
+	"github.com/hubform/hubform/hubclient/fakehub"
 )
 
 // memFile returns an in-memory File.
@@ -18,14 +18,14 @@ func memFile(name, mime, body string) hubclient.File {
 	})
 }
 
-func newHub(t testing.TB) *hubtest.Hub {
+func newHub(t testing.TB) *fakehub.Hub {
 	t.Helper()
-	h := hubtest.NewServer()
+	h := fakehub.NewServer()
 	t.Cleanup(h.Close)
 	return h
 }
 
-func submitter(h *hubtest.Hub, opts hubclient.SubmitOptions) hubclient.SubmitConfig {
+func submitter(h *fakehub.Hub, opts hubclient.SubmitOptions) hubclient.SubmitConfig {
 	opts.HubURL = h.URL
 	if opts.SiteID == "" {
 		opts.SiteID, opts.FormSlug = "acme", "contact"
@@ -34,7 +34,7 @@ func submitter(h *hubtest.Hub, opts hubclient.SubmitOptions) hubclient.SubmitCon
 }
 
 // assertStored checks that the hub stored exactly body under key.
-func assertStored(t *testing.T, h *hubtest.Hub, key, mime, body string) {
+func assertStored(t *testing.T, h *fakehub.Hub, key, mime, body string) {
 	t.Helper()
 	u, ok := h.Upload(key)
 	if !ok || !u.Stored {
@@ -45,8 +45,8 @@ func assertStored(t *testing.T, h *hubtest.Hub, key, mime, body string) {
 	}
 }
 
-func requestsTo(h *hubtest.Hub, suffix string) []hubtest.Request {
-	var out []hubtest.Request
+func requestsTo(h *fakehub.Hub, suffix string) []fakehub.Request {
+	var out []fakehub.Request
 	for _, r := range h.Requests() {
 		if strings.HasSuffix(strings.SplitN(r.RequestURI, "?", 2)[0], suffix) {
 			out = append(out, r)

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/hubform/hubform/hubclient"
-	"github.com/hubform/hubform/hubclient/hubtest"
+	"github.com/hubform/hubform/hubclient/fakehub"
 )
 
 func TestSubmitSplitsValuesOntoTheWire(t *testing.T) {
@@ -100,13 +100,13 @@ func TestSubmitSplitsValuesOntoTheWire(t *testing.T) {
 	assertStored(t, h, issued["cv.pdf"], "application/pdf", "FILE-CV-BODY")
 }
 
-func findUpload(h *hubtest.Hub, att []hubclient.Attachment, filename string) (hubtest.Upload, bool) {
+func findUpload(h *fakehub.Hub, att []hubclient.Attachment, filename string) (fakehub.Upload, bool) {
 	for _, a := range att {
 		if a.Filename == filename {
 			return h.Upload(a.Key)
 		}
 	}
-	return hubtest.Upload{}, false
+	return fakehub.Upload{}, false
 }
 
 func TestSubmitWithoutFilesSendsNoAttachments(t *testing.T) {
@@ -306,7 +306,7 @@ func TestFirstUploadFailureCancelsTheOthers(t *testing.T) {
 
 func TestFailureStopsUploadsNotYetStarted(t *testing.T) {
 	h := newHub(t)
-	h.FailNext(hubtest.RouteUploadURL, http.StatusBadRequest, "too large")
+	h.FailNext(fakehub.RouteUploadURL, http.StatusBadRequest, "too large")
 	values := map[string]any{"files": []hubclient.File{memFile("1", "", "1"), memFile("2", "", "2"), memFile("3", "", "3")}}
 	_, err := submitter(h, hubclient.SubmitOptions{UploadConcurrency: 1}).OnSubmit(context.Background(), values)
 	if err == nil {
@@ -321,16 +321,16 @@ func TestErrorPrefixes(t *testing.T) {
 	file := map[string]any{"f": memFile("f.txt", "text/plain", "body"), "name": "x"}
 	for _, tc := range []struct {
 		name   string
-		route  hubtest.Route
+		route  fakehub.Route
 		status int
 		values map[string]any
 		prefix string
 		target any
 	}{
-		{"upload-url refused", hubtest.RouteUploadURL, 413, file, "upload-url failed: ", new(*hubclient.UploadURLError)},
-		{"PUT refused", hubtest.RoutePut, 403, file, "upload PUT to R2 failed: ", new(*hubclient.UploadError)},
-		{"submit refused", hubtest.RouteSubmit, 422, file, "submit failed: ", new(*hubclient.SubmitError)},
-		{"submit server error", hubtest.RouteSubmit, 503, map[string]any{"a": "b"}, "submit failed: ", new(*hubclient.SubmitError)},
+		{"upload-url refused", fakehub.RouteUploadURL, 413, file, "upload-url failed: ", new(*hubclient.UploadURLError)},
+		{"PUT refused", fakehub.RoutePut, 403, file, "upload PUT to R2 failed: ", new(*hubclient.UploadError)},
+		{"submit refused", fakehub.RouteSubmit, 422, file, "submit failed: ", new(*hubclient.SubmitError)},
+		{"submit server error", fakehub.RouteSubmit, 503, map[string]any{"a": "b"}, "submit failed: ", new(*hubclient.SubmitError)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newHub(t)

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/hubform/hubform/hubclient"
-	"github.com/hubform/hubform/hubclient/hubtest"
+	"github.com/hubform/hubform/hubclient/fakehub"
 )
 
 // TestVisitorOnEveryCallButTheSchema runs the whole pipeline, a file
@@ -84,7 +84,7 @@ func TestVisitorInnermostWins(t *testing.T) {
 }
 
 func ExampleWithVisitor() {
-	hub := hubtest.NewServer()
+	hub := fakehub.NewServer()
 	defer hub.Close()
 
 	// In a handler: the address of the visitor who posted, as the app's

@@ -1,4 +1,4 @@
-// Package hubtest provides an in-memory hub for tests, in the manner of
+// Package fakehub provides an in-memory hub for tests, in the manner of
 // net/http/httptest: a real HTTP server speaking the hub protocol, which
 // records what it received and can be told to fail.
 //
@@ -7,7 +7,7 @@
 // first submission's id, and nothing new is stored (Submissions lists the
 // first only; Requests lists both). A key hubclient.CheckIdempotencyKey
 // refuses is answered 400.
-package hubtest
+package fakehub
 
 import (
 	"crypto/rand"

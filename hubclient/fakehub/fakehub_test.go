@@ -1,4 +1,4 @@
-package hubtest_test
+package fakehub_test
 
 import (
 	"context"
@@ -7,11 +7,11 @@ import (
 	"testing"
 
 	"github.com/hubform/hubform/hubclient"
-	"github.com/hubform/hubform/hubclient/hubtest"
+	"github.com/hubform/hubform/hubclient/fakehub"
 )
 
 func TestIdempotencyKey(t *testing.T) {
-	h := hubtest.NewServer()
+	h := fakehub.NewServer()
 	defer h.Close()
 	c := &hubclient.Client{HubURL: h.URL}
 	submit := func(form, key, name string) (*hubclient.SubmitResponse, error) {
