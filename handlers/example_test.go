@@ -16,14 +16,14 @@ import (
 	"github.com/hubform/hubform/components"
 	"github.com/hubform/hubform/handlers"
 	"github.com/hubform/hubform/hubclient"
-	"github.com/hubform/hubform/hubclient/hubtest"
+	"github.com/hubform/hubform/hubclient/fakehub"
 )
 
 // An Echo app renders a hub's contact form on its own page: the schema is
 // fetched on the server, the form posts to the handlers' submit route,
 // which delivers it to the hub.
 func ExampleHandler_Mount() {
-	hub := hubtest.NewServer() // in production: your hub's URL, or none for the default hub
+	hub := fakehub.NewServer() // in production: your hub's URL, or none for the default hub
 	defer hub.Close()
 	hub.SetForm("acme", "contact", &hubclient.Schema{
 		Title:  "Contact us",

@@ -23,7 +23,7 @@ import (
 	"github.com/hubform/hubform/handlers/hub/captcha"
 	"github.com/hubform/hubform/handlers/hub/testhub"
 	"github.com/hubform/hubform/hubclient"
-	"github.com/hubform/hubform/hubclient/hubtest"
+	"github.com/hubform/hubform/hubclient/fakehub"
 )
 
 func raw(html string) templ.Component { return templ.Raw(html) }
@@ -389,7 +389,7 @@ func TestCaptchaWiredByTheSchema(t *testing.T) {
 // double click without JavaScript does: the key it carries reaches the
 // hub, which stores one submission.
 func TestOneSubmissionPerSend(t *testing.T) {
-	fake := hubtest.NewServer()
+	fake := fakehub.NewServer()
 	defer fake.Close()
 	var schema hubclient.Schema
 	if err := json.Unmarshal([]byte(contactForm), &schema); err != nil {

@@ -11,7 +11,7 @@ import (
 
 	"github.com/hubform/hubform/handlers"
 	"github.com/hubform/hubform/hubclient"
-	"github.com/hubform/hubform/hubclient/hubtest"
+	"github.com/hubform/hubform/hubclient/fakehub"
 )
 
 // fromAddr returns a client whose connections come from the loopback
@@ -52,7 +52,7 @@ func TestVisitorReachesTheHub(t *testing.T) {
 		{name: "VisitorAddr without an address", visitor: func(*http.Request) string { return "unknown" }, header: forged},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			hub := hubtest.NewServer()
+			hub := fakehub.NewServer()
 			defer hub.Close()
 			hub.SetForm("acme", "contact", &hubclient.Schema{
 				Fields: []hubclient.Field{{Name: "name", Type: "text"}, {Name: "files", Type: "file", Multiple: true}},

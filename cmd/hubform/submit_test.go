@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hubform/hubform/hubclient/hubtest"
+	"github.com/hubform/hubform/hubclient/fakehub"
 )
 
 // hubform runs the command line and returns its status and output.
@@ -24,7 +24,7 @@ func hubform(t *testing.T, args ...string) (status int, stdout, stderr string) {
 }
 
 func TestSubmitCommand(t *testing.T) {
-	h := hubtest.NewServer()
+	h := fakehub.NewServer()
 	defer h.Close()
 	dir := t.TempDir()
 	report := filepath.Join(dir, "report.pdf")
@@ -62,7 +62,7 @@ func TestSubmitCommand(t *testing.T) {
 }
 
 func TestSubmitCommandJSONAndEnvironment(t *testing.T) {
-	h := hubtest.NewServer()
+	h := fakehub.NewServer()
 	defer h.Close()
 	t.Setenv("HUBFORM_HUB_URL", h.URL)
 	t.Setenv("HUBFORM_SITE", "acme")
@@ -76,15 +76,15 @@ func TestSubmitCommandJSONAndEnvironment(t *testing.T) {
 
 func TestSubmitCommandFailures(t *testing.T) {
 	for _, tc := range []struct {
-		route  hubtest.Route
+		route  fakehub.Route
 		status int
 		prefix string
 	}{
-		{hubtest.RouteUploadURL, http.StatusRequestEntityTooLarge, "upload-url failed: "},
-		{hubtest.RoutePut, http.StatusForbidden, "upload PUT to R2 failed: "},
-		{hubtest.RouteSubmit, http.StatusUnprocessableEntity, "submit failed: "},
+		{fakehub.RouteUploadURL, http.StatusRequestEntityTooLarge, "upload-url failed: "},
+		{fakehub.RoutePut, http.StatusForbidden, "upload PUT to R2 failed: "},
+		{fakehub.RouteSubmit, http.StatusUnprocessableEntity, "submit failed: "},
 	} {
-		h := hubtest.NewServer()
+		h := fakehub.NewServer()
 		h.FailNext(tc.route, tc.status, "refused here")
 		file := filepath.Join(t.TempDir(), "a.txt")
 		os.WriteFile(file, []byte("a"), 0o600)
@@ -146,7 +146,7 @@ func TestHelp(t *testing.T) {
 }
 
 func TestSubmitCommandIdempotencyKey(t *testing.T) {
-	h := hubtest.NewServer()
+	h := fakehub.NewServer()
 	defer h.Close()
 	args := []string{"submit", "--hub-url", h.URL, "--site", "acme", "--form", "contact", "name=Jane"}
 	var ids []string
