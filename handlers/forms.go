@@ -12,10 +12,9 @@ import (
 	"github.com/hubform/hubform/hubclient"
 )
 
-// Form names a form: its site and slug on the hub.
-type Form struct {
-	Site, Slug string
-}
+// Form names a form: its site and slug on the hub. It is hubclient.FormID
+// under the name the handlers' callbacks use.
+type Form = hubclient.FormID
 
 // FormOptions are a host's settings for one form, registered in
 // Config.Forms. They hold wherever the form is rendered: on the page

@@ -31,6 +31,13 @@ const (
 // DefaultUserAgent is sent when Client.UserAgent is empty.
 const DefaultUserAgent = "hubform-go/1"
 
+// FormID names a form on its hub: the site it belongs to and its slug
+// within the site. It is the one name of a form in hubform, on the
+// embedding side (handlers.Form) and in the hub alike.
+type FormID struct {
+	Site, Slug string
+}
+
 // Client calls the three routes of a hub (PROTOCOL.md §4) and PUTs files to the
 // presigned addresses it hands out. The zero value talks to DefaultHubURL
 // with http.DefaultClient. A Client is safe for concurrent use. A context

@@ -277,9 +277,6 @@ func NewID(now time.Time) string {
 	return string(out[:])
 }
 
-// FormKey names a form: its site and slug.
-type FormKey struct{ Site, Slug string }
-
 // Deleted is what deleting submissions removed: how many submissions, and
 // the keys of the files they carried, which the caller deletes from the
 // file storage once the records are gone.

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"log/slog"
 	"time"
+
+	"github.com/hubform/hubform/hubclient"
 )
 
 // MaxRetentionDays is the longest retention a form may set: a hundred years.
@@ -14,7 +16,7 @@ const MaxRetentionDays = 36500
 // of the forms that set Settings.RetentionDays (see sqldb.DB).
 type RetentionStore interface {
 	// SubmissionForms returns the forms that have submissions.
-	SubmissionForms(ctx context.Context) ([]FormKey, error)
+	SubmissionForms(ctx context.Context) ([]hubclient.FormID, error)
 	// DeleteSubmissionsBefore deletes at most limit submissions of site and
 	// form created before before, oldest first, with their upload records;
 	// of hubs running it at once, one deletes and reports each.

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/hubform/hubform/handlers/hub"
+
+	"github.com/hubform/hubform/hubclient"
 )
 
 // maxIDs is the most ids one statement names; longer lists are taken in
@@ -138,15 +140,15 @@ func (db *DB) SetSpam(ctx context.Context, site, form string, ids []string, spam
 
 // SubmissionForms returns the forms that have submissions, in no
 // particular order: those whose retention the hub applies.
-func (db *DB) SubmissionForms(ctx context.Context) ([]hub.FormKey, error) {
+func (db *DB) SubmissionForms(ctx context.Context) ([]hubclient.FormID, error) {
 	rows, err := db.r.QueryContext(ctx, `SELECT DISTINCT site, form FROM submissions`)
 	if err != nil {
 		return nil, db.errorf("forms with submissions: %w", err)
 	}
 	defer rows.Close()
-	var out []hub.FormKey
+	var out []hubclient.FormID
 	for rows.Next() {
-		var k hub.FormKey
+		var k hubclient.FormID
 		if err := rows.Scan(&k.Site, &k.Slug); err != nil {
 			return nil, db.errorf("forms with submissions: %w", err)
 		}

@@ -211,8 +211,8 @@ func testDeleteSubmissionsBefore(t *testing.T, open Open) {
 	withFiles(t, db, "04", "site", "other", T0, 1)
 
 	forms, err := db.SubmissionForms(ctx)
-	slices.SortFunc(forms, func(a, b hub.FormKey) int { return strings.Compare(a.Slug, b.Slug) })
-	if want := []hub.FormKey{{Site: "site", Slug: "form"}, {Site: "site", Slug: "other"}}; err != nil || !reflect.DeepEqual(forms, want) {
+	slices.SortFunc(forms, func(a, b hubclient.FormID) int { return strings.Compare(a.Slug, b.Slug) })
+	if want := []hubclient.FormID{{Site: "site", Slug: "form"}, {Site: "site", Slug: "other"}}; err != nil || !reflect.DeepEqual(forms, want) {
 		t.Errorf("SubmissionForms = %v, %v; want %v", forms, err, want)
 	}
 	// Oldest first, a batch at a time.
