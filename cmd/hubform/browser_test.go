@@ -634,7 +634,7 @@ func (d *browserDemo) lastPost() demoPost {
 func (d *browserDemo) onlySubmission(site, form string) hub.Submission {
 	d.t.Helper()
 	subs := d.hub.Submissions()
-	if len(subs) != 1 || subs[0].Site != site || subs[0].Form != form {
+	if len(subs) != 1 || subs[0].Site != site || subs[0].Slug != form {
 		d.t.Fatalf("the hub stored %d submissions (%+v), want one of %s/%s", len(subs), subs, site, form)
 	}
 	return subs[0]

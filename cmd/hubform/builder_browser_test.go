@@ -49,10 +49,11 @@ func TestBrowserConsoleForms(t *testing.T) {
 		t.Helper()
 		return browsertest.Eval[string](t, tab, 10*time.Second, js)
 	}
-	// waitText waits until the element of sel holds want.
+	// waitText waits until the element of sel holds want and htmx is done
+	// with it, so that what was swapped in answers events.
 	waitText := func(sel, want string) {
 		t.Helper()
-		browsertest.WaitFor(t, tab, 10*time.Second, `(document.querySelector(`+jsString(sel)+`)?.textContent ?? '').includes(`+jsString(want)+`)`)
+		browsertest.WaitFor(t, tab, 10*time.Second, `(document.querySelector(`+jsString(sel)+`)?.textContent ?? '').includes(`+jsString(want)+`) && `+browsertest.HTMXIdle)
 	}
 	// edit puts text into the editor as if typed, which htmx's trigger sees.
 	edit := func(text string) {

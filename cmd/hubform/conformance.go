@@ -88,7 +88,7 @@ func runConformance(ctx context.Context, args []string, stdout, stderr io.Writer
 		}
 		defer db.Close()
 		opts.Stored = func(ctx context.Context) (int, error) {
-			return db.CountSubmissions(ctx, hub.Filter{Site: *site, Form: *form})
+			return db.CountSubmissions(ctx, hub.Filter{Site: *site, Slug: *form})
 		}
 	}
 	report, err := conformance.Run(ctx, opts)

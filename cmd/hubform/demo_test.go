@@ -243,7 +243,7 @@ func TestDemoSubmissionsPages(t *testing.T) {
 	var want []string // newest first
 	for i := range n {
 		at := start.Add(time.Duration(i) * time.Second)
-		s := hub.Submission{ID: hub.NewID(at), Site: "demo", Form: "contact", CreatedAt: at, Payload: json.RawMessage(fmt.Sprintf(`{"n": %d}`, i))}
+		s := hub.Submission{ID: hub.NewID(at), Site: "demo", Slug: "contact", CreatedAt: at, Payload: json.RawMessage(fmt.Sprintf(`{"n": %d}`, i))}
 		if err := h.DB.CreateSubmission(context.Background(), s); err != nil {
 			t.Fatal(err)
 		}

@@ -125,7 +125,7 @@ func TestHubEndToEnd(t *testing.T) {
 	if status != 0 || json.Unmarshal([]byte(stdout), &listed) != nil {
 		t.Fatalf("export: status %d, %q %q", status, stdout, stderr)
 	}
-	if len(listed) != 1 || listed[0].ID != id || listed[0].Site != "acme" || listed[0].Form != "contact" || len(listed[0].Attachments) != 1 {
+	if len(listed) != 1 || listed[0].ID != id || listed[0].Site != "acme" || listed[0].Slug != "contact" || len(listed[0].Attachments) != 1 {
 		t.Fatalf("listed %+v, want submission %s", listed, id)
 	}
 	var payload map[string]any

@@ -72,7 +72,7 @@ func runSubmissions(ctx context.Context, args []string, stdout, stderr io.Writer
 	}
 	defer db.Close()
 	out := bufio.NewWriter(stdout)
-	if err := write(ctx, db.DB, hub.Filter{Site: *site, Form: *form}, out); err != nil {
+	if err := write(ctx, db.DB, hub.Filter{Site: *site, Slug: *form}, out); err != nil {
 		fmt.Fprintf(stderr, "hubform submissions: %v\n", err)
 		return 1
 	}
@@ -101,7 +101,7 @@ func writeTable(ctx context.Context, db *sqldb.DB, f hub.Filter, w io.Writer) er
 		if r := []rune(summary); len(r) > 60 {
 			summary = string(r[:59]) + "…"
 		}
-		_, err := fmt.Fprintf(tw, "%s\t%s\t%s/%s\t%d\t%s\n", s.ID, s.CreatedAt.UTC().Format("2006-01-02 15:04:05"), s.Site, s.Form, len(s.Attachments), summary)
+		_, err := fmt.Fprintf(tw, "%s\t%s\t%s/%s\t%d\t%s\n", s.ID, s.CreatedAt.UTC().Format("2006-01-02 15:04:05"), s.Site, s.Slug, len(s.Attachments), summary)
 		return err
 	})
 	if err != nil {

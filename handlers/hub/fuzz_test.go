@@ -102,12 +102,12 @@ func (m *memStore) CreateSubmission(_ context.Context, s Submission) error {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if id, ok := m.byKey(s.Site, s.Form, s.IdempotencyKey); ok {
+	if id, ok := m.byKey(s.Site, s.Slug, s.IdempotencyKey); ok {
 		return &KeyUsedError{Key: s.IdempotencyKey, SubmissionID: id}
 	}
 	for _, a := range s.Attachments {
 		u, ok := m.uploads[a.Key]
-		if !ok || u.SubmissionID != "" || u.UploadedAt.IsZero() || u.Site != s.Site || u.Form != s.Form {
+		if !ok || u.SubmissionID != "" || u.UploadedAt.IsZero() || u.Site != s.Site || u.Slug != s.Slug {
 			return ErrUploadClaim
 		}
 	}
@@ -131,7 +131,7 @@ func (m *memStore) SubmissionByKey(_ context.Context, site, form, key string) (s
 
 func (m *memStore) byKey(site, form, key string) (string, bool) {
 	for _, s := range m.submissions {
-		if key != "" && s.Site == site && s.Form == form && s.IdempotencyKey == key {
+		if key != "" && s.Site == site && s.Slug == form && s.IdempotencyKey == key {
 			return s.ID, true
 		}
 	}
@@ -171,7 +171,7 @@ func newFuzzServer(t testing.TB) *Server {
 		t.Fatal(err)
 	}
 	store := &memStore{uploads: map[string]Upload{
-		"uploads/s/f/0/a.pdf": {Key: "uploads/s/f/0/a.pdf", Site: "s", Form: "f", Filename: "a.pdf", MIME: "application/pdf", Size: 3},
+		"uploads/s/f/0/a.pdf": {Key: "uploads/s/f/0/a.pdf", Site: "s", Slug: "f", Filename: "a.pdf", MIME: "application/pdf", Size: 3},
 	}}
 	s, err := NewServer(Config{
 		Forms:  memForms{&Form{Site: "s", Slug: "f", Schema: &schema, JSON: js, Settings: Settings{MaxFiles: 2}}},

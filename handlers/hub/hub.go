@@ -132,7 +132,7 @@ const (
 type Submission struct {
 	ID          string                 `json:"id"`
 	Site        string                 `json:"site"`
-	Form        string                 `json:"form"`
+	Slug        string                 `json:"form"`
 	CreatedAt   time.Time              `json:"createdAt"`
 	Payload     json.RawMessage        `json:"payload"`
 	Attachments []hubclient.Attachment `json:"attachments"`
@@ -156,7 +156,7 @@ type Submission struct {
 type Upload struct {
 	Key      string
 	Site     string
-	Form     string
+	Slug     string
 	Filename string
 	MIME     string
 	Size     int64
@@ -173,7 +173,7 @@ type Upload struct {
 // selects all, oldest first.
 type Filter struct {
 	Site string
-	Form string
+	Slug string
 	// Before and After, when set, select only submissions whose ids sort
 	// before, or after, theirs: a page's last id is the cursor of the next
 	// page, Before when listing Newest first, After otherwise. Ids sort in

@@ -59,7 +59,7 @@ func testRetention(t *testing.T, h *harness, files fileStore) {
 	}
 	var left []string
 	for _, s := range h.submissions() {
-		left = append(left, s.Form+" "+s.Attachments[0].Key)
+		left = append(left, s.Slug+" "+s.Attachments[0].Key)
 	}
 	if want := []string{"apply " + unlimited.Key, "kept " + young.Key}; strings.Join(left, ",") != strings.Join(want, ",") {
 		t.Errorf("left %q, want %q", left, want)

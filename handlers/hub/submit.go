@@ -78,7 +78,7 @@ func (s *Server) postSubmit(c echo.Context) error {
 	}
 	now := s.cfg.Now()
 	sub := Submission{
-		ID: NewID(now), Site: form.Site, Form: form.Slug, CreatedAt: now,
+		ID: NewID(now), Site: form.Site, Slug: form.Slug, CreatedAt: now,
 		Payload: payload, Attachments: req.Attachments,
 		ClientAddr: c.RealIP(), UserAgent: truncate(c.Request().UserAgent(), maxUserAgent),
 		IdempotencyKey: req.IdempotencyKey, FormVersion: form.Version,
@@ -160,7 +160,7 @@ func (s *Server) checkUpload(ctx context.Context, form *Form, a *hubclient.Attac
 	refuse := func(why string) error { return fmt.Errorf("%w: %q %s", ErrUploadClaim, a.Key, why) }
 	u, err := s.cfg.Store.Upload(ctx, a.Key)
 	switch {
-	case errors.Is(err, ErrNotFound) || err == nil && (u.Site != form.Site || u.Form != form.Slug):
+	case errors.Is(err, ErrNotFound) || err == nil && (u.Site != form.Site || u.Slug != form.Slug):
 		return refuse("was not issued for this form")
 	case err != nil:
 		return err

@@ -267,8 +267,8 @@ func TestSubmissionStored(t *testing.T) {
 	if s.ID != a.SubmissionID || len(s.ID) != 26 {
 		t.Errorf("stored id %q, answered %q, want the same 26 characters", s.ID, a.SubmissionID)
 	}
-	if s.Site != "acme" || s.Form != "contact" {
-		t.Errorf("stored for %s/%s, want acme/contact", s.Site, s.Form)
+	if s.Site != "acme" || s.Slug != "contact" {
+		t.Errorf("stored for %s/%s, want acme/contact", s.Site, s.Slug)
 	}
 	if !s.CreatedAt.Equal(at) {
 		t.Errorf("stored at %v, want %v (the hub's clock)", s.CreatedAt, at)

@@ -39,7 +39,7 @@ func (s *Server) postUploadURL(c echo.Context) error {
 	ctx := c.Request().Context()
 	now := s.cfg.Now()
 	u := Upload{
-		Key: NewUploadKey(form.Site, form.Slug, req.Filename), Site: form.Site, Form: form.Slug,
+		Key: NewUploadKey(form.Site, form.Slug, req.Filename), Site: form.Site, Slug: form.Slug,
 		Filename: req.Filename, MIME: req.MIME, Size: req.Size, CreatedAt: now, ExpiresAt: now.Add(s.cfg.UploadURLExpiry),
 	}
 	// Signed before it is recorded, so that a failure leaves no record: a

@@ -128,6 +128,13 @@ func Eval[T any](t testing.TB, ctx context.Context, timeout time.Duration, js st
 	return v
 }
 
+// HTMXIdle is a JavaScript expression, for WaitFor, that is true when htmx
+// has no request in flight and no swap or settle under way. Content htmx
+// has just swapped in is in the page before htmx has processed it: for the
+// settle delay (20 ms) its own hx- attributes do nothing, so a test that
+// acts on new content as soon as it appears may lose the event.
+const HTMXIdle = `!document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')`
+
 // WaitFor waits until the JavaScript expression js is true in the page of
 // ctx, checking it every 20 ms, and fails the test when it throws, or when
 // it is still false after timeout.

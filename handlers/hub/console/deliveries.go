@@ -159,7 +159,7 @@ func (con *Console) retryDelivery(c echo.Context) error {
 		d, err = con.cfg.Deliveries.Delivery(ctx, id)
 	}
 	var num *strconv.NumError
-	if errors.As(err, &num) || errors.Is(err, hub.ErrNotFound) || err == nil && (d.Site != site || d.Form != slug) {
+	if errors.As(err, &num) || errors.Is(err, hub.ErrNotFound) || err == nil && (d.Site != site || d.Slug != slug) {
 		return c.String(http.StatusNotFound, "This form has no such delivery.")
 	}
 	if err != nil {

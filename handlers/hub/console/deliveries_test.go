@@ -23,7 +23,7 @@ type fakeDeliveries struct {
 func (f *fakeDeliveries) List(_ context.Context, site, form string) ([]delivery.Delivery, error) {
 	var out []delivery.Delivery
 	for _, d := range f.list {
-		if d.Site == site && d.Form == form {
+		if d.Site == site && d.Slug == form {
 			out = append(out, d)
 		}
 	}
@@ -51,14 +51,14 @@ var t0 = time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)
 // from its button; only the form's own deliveries can be sent again.
 func TestDeliveriesPage(t *testing.T) {
 	f := &fakeDeliveries{list: []delivery.Delivery{
-		{ID: 7, Kind: "webhook", Site: "acme", Form: "contact", SubmissionID: "S2", Target: "https://hooks.example.com/in",
+		{ID: 7, Kind: "webhook", Site: "acme", Slug: "contact", SubmissionID: "S2", Target: "https://hooks.example.com/in",
 			Outcome: delivery.OutcomeRetrying, Attempts: 2, MaxAttempts: 25, Next: t0.Add(time.Hour), Errors: []delivery.Attempt{
 				{Attempt: 1, At: t0, Error: "webhook: the receiver answered 503 Service Unavailable"},
 				{Attempt: 2, At: t0.Add(time.Minute), Error: `webhook: Post "https://hooks.example.com/in": dial tcp 10.0.0.5:443: connect: connection refused`},
 			}},
-		{ID: 6, Kind: "email", Site: "acme", Form: "contact", SubmissionID: "S1", Target: "e-mail",
+		{ID: 6, Kind: "email", Site: "acme", Slug: "contact", SubmissionID: "S1", Target: "e-mail",
 			Outcome: delivery.OutcomeDelivered, Attempts: 1, MaxAttempts: 25, FinishedAt: t0.Add(2 * time.Second)},
-		{ID: 5, Kind: "webhook", Site: "other", Form: "form", SubmissionID: "S0", Target: "https://other.example.com/",
+		{ID: 5, Kind: "webhook", Site: "other", Slug: "form", SubmissionID: "S0", Target: "https://other.example.com/",
 			Outcome: delivery.OutcomeDelivered, Attempts: 1, MaxAttempts: 25, FinishedAt: t0},
 	}}
 	tc := newConsole(t, func(c *console.Config) { c.Deliveries = f })

@@ -122,7 +122,7 @@ func (q inboxQuery) values() url.Values {
 // is wrong with it.
 func filter(form *hub.Form, v url.Values) (inboxQuery, hub.Filter, string) {
 	q := inboxQuery{Search: strings.TrimSpace(v.Get("q")), From: v.Get("from"), To: v.Get("to"), Spam: v.Get("spam") == "1", Before: v.Get("before")}
-	f := hub.Filter{Site: form.Site, Form: form.Slug, Search: q.Search, Newest: true, Before: q.Before, Spam: hub.NotSpam}
+	f := hub.Filter{Site: form.Site, Slug: form.Slug, Search: q.Search, Newest: true, Before: q.Before, Spam: hub.NotSpam}
 	if q.Spam {
 		f.Spam = hub.OnlySpam
 	}
@@ -265,7 +265,7 @@ func values(payload json.RawMessage, labels []labeled) []value {
 // there is none of this form.
 func (con *Console) submissionOf(c echo.Context, form *hub.Form) (hub.Submission, error) {
 	s, err := con.cfg.Submissions.Submission(c.Request().Context(), c.Param("id"))
-	if errors.Is(err, hub.ErrNotFound) || err == nil && (s.Site != form.Site || s.Form != form.Slug) {
+	if errors.Is(err, hub.ErrNotFound) || err == nil && (s.Site != form.Site || s.Slug != form.Slug) {
 		return s, &hub.Error{Status: http.StatusNotFound, Message: "No such submission of this form."}
 	}
 	if err != nil {
@@ -299,10 +299,10 @@ func (con *Console) schemaOf(c echo.Context, form *hub.Form, s hub.Submission) *
 		return form.Schema
 	}
 	ctx := c.Request().Context()
-	v, err := con.cfg.Submissions.FormVersion(ctx, s.Site, s.Form, s.FormVersion)
+	v, err := con.cfg.Submissions.FormVersion(ctx, s.Site, s.Slug, s.FormVersion)
 	if err == nil {
 		var f *hub.Form
-		if f, err = forms.Parse(s.Site, s.Form, v.Body); err == nil {
+		if f, err = forms.Parse(s.Site, s.Slug, v.Body); err == nil {
 			return f.Schema
 		}
 	}

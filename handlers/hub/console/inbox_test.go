@@ -92,10 +92,10 @@ func inboxConsole(t *testing.T, files console.Files) *testConsole {
 func (tc *testConsole) submit(slug string, created time.Time, version int64, payload string, files ...string) string {
 	tc.t.Helper()
 	ctx := context.Background()
-	s := hub.Submission{ID: hub.NewID(created), Site: "acme", Form: slug, CreatedAt: created, Payload: json.RawMessage(payload),
+	s := hub.Submission{ID: hub.NewID(created), Site: "acme", Slug: slug, CreatedAt: created, Payload: json.RawMessage(payload),
 		FormVersion: version, Attachments: []hubclient.Attachment{}}
 	for i, name := range files {
-		u := hub.Upload{Key: fmt.Sprintf("acme/%s/%s-%d", slug, s.ID, i), Site: "acme", Form: slug, Filename: name, MIME: "text/html",
+		u := hub.Upload{Key: fmt.Sprintf("acme/%s/%s-%d", slug, s.ID, i), Site: "acme", Slug: slug, Filename: name, MIME: "text/html",
 			Size: 5, CreatedAt: created, ExpiresAt: created.Add(time.Hour), UploadedAt: created}
 		if err := tc.db.CreateUpload(ctx, u); err != nil {
 			tc.t.Fatal(err)

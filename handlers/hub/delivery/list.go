@@ -27,7 +27,7 @@ type Delivery struct {
 	ID           int64  `json:"id"`
 	Kind         string `json:"kind"`
 	Site         string `json:"site"`
-	Form         string `json:"form"`
+	Slug         string `json:"form"`
 	SubmissionID string `json:"submissionId"`
 	// Target is the receiver's URL, or "e-mail".
 	Target  string `json:"target"`
@@ -97,7 +97,7 @@ func delivery(j *rivertype.JobRow) Delivery {
 	d := Delivery{ID: j.ID, Kind: j.Kind, Attempts: j.Attempt, MaxAttempts: j.MaxAttempts, CreatedAt: j.CreatedAt}
 	var a WebhookArgs
 	if json.Unmarshal(j.EncodedArgs, &a) == nil {
-		d.Site, d.Form, d.SubmissionID, d.Target = a.Site, a.Form, a.SubmissionID, a.URL
+		d.Site, d.Slug, d.SubmissionID, d.Target = a.Site, a.Slug, a.SubmissionID, a.URL
 	}
 	if j.Kind == (NotifyArgs{}).Kind() {
 		d.Target = "e-mail"

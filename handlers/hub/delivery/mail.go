@@ -101,7 +101,7 @@ func (s *SMTP) Send(ctx context.Context, m *gomail.Msg) error {
 type NotifyArgs struct {
 	SubmissionID string `json:"submissionId"`
 	Site         string `json:"site"`
-	Form         string `json:"form"`
+	Slug         string `json:"form"`
 }
 
 // Kind is the River kind of e-mail jobs.
@@ -119,11 +119,11 @@ func (w *notifyWorker) NextRetry(job *river.Job[NotifyArgs]) time.Time {
 // Work sends one message to every owner the form lists now.
 func (w *notifyWorker) Work(ctx context.Context, job *river.Job[NotifyArgs]) error {
 	a := job.Args
-	log := w.q.cfg.Logger.With("job", job.ID, "submission", a.SubmissionID, "site", a.Site, "form", a.Form, "attempt", job.Attempt)
-	form, err := w.q.cfg.Forms.Lookup(a.Site, a.Form)
+	log := w.q.cfg.Logger.With("job", job.ID, "submission", a.SubmissionID, "site", a.Site, "form", a.Slug, "attempt", job.Attempt)
+	form, err := w.q.cfg.Forms.Lookup(a.Site, a.Slug)
 	if err != nil {
 		if errors.Is(err, hub.ErrNotFound) {
-			return river.JobCancel(fmt.Errorf("form %s/%s %w", a.Site, a.Form, errGone))
+			return river.JobCancel(fmt.Errorf("form %s/%s %w", a.Site, a.Slug, errGone))
 		}
 		return err
 	}
@@ -173,14 +173,14 @@ func (q *Queue) message(ctx context.Context, form *hub.Form, sub hub.Submission,
 	}
 	title := form.Schema.Title
 	if title == "" {
-		title = sub.Site + "/" + sub.Form
+		title = sub.Site + "/" + sub.Slug
 	}
 	m.Subject("New submission: " + title)
 	m.SetMessageIDWithValue(WebhookID(sub.ID, jobID) + "@" + domainOf(q.cfg.MailFrom))
 	m.SetDateWithValue(sub.CreatedAt)
 
 	var b strings.Builder
-	fmt.Fprintf(&b, "A submission to %s (site %s, form %s), received %s.\n\n", title, sub.Site, sub.Form, sub.CreatedAt.UTC().Format(time.RFC1123))
+	fmt.Fprintf(&b, "A submission to %s (site %s, form %s), received %s.\n\n", title, sub.Site, sub.Slug, sub.CreatedAt.UTC().Format(time.RFC1123))
 	shown := map[string]bool{}
 	for _, f := range form.Schema.Fields {
 		shown[f.Name] = true

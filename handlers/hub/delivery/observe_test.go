@@ -111,7 +111,7 @@ func TestAttemptsObserved(t *testing.T) {
 				t.Fatalf("List = %d deliveries, %v", len(list), err)
 			}
 			got, err := q.Delivery(ctx, list[0].ID)
-			if err != nil || got.ID != list[0].ID || got.Site != "site" || got.Form != "form" || got.Outcome != list[0].Outcome {
+			if err != nil || got.ID != list[0].ID || got.Site != "site" || got.Slug != "form" || got.Outcome != list[0].Outcome {
 				t.Errorf("Delivery(%d) = %+v, %v; listed %+v", list[0].ID, got, err, list[0])
 			}
 			if _, err := q.Delivery(ctx, list[0].ID+1000); !errors.Is(err, hub.ErrNotFound) {

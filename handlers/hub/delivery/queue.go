@@ -187,12 +187,12 @@ func (q *Queue) Close() {
 // deliveries, a refused one never.
 func (q *Queue) Hook() sqldb.SubmissionHook {
 	return func(ctx context.Context, tx sqldb.Tx, s hub.Submission) error {
-		form, err := q.cfg.Forms.Lookup(s.Site, s.Form)
+		form, err := q.cfg.Forms.Lookup(s.Site, s.Slug)
 		if err != nil {
 			return fmt.Errorf("delivery: %w", err)
 		}
 		if form.Settings.Notify != nil && q.cfg.Mailer == nil {
-			q.cfg.Logger.Warn("form asks for e-mail but the hub has no SMTP server (--smtp-url): none sent", "site", s.Site, "form", s.Form, "submission", s.ID)
+			q.cfg.Logger.Warn("form asks for e-mail but the hub has no SMTP server (--smtp-url): none sent", "site", s.Site, "form", s.Slug, "submission", s.ID)
 		}
 		params := q.jobs(s, form.Settings)
 		if len(params) == 0 {
@@ -208,16 +208,16 @@ func (q *Queue) Hook() sqldb.SubmissionHook {
 // jobs returns the deliveries of s under settings.
 func (q *Queue) jobs(s hub.Submission, settings hub.Settings) []river.InsertManyParams {
 	var out []river.InsertManyParams
-	opts := &river.InsertOpts{Queue: QueueName, MaxAttempts: q.schedule.maxAttempts(), Tags: []string{FormTag(s.Site, s.Form)}}
+	opts := &river.InsertOpts{Queue: QueueName, MaxAttempts: q.schedule.maxAttempts(), Tags: []string{FormTag(s.Site, s.Slug)}}
 	for _, w := range settings.Webhooks {
 		out = append(out, river.InsertManyParams{
-			Args:       WebhookArgs{SubmissionID: s.ID, Site: s.Site, Form: s.Form, URL: w.URL},
+			Args:       WebhookArgs{SubmissionID: s.ID, Site: s.Site, Slug: s.Slug, URL: w.URL},
 			InsertOpts: opts,
 		})
 	}
 	if settings.Notify != nil && len(settings.Notify.Email) > 0 && q.cfg.Mailer != nil {
 		out = append(out, river.InsertManyParams{
-			Args:       NotifyArgs{SubmissionID: s.ID, Site: s.Site, Form: s.Form},
+			Args:       NotifyArgs{SubmissionID: s.ID, Site: s.Site, Slug: s.Slug},
 			InsertOpts: opts,
 		})
 	}

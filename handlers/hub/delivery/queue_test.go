@@ -200,7 +200,7 @@ func TestWebhooksDelivered(t *testing.T) {
 						t.Errorf("%s: %d attempts, want %d", id, r.attempts[id], r.fails+1)
 					}
 					d := ev.Data
-					if ev.Type != "submission.created" || d.Site != "site" || d.Form != "form" ||
+					if ev.Type != "submission.created" || d.Site != "site" || d.Slug != "form" ||
 						string(d.Payload) != `{"name":"Jane","n":1}` || !d.CreatedAt.Equal(storetest.T0) || !ev.Timestamp.Equal(storetest.T0) ||
 						d.Attachments == nil || id != WebhookID(d.SubmissionID, mustAtoi(t, id)) {
 						t.Errorf("%s: event %+v", id, ev)

@@ -24,7 +24,7 @@ const EventSubmissionCreated = "submission.created"
 type WebhookArgs struct {
 	SubmissionID string `json:"submissionId"`
 	Site         string `json:"site"`
-	Form         string `json:"form"`
+	Slug         string `json:"form"`
 	// URL is the receiver. Its secret is looked up in the form's settings
 	// when the job runs, so that secrets stay out of the queue's table
 	// and a rotated secret applies to retries.
@@ -46,7 +46,7 @@ type Event struct {
 // EventData is the submission an Event is about.
 type EventData struct {
 	Site         string                 `json:"site"`
-	Form         string                 `json:"form"`
+	Slug         string                 `json:"form"`
 	SubmissionID string                 `json:"submissionId"`
 	Payload      json.RawMessage        `json:"payload"`
 	Attachments  []hubclient.Attachment `json:"attachments"`
@@ -78,7 +78,7 @@ func (w *webhookWorker) NextRetry(job *river.Job[WebhookArgs]) time.Time {
 // timeout or a network error is retried.
 func (w *webhookWorker) Work(ctx context.Context, job *river.Job[WebhookArgs]) error {
 	a := job.Args
-	log := w.q.cfg.Logger.With("job", job.ID, "submission", a.SubmissionID, "site", a.Site, "form", a.Form, "attempt", job.Attempt)
+	log := w.q.cfg.Logger.With("job", job.ID, "submission", a.SubmissionID, "site", a.Site, "form", a.Slug, "attempt", job.Attempt)
 	key, err := w.q.secret(a)
 	if err != nil {
 		log.Warn("webhook delivery cancelled", "error", err)
@@ -96,7 +96,7 @@ func (w *webhookWorker) Work(ctx context.Context, job *river.Job[WebhookArgs]) e
 		Type:      EventSubmissionCreated,
 		Timestamp: sub.CreatedAt.UTC(),
 		Data: EventData{
-			Site: sub.Site, Form: sub.Form, SubmissionID: sub.ID,
+			Site: sub.Site, Slug: sub.Slug, SubmissionID: sub.ID,
 			Payload: sub.Payload, Attachments: sub.Attachments, CreatedAt: sub.CreatedAt.UTC(),
 		},
 	})
@@ -132,9 +132,9 @@ func (w *webhookWorker) Work(ctx context.Context, job *river.Job[WebhookArgs]) e
 // secret returns the key of the receiver a names, as the form's settings
 // have it now.
 func (q *Queue) secret(a WebhookArgs) ([]byte, error) {
-	form, err := q.cfg.Forms.Lookup(a.Site, a.Form)
+	form, err := q.cfg.Forms.Lookup(a.Site, a.Slug)
 	if err != nil {
-		return nil, fmt.Errorf("form %s/%s: %w", a.Site, a.Form, err)
+		return nil, fmt.Errorf("form %s/%s: %w", a.Site, a.Slug, err)
 	}
 	for _, h := range form.Settings.Webhooks {
 		if h.URL == a.URL {

@@ -75,7 +75,7 @@ func CSV(ctx context.Context, db Lister, f hub.Filter, w io.Writer) error {
 	err = db.ListSubmissions(ctx, f, func(s hub.Submission) error {
 		var payload map[string]any
 		json.Unmarshal(s.Payload, &payload)
-		row := []string{s.ID, s.Site, s.Form, s.CreatedAt.UTC().Format(time.RFC3339Nano)}
+		row := []string{s.ID, s.Site, s.Slug, s.CreatedAt.UTC().Format(time.RFC3339Nano)}
 		for _, k := range names {
 			row = append(row, Cell(payload[k]))
 		}

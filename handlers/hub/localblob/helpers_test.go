@@ -115,7 +115,7 @@ func newTestHub(t *testing.T, secret []byte) *testHub {
 func (h *testHub) expect(t *testing.T, key, mime string, size int64) string {
 	t.Helper()
 	now := h.clock.Now()
-	h.uploads.put(hub.Upload{Key: key, Site: "acme", Form: "contact", Filename: "f", MIME: mime, Size: size,
+	h.uploads.put(hub.Upload{Key: key, Site: "acme", Slug: "contact", Filename: "f", MIME: mime, Size: size,
 		CreatedAt: now, ExpiresAt: now.Add(5 * time.Minute)})
 	u, err := h.store.SignedPutURL(context.Background(), hub.Upload{Key: key}, 5*time.Minute)
 	if err != nil {

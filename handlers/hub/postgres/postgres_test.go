@@ -81,7 +81,7 @@ func TestOpenReadOnly(t *testing.T) {
 	ctx := context.Background()
 	u := pgtest.URL(t)
 	rw := openURL(t, u)
-	sub := hub.Submission{ID: "01", Site: "site", Form: "form", CreatedAt: time.Now()}
+	sub := hub.Submission{ID: "01", Site: "site", Slug: "form", CreatedAt: time.Now()}
 	if err := rw.CreateSubmission(ctx, sub); err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +165,7 @@ func BenchmarkCreateSubmission(b *testing.B) {
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
 			now := time.Now()
-			s := hub.Submission{ID: hub.NewID(now), Site: "site", Form: "form", CreatedAt: now, Payload: []byte(`{"name":"Jane"}`)}
+			s := hub.Submission{ID: hub.NewID(now), Site: "site", Slug: "form", CreatedAt: now, Payload: []byte(`{"name":"Jane"}`)}
 			if err := db.CreateSubmission(ctx, s); err != nil {
 				b.Error(err)
 				return

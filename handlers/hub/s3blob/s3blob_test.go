@@ -30,7 +30,7 @@ func open(t *testing.T) *s3blob.Bucket {
 }
 
 func upload(key, mime string, size int64) hub.Upload {
-	return hub.Upload{Key: key, Site: "acme", Form: "contact", Filename: "f", MIME: mime, Size: size}
+	return hub.Upload{Key: key, Site: "acme", Slug: "contact", Filename: "f", MIME: mime, Size: size}
 }
 
 func randomBytes(n int) []byte {

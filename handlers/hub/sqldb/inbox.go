@@ -43,18 +43,18 @@ func in(ids []string, args []any) (string, []any) {
 // given ids, and the records of their files, in one transaction. Ids of
 // another form, or of no submission, are left alone: they count for
 // nothing. The caller deletes the files named in the result.
-func (db *DB) DeleteSubmissions(ctx context.Context, site, form string, ids []string) (hub.Deleted, error) {
+func (db *DB) DeleteSubmissions(ctx context.Context, site, slug string, ids []string) (hub.Deleted, error) {
 	var d hub.Deleted
 	err := db.inTx(ctx, func(tx *sql.Tx) error {
 		for chunk := range slices.Chunk(ids, maxIDs) {
-			if err := deleteIDs(ctx, tx, site, form, chunk, &d); err != nil {
+			if err := deleteIDs(ctx, tx, site, slug, chunk, &d); err != nil {
 				return err
 			}
 		}
 		return nil
 	})
 	if err != nil {
-		return hub.Deleted{}, db.errorf("delete submissions of %s/%s: %w", site, form, err)
+		return hub.Deleted{}, db.errorf("delete submissions of %s/%s: %w", site, slug, err)
 	}
 	return d, nil
 }
@@ -63,12 +63,12 @@ func (db *DB) DeleteSubmissions(ctx context.Context, site, form string, ids []st
 // form created before before, oldest first, with the records of their
 // files, as DeleteSubmissions does. Hubs sharing the database may run it
 // at once: a submission is deleted, and counted, by one of them only.
-func (db *DB) DeleteSubmissionsBefore(ctx context.Context, site, form string, before time.Time, limit int) (hub.Deleted, error) {
+func (db *DB) DeleteSubmissionsBefore(ctx context.Context, site, slug string, before time.Time, limit int) (hub.Deleted, error) {
 	var d hub.Deleted
 	err := db.inTx(ctx, func(tx *sql.Tx) error {
 		rows, err := tx.QueryContext(ctx,
 			`SELECT id FROM submissions WHERE site = $1 AND form = $2 AND created_at < $3 ORDER BY created_at, id LIMIT $4`,
-			site, form, millis(before), limit)
+			site, slug, millis(before), limit)
 		if err != nil {
 			return err
 		}
@@ -76,10 +76,10 @@ func (db *DB) DeleteSubmissionsBefore(ctx context.Context, site, form string, be
 		if err != nil || len(ids) == 0 {
 			return err
 		}
-		return deleteIDs(ctx, tx, site, form, ids, &d)
+		return deleteIDs(ctx, tx, site, slug, ids, &d)
 	})
 	if err != nil {
-		return hub.Deleted{}, db.errorf("delete submissions of %s/%s before %s: %w", site, form, before.Format(time.RFC3339), err)
+		return hub.Deleted{}, db.errorf("delete submissions of %s/%s before %s: %w", site, slug, before.Format(time.RFC3339), err)
 	}
 	return d, nil
 }
@@ -88,8 +88,8 @@ func (db *DB) DeleteSubmissionsBefore(ctx context.Context, site, form string, be
 // upload records first, which reference them, and adds what it deleted to
 // d. Of transactions racing to delete one submission, the statements of
 // the later ones find nothing left and report nothing.
-func deleteIDs(ctx context.Context, tx *sql.Tx, site, form string, ids []string, d *hub.Deleted) error {
-	inIDs, args := in(ids, []any{site, form})
+func deleteIDs(ctx context.Context, tx *sql.Tx, site, slug string, ids []string, d *hub.Deleted) error {
+	inIDs, args := in(ids, []any{site, slug})
 	rows, err := tx.QueryContext(ctx, `DELETE FROM uploads WHERE submission_id IN
 		(SELECT id FROM submissions WHERE site = $1 AND form = $2 AND id `+inIDs+`) RETURNING key`, args...)
 	if err != nil {
@@ -115,11 +115,11 @@ func deleteIDs(ctx context.Context, tx *sql.Tx, site, form string, ids []string,
 // SetSpam marks the submissions of site and form with the given ids as
 // spam, or as not spam, and returns how many it found. Ids of another
 // form are left alone.
-func (db *DB) SetSpam(ctx context.Context, site, form string, ids []string, spam bool) (int, error) {
+func (db *DB) SetSpam(ctx context.Context, site, slug string, ids []string, spam bool) (int, error) {
 	n := 0
 	err := db.inTx(ctx, func(tx *sql.Tx) error {
 		for chunk := range slices.Chunk(ids, maxIDs) {
-			inIDs, args := in(chunk, []any{site, form, spam})
+			inIDs, args := in(chunk, []any{site, slug, spam})
 			res, err := tx.ExecContext(ctx, `UPDATE submissions SET spam = $3 WHERE site = $1 AND form = $2 AND id `+inIDs, args...)
 			if err != nil {
 				return err
@@ -133,7 +133,7 @@ func (db *DB) SetSpam(ctx context.Context, site, form string, ids []string, spam
 		return nil
 	})
 	if err != nil {
-		return 0, db.errorf("mark submissions of %s/%s as spam %v: %w", site, form, spam, err)
+		return 0, db.errorf("mark submissions of %s/%s as spam %v: %w", site, slug, spam, err)
 	}
 	return n, nil
 }

@@ -32,7 +32,7 @@ func (db *DB) CreateSubmission(ctx context.Context, s hub.Submission) error {
 	if err != nil {
 		return err
 	}
-	if s.ID == "" || s.Site == "" || s.Form == "" {
+	if s.ID == "" || s.Site == "" || s.Slug == "" {
 		return db.errorf("create submission: id, site and form must be set")
 	}
 	if err := hubclient.CheckIdempotencyKey(s.IdempotencyKey); err != nil {
@@ -146,7 +146,7 @@ func (db *DB) insertSubmission(tx Tx, r *storeRequest) error {
 	res, err := tx.ExecContext(ctx,
 		`INSERT INTO submissions (`+submissionColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
 		ON CONFLICT (site, form, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING`,
-		s.ID, s.Site, s.Form, millis(s.CreatedAt), r.payload, r.attachments, text(s.ClientAddr), text(s.UserAgent),
+		s.ID, s.Site, s.Slug, millis(s.CreatedAt), r.payload, r.attachments, text(s.ClientAddr), text(s.UserAgent),
 		nullString(s.IdempotencyKey), nullInt(s.FormVersion), s.Spam)
 	if err != nil {
 		return err
@@ -156,7 +156,7 @@ func (db *DB) insertSubmission(tx Tx, r *storeRequest) error {
 	} else if n == 0 {
 		// Read in this transaction, after the insert: on PostgreSQL the
 		// statement sees the winner, committed while the insert waited.
-		first, err := submissionByKey(ctx, tx, s.Site, s.Form, s.IdempotencyKey)
+		first, err := submissionByKey(ctx, tx, s.Site, s.Slug, s.IdempotencyKey)
 		if err != nil {
 			return fmt.Errorf("reading the submission with its idempotency key: %w", err)
 		}
@@ -189,11 +189,11 @@ func (db *DB) Submission(ctx context.Context, id string) (hub.Submission, error)
 // SubmissionByKey returns the id of the submission of site and form that
 // carries the idempotency key, or an error wrapping hub.ErrNotFound. The
 // empty key is carried by none.
-func (db *DB) SubmissionByKey(ctx context.Context, site, form, key string) (string, error) {
+func (db *DB) SubmissionByKey(ctx context.Context, site, slug, key string) (string, error) {
 	if key == "" {
 		return "", db.errorf("submission by idempotency key: empty key: %w", hub.ErrNotFound)
 	}
-	id, err := submissionByKey(ctx, db.r, site, form, key)
+	id, err := submissionByKey(ctx, db.r, site, slug, key)
 	if err != nil {
 		return "", db.errorf("submission by idempotency key: %w", err)
 	}
@@ -206,10 +206,10 @@ type querier interface {
 }
 
 // submissionByKey looks the key up through q, served by the unique index.
-func submissionByKey(ctx context.Context, q querier, site, form, key string) (string, error) {
+func submissionByKey(ctx context.Context, q querier, site, slug, key string) (string, error) {
 	var id string
 	err := q.QueryRowContext(ctx,
-		`SELECT id FROM submissions WHERE site = $1 AND form = $2 AND idempotency_key = $3`, site, form, key).Scan(&id)
+		`SELECT id FROM submissions WHERE site = $1 AND form = $2 AND idempotency_key = $3`, site, slug, key).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", hub.ErrNotFound
 	}
@@ -224,7 +224,7 @@ func claim(ctx context.Context, tx *sql.Tx, s hub.Submission, a hubclient.Attach
 		`UPDATE uploads SET submission_id = $1
 		WHERE key = $2 AND site = $3 AND form = $4 AND size = $5 AND mime = $6
 		AND uploaded_at IS NOT NULL AND submission_id IS NULL`,
-		s.ID, a.Key, s.Site, s.Form, a.Size, a.MIME)
+		s.ID, a.Key, s.Site, s.Slug, a.Size, a.MIME)
 	if err != nil {
 		return fmt.Errorf("attachment %q: %w", a.Key, err)
 	}
@@ -242,20 +242,20 @@ func claim(ctx context.Context, tx *sql.Tx, s hub.Submission, a hubclient.Attach
 // s, for the error; the refusal itself was decided by claim.
 func claimRefusal(ctx context.Context, tx *sql.Tx, s hub.Submission, a hubclient.Attachment) string {
 	var (
-		site, form, mime string
+		site, slug, mime string
 		size             int64
 		uploaded         sql.NullInt64
 		claimedBy        sql.NullString
 	)
 	err := tx.QueryRowContext(ctx,
 		`SELECT site, form, mime, size, uploaded_at, submission_id FROM uploads WHERE key = $1`, a.Key).
-		Scan(&site, &form, &mime, &size, &uploaded, &claimedBy)
+		Scan(&site, &slug, &mime, &size, &uploaded, &claimedBy)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return "no such upload"
 	case err != nil:
 		return "upload unreadable: " + err.Error()
-	case site != s.Site || form != s.Form:
+	case site != s.Site || slug != s.Slug:
 		return "upload belongs to another form"
 	case claimedBy.Valid:
 		return "upload already claimed"
@@ -340,7 +340,7 @@ func filterSQL(f hub.Filter) (string, []any) {
 		conds = append(conds, column+" "+op+" "+arg(value))
 	}
 	add("site", "=", f.Site)
-	add("form", "=", f.Form)
+	add("form", "=", f.Slug)
 	add("id", "<", f.Before)
 	add("id", ">", f.After)
 	if !f.From.IsZero() {
@@ -373,7 +373,7 @@ func scanSubmission(s scanner) (hub.Submission, error) {
 		key              sql.NullString
 		version          sql.NullInt64
 	)
-	err := s.Scan(&sub.ID, &sub.Site, &sub.Form, &created, &payload, &attsRaw, &sub.ClientAddr, &sub.UserAgent, &key, &version, &sub.Spam)
+	err := s.Scan(&sub.ID, &sub.Site, &sub.Slug, &created, &payload, &attsRaw, &sub.ClientAddr, &sub.UserAgent, &key, &version, &sub.Spam)
 	if err != nil {
 		return hub.Submission{}, err
 	}

@@ -23,7 +23,7 @@ func (db *DB) CreateUpload(ctx context.Context, u hub.Upload) error {
 	}
 	_, err = w.ExecContext(ctx,
 		`INSERT INTO uploads (`+uploadColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-		u.Key, u.Site, u.Form, text(u.Filename), u.MIME, u.Size,
+		u.Key, u.Site, u.Slug, text(u.Filename), u.MIME, u.Size,
 		millis(u.CreatedAt), millis(u.ExpiresAt), nullMillis(u.UploadedAt), nullString(u.SubmissionID))
 	if err != nil {
 		return db.errorf("create upload %q: %w", u.Key, err)
@@ -152,7 +152,7 @@ func scanUpload(s scanner) (hub.Upload, error) {
 		uploaded         sql.NullInt64
 		submission       sql.NullString
 	)
-	err := s.Scan(&u.Key, &u.Site, &u.Form, &u.Filename, &u.MIME, &u.Size, &created, &expires, &uploaded, &submission)
+	err := s.Scan(&u.Key, &u.Site, &u.Slug, &u.Filename, &u.MIME, &u.Size, &created, &expires, &uploaded, &submission)
 	if err != nil {
 		return hub.Upload{}, err
 	}

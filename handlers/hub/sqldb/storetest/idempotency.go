@@ -67,7 +67,7 @@ func testIdempotencyKeys(t *testing.T, open Open) {
 		{"07", "site", "form", "K"},
 	} {
 		s := Submission(x.id)
-		s.Site, s.Form, s.IdempotencyKey = x.site, x.form, x.key
+		s.Site, s.Slug, s.IdempotencyKey = x.site, x.form, x.key
 		if err := db.CreateSubmission(ctx, s); err != nil {
 			t.Errorf("CreateSubmission(%s with key %q on %s/%s): %v", x.id, x.key, x.site, x.form, err)
 		}

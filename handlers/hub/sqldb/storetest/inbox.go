@@ -60,14 +60,14 @@ func testInboxFilters(t *testing.T, open Open) {
 		}
 	}
 	other := Submission("09")
-	other.Form, other.Payload = "other", json.RawMessage(`{"name":"Jane Doe"}`)
+	other.Slug, other.Payload = "other", json.RawMessage(`{"name":"Jane Doe"}`)
 	if err := db.CreateSubmission(ctx, other); err != nil {
 		t.Fatal(err)
 	}
 	if n, err := db.SetSpam(ctx, "site", "form", []string{"02", "09"}, true); err != nil || n != 1 {
 		t.Fatalf("SetSpam(02, 09 of another form) = %d, %v; want 1", n, err)
 	}
-	form := hub.Filter{Site: "site", Form: "form"}
+	form := hub.Filter{Site: "site", Slug: "form"}
 	with := func(change func(*hub.Filter)) hub.Filter { f := form; change(&f); return f }
 	tests := []struct {
 		name string
@@ -144,14 +144,14 @@ func withFiles(t *testing.T, db interface {
 	)
 	for i := range n {
 		u := Upload(fmt.Sprintf("uploads/%s-%d", id, i))
-		u.Site, u.Form = site, form
+		u.Site, u.Slug = site, form
 		if err := db.CreateUpload(context.Background(), u); err != nil {
 			t.Fatal(err)
 		}
 		keys, atts = append(keys, u.Key), append(atts, Attachment(u))
 	}
 	s := Submission(id, atts...)
-	s.Site, s.Form, s.CreatedAt = site, form, created
+	s.Site, s.Slug, s.CreatedAt = site, form, created
 	if err := db.CreateSubmission(context.Background(), s); err != nil {
 		t.Fatal(err)
 	}

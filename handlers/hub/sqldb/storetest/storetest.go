@@ -77,7 +77,7 @@ func Upload(key string) hub.Upload {
 	return hub.Upload{
 		Key:        key,
 		Site:       "site",
-		Form:       "form",
+		Slug:       "form",
 		Filename:   "cv.pdf",
 		MIME:       "application/pdf",
 		Size:       1234,
@@ -97,7 +97,7 @@ func Submission(id string, atts ...hubclient.Attachment) hub.Submission {
 	return hub.Submission{
 		ID:          id,
 		Site:        "site",
-		Form:        "form",
+		Slug:        "form",
 		CreatedAt:   T0,
 		Payload:     json.RawMessage(`{"name":"Jane","n":1}`),
 		Attachments: atts,

@@ -72,7 +72,7 @@ func testCreateSubmissionRefuses(t *testing.T, open Open) {
 	}{
 		{"no id", Submission("")},
 		{"no site", func() hub.Submission { s := Submission("x"); s.Site = ""; return s }()},
-		{"no form", func() hub.Submission { s := Submission("x"); s.Form = ""; return s }()},
+		{"no form", func() hub.Submission { s := Submission("x"); s.Slug = ""; return s }()},
 		{"bad payload", func() hub.Submission { s := Submission("x"); s.Payload = json.RawMessage(`{"a":`); return s }()},
 		{"payload not UTF-8", func() hub.Submission { s := Submission("x"); s.Payload = json.RawMessage("{\"a\":\"\xff\"}"); return s }()},
 		{"duplicate id", Submission("dup")},
@@ -103,7 +103,7 @@ func testClaimRules(t *testing.T, open Open) {
 	otherSite.Site = "elsewhere"
 	MustCreateUpload(t, db, otherSite)
 	otherForm := Upload("uploads/other-form")
-	otherForm.Form = "survey"
+	otherForm.Slug = "survey"
 	MustCreateUpload(t, db, otherForm)
 	pending := Upload("uploads/pending")
 	pending.UploadedAt = time.Time{}
@@ -179,7 +179,7 @@ func testListSubmissions(t *testing.T, open Open) {
 		{"06", "s2", "survey"},
 	} {
 		s := Submission(x.id)
-		s.Site, s.Form = x.site, x.form
+		s.Site, s.Slug = x.site, x.form
 		if err := db.CreateSubmission(ctx, s); err != nil {
 			t.Fatal(err)
 		}
@@ -190,13 +190,13 @@ func testListSubmissions(t *testing.T, open Open) {
 	}{
 		{hub.Filter{}, []string{"01", "02", "03", "04", "05", "06"}},
 		{hub.Filter{Site: "s1"}, []string{"01", "02", "04", "05"}},
-		{hub.Filter{Site: "s1", Form: "contact"}, []string{"01", "04", "05"}},
-		{hub.Filter{Form: "contact"}, []string{"01", "03", "04", "05"}},
-		{hub.Filter{Site: "s2", Form: "survey"}, []string{"06"}},
+		{hub.Filter{Site: "s1", Slug: "contact"}, []string{"01", "04", "05"}},
+		{hub.Filter{Slug: "contact"}, []string{"01", "03", "04", "05"}},
+		{hub.Filter{Site: "s2", Slug: "survey"}, []string{"06"}},
 		{hub.Filter{Site: "s3"}, nil},
-		{hub.Filter{Site: "s1", Form: "nope"}, nil},
+		{hub.Filter{Site: "s1", Slug: "nope"}, nil},
 		{hub.Filter{Newest: true}, []string{"06", "05", "04", "03", "02", "01"}},
-		{hub.Filter{Site: "s1", Form: "contact", Newest: true}, []string{"05", "04", "01"}},
+		{hub.Filter{Site: "s1", Slug: "contact", Newest: true}, []string{"05", "04", "01"}},
 		{hub.Filter{Before: "04"}, []string{"01", "02", "03"}},
 		{hub.Filter{After: "04"}, []string{"05", "06"}},
 		{hub.Filter{After: "01", Before: "05"}, []string{"02", "03", "04"}},
@@ -210,7 +210,7 @@ func testListSubmissions(t *testing.T, open Open) {
 	for _, tt := range tests {
 		var ids []string
 		for _, s := range ListAll(t, db, tt.f) {
-			if (tt.f.Site != "" && s.Site != tt.f.Site) || (tt.f.Form != "" && s.Form != tt.f.Form) {
+			if (tt.f.Site != "" && s.Site != tt.f.Site) || (tt.f.Slug != "" && s.Slug != tt.f.Slug) {
 				t.Errorf("filter %+v let through %+v", tt.f, s)
 			}
 			ids = append(ids, s.ID)
@@ -358,7 +358,7 @@ func testConcurrentCreateSubmission(t *testing.T, open Open) {
 				wg.Go(func() {
 					for i := range each {
 						s := Submission(hub.NewID(time.Now()))
-						s.Form = fmt.Sprintf("form%d", w%4)
+						s.Slug = fmt.Sprintf("form%d", w%4)
 						s.Payload = json.RawMessage(fmt.Sprintf(`{"w":%d,"i":%d}`, w, i))
 						if err := db.CreateSubmission(context.Background(), s); err != nil {
 							failed.Add(1)
@@ -372,7 +372,7 @@ func testConcurrentCreateSubmission(t *testing.T, open Open) {
 			if n := Count(t, dbs[0], hub.Filter{}); n != workers*each {
 				t.Errorf("count = %d, want %d (%d calls failed)", n, workers*each, failed.Load())
 			}
-			if n := Count(t, dbs[0], hub.Filter{Site: "site", Form: "form1"}); n != workers*each/4 {
+			if n := Count(t, dbs[0], hub.Filter{Site: "site", Slug: "form1"}); n != workers*each/4 {
 				t.Errorf("count of form1 = %d, want %d", n, workers*each/4)
 			}
 		})

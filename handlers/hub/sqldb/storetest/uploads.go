@@ -28,7 +28,7 @@ func testUploadRoundTrip(t *testing.T, open Open) {
 		{"pending", pending},
 		{"uploaded", Upload("uploads/site/form/3/c.pdf")},
 		{"claimed", claimed},
-		{"zero times", hub.Upload{Key: "uploads/z", Site: "s", Form: "f"}},
+		{"zero times", hub.Upload{Key: "uploads/z", Site: "s", Slug: "f"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
