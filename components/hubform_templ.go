@@ -52,7 +52,7 @@ func HubForm(props HubFormProps) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			} else {
-				templ_7745c5c3_Err = ready(props, forms.get(props.InitialSchema, props.Locale)).Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = ready(props, schemaMemo.get(props.InitialSchema, props.Locale)).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -1370,7 +1370,7 @@ func LogicUpdate(props HubFormProps, prior string) templ.Component {
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
 		if props.InitialSchema != nil {
-			templ_7745c5c3_Err = logicUpdate(newFormView(props, forms.get(props.InitialSchema, props.Locale)), prior).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = logicUpdate(newFormView(props, schemaMemo.get(props.InitialSchema, props.Locale)), prior).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

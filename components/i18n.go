@@ -164,7 +164,7 @@ func Localize(s *hubclient.Schema, locale string) Localized {
 // page's title. Like HubForm, it translates the schema once per schema
 // pointer and locale.
 func Title(s *hubclient.Schema, locale string) string {
-	return forms.get(s, locale).l.Schema.Title
+	return schemaMemo.get(s, locale).l.Schema.Title
 }
 
 // matchLocale returns the translation key best matching locale, or "".

@@ -76,7 +76,7 @@ type memoSchema struct {
 // takes about 30 KB.
 const maxPrepared = 256
 
-var forms = &memo{schemas: map[weak.Pointer[hubclient.Schema]]*memoSchema{}}
+var schemaMemo = &memo{schemas: map[weak.Pointer[hubclient.Schema]]*memoSchema{}}
 
 // get returns what rendering s in locale needs: remembered when s,
 // the same pointer with the same contents, was rendered in locale before.

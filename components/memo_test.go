@@ -58,9 +58,9 @@ func TestMemoReuses(t *testing.T) {
 // first prepares the schema, the others use it.
 func TestRendersShareTheMemo(t *testing.T) {
 	built := func() int {
-		forms.mu.Lock()
-		defer forms.mu.Unlock()
-		return forms.built
+		schemaMemo.mu.Lock()
+		defer schemaMemo.mu.Unlock()
+		return schemaMemo.built
 	}
 	users := map[string]func(p HubFormProps){
 		"HubForm": func(p HubFormProps) { renderForm(t, p) },

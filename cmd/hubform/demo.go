@@ -142,11 +142,11 @@ func writeExampleForms(dir string, keys captchaKeys) error {
 	if keys.recaptchaSiteKey != "" && keys.recaptchaSecret != "" {
 		wire["demo/survey.json"] = [2]string{hubclient.CaptchaRecaptchaV3, keys.recaptchaSiteKey}
 	}
-	return fs.WalkDir(exampleForms, "forms", func(path string, d fs.DirEntry, err error) error {
+	return fs.WalkDir(exampleForms, "example-forms", func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
-		name := strings.TrimPrefix(path, "forms/")
+		name := strings.TrimPrefix(path, "example-forms/")
 		data, err := exampleForms.ReadFile(path)
 		if err != nil {
 			return err

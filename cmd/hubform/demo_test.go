@@ -33,10 +33,10 @@ import (
 func exampleFormFiles(t testing.TB) map[string]string {
 	t.Helper()
 	files := map[string]string{}
-	fs.WalkDir(exampleForms, "forms", func(path string, d fs.DirEntry, err error) error {
+	fs.WalkDir(exampleForms, "example-forms", func(path string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
 			data, _ := exampleForms.ReadFile(path)
-			files[strings.TrimSuffix(strings.TrimPrefix(path, "forms/"), ".json")] = string(data)
+			files[strings.TrimSuffix(strings.TrimPrefix(path, "example-forms/"), ".json")] = string(data)
 		}
 		return err
 	})
@@ -87,7 +87,7 @@ func TestWriteExampleForms(t *testing.T) {
 		t.Fatal(err)
 	}
 	data, _ := os.ReadFile(filepath.Join(dir, "demo", "contact.json"))
-	want, _ := exampleForms.ReadFile("forms/demo/contact.json")
+	want, _ := exampleForms.ReadFile("example-forms/demo/contact.json")
 	if string(data) != string(want) {
 		t.Error("an older form file was not replaced")
 	}

@@ -1,9 +1,198 @@
 package main
 
-import "embed"
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+	"time"
 
-// exampleForms are the forms shipped with hubform, laid out as a hub's forms
-// directory: forms/<site>/<slug>.json.
-//
-//go:embed forms
-var exampleForms embed.FS
+	"github.com/hubform/hubform/hubclient"
+)
+
+const formsHelp = `
+Usage: hubform forms push --hub-url URL --token T --site S --form F FILE.json [--publish]
+       hubform forms pull --hub-url URL --token T --site S --form F [--version N] [> FILE.json]
+
+Keeps a hub's database forms in files, so that they can live in git, through
+the hub's admin API (an API token that hubform tokens create made).
+
+push saves FILE.json, a form file as in a forms directory (the schema plus an
+optional member "hub" of server-only settings), as the form's newest version,
+a draft, creating the form on its first push. The hub validates it as it
+validates a forms directory, and refuses it with every problem listed. With
+--publish the new version is made live at once: every hub on the database
+serves it from its next request, without a restart.
+
+pull prints a version's file exactly as it was pushed: the live version, or
+--version N (or latest).
+
+Publishing an earlier version again (a rollback) is a pull of that version
+and a push with --publish, or the admin API's publish route.
+`
+
+const formsTail = `
+Environment:
+  HUBFORM_HUB_URL, HUBFORM_TOKEN, HUBFORM_SITE and HUBFORM_FORM stand in for
+  the flags; prefer HUBFORM_TOKEN to --token, which other users may see.
+
+Exit status: 0 on success, 1 when the hub refused or could not be reached, 2
+for a bad command line.
+
+Examples:
+  export HUBFORM_TOKEN=hft_…   # printed once by hubform tokens create --name ci
+  hubform forms push --hub-url https://forms.example.com/v1 --site acme --form contact \
+      forms/acme/contact.json --publish
+  hubform forms pull --hub-url https://forms.example.com/v1 --site acme --form contact \
+      > forms/acme/contact.json
+  hubform forms pull --hub-url https://forms.example.com/v1 --site acme --form contact --version 3
+`
+
+func runForms(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("forms", formsHelp, formsTail, stderr)
+	hubURL := fs.String("hub-url", hubclient.DefaultHubURL, "hub endpoint base `URL`, ending in the protocol version (HUBFORM_HUB_URL)")
+	token := fs.String("token", "", "API `TOKEN` (HUBFORM_TOKEN; required)")
+	site := fs.String("site", "", "`SITE` id of the form (HUBFORM_SITE; required)")
+	form := fs.String("form", "", "`SLUG` of the form within the site (HUBFORM_FORM; required)")
+	publish := fs.Bool("publish", false, "push: make the pushed version live")
+	version := fs.String("version", "live", "pull: the version `N` to print, live or latest")
+	timeout := fs.Duration("timeout", time.Minute, "give up after this long")
+	args, status, ok := fs.parse(args, stdout)
+	if !ok {
+		return status
+	}
+	fail := func(status int, format string, a ...any) int {
+		fmt.Fprintf(stderr, "hubform forms: "+format+"\n", a...)
+		return status
+	}
+	if len(args) == 0 {
+		return fail(2, "say push or pull (see hubform forms --help)")
+	}
+	verb := args[0]
+	switch {
+	case verb != "push" && verb != "pull":
+		return fail(2, "unknown action %q: say push or pull", verb)
+	case verb == "push" && len(args) != 2:
+		return fail(2, "push takes one FILE.json")
+	case verb == "pull" && len(args) != 1:
+		return fail(2, "pull takes no file: its output goes to standard output")
+	case *token == "":
+		return fail(2, "--token or HUBFORM_TOKEN is required")
+	case *site == "" || *form == "":
+		return fail(2, "--site and --form are required")
+	case strings.Contains(*site, "/") || strings.Contains(*form, "/"):
+		return fail(2, "--site and --form are names, without '/'")
+	}
+	base, err := url.Parse(strings.TrimRight(*hubURL, "/"))
+	if err != nil || (base.Scheme != "http" && base.Scheme != "https") || base.Host == "" {
+		return fail(2, "--hub-url %q: want an http:// or https:// URL", *hubURL)
+	}
+	ctx, cancel := context.WithTimeout(ctx, *timeout)
+	defer cancel()
+	c := &adminClient{base: base.String() + "/admin/forms/" + url.PathEscape(*site) + "/" + url.PathEscape(*form), token: *token}
+	if verb == "pull" {
+		body, err := c.do(ctx, http.MethodGet, "/versions/"+url.PathEscape(*version), nil, nil)
+		if err != nil {
+			return fail(1, "pull %s/%s: %v", *site, *form, err)
+		}
+		// Byte for byte, so that a pull into a file under git shows no change
+		// where there was none.
+		if _, err := stdout.Write(body); err != nil {
+			return fail(1, "writing the form: %v", err)
+		}
+		return 0
+	}
+
+	file, err := os.ReadFile(args[1])
+	if err != nil {
+		return fail(1, "%v", err)
+	}
+	var saved struct {
+		Version int64 `json:"version"`
+	}
+	if _, err := c.do(ctx, http.MethodPut, "/draft", file, &saved); err != nil {
+		return fail(1, "push %s to %s/%s: %v", args[1], *site, *form, err)
+	}
+	fmt.Fprintf(stdout, "%s/%s: saved version %d\n", *site, *form, saved.Version)
+	if *publish {
+		n := strconv.FormatInt(saved.Version, 10)
+		if _, err := c.do(ctx, http.MethodPost, "/versions/"+n+"/publish", nil, nil); err != nil {
+			return fail(1, "publish %s/%s version %s: %v", *site, *form, n, err)
+		}
+		fmt.Fprintf(stdout, "%s/%s: published version %d\n", *site, *form, saved.Version)
+	}
+	return 0
+}
+
+// adminClient calls the admin API's routes of one form.
+type adminClient struct {
+	base, token string
+}
+
+// maxAnswer caps what is read of an answer: a form file is at most 1 MiB.
+const maxAnswer = 2 << 20
+
+// do sends a request to base+path and returns the answer's body, decoded
+// into out when out is set. An answer other than 2xx is an error with the
+// hub's message and, for a form that does not validate, every problem.
+func (c *adminClient) do(ctx context.Context, method, path string, body []byte, out any) ([]byte, error) {
+	req, err := http.NewRequestWithContext(ctx, method, c.base+path, bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Authorization", "Bearer "+c.token)
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer res.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(res.Body, maxAnswer))
+	if err != nil {
+		return nil, fmt.Errorf("reading the hub's answer: %w", err)
+	}
+	if res.StatusCode/100 != 2 {
+		var e struct {
+			Error    string   `json:"error"`
+			Problems []string `json:"problems"`
+			Errors   []struct {
+				Path    string `json:"path"`
+				Message string `json:"message"`
+			} `json:"errors"`
+		}
+		if json.Unmarshal(data, &e) != nil || e.Error == "" {
+			return nil, fmt.Errorf("the hub answered %s, not the admin API's JSON (is --hub-url the hub's, ending in /v1?)", res.Status)
+		}
+		msg := fmt.Sprintf("%s (%d)", e.Error, res.StatusCode)
+		// Each problem with the JSON path of its member where the hub
+		// gives one; an older hub gives messages alone.
+		for _, p := range e.Errors {
+			if p.Path != "" {
+				msg += "\n  " + p.Path + ": " + p.Message
+			} else {
+				msg += "\n  " + p.Message
+			}
+		}
+		if len(e.Errors) == 0 {
+			for _, p := range e.Problems {
+				msg += "\n  " + p
+			}
+		}
+		return nil, errors.New(msg)
+	}
+	if out != nil {
+		if err := json.Unmarshal(data, out); err != nil {
+			return nil, fmt.Errorf("the hub's answer is not the admin API's JSON: %w", err)
+		}
+	}
+	return data, nil
+}

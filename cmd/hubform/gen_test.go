@@ -170,7 +170,7 @@ func TestGenStableAndFormatted(t *testing.T) {
 func TestGenTypeChecks(t *testing.T) {
 	sources := map[string][]byte{"every.json": generateEveryType(t)}
 	for _, name := range []string{"contact", "survey"} {
-		_, src, _ := hubform(t, "gen", "forms/demo/"+name+".json")
+		_, src, _ := hubform(t, "gen", "example-forms/demo/"+name+".json")
 		sources[name] = []byte(src)
 	}
 	fset := token.NewFileSet()
@@ -294,7 +294,7 @@ func TestGenCommand(t *testing.T) {
 		{"missing file", []string{"gen", filepath.Join(dir, "nope.json")}, 1, "nope.json: no such file"},
 		{"not JSON", []string{"gen", write("broken.json", "{\n\"fields\": [\n}")}, 1, "broken.json:3: invalid JSON"},
 		{"not a form", []string{"gen", write("list.json", `[1, 2]`)}, 1, "list.json: not a form file"},
-		{"no fields", []string{"gen", "forms/demo/unconfigured.json"}, 1, "forms/demo/unconfigured.json: the form has no fields"},
+		{"no fields", []string{"gen", "example-forms/demo/unconfigured.json"}, 1, "example-forms/demo/unconfigured.json: the form has no fields"},
 		{"only honeypots", []string{"gen", write("hp.json", `{"fields": [{"name": "_hp", "type": "text"}]}`)}, 1, "the form has no fields"},
 		{"a nameless field", []string{"gen", write("nameless.json", `{"fields": [{"name": "a", "type": "text"}, {"type": "text"}]}`)}, 1, "field 2 has no name"},
 		{"out in a missing directory", []string{"gen", "--out", filepath.Join(dir, "no", "such.go"), form}, 1, "no such file"},
@@ -338,7 +338,7 @@ func TestGenFromHub(t *testing.T) {
 	if status != 0 || stderr != "" {
 		t.Fatalf("status %d, stderr %q", status, stderr)
 	}
-	_, fromFile, _ := hubform(t, "gen", "forms/demo/contact.json")
+	_, fromFile, _ := hubform(t, "gen", "example-forms/demo/contact.json")
 	hubLines, fileLines := strings.SplitAfter(fromHub, "\n"), strings.SplitAfter(fromFile, "\n")
 	if want := "// Source: site demo, form contact, at " + hub.URL + "\n"; hubLines[1] != want {
 		t.Errorf("second line %q, want %q", hubLines[1], want)
@@ -402,7 +402,7 @@ func TestGenBindsASubmission(t *testing.T) {
 		t.Skip("builds an app")
 	}
 	app := t.TempDir()
-	demo, err := filepath.Glob("forms/demo/*.json")
+	demo, err := filepath.Glob("example-forms/demo/*.json")
 	if err != nil || len(demo) == 0 {
 		t.Fatalf("no demo forms: %v", err)
 	}
@@ -439,8 +439,8 @@ func TestGenBindsASubmission(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, want, _ := hubform(t, "gen", "forms/demo/"+name)
-		want = strings.Replace(want, "// Source: forms/demo/", "// Source: ../formfiles/", 1)
+		_, want, _ := hubform(t, "gen", "example-forms/demo/"+name)
+		want = strings.Replace(want, "// Source: example-forms/demo/", "// Source: ../formfiles/", 1)
 		if string(got) != want {
 			t.Errorf("go generate wrote for %s:\n%s\nhubform gen writes:\n%s", name, got, want)
 		}
@@ -561,7 +561,7 @@ func TestGenReadme(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, src, _ := hubform(t, "gen", "forms/demo/contact.json")
+	_, src, _ := hubform(t, "gen", "example-forms/demo/contact.json")
 	start := strings.Index(src, "// Contact holds")
 	if start < 0 {
 		t.Fatalf("hubform gen wrote no Contact struct:\n%s", src)

@@ -18,7 +18,7 @@ import (
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/captcha"
 	"github.com/hubform/hubform/handlers/hub/delivery"
-	"github.com/hubform/hubform/handlers/hub/forms"
+	"github.com/hubform/hubform/handlers/hub/formsource"
 	"github.com/hubform/hubform/handlers/hub/localblob"
 	"github.com/hubform/hubform/handlers/hub/metrics"
 	"github.com/hubform/hubform/handlers/hub/postgres"
@@ -188,10 +188,10 @@ func openHub(ctx context.Context, cfg hubConfig, logger *slog.Logger) (_ *runnin
 	}
 	h.closers = append(h.closers, h.db.Close)
 	// The forms of the database, and beside them those of the directory,
-	// which win a clash (see forms.Layered).
-	served := &forms.Layered{Stored: forms.NewStored(h.db, logger)}
+	// which win a clash (see formsource.Layered).
+	served := &formsource.Layered{Stored: formsource.NewStored(h.db, logger)}
 	if cfg.forms != "" {
-		if served.Dir, err = forms.Open(cfg.forms, logger); err != nil {
+		if served.Dir, err = formsource.Open(cfg.forms, logger); err != nil {
 			return nil, err
 		}
 		h.closers = append(h.closers, served.Dir.Close)

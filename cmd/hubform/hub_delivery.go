@@ -34,7 +34,7 @@ func addDeliveryFlags(fs *flagSet, cfg *deliveryConfig) {
 // openDelivery opens the delivery queue in the hub's database, has db
 // insert each submission's deliveries with it, and returns it unstarted;
 // onAttempt hears of each attempt.
-func openDelivery(ctx context.Context, cfg hubConfig, db *database, served hub.Forms, files delivery.Files, onAttempt func(kind, outcome string), logger *slog.Logger) (*delivery.Queue, error) {
+func openDelivery(ctx context.Context, cfg hubConfig, db *database, served hub.FormSource, files delivery.Files, onAttempt func(kind, outcome string), logger *slog.Logger) (*delivery.Queue, error) {
 	dc := cfg.delivery
 	// Zero, as other commands leave them, means the defaults.
 	if dc.timeout < 0 || dc.backoff < 0 {

@@ -12,7 +12,7 @@ import (
 // TestHubRefusesPostsThatSkipRules: a post crafted past the app, straight
 // to a running hub, cannot skip the demo survey's rules or conditions.
 func TestHubRefusesPostsThatSkipRules(t *testing.T) {
-	p := startHub(t, "forms", t.TempDir())
+	p := startHub(t, "example-forms", t.TempDir())
 	c := &hubclient.Client{HubURL: p.url}
 	base := map[string]any{"name": "Jane", "email": "jane@example.com", "plan": "pro"}
 	with := func(extra map[string]any) map[string]any {

@@ -8,7 +8,7 @@ import (
 	"github.com/hubform/hubform/handlers/hub/admin"
 	"github.com/hubform/hubform/handlers/hub/console"
 	"github.com/hubform/hubform/handlers/hub/delivery"
-	"github.com/hubform/hubform/handlers/hub/forms"
+	"github.com/hubform/hubform/handlers/hub/formsource"
 	"github.com/hubform/hubform/handlers/hub/metrics"
 	"github.com/hubform/hubform/handlers/hub/sqldb"
 )
@@ -18,7 +18,7 @@ import (
 // any hub on it made is accepted by all. Sign-in attempts are counted in
 // the database too, even on SQLite: they are few, and a budget shared by
 // every hub is the point. secure marks the cookies Secure.
-func ownerRoutes(db *sqldb.DB, served *forms.Layered, files blobStore, queue *delivery.Queue, m *metrics.Metrics, logger *slog.Logger, secure bool) ([]func(*echo.Echo), error) {
+func ownerRoutes(db *sqldb.DB, served *formsource.Layered, files blobStore, queue *delivery.Queue, m *metrics.Metrics, logger *slog.Logger, secure bool) ([]func(*echo.Echo), error) {
 	con, err := console.New(console.Config{
 		Users: db, Sessions: db.Sessions(), Limiter: db, Forms: served, Store: db, Secure: secure, Logger: logger,
 		Lookup: served, Submissions: db, Files: files, Deliveries: queue,

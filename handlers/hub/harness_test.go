@@ -20,7 +20,7 @@ import (
 
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/captcha"
-	"github.com/hubform/hubform/handlers/hub/forms"
+	"github.com/hubform/hubform/handlers/hub/formsource"
 	"github.com/hubform/hubform/handlers/hub/localblob"
 	"github.com/hubform/hubform/handlers/hub/sqldb"
 	"github.com/hubform/hubform/handlers/hub/sqlite"
@@ -190,7 +190,7 @@ func newHarnessWithForms(t *testing.T, prepare func(dir string), options ...func
 	t.Cleanup(func() { blobs.Close() })
 	h.blobs = blobs
 
-	dir, err := forms.Open(h.forms, logger)
+	dir, err := formsource.Open(h.forms, logger)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,8 @@
 //   - sqldb stores forms, submissions, uploads, users and tokens over
 //     database/sql; sqlite and postgres open it on their database.
 //   - localblob and s3blob store the files, on a directory or in a bucket.
-//   - forms reads the forms directory and checks form files.
+//   - formsource finds the forms the hub serves, in a forms directory or
+//     the database, and checks form files.
 //   - delivery sends each stored submission's webhooks and e-mail, as jobs
 //     of a River queue in the same database.
 //   - console is the owners' pages: the builder, the inbox, deliveries;
@@ -45,7 +46,7 @@ type Form struct {
 	ModTime time.Time
 	// Tag, when set, names JSON's content in the schema's ETag in place of
 	// ModTime and JSON's length, which two versions saved in one
-	// millisecond could share: forms.Parse sets it to a hash of JSON.
+	// millisecond could share: formsource.Parse sets it to a hash of JSON.
 	Tag string
 	// Version is the number of the database version served, 0 for a form
 	// of the forms directory, which has no versions.

@@ -81,10 +81,10 @@ func testRetention(t *testing.T, h *harness, files fileStore) {
 }
 
 // versionedForms serves its forms as version 5 of database forms.
-type versionedForms struct{ hub.Forms }
+type versionedForms struct{ hub.FormSource }
 
 func (v versionedForms) Lookup(site, slug string) (*hub.Form, error) {
-	f, err := v.Forms.Lookup(site, slug)
+	f, err := v.FormSource.Lookup(site, slug)
 	if err != nil {
 		return nil, err
 	}

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/hubform/hubform/handlers/hub"
-	"github.com/hubform/hubform/handlers/hub/forms"
+	"github.com/hubform/hubform/handlers/hub/formsource"
 	"github.com/hubform/hubform/hubclient"
 )
 
@@ -490,7 +490,7 @@ func (f *swapForms) Lookup(site, slug string) (*hub.Form, error) {
 func TestSchemaETagFollowsContent(t *testing.T) {
 	saved := time.Now()
 	version := func(title string) *hub.Form {
-		form, err := forms.Parse("acme", "contact", []byte(`{"title":"`+title+`"}`))
+		form, err := formsource.Parse("acme", "contact", []byte(`{"title":"`+title+`"}`))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -18,8 +18,8 @@ import (
 	"github.com/hubform/hubform/handlers/hub/captcha"
 )
 
-// Forms is where the hub finds its forms.
-type Forms interface {
+// FormSource is where the hub finds its forms.
+type FormSource interface {
 	// Lookup returns the form, an error wrapping ErrNotFound, or another
 	// error when the form exists but cannot be served.
 	Lookup(site, slug string) (*Form, error)
@@ -101,7 +101,7 @@ const (
 
 // Config configures a Server. Forms, Store and Blobs are required.
 type Config struct {
-	Forms   Forms
+	Forms   FormSource
 	Store   Store
 	Blobs   Blobs
 	Captcha Captcha

@@ -15,7 +15,7 @@
 //	POST /v1/admin/forms/{site}/{slug}/versions/{v}/publish make a version live (an earlier one: a rollback)
 //
 // A form file is validated exactly as a file of the forms directory is
-// (forms.Parse); one that fails is answered 422 with every problem found.
+// (formsource.Parse); one that fails is answered 422 with every problem found.
 package admin
 
 import (

@@ -14,7 +14,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/hubform/hubform/handlers/hub"
-	"github.com/hubform/hubform/handlers/hub/forms"
+	"github.com/hubform/hubform/handlers/hub/formsource"
 )
 
 // FormStore is the forms kept in the hub's database, as sqldb.DB keeps
@@ -22,13 +22,13 @@ import (
 type FormStore interface {
 	SaveFormVersion(ctx context.Context, site, slug string, body []byte, by string, now time.Time) (int64, error)
 	PublishFormVersion(ctx context.Context, site, slug string, version int64, now time.Time) error
-	FormRecord(ctx context.Context, site, slug string) (forms.Record, error)
-	FormRecords(ctx context.Context) ([]forms.Record, error)
-	FormVersion(ctx context.Context, site, slug string, version int64) (forms.Version, error)
-	FormVersions(ctx context.Context, site, slug string) ([]forms.Version, error)
+	FormRecord(ctx context.Context, site, slug string) (formsource.Record, error)
+	FormRecords(ctx context.Context) ([]formsource.Record, error)
+	FormVersion(ctx context.Context, site, slug string, version int64) (formsource.Version, error)
+	FormVersions(ctx context.Context, site, slug string) ([]formsource.Version, error)
 }
 
-// Directory is the forms directory beside the database, as forms.Layered
+// Directory is the forms directory beside the database, as formsource.Layered
 // sees it: its forms are read-only here, and a site and slug it holds
 // cannot be saved to the database, since the directory's form would be
 // served instead.
@@ -37,7 +37,7 @@ type Directory interface {
 	Forms() ([]*hub.Form, []error)
 }
 
-// maxFormBody caps a saved form file, a little over what forms.Parse
+// maxFormBody caps a saved form file, a little over what formsource.Parse
 // accepts so that its own message names the limit.
 const maxFormBody = 1<<20 + 1
 
@@ -54,7 +54,7 @@ func (a *API) registerForms(g *echo.Group) {
 type FormList struct {
 	OK bool `json:"ok"`
 	// Forms are the forms in the database.
-	Forms []forms.Record `json:"forms"`
+	Forms []formsource.Record `json:"forms"`
 	// Directory lists the forms of the forms directory, served read-only.
 	Directory []DirectoryForm `json:"directory"`
 }
@@ -72,7 +72,7 @@ func (a *API) listForms(c echo.Context) error {
 	}
 	out := FormList{OK: true, Forms: recs, Directory: []DirectoryForm{}}
 	if out.Forms == nil {
-		out.Forms = []forms.Record{}
+		out.Forms = []formsource.Record{}
 	}
 	if a.cfg.Directory != nil {
 		// Files that do not validate are logged by the directory.
@@ -89,10 +89,10 @@ func (a *API) listForms(c echo.Context) error {
 // newer (the draft), and its versions, newest first.
 type FormDetail struct {
 	OK       bool            `json:"ok"`
-	Form     forms.Record    `json:"form"`
+	Form     formsource.Record    `json:"form"`
 	Live     jsonBody        `json:"live"`
 	Draft    jsonBody        `json:"draft"`
-	Versions []forms.Version `json:"versions"`
+	Versions []formsource.Version `json:"versions"`
 }
 
 // jsonBody is a stored form file, written into an answer as it is, or
@@ -139,7 +139,7 @@ func (a *API) getForm(c echo.Context) error {
 type VersionList struct {
 	OK          bool            `json:"ok"`
 	LiveVersion int64           `json:"liveVersion"`
-	Versions    []forms.Version `json:"versions"`
+	Versions    []formsource.Version `json:"versions"`
 }
 
 func (a *API) listVersions(c echo.Context) error {
@@ -227,10 +227,10 @@ type Problem struct {
 	Message string `json:"message"`
 }
 
-// invalid returns the answer 422 of err, an error of forms.Parse.
+// invalid returns the answer 422 of err, an error of formsource.Parse.
 func invalid(message string, err error) Invalid {
 	out := Invalid{Error: message, Problems: problems(err), Errors: []Problem{}}
-	for _, p := range forms.Problems(err) {
+	for _, p := range formsource.Problems(err) {
 		out.Errors = append(out.Errors, Problem{Path: p.Path, Message: strings.ReplaceAll(p.Error(), "\n", "; ")})
 	}
 	return out
@@ -253,7 +253,7 @@ func (a *API) putDraft(c echo.Context) error {
 		a.cfg.Logger.InfoContext(r.Context(), "form body not read", "error", err)
 		return &hub.Error{Status: http.StatusBadRequest, Message: "the request body could not be read"}
 	}
-	if _, err := forms.Parse(site, slug, body); err != nil {
+	if _, err := formsource.Parse(site, slug, body); err != nil {
 		return c.JSON(http.StatusUnprocessableEntity, invalid(fmt.Sprintf("form %s/%s is not valid; nothing was saved", site, slug), err))
 	}
 	if a.cfg.Directory != nil && a.cfg.Directory.InDirectory(site, slug) {
@@ -267,7 +267,7 @@ func (a *API) putDraft(c echo.Context) error {
 	return c.JSON(http.StatusCreated, Saved{OK: true, Site: site, Slug: slug, Version: n})
 }
 
-// problems splits the joined errors of forms.Parse.
+// problems splits the joined errors of formsource.Parse.
 func problems(err error) []string {
 	var out []string
 	if j, ok := err.(interface{ Unwrap() []error }); ok {
@@ -296,7 +296,7 @@ func (a *API) publish(c echo.Context) error {
 	if err != nil {
 		return a.formError(c, site, slug, err)
 	}
-	if _, err := forms.Parse(site, slug, v.Body); err != nil {
+	if _, err := formsource.Parse(site, slug, v.Body); err != nil {
 		return c.JSON(http.StatusUnprocessableEntity, invalid(fmt.Sprintf("version %d of form %s/%s is not valid; it was not published", n, site, slug), err))
 	}
 	if err := a.cfg.Forms.PublishFormVersion(ctx, site, slug, n, a.cfg.Now()); err != nil {

@@ -15,7 +15,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/hubform/hubform/handlers/hub/admin"
-	"github.com/hubform/hubform/handlers/hub/forms"
+	"github.com/hubform/hubform/handlers/hub/formsource"
 )
 
 const (
@@ -33,12 +33,12 @@ func TestAdminForms(t *testing.T) {
 		t.Fatal(err)
 	}
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	dir, err := forms.Open(root, logger)
+	dir, err := formsource.Open(root, logger)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer dir.Close()
-	served := &forms.Layered{Dir: dir, Stored: forms.NewStored(db, logger)}
+	served := &formsource.Layered{Dir: dir, Stored: formsource.NewStored(db, logger)}
 	api, err := admin.New(admin.Config{Tokens: db, Forms: db, Directory: served, Logger: logger})
 	if err != nil {
 		t.Fatal(err)

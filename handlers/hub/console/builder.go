@@ -11,7 +11,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/hubform/hubform/handlers/hub/forms"
+	"github.com/hubform/hubform/handlers/hub/formsource"
 	"github.com/hubform/hubform/hubclient"
 
 	"github.com/hubform/hubform/handlers/hub"
@@ -19,7 +19,7 @@ import (
 
 // The structured builder edits the form file through plain HTML forms.
 // The JSON stays the one source of truth: every action reads the version
-// the page was built from, changes it, validates it with forms.Parse as a
+// the page was built from, changes it, validates it with formsource.Parse as a
 // JSON save does, and saves a new draft or shows the problems back.
 
 // registerBuilder adds the builder's actions to the database forms' pages.
@@ -108,7 +108,7 @@ type editFunc func(d *draft, c echo.Context) error
 // problem is an error of the posted input, at the path of the file it
 // would have changed.
 func problem(path, format string, args ...any) error {
-	return &forms.Problem{Path: path, Err: fmt.Errorf(format, args...)}
+	return &formsource.Problem{Path: path, Err: fmt.Errorf(format, args...)}
 }
 
 // builderAction runs edit on the version the page was built from: saved
@@ -134,7 +134,7 @@ func (con *Console) builderAction(edit editFunc) echo.HandlerFunc {
 				return con.formError(err)
 			}
 			p.Body = string(v.Body)
-			p.Problems = []forms.Problem{{Err: errors.New("the form was saved again since this page was loaded: here is its newest version, nothing was changed")}}
+			p.Problems = []formsource.Problem{{Err: errors.New("the form was saved again since this page was loaded: here is its newest version, nothing was changed")}}
 			return con.renderEdit(c, http.StatusConflict, p)
 		}
 		v, err := con.cfg.Store.FormVersion(c.Request().Context(), site, slug, base)
@@ -145,11 +145,11 @@ func (con *Console) builderAction(edit editFunc) echo.HandlerFunc {
 		d := decodeDraft(v.Body)
 		if d == nil {
 			p.Shown = base
-			p.Problems = []forms.Problem{{Err: errors.New("this version cannot be read by the builder: fix it in the JSON editor")}}
+			p.Problems = []formsource.Problem{{Err: errors.New("this version cannot be read by the builder: fix it in the JSON editor")}}
 			return con.renderEdit(c, http.StatusUnprocessableEntity, p)
 		}
 		if err := edit(d, c); err != nil {
-			p.Problems = forms.Problems(err)
+			p.Problems = formsource.Problems(err)
 			return con.renderEdit(c, http.StatusUnprocessableEntity, p)
 		}
 		body, err := d.encode()
@@ -157,12 +157,12 @@ func (con *Console) builderAction(edit editFunc) echo.HandlerFunc {
 			return hub.Internal("encoding a form", err)
 		}
 		p.Body = string(body)
-		if _, err := forms.Parse(site, slug, body); err != nil {
-			p.Problems = forms.Problems(err)
+		if _, err := formsource.Parse(site, slug, body); err != nil {
+			p.Problems = formsource.Problems(err)
 			return con.renderEdit(c, http.StatusUnprocessableEntity, p)
 		}
 		if con.inDirectory(site, slug) {
-			p.Problems = []forms.Problem{{Err: errors.New("the forms directory holds this form and wins over the database: nothing was saved")}}
+			p.Problems = []formsource.Problem{{Err: errors.New("the forms directory holds this form and wins over the database: nothing was saved")}}
 			return con.renderEdit(c, http.StatusConflict, p)
 		}
 		n, err := con.save(c, site, slug, body)

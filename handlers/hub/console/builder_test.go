@@ -274,7 +274,7 @@ func TestBuilderSettings(t *testing.T) {
 	if body := f.refused("/settings", settings, http.StatusUnprocessableEntity); !strings.Contains(body, "<code>hub.maxFileSize</code>") || !strings.Contains(body, `value="lots"`) {
 		t.Errorf("bad file size: %s", body)
 	}
-	// A provider without its key fails forms.Parse.
+	// A provider without its key fails formsource.Parse.
 	settings.Set("maxFileSize", "")
 	settings.Set("captchaSiteKey", "")
 	if body := f.refused("/settings", settings, http.StatusUnprocessableEntity); !strings.Contains(body, "<code>meta.captchaSiteKey</code>") {

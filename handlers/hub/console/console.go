@@ -44,7 +44,7 @@ type Users interface {
 	User(ctx context.Context, email string) (accounts.User, error)
 }
 
-// FormLister lists the forms the hub serves, as forms.Dir does.
+// FormLister lists the forms the hub serves, as formsource.Dir does.
 type FormLister interface {
 	Forms() ([]*hub.Form, []error)
 }
@@ -74,7 +74,7 @@ type Config struct {
 	// give each form an inbox (see inbox.go): Lookup finds the form,
 	// Submissions reads and changes its submissions, Files serves and
 	// deletes their files.
-	Lookup      hub.Forms
+	Lookup      hub.FormSource
 	Submissions Submissions
 	Files       Files
 	// Store, when set, adds the pages of the forms kept in the hub's

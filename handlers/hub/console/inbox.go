@@ -20,7 +20,7 @@ import (
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/accounts"
 	"github.com/hubform/hubform/handlers/hub/export"
-	"github.com/hubform/hubform/handlers/hub/forms"
+	"github.com/hubform/hubform/handlers/hub/formsource"
 	"github.com/hubform/hubform/hubclient"
 )
 
@@ -32,7 +32,7 @@ type Submissions interface {
 	SetSpam(ctx context.Context, site, form string, ids []string, spam bool) (int, error)
 	// FormVersion returns a version of a database form, for the labels a
 	// submission was sent with.
-	FormVersion(ctx context.Context, site, slug string, version int64) (forms.Version, error)
+	FormVersion(ctx context.Context, site, slug string, version int64) (formsource.Version, error)
 }
 
 // Files is what the inbox needs of the hub's file storage.
@@ -302,7 +302,7 @@ func (con *Console) schemaOf(c echo.Context, form *hub.Form, s hub.Submission) *
 	v, err := con.cfg.Submissions.FormVersion(ctx, s.Site, s.Slug, s.FormVersion)
 	if err == nil {
 		var f *hub.Form
-		if f, err = forms.Parse(s.Site, s.Slug, v.Body); err == nil {
+		if f, err = formsource.Parse(s.Site, s.Slug, v.Body); err == nil {
 			return f.Schema
 		}
 	}

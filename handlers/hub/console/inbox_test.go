@@ -17,7 +17,7 @@ import (
 
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/console"
-	"github.com/hubform/hubform/handlers/hub/forms"
+	"github.com/hubform/hubform/handlers/hub/formsource"
 	"github.com/hubform/hubform/handlers/hub/sqldb"
 	"github.com/hubform/hubform/hubclient"
 )
@@ -73,7 +73,7 @@ func inboxConsole(t *testing.T, files console.Files) *testConsole {
 	t.Helper()
 	tc := newConsole(t, func(cfg *console.Config) {
 		db := cfg.Users.(*sqldb.DB)
-		cfg.Lookup, cfg.Submissions, cfg.Files = forms.NewStored(db, nil), db, files
+		cfg.Lookup, cfg.Submissions, cfg.Files = formsource.NewStored(db, nil), db, files
 	})
 	ctx := context.Background()
 	for _, f := range []struct{ slug, body string }{{"contact", contactV1}, {"contact", contactV2}, {"other", contactV1}} {

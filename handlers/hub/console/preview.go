@@ -8,7 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/hubform/hubform/components"
-	"github.com/hubform/hubform/handlers/hub/forms"
+	"github.com/hubform/hubform/handlers/hub/formsource"
 	"github.com/hubform/hubform/hubclient"
 )
 
@@ -35,7 +35,7 @@ type previewProps struct {
 func (con *Console) previewOf(c echo.Context, site, slug string, body []byte, locale string) previewProps {
 	p := previewProps{Site: site, Slug: slug, Locales: []string{""}}
 	var s *hubclient.Schema
-	if form, err := forms.Parse(site, slug, body); err == nil {
+	if form, err := formsource.Parse(site, slug, body); err == nil {
 		s = form.Schema
 	} else {
 		p.Invalid = true

@@ -14,7 +14,7 @@ import (
 
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/accounts"
-	"github.com/hubform/hubform/handlers/hub/forms"
+	"github.com/hubform/hubform/handlers/hub/formsource"
 )
 
 // Paths of the forms kept in the database.
@@ -24,7 +24,7 @@ const (
 )
 
 // registerStored adds the pages of the forms kept in the database. They
-// go through the admin API's store and validate with forms.Parse, as the
+// go through the admin API's store and validate with formsource.Parse, as the
 // admin API does: the console is a second door to the same data, not a
 // second data path.
 func (con *Console) registerStored(g *echo.Group) {
@@ -44,7 +44,7 @@ func formURL(site, slug string) string { return Path + "/forms/" + site + "/" + 
 // siteGroup is one site and its forms in the database.
 type siteGroup struct {
 	Site  string
-	Forms []forms.Record
+	Forms []formsource.Record
 }
 
 func (con *Console) sitesPage(c echo.Context) error {
@@ -62,7 +62,7 @@ func (con *Console) renderSites(c echo.Context, status int, create createProps) 
 			sites[n-1].Forms = append(sites[n-1].Forms, r)
 			continue
 		}
-		sites = append(sites, siteGroup{Site: r.Site, Forms: []forms.Record{r}})
+		sites = append(sites, siteGroup{Site: r.Site, Forms: []formsource.Record{r}})
 	}
 	create.CSRF = csrfToken(c)
 	return render(c, status, sitesPage(sitesProps{Sites: sites, Directory: con.forms(c), Create: create}))
@@ -135,15 +135,15 @@ func (con *Console) save(c echo.Context, site, slug string, body []byte) (int64,
 type formProps struct {
 	CSRF       string
 	Site, Slug string
-	Record     forms.Record
-	Versions   []forms.Version
+	Record     formsource.Record
+	Versions   []formsource.Version
 	// Body is the form file in the editor: the newest version's, or what
 	// the owner posted, kept as typed when it did not validate.
 	Body string
 	// Shown is the version Body is, 0 for what the owner posted.
 	Shown int64
 	// Problems are what is wrong with Body.
-	Problems []forms.Problem
+	Problems []formsource.Problem
 	// Notice says what was just done.
 	Notice string
 	// Preview is the preview of Body.
@@ -215,13 +215,13 @@ func (con *Console) saveForm(c echo.Context) error {
 	}
 	p.Body = c.FormValue("body")
 	body := []byte(p.Body)
-	if _, err := forms.Parse(site, slug, body); err != nil {
-		p.Problems = forms.Problems(err)
+	if _, err := formsource.Parse(site, slug, body); err != nil {
+		p.Problems = formsource.Problems(err)
 		p.Preview = con.previewOf(c, site, slug, body, "")
 		return render(c, http.StatusUnprocessableEntity, formPage(p))
 	}
 	if con.inDirectory(site, slug) {
-		p.Problems = []forms.Problem{{Err: errors.New("the forms directory holds this form and wins over the database: nothing was saved")}}
+		p.Problems = []formsource.Problem{{Err: errors.New("the forms directory holds this form and wins over the database: nothing was saved")}}
 		return render(c, http.StatusConflict, formPage(p))
 	}
 	n, err := con.save(c, site, slug, body)
@@ -249,11 +249,11 @@ func (con *Console) publish(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if _, perr := forms.Parse(site, slug, v.Body); perr != nil || con.inDirectory(site, slug) {
+	if _, perr := formsource.Parse(site, slug, v.Body); perr != nil || con.inDirectory(site, slug) {
 		p.Body, p.Shown = string(v.Body), n
-		p.Problems = forms.Problems(perr)
+		p.Problems = formsource.Problems(perr)
 		if perr == nil {
-			p.Problems = []forms.Problem{{Err: errors.New("the forms directory holds this form and wins over the database: it cannot be published")}}
+			p.Problems = []formsource.Problem{{Err: errors.New("the forms directory holds this form and wins over the database: it cannot be published")}}
 		}
 		p.Notice = fmt.Sprintf("Version %d was not published.", n)
 		p.Preview = con.previewOf(c, site, slug, v.Body, "")
@@ -268,7 +268,7 @@ func (con *Console) publish(c echo.Context) error {
 }
 
 // versionState names a version for people: draft, live or earlier.
-func versionState(r forms.Record, v forms.Version) string {
+func versionState(r formsource.Record, v formsource.Version) string {
 	switch {
 	case v.Version == r.LiveVersion:
 		return "live"

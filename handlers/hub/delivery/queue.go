@@ -37,7 +37,7 @@ type Submissions interface {
 
 // Config configures a Queue. Forms and Submissions are required.
 type Config struct {
-	Forms       hub.Forms
+	Forms       hub.FormSource
 	Submissions Submissions
 	// Client sends webhooks; nil means a client that refuses the
 	// addresses AllowNetworks leaves out (see NewHTTPClient).

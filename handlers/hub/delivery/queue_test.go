@@ -91,13 +91,13 @@ func (r *receiver) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 }
 
 // openQueue returns a queue working on db, with short delays.
-func openQueue(t *testing.T, db *sqldb.DB, pgURL string, fs hub.Forms) *Queue {
+func openQueue(t *testing.T, db *sqldb.DB, pgURL string, fs hub.FormSource) *Queue {
 	t.Helper()
 	return openQueueWith(t, db, pgURL, fs, func(*Config) {})
 }
 
 // openQueueWith is openQueue with the configuration changed by change.
-func openQueueWith(t *testing.T, db *sqldb.DB, pgURL string, fs hub.Forms, change func(*Config)) *Queue {
+func openQueueWith(t *testing.T, db *sqldb.DB, pgURL string, fs hub.FormSource, change func(*Config)) *Queue {
 	t.Helper()
 	cfg := Config{
 		Forms: fs, Submissions: db,

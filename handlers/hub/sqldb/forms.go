@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/hubform/hubform/handlers/hub"
-	"github.com/hubform/hubform/handlers/hub/forms"
+	"github.com/hubform/hubform/handlers/hub/formsource"
 )
 
 // SaveFormVersion stores body, a form file that the caller validated, as
@@ -84,18 +84,18 @@ func (db *DB) LiveVersion(ctx context.Context, site, slug string) (int64, error)
 
 // FormVersion returns one version of a form, with its body, or an error
 // wrapping hub.ErrNotFound.
-func (db *DB) FormVersion(ctx context.Context, site, slug string, version int64) (forms.Version, error) {
-	v := forms.Version{Site: site, Slug: slug, Version: version}
+func (db *DB) FormVersion(ctx context.Context, site, slug string, version int64) (formsource.Version, error) {
+	v := formsource.Version{Site: site, Slug: slug, Version: version}
 	var body string
 	var created int64
 	err := db.r.QueryRowContext(ctx,
 		`SELECT body, created_at, created_by FROM form_versions WHERE site = $1 AND slug = $2 AND version = $3`,
 		site, slug, version).Scan(&body, &created, &v.CreatedBy)
 	if errors.Is(err, sql.ErrNoRows) {
-		return forms.Version{}, db.errorf("form %s/%s version %d: %w", site, slug, version, hub.ErrNotFound)
+		return formsource.Version{}, db.errorf("form %s/%s version %d: %w", site, slug, version, hub.ErrNotFound)
 	}
 	if err != nil {
-		return forms.Version{}, db.errorf("form %s/%s version %d: %w", site, slug, version, err)
+		return formsource.Version{}, db.errorf("form %s/%s version %d: %w", site, slug, version, err)
 	}
 	v.Body, v.CreatedAt = []byte(body), fromMillis(created)
 	return v, nil
@@ -104,7 +104,7 @@ func (db *DB) FormVersion(ctx context.Context, site, slug string, version int64)
 // FormVersions returns the versions of a form, newest first, without
 // their bodies, or an error wrapping hub.ErrNotFound when there is no
 // such form.
-func (db *DB) FormVersions(ctx context.Context, site, slug string) ([]forms.Version, error) {
+func (db *DB) FormVersions(ctx context.Context, site, slug string) ([]formsource.Version, error) {
 	if _, err := db.FormRecord(ctx, site, slug); err != nil {
 		return nil, err
 	}
@@ -114,9 +114,9 @@ func (db *DB) FormVersions(ctx context.Context, site, slug string) ([]forms.Vers
 		return nil, db.errorf("form %s/%s versions: %w", site, slug, err)
 	}
 	defer rows.Close()
-	var out []forms.Version
+	var out []formsource.Version
 	for rows.Next() {
-		v := forms.Version{Site: site, Slug: slug}
+		v := formsource.Version{Site: site, Slug: slug}
 		var created int64
 		if err := rows.Scan(&v.Version, &created, &v.CreatedBy); err != nil {
 			return nil, db.errorf("form %s/%s versions: %w", site, slug, err)
@@ -132,12 +132,12 @@ func (db *DB) FormVersions(ctx context.Context, site, slug string) ([]forms.Vers
 
 const formColumns = `site, slug, last_version, live_version, created_at, updated_at, published_at`
 
-func scanForm(row interface{ Scan(...any) error }) (forms.Record, error) {
-	var r forms.Record
+func scanForm(row interface{ Scan(...any) error }) (formsource.Record, error) {
+	var r formsource.Record
 	var live, published sql.NullInt64
 	var created, updated int64
 	if err := row.Scan(&r.Site, &r.Slug, &r.LastVersion, &live, &created, &updated, &published); err != nil {
-		return forms.Record{}, err
+		return formsource.Record{}, err
 	}
 	r.LiveVersion = live.Int64
 	r.CreatedAt, r.UpdatedAt = fromMillis(created), fromMillis(updated)
@@ -149,25 +149,25 @@ func scanForm(row interface{ Scan(...any) error }) (forms.Record, error) {
 
 // FormRecord returns the form of site and slug, or an error wrapping
 // hub.ErrNotFound.
-func (db *DB) FormRecord(ctx context.Context, site, slug string) (forms.Record, error) {
+func (db *DB) FormRecord(ctx context.Context, site, slug string) (formsource.Record, error) {
 	r, err := scanForm(db.r.QueryRowContext(ctx, `SELECT `+formColumns+` FROM forms WHERE site = $1 AND slug = $2`, site, slug))
 	if errors.Is(err, sql.ErrNoRows) {
-		return forms.Record{}, db.errorf("form %s/%s: %w", site, slug, hub.ErrNotFound)
+		return formsource.Record{}, db.errorf("form %s/%s: %w", site, slug, hub.ErrNotFound)
 	}
 	if err != nil {
-		return forms.Record{}, db.errorf("form %s/%s: %w", site, slug, err)
+		return formsource.Record{}, db.errorf("form %s/%s: %w", site, slug, err)
 	}
 	return r, nil
 }
 
 // FormRecords returns every form kept in the database, by site then slug.
-func (db *DB) FormRecords(ctx context.Context) ([]forms.Record, error) {
+func (db *DB) FormRecords(ctx context.Context) ([]formsource.Record, error) {
 	rows, err := db.r.QueryContext(ctx, `SELECT `+formColumns+` FROM forms`)
 	if err != nil {
 		return nil, db.errorf("forms: %w", err)
 	}
 	defer rows.Close()
-	var out []forms.Record
+	var out []formsource.Record
 	for rows.Next() {
 		r, err := scanForm(rows)
 		if err != nil {
@@ -180,7 +180,7 @@ func (db *DB) FormRecords(ctx context.Context) ([]forms.Record, error) {
 	}
 	// Sorted here, byte-wise: PostgreSQL's ORDER BY follows the database's
 	// collation, which may put "a-b" and "A" elsewhere than SQLite does.
-	slices.SortFunc(out, func(a, b forms.Record) int {
+	slices.SortFunc(out, func(a, b formsource.Record) int {
 		return cmp.Or(strings.Compare(a.Site, b.Site), strings.Compare(a.Slug, b.Slug))
 	})
 	return out, nil

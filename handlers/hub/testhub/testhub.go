@@ -18,7 +18,7 @@ import (
 	"testing"
 
 	"github.com/hubform/hubform/handlers/hub"
-	"github.com/hubform/hubform/handlers/hub/forms"
+	"github.com/hubform/hubform/handlers/hub/formsource"
 	"github.com/hubform/hubform/handlers/hub/localblob"
 	"github.com/hubform/hubform/handlers/hub/sqldb"
 	"github.com/hubform/hubform/handlers/hub/sqlite"
@@ -75,7 +75,7 @@ func Start(t testing.TB, formFiles map[string]string, configure ...func(*hub.Con
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { h.Blobs.Close() })
-	formDir, err := forms.Open(h.FormsDir, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	formDir, err := formsource.Open(h.FormsDir, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,6 @@
 //go:build unix
 
-package forms
+package formsource
 
 import (
 	"path/filepath"

@@ -1,4 +1,4 @@
-package forms
+package formsource
 
 import (
 	"context"
@@ -39,9 +39,9 @@ type Version struct {
 	CreatedBy string `json:"createdBy"`
 }
 
-// Source is what a [Stored] reads forms from: the hub's database (see
+// VersionReader is what a [Stored] reads forms from: the hub's database (see
 // package sqldb).
-type Source interface {
+type VersionReader interface {
 	// LiveVersion returns the number of the form's published version, or
 	// an error wrapping hub.ErrNotFound when the form is not in the
 	// database or has no published version.
@@ -61,7 +61,7 @@ const lookupTimeout = 10 * time.Second
 // only the parsed versions are kept in memory, by number, which is safe
 // because a version never changes.
 type Stored struct {
-	src    Source
+	src    VersionReader
 	logger *slog.Logger
 
 	mu     sync.Mutex
@@ -78,7 +78,7 @@ type versionKey struct {
 const maxParsed = 1024
 
 // NewStored returns a Stored over src. A nil logger means slog.Default().
-func NewStored(src Source, logger *slog.Logger) *Stored {
+func NewStored(src VersionReader, logger *slog.Logger) *Stored {
 	if logger == nil {
 		logger = slog.Default()
 	}
