@@ -29,6 +29,7 @@ func addUser(t *testing.T, email, password string, where ...string) {
 }
 
 func TestUsersCommand(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	const password = "correct horse battery"
 	withStdin(t, password+"\r\n")
@@ -94,6 +95,7 @@ func TestUsersCommand(t *testing.T) {
 }
 
 func TestTokensCommand(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	status, stdout, stderr := hubform(t, "tokens", "create", "--data", data, "--name", "ci")
 	token := strings.TrimSpace(stdout)

@@ -106,9 +106,6 @@ func BenchmarkSchemaGet(b *testing.B) {
 // acknowledged count. PostgreSQL comes from pgtest; without it those
 // sub-benchmarks are skipped.
 func BenchmarkSubmissions(b *testing.B) {
-	// pgtest's server is this package's alone; stop it after the last
-	// sub-benchmark has dropped its database.
-	b.Cleanup(pgtest.Stop)
 	for _, store := range []struct {
 		name  string
 		dbURL func(*testing.B) string

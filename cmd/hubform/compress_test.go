@@ -18,6 +18,7 @@ import (
 // TestDemoCompresses checks that the demo's pages go out gzip and its
 // assets in the encoding they were compressed in at start, once each.
 func TestDemoCompresses(t *testing.T) {
+	t.Parallel()
 	hub := testhub.Start(t, exampleFormFiles(t))
 	srv := httptest.NewServer(newDemoApp(demoConfig{hubURL: hub.URL, logger: slog.New(slog.NewTextHandler(io.Discard, nil))}))
 	defer srv.Close()

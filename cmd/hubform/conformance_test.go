@@ -68,6 +68,7 @@ func TestConformanceOfHubProcess(t *testing.T) {
 // 200: the text report names the check, what was wanted and what came
 // back, and the exit status is 1.
 func TestConformanceReportsFailure(t *testing.T) {
+	t.Parallel()
 	h := testhub.Start(t, map[string]string{"acme/conformance": conformance.Form})
 	inner := h.Server.Config.Handler
 	h.Server.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -97,6 +98,7 @@ func TestConformanceReportsFailure(t *testing.T) {
 // TestConformanceSeesStoredHoneypot checks a hub that stores submissions
 // whose honeypot is filled: with the hub's data directory the kit sees it.
 func TestConformanceSeesStoredHoneypot(t *testing.T) {
+	t.Parallel()
 	h := testhub.Start(t, map[string]string{"acme/conformance": conformance.Form})
 	inner := h.Server.Config.Handler
 	h.Server.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -116,6 +118,7 @@ func TestConformanceSeesStoredHoneypot(t *testing.T) {
 }
 
 func TestConformanceUsage(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		args []string
 		want string

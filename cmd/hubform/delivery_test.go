@@ -91,6 +91,7 @@ func webhookForms(t testing.TB, url string) string {
 // hub in the middle, and restarts it: every acknowledged submission
 // reaches the receiver, signed; deliveries accepted twice are reported.
 func TestDeliveriesSurviveSIGKILL(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs a burst of submissions against a process, and waits for River's rescuer")
 	}
@@ -105,10 +106,10 @@ func TestDeliveriesSurviveSIGKILL(t *testing.T) {
 // along, delivers every acknowledged submission, those under way on the
 // dead hub included.
 func TestDeliveriesTakenOverOnPostgres(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs a burst of submissions against processes, and waits for River's rescuer")
 	}
-	t.Cleanup(pgtest.Stop) // registered first, so it runs after the database is dropped
 	dbURL := pgtest.URL(t)
 	killMidBurst(t, func(forms string, flags []string) (*hubProcess, func()) {
 		flags = append(flags, "--db", dbURL)
@@ -175,6 +176,7 @@ func killMidBurst(t *testing.T, start func(forms string, flags []string) (*hubPr
 // TestDeliveriesCommand lists a failed delivery with its error, retries it
 // once the receiver is back, and lists it delivered, with one webhook-id.
 func TestDeliveriesCommand(t *testing.T) {
+	t.Parallel()
 	var (
 		mu   sync.Mutex
 		up   bool
@@ -247,6 +249,7 @@ func TestDeliveriesCommand(t *testing.T) {
 // TestHubSendsEmail runs the hub with --smtp-url and --smtp-from against a
 // real SMTP server and reads the message of a submission back.
 func TestHubSendsEmail(t *testing.T) {
+	t.Parallel()
 	mp := mailpittest.Start(t)
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, "acme"), 0o755)
@@ -272,6 +275,7 @@ func TestHubSendsEmail(t *testing.T) {
 }
 
 func TestDeliveryFlagErrors(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		args []string
 		want string

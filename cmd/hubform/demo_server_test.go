@@ -21,6 +21,7 @@ import (
 // server closes the connection of a client that stops sending its body,
 // and a kept-alive connection left idle.
 func TestDemoServerTimeouts(t *testing.T) {
+	t.Parallel()
 	h := testhub.Start(t, exampleFormFiles(t))
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	app := newDemoApp(demoConfig{hubURL: h.URL, logger: logger, submissions: h.DB, files: h.Blobs})
@@ -81,6 +82,7 @@ func wantClosed(t *testing.T, conn net.Conn, r io.Reader) {
 // grows with its announced length, and a download's answer with the
 // file's size, through the demo app's own response writers.
 func TestDemoServerDeadlines(t *testing.T) {
+	t.Parallel()
 	timeouts := serverTimeouts{Header: time.Second, Body: 30 * time.Second, Answer: 3 * time.Minute, Idle: time.Second}
 	const size = 64 << 20 // 1024 seconds at minTransferRate
 	files := fakeFiles{size: size}

@@ -44,6 +44,7 @@ func exampleFormFiles(t testing.TB) map[string]string {
 }
 
 func TestDemoPages(t *testing.T) {
+	t.Parallel()
 	hub := testhub.Start(t, exampleFormFiles(t))
 	srv := httptest.NewServer(newDemoApp(demoConfig{hubURL: hub.URL, logger: slog.New(slog.NewTextHandler(io.Discard, nil)), submissions: hub.DB, files: hub.Blobs}))
 	defer srv.Close()
@@ -80,6 +81,7 @@ func TestDemoPages(t *testing.T) {
 }
 
 func TestWriteExampleForms(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, "demo"), 0o755)
 	os.WriteFile(filepath.Join(dir, "demo", "contact.json"), []byte("stale"), 0o644)
@@ -94,6 +96,7 @@ func TestWriteExampleForms(t *testing.T) {
 }
 
 func TestWriteExampleFormsWiresCaptcha(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	keys := captchaKeys{turnstileSiteKey: "ts-key", turnstileSecret: "ts-secret", recaptchaSiteKey: "rc-key"}
 	if err := writeExampleForms(dir, keys); err != nil {
@@ -131,6 +134,7 @@ func fetch(t *testing.T, client *http.Client, req *http.Request) (*http.Response
 }
 
 func TestDemoStandaloneAndSubmissions(t *testing.T) {
+	t.Parallel()
 	srv, hub, client := demoSite(t)
 	req, _ := http.NewRequest(http.MethodGet, srv.URL+"/standalone", nil)
 	_, page := fetch(t, client, req)
@@ -180,6 +184,7 @@ func TestDemoStandaloneAndSubmissions(t *testing.T) {
 }
 
 func TestDemoStandaloneShowsTheHubsRefusal(t *testing.T) {
+	t.Parallel()
 	srv, hub, client := demoSite(t)
 	hub.FailNext("/submit", http.StatusServiceUnavailable, "closed today")
 	req, _ := http.NewRequest(http.MethodGet, srv.URL+"/standalone", nil)
@@ -201,6 +206,7 @@ func TestDemoStandaloneShowsTheHubsRefusal(t *testing.T) {
 }
 
 func TestDemoUnreachableHub(t *testing.T) {
+	t.Parallel()
 	srv, _, client := demoSite(t)
 	req, _ := http.NewRequest(http.MethodGet, srv.URL+"/unreachable", nil)
 	_, page := fetch(t, client, req)
@@ -219,6 +225,7 @@ func TestDemoUnreachableHub(t *testing.T) {
 // TestDemoPagesHaveOneH1 checks that every page of the demo is headed by
 // one h1, as screen reader users look for.
 func TestDemoPagesHaveOneH1(t *testing.T) {
+	t.Parallel()
 	srv, _, client := demoSite(t)
 	for _, path := range []string{"/", "/f/demo/contact", "/f/demo/survey?locale=de", "/f/demo/unconfigured", "/f/demo/missing", "/unreachable", "/standalone", "/submissions"} {
 		req, _ := http.NewRequest(http.MethodGet, srv.URL+path, nil)
@@ -303,6 +310,7 @@ func (l *countingLister) ListSubmissions(ctx context.Context, f hub.Filter, fn f
 // TestDemoDownloadRefusesOddKeys checks that a download of anything but a
 // stored file answers 404, whatever the storage makes of the key.
 func TestDemoDownloadRefusesOddKeys(t *testing.T) {
+	t.Parallel()
 	srv, h, client := demoSite(t)
 	file := hubclient.NewFile("x.txt", "text/plain", 5, func() (io.ReadCloser, error) {
 		return io.NopCloser(strings.NewReader("hello")), nil
@@ -350,6 +358,7 @@ func TestDemoDownloadRefusesOddKeys(t *testing.T) {
 // TestDemoCommandWithItsOwnHub runs "hubform demo" as make run does: with
 // a hub of its own, whose contact form takes a post.
 func TestDemoCommandWithItsOwnHub(t *testing.T) {
+	t.Parallel()
 	demo := startDemo(t, "--data", t.TempDir())
 	if got := newVisitor(t, demo, "127.0.0.1").post(nil, nil); got != "submitted" {
 		t.Errorf("a post of the demo's contact form: %s, want submitted", got)

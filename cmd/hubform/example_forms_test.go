@@ -10,6 +10,7 @@ import (
 )
 
 func TestExampleFormsAreValid(t *testing.T) {
+	t.Parallel()
 	n := 0
 	fs.WalkDir(exampleForms, "example-forms", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {

@@ -11,6 +11,7 @@ import (
 // TestHelpDefaults checks how help shows defaults: strings quoted, numbers
 // and durations bare, zero values left out.
 func TestHelpDefaults(t *testing.T) {
+	t.Parallel()
 	fs := newFlagSet("test", "Usage: test\n", "", io.Discard)
 	fs.String("addr", "127.0.0.1:8081", "`ADDR` to listen on")
 	fs.String("empty", "", "a string without default")

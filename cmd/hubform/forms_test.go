@@ -64,6 +64,7 @@ func createToken(t *testing.T, where ...string) string {
 // publishes it, changes it and rolls it back, the schema route serving
 // each published version with no restart.
 func TestFormsPushPull(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	token := createToken(t, "--data", data)
 	h := startHub(t, formsDir(t), data)
@@ -165,7 +166,6 @@ func TestFormsPushPull(t *testing.T) {
 // database: a version published through either is served by both at their
 // next request, a rollback too. One of them runs without --forms.
 func TestTwoHubsServePublishedForms(t *testing.T) {
-	t.Cleanup(pgtest.Stop)
 	dbURL, forms := pgtest.URL(t), formsDir(t)
 	token := createToken(t, "--db", dbURL)
 	a := startHub(t, forms, t.TempDir(), "--db", dbURL)

@@ -71,6 +71,7 @@ func generateEveryType(t *testing.T) []byte {
 }
 
 func TestGenTypesEachField(t *testing.T) {
+	t.Parallel()
 	src := generateEveryType(t)
 	fields, _ := genDeclarations(t, src)
 	want := map[string]string{ // Go field → type and tag
@@ -116,6 +117,7 @@ func TestGenTypesEachField(t *testing.T) {
 }
 
 func TestGenConstants(t *testing.T) {
+	t.Parallel()
 	src := generateEveryType(t)
 	_, consts := genDeclarations(t, src)
 	want := map[string]string{
@@ -150,6 +152,7 @@ func TestGenConstants(t *testing.T) {
 }
 
 func TestGenStableAndFormatted(t *testing.T) {
+	t.Parallel()
 	src := generateEveryType(t)
 	for range 5 {
 		if again := generateEveryType(t); !bytes.Equal(src, again) {
@@ -168,6 +171,7 @@ func TestGenStableAndFormatted(t *testing.T) {
 // TestGenTypeChecks checks that the source compiles: what gen writes for
 // a form with a field of each type, and for each demo form.
 func TestGenTypeChecks(t *testing.T) {
+	t.Parallel()
 	sources := map[string][]byte{"every.json": generateEveryType(t)}
 	for _, name := range []string{"contact", "survey"} {
 		_, src, _ := hubform(t, "gen", "example-forms/demo/"+name+".json")
@@ -213,6 +217,7 @@ func genDeclarations(t *testing.T, src []byte) (fields, consts map[string]string
 }
 
 func TestGenExportedName(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"name": "Name", "first_name": "FirstName", "first-name": "FirstName", "firstName": "FirstName",
 		"FirstName": "FirstName", "job-application": "JobApplication", "user_id": "UserID", "userId": "UserID",
@@ -229,6 +234,7 @@ func TestGenExportedName(t *testing.T) {
 // would misread as an option ("-", a comma) or a raw string cannot hold
 // (a backquote) still binds the field's value.
 func TestGenTagBinds(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"name", "-", "a,b", "a,omitempty", "x`y", `q"uote`, "a.b", "first name"} {
 		tag, err := strconv.Unquote(formTag(name))
 		if err != nil {
@@ -246,6 +252,7 @@ func TestGenTagBinds(t *testing.T) {
 }
 
 func TestGenCommand(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write := func(name, data string) string {
 		path := filepath.Join(dir, name)
@@ -557,6 +564,7 @@ func genWriteFile(t *testing.T, path, data string) {
 // TestGenReadme keeps the README's excerpt of what hubform gen writes for
 // the demo's contact form the same as what it writes.
 func TestGenReadme(t *testing.T) {
+	t.Parallel()
 	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)

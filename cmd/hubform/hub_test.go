@@ -18,10 +18,10 @@ import (
 	"time"
 
 	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/handlers/hub/postgres/pgtest"
 	"github.com/hubform/hubform/handlers/hub/sqlite"
-	"github.com/hubform/hubform/hubclient"
-
 	"github.com/hubform/hubform/handlers/hub/testkit"
+	"github.com/hubform/hubform/hubclient"
 )
 
 // binary is the hubform command built for the tests that run it as a
@@ -40,6 +40,7 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	code := m.Run()
+	pgtest.Stop()
 	os.RemoveAll(dir)
 	os.Exit(code)
 }
@@ -107,6 +108,7 @@ func startHub(t *testing.T, forms, data string, extra ...string) *hubProcess {
 }
 
 func TestHubEndToEnd(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	p := startHub(t, formsDir(t), data)
 	dir := t.TempDir()
@@ -143,6 +145,7 @@ func TestHubEndToEnd(t *testing.T) {
 // TestHubFinishesRequestsOnSIGTERM stops the hub in the middle of an
 // upload: the upload completes, then the hub exits cleanly.
 func TestHubFinishesRequestsOnSIGTERM(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	p := startHub(t, formsDir(t), data)
 	c := &hubclient.Client{HubURL: p.url}
@@ -238,6 +241,7 @@ func tmpFiles(t *testing.T, data string) []string {
 // once the grace period is over the upload is cancelled, its temporary
 // file removed, and the hub exits 0.
 func TestHubCancelsRequestsAfterGrace(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	p := startHub(t, formsDir(t), data, "--shutdown-grace", "200ms")
 	feed, answered := startPut(t, p, data, 1<<20)
@@ -267,6 +271,7 @@ func TestHubCancelsRequestsAfterGrace(t *testing.T) {
 // which leaves the temporary file; a hub started on the same data once it
 // is older than the upload TTL removes it.
 func TestHubSweepsTemporaryFilesAfterSIGKILL(t *testing.T) {
+	t.Parallel()
 	forms, data := formsDir(t), t.TempDir()
 	p := startHub(t, forms, data)
 	startPut(t, p, data, 1<<20)
@@ -299,6 +304,7 @@ func TestHubSweepsTemporaryFilesAfterSIGKILL(t *testing.T) {
 // burst of submissions, restarts it on the same data, and finds every
 // submission it acknowledged.
 func TestHubKeepsAcknowledgedSubmissionsAcrossSIGKILL(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs a burst of submissions against a process")
 	}
@@ -341,6 +347,7 @@ func TestHubKeepsAcknowledgedSubmissionsAcrossSIGKILL(t *testing.T) {
 }
 
 func TestHubCommandErrors(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -384,6 +391,7 @@ func waitForN(t *testing.T, d time.Duration, cond func() bool) {
 }
 
 func TestSigningSecret(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	first, err := signingSecret("", dir)
 	if err != nil || len(first) != 32 {

@@ -14,6 +14,7 @@ import (
 // answer does, through the demo to a hub, both running as processes: the
 // hub stores one submission. A second rendering is a second submission.
 func TestOneSubmissionPerRendering(t *testing.T) {
+	t.Parallel()
 	forms, data := t.TempDir(), t.TempDir()
 	if err := writeExampleForms(forms, captchaKeys{}); err != nil {
 		t.Fatal(err)

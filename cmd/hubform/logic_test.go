@@ -12,6 +12,7 @@ import (
 // TestHubRefusesPostsThatSkipRules: a post crafted past the app, straight
 // to a running hub, cannot skip the demo survey's rules or conditions.
 func TestHubRefusesPostsThatSkipRules(t *testing.T) {
+	t.Parallel()
 	p := startHub(t, "example-forms", t.TempDir())
 	c := &hubclient.Client{HubURL: p.url}
 	base := map[string]any{"name": "Jane", "email": "jane@example.com", "plan": "pro"}

@@ -23,6 +23,7 @@ import (
 // pattern and status, submissions, delivery attempts and the queue's depth
 // move as the hub works.
 func TestMetrics(t *testing.T) {
+	t.Parallel()
 	var hits atomic.Int64
 	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hits.Add(1) }))
 	defer receiver.Close()

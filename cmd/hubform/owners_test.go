@@ -30,6 +30,7 @@ var consolePublic = []string{"GET /console/sign-in", "POST /console/sign-in", "G
 // /metrics must refuse a request without a session or a token, so that a route
 // added later cannot be left open by mistake.
 func TestOwnerRoutesClosed(t *testing.T) {
+	t.Parallel()
 	cfg := hubConfig{addr: "127.0.0.1:0", data: t.TempDir(), forms: formsDir(t), uploadTTL: 24 * time.Hour,
 		sweepInterval: time.Hour, maxBody: hub.DefaultMaxBodyBytes, shutdownGrace: time.Second}
 	h, err := openHub(context.Background(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
@@ -114,7 +115,7 @@ func TestOwnerRoutesClosed(t *testing.T) {
 // and so is an API token made with hubform tokens; signing out on one ends
 // the session on both.
 func TestTwoHubsShareSessions(t *testing.T) {
-	t.Cleanup(pgtest.Stop)
+	t.Parallel()
 	dbURL, forms := pgtest.URL(t), formsDir(t)
 	addUser(t, "jane@example.com", "correct horse battery", "--db", dbURL)
 	status, stdout, stderr := hubform(t, "tokens", "create", "--db", dbURL, "--name", "ci")

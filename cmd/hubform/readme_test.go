@@ -12,6 +12,7 @@ import (
 // TestReadmeExampleBuilds builds the complete app the README shows, so the
 // example and the code cannot drift apart.
 func TestReadmeExampleBuilds(t *testing.T) {
+	t.Parallel()
 	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)
@@ -39,6 +40,7 @@ func TestReadmeExampleBuilds(t *testing.T) {
 // README's, the operations guide's and the help's examples write, so that
 // running an example in a checkout leaves nothing to commit by mistake.
 func TestExampleDataIgnored(t *testing.T) {
+	t.Parallel()
 	root, err := exec.Command("git", "rev-parse", "--show-toplevel").Output()
 	if err != nil {
 		t.Skipf("not in a git checkout: %v", err)
@@ -75,6 +77,7 @@ func TestExampleDataIgnored(t *testing.T) {
 // and that the browser target names a font for the screenshots' text,
 // which Chromium only recommends.
 func TestMakefileInstallsLean(t *testing.T) {
+	t.Parallel()
 	makefile, err := os.ReadFile("../../Makefile")
 	if err != nil {
 		t.Fatal(err)
@@ -101,6 +104,7 @@ func TestMakefileInstallsLean(t *testing.T) {
 // hubform command by the module path go.mod declares, and that make build,
 // which it names too, builds it.
 func TestReadmeInstallsTheCommand(t *testing.T) {
+	t.Parallel()
 	gomod, err := os.ReadFile("../../go.mod")
 	if err != nil {
 		t.Fatal(err)
@@ -131,6 +135,7 @@ func TestReadmeInstallsTheCommand(t *testing.T) {
 // TestReadmeNamesTheTemplVersion checks that the README names the templ
 // release go.mod requires, which the generated code needs at run time.
 func TestReadmeNamesTheTemplVersion(t *testing.T) {
+	t.Parallel()
 	gomod, err := os.ReadFile("../../go.mod")
 	if err != nil {
 		t.Fatal(err)

@@ -26,7 +26,6 @@ import (
 // is stopped when t ends rather than left to the end of the binary.
 func sharedStorage(t testing.TB) (dbURL, blobURL string) {
 	t.Helper()
-	t.Cleanup(pgtest.Stop) // registered first, so it runs after the database is dropped
 	return pgtest.URL(t), s3test.URL(t)
 }
 
@@ -136,6 +135,7 @@ func TestTwoHubsShareDatabaseAndBucket(t *testing.T) {
 }
 
 func TestScaleFlagErrors(t *testing.T) {
+	t.Parallel()
 	forms := formsDir(t)
 	for _, tc := range []struct {
 		args []string
@@ -197,7 +197,7 @@ func putStatus(t *testing.T, rawURL string) int {
 // requests to either count against one budget, whereas a hub on SQLite
 // counts on its own.
 func TestTwoHubsShareRateLimit(t *testing.T) {
-	t.Cleanup(pgtest.Stop)
+	t.Parallel()
 	dbURL, forms := pgtest.URL(t), formsDir(t)
 	limit := []string{"--db", dbURL, "--rate-limit", "3"}
 	a := startHub(t, forms, t.TempDir(), limit...)

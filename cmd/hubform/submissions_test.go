@@ -100,6 +100,7 @@ func TestSubmissionsFormats(t *testing.T) {
 }
 
 func TestSubmissionsErrors(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		args   []string
 		status int

@@ -97,6 +97,7 @@ func TestSubmitCommandFailures(t *testing.T) {
 }
 
 func TestSubmitCommandUsage(t *testing.T) {
+	t.Parallel()
 	missing := filepath.Join(t.TempDir(), "missing.txt")
 	for _, tc := range []struct {
 		args []string
@@ -119,6 +120,7 @@ func TestSubmitCommandUsage(t *testing.T) {
 }
 
 func TestSubmitCommandMixedFilesAndText(t *testing.T) {
+	t.Parallel()
 	file := filepath.Join(t.TempDir(), "a.txt")
 	os.WriteFile(file, []byte("a"), 0o600)
 	status, _, stderr := hubform(t, "submit", "--site", "s", "--form", "f", "x=1", "x=@"+file)
@@ -128,6 +130,7 @@ func TestSubmitCommandMixedFilesAndText(t *testing.T) {
 }
 
 func TestHelp(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{{"--help"}, {"help"}, {"help", "submit"}, {"submit", "--help"}, {"submit", "-h"}} {
 		status, stdout, stderr := hubform(t, args...)
 		if status != 0 || stderr != "" || !strings.Contains(stdout, "submit") {

@@ -7,6 +7,7 @@ import (
 )
 
 func TestVersion(t *testing.T) {
+	t.Parallel()
 	rev := []debug.BuildSetting{{Key: "vcs", Value: "git"}, {Key: "vcs.revision", Value: "83899f6c0d1e2f3a4b5c6d7e8f90a1b2c3d4e5f6"}, {Key: "vcs.time", Value: "2026-11-23T06:00:00Z"}}
 	for _, tt := range []struct {
 		name string
@@ -29,6 +30,7 @@ func TestVersion(t *testing.T) {
 }
 
 func TestVersionCommand(t *testing.T) {
+	t.Parallel()
 	info, _ := debug.ReadBuildInfo()
 	want := version(info) + "\n"
 	for _, args := range [][]string{{"--version"}, {"-version"}, {"version"}} {

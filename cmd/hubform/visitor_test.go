@@ -26,6 +26,7 @@ import (
 // the hub limits each on its own, records each one's address, and is not
 // fooled by a visitor's own X-Forwarded-For.
 func TestHubSeesEachVisitor(t *testing.T) {
+	t.Parallel()
 	forms, data := t.TempDir(), t.TempDir()
 	if err := writeExampleForms(forms, captchaKeys{}); err != nil {
 		t.Fatal(err)

@@ -22,7 +22,8 @@ import (
 // one; those of behaviour across processes want two.
 type Open func(t *testing.T, handles int) []*sqldb.DB
 
-// Run runs the suite as subtests of t, each on a database of its own.
+// Run runs the suite as parallel subtests of t, each on a database of its
+// own.
 func Run(t *testing.T, open Open) {
 	tests := []struct {
 		name string
@@ -57,8 +58,12 @@ func Run(t *testing.T, open Open) {
 		{"DeleteSubmissionsBefore", testDeleteSubmissionsBefore},
 		{"DeleteRace", testDeleteRace},
 	}
+	// Each check opens databases of its own: they run in parallel.
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) { tt.fn(t, open) })
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			tt.fn(t, open)
+		})
 	}
 }
 
