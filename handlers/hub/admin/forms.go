@@ -88,10 +88,10 @@ func (a *API) listForms(c echo.Context) error {
 // form, its live version's file, its newest version's file when that is
 // newer (the draft), and its versions, newest first.
 type FormDetail struct {
-	OK       bool            `json:"ok"`
+	OK       bool                 `json:"ok"`
 	Form     formsource.Record    `json:"form"`
-	Live     jsonBody        `json:"live"`
-	Draft    jsonBody        `json:"draft"`
+	Live     jsonBody             `json:"live"`
+	Draft    jsonBody             `json:"draft"`
 	Versions []formsource.Version `json:"versions"`
 }
 
@@ -137,8 +137,8 @@ func (a *API) getForm(c echo.Context) error {
 
 // VersionList is the answer of GET /v1/admin/forms/{site}/{slug}/versions.
 type VersionList struct {
-	OK          bool            `json:"ok"`
-	LiveVersion int64           `json:"liveVersion"`
+	OK          bool                 `json:"ok"`
+	LiveVersion int64                `json:"liveVersion"`
 	Versions    []formsource.Version `json:"versions"`
 }
 
