@@ -5,15 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"math"
 	"net"
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
-	"golang.org/x/time/rate"
 
 	"github.com/hubform/hubform/handlers/hub/captcha"
 )
@@ -220,93 +217,3 @@ func (s *Server) routes() {
 
 // Routes returns every route of the hub, for tests that check each one.
 func (s *Server) Routes() []*echo.Route { return s.echo.Routes() }
-
-// minUploadRate is the slowest upload, in bytes a second, given time.
-const minUploadRate = 64 << 10
-
-// readDeadline gives a client BodyTimeout to send a request body, and an
-// upload that plus time for its length at minUploadRate. Slower clients
-// are cut off rather than held open.
-func (s *Server) readDeadline(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		r := c.Request()
-		limit := s.cfg.BodyTimeout
-		if r.Method == http.MethodPut && r.ContentLength > 0 {
-			limit += time.Duration(r.ContentLength/minUploadRate) * time.Second
-		}
-		// An error means the connection cannot take deadlines (HTTP/2
-		// through some proxies); the server's own timeouts still apply.
-		_ = http.NewResponseController(c.Response()).SetReadDeadline(time.Now().Add(limit))
-		return next(c)
-	}
-}
-
-// rateLimit allows each client RateLimit requests a minute and answers 429
-// with Retry-After beyond that: counted by Limiter when set, in clock
-// minutes, else by this process alone, in bursts of up to RateLimit.
-func (s *Server) rateLimit() echo.MiddlewareFunc {
-	if s.cfg.RateLimit == 0 {
-		return func(next echo.HandlerFunc) echo.HandlerFunc { return next }
-	}
-	if s.cfg.Limiter != nil {
-		return s.sharedRateLimit
-	}
-	perMinute := s.cfg.RateLimit
-	store := middleware.NewRateLimiterMemoryStoreWithConfig(middleware.RateLimiterMemoryStoreConfig{
-		Rate: rate.Limit(float64(perMinute) / 60), Burst: perMinute, ExpiresIn: 3 * time.Minute,
-	})
-	retryAfter := time.Duration(float64(time.Minute) / float64(perMinute))
-	return middleware.RateLimiterWithConfig(middleware.RateLimiterConfig{
-		Store: store,
-		DenyHandler: func(c echo.Context, _ string, _ error) error {
-			return s.tooManyRequests(c, retryAfter)
-		},
-	})
-}
-
-// sharedRateLimit is the rate limit counted by Limiter.
-//
-// When Limiter fails, the request is let through and a warning logged:
-// the limit protects the hub from floods, and refusing every client
-// because the database hiccupped would be a worse outage than a few
-// uncounted requests. Requests that go on to write need that database
-// anyway, and fail on their own if it is down.
-func (s *Server) sharedRateLimit(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		ctx := c.Request().Context()
-		ok, retryAfter, err := s.cfg.Limiter.Allow(ctx, c.RealIP(), s.cfg.RateLimit, time.Minute, s.cfg.Now())
-		switch {
-		case err != nil:
-			s.cfg.Logger.LogAttrs(ctx, slog.LevelWarn, "rate limit not counted; request let through",
-				slog.String("client", c.RealIP()), slog.Any("error", err))
-		case !ok:
-			return s.tooManyRequests(c, retryAfter)
-		}
-		return next(c)
-	}
-}
-
-// tooManyRequests answers 429 with Retry-After: retryAfter in whole
-// seconds, rounded up so that a client waiting that long is let in, and
-// at least 1.
-func (s *Server) tooManyRequests(c echo.Context, retryAfter time.Duration) error {
-	secs := max(1, int64(math.Ceil(retryAfter.Seconds())))
-	c.Response().Header().Set("Retry-After", strconv.FormatInt(secs, 10))
-	return &Error{Status: http.StatusTooManyRequests, Message: fmt.Sprintf("too many requests: at most %d a minute", s.cfg.RateLimit)}
-}
-
-// logRequests logs every request once it is answered.
-func (s *Server) logRequests() echo.MiddlewareFunc {
-	return middleware.RequestLoggerWithConfig(middleware.RequestLoggerConfig{
-		// The error handler writes a returned error's answer before the
-		// line is logged, so that the line has its status.
-		HandleError: true,
-		LogMethod:   true, LogURIPath: true, LogStatus: true, LogLatency: true, LogRemoteIP: true,
-		LogValuesFunc: func(c echo.Context, v middleware.RequestLoggerValues) error {
-			s.cfg.Logger.LogAttrs(c.Request().Context(), slog.LevelInfo, "request",
-				slog.String("method", v.Method), slog.String("path", v.URIPath), slog.Int("status", v.Status),
-				slog.Duration("latency", v.Latency), slog.String("client", v.RemoteIP))
-			return nil
-		},
-	})
-}

@@ -1,0 +1,204 @@
+package hub
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"math"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
+	"golang.org/x/time/rate"
+)
+
+// schemaRoute is the route of the schema, whose slug ends in ".json".
+const schemaRoute = "/v1/:site/:slug"
+
+// formKey is where withForm leaves the form in the request's context.
+const formKey = "hubform.form"
+
+// withForm resolves the route's site and slug to a form: 404 for names that
+// are not valid or not found, 500 when the form's file is invalid.
+func (s *Server) withForm(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		site, slug := c.Param("site"), c.Param("slug")
+		if c.Path() == schemaRoute {
+			var ok bool
+			if slug, ok = strings.CutSuffix(slug, ".json"); !ok {
+				return &Error{Status: http.StatusNotFound, Message: "no such route: " + c.Request().URL.Path}
+			}
+		}
+		if !ValidName(site) || !ValidName(slug) {
+			return &Error{Status: http.StatusNotFound, Message: "no such form"}
+		}
+		form, err := s.cfg.Forms.Lookup(site, slug)
+		if err != nil && c.Request().Header.Get("Origin") != "" {
+			// Let a browser read why, whichever origin asked.
+			c.Response().Header().Set("Access-Control-Allow-Origin", "*")
+		}
+		switch {
+		case errors.Is(err, ErrNotFound):
+			return &Error{Status: http.StatusNotFound, Message: fmt.Sprintf("no form %s/%s", site, slug)}
+		case err != nil:
+			s.cfg.Logger.Error("form cannot be served", slog.String("site", site), slog.String("form", slug), slog.Any("error", err))
+			return &Error{Status: http.StatusInternalServerError, Message: fmt.Sprintf("form %s/%s cannot be served: it is invalid, or could not be read (the hub's log says why)", site, slug)}
+		}
+		c.Set(formKey, form)
+		return next(c)
+	}
+}
+
+func formOf(c echo.Context) *Form { return c.Get(formKey).(*Form) }
+
+// cors lets browsers on the form's allowed origins call its routes; a
+// request from any other origin is refused. A form with no allowed origins
+// may be called from anywhere.
+func (s *Server) cors(next echo.HandlerFunc) echo.HandlerFunc {
+	return s.withForm(func(c echo.Context) error {
+		h := c.Response().Header()
+		h.Add("Vary", "Origin") // the answer depends on it, even when absent
+		origin := c.Request().Header.Get("Origin")
+		if origin == "" {
+			return next(c)
+		}
+		allowed := formOf(c).Settings.AllowedOrigins
+		switch {
+		case len(allowed) == 0:
+			h.Set("Access-Control-Allow-Origin", "*")
+		case containsFold(allowed, origin):
+			h.Set("Access-Control-Allow-Origin", origin)
+		default:
+			return &Error{Status: http.StatusForbidden, Message: "origin " + origin + " may not use this form"}
+		}
+		return next(c)
+	})
+}
+
+// preflight answers a browser's CORS preflight for an allowed origin.
+func (s *Server) preflight(c echo.Context) error {
+	h := c.Response().Header()
+	h.Set("Access-Control-Allow-Methods", "GET, POST")
+	h.Set("Access-Control-Allow-Headers", "Content-Type, Accept")
+	h.Set("Access-Control-Max-Age", "600")
+	return c.NoContent(http.StatusNoContent)
+}
+
+// uploadCORS lets browsers PUT files to signed URLs from any origin: the
+// signature, not the origin, is what authorizes an upload. Every answer,
+// refusals included, carries the headers, so a browser can read them.
+func uploadCORS(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		h := c.Response().Header()
+		h.Set("Access-Control-Allow-Origin", "*")
+		if c.Request().Method == http.MethodOptions {
+			h.Set("Access-Control-Allow-Methods", "PUT")
+			h.Set("Access-Control-Allow-Headers", "Content-Type")
+			h.Set("Access-Control-Max-Age", "600")
+			return c.NoContent(http.StatusNoContent)
+		}
+		return next(c)
+	}
+}
+
+func containsFold(list []string, s string) bool {
+	for _, v := range list {
+		if strings.EqualFold(v, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// minUploadRate is the slowest upload, in bytes a second, given time.
+const minUploadRate = 64 << 10
+
+// readDeadline gives a client BodyTimeout to send a request body, and an
+// upload that plus time for its length at minUploadRate. Slower clients
+// are cut off rather than held open.
+func (s *Server) readDeadline(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		r := c.Request()
+		limit := s.cfg.BodyTimeout
+		if r.Method == http.MethodPut && r.ContentLength > 0 {
+			limit += time.Duration(r.ContentLength/minUploadRate) * time.Second
+		}
+		// An error means the connection cannot take deadlines (HTTP/2
+		// through some proxies); the server's own timeouts still apply.
+		_ = http.NewResponseController(c.Response()).SetReadDeadline(time.Now().Add(limit))
+		return next(c)
+	}
+}
+
+// rateLimit allows each client RateLimit requests a minute and answers 429
+// with Retry-After beyond that: counted by Limiter when set, in clock
+// minutes, else by this process alone, in bursts of up to RateLimit.
+func (s *Server) rateLimit() echo.MiddlewareFunc {
+	if s.cfg.RateLimit == 0 {
+		return func(next echo.HandlerFunc) echo.HandlerFunc { return next }
+	}
+	if s.cfg.Limiter != nil {
+		return s.sharedRateLimit
+	}
+	perMinute := s.cfg.RateLimit
+	store := middleware.NewRateLimiterMemoryStoreWithConfig(middleware.RateLimiterMemoryStoreConfig{
+		Rate: rate.Limit(float64(perMinute) / 60), Burst: perMinute, ExpiresIn: 3 * time.Minute,
+	})
+	retryAfter := time.Duration(float64(time.Minute) / float64(perMinute))
+	return middleware.RateLimiterWithConfig(middleware.RateLimiterConfig{
+		Store: store,
+		DenyHandler: func(c echo.Context, _ string, _ error) error {
+			return s.tooManyRequests(c, retryAfter)
+		},
+	})
+}
+
+// sharedRateLimit is the rate limit counted by Limiter.
+//
+// When Limiter fails, the request is let through and a warning logged:
+// the limit protects the hub from floods, and refusing every client
+// because the database hiccupped would be a worse outage than a few
+// uncounted requests. Requests that go on to write need that database
+// anyway, and fail on their own if it is down.
+func (s *Server) sharedRateLimit(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		ctx := c.Request().Context()
+		ok, retryAfter, err := s.cfg.Limiter.Allow(ctx, c.RealIP(), s.cfg.RateLimit, time.Minute, s.cfg.Now())
+		switch {
+		case err != nil:
+			s.cfg.Logger.LogAttrs(ctx, slog.LevelWarn, "rate limit not counted; request let through",
+				slog.String("client", c.RealIP()), slog.Any("error", err))
+		case !ok:
+			return s.tooManyRequests(c, retryAfter)
+		}
+		return next(c)
+	}
+}
+
+// tooManyRequests answers 429 with Retry-After: retryAfter in whole
+// seconds, rounded up so that a client waiting that long is let in, and
+// at least 1.
+func (s *Server) tooManyRequests(c echo.Context, retryAfter time.Duration) error {
+	secs := max(1, int64(math.Ceil(retryAfter.Seconds())))
+	c.Response().Header().Set("Retry-After", strconv.FormatInt(secs, 10))
+	return &Error{Status: http.StatusTooManyRequests, Message: fmt.Sprintf("too many requests: at most %d a minute", s.cfg.RateLimit)}
+}
+
+// logRequests logs every request once it is answered.
+func (s *Server) logRequests() echo.MiddlewareFunc {
+	return middleware.RequestLoggerWithConfig(middleware.RequestLoggerConfig{
+		// The error handler writes a returned error's answer before the
+		// line is logged, so that the line has its status.
+		HandleError: true,
+		LogMethod:   true, LogURIPath: true, LogStatus: true, LogLatency: true, LogRemoteIP: true,
+		LogValuesFunc: func(c echo.Context, v middleware.RequestLoggerValues) error {
+			s.cfg.Logger.LogAttrs(c.Request().Context(), slog.LevelInfo, "request",
+				slog.String("method", v.Method), slog.String("path", v.URIPath), slog.Int("status", v.Status),
+				slog.Duration("latency", v.Latency), slog.String("client", v.RemoteIP))
+			return nil
+		},
+	})
+}
