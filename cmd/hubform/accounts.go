@@ -208,7 +208,7 @@ func runTokens(ctx context.Context, args []string, stdout, stderr io.Writer) int
 }
 
 func listTokens(ctx context.Context, db *sqldb.DB, w io.Writer) error {
-	tokens, err := db.Tokens(ctx)
+	tokens, err := db.Tokens(ctx, "")
 	if err != nil {
 		return err
 	}

@@ -106,7 +106,7 @@ func TestTokensCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tokens, err := db.Tokens(context.Background())
+	tokens, err := db.Tokens(context.Background(), "")
 	db.Close()
 	if err != nil || len(tokens) != 1 || tokens[0].Hash != accounts.HashToken(token) {
 		t.Fatalf("stored %+v, %v; want only the hash of the token printed", tokens, err)

@@ -41,7 +41,7 @@ func TestMetrics(t *testing.T) {
 	base := strings.TrimSuffix(h.URL, "/v1")
 
 	token := accounts.NewToken()
-	if err := h.db.CreateToken(context.Background(), accounts.Token{Name: "prometheus", Hash: accounts.HashToken(token), CreatedAt: time.Now()}); err != nil {
+	if err := h.db.CreateToken(context.Background(), accounts.Token{Name: "prometheus", Hash: accounts.HashToken(token), CreatedAt: time.Now(), Scope: accounts.ScopeMetrics}); err != nil {
 		t.Fatal(err)
 	}
 	scrape := func(bearer string) (int, string) {

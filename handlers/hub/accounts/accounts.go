@@ -20,9 +20,12 @@ import (
 )
 
 var (
-	// ErrExists means a user with the e-mail address, or a token with the
-	// name, exists already.
+	// ErrExists means a user with the e-mail address, a token with the
+	// name, or a workspace with the name, exists already.
 	ErrExists = errors.New("already exists")
+	// ErrLastAdmin means a change would leave a workspace without an
+	// admin.
+	ErrLastAdmin = errors.New("a workspace keeps at least one admin")
 )
 
 // User is an owner who signs in to the console.
@@ -38,7 +41,11 @@ type User struct {
 type Token struct {
 	Name string
 	// Hash is HashToken of the token.
-	Hash      string
+	Hash string
+	// Workspace is the workspace the token acts for, empty for a hub-wide
+	// token, whose Scope is ScopeMetrics.
+	Workspace string
+	Scope     Scope
 	CreatedAt time.Time
 	// LastUsedAt is when the token was last presented, zero if never.
 	LastUsedAt time.Time

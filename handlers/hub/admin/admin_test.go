@@ -56,7 +56,7 @@ func TestAdminAPI(t *testing.T) {
 	if status, _, _ := get("/v1/admin/whoami", "bearer  "+token); status != http.StatusOK {
 		t.Errorf("whoami with a lower-case scheme: %d", status)
 	}
-	if tokens, _ := db.Tokens(ctx); len(tokens) != 1 || tokens[0].LastUsedAt.IsZero() {
+	if tokens, _ := db.Tokens(ctx, ""); len(tokens) != 1 || tokens[0].LastUsedAt.IsZero() {
 		t.Errorf("the token's use is not recorded: %+v", tokens)
 	}
 	for _, tt := range []struct{ path, auth string }{
@@ -97,7 +97,7 @@ func tokenDB(t *testing.T) (*sqldb.DB, string) {
 	}
 	t.Cleanup(func() { db.Close() })
 	token := accounts.NewToken()
-	if err := db.CreateToken(context.Background(), accounts.Token{Name: "ci", Hash: accounts.HashToken(token), CreatedAt: time.Now()}); err != nil {
+	if err := db.CreateToken(context.Background(), accounts.Token{Name: "ci", Hash: accounts.HashToken(token), CreatedAt: time.Now(), Workspace: accounts.DefaultWorkspace, Scope: accounts.ScopeAll}); err != nil {
 		t.Fatal(err)
 	}
 	return db, token

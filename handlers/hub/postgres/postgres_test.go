@@ -14,6 +14,7 @@ import (
 	"github.com/hubform/hubform/handlers/hub/postgres/pgtest"
 	"github.com/hubform/hubform/handlers/hub/sqldb"
 	"github.com/hubform/hubform/handlers/hub/sqldb/storetest"
+	"github.com/pressly/goose/v3"
 )
 
 func TestMain(m *testing.M) { pgtest.Main(m) }
@@ -173,4 +174,18 @@ func BenchmarkCreateSubmission(b *testing.B) {
 		}
 	})
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "submissions/s")
+}
+
+func TestWorkspacesMigration(t *testing.T) {
+	ctx := context.Background()
+	u := pgtest.URL(t)
+	old, err := openPool(ctx, u, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer old.Close()
+	if err := sqldb.MigrateTo(ctx, sqldb.Dialect{Name: "postgres", Goose: goose.DialectPostgres}, old, storetest.BeforeWorkspaces); err != nil {
+		t.Fatal(err)
+	}
+	storetest.WorkspacesMigration(t, old, func() *sqldb.DB { return openURL(t, u) })
 }

@@ -95,9 +95,20 @@ func (db *DB) CreateToken(ctx context.Context, t accounts.Token) error {
 	if t.Name == "" || t.Hash == "" {
 		return db.errorf("create token: name and hash must be set")
 	}
+	// A hub-wide token reads metrics and nothing else; a workspace's
+	// token never does.
+	if (t.Workspace == "") != (t.Scope == accounts.ScopeMetrics) {
+		return db.errorf("create token %s: scope %q does not go with workspace %q", t.Name, t.Scope, t.Workspace)
+	}
+	if t.Workspace != "" {
+		if _, err := db.Workspace(ctx, t.Workspace); err != nil {
+			return err
+		}
+	}
 	res, err := w.ExecContext(ctx,
-		`INSERT INTO api_tokens (name, hash, created_at, last_used_at) VALUES ($1, $2, $3, $4) ON CONFLICT (name) DO NOTHING`,
-		text(t.Name), t.Hash, millis(t.CreatedAt), nullMillis(t.LastUsedAt))
+		`INSERT INTO api_tokens (name, hash, created_at, last_used_at, workspace, scope)
+		VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (name) DO NOTHING`,
+		text(t.Name), t.Hash, millis(t.CreatedAt), nullMillis(t.LastUsedAt), nullString(text(t.Workspace)), string(t.Scope))
 	if err != nil {
 		return db.errorf("create token %s: %w", t.Name, err)
 	}
@@ -113,22 +124,14 @@ const tokenUseStep = time.Minute
 // used at now (to within tokenUseStep), or an error wrapping
 // hub.ErrNotFound.
 func (db *DB) UseToken(ctx context.Context, hash string, now time.Time) (accounts.Token, error) {
-	var t accounts.Token
-	var created int64
-	var used sql.NullInt64
-	err := db.r.QueryRowContext(ctx, `SELECT name, hash, created_at, last_used_at FROM api_tokens WHERE hash = $1`, hash).
-		Scan(&t.Name, &t.Hash, &created, &used)
+	t, err := scanToken(db.r.QueryRowContext(ctx, `SELECT `+tokenColumns+` FROM api_tokens WHERE hash = $1`, hash))
 	if errors.Is(err, sql.ErrNoRows) {
 		return accounts.Token{}, db.errorf("token: %w", hub.ErrNotFound)
 	}
 	if err != nil {
 		return accounts.Token{}, db.errorf("token: %w", err)
 	}
-	t.CreatedAt = fromMillis(created)
-	if used.Valid {
-		t.LastUsedAt = fromMillis(used.Int64)
-	}
-	if !used.Valid || now.Sub(t.LastUsedAt) >= tokenUseStep {
+	if t.LastUsedAt.IsZero() || now.Sub(t.LastUsedAt) >= tokenUseStep {
 		w, err := db.writer()
 		if err != nil {
 			return accounts.Token{}, err
@@ -141,24 +144,23 @@ func (db *DB) UseToken(ctx context.Context, hash string, now time.Time) (account
 	return t, nil
 }
 
-// Tokens returns every token, by name.
-func (db *DB) Tokens(ctx context.Context) ([]accounts.Token, error) {
-	rows, err := db.r.QueryContext(ctx, `SELECT name, hash, created_at, last_used_at FROM api_tokens ORDER BY name`)
+// Tokens returns the tokens of a workspace, or with workspace empty every
+// token, by name.
+func (db *DB) Tokens(ctx context.Context, workspace string) ([]accounts.Token, error) {
+	query, args := `SELECT `+tokenColumns+` FROM api_tokens ORDER BY name`, []any{}
+	if workspace != "" {
+		query, args = `SELECT `+tokenColumns+` FROM api_tokens WHERE workspace = $1 ORDER BY name`, []any{workspace}
+	}
+	rows, err := db.r.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, db.errorf("tokens: %w", err)
 	}
 	defer rows.Close()
 	var tokens []accounts.Token
 	for rows.Next() {
-		var t accounts.Token
-		var created int64
-		var used sql.NullInt64
-		if err := rows.Scan(&t.Name, &t.Hash, &created, &used); err != nil {
+		t, err := scanToken(rows)
+		if err != nil {
 			return nil, db.errorf("tokens: %w", err)
-		}
-		t.CreatedAt = fromMillis(created)
-		if used.Valid {
-			t.LastUsedAt = fromMillis(used.Int64)
 		}
 		tokens = append(tokens, t)
 	}
@@ -166,6 +168,23 @@ func (db *DB) Tokens(ctx context.Context) ([]accounts.Token, error) {
 		return nil, db.errorf("tokens: %w", err)
 	}
 	return tokens, nil
+}
+
+const tokenColumns = "name, hash, created_at, last_used_at, COALESCE(workspace, ''), scope"
+
+// scanToken scans the tokenColumns of a row.
+func scanToken(row interface{ Scan(...any) error }) (accounts.Token, error) {
+	var t accounts.Token
+	var created int64
+	var used sql.NullInt64
+	if err := row.Scan(&t.Name, &t.Hash, &created, &used, &t.Workspace, &t.Scope); err != nil {
+		return accounts.Token{}, err
+	}
+	t.CreatedAt = fromMillis(created)
+	if used.Valid {
+		t.LastUsedAt = fromMillis(used.Int64)
+	}
+	return t, nil
 }
 
 // RevokeToken deletes the token named name, or returns an error wrapping

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"sync/atomic"
 
 	"github.com/pressly/goose/v3"
@@ -138,6 +139,13 @@ func Migrations() fs.FS {
 
 // Migrate applies the embedded migrations the database lacks.
 func Migrate(ctx context.Context, d Dialect, pool *sql.DB) error {
+	return MigrateTo(ctx, d, pool, math.MaxInt64)
+}
+
+// MigrateTo applies the embedded migrations the database lacks up to
+// version, which leaves it as a hub of that version made it: tests of a
+// migration fill such a database, then Migrate it.
+func MigrateTo(ctx context.Context, d Dialect, pool *sql.DB, version int64) error {
 	var opts []goose.ProviderOption
 	if d.Locker != nil {
 		opts = append(opts, goose.WithSessionLocker(d.Locker))
@@ -146,7 +154,7 @@ func Migrate(ctx context.Context, d Dialect, pool *sql.DB) error {
 	if err != nil {
 		return err
 	}
-	_, err = p.Up(ctx)
+	_, err = p.UpTo(ctx, version)
 	return err
 }
 

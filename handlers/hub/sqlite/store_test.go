@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -42,4 +43,25 @@ func BenchmarkCreateSubmission(b *testing.B) {
 		}
 	})
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "submissions/s")
+}
+
+func TestWorkspacesMigration(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "hub.db")
+	old, err := openPool(ctx, path, readWrite)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer old.Close()
+	if err := sqldb.MigrateTo(ctx, dialect, old, storetest.BeforeWorkspaces); err != nil {
+		t.Fatal(err)
+	}
+	storetest.WorkspacesMigration(t, old, func() *sqldb.DB {
+		db, err := Open(ctx, path)
+		if err != nil {
+			t.Fatalf("Open: %v", err)
+		}
+		t.Cleanup(func() { db.Close() })
+		return db
+	})
 }

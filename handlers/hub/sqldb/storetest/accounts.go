@@ -58,15 +58,27 @@ func testTokens(t *testing.T, open Open) {
 	dbs := open(t, 2)
 	a, b := dbs[0], dbs[1]
 	secret := accounts.NewToken()
-	ci := accounts.Token{Name: "ci", Hash: accounts.HashToken(secret), CreatedAt: T0}
+	ci := accounts.Token{Name: "ci", Hash: accounts.HashToken(secret), CreatedAt: T0, Workspace: accounts.DefaultWorkspace, Scope: accounts.ScopeAll}
 	if err := a.CreateToken(ctx, ci); err != nil {
 		t.Fatal(err)
 	}
-	if err := a.CreateToken(ctx, accounts.Token{Name: "ci", Hash: accounts.HashToken("other"), CreatedAt: T0}); !errors.Is(err, accounts.ErrExists) {
+	if err := a.CreateToken(ctx, accounts.Token{Name: "ci", Hash: accounts.HashToken("other"), CreatedAt: T0, Workspace: accounts.DefaultWorkspace, Scope: accounts.ScopeAll}); !errors.Is(err, accounts.ErrExists) {
 		t.Errorf("CreateToken of an existing name: %v, want ErrExists", err)
 	}
-	if err := a.CreateToken(ctx, accounts.Token{Name: "deploy", Hash: accounts.HashToken("d"), CreatedAt: T0}); err != nil {
+	if err := a.CreateToken(ctx, accounts.Token{Name: "deploy", Hash: accounts.HashToken("d"), CreatedAt: T0, Workspace: accounts.DefaultWorkspace, Scope: accounts.ScopeForms}); err != nil {
 		t.Fatal(err)
+	}
+	if err := a.CreateToken(ctx, accounts.Token{Name: "prometheus", Hash: accounts.HashToken("p"), CreatedAt: T0, Scope: accounts.ScopeMetrics}); err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []accounts.Token{
+		{Name: "x1", Hash: "h1", Workspace: accounts.DefaultWorkspace, Scope: accounts.ScopeMetrics},
+		{Name: "x2", Hash: "h2", Scope: accounts.ScopeAll},
+		{Name: "x3", Hash: "h3", Workspace: "nowhere", Scope: accounts.ScopeAll},
+	} {
+		if err := a.CreateToken(ctx, bad); err == nil {
+			t.Errorf("CreateToken of %s in workspace %q with scope %s succeeded", bad.Name, bad.Workspace, bad.Scope)
+		}
 	}
 	// A token made through one handle is accepted through the other, and
 	// its use is recorded to within a minute.
@@ -83,10 +95,14 @@ func testTokens(t *testing.T, open Open) {
 	if _, err := a.UseToken(ctx, accounts.HashToken("hft_wrong"), T0); !errors.Is(err, hub.ErrNotFound) {
 		t.Errorf("UseToken of an unknown hash: %v", err)
 	}
-	tokens, err := b.Tokens(ctx)
+	tokens, err := b.Tokens(ctx, accounts.DefaultWorkspace)
 	if err != nil || len(tokens) != 2 || tokens[0].Name != "ci" || tokens[1].Name != "deploy" ||
-		!tokens[0].LastUsedAt.Equal(T0.Add(time.Hour+time.Minute)) || !tokens[1].LastUsedAt.IsZero() || !tokens[1].CreatedAt.Equal(T0) {
-		t.Errorf("Tokens = %+v, %v", tokens, err)
+		!tokens[0].LastUsedAt.Equal(T0.Add(time.Hour+time.Minute)) || !tokens[1].LastUsedAt.IsZero() || !tokens[1].CreatedAt.Equal(T0) ||
+		tokens[1].Scope != accounts.ScopeForms || tokens[1].Workspace != accounts.DefaultWorkspace {
+		t.Errorf("Tokens of the default workspace = %+v, %v", tokens, err)
+	}
+	if all, err := b.Tokens(ctx, ""); err != nil || len(all) != 3 || all[2].Name != "prometheus" || all[2].Workspace != "" || all[2].Scope != accounts.ScopeMetrics {
+		t.Errorf("every token = %+v, %v", all, err)
 	}
 	if err := b.RevokeToken(ctx, "ci"); err != nil {
 		t.Fatal(err)

@@ -49,6 +49,7 @@ func Run(t *testing.T, open Open) {
 		{"AllowPrunes", testAllowPrunes},
 		{"Users", testUsers},
 		{"Tokens", testTokens},
+		{"Workspaces", testWorkspaces},
 		{"Sessions", testSessions},
 		{"FormVersions", testFormVersions},
 		{"FormSaveRace", testFormSaveRace},

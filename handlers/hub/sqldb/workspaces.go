@@ -1,0 +1,242 @@
+package sqldb
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/handlers/hub/accounts"
+)
+
+// CreateWorkspace creates the workspace name with the user of the address
+// admin as its admin. The error wraps accounts.ErrExists when the
+// workspace exists, and hub.ErrNotFound when no user has that address.
+func (db *DB) CreateWorkspace(ctx context.Context, name, admin string, now time.Time) error {
+	if !accounts.ValidWorkspaceName(name) {
+		return db.errorf("create workspace: %q is not a workspace name", name)
+	}
+	err := db.inTx(ctx, func(tx *sql.Tx) error {
+		if err := userExists(ctx, tx, admin); err != nil {
+			return err
+		}
+		res, err := tx.ExecContext(ctx,
+			`INSERT INTO workspaces (name, created_at) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING`, name, millis(now))
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 0 {
+			return errors.Join(err, accounts.ErrExists)
+		}
+		_, err = tx.ExecContext(ctx,
+			`INSERT INTO workspace_members (workspace, email, role, created_at) VALUES ($1, $2, $3, $4)`,
+			name, admin, string(accounts.Admin), millis(now))
+		return err
+	})
+	if err != nil {
+		return db.errorf("create workspace %s: %w", name, err)
+	}
+	return nil
+}
+
+// userExists returns nil when a user has the address email, else an error
+// wrapping hub.ErrNotFound.
+func userExists(ctx context.Context, q querier, email string) error {
+	var one int
+	err := q.QueryRowContext(ctx, `SELECT 1 FROM users WHERE email = $1`, email).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("no user %s: %w", email, hub.ErrNotFound)
+	}
+	return err
+}
+
+// Workspace returns the workspace named name, without its counts, or an
+// error wrapping hub.ErrNotFound.
+func (db *DB) Workspace(ctx context.Context, name string) (accounts.Workspace, error) {
+	var w accounts.Workspace
+	var created int64
+	err := db.r.QueryRowContext(ctx, `SELECT name, created_at FROM workspaces WHERE name = $1`, name).Scan(&w.Name, &created)
+	if errors.Is(err, sql.ErrNoRows) {
+		return w, db.errorf("workspace %s: %w", name, hub.ErrNotFound)
+	}
+	if err != nil {
+		return w, db.errorf("workspace %s: %w", name, err)
+	}
+	w.CreatedAt = fromMillis(created)
+	return w, nil
+}
+
+// Workspaces returns every workspace with how many members and sites it
+// has, by name.
+func (db *DB) Workspaces(ctx context.Context) ([]accounts.Workspace, error) {
+	rows, err := db.r.QueryContext(ctx, `SELECT w.name, w.created_at,
+		(SELECT COUNT(*) FROM workspace_members m WHERE m.workspace = w.name),
+		(SELECT COUNT(*) FROM sites s WHERE s.workspace = w.name)
+		FROM workspaces w ORDER BY w.name`)
+	if err != nil {
+		return nil, db.errorf("workspaces: %w", err)
+	}
+	defer rows.Close()
+	var out []accounts.Workspace
+	for rows.Next() {
+		var w accounts.Workspace
+		var created int64
+		if err := rows.Scan(&w.Name, &created, &w.Members, &w.Sites); err != nil {
+			return nil, db.errorf("workspaces: %w", err)
+		}
+		w.CreatedAt = fromMillis(created)
+		out = append(out, w)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, db.errorf("workspaces: %w", err)
+	}
+	return out, nil
+}
+
+// SetMember makes the user of m.Email a member of m.Workspace with m.Role,
+// or gives a member that role. The error wraps hub.ErrNotFound when the
+// workspace or the user does not exist, and accounts.ErrLastAdmin when the
+// change would leave the workspace without an admin.
+func (db *DB) SetMember(ctx context.Context, m accounts.Member) error {
+	if _, err := accounts.ParseRole(string(m.Role)); err != nil {
+		return db.errorf("set member: %w", err)
+	}
+	err := db.inTx(ctx, func(tx *sql.Tx) error {
+		if err := workspaceExists(ctx, tx, m.Workspace); err != nil {
+			return err
+		}
+		if err := userExists(ctx, tx, m.Email); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO workspace_members (workspace, email, role, created_at) VALUES ($1, $2, $3, $4)
+			ON CONFLICT (workspace, email) DO UPDATE SET role = excluded.role`,
+			m.Workspace, m.Email, string(m.Role), millis(m.CreatedAt))
+		if err != nil {
+			return err
+		}
+		return keepsAnAdmin(ctx, tx, m.Workspace)
+	})
+	if err != nil {
+		return db.errorf("set member %s of %s: %w", m.Email, m.Workspace, err)
+	}
+	return nil
+}
+
+// RemoveMember ends the membership of the user of email in workspace. The
+// error wraps hub.ErrNotFound when there is no such membership, and
+// accounts.ErrLastAdmin when it is the workspace's last admin.
+func (db *DB) RemoveMember(ctx context.Context, workspace, email string) error {
+	err := db.inTx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `DELETE FROM workspace_members WHERE workspace = $1 AND email = $2`, workspace, email)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 0 {
+			return errors.Join(err, hub.ErrNotFound)
+		}
+		return keepsAnAdmin(ctx, tx, workspace)
+	})
+	if err != nil {
+		return db.errorf("remove member %s of %s: %w", email, workspace, err)
+	}
+	return nil
+}
+
+func workspaceExists(ctx context.Context, q querier, name string) error {
+	var one int
+	err := q.QueryRowContext(ctx, `SELECT 1 FROM workspaces WHERE name = $1`, name).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("no workspace %s: %w", name, hub.ErrNotFound)
+	}
+	return err
+}
+
+// keepsAnAdmin returns accounts.ErrLastAdmin when workspace has no admin.
+func keepsAnAdmin(ctx context.Context, q querier, workspace string) error {
+	var admins int
+	err := q.QueryRowContext(ctx, `SELECT COUNT(*) FROM workspace_members WHERE workspace = $1 AND role = $2`,
+		workspace, string(accounts.Admin)).Scan(&admins)
+	if err == nil && admins == 0 {
+		return accounts.ErrLastAdmin
+	}
+	return err
+}
+
+// Members returns the members of workspace, by e-mail address.
+func (db *DB) Members(ctx context.Context, workspace string) ([]accounts.Member, error) {
+	return db.members(ctx, `SELECT workspace, email, role, created_at FROM workspace_members WHERE workspace = $1 ORDER BY email`, workspace)
+}
+
+// Memberships returns the memberships of the user of email, by workspace.
+func (db *DB) Memberships(ctx context.Context, email string) ([]accounts.Member, error) {
+	return db.members(ctx, `SELECT workspace, email, role, created_at FROM workspace_members WHERE email = $1 ORDER BY workspace`, email)
+}
+
+func (db *DB) members(ctx context.Context, query, arg string) ([]accounts.Member, error) {
+	rows, err := db.r.QueryContext(ctx, query, arg)
+	if err != nil {
+		return nil, db.errorf("members: %w", err)
+	}
+	defer rows.Close()
+	var out []accounts.Member
+	for rows.Next() {
+		var m accounts.Member
+		var created int64
+		if err := rows.Scan(&m.Workspace, &m.Email, &m.Role, &created); err != nil {
+			return nil, db.errorf("members: %w", err)
+		}
+		m.CreatedAt = fromMillis(created)
+		out = append(out, m)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, db.errorf("members: %w", err)
+	}
+	return out, nil
+}
+
+// SiteWorkspace returns the workspace that owns site, or an error wrapping
+// hub.ErrNotFound when none does.
+func (db *DB) SiteWorkspace(ctx context.Context, site string) (string, error) {
+	var ws string
+	err := db.r.QueryRowContext(ctx, `SELECT workspace FROM sites WHERE site = $1`, site).Scan(&ws)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", db.errorf("site %s: %w", site, hub.ErrNotFound)
+	}
+	if err != nil {
+		return "", db.errorf("site %s: %w", site, err)
+	}
+	return ws, nil
+}
+
+// ClaimSite gives site to workspace when no workspace owns it, and returns
+// the workspace that owns it afterwards: workspace, or the one that owned
+// it already.
+func (db *DB) ClaimSite(ctx context.Context, site, workspace string, now time.Time) (string, error) {
+	var owner string
+	err := db.inTx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO sites (site, workspace, created_at) VALUES ($1, $2, $3) ON CONFLICT (site) DO NOTHING`,
+			site, workspace, millis(now)); err != nil {
+			return err
+		}
+		return tx.QueryRowContext(ctx, `SELECT workspace FROM sites WHERE site = $1`, site).Scan(&owner)
+	})
+	if err != nil {
+		return "", db.errorf("claim site %s for %s: %w", site, workspace, err)
+	}
+	return owner, nil
+}
+
+// Sites returns the sites workspace owns, by name.
+func (db *DB) Sites(ctx context.Context, workspace string) ([]string, error) {
+	rows, err := db.r.QueryContext(ctx, `SELECT site FROM sites WHERE workspace = $1 ORDER BY site`, workspace)
+	if err != nil {
+		return nil, db.errorf("sites of %s: %w", workspace, err)
+	}
+	sites, err := scanStrings(rows)
+	if err != nil {
+		return nil, db.errorf("sites of %s: %w", workspace, err)
+	}
+	return sites, nil
+}
