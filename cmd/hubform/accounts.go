@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -22,20 +23,25 @@ var stdin io.Reader = os.Stdin
 
 const usersHelp = `
 Usage: hubform users add|list|remove --data DIR|--db URL [--email E] [--password-stdin]
+                                    [--workspace NAME --role ROLE]
 
 Manages the people who sign in to a hub's console at /console, in the hub's
-database: SQLite under DIR, or the PostgreSQL database --db names.
+database: SQLite under DIR, or the PostgreSQL database --db names. A user
+sees the workspaces they are a member of (see hubform workspaces).
 
   add      a user; the password is read from standard input (its first line),
            never from a flag, and must have at least 10 characters. It is
-           stored as an argon2id hash and never printed or logged.
+           stored as an argon2id hash and never printed or logged. With
+           --workspace the user joins that workspace with --role; without,
+           they join none until hubform workspaces add-member.
   list     the users, with when each was added
   remove   a user; their console sessions are refused from the next request
 `
 
 const usersTail = `
 Example:
-  printf '%s\n' "$OWNER_PASSWORD" | hubform users add --data ./hub-data --email jane@example.com --password-stdin
+  printf '%s\n' "$OWNER_PASSWORD" | hubform users add --data ./hub-data --email jane@example.com --password-stdin \
+      --workspace default --role admin
   hubform users list --db 'postgres://hub:PASSWORD@db.internal/hub'
   hubform users remove --data ./hub-data --email jane@example.com
 `
@@ -45,6 +51,8 @@ func runUsers(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	data, dbURL := dbFlags(fs)
 	email := fs.String("email", "", "the user's e-mail `ADDRESS`, which they sign in with")
 	fromStdin := fs.Bool("password-stdin", false, "read the password from standard input (required by add)")
+	workspace := fs.String("workspace", "", "add: the `NAME` of a workspace the user joins")
+	roleName := fs.String("role", "", "add: the user's `ROLE` in --workspace: admin, editor or viewer")
 	args, status, ok := fs.parse(args, stdout)
 	if !ok {
 		return status
@@ -69,7 +77,17 @@ func runUsers(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return fail(2, "unknown action %q: say add, list or remove", verb)
 	}
 	var hash string
+	var role accounts.Role
 	if verb == "add" {
+		if (*workspace == "") != (*roleName == "") {
+			return fail(2, "--workspace and --role go together")
+		}
+		if *workspace != "" {
+			var err error
+			if role, err = accounts.ParseRole(*roleName); err != nil {
+				return fail(2, "--role: %v", err)
+			}
+		}
 		if !*fromStdin {
 			return fail(2, "add reads the password from standard input: give --password-stdin")
 		}
@@ -90,12 +108,31 @@ func runUsers(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	defer db.Close()
 	switch verb {
 	case "add":
-		err = db.CreateUser(ctx, accounts.User{Email: addr, PasswordHash: hash, CreatedAt: time.Now()})
+		if *workspace != "" {
+			// Checked first, so that a refused user is not added at all.
+			if _, err := db.Workspace(ctx, *workspace); errors.Is(err, hub.ErrNotFound) {
+				return fail(1, "no workspace %s (hubform workspaces list)", *workspace)
+			}
+		}
+		now := time.Now()
+		err = db.CreateUser(ctx, accounts.User{Email: addr, PasswordHash: hash, CreatedAt: now})
 		if errors.Is(err, accounts.ErrExists) {
 			return fail(1, "a user %s exists already (remove it first to change the password)", addr)
 		}
+		if err != nil {
+			break
+		}
+		fmt.Fprintf(stdout, "added user %s\n", addr)
+		if *workspace == "" {
+			fmt.Fprintf(stderr, "hubform users: %s is in no workspace yet: hubform workspaces add-member NAME --email %s --role ROLE\n", addr, addr)
+			break
+		}
+		err = db.SetMember(ctx, accounts.Member{Workspace: *workspace, Email: addr, Role: role, CreatedAt: now})
+		if msg, ok := membershipError(err, *workspace, addr); ok {
+			return fail(1, "%s", msg)
+		}
 		if err == nil {
-			fmt.Fprintf(stdout, "added user %s\n", addr)
+			fmt.Fprintf(stdout, "%s is %s of workspace %s\n", addr, article(role), *workspace)
 		}
 	case "remove":
 		err = db.DeleteUser(ctx, addr)
@@ -128,23 +165,34 @@ func listUsers(ctx context.Context, db *sqldb.DB, w io.Writer) error {
 }
 
 const tokensHelp = `
-Usage: hubform tokens create|list|revoke --data DIR|--db URL [--name NAME]
+Usage: hubform tokens create --data DIR|--db URL --workspace NAME --name N [--scope SCOPE]
+       hubform tokens create --data DIR|--db URL --name N --scope metrics
+       hubform tokens list|revoke --data DIR|--db URL [--name N]
 
 Manages the API tokens that automation presents to a hub's admin API, as
 "Authorization: Bearer TOKEN" on /v1/admin/..., in the hub's database:
 SQLite under DIR, or the PostgreSQL database --db names.
 
-  create   a token named NAME; the token is printed once, on standard output,
+A token acts for one workspace, on its sites alone, within its scope:
+
+  all                everything the admin API offers (the default)
+  forms              read, push and publish forms
+  submissions:read   read and export submissions
+
+A token of scope metrics belongs to no workspace and reads /metrics alone.
+
+  create   a token named N; the token is printed once, on standard output,
            and only its SHA-256 hash is stored: keep it, it cannot be shown
            again
-  list     the tokens' names, when each was created and last used (to the
-           minute)
-  revoke   the token named NAME; it is refused from the next request
+  list     the tokens' names, workspaces and scopes, when each was created
+           and last used (to the minute)
+  revoke   the token named N; it is refused from the next request
 `
 
 const tokensTail = `
 Example:
-  hubform tokens create --data ./hub-data --name ci > ci.token
+  hubform tokens create --data ./hub-data --workspace default --name ci > ci.token
+  hubform tokens create --data ./hub-data --name prometheus --scope metrics > metrics.token
   curl -H "Authorization: Bearer $(cat ci.token)" http://127.0.0.1:8081/v1/admin/whoami
   hubform tokens revoke --data ./hub-data --name ci
 `
@@ -153,6 +201,8 @@ func runTokens(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	fs := newFlagSet("tokens", tokensHelp, tokensTail, stderr)
 	data, dbURL := dbFlags(fs)
 	name := fs.String("name", "", "the token's `NAME`: letters, digits, '.', '_' or '-'")
+	workspace := fs.String("workspace", "", "create: the `NAME` of the workspace the token acts for")
+	scopeName := fs.String("scope", string(accounts.ScopeAll), "create: what the token may do: all, forms, submissions:read or metrics")
 	args, status, ok := fs.parse(args, stdout)
 	if !ok {
 		return status
@@ -165,10 +215,24 @@ func runTokens(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return fail(2, "say create, list or revoke (see hubform tokens --help)")
 	}
 	verb := args[0]
+	var scope accounts.Scope
 	switch verb {
 	case "create", "revoke":
 		if !accounts.ValidTokenName(*name) {
 			return fail(2, "--name %q: want 1 to 64 letters, digits, '.', '_' or '-'", *name)
+		}
+		if verb == "revoke" {
+			break
+		}
+		var err error
+		if scope, err = accounts.ParseScope(*scopeName); err != nil {
+			return fail(2, "--scope: %v", err)
+		}
+		switch {
+		case scope == accounts.ScopeMetrics && *workspace != "":
+			return fail(2, "a metrics token belongs to no workspace: leave out --workspace")
+		case scope != accounts.ScopeMetrics && *workspace == "":
+			return fail(2, "say which workspace the token acts for (--workspace NAME), or --scope metrics for a hub-wide metrics token")
 		}
 	case "list":
 	default:
@@ -182,9 +246,12 @@ func runTokens(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	switch verb {
 	case "create":
 		token := accounts.NewToken()
-		err = db.CreateToken(ctx, accounts.Token{Name: *name, Hash: accounts.HashToken(token), CreatedAt: time.Now()})
+		err = db.CreateToken(ctx, accounts.Token{Name: *name, Hash: accounts.HashToken(token), CreatedAt: time.Now(), Workspace: *workspace, Scope: scope})
 		if errors.Is(err, accounts.ErrExists) {
 			return fail(1, "a token named %s exists already", *name)
+		}
+		if errors.Is(err, hub.ErrNotFound) {
+			return fail(1, "no workspace %s (hubform workspaces list)", *workspace)
 		}
 		if err == nil {
 			fmt.Fprintln(stdout, token)
@@ -213,13 +280,13 @@ func listTokens(ctx context.Context, db *sqldb.DB, w io.Writer) error {
 		return err
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tCREATED\tLAST USED")
+	fmt.Fprintln(tw, "NAME\tWORKSPACE\tSCOPE\tCREATED\tLAST USED")
 	for _, t := range tokens {
 		used := "never"
 		if !t.LastUsedAt.IsZero() {
 			used = t.LastUsedAt.Format(time.RFC3339)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", t.Name, t.CreatedAt.Format(time.RFC3339), used)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", t.Name, cmp.Or(t.Workspace, "-"), t.Scope, t.CreatedAt.Format(time.RFC3339), used)
 	}
 	return tw.Flush()
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -18,11 +19,12 @@ func withStdin(t *testing.T, s string) {
 	t.Cleanup(func() { stdin = old })
 }
 
-// addUser adds a user with the password through "hubform users add".
+// addUser adds a user with the password through "hubform users add", as
+// an admin of the default workspace.
 func addUser(t *testing.T, email, password string, where ...string) {
 	t.Helper()
 	withStdin(t, password+"\n")
-	args := append([]string{"users", "add", "--email", email, "--password-stdin"}, where...)
+	args := append([]string{"users", "add", "--email", email, "--password-stdin", "--workspace", "default", "--role", "admin"}, where...)
 	if status, stdout, stderr := hubform(t, args...); status != 0 {
 		t.Fatalf("users add: status %d, %q %q", status, stdout, stderr)
 	}
@@ -34,7 +36,7 @@ func TestUsersCommand(t *testing.T) {
 	const password = "correct horse battery"
 	withStdin(t, password+"\r\n")
 	status, stdout, stderr := hubform(t, "users", "add", "--data", data, "--email", " Jane@Example.com", "--password-stdin")
-	if status != 0 || stdout != "added user jane@example.com\n" || stderr != "" {
+	if status != 0 || stdout != "added user jane@example.com\n" || !strings.Contains(stderr, "jane@example.com is in no workspace yet") {
 		t.Fatalf("users add: status %d, %q %q", status, stdout, stderr)
 	}
 	db, err := sqlite.OpenReadOnly(context.Background(), filepath.Join(data, "hub.db"))
@@ -97,7 +99,7 @@ func TestUsersCommand(t *testing.T) {
 func TestTokensCommand(t *testing.T) {
 	t.Parallel()
 	data := t.TempDir()
-	status, stdout, stderr := hubform(t, "tokens", "create", "--data", data, "--name", "ci")
+	status, stdout, stderr := hubform(t, "tokens", "create", "--data", data, "--workspace", "default", "--name", "ci")
 	token := strings.TrimSpace(stdout)
 	if status != 0 || !strings.HasPrefix(token, accounts.TokenPrefix) || strings.Count(stdout, "\n") != 1 || !strings.Contains(stderr, "only this once") {
 		t.Fatalf("tokens create: status %d, %q %q", status, stdout, stderr)
@@ -108,7 +110,7 @@ func TestTokensCommand(t *testing.T) {
 	}
 	tokens, err := db.Tokens(context.Background(), "")
 	db.Close()
-	if err != nil || len(tokens) != 1 || tokens[0].Hash != accounts.HashToken(token) {
+	if err != nil || len(tokens) != 1 || tokens[0].Hash != accounts.HashToken(token) || tokens[0].Workspace != "default" || tokens[0].Scope != accounts.ScopeAll {
 		t.Fatalf("stored %+v, %v; want only the hash of the token printed", tokens, err)
 	}
 	for _, tc := range []struct {
@@ -116,7 +118,11 @@ func TestTokensCommand(t *testing.T) {
 		status int
 		want   string
 	}{
-		{[]string{"create", "--name", "ci"}, 1, "exists already"},
+		{[]string{"create", "--workspace", "default", "--name", "ci"}, 1, "exists already"},
+		{[]string{"create", "--name", "deploy"}, 2, "say which workspace"},
+		{[]string{"create", "--workspace", "default", "--name", "deploy", "--scope", "metrics"}, 2, "belongs to no workspace"},
+		{[]string{"create", "--workspace", "default", "--name", "deploy", "--scope", "everything"}, 2, "--scope"},
+		{[]string{"create", "--workspace", "nowhere", "--name", "deploy"}, 1, "no workspace nowhere"},
 		{[]string{"create", "--name", "a b"}, 2, "--name"},
 		{[]string{"create"}, 2, "--name"},
 		{[]string{"revoke", "--name", "nope"}, 1, "no token named nope"},
@@ -128,7 +134,7 @@ func TestTokensCommand(t *testing.T) {
 		}
 	}
 	status, stdout, _ = hubform(t, "tokens", "list", "--data", data)
-	if status != 0 || !strings.Contains(stdout, "NAME") || !strings.Contains(stdout, "ci ") || !strings.Contains(stdout, "never") || strings.Contains(stdout, token) {
+	if status != 0 || !strings.Contains(stdout, "NAME") || !regexp.MustCompile(`(?m)^ci +default +all +`).MatchString(stdout) || !strings.Contains(stdout, "never") || strings.Contains(stdout, token) {
 		t.Errorf("tokens list: status %d, %q", status, stdout)
 	}
 	if status, stdout, _ := hubform(t, "tokens", "revoke", "--data", data, "--name", "ci"); status != 0 || stdout != "revoked token ci\n" {
@@ -139,5 +145,66 @@ func TestTokensCommand(t *testing.T) {
 	}
 	if _, stdout, _ := hubform(t, "tokens", "--help"); !strings.Contains(stdout, "Authorization: Bearer") {
 		t.Errorf("tokens --help: %q", stdout)
+	}
+}
+
+func TestWorkspacesCommand(t *testing.T) {
+	t.Parallel()
+	data := t.TempDir()
+	addUser(t, "ann@example.com", "correct horse battery", "--data", data)
+	withStdin(t, "another long password\n")
+	if status, _, stderr := hubform(t, "users", "add", "--data", data, "--email", "bob@example.com", "--password-stdin"); status != 0 {
+		t.Fatalf("users add: %d %q", status, stderr)
+	}
+	ok := func(want string, args ...string) {
+		t.Helper()
+		status, stdout, stderr := hubform(t, append([]string{"workspaces"}, args...)...)
+		if status != 0 || stdout != want {
+			t.Errorf("workspaces %q: status %d, %q %q; want %q", args, status, stdout, stderr, want)
+		}
+	}
+	ok("created workspace agency with admin bob@example.com\n", "create", "--data", data, "agency", "--admin", "Bob@example.com")
+	ok("ann@example.com is a viewer of workspace agency\n", "add-member", "--data", data, "agency", "--email", "ann@example.com", "--role", "viewer")
+	ok("ann@example.com is an admin of workspace agency\n", "add-member", "--data", data, "agency", "--email", "ann@example.com", "--role", "admin")
+	ok("removed bob@example.com from workspace agency\n", "remove-member", "--data", data, "agency", "--email", "bob@example.com")
+
+	status, stdout, _ := hubform(t, "workspaces", "list", "--data", data)
+	if status != 0 || !regexp.MustCompile(`(?m)^NAME +MEMBERS +SITES +CREATED\nagency +1 +0 +\S+\ndefault +1 +0 +\S+\n$`).MatchString(stdout) {
+		t.Errorf("workspaces list: %d\n%s", status, stdout)
+	}
+	for _, tc := range []struct {
+		args   []string
+		status int
+		want   string
+	}{
+		{[]string{"create", "agency", "--admin", "ann@example.com"}, 1, "a workspace agency exists already"},
+		{[]string{"create", "other", "--admin", "nobody@example.com"}, 1, "no user nobody@example.com"},
+		{[]string{"create", "other"}, 2, "--admin"},
+		{[]string{"create", "a/b", "--admin", "ann@example.com"}, 2, "a workspace's name"},
+		{[]string{"create", "--admin", "ann@example.com"}, 2, "one workspace NAME"},
+		{[]string{"add-member", "agency", "--email", "bob@example.com", "--role", "owner"}, 2, "not a role"},
+		{[]string{"add-member", "agency", "--email", "ann@example.com", "--role", "editor"}, 1, "last admin of workspace agency"},
+		{[]string{"add-member", "nowhere", "--email", "ann@example.com", "--role", "editor"}, 1, "no workspace nowhere"},
+		{[]string{"remove-member", "agency", "--email", "ann@example.com"}, 1, "last admin"},
+		{[]string{"remove-member", "agency", "--email", "bob@example.com"}, 1, "not a member"},
+		{[]string{"rename", "agency"}, 2, "unknown action"},
+		{nil, 2, "say create, list"},
+	} {
+		status, _, stderr := hubform(t, append(append([]string{"workspaces"}, tc.args...), "--data", data)...)
+		if status != tc.status || !strings.Contains(stderr, tc.want) {
+			t.Errorf("workspaces %q: status %d, stderr %q; want %d and %q", tc.args, status, stderr, tc.status, tc.want)
+		}
+	}
+
+	// A user added to a workspace that does not exist is not added at all.
+	withStdin(t, "a third long password\n")
+	if status, _, stderr := hubform(t, "users", "add", "--data", data, "--email", "cy@example.com", "--password-stdin", "--workspace", "nowhere", "--role", "viewer"); status != 1 || !strings.Contains(stderr, "no workspace nowhere") {
+		t.Errorf("users add to a missing workspace: %d %q", status, stderr)
+	}
+	if _, stdout, _ := hubform(t, "users", "list", "--data", data); strings.Contains(stdout, "cy@example.com") {
+		t.Errorf("a user refused for a missing workspace was added:\n%s", stdout)
+	}
+	if _, stdout, _ := hubform(t, "workspaces", "--help"); !strings.Contains(stdout, "hubform workspaces create --data ./hub-data agency --admin ann@example.com") {
+		t.Errorf("workspaces --help lacks its example:\n%s", stdout)
 	}
 }

@@ -53,7 +53,7 @@ func servedTitle(t *testing.T, h *hubProcess) (int, string) {
 // createToken makes an API token with hubform tokens and returns it.
 func createToken(t *testing.T, where ...string) string {
 	t.Helper()
-	status, stdout, stderr := hubform(t, append([]string{"tokens", "create", "--name", "ci"}, where...)...)
+	status, stdout, stderr := hubform(t, append([]string{"tokens", "create", "--workspace", "default", "--name", "ci"}, where...)...)
 	if status != 0 {
 		t.Fatalf("tokens create: %d %q", status, stderr)
 	}

@@ -30,6 +30,7 @@ var commands = map[string]command{
 	"version":     {"print hubform's version (also: hubform --version)", runVersion},
 	"users":       {"add, list or remove the people who sign in to a hub's console", runUsers},
 	"tokens":      {"create, list or revoke API tokens of a hub's admin API", runTokens},
+	"workspaces":  {"create workspaces and manage their members and roles", runWorkspaces},
 	"conformance": {"check a live hub against the protocol, rule by rule", runConformance},
 	"forms":       {"push a form file to a hub's database, or pull one, with an API token", runForms},
 	"deliveries":  {"list or retry the webhooks and e-mail of submissions", runDeliveries},

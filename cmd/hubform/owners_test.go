@@ -118,7 +118,7 @@ func TestTwoHubsShareSessions(t *testing.T) {
 	t.Parallel()
 	dbURL, forms := pgtest.URL(t), formsDir(t)
 	addUser(t, "jane@example.com", "correct horse battery", "--db", dbURL)
-	status, stdout, stderr := hubform(t, "tokens", "create", "--db", dbURL, "--name", "ci")
+	status, stdout, stderr := hubform(t, "tokens", "create", "--db", dbURL, "--workspace", "default", "--name", "ci")
 	if status != 0 {
 		t.Fatalf("tokens create: %d %q", status, stderr)
 	}

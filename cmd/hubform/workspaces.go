@@ -1,0 +1,170 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"text/tabwriter"
+	"time"
+
+	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/handlers/hub/accounts"
+)
+
+const workspacesHelp = `
+Usage: hubform workspaces create|list|add-member|remove-member --data DIR|--db URL [NAME] [flags]
+
+Manages a hub's workspaces, in its database: SQLite under DIR, or the
+PostgreSQL database --db names. A workspace owns sites, and so their forms,
+submissions, files and deliveries; its members sign in to the console and
+see its sites alone, each with one role:
+
+  admin    members, tokens and settings, and all an editor may do
+  editor   builds, saves, publishes and rolls back forms; reads and manages
+           submissions; retries deliveries
+  viewer   reads forms, reads and exports submissions
+
+A hub starts with the workspace default, which holds the forms directory's
+sites (see hubform hub --forms-workspace) and all a hub held before it had
+workspaces. A site belongs to the first workspace that creates a form in it.
+
+  create NAME --admin EMAIL     a workspace, with an existing user as its admin
+  list                          the workspaces, with their members and sites
+  add-member NAME --email EMAIL --role ROLE
+                                make a user a member, or change their role
+  remove-member NAME --email EMAIL
+                                end a membership; the last admin stays
+`
+
+const workspacesTail = `
+Example:
+  hubform workspaces create --data ./hub-data agency --admin ann@example.com
+  hubform workspaces add-member --data ./hub-data agency --email bob@example.com --role editor
+  hubform workspaces list --data ./hub-data
+`
+
+func runWorkspaces(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("workspaces", workspacesHelp, workspacesTail, stderr)
+	data, dbURL := dbFlags(fs)
+	admin := fs.String("admin", "", "create: the e-mail `ADDRESS` of the workspace's first admin, an existing user")
+	email := fs.String("email", "", "add-member, remove-member: the member's e-mail `ADDRESS`")
+	roleName := fs.String("role", "", "add-member: the member's `ROLE`, admin, editor or viewer")
+	args, status, ok := fs.parse(args, stdout)
+	if !ok {
+		return status
+	}
+	fail := func(status int, format string, a ...any) int {
+		fmt.Fprintf(stderr, "hubform workspaces: "+format+"\n", a...)
+		return status
+	}
+	if len(args) == 0 {
+		return fail(2, "say create, list, add-member or remove-member (see hubform workspaces --help)")
+	}
+	verb, args := args[0], args[1:]
+	var name, addr string
+	var role accounts.Role
+	switch verb {
+	case "list":
+		if len(args) != 0 {
+			return fail(2, "list takes no name")
+		}
+	case "create", "add-member", "remove-member":
+		if len(args) != 1 {
+			return fail(2, "%s takes one workspace NAME", verb)
+		}
+		if name = args[0]; !accounts.ValidWorkspaceName(name) {
+			return fail(2, "%q: a workspace's name is 1 to 64 letters, digits, '.', '_' or '-'", name)
+		}
+		flag, value := "--email", *email
+		if verb == "create" {
+			flag, value = "--admin", *admin
+		}
+		var err error
+		if addr, err = accounts.NormalizeEmail(value); err != nil {
+			return fail(2, "%s: %v", flag, err)
+		}
+		if verb == "add-member" {
+			if role, err = accounts.ParseRole(*roleName); err != nil {
+				return fail(2, "--role: %v", err)
+			}
+		}
+	default:
+		return fail(2, "unknown action %q: say create, list, add-member or remove-member", verb)
+	}
+	db, err := openDB(ctx, *dbURL, *data, verb == "list")
+	if err != nil {
+		return fail(1, "%v", err)
+	}
+	defer db.Close()
+	switch verb {
+	case "create":
+		err = db.CreateWorkspace(ctx, name, addr, time.Now())
+		switch {
+		case errors.Is(err, accounts.ErrExists):
+			return fail(1, "a workspace %s exists already", name)
+		case errors.Is(err, hub.ErrNotFound):
+			return fail(1, "no user %s: add them first (hubform users add)", addr)
+		case err == nil:
+			fmt.Fprintf(stdout, "created workspace %s with admin %s\n", name, addr)
+		}
+	case "add-member":
+		err = db.SetMember(ctx, accounts.Member{Workspace: name, Email: addr, Role: role, CreatedAt: time.Now()})
+		if msg, ok := membershipError(err, name, addr); ok {
+			return fail(1, "%s", msg)
+		}
+		if err == nil {
+			fmt.Fprintf(stdout, "%s is %s of workspace %s\n", addr, article(role), name)
+		}
+	case "remove-member":
+		err = db.RemoveMember(ctx, name, addr)
+		if errors.Is(err, hub.ErrNotFound) {
+			return fail(1, "%s is not a member of workspace %s", addr, name)
+		}
+		if msg, ok := membershipError(err, name, addr); ok {
+			return fail(1, "%s", msg)
+		}
+		if err == nil {
+			fmt.Fprintf(stdout, "removed %s from workspace %s\n", addr, name)
+		}
+	case "list":
+		err = listWorkspaces(ctx, db, stdout)
+	}
+	if err != nil {
+		return fail(1, "%v", err)
+	}
+	return 0
+}
+
+// membershipError says in a sentence why a change of membership was
+// refused, when it was for a reason people can act on.
+func membershipError(err error, workspace, email string) (string, bool) {
+	switch {
+	case errors.Is(err, accounts.ErrLastAdmin):
+		return fmt.Sprintf("%s is the last admin of workspace %s: make another member admin first", email, workspace), true
+	case errors.Is(err, hub.ErrNotFound):
+		return fmt.Sprintf("no workspace %s, or no user %s (hubform workspaces list, hubform users list)", workspace, email), true
+	}
+	return "", false
+}
+
+// article returns "an admin", "an editor" or "a viewer".
+func article(r accounts.Role) string {
+	if r == accounts.Viewer {
+		return "a viewer"
+	}
+	return "an " + string(r)
+}
+
+func listWorkspaces(ctx context.Context, db *database, w io.Writer) error {
+	all, err := db.Workspaces(ctx)
+	if err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tMEMBERS\tSITES\tCREATED")
+	for _, ws := range all {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\n", ws.Name, ws.Members, ws.Sites, ws.CreatedAt.Format(time.RFC3339))
+	}
+	return tw.Flush()
+}
