@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"errors"
@@ -16,6 +17,7 @@ import (
 	"time"
 
 	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/handlers/hub/accounts"
 	"github.com/hubform/hubform/handlers/hub/captcha"
 	"github.com/hubform/hubform/handlers/hub/delivery"
 	"github.com/hubform/hubform/handlers/hub/formsource"
@@ -85,6 +87,7 @@ Scaled out, on each of several machines behind one load balancer:
 // hubConfig is the hub command's configuration.
 type hubConfig struct {
 	addr, data, forms, publicURL        string
+	formsWorkspace                      string
 	db, blob                            string
 	signingSecret                       string
 	turnstileSecret, recaptchaSecret    string
@@ -106,6 +109,7 @@ func runHub(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.db, "db", "", "database `URL`: postgres://USER:PASSWORD@HOST:PORT/DB for hubs sharing\none database; empty: SQLite in DATA/hub.db (HUBFORM_DB)")
 	fs.StringVar(&cfg.blob, "blob", "", "file storage `URL`: s3://BUCKET?region=R[&endpoint=URL] for an S3-compatible\nbucket clients upload to directly, with credentials from AWS_ACCESS_KEY_ID and\nAWS_SECRET_ACCESS_KEY; empty: DATA/files, uploaded through the hub (HUBFORM_BLOB)")
 	fs.StringVar(&cfg.forms, "forms", "", "`DIR` of forms, DIR/<site>/<slug>.json, served read-only beside the\ndatabase's forms; empty: the database's forms only (HUBFORM_FORMS)")
+	fs.StringVar(&cfg.formsWorkspace, "forms-workspace", accounts.DefaultWorkspace, "the `WORKSPACE` that owns the sites of --forms, those no other workspace\nowns already; claimed at start (HUBFORM_FORMS_WORKSPACE)")
 	fs.StringVar(&cfg.publicURL, "public-url", "", "`URL` clients reach the hub at, used in signed upload URLs;\nempty: http://ADDR (HUBFORM_PUBLIC_URL)")
 	fs.StringVar(&cfg.signingSecret, "signing-secret", "", "`SECRET` of at least 32 bytes signing upload URLs; hubs sharing\nstorage share it; empty: one kept in DATA/signing.key; unused with --blob,\nwhose URLs the bucket's credentials sign (HUBFORM_SIGNING_SECRET)")
 	fs.StringVar(&cfg.turnstileSecret, "turnstile-secret", "", "Turnstile `SECRET` for forms whose settings name none (HUBFORM_TURNSTILE_SECRET)")
@@ -195,6 +199,9 @@ func openHub(ctx context.Context, cfg hubConfig, logger *slog.Logger) (_ *runnin
 			return nil, err
 		}
 		h.closers = append(h.closers, served.Dir.Close)
+		if err := claimDirectorySites(ctx, h.db, served.Dir, cmp.Or(cfg.formsWorkspace, accounts.DefaultWorkspace), logger); err != nil {
+			return nil, err
+		}
 	}
 	// Uploads serves the PUTs of local storage; a bucket takes its own.
 	var uploads http.Handler
@@ -476,4 +483,31 @@ func newLogger(format string, w io.Writer) (*slog.Logger, error) {
 		return slog.New(slog.NewJSONHandler(w, nil)), nil
 	}
 	return nil, fmt.Errorf("--log-format %q: want text or json", format)
+}
+
+// claimDirectorySites gives the sites of the forms directory that no
+// workspace owns to workspace, whose members then see them in the console.
+// A site another workspace owns stays theirs, with a warning: its forms are
+// served all the same.
+func claimDirectorySites(ctx context.Context, db *database, dir *formsource.Dir, workspace string, logger *slog.Logger) error {
+	if _, err := db.Workspace(ctx, workspace); errors.Is(err, hub.ErrNotFound) {
+		return fmt.Errorf("--forms-workspace: no workspace %s (hubform workspaces list)", workspace)
+	} else if err != nil {
+		return err
+	}
+	sites, err := dir.Sites()
+	if err != nil {
+		return err
+	}
+	for _, site := range sites {
+		owner, err := db.ClaimSite(ctx, site, workspace, time.Now())
+		if err != nil {
+			return err
+		}
+		if owner != workspace {
+			logger.Warn("a site of the forms directory belongs to another workspace, whose members alone see it",
+				slog.String("site", site), slog.String("workspace", owner), slog.String("forms-workspace", workspace))
+		}
+	}
+	return nil
 }

@@ -359,6 +359,7 @@ func TestHubCommandErrors(t *testing.T) {
 		{[]string{"hub", "--forms", t.TempDir(), "--data", t.TempDir(), "--addr", "127.0.0.1:0", "--signing-secret", "short"}, "at least 32 bytes"},
 		{[]string{"hub", "--forms", t.TempDir(), "--data", t.TempDir(), "--log-format", "xml"}, `--log-format "xml"`},
 		{[]string{"hub", "--forms", t.TempDir(), "--data", t.TempDir(), "--addr", "127.0.0.1:0", "--shutdown-grace", "0s"}, "--shutdown-grace must be positive"},
+		{[]string{"hub", "--forms", t.TempDir(), "--data", t.TempDir(), "--addr", "127.0.0.1:0", "--forms-workspace", "nowhere"}, "--forms-workspace: no workspace nowhere"},
 	} {
 		status, _, stderr := hubform(t, tc.args...)
 		if status != 1 || !strings.Contains(stderr, tc.want) {

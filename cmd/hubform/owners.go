@@ -26,11 +26,11 @@ func ownerRoutes(db *sqldb.DB, served *formsource.Layered, files blobStore, queu
 	if err != nil {
 		return nil, err
 	}
-	api, err := admin.New(admin.Config{Tokens: db, Forms: db, Directory: served, Logger: logger})
+	api, err := admin.New(admin.Config{Tokens: db, Sites: db, Forms: db, Directory: served, Logger: logger})
 	if err != nil {
 		return nil, err
 	}
-	// The metrics need an API token, as the admin API does.
-	withMetrics := func(e *echo.Echo) { m.Register(e, api.RequireToken) }
+	// The metrics need a hub-wide token of scope metrics.
+	withMetrics := func(e *echo.Echo) { m.Register(e, api.RequireMetricsToken) }
 	return []func(*echo.Echo){con.Register, api.Register, withMetrics}, nil
 }

@@ -43,9 +43,12 @@ type Tokens interface {
 	UseToken(ctx context.Context, hash string, now time.Time) (accounts.Token, error)
 }
 
-// Config configures an API. Tokens is required.
+// Config configures an API. Tokens and Sites are required.
 type Config struct {
 	Tokens Tokens
+	// Sites tells which workspace owns each site: a token acts on its
+	// workspace's sites alone.
+	Sites Sites
 	// Forms, when set, adds the routes of the forms kept in the database
 	// under /v1/admin/forms.
 	Forms FormStore
@@ -61,8 +64,8 @@ type API struct{ cfg Config }
 
 // New checks cfg and returns the API.
 func New(cfg Config) (*API, error) {
-	if cfg.Tokens == nil {
-		return nil, errors.New("admin: Tokens is required")
+	if cfg.Tokens == nil || cfg.Sites == nil {
+		return nil, errors.New("admin: Tokens and Sites are required")
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
@@ -87,7 +90,7 @@ func (a *API) Register(e *echo.Echo) {
 func (a *API) Group(e *echo.Echo) *echo.Group {
 	// Errors are answered in the protocol's JSON.
 	answer := hub.Answer(func(c echo.Context, err error) { hub.WriteError(c, err, a.cfg.Logger) })
-	return e.Group(Prefix, noStore, answer, a.requireToken)
+	return e.Group(Prefix, noStore, answer, a.requireToken, a.authorize)
 }
 
 // tokenKey is where requireToken leaves the token in the request's context.
@@ -99,9 +102,18 @@ func TokenOf(c echo.Context) accounts.Token {
 	return t
 }
 
-// RequireToken is the API's token check, for owners' routes outside
-// Prefix, such as /metrics.
-func (a *API) RequireToken(next echo.HandlerFunc) echo.HandlerFunc { return a.requireToken(next) }
+// RequireMetricsToken lets through the requests that carry a hub-wide
+// token of scope metrics, for /metrics: the counts are the whole hub's, so
+// no workspace's token may read them. Others are answered 401 without a
+// valid token and 403 with another.
+func (a *API) RequireMetricsToken(next echo.HandlerFunc) echo.HandlerFunc {
+	return a.requireToken(func(c echo.Context) error {
+		if TokenOf(c).Scope != accounts.ScopeMetrics {
+			return &hub.Error{Status: http.StatusForbidden, Message: "/metrics needs a token of scope metrics (hubform tokens create --scope metrics)"}
+		}
+		return next(c)
+	})
+}
 
 // requireToken lets through requests that carry a valid API token, and
 // answers others 401.

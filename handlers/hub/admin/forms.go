@@ -7,6 +7,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -65,20 +66,30 @@ type DirectoryForm struct {
 	Slug string `json:"slug"`
 }
 
+// listForms lists the forms of the token's workspace's sites.
 func (a *API) listForms(c echo.Context) error {
-	recs, err := a.cfg.Forms.FormRecords(c.Request().Context())
+	ctx := c.Request().Context()
+	sites, err := a.cfg.Sites.Sites(ctx, TokenOf(c).Workspace)
 	if err != nil {
 		return hub.Internal("listing forms", err)
 	}
-	out := FormList{OK: true, Forms: recs, Directory: []DirectoryForm{}}
-	if out.Forms == nil {
-		out.Forms = []formsource.Record{}
+	recs, err := a.cfg.Forms.FormRecords(ctx)
+	if err != nil {
+		return hub.Internal("listing forms", err)
+	}
+	out := FormList{OK: true, Forms: []formsource.Record{}, Directory: []DirectoryForm{}}
+	for _, r := range recs {
+		if slices.Contains(sites, r.Site) {
+			out.Forms = append(out.Forms, r)
+		}
 	}
 	if a.cfg.Directory != nil {
 		// Files that do not validate are logged by the directory.
 		dir, _ := a.cfg.Directory.Forms()
 		for _, f := range dir {
-			out.Directory = append(out.Directory, DirectoryForm{Site: f.Site, Slug: f.Slug})
+			if slices.Contains(sites, f.Site) {
+				out.Directory = append(out.Directory, DirectoryForm{Site: f.Site, Slug: f.Slug})
+			}
 		}
 	}
 	return c.JSON(http.StatusOK, out)
@@ -258,6 +269,9 @@ func (a *API) putDraft(c echo.Context) error {
 	}
 	if a.cfg.Directory != nil && a.cfg.Directory.InDirectory(site, slug) {
 		return &hub.Error{Status: http.StatusConflict, Message: fmt.Sprintf("form %s/%s is in the hub's forms directory, which wins over the database: rename it, or change its file", site, slug)}
+	}
+	if err := a.claimSite(c); err != nil {
+		return err
 	}
 	n, err := a.cfg.Forms.SaveFormVersion(r.Context(), site, slug, body, TokenOf(c).Name, a.cfg.Now())
 	if err != nil {

@@ -1,6 +1,7 @@
 package admin_test
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -11,9 +12,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/hubform/hubform/handlers/hub/accounts"
 	"github.com/hubform/hubform/handlers/hub/admin"
 	"github.com/hubform/hubform/handlers/hub/formsource"
 )
@@ -39,7 +42,12 @@ func TestAdminForms(t *testing.T) {
 	}
 	defer dir.Close()
 	served := &formsource.Layered{Dir: dir, Stored: formsource.NewStored(db, logger)}
-	api, err := admin.New(admin.Config{Tokens: db, Forms: db, Directory: served, Logger: logger})
+	// The directory's sites belong to the default workspace, as hubform
+	// hub claims them.
+	if _, err := db.ClaimSite(context.Background(), "acme", accounts.DefaultWorkspace, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	api, err := admin.New(admin.Config{Tokens: db, Sites: db, Forms: db, Directory: served, Logger: logger})
 	if err != nil {
 		t.Fatal(err)
 	}

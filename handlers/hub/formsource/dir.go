@@ -297,6 +297,24 @@ func (d *Dir) Forms() ([]*hub.Form, []error) {
 	return forms, errs
 }
 
+// Sites returns the directory's sites: the names of its subdirectories that
+// are hub.ValidName, sorted.
+func (d *Dir) Sites() ([]string, error) {
+	entries, err := d.readDir(".")
+	if err != nil {
+		return nil, &InvalidError{Path: d.path, Err: err}
+	}
+	var sites []string
+	for _, e := range entries {
+		if hub.ValidName(e.Name()) && !e.Type().IsRegular() {
+			if _, err := d.readDir(e.Name()); err == nil {
+				sites = append(sites, e.Name())
+			}
+		}
+	}
+	return sites, nil
+}
+
 func (d *Dir) readDir(name string) ([]fs.DirEntry, error) {
 	if testHookFS != nil {
 		testHookFS(name)

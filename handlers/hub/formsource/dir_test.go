@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -490,4 +492,27 @@ func TestLookupConcurrent(t *testing.T) {
 		td.Forms()
 	}
 	wg.Wait()
+}
+
+func TestDirSites(t *testing.T) {
+	root := t.TempDir()
+	for _, p := range []string{"acme/contact.json", "beta/x.json", ".hidden/y.json", "bad name/z.json"} {
+		if err := os.MkdirAll(filepath.Join(root, filepath.Dir(p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, p), []byte(`{}`), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(root, "file.json"), []byte(`{}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d, err := Open(root, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if sites, err := d.Sites(); err != nil || !slices.Equal(sites, []string{"acme", "beta"}) {
+		t.Errorf("Sites = %q, %v; want acme and beta", sites, err)
+	}
 }

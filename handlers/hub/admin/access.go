@@ -1,0 +1,118 @@
+package admin
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/handlers/hub/accounts"
+)
+
+// Sites says which workspace owns a site, as sqldb.DB does.
+type Sites interface {
+	// SiteWorkspace returns the workspace that owns site, or an error
+	// wrapping hub.ErrNotFound when none does.
+	SiteWorkspace(ctx context.Context, site string) (string, error)
+	// ClaimSite gives site to workspace unless another owns it, and
+	// returns the owner.
+	ClaimSite(ctx context.Context, site, workspace string, now time.Time) (string, error)
+	// Sites returns the sites workspace owns.
+	Sites(ctx context.Context, workspace string) ([]string, error)
+}
+
+// anyScope is the need of a route that every workspace token may use.
+const anyScope accounts.Scope = ""
+
+// access is what a route of the API needs of the token: its scope, and
+// whether it may act on a site no workspace owns, which it then claims for
+// the token's workspace with claimSite (the routes that create a form).
+type access struct {
+	scope accounts.Scope
+	claim bool
+}
+
+// routeAccess holds, for each route, what it needs. A route missing here is
+// refused to every token (see authorize): a route added later is closed
+// until it is given its need.
+var routeAccess = map[string]access{
+	"GET " + Prefix + "/whoami":                                       {scope: anyScope},
+	"GET " + Prefix + "/forms":                                        {scope: accounts.ScopeForms},
+	"GET " + Prefix + "/forms/:site/:slug":                            {scope: accounts.ScopeForms},
+	"PUT " + Prefix + "/forms/:site/:slug/draft":                      {scope: accounts.ScopeForms, claim: true},
+	"GET " + Prefix + "/forms/:site/:slug/versions":                   {scope: accounts.ScopeForms},
+	"GET " + Prefix + "/forms/:site/:slug/versions/:version":          {scope: accounts.ScopeForms},
+	"POST " + Prefix + "/forms/:site/:slug/versions/:version/publish": {scope: accounts.ScopeForms},
+}
+
+// authorize lets a workspace's token through to the routes its scope
+// allows, on its workspace's sites alone. A site of another workspace, or
+// of none, is answered 404 as a missing form is, so that a token learns
+// nothing of names it does not own; a route its scope does not allow is
+// answered 403.
+func (a *API) authorize(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		t := TokenOf(c)
+		route := c.Request().Method + " " + c.Path()
+		need, ok := routeAccess[route]
+		switch {
+		case t.Workspace == "":
+			return &hub.Error{Status: http.StatusForbidden, Message: "a metrics token reads /metrics alone"}
+		case !ok:
+			a.cfg.Logger.ErrorContext(c.Request().Context(), "admin route with no access rule: refused", slog.String("route", route))
+			return &hub.Error{Status: http.StatusForbidden, Message: "this route is closed"}
+		}
+		site := c.Param("site")
+		owned := false
+		if site != "" {
+			owner, err := a.cfg.Sites.SiteWorkspace(c.Request().Context(), site)
+			switch {
+			case err == nil && owner != t.Workspace:
+				return a.formError(c, site, c.Param("slug"), hub.ErrNotFound)
+			case err != nil && !errors.Is(err, hub.ErrNotFound):
+				return hub.Internal("finding the site's workspace", err)
+			}
+			owned = err == nil
+		}
+		if need.scope != anyScope && !t.Scope.Allows(need.scope) {
+			return &hub.Error{Status: http.StatusForbidden, Message: fmt.Sprintf("token %s has the scope %s, and this needs %s", t.Name, t.Scope, need.scope)}
+		}
+		if site != "" && !owned {
+			if !need.claim {
+				return a.formError(c, site, c.Param("slug"), hub.ErrNotFound)
+			}
+			// Claimed by the route once the request is found good, so
+			// that a refused push leaves the site to whoever comes next.
+			c.Set(unclaimedKey, true)
+		}
+		return next(c)
+	}
+}
+
+// unclaimedKey marks, in a request's context, a site that no workspace
+// owns yet, for a route that creates forms.
+const unclaimedKey = "hubform.admin.unclaimed"
+
+// claimSite gives the request's site to the token's workspace when no
+// workspace owns it: a route that creates a form calls it before it stores
+// anything. It answers 404, as for a missing form, when another workspace
+// claimed the site in the meantime.
+func (a *API) claimSite(c echo.Context) error {
+	if unclaimed, _ := c.Get(unclaimedKey).(bool); !unclaimed {
+		return nil
+	}
+	t, site := TokenOf(c), c.Param("site")
+	owner, err := a.cfg.Sites.ClaimSite(c.Request().Context(), site, t.Workspace, a.cfg.Now())
+	switch {
+	case err != nil:
+		return hub.Internal("claiming the site", err)
+	case owner != t.Workspace:
+		return a.formError(c, site, c.Param("slug"), hub.ErrNotFound)
+	}
+	return nil
+}
