@@ -20,7 +20,7 @@ import (
 // every hub is the point. secure marks the cookies Secure.
 func ownerRoutes(db *sqldb.DB, served *formsource.Layered, files blobStore, queue *delivery.Queue, m *metrics.Metrics, logger *slog.Logger, secure bool) ([]func(*echo.Echo), error) {
 	con, err := console.New(console.Config{
-		Users: db, Sessions: db.Sessions(), Limiter: db, Forms: served, Store: db, Secure: secure, Logger: logger,
+		Users: db, Workspaces: db, Sessions: db.Sessions(), Limiter: db, Forms: served, Store: db, Secure: secure, Logger: logger,
 		Lookup: served, Submissions: db, Files: files, Deliveries: queue,
 	})
 	if err != nil {

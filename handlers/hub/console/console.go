@@ -59,9 +59,13 @@ const (
 	LimitWindow = 15 * time.Minute
 )
 
-// Config configures a Console. Users, Sessions and Limiter are required.
+// Config configures a Console. Users, Workspaces, Sessions and Limiter
+// are required.
 type Config struct {
 	Users Users
+	// Workspaces tells who is a member of which workspace, and which
+	// workspace owns each site: a user sees their workspaces' sites alone.
+	Workspaces Workspaces
 	// Sessions stores the sessions: sqldb.DB.Sessions, shared by every
 	// hub on the database.
 	Sessions scs.Store
@@ -109,8 +113,8 @@ const sessionUser = "user"
 
 // New checks cfg and returns the console.
 func New(cfg Config) (*Console, error) {
-	if cfg.Users == nil || cfg.Sessions == nil || cfg.Limiter == nil {
-		return nil, errors.New("console: Users, Sessions and Limiter are required")
+	if cfg.Users == nil || cfg.Workspaces == nil || cfg.Sessions == nil || cfg.Limiter == nil {
+		return nil, errors.New("console: Users, Workspaces, Sessions and Limiter are required")
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
@@ -162,12 +166,13 @@ const maxBody = "3M"
 // before the CSRF token, so that a post without a session is answered 401
 // whatever it carries.
 func (con *Console) Register(e *echo.Echo) {
-	g := e.Group(Path, middleware.BodyLimit(maxBody), securityHeaders, hub.Answer(con.writeError), con.loadSession, con.requireUser, con.csrf)
+	g := e.Group(Path, middleware.BodyLimit(maxBody), securityHeaders, hub.Answer(con.writeError), con.loadSession, con.requireUser, con.authorize, con.csrf)
 	g.GET("/static/*", echo.WrapHandler(http.StripPrefix(staticPath, static.Handler())))
 	g.GET("/sign-in", con.signInPage)
 	g.POST("/sign-in", con.signIn)
 	g.POST("/sign-out", con.signOut)
 	g.GET("", con.home)
+	g.POST("/workspace", con.switchWorkspace)
 	g.GET("/forms", con.formList)
 	con.inboxRoutes(g)
 	if con.cfg.Store != nil {

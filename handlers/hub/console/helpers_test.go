@@ -50,7 +50,17 @@ func newConsole(t *testing.T, change func(*console.Config)) *testConsole {
 	if err := db.CreateUser(context.Background(), accounts.User{Email: janeEmail, PasswordHash: hash, CreatedAt: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
-	cfg := console.Config{Users: db, Sessions: db.Sessions(), Limiter: db, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	// Jane is an admin of the default workspace, which owns the sites the
+	// tests use.
+	if err := db.SetMember(context.Background(), accounts.Member{Workspace: accounts.DefaultWorkspace, Email: janeEmail, Role: accounts.Admin, CreatedAt: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	for _, site := range []string{"acme", "shop"} {
+		if _, err := db.ClaimSite(context.Background(), site, accounts.DefaultWorkspace, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg := console.Config{Users: db, Workspaces: db, Sessions: db.Sessions(), Limiter: db, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	if change != nil {
 		change(&cfg)
 	}

@@ -3,9 +3,11 @@ package console
 import (
 	"log/slog"
 	"net/http"
+	"slices"
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/accounts"
 )
 
@@ -18,19 +20,38 @@ type formRow struct {
 
 func (con *Console) home(c echo.Context) error {
 	u, _ := c.Get(userKey).(accounts.User)
-	return render(c, http.StatusOK, homePage(homeProps{Email: u.Email, CSRF: csrfToken(c), Forms: con.forms(c), Stored: con.cfg.Store != nil}))
+	ms, err := con.cfg.Workspaces.Memberships(c.Request().Context(), u.Email)
+	if err != nil {
+		return hub.Internal("looking up the user's workspaces", err)
+	}
+	forms, err := con.forms(c)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, homePage(homeProps{
+		Email: u.Email, CSRF: csrfToken(c), Forms: forms, Stored: con.cfg.Store != nil,
+		Member: memberOf(c), Workspaces: ms,
+	}))
 }
 
 // formList is the home page's list of forms alone, which htmx reloads.
 func (con *Console) formList(c echo.Context) error {
-	return render(c, http.StatusOK, formList(con.forms(c)))
+	forms, err := con.forms(c)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, formList(forms))
 }
 
-// forms lists the forms the hub serves; those it cannot serve go to the
-// log, which names their files.
-func (con *Console) forms(c echo.Context) []formRow {
+// forms lists the forms the hub serves on the sites of the request's
+// workspace; those it cannot serve go to the log, which names their files.
+func (con *Console) forms(c echo.Context) ([]formRow, error) {
 	if con.cfg.Forms == nil {
-		return nil
+		return nil, nil
+	}
+	sites, err := con.workspaceSites(c)
+	if err != nil {
+		return nil, err
 	}
 	forms, errs := con.cfg.Forms.Forms()
 	for _, err := range errs {
@@ -38,11 +59,14 @@ func (con *Console) forms(c echo.Context) []formRow {
 	}
 	rows := make([]formRow, 0, len(forms))
 	for _, f := range forms {
+		if !slices.Contains(sites, f.Site) {
+			continue
+		}
 		row := formRow{Site: f.Site, Slug: f.Slug, Title: f.Schema.Title}
 		if con.cfg.Deliveries != nil {
 			row.Deliveries = deliveriesPath(f.Site, f.Slug)
 		}
 		rows = append(rows, row)
 	}
-	return rows
+	return rows, nil
 }

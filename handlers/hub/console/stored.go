@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -56,8 +57,19 @@ func (con *Console) renderSites(c echo.Context, status int, create createProps) 
 	if err != nil {
 		return hub.Internal("listing forms", err)
 	}
+	mine, err := con.workspaceSites(c)
+	if err != nil {
+		return err
+	}
+	directory, err := con.forms(c)
+	if err != nil {
+		return err
+	}
 	var sites []siteGroup
 	for _, r := range recs {
+		if !slices.Contains(mine, r.Site) {
+			continue
+		}
 		if n := len(sites); n > 0 && sites[n-1].Site == r.Site {
 			sites[n-1].Forms = append(sites[n-1].Forms, r)
 			continue
@@ -65,7 +77,7 @@ func (con *Console) renderSites(c echo.Context, status int, create createProps) 
 		sites = append(sites, siteGroup{Site: r.Site, Forms: []formsource.Record{r}})
 	}
 	create.CSRF = csrfToken(c)
-	return render(c, status, sitesPage(sitesProps{Sites: sites, Directory: con.forms(c), Create: create}))
+	return render(c, status, sitesPage(sitesProps{Sites: sites, Directory: directory, Create: create}))
 }
 
 // createProps are the create form's values and its errors by input.
@@ -89,8 +101,15 @@ func (con *Console) createForm(c echo.Context) error {
 		p.Errors["slug"] = "Use 1 to 64 letters, digits, '-' or '_' for the form."
 	}
 	ctx := c.Request().Context()
+	workspace := memberOf(c).Workspace
 	if len(p.Errors) == 0 {
-		if con.inDirectory(p.Site, p.Slug) {
+		// A site of another workspace is not available, whether it exists
+		// or not: its name is all that is said.
+		if owner, err := con.cfg.Workspaces.SiteWorkspace(ctx, p.Site); err == nil && owner != workspace {
+			p.Errors["site"] = "This site name is not available: choose another."
+		} else if err != nil && !errors.Is(err, hub.ErrNotFound) {
+			return hub.Internal("finding the site's workspace", err)
+		} else if con.inDirectory(p.Site, p.Slug) {
 			p.Errors["slug"] = "The forms directory holds this form, and wins over the database: choose another name."
 		} else if _, err := con.cfg.Store.FormRecord(ctx, p.Site, p.Slug); err == nil {
 			p.Errors["slug"] = "This site has a form of this name already."
@@ -104,6 +123,13 @@ func (con *Console) createForm(c echo.Context) error {
 	body, err := json.MarshalIndent(map[string]any{"title": p.Title, "fields": []any{}, "steps": []any{}}, "", "  ")
 	if err != nil {
 		return hub.Internal("encoding a form", err)
+	}
+	if owner, err := con.cfg.Workspaces.ClaimSite(ctx, p.Site, workspace, con.cfg.Now()); err != nil {
+		return hub.Internal("claiming the site", err)
+	} else if owner != workspace {
+		// Another workspace claimed it in the meantime.
+		p.Errors["site"] = "This site name is not available: choose another."
+		return con.renderSites(c, http.StatusUnprocessableEntity, p)
 	}
 	if _, err := con.save(c, p.Site, p.Slug, body); err != nil {
 		return err

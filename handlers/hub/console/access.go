@@ -1,0 +1,174 @@
+package console
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"slices"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/handlers/hub/accounts"
+)
+
+// Workspaces is what the console knows of workspaces: who is a member of
+// which, and which workspace owns each site, as sqldb.DB keeps them.
+type Workspaces interface {
+	// Memberships returns the user's memberships, by workspace.
+	Memberships(ctx context.Context, email string) ([]accounts.Member, error)
+	// SiteWorkspace returns the workspace that owns site, or an error
+	// wrapping hub.ErrNotFound when none does.
+	SiteWorkspace(ctx context.Context, site string) (string, error)
+	// ClaimSite gives site to workspace unless another owns it, and
+	// returns the owner.
+	ClaimSite(ctx context.Context, site, workspace string, now time.Time) (string, error)
+	// Sites returns the sites workspace owns.
+	Sites(ctx context.Context, workspace string) ([]string, error)
+}
+
+// signedIn is the need of the routes any signed-in user may use, member of
+// a workspace or not.
+const signedIn accounts.Role = ""
+
+// routeRoles holds the role each route needs, in the workspace that owns
+// the route's site, or else in the user's current workspace. A route
+// missing here is refused to everyone (see authorize): a route added later
+// is closed until it is given its role.
+var routeRoles = map[string]accounts.Role{
+	"POST " + Path + "/sign-out":  signedIn,
+	"GET " + Path:                 signedIn,
+	"POST " + Path + "/workspace": signedIn,
+	"GET " + Path + "/forms":      accounts.Viewer,
+	"GET " + sitesPath:            accounts.Viewer,
+	"POST " + sitesPath:           accounts.Editor,
+
+	"GET " + Path + "/forms/:site/:slug":                            accounts.Viewer,
+	"POST " + Path + "/forms/:site/:slug":                           accounts.Editor,
+	"POST " + Path + "/forms/:site/:slug/preview":                   accounts.Editor,
+	"POST " + Path + "/forms/:site/:slug/preview/submit":            accounts.Editor,
+	"POST " + Path + "/forms/:site/:slug/versions/:version/publish": accounts.Editor,
+	"POST " + Path + "/forms/:site/:slug/fields":                    accounts.Editor,
+	"POST " + Path + "/forms/:site/:slug/fields/:n":                 accounts.Editor,
+	"POST " + Path + "/forms/:site/:slug/fields/:n/move":            accounts.Editor,
+	"POST " + Path + "/forms/:site/:slug/fields/:n/remove":          accounts.Editor,
+	"POST " + Path + "/forms/:site/:slug/settings":                  accounts.Editor,
+	"POST " + Path + "/forms/:site/:slug/translations":              accounts.Editor,
+	"POST " + Path + "/forms/:site/:slug/translations/:locale":      accounts.Editor,
+
+	"GET " + Path + "/forms/:site/:slug/submissions":              accounts.Viewer,
+	"GET " + Path + "/forms/:site/:slug/export/:format":           accounts.Viewer,
+	"GET " + Path + "/forms/:site/:slug/submissions/:id":          accounts.Viewer,
+	"GET " + Path + "/forms/:site/:slug/submissions/:id/files/:n": accounts.Viewer,
+	"POST " + Path + "/forms/:site/:slug/submissions/delete":      accounts.Editor,
+	"POST " + Path + "/forms/:site/:slug/submissions/spam":        accounts.Editor,
+	"GET " + Path + "/forms/:site/:slug/deliveries":               accounts.Viewer,
+	"POST " + Path + "/forms/:site/:slug/deliveries/:id/retry":    accounts.Editor,
+}
+
+// memberKey is where authorize leaves the user's membership of the
+// workspace the request acts in: the site's, or the current one. Its zero
+// value is no workspace.
+const memberKey = "hubform.console.member"
+
+// sessionWorkspace is the session key of the user's current workspace.
+const sessionWorkspace = "workspace"
+
+// authorize lets a signed-in user through to what their role allows: on a
+// route of a site, in the workspace that owns the site, and else in their
+// current workspace. A site of a workspace they are not a member of, or of
+// none, is answered 404 as a missing form is; what their role does not
+// allow, 403.
+func (con *Console) authorize(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		route := c.Request().Method + " " + c.Path()
+		if public[route] {
+			return next(c)
+		}
+		need, ok := routeRoles[route]
+		if !ok {
+			con.cfg.Logger.ErrorContext(c.Request().Context(), "console route with no role: refused", slog.String("route", route))
+			return &hub.Error{Status: http.StatusForbidden, Message: "This page is closed."}
+		}
+		ctx := c.Request().Context()
+		u, _ := c.Get(userKey).(accounts.User)
+		ms, err := con.cfg.Workspaces.Memberships(ctx, u.Email)
+		if err != nil {
+			return hub.Internal("looking up the user's workspaces", err)
+		}
+		var m accounts.Member
+		if site := c.Param("site"); site != "" {
+			owner, err := con.cfg.Workspaces.SiteWorkspace(ctx, site)
+			if err != nil && !errors.Is(err, hub.ErrNotFound) {
+				return hub.Internal("finding the site's workspace", err)
+			}
+			i := slices.IndexFunc(ms, func(m accounts.Member) bool { return m.Workspace == owner })
+			if err != nil || i < 0 {
+				return noSuchForm
+			}
+			m = ms[i]
+		} else {
+			m = current(ms, con.sessions.GetString(ctx, sessionWorkspace))
+		}
+		switch {
+		case need == signedIn || m.Role.Allows(need):
+		case m.Workspace == "":
+			return &hub.Error{Status: http.StatusForbidden, Message: "You are in no workspace yet: ask an admin of a workspace to add you."}
+		default:
+			return &hub.Error{Status: http.StatusForbidden, Message: fmt.Sprintf("Your role in workspace %s, %s, does not allow this.", m.Workspace, m.Role)}
+		}
+		c.Set(memberKey, m)
+		return next(c)
+	}
+}
+
+// current returns the membership of the workspace named chosen, or else
+// the first; the zero Member when there is none.
+func current(ms []accounts.Member, chosen string) accounts.Member {
+	if i := slices.IndexFunc(ms, func(m accounts.Member) bool { return m.Workspace == chosen }); i >= 0 {
+		return ms[i]
+	}
+	if len(ms) > 0 {
+		return ms[0]
+	}
+	return accounts.Member{}
+}
+
+// memberOf returns the membership authorize found for the request.
+func memberOf(c echo.Context) accounts.Member {
+	m, _ := c.Get(memberKey).(accounts.Member)
+	return m
+}
+
+// switchWorkspace makes the posted workspace the user's current one, when
+// they are a member of it.
+func (con *Console) switchWorkspace(c echo.Context) error {
+	ctx := c.Request().Context()
+	u, _ := c.Get(userKey).(accounts.User)
+	ms, err := con.cfg.Workspaces.Memberships(ctx, u.Email)
+	if err != nil {
+		return hub.Internal("looking up the user's workspaces", err)
+	}
+	name := c.FormValue("workspace")
+	if !slices.ContainsFunc(ms, func(m accounts.Member) bool { return m.Workspace == name }) {
+		return &hub.Error{Status: http.StatusNotFound, Message: "No such workspace."}
+	}
+	con.sessions.Put(ctx, sessionWorkspace, name)
+	return c.Redirect(http.StatusSeeOther, Path)
+}
+
+// workspaceSites returns the sites of the request's workspace.
+func (con *Console) workspaceSites(c echo.Context) ([]string, error) {
+	m := memberOf(c)
+	if m.Workspace == "" {
+		return nil, nil
+	}
+	sites, err := con.cfg.Workspaces.Sites(c.Request().Context(), m.Workspace)
+	if err != nil {
+		return nil, hub.Internal("listing the workspace's sites", err)
+	}
+	return sites, nil
+}
