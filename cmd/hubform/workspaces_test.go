@@ -1,0 +1,281 @@
+package main
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/url"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/handlers/hub/accounts"
+	"github.com/hubform/hubform/handlers/hub/postgres/pgtest"
+	"github.com/hubform/hubform/hubclient"
+)
+
+// orderForm is the default workspace's form in the database; its title and
+// the submission's name are what no one of another workspace may see.
+const orderForm = `{"title": "Order secret", "fields": [{"name": "name", "type": "text", "label": "Name"}],
+	"steps": [{"id": "main", "fields": ["name"]}]}`
+
+// secrets are what a body must not show to a member of another workspace:
+// the 404 of the admin API repeats the names the request gave, nothing more.
+var secrets = []string{"Order secret", "Zelda Secret", "Contact us"}
+
+// TestOwnerRoutesPerWorkspace walks every route of the console and the
+// admin API, from the router, as each role of the workspace that owns the
+// forms and as each role of another workspace, on SQLite and PostgreSQL:
+// the other workspace's members and tokens get 404 for every route of a
+// site of the first, and see nothing of it anywhere; the first's members
+// get 403 for what their role does not allow. Nothing changes.
+func TestOwnerRoutesPerWorkspace(t *testing.T) {
+	t.Parallel()
+	t.Run("sqlite", func(t *testing.T) { t.Parallel(); walkAsWorkspaces(t, "") })
+	t.Run("postgres", func(t *testing.T) { t.Parallel(); walkAsWorkspaces(t, pgtest.URL(t)) })
+}
+
+func walkAsWorkspaces(t *testing.T, dbURL string) {
+	ctx := context.Background()
+	cfg := hubConfig{addr: "127.0.0.1:0", data: t.TempDir(), db: dbURL, forms: formsDir(t), uploadTTL: 24 * time.Hour,
+		sweepInterval: time.Hour, maxBody: hub.DefaultMaxBodyBytes, shutdownGrace: time.Second}
+	h, err := openHub(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	srv := httptest.NewServer(h.server)
+	defer srv.Close()
+	db := h.db
+
+	// People: an admin, an editor and a viewer in each workspace.
+	const password = "correct horse battery"
+	hash, err := accounts.HashPassword(password, accounts.Params{Memory: 64, Time: 1, Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	roles := []accounts.Role{accounts.Admin, accounts.Editor, accounts.Viewer}
+	for _, ws := range []string{"default", "other"} {
+		for _, role := range roles {
+			email := string(role) + "@" + ws + ".example"
+			if err := db.CreateUser(ctx, accounts.User{Email: email, PasswordHash: hash, CreatedAt: time.Now()}); err != nil {
+				t.Fatal(err)
+			}
+			if ws == "other" && role == accounts.Admin {
+				if err := db.CreateWorkspace(ctx, ws, email, time.Now()); err != nil {
+					t.Fatal(err)
+				}
+				continue
+			}
+			if err := db.SetMember(ctx, accounts.Member{Workspace: ws, Email: email, Role: role, CreatedAt: time.Now()}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	// The default workspace's forms: acme/contact of the forms directory,
+	// claimed when the hub started, and shop/order in the database, with a
+	// submission.
+	if _, err := db.ClaimSite(ctx, "shop", "default", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.SaveFormVersion(ctx, "shop", "order", []byte(orderForm), "test", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.PublishFormVersion(ctx, "shop", "order", 1, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	res, err := (&hubclient.Client{HubURL: srv.URL + "/v1"}).Submit(ctx, "shop", "order", &hubclient.SubmitRequest{Payload: map[string]any{"name": "Zelda Secret"}})
+	if err != nil || res.SubmissionID == "" {
+		t.Fatalf("submit: %+v, %v", res, err)
+	}
+	counts := func() []int {
+		t.Helper()
+		versions, err := db.FormVersions(ctx, "shop", "order")
+		if err != nil {
+			t.Fatal(err)
+		}
+		subs, err := db.CountSubmissions(ctx, hub.Filter{Site: "shop", Slug: "order"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		members, err := db.Members(ctx, "default")
+		if err != nil {
+			t.Fatal(err)
+		}
+		sites, err := db.Sites(ctx, "default")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return []int{len(versions), subs, len(members), len(sites)}
+	}
+	before := counts()
+	if want := []int{1, 1, 3, 2}; !slices.Equal(before, want) {
+		t.Fatalf("versions, submissions, members, sites of default: %v, want %v", before, want)
+	}
+
+	// Tokens: every scope of the other workspace, and one of the first's
+	// that reads submissions alone.
+	token := func(name, ws string, scope accounts.Scope) string {
+		secret := accounts.NewToken()
+		if err := db.CreateToken(ctx, accounts.Token{Name: name, Hash: accounts.HashToken(secret), CreatedAt: time.Now(), Workspace: ws, Scope: scope}); err != nil {
+			t.Fatal(err)
+		}
+		return secret
+	}
+	otherTokens := []string{token("o-all", "other", accounts.ScopeAll), token("o-forms", "other", accounts.ScopeForms), token("o-read", "other", accounts.ScopeSubmissionsRead)}
+	readToken := token("d-read", "default", accounts.ScopeSubmissionsRead)
+
+	param := regexp.MustCompile(`:[^/]+`)
+	values := strings.NewReplacer(":site", "shop", ":slug", "order", ":id", res.SubmissionID, ":n", "0", ":version", "1", ":format", "csv", ":locale", "de")
+	type user struct {
+		ws   string
+		role accounts.Role
+		b    *consoleClient
+	}
+	var users []user
+	for _, ws := range []string{"default", "other"} {
+		for _, role := range roles {
+			users = append(users, user{ws, role, signIn(t, srv.URL, string(role)+"@"+ws+".example", password)})
+		}
+	}
+
+	walked := 0
+	for _, r := range h.server.Routes() {
+		route := r.Method + " " + r.Path
+		path := param.ReplaceAllString(values.Replace(r.Path), "x")
+		switch {
+		case r.Method == echo.RouteNotFound || slices.Contains(consolePublic, route) || route == "POST /console/sign-out":
+			continue
+		case strings.HasPrefix(r.Path, "/console"):
+			walked++
+			for _, u := range users {
+				form := url.Values{"site": {"shop"}, "slug": {"new"}, "title": {"T"}, "workspace": {"default"}}
+				status, body := u.b.do(r.Method, path, form)
+				switch {
+				case u.ws == "other" && strings.Contains(r.Path, ":site") && status != http.StatusNotFound:
+					t.Errorf("%s as %s of another workspace: %d, want 404", route, u.role, status)
+				case u.ws == "other" && route == "POST /console/workspace" && status != http.StatusNotFound:
+					t.Errorf("switching to a workspace not theirs: %d, want 404", status)
+				case u.ws == "default" && u.role == accounts.Viewer && r.Method == http.MethodPost && r.Path != "/console/workspace" && status != http.StatusForbidden:
+					t.Errorf("%s as a viewer: %d, want 403", route, status)
+				case u.ws == "default" && (u.role != accounts.Viewer || r.Method == http.MethodGet) && (status == http.StatusForbidden || status == http.StatusUnauthorized):
+					t.Errorf("%s as %s: %d, want it allowed", route, u.role, status)
+				}
+				if u.ws == "other" {
+					for _, s := range secrets {
+						if strings.Contains(body, s) {
+							t.Errorf("%s as %s of another workspace shows %q", route, u.role, s)
+						}
+					}
+				}
+			}
+		case strings.HasPrefix(r.Path, "/v1/admin/"):
+			walked++
+			for _, secret := range otherTokens {
+				status, body := apiDo(t, srv.URL, secret, r.Method, path)
+				if strings.Contains(r.Path, ":site") && status != http.StatusNotFound {
+					t.Errorf("%s with a token of another workspace: %d, want 404", route, status)
+				}
+				for _, s := range secrets {
+					if strings.Contains(body, s) {
+						t.Errorf("%s with a token of another workspace shows %q", route, s)
+					}
+				}
+			}
+			if status, _ := apiDo(t, srv.URL, readToken, r.Method, path); strings.Contains(r.Path, "/forms") && status != http.StatusForbidden {
+				t.Errorf("%s with a submissions:read token: %d, want 403", route, status)
+			}
+		}
+	}
+	if walked < 30 {
+		t.Errorf("walked %d routes, want every route of the console and the admin API", walked)
+	}
+	if after := counts(); !slices.Equal(after, before) {
+		t.Errorf("versions, submissions, members, sites of default after the walk: %v, want %v", after, before)
+	}
+}
+
+// consoleClient is a signed-in browser of the console, without redirects.
+type consoleClient struct {
+	t          *testing.T
+	base, csrf string
+	client     *http.Client
+}
+
+// signIn signs in to the console at base and returns the browser.
+func signIn(t *testing.T, base, email, password string) *consoleClient {
+	t.Helper()
+	jar, _ := cookiejar.New(nil)
+	c := &consoleClient{t: t, base: base, client: &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
+	c.csrf = csrfOf(t, c.get("/console/sign-in"))
+	if status, _ := c.do(http.MethodPost, "/console/sign-in", url.Values{"email": {email}, "password": {password}}); status != http.StatusSeeOther {
+		t.Fatalf("sign-in as %s: %d", email, status)
+	}
+	c.csrf = csrfOf(t, c.get("/console"))
+	return c
+}
+
+func (c *consoleClient) get(path string) string {
+	_, body := c.do(http.MethodGet, path, nil)
+	return body
+}
+
+func (c *consoleClient) do(method, path string, form url.Values) (int, string) {
+	c.t.Helper()
+	var body io.Reader
+	if method != http.MethodGet {
+		form = cloneValues(form)
+		form.Set("_csrf", c.csrf)
+		body = strings.NewReader(form.Encode())
+	}
+	req, _ := http.NewRequest(method, c.base+path, body)
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	res, err := c.client.Do(req)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return res.StatusCode, string(b)
+}
+
+// cloneValues returns a copy of v, never nil.
+func cloneValues(v url.Values) url.Values {
+	out := url.Values{}
+	for k, vs := range v {
+		out[k] = slices.Clone(vs)
+	}
+	return out
+}
+
+func csrfOf(t *testing.T, page string) string {
+	t.Helper()
+	m := regexp.MustCompile(`name="_csrf" value="([^"]+)"`).FindStringSubmatch(page)
+	if m == nil {
+		t.Fatalf("no CSRF token on the page: %.300s", page)
+	}
+	return m[1]
+}
+
+// apiDo sends a request with the token to the admin API at base.
+func apiDo(t *testing.T, base, token, method, path string) (int, string) {
+	t.Helper()
+	req, _ := http.NewRequest(method, base+path, strings.NewReader(orderForm))
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("Content-Type", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return res.StatusCode, string(b)
+}
