@@ -29,7 +29,7 @@ const orderForm = `{"title": "Order secret", "fields": [{"name": "name", "type":
 
 // secrets are what a body must not show to a member of another workspace:
 // the 404 of the admin API repeats the names the request gave, nothing more.
-var secrets = []string{"Order secret", "Zelda Secret", "Contact us"}
+var secrets = []string{"Order secret", "Zelda Secret", "Contact us", "/console/forms/shop/", "/console/forms/acme/"}
 
 // TestOwnerRoutesPerWorkspace walks every route of the console and the
 // admin API, from the router, as each role of the workspace that owns the
@@ -192,6 +192,16 @@ func walkAsWorkspaces(t *testing.T, dbURL string) {
 			}
 			if status, _ := apiDo(t, srv.URL, readToken, r.Method, path); strings.Contains(r.Path, "/forms") && status != http.StatusForbidden {
 				t.Errorf("%s with a submissions:read token: %d, want 403", route, status)
+			}
+		}
+	}
+	// Creating a form on the first workspace's site says only that the
+	// name is not available, whether a form of that slug is there or not.
+	for _, u := range users[3:] {
+		for _, slug := range []string{"order", "new"} {
+			status, body := u.b.do(http.MethodPost, "/console/sites", url.Values{"site": {"shop"}, "slug": {slug}, "title": {"T"}})
+			if u.role != accounts.Viewer && (status != http.StatusUnprocessableEntity || !strings.Contains(body, "This site name is not available")) {
+				t.Errorf("creating shop/%s as %s of another workspace: %d, want 422 saying the name is not available", slug, u.role, status)
 			}
 		}
 	}
