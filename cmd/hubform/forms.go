@@ -22,7 +22,8 @@ Usage: hubform forms push --hub-url URL --token T --site S --form F FILE.json [-
        hubform forms pull --hub-url URL --token T --site S --form F [--version N] [> FILE.json]
 
 Keeps a hub's database forms in files, so that they can live in git, through
-the hub's admin API (an API token that hubform tokens create made).
+the hub's admin API (an API token that hubform tokens create made, which
+acts on its workspace's sites alone).
 
 push saves FILE.json, a form file as in a forms directory (the schema plus an
 optional member "hub" of server-only settings), as the form's newest version,
@@ -47,7 +48,7 @@ Exit status: 0 on success, 1 when the hub refused or could not be reached, 2
 for a bad command line.
 
 Examples:
-  export HUBFORM_TOKEN=hft_…   # printed once by hubform tokens create --name ci
+  export HUBFORM_TOKEN=hft_…   # printed once by hubform tokens create --workspace default --name ci
   hubform forms push --hub-url https://forms.example.com/v1 --site acme --form contact \
       forms/acme/contact.json --publish
   hubform forms pull --hub-url https://forms.example.com/v1 --site acme --form contact \

@@ -45,12 +45,12 @@ Routes:
   POST /v1/{site}/{slug}/submit       a submission
   PUT  /v1/_uploads?…                 a file's body, to a signed URL (without --blob)
   GET  /healthz                       200 while the hub serves
-  GET  /metrics                       Prometheus metrics, with a token that hubform
-                                      tokens create made (Authorization: Bearer)
-  /console                            the owners' console: sign in as a user that
-                                      hubform users add made
-  /v1/admin/...                       the admin API, with a token that hubform
-                                      tokens create made (Authorization: Bearer)
+  GET  /metrics                       Prometheus metrics, with a token of scope metrics
+                                      (hubform tokens create --scope metrics)
+  /console                            the owners' console: a user that hubform users
+                                      add made sees the sites of their workspaces
+  /v1/admin/...                       the admin API, with a workspace's token that
+                                      hubform tokens create made (Authorization: Bearer)
 
 Forms in the database are saved as versions and published through the admin
 API (hubform forms push --publish); every hub on the database serves the

@@ -94,7 +94,7 @@ Examples:
   hubform submit --hub-url http://127.0.0.1:8081/v1 --site acme --form contact \
       name=Jane email=jane@example.com files=@report.pdf
   hubform submissions export --data ./hub-data --format csv
-  hubform users add --data ./hub-data --email jane@example.com --password-stdin
+  hubform users add --data ./hub-data --email jane@example.com --password-stdin --workspace default --role admin
   hubform conformance --hub-url http://127.0.0.1:8081/v1 --site acme --form conformance
   hubform gen --package forms forms/acme/contact.json > contact.go
 

@@ -3,11 +3,12 @@
 // "Authorization: Bearer TOKEN" (see hubform tokens). Every route registered
 // on the group that Register makes requires a valid token, so a route added
 // later cannot be left open by mistake; without one the answer is 401 with
-// a JSON error.
+// a JSON error. A token acts for one workspace, on its sites alone, within
+// its scope (see access.go): a route missing from routeAccess is refused.
 //
 // With a FormStore, it also manages the forms kept in the hub's database:
 //
-//	GET  /v1/admin/forms                                   forms in the database and in the directory
+//	GET  /v1/admin/forms                                   the workspace's forms in the database and in the directory
 //	GET  /v1/admin/forms/{site}/{slug}                     a form: live and draft files, versions
 //	PUT  /v1/admin/forms/{site}/{slug}/draft               save a form file as a new draft version
 //	GET  /v1/admin/forms/{site}/{slug}/versions            its versions, newest first

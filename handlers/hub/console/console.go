@@ -7,6 +7,11 @@
 // post and the static assets, named in public. Without a session a page
 // is redirected to the sign-in page and any other request (htmx, a post)
 // is answered 401. Every post must pass CSRF protection.
+//
+// A user sees the sites of the workspaces they are a member of (see
+// access.go): each route needs the role routeRoles names, in the workspace
+// that owns the route's site or else in the user's current one, and a
+// route routeRoles does not name is refused.
 package console
 
 import (
