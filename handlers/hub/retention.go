@@ -20,7 +20,7 @@ type RetentionStore interface {
 	// DeleteSubmissionsBefore deletes at most limit submissions of site and
 	// form created before before, oldest first, with their upload records;
 	// of hubs running it at once, one deletes and reports each.
-	DeleteSubmissionsBefore(ctx context.Context, site, form string, before time.Time, limit int) (Deleted, error)
+	DeleteSubmissionsBefore(ctx context.Context, site, slug string, before time.Time, limit int) (Deleted, error)
 }
 
 // retentionBatch is how many submissions one transaction deletes.

@@ -28,11 +28,11 @@ type Store interface {
 	Upload(ctx context.Context, key string) (Upload, error)
 	MarkUploaded(ctx context.Context, key string, at time.Time) error
 	// CreateSubmission stores s; when s.IdempotencyKey is already used for
-	// s.Site and s.Form it stores nothing and returns a *KeyUsedError.
+	// s.Site and s.Slug it stores nothing and returns a *KeyUsedError.
 	CreateSubmission(ctx context.Context, s Submission) error
-	// SubmissionByKey returns the id of the submission of site and form
+	// SubmissionByKey returns the id of the submission of site and slug
 	// that carries the idempotency key, or an error wrapping ErrNotFound.
-	SubmissionByKey(ctx context.Context, site, form, key string) (string, error)
+	SubmissionByKey(ctx context.Context, site, slug, key string) (string, error)
 	StaleUploads(ctx context.Context, before time.Time, limit int) ([]Upload, error)
 	DeleteUpload(ctx context.Context, key string) error
 }

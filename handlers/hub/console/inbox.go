@@ -28,8 +28,8 @@ import (
 type Submissions interface {
 	ListSubmissions(ctx context.Context, f hub.Filter, fn func(hub.Submission) error) error
 	Submission(ctx context.Context, id string) (hub.Submission, error)
-	DeleteSubmissions(ctx context.Context, site, form string, ids []string) (hub.Deleted, error)
-	SetSpam(ctx context.Context, site, form string, ids []string, spam bool) (int, error)
+	DeleteSubmissions(ctx context.Context, site, slug string, ids []string) (hub.Deleted, error)
+	SetSpam(ctx context.Context, site, slug string, ids []string, spam bool) (int, error)
 	// FormVersion returns a version of a database form, for the labels a
 	// submission was sent with.
 	FormVersion(ctx context.Context, site, slug string, version int64) (formsource.Version, error)

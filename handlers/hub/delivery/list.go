@@ -52,9 +52,9 @@ type Attempt struct {
 }
 
 // List returns the deliveries of a form, newest first.
-func (q *Queue) List(ctx context.Context, site, form string) ([]Delivery, error) {
+func (q *Queue) List(ctx context.Context, slug, form string) ([]Delivery, error) {
 	var out []Delivery
-	params := river.NewJobListParams().Queues(QueueName).TagsAll(FormTag(site, form)).
+	params := river.NewJobListParams().Queues(QueueName).TagsAll(FormTag(slug, form)).
 		OrderBy(river.JobListOrderByID, river.SortOrderDesc).First(10000)
 	for {
 		res, err := q.river.JobList(ctx, params)

@@ -227,8 +227,8 @@ func (q *Queue) jobs(s hub.Submission, settings hub.Settings) []river.InsertMany
 // FormTag returns the tag of the deliveries of a form: a hash, since River
 // tags admit fewer characters than names and a separator could be
 // ambiguous.
-func FormTag(site, form string) string {
-	sum := sha256.Sum256([]byte(site + "/" + form))
+func FormTag(site, slug string) string {
+	sum := sha256.Sum256([]byte(site + "/" + slug))
 	return "form_" + hex.EncodeToString(sum[:12])
 }
 

@@ -18,10 +18,10 @@ const submissionColumns = "id, site, form, created_at, payload, attachments, cli
 
 // CreateSubmission stores s and, in the same transaction, claims the upload
 // each of its attachments names. An upload can be claimed only if it exists,
-// belongs to s.Site and s.Form, is uploaded, is not claimed yet, and has the
+// belongs to s.Site and s.Slug, is uploaded, is not claimed yet, and has the
 // attachment's size and MIME type; otherwise nothing is stored and the
 // error, which wraps hub.ErrUploadClaim, names the key. When a submission of
-// s.Site and s.Form already carries s.IdempotencyKey, nothing is stored and
+// s.Site and s.Slug already carries s.IdempotencyKey, nothing is stored and
 // the error is a *hub.KeyUsedError naming that submission; of several
 // racing with one key, exactly one is stored. The DB's SubmissionHook, if
 // any, runs in the same transaction; its error stores nothing.
