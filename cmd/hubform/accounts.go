@@ -18,8 +18,22 @@ import (
 	"github.com/hubform/hubform/handlers/hub"
 )
 
-// stdin is where commands read secrets from; tests replace it.
-var stdin io.Reader = os.Stdin
+// stdinKey is the context key of the reader commands read secrets from in
+// place of standard input; tests set it, each for its own commands.
+type stdinKey struct{}
+
+// withStdin returns ctx with r as the commands' standard input.
+func withStdin(ctx context.Context, r io.Reader) context.Context {
+	return context.WithValue(ctx, stdinKey{}, r)
+}
+
+// stdinOf returns the commands' standard input: ctx's, or os.Stdin.
+func stdinOf(ctx context.Context) io.Reader {
+	if r, ok := ctx.Value(stdinKey{}).(io.Reader); ok {
+		return r
+	}
+	return os.Stdin
+}
 
 const usersHelp = `
 Usage: hubform users add|list|remove --data DIR|--db URL [--email E] [--password-stdin]
@@ -91,7 +105,7 @@ func runUsers(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		if !*fromStdin {
 			return fail(2, "add reads the password from standard input: give --password-stdin")
 		}
-		password, err := readSecretLine(stdin)
+		password, err := readSecretLine(stdinOf(ctx))
 		if err != nil {
 			return fail(1, "reading the password: %v", err)
 		}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"path/filepath"
 	"regexp"
@@ -11,21 +12,21 @@ import (
 	"github.com/hubform/hubform/handlers/hub/sqlite"
 )
 
-// withStdin makes the commands read s as standard input until t ends.
-func withStdin(t *testing.T, s string) {
+// hubformIn runs the command line args as hubform does, reading stdin as
+// its standard input.
+func hubformIn(t *testing.T, stdin string, args ...string) (status int, stdout, stderr string) {
 	t.Helper()
-	old := stdin
-	stdin = strings.NewReader(s)
-	t.Cleanup(func() { stdin = old })
+	var out, errOut bytes.Buffer
+	status = run(withStdin(context.Background(), strings.NewReader(stdin)), args, &out, &errOut)
+	return status, out.String(), errOut.String()
 }
 
 // addUser adds a user with the password through "hubform users add", as
 // an admin of the default workspace.
 func addUser(t *testing.T, email, password string, where ...string) {
 	t.Helper()
-	withStdin(t, password+"\n")
 	args := append([]string{"users", "add", "--email", email, "--password-stdin", "--workspace", "default", "--role", "admin"}, where...)
-	if status, stdout, stderr := hubform(t, args...); status != 0 {
+	if status, stdout, stderr := hubformIn(t, password+"\n", args...); status != 0 {
 		t.Fatalf("users add: status %d, %q %q", status, stdout, stderr)
 	}
 }
@@ -34,8 +35,7 @@ func TestUsersCommand(t *testing.T) {
 	t.Parallel()
 	data := t.TempDir()
 	const password = "correct horse battery"
-	withStdin(t, password+"\r\n")
-	status, stdout, stderr := hubform(t, "users", "add", "--data", data, "--email", " Jane@Example.com", "--password-stdin")
+	status, stdout, stderr := hubformIn(t, password+"\r\n", "users", "add", "--data", data, "--email", " Jane@Example.com", "--password-stdin")
 	if status != 0 || stdout != "added user jane@example.com\n" || !strings.Contains(stderr, "jane@example.com is in no workspace yet") {
 		t.Fatalf("users add: status %d, %q %q", status, stdout, stderr)
 	}
@@ -67,8 +67,7 @@ func TestUsersCommand(t *testing.T) {
 		{"", []string{"rename"}, 2, "unknown action"},
 		{"", nil, 2, "say add, list or remove"},
 	} {
-		withStdin(t, tc.stdin)
-		status, stdout, stderr := hubform(t, append(append([]string{"users"}, tc.args...), "--data", data)...)
+		status, stdout, stderr := hubformIn(t, tc.stdin, append(append([]string{"users"}, tc.args...), "--data", data)...)
 		if status != tc.status || !strings.Contains(stderr, tc.want) {
 			t.Errorf("users %q: status %d, stderr %q; want %d and %q", tc.args, status, stderr, tc.status, tc.want)
 		}
@@ -152,8 +151,7 @@ func TestWorkspacesCommand(t *testing.T) {
 	t.Parallel()
 	data := t.TempDir()
 	addUser(t, "ann@example.com", "correct horse battery", "--data", data)
-	withStdin(t, "another long password\n")
-	if status, _, stderr := hubform(t, "users", "add", "--data", data, "--email", "bob@example.com", "--password-stdin"); status != 0 {
+	if status, _, stderr := hubformIn(t, "another long password\n", "users", "add", "--data", data, "--email", "bob@example.com", "--password-stdin"); status != 0 {
 		t.Fatalf("users add: %d %q", status, stderr)
 	}
 	ok := func(want string, args ...string) {
@@ -197,8 +195,7 @@ func TestWorkspacesCommand(t *testing.T) {
 	}
 
 	// A user added to a workspace that does not exist is not added at all.
-	withStdin(t, "a third long password\n")
-	if status, _, stderr := hubform(t, "users", "add", "--data", data, "--email", "cy@example.com", "--password-stdin", "--workspace", "nowhere", "--role", "viewer"); status != 1 || !strings.Contains(stderr, "no workspace nowhere") {
+	if status, _, stderr := hubformIn(t, "a third long password\n", "users", "add", "--data", data, "--email", "cy@example.com", "--password-stdin", "--workspace", "nowhere", "--role", "viewer"); status != 1 || !strings.Contains(stderr, "no workspace nowhere") {
 		t.Errorf("users add to a missing workspace: %d %q", status, stderr)
 	}
 	if _, stdout, _ := hubform(t, "users", "list", "--data", data); strings.Contains(stdout, "cy@example.com") {
