@@ -30,6 +30,7 @@ import (
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/accounts"
 	"github.com/hubform/hubform/handlers/hub/admin"
+	"github.com/hubform/hubform/handlers/hub/inbox"
 	"github.com/hubform/hubform/static"
 )
 
@@ -84,8 +85,8 @@ type Config struct {
 	// Submissions reads and changes its submissions, Files serves and
 	// deletes their files.
 	Lookup      hub.FormSource
-	Submissions Submissions
-	Files       Files
+	Submissions inbox.Store
+	Files       inbox.Files
 	// Store, when set, adds the pages of the forms kept in the hub's
 	// database: the admin API's store, sqldb.DB.
 	Store admin.FormStore
@@ -108,9 +109,10 @@ type Config struct {
 
 // Console serves the console's pages.
 type Console struct {
-	cfg      Config
-	sessions *scs.SessionManager
-	csrf     echo.MiddlewareFunc
+	cfg         Config
+	submissions *inbox.Inbox
+	sessions    *scs.SessionManager
+	csrf        echo.MiddlewareFunc
 }
 
 // sessionUser is the session key holding the signed-in user's address.
@@ -155,7 +157,8 @@ func New(cfg Config) (*Console, error) {
 			return c.String(http.StatusForbidden, "This form has expired or came from another site. Reload the page and try again.")
 		},
 	})
-	return &Console{cfg: cfg, sessions: sm, csrf: csrf}, nil
+	in := &inbox.Inbox{Forms: cfg.Lookup, Store: cfg.Submissions, Files: cfg.Files, Logger: cfg.Logger}
+	return &Console{cfg: cfg, submissions: in, sessions: sm, csrf: csrf}, nil
 }
 
 // csrfField is the name of the form field carrying the CSRF token.

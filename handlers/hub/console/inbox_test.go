@@ -18,6 +18,7 @@ import (
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/console"
 	"github.com/hubform/hubform/handlers/hub/formsource"
+	"github.com/hubform/hubform/handlers/hub/inbox"
 	"github.com/hubform/hubform/handlers/hub/sqldb"
 	"github.com/hubform/hubform/hubclient"
 )
@@ -69,7 +70,7 @@ const (
 
 // inboxConsole is a console with an inbox over acme/contact, published at
 // version 2, and acme/other.
-func inboxConsole(t *testing.T, files console.Files) *testConsole {
+func inboxConsole(t *testing.T, files inbox.Files) *testConsole {
 	t.Helper()
 	tc := newConsole(t, func(cfg *console.Config) {
 		db := cfg.Users.(*sqldb.DB)
@@ -108,7 +109,7 @@ func (tc *testConsole) submit(slug string, created time.Time, version int64, pay
 	return s.ID
 }
 
-func newInbox(t *testing.T, files console.Files) (*testConsole, *browser) {
+func newInbox(t *testing.T, files inbox.Files) (*testConsole, *browser) {
 	t.Helper()
 	tc := inboxConsole(t, files)
 	b := tc.browser()
@@ -235,7 +236,7 @@ func TestInboxDownloadFromBucket(t *testing.T) {
 	tc, b := newInbox(t, bucketFiles{&memFiles{files: map[string][]byte{}}})
 	id := tc.submit("contact", time.Now(), 2, `{"name":"Jane"}`, "cv.pdf")
 	res := b.get(contactInbox + "/" + id + "/files/0")
-	if want := "https://bucket.example/acme/contact/" + id + "-0?expires=" + console.DownloadLinkExpiry.String(); res.status != http.StatusSeeOther || res.header.Get("Location") != want {
+	if want := "https://bucket.example/acme/contact/" + id + "-0?expires=" + inbox.DownloadLinkExpiry.String(); res.status != http.StatusSeeOther || res.header.Get("Location") != want {
 		t.Errorf("download from a bucket: %d to %q, want 303 to %q", res.status, res.header.Get("Location"), want)
 	}
 }
