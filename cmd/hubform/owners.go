@@ -9,6 +9,7 @@ import (
 	"github.com/hubform/hubform/handlers/hub/console"
 	"github.com/hubform/hubform/handlers/hub/delivery"
 	"github.com/hubform/hubform/handlers/hub/formsource"
+	"github.com/hubform/hubform/handlers/hub/inbox"
 	"github.com/hubform/hubform/handlers/hub/metrics"
 	"github.com/hubform/hubform/handlers/hub/sqldb"
 )
@@ -19,14 +20,15 @@ import (
 // the database too, even on SQLite: they are few, and a budget shared by
 // every hub is the point. secure marks the cookies Secure.
 func ownerRoutes(db *sqldb.DB, served *formsource.Layered, files blobStore, queue *delivery.Queue, m *metrics.Metrics, logger *slog.Logger, secure bool) ([]func(*echo.Echo), error) {
+	submissions := &inbox.Inbox{Forms: served, Store: db, Files: files, Logger: logger}
 	con, err := console.New(console.Config{
 		Users: db, Workspaces: db, Sessions: db.Sessions(), Limiter: db, Forms: served, Store: db, Secure: secure, Logger: logger,
-		Lookup: served, Submissions: db, Files: files, Deliveries: queue,
+		Inbox: submissions, Deliveries: queue,
 	})
 	if err != nil {
 		return nil, err
 	}
-	api, err := admin.New(admin.Config{Tokens: db, Sites: db, Forms: db, Directory: served, Logger: logger})
+	api, err := admin.New(admin.Config{Tokens: db, Sites: db, Forms: db, Directory: served, Inbox: submissions, Logger: logger})
 	if err != nil {
 		return nil, err
 	}

@@ -48,6 +48,12 @@ var routeAccess = map[string]access{
 	"GET " + Prefix + "/forms/:site/:slug/versions":                   {scope: accounts.ScopeForms},
 	"GET " + Prefix + "/forms/:site/:slug/versions/:version":          {scope: accounts.ScopeForms},
 	"POST " + Prefix + "/forms/:site/:slug/versions/:version/publish": {scope: accounts.ScopeForms},
+
+	"GET " + Prefix + "/forms/:site/:slug/submissions":              {scope: accounts.ScopeSubmissionsRead},
+	"GET " + Prefix + "/forms/:site/:slug/submissions/:id":          {scope: accounts.ScopeSubmissionsRead},
+	"GET " + Prefix + "/forms/:site/:slug/submissions/:id/files/:n": {scope: accounts.ScopeSubmissionsRead},
+	"DELETE " + Prefix + "/forms/:site/:slug/submissions/:id":       {scope: accounts.ScopeAll},
+	"GET " + Prefix + "/forms/:site/:slug/export/:format":           {scope: accounts.ScopeSubmissionsRead},
 }
 
 // authorize lets a workspace's token through to the routes its scope

@@ -17,6 +17,14 @@
 //
 // A form file is validated exactly as a file of the forms directory is
 // (formsource.Parse); one that fails is answered 422 with every problem found.
+//
+// With an Inbox, it serves each form's submissions:
+//
+//	GET    /v1/admin/forms/{site}/{slug}/submissions              a page, newest first (q, from, to, spam=1, before, limit)
+//	GET    /v1/admin/forms/{site}/{slug}/submissions/{id}         one, its values under their labels, its files
+//	GET    /v1/admin/forms/{site}/{slug}/submissions/{id}/files/{n} a file (a redirect to a short-lived link in a bucket)
+//	DELETE /v1/admin/forms/{site}/{slug}/submissions/{id}         delete it and its files
+//	GET    /v1/admin/forms/{site}/{slug}/export/{format}          every submission selected, as csv or json
 package admin
 
 import (
@@ -31,6 +39,7 @@ import (
 
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/accounts"
+	"github.com/hubform/hubform/handlers/hub/inbox"
 )
 
 // Prefix is where the admin API is served, below the protocol's version,
@@ -55,7 +64,9 @@ type Config struct {
 	Forms FormStore
 	// Directory, when set, is the forms directory served beside Forms.
 	Directory Directory
-	Logger    *slog.Logger
+	// Inbox, when set, adds the routes of each form's submissions.
+	Inbox  *inbox.Inbox
+	Logger *slog.Logger
 	// Now returns the time; nil means time.Now.
 	Now func() time.Time
 }
@@ -83,6 +94,9 @@ func (a *API) Register(e *echo.Echo) {
 	g.GET("/whoami", a.whoami)
 	if a.cfg.Forms != nil {
 		a.registerForms(g)
+	}
+	if a.cfg.Inbox != nil {
+		a.registerSubmissions(g)
 	}
 }
 

@@ -80,13 +80,8 @@ type Config struct {
 	Limiter hub.Limiter
 	// Forms, when set, is listed on the home page.
 	Forms FormLister
-	// Lookup, Submissions and Files, when all are set,
-	// give each form an inbox (see inbox.go): Lookup finds the form,
-	// Submissions reads and changes its submissions, Files serves and
-	// deletes their files.
-	Lookup      hub.FormSource
-	Submissions inbox.Store
-	Files       inbox.Files
+	// Inbox, when set, gives each form an inbox (see inbox.go).
+	Inbox *inbox.Inbox
 	// Store, when set, adds the pages of the forms kept in the hub's
 	// database: the admin API's store, sqldb.DB.
 	Store admin.FormStore
@@ -109,10 +104,9 @@ type Config struct {
 
 // Console serves the console's pages.
 type Console struct {
-	cfg         Config
-	submissions *inbox.Inbox
-	sessions    *scs.SessionManager
-	csrf        echo.MiddlewareFunc
+	cfg      Config
+	sessions *scs.SessionManager
+	csrf     echo.MiddlewareFunc
 }
 
 // sessionUser is the session key holding the signed-in user's address.
@@ -157,8 +151,7 @@ func New(cfg Config) (*Console, error) {
 			return c.String(http.StatusForbidden, "This form has expired or came from another site. Reload the page and try again.")
 		},
 	})
-	in := &inbox.Inbox{Forms: cfg.Lookup, Store: cfg.Submissions, Files: cfg.Files, Logger: cfg.Logger}
-	return &Console{cfg: cfg, submissions: in, sessions: sm, csrf: csrf}, nil
+	return &Console{cfg: cfg, sessions: sm, csrf: csrf}, nil
 }
 
 // csrfField is the name of the form field carrying the CSRF token.

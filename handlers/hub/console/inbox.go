@@ -18,7 +18,7 @@ const PageSize = 50
 
 // inboxRoutes adds the inbox's routes to g, when the console has a store.
 func (con *Console) inboxRoutes(g *echo.Group) {
-	if con.cfg.Submissions == nil || con.cfg.Lookup == nil || con.cfg.Files == nil {
+	if con.cfg.Inbox == nil {
 		return
 	}
 	base := "/forms/:site/:slug"
@@ -38,7 +38,7 @@ func inboxPath(site, slug string) string {
 // form returns the form the route names, or a 404: every inbox route
 // serves the submissions of one form the hub knows, and of no other.
 func (con *Console) form(c echo.Context) (*hub.Form, error) {
-	f, err := con.submissions.Form(c.Request().Context(), c.Param("site"), c.Param("slug"))
+	f, err := con.cfg.Inbox.Form(c.Request().Context(), c.Param("site"), c.Param("slug"))
 	if errors.Is(err, hub.ErrNotFound) {
 		return nil, noSuchForm
 	}
@@ -67,7 +67,7 @@ func (con *Console) inbox(c echo.Context) error {
 	}
 	labels := inbox.Labels(form.Schema)
 	f.Limit = PageSize + 1
-	err = con.cfg.Submissions.ListSubmissions(c.Request().Context(), f, func(s hub.Submission) error {
+	err = con.cfg.Inbox.Store.ListSubmissions(c.Request().Context(), f, func(s hub.Submission) error {
 		p.Rows = append(p.Rows, inboxRow{ID: s.ID, Created: s.CreatedAt.UTC().Format("2006-01-02 15:04 UTC"),
 			Summary: inbox.Summary(s.Payload, labels), Files: len(s.Attachments)})
 		return nil
@@ -93,7 +93,7 @@ func (con *Console) inbox(c echo.Context) error {
 // submissionOf returns the submission the route names, or a 404 when
 // there is none of this form.
 func (con *Console) submissionOf(c echo.Context, form *hub.Form) (hub.Submission, error) {
-	s, err := con.submissions.Submission(c.Request().Context(), form, c.Param("id"))
+	s, err := con.cfg.Inbox.Submission(c.Request().Context(), form, c.Param("id"))
 	if errors.Is(err, hub.ErrNotFound) {
 		return s, &hub.Error{Status: http.StatusNotFound, Message: "No such submission of this form."}
 	}
@@ -112,7 +112,7 @@ func (con *Console) submission(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	schema := con.submissions.SchemaOf(c.Request().Context(), form, s)
+	schema := con.cfg.Inbox.SchemaOf(c.Request().Context(), form, s)
 	p := submissionProps{CSRF: csrfToken(c), Title: inbox.Title(form), Inbox: inboxPath(form.Site, form.Slug), Sub: s,
 		Created: s.CreatedAt.UTC().Format("2006-01-02 15:04:05 UTC"), Values: inbox.Values(s.Payload, inbox.Labels(schema))}
 	for i, a := range s.Attachments {
@@ -134,7 +134,7 @@ func (con *Console) download(c echo.Context) error {
 	if err != nil || n < 0 || n >= len(s.Attachments) {
 		return c.String(http.StatusNotFound, "No such file in this submission.")
 	}
-	err = con.submissions.ServeFile(c, s.Attachments[n])
+	err = con.cfg.Inbox.ServeFile(c, s.Attachments[n])
 	if errors.Is(err, hub.ErrNotFound) {
 		return c.String(http.StatusNotFound, "This file is no longer in the hub's storage.")
 	}
@@ -166,7 +166,7 @@ func (con *Console) deleteSubmissions(c echo.Context) error {
 	if err != nil || len(ids) == 0 {
 		return c.String(http.StatusBadRequest, "Choose the submissions to delete first.")
 	}
-	if _, err := con.submissions.Delete(c.Request().Context(), form, ids, userEmail(c)); err != nil {
+	if _, err := con.cfg.Inbox.Delete(c.Request().Context(), form, ids, userEmail(c)); err != nil {
 		return hub.Internal("deleting submissions", err)
 	}
 	return c.Redirect(http.StatusSeeOther, back)
@@ -182,7 +182,7 @@ func (con *Console) markSpam(c echo.Context) error {
 		return c.String(http.StatusBadRequest, "Choose the submissions to mark first.")
 	}
 	spam := c.FormValue("spam") == "1"
-	if _, err := con.cfg.Submissions.SetSpam(c.Request().Context(), form.Site, form.Slug, ids, spam); err != nil {
+	if _, err := con.cfg.Inbox.Store.SetSpam(c.Request().Context(), form.Site, form.Slug, ids, spam); err != nil {
 		return hub.Internal("marking submissions as spam", err)
 	}
 	return c.Redirect(http.StatusSeeOther, back)
@@ -201,7 +201,7 @@ func (con *Console) export(c echo.Context) error {
 	if problem != "" {
 		return c.String(http.StatusBadRequest, problem)
 	}
-	return con.submissions.Export(c, form, format, f)
+	return con.cfg.Inbox.Export(c, form, format, f)
 }
 
 // userEmail is the signed-in user's address, for the log.

@@ -74,7 +74,7 @@ func inboxConsole(t *testing.T, files inbox.Files) *testConsole {
 	t.Helper()
 	tc := newConsole(t, func(cfg *console.Config) {
 		db := cfg.Users.(*sqldb.DB)
-		cfg.Lookup, cfg.Submissions, cfg.Files = formsource.NewStored(db, nil), db, files
+		cfg.Inbox = &inbox.Inbox{Forms: formsource.NewStored(db, nil), Store: db, Files: files, Logger: cfg.Logger}
 	})
 	ctx := context.Background()
 	for _, f := range []struct{ slug, body string }{{"contact", contactV1}, {"contact", contactV2}, {"other", contactV1}} {
