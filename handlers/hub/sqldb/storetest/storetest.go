@@ -50,6 +50,7 @@ func Run(t *testing.T, open Open) {
 		{"Users", testUsers},
 		{"Tokens", testTokens},
 		{"Workspaces", testWorkspaces},
+		{"Audit", testAudit},
 		{"Sessions", testSessions},
 		{"FormVersions", testFormVersions},
 		{"FormSaveRace", testFormSaveRace},
