@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -147,6 +148,7 @@ func runUsers(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		}
 		if err == nil {
 			fmt.Fprintf(stdout, "%s is %s of workspace %s\n", addr, article(role), *workspace)
+			audit(ctx, db, stderr, accounts.Event{Workspace: *workspace, Action: accounts.ActionMemberSet, Target: addr, Detail: string(role)})
 		}
 	case "remove":
 		err = db.DeleteUser(ctx, addr)
@@ -270,14 +272,23 @@ func runTokens(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		if err == nil {
 			fmt.Fprintln(stdout, token)
 			fmt.Fprintf(stderr, "hubform tokens: created token %s; it is shown only this once\n", *name)
+			audit(ctx, db, stderr, accounts.Event{Workspace: *workspace, Action: accounts.ActionTokenCreated, Target: "token " + *name, Detail: "scope " + string(scope)})
 		}
 	case "revoke":
+		// Its workspace, whose audit log records the revocation.
+		var workspace string
+		if tokens, err := db.Tokens(ctx, ""); err == nil {
+			if i := slices.IndexFunc(tokens, func(t accounts.Token) bool { return t.Name == *name }); i >= 0 {
+				workspace = tokens[i].Workspace
+			}
+		}
 		err = db.RevokeToken(ctx, *name)
 		if errors.Is(err, hub.ErrNotFound) {
 			return fail(1, "no token named %s", *name)
 		}
 		if err == nil {
 			fmt.Fprintf(stdout, "revoked token %s\n", *name)
+			audit(ctx, db, stderr, accounts.Event{Workspace: workspace, Action: accounts.ActionTokenRevoked, Target: "token " + *name})
 		}
 	case "list":
 		err = listTokens(ctx, db.DB, stdout)

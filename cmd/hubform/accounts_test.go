@@ -166,6 +166,26 @@ func TestWorkspacesCommand(t *testing.T) {
 	ok("ann@example.com is an admin of workspace agency\n", "add-member", "--data", data, "agency", "--email", "ann@example.com", "--role", "admin")
 	ok("removed bob@example.com from workspace agency\n", "remove-member", "--data", data, "agency", "--email", "bob@example.com")
 
+	// The operator's changes are in the workspace's audit log.
+	db, err := sqlite.OpenReadOnly(context.Background(), filepath.Join(data, "hub.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	events, err := db.Events(context.Background(), "agency", "", 0)
+	db.Close()
+	var logged []string
+	for _, e := range events {
+		logged = append(logged, e.Actor+": "+e.Action+" "+e.Target+" "+e.Detail)
+	}
+	if want := []string{
+		"operator: member removed bob@example.com ",
+		"operator: member added or role changed ann@example.com admin",
+		"operator: member added or role changed ann@example.com viewer",
+		"operator: workspace created agency admin bob@example.com",
+	}; err != nil || strings.Join(logged, "\n") != strings.Join(want, "\n") {
+		t.Errorf("audit log of agency: %v\n%s\nwant\n%s", err, strings.Join(logged, "\n"), strings.Join(want, "\n"))
+	}
+
 	status, stdout, _ := hubform(t, "workspaces", "list", "--data", data)
 	if status != 0 || !regexp.MustCompile(`(?m)^NAME +MEMBERS +SITES +CREATED\nagency +1 +0 +\S+\ndefault +1 +0 +\S+\n$`).MatchString(stdout) {
 		t.Errorf("workspaces list: %d\n%s", status, stdout)

@@ -22,13 +22,13 @@ import (
 func ownerRoutes(db *sqldb.DB, served *formsource.Layered, files blobStore, queue *delivery.Queue, m *metrics.Metrics, logger *slog.Logger, secure bool) ([]func(*echo.Echo), error) {
 	submissions := &inbox.Inbox{Forms: served, Store: db, Files: files, Logger: logger}
 	con, err := console.New(console.Config{
-		Users: db, Workspaces: db, Sessions: db.Sessions(), Limiter: db, Forms: served, Store: db, Secure: secure, Logger: logger,
+		Users: db, Workspaces: db, Audit: db, Sessions: db.Sessions(), Limiter: db, Forms: served, Store: db, Secure: secure, Logger: logger,
 		Inbox: submissions, Deliveries: queue,
 	})
 	if err != nil {
 		return nil, err
 	}
-	api, err := admin.New(admin.Config{Tokens: db, Sites: db, Forms: db, Directory: served, Inbox: submissions, Logger: logger})
+	api, err := admin.New(admin.Config{Tokens: db, Sites: db, Audit: db, Forms: db, Directory: served, Inbox: submissions, Logger: logger})
 	if err != nil {
 		return nil, err
 	}

@@ -107,6 +107,7 @@ func runWorkspaces(ctx context.Context, args []string, stdout, stderr io.Writer)
 			return fail(1, "no user %s: add them first (hubform users add)", addr)
 		case err == nil:
 			fmt.Fprintf(stdout, "created workspace %s with admin %s\n", name, addr)
+			audit(ctx, db, stderr, accounts.Event{Workspace: name, Action: accounts.ActionWorkspaceCreated, Target: name, Detail: "admin " + addr})
 		}
 	case "add-member":
 		err = db.SetMember(ctx, accounts.Member{Workspace: name, Email: addr, Role: role, CreatedAt: time.Now()})
@@ -115,6 +116,7 @@ func runWorkspaces(ctx context.Context, args []string, stdout, stderr io.Writer)
 		}
 		if err == nil {
 			fmt.Fprintf(stdout, "%s is %s of workspace %s\n", addr, article(role), name)
+			audit(ctx, db, stderr, accounts.Event{Workspace: name, Action: accounts.ActionMemberSet, Target: addr, Detail: string(role)})
 		}
 	case "remove-member":
 		err = db.RemoveMember(ctx, name, addr)
@@ -126,6 +128,7 @@ func runWorkspaces(ctx context.Context, args []string, stdout, stderr io.Writer)
 		}
 		if err == nil {
 			fmt.Fprintf(stdout, "removed %s from workspace %s\n", addr, name)
+			audit(ctx, db, stderr, accounts.Event{Workspace: name, Action: accounts.ActionMemberRemoved, Target: addr})
 		}
 	case "list":
 		err = listWorkspaces(ctx, db, stdout)
@@ -167,4 +170,13 @@ func listWorkspaces(ctx context.Context, db *database, w io.Writer) error {
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\n", ws.Name, ws.Members, ws.Sites, ws.CreatedAt.Format(time.RFC3339))
 	}
 	return tw.Flush()
+}
+
+// audit records in the audit log what the operator did from the command
+// line. The change is made: a failure to record is a warning.
+func audit(ctx context.Context, db *database, stderr io.Writer, e accounts.Event) {
+	e.Actor, e.At = accounts.Operator, time.Now()
+	if err := db.RecordEvents(ctx, e); err != nil {
+		fmt.Fprintf(stderr, "hubform: warning: not recorded in the audit log: %v\n", err)
+	}
 }

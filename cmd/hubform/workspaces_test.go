@@ -147,6 +147,8 @@ func walkAsWorkspaces(t *testing.T, dbURL string) {
 		}
 	}
 
+	// adminOnly are the console's routes for admins alone.
+	adminOnly := map[string]bool{"GET /console/audit": true}
 	walked := 0
 	for _, r := range h.server.Routes() {
 		route := r.Method + " " + r.Path
@@ -164,9 +166,11 @@ func walkAsWorkspaces(t *testing.T, dbURL string) {
 					t.Errorf("%s as %s of another workspace: %d, want 404", route, u.role, status)
 				case u.ws == "other" && route == "POST /console/workspace" && status != http.StatusNotFound:
 					t.Errorf("switching to a workspace not theirs: %d, want 404", status)
+				case adminOnly[route] && u.role != accounts.Admin && status != http.StatusForbidden:
+					t.Errorf("%s as %s: %d, want 403", route, u.role, status)
 				case u.ws == "default" && u.role == accounts.Viewer && r.Method == http.MethodPost && r.Path != "/console/workspace" && status != http.StatusForbidden:
 					t.Errorf("%s as a viewer: %d, want 403", route, status)
-				case u.ws == "default" && (u.role != accounts.Viewer || r.Method == http.MethodGet) && (status == http.StatusForbidden || status == http.StatusUnauthorized):
+				case u.ws == "default" && !adminOnly[route] && (u.role != accounts.Viewer || r.Method == http.MethodGet) && (status == http.StatusForbidden || status == http.StatusUnauthorized):
 					t.Errorf("%s as %s: %d, want it allowed", route, u.role, status)
 				}
 				if u.ws == "other" {

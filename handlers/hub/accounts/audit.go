@@ -1,27 +1,30 @@
 package accounts
 
-import "time"
+import (
+	"fmt"
+	"time"
+)
 
 // Event is an entry of the audit log: who did what, when, from which
 // address, in which workspace. It names people, tokens and forms by name,
 // so that it outlives them.
 type Event struct {
-	ID string
+	ID string `json:"id"`
 	// Workspace is the workspace the event belongs to, empty for one of
 	// the hub's own.
-	Workspace string
-	At        time.Time
+	Workspace string    `json:"workspace,omitempty"`
+	At        time.Time `json:"at"`
 	// Actor is who acted: a user's address, "token NAME", or Operator.
-	Actor  string
-	Action string
+	Actor  string `json:"actor"`
+	Action string `json:"action"`
 	// Target is what the action was on: a form "site/slug", a user's
 	// address, "token NAME", a workspace.
-	Target string
+	Target string `json:"target"`
 	// Client is the address the request came from, empty from the command
 	// line.
-	Client string
+	Client string `json:"client,omitempty"`
 	// Detail says more, in a few words: a version, a role, a count.
-	Detail string
+	Detail string `json:"detail,omitempty"`
 }
 
 // Operator is the actor of what is done from the command line.
@@ -41,3 +44,15 @@ const (
 	ActionSubmissionsDeleted = "submissions deleted"
 	ActionSubmissionsExport  = "submissions exported"
 )
+
+// PublishedDetail says, for the audit log, which version was published
+// and which was live before: publishing an earlier version is a rollback.
+func PublishedDetail(version, before int64) string {
+	switch {
+	case before == 0:
+		return fmt.Sprintf("version %d", version)
+	case version < before:
+		return fmt.Sprintf("version %d, rolled back from %d", version, before)
+	}
+	return fmt.Sprintf("version %d, was %d", version, before)
+}

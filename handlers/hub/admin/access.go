@@ -42,6 +42,7 @@ type access struct {
 // until it is given its need.
 var routeAccess = map[string]access{
 	"GET " + Prefix + "/whoami":                                       {scope: anyScope},
+	"GET " + Prefix + "/audit":                                        {scope: accounts.ScopeAll},
 	"GET " + Prefix + "/forms":                                        {scope: accounts.ScopeForms},
 	"GET " + Prefix + "/forms/:site/:slug":                            {scope: accounts.ScopeForms},
 	"PUT " + Prefix + "/forms/:site/:slug/draft":                      {scope: accounts.ScopeForms, claim: true},

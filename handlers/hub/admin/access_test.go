@@ -54,7 +54,7 @@ func TestTokensActOnTheirWorkspace(t *testing.T) {
 	}
 	metrics := token("prometheus", "", accounts.ScopeMetrics)
 
-	api, err := New(Config{Tokens: db, Sites: db, Forms: db, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	api, err := New(Config{Tokens: db, Sites: db, Audit: db, Forms: db, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}

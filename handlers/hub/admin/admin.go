@@ -6,6 +6,9 @@
 // a JSON error. A token acts for one workspace, on its sites alone, within
 // its scope (see access.go): a route missing from routeAccess is refused.
 //
+// GET /v1/admin/audit is the token's workspace's audit log, newest first
+// (before, limit), for a token of scope all.
+//
 // With a FormStore, it also manages the forms kept in the hub's database:
 //
 //	GET  /v1/admin/forms                                   the workspace's forms in the database and in the directory
@@ -53,9 +56,12 @@ type Tokens interface {
 	UseToken(ctx context.Context, hash string, now time.Time) (accounts.Token, error)
 }
 
-// Config configures an API. Tokens and Sites are required.
+// Config configures an API. Tokens, Sites and Audit are required.
 type Config struct {
 	Tokens Tokens
+	// Audit keeps the audit log: saved and published forms, deleted and
+	// exported submissions, each with the token's name.
+	Audit Auditor
 	// Sites tells which workspace owns each site: a token acts on its
 	// workspace's sites alone.
 	Sites Sites
@@ -76,8 +82,8 @@ type API struct{ cfg Config }
 
 // New checks cfg and returns the API.
 func New(cfg Config) (*API, error) {
-	if cfg.Tokens == nil || cfg.Sites == nil {
-		return nil, errors.New("admin: Tokens and Sites are required")
+	if cfg.Tokens == nil || cfg.Sites == nil || cfg.Audit == nil {
+		return nil, errors.New("admin: Tokens, Sites and Audit are required")
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
@@ -92,6 +98,7 @@ func New(cfg Config) (*API, error) {
 func (a *API) Register(e *echo.Echo) {
 	g := a.Group(e)
 	g.GET("/whoami", a.whoami)
+	g.GET("/audit", a.listEvents)
 	if a.cfg.Forms != nil {
 		a.registerForms(g)
 	}

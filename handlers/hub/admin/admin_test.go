@@ -22,7 +22,7 @@ import (
 func TestAdminAPI(t *testing.T) {
 	ctx := context.Background()
 	db, token := tokenDB(t)
-	api, err := admin.New(admin.Config{Tokens: db, Sites: db, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	api, err := admin.New(admin.Config{Tokens: db, Sites: db, Audit: db, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/handlers/hub/accounts"
 	"github.com/hubform/hubform/handlers/hub/formsource"
 )
 
@@ -277,7 +278,7 @@ func (a *API) putDraft(c echo.Context) error {
 	if err != nil {
 		return hub.Internal("saving a form", err)
 	}
-	a.cfg.Logger.InfoContext(r.Context(), "form saved", "site", site, "slug", slug, "version", n, "token", TokenOf(c).Name)
+	a.audit(c, accounts.ActionFormSaved, site+"/"+slug, fmt.Sprintf("version %d", n))
 	return c.JSON(http.StatusCreated, Saved{OK: true, Site: site, Slug: slug, Version: n})
 }
 
@@ -313,10 +314,14 @@ func (a *API) publish(c echo.Context) error {
 	if _, err := formsource.Parse(site, slug, v.Body); err != nil {
 		return c.JSON(http.StatusUnprocessableEntity, invalid(fmt.Sprintf("version %d of form %s/%s is not valid; it was not published", n, site, slug), err))
 	}
+	rec, err := a.cfg.Forms.FormRecord(ctx, site, slug)
+	if err != nil {
+		return a.formError(c, site, slug, err)
+	}
 	if err := a.cfg.Forms.PublishFormVersion(ctx, site, slug, n, a.cfg.Now()); err != nil {
 		return a.formError(c, site, slug, err)
 	}
-	a.cfg.Logger.InfoContext(ctx, "form published", "site", site, "slug", slug, "version", n, "token", TokenOf(c).Name)
+	a.audit(c, accounts.ActionFormPublished, site+"/"+slug, accounts.PublishedDetail(n, rec.LiveVersion))
 	return c.JSON(http.StatusOK, Saved{OK: true, Site: site, Slug: slug, Version: n, Live: true})
 }
 

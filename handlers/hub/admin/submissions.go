@@ -10,6 +10,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/handlers/hub/accounts"
 	"github.com/hubform/hubform/handlers/hub/inbox"
 )
 
@@ -178,6 +179,7 @@ func (a *API) deleteSubmission(c echo.Context) error {
 	if err != nil {
 		return hub.Internal("deleting a submission", err)
 	}
+	a.audit(c, accounts.ActionSubmissionsDeleted, form.Site+"/"+form.Slug, s.ID+": "+inbox.DeletedDetail(d))
 	return c.JSON(http.StatusOK, Deleted{OK: true, ID: s.ID, Files: len(d.Files)})
 }
 
@@ -196,5 +198,6 @@ func (a *API) exportSubmissions(c echo.Context) error {
 	if problem != "" {
 		return &hub.Error{Status: http.StatusBadRequest, Message: problem}
 	}
+	a.audit(c, accounts.ActionSubmissionsExport, form.Site+"/"+form.Slug, inbox.ExportDetail(format, c.QueryParams()))
 	return a.cfg.Inbox.Export(c, form, format, f)
 }

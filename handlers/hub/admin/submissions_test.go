@@ -96,7 +96,7 @@ func TestSubmissionsAPI(t *testing.T) {
 	other := submit("other", "Other Jane", day, "")
 
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	api, err := admin.New(admin.Config{Tokens: db, Sites: db, Logger: logger,
+	api, err := admin.New(admin.Config{Tokens: db, Sites: db, Audit: db, Logger: logger,
 		Inbox: &inbox.Inbox{Forms: formsource.NewStored(db, logger), Store: db, Files: files, Logger: logger}})
 	if err != nil {
 		t.Fatal(err)
@@ -203,5 +203,33 @@ func TestSubmissionsAPI(t *testing.T) {
 	}
 	if status, _, _ := do(token, "DELETE", "/submissions/"+jane); status != http.StatusNotFound {
 		t.Errorf("deleting again: %d, want 404", status)
+	}
+
+	// The export and the delete are in the workspace's audit log, which a
+	// token of scope all reads and a submissions:read token may not.
+	audit := func(secret string) (int, admin.EventList) {
+		t.Helper()
+		req, _ := http.NewRequest("GET", srv.URL+admin.Prefix+"/audit", nil)
+		req.Header.Set("Authorization", "Bearer "+secret)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		var l admin.EventList
+		json.NewDecoder(res.Body).Decode(&l)
+		return res.StatusCode, l
+	}
+	status, events := audit(token)
+	var logged []string
+	for _, e := range events.Events {
+		logged = append(logged, e.Actor+": "+e.Action+" "+e.Target+" "+e.Detail)
+	}
+	want := []string{"token ci: submissions deleted acme/contact " + jane + ": 1 submissions, 1 files", "token reader: submissions exported acme/contact csv, all"}
+	if status != http.StatusOK || strings.Join(logged, "\n") != strings.Join(want, "\n") {
+		t.Errorf("audit log: %d\n%s\nwant\n%s", status, strings.Join(logged, "\n"), strings.Join(want, "\n"))
+	}
+	if status, _ := audit(reader); status != http.StatusForbidden {
+		t.Errorf("audit log with a submissions:read token: %d, want 403", status)
 	}
 }

@@ -42,6 +42,7 @@ var routeRoles = map[string]accounts.Role{
 	"POST " + Path + "/sign-out":  signedIn,
 	"GET " + Path:                 signedIn,
 	"POST " + Path + "/workspace": signedIn,
+	"GET " + auditPath:            accounts.Admin,
 	"GET " + Path + "/forms":      accounts.Viewer,
 	"GET " + sitesPath:            accounts.Viewer,
 	"POST " + sitesPath:           accounts.Editor,

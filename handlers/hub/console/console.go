@@ -65,10 +65,13 @@ const (
 	LimitWindow = 15 * time.Minute
 )
 
-// Config configures a Console. Users, Workspaces, Sessions and Limiter
-// are required.
+// Config configures a Console. Users, Workspaces, Audit, Sessions and
+// Limiter are required.
 type Config struct {
 	Users Users
+	// Audit keeps the audit log: sign-ins, saved and published forms,
+	// deleted and exported submissions.
+	Audit Auditor
 	// Workspaces tells who is a member of which workspace, and which
 	// workspace owns each site: a user sees their workspaces' sites alone.
 	Workspaces Workspaces
@@ -114,8 +117,8 @@ const sessionUser = "user"
 
 // New checks cfg and returns the console.
 func New(cfg Config) (*Console, error) {
-	if cfg.Users == nil || cfg.Workspaces == nil || cfg.Sessions == nil || cfg.Limiter == nil {
-		return nil, errors.New("console: Users, Workspaces, Sessions and Limiter are required")
+	if cfg.Users == nil || cfg.Workspaces == nil || cfg.Audit == nil || cfg.Sessions == nil || cfg.Limiter == nil {
+		return nil, errors.New("console: Users, Workspaces, Audit, Sessions and Limiter are required")
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
@@ -174,6 +177,7 @@ func (con *Console) Register(e *echo.Echo) {
 	g.POST("/sign-out", con.signOut)
 	g.GET("", con.home)
 	g.POST("/workspace", con.switchWorkspace)
+	g.GET("/audit", con.auditPage)
 	g.GET("/forms", con.formList)
 	con.inboxRoutes(g)
 	if con.cfg.Store != nil {

@@ -60,7 +60,7 @@ func newConsole(t *testing.T, change func(*console.Config)) *testConsole {
 			t.Fatal(err)
 		}
 	}
-	cfg := console.Config{Users: db, Workspaces: db, Sessions: db.Sessions(), Limiter: db, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	cfg := console.Config{Users: db, Workspaces: db, Audit: db, Sessions: db.Sessions(), Limiter: db, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	if change != nil {
 		change(&cfg)
 	}

@@ -166,9 +166,11 @@ func (con *Console) deleteSubmissions(c echo.Context) error {
 	if err != nil || len(ids) == 0 {
 		return c.String(http.StatusBadRequest, "Choose the submissions to delete first.")
 	}
-	if _, err := con.cfg.Inbox.Delete(c.Request().Context(), form, ids, userEmail(c)); err != nil {
+	d, err := con.cfg.Inbox.Delete(c.Request().Context(), form, ids, userEmail(c))
+	if err != nil {
 		return hub.Internal("deleting submissions", err)
 	}
+	con.audit(c, accounts.ActionSubmissionsDeleted, form.Site+"/"+form.Slug, inbox.DeletedDetail(d))
 	return c.Redirect(http.StatusSeeOther, back)
 }
 
@@ -201,6 +203,7 @@ func (con *Console) export(c echo.Context) error {
 	if problem != "" {
 		return c.String(http.StatusBadRequest, problem)
 	}
+	con.audit(c, accounts.ActionSubmissionsExport, form.Site+"/"+form.Slug, inbox.ExportDetail(format, c.QueryParams()))
 	return con.cfg.Inbox.Export(c, form, format, f)
 }
 

@@ -75,6 +75,7 @@ func inboxConsole(t *testing.T, files inbox.Files) *testConsole {
 	tc := newConsole(t, func(cfg *console.Config) {
 		db := cfg.Users.(*sqldb.DB)
 		cfg.Inbox = &inbox.Inbox{Forms: formsource.NewStored(db, nil), Store: db, Files: files, Logger: cfg.Logger}
+		cfg.Store = db
 	})
 	ctx := context.Background()
 	for _, f := range []struct{ slug, body string }{{"contact", contactV1}, {"contact", contactV2}, {"other", contactV1}} {

@@ -67,6 +67,9 @@ func (con *Console) signIn(c echo.Context) error {
 	}
 	if !ok {
 		con.cfg.Logger.InfoContext(ctx, "console sign-in failed", slog.String("client", c.RealIP()), slog.String("email", email))
+		if emailErr == nil {
+			con.auditSignIn(c, email, accounts.ActionSignInFailed)
+		}
 		p.Error = signInFailed
 		return render(c, http.StatusUnauthorized, signInPage(p))
 	}
@@ -77,6 +80,7 @@ func (con *Console) signIn(c echo.Context) error {
 	}
 	con.sessions.Put(ctx, sessionUser, email)
 	con.cfg.Logger.InfoContext(ctx, "console sign-in", slog.String("client", c.RealIP()), slog.String("email", email))
+	con.auditSignIn(c, email, accounts.ActionSignIn)
 	return c.Redirect(http.StatusSeeOther, Path)
 }
 

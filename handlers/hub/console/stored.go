@@ -153,7 +153,7 @@ func (con *Console) save(c echo.Context, site, slug string, body []byte) (int64,
 	if err != nil {
 		return 0, hub.Internal("saving a form", err)
 	}
-	con.cfg.Logger.InfoContext(ctx, "form saved", "site", site, "slug", slug, "version", n, "user", u.Email)
+	con.audit(c, accounts.ActionFormSaved, site+"/"+slug, fmt.Sprintf("version %d", n))
 	return n, nil
 }
 
@@ -288,8 +288,7 @@ func (con *Console) publish(c echo.Context) error {
 	if err := con.cfg.Store.PublishFormVersion(ctx, site, slug, n, con.cfg.Now()); err != nil {
 		return con.formError(err)
 	}
-	u, _ := c.Get(userKey).(accounts.User)
-	con.cfg.Logger.InfoContext(ctx, "form published", "site", site, "slug", slug, "version", n, "user", u.Email)
+	con.audit(c, accounts.ActionFormPublished, site+"/"+slug, accounts.PublishedDetail(n, p.Record.LiveVersion))
 	return c.Redirect(http.StatusSeeOther, formURL(site, slug)+"?published="+strconv.FormatInt(n, 10))
 }
 

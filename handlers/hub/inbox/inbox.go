@@ -245,3 +245,18 @@ func (in *Inbox) Delete(ctx context.Context, form *hub.Form, ids []string, by st
 		slog.Int("count", d.Submissions), slog.Int("files", len(d.Files)), slog.String("by", by))
 	return d, nil
 }
+
+// DeletedDetail says what a deletion removed, for the audit log.
+func DeletedDetail(d hub.Deleted) string {
+	return fmt.Sprintf("%d submissions, %d files", d.Submissions, len(d.Files))
+}
+
+// ExportDetail says what an export held, for the audit log: its format and
+// the query that selected the submissions.
+func ExportDetail(format string, query url.Values) string {
+	q, _, _ := ParseQuery(&hub.Form{}, query)
+	if v := q.Values().Encode(); v != "" {
+		return format + ", " + v
+	}
+	return format + ", all"
+}

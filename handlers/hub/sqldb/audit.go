@@ -2,20 +2,23 @@ package sqldb
 
 import (
 	"context"
+	"crypto/rand"
 	"database/sql"
+	"fmt"
 	"strconv"
+	"sync/atomic"
+	"time"
 
-	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/accounts"
 )
 
 // RecordEvents appends events to the audit log, in one transaction. An
-// event without an ID is given one from its time.
+// event without an ID is given one (see eventID).
 func (db *DB) RecordEvents(ctx context.Context, events ...accounts.Event) error {
 	err := db.inTx(ctx, func(tx *sql.Tx) error {
 		for _, e := range events {
 			if e.ID == "" {
-				e.ID = hub.NewID(e.At)
+				e.ID = eventID(e.At)
 			}
 			if _, err := tx.ExecContext(ctx, `INSERT INTO audit_events (id, workspace, at, actor, action, target, client_addr, detail)
 				VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
@@ -67,4 +70,16 @@ func (db *DB) Events(ctx context.Context, workspace, before string, limit int) (
 		return nil, db.errorf("audit events: %w", err)
 	}
 	return out, nil
+}
+
+// eventSeq orders the events one process records within a millisecond.
+var eventSeq atomic.Uint64
+
+// eventID returns an id that sorts by at, then, within a millisecond, in
+// the order this process recorded the events; random bits keep the ids of
+// several hubs apart.
+func eventID(at time.Time) string {
+	var r [4]byte
+	rand.Read(r[:])
+	return fmt.Sprintf("%013d-%08d-%x", max(0, millis(at)), eventSeq.Add(1)%1e8, r)
 }

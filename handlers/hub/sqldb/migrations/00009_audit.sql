@@ -4,7 +4,7 @@
 
 -- +goose Up
 CREATE TABLE audit_events (
-    -- id sorts in time order (hub.NewID).
+    -- id sorts in time order (sqldb.eventID).
     id          TEXT PRIMARY KEY,
     -- workspace is NULL for an event of the hub's own, such as a failed
     -- sign-in with an address no user has.
