@@ -110,13 +110,15 @@ func (db *DB) SetMember(ctx context.Context, m accounts.Member) error {
 		if err := userExists(ctx, tx, m.Email); err != nil {
 			return err
 		}
+		if m.Role != accounts.Admin {
+			if err := keepsAnAdmin(ctx, tx, m.Workspace, m.Email); err != nil {
+				return err
+			}
+		}
 		_, err := tx.ExecContext(ctx, `INSERT INTO workspace_members (workspace, email, role, created_at) VALUES ($1, $2, $3, $4)
 			ON CONFLICT (workspace, email) DO UPDATE SET role = excluded.role`,
 			m.Workspace, m.Email, string(m.Role), millis(m.CreatedAt))
-		if err != nil {
-			return err
-		}
-		return keepsAnAdmin(ctx, tx, m.Workspace)
+		return err
 	})
 	if err != nil {
 		return db.errorf("set member %s of %s: %w", m.Email, m.Workspace, err)
@@ -129,6 +131,9 @@ func (db *DB) SetMember(ctx context.Context, m accounts.Member) error {
 // accounts.ErrLastAdmin when it is the workspace's last admin.
 func (db *DB) RemoveMember(ctx context.Context, workspace, email string) error {
 	err := db.inTx(ctx, func(tx *sql.Tx) error {
+		if err := keepsAnAdmin(ctx, tx, workspace, email); err != nil {
+			return err
+		}
 		res, err := tx.ExecContext(ctx, `DELETE FROM workspace_members WHERE workspace = $1 AND email = $2`, workspace, email)
 		if err != nil {
 			return err
@@ -136,7 +141,7 @@ func (db *DB) RemoveMember(ctx context.Context, workspace, email string) error {
 		if n, err := res.RowsAffected(); err != nil || n == 0 {
 			return errors.Join(err, hub.ErrNotFound)
 		}
-		return keepsAnAdmin(ctx, tx, workspace)
+		return nil
 	})
 	if err != nil {
 		return db.errorf("remove member %s of %s: %w", email, workspace, err)
@@ -153,12 +158,20 @@ func workspaceExists(ctx context.Context, q querier, name string) error {
 	return err
 }
 
-// keepsAnAdmin returns accounts.ErrLastAdmin when workspace has no admin.
-func keepsAnAdmin(ctx context.Context, q querier, workspace string) error {
-	var admins int
-	err := q.QueryRowContext(ctx, `SELECT COUNT(*) FROM workspace_members WHERE workspace = $1 AND role = $2`,
-		workspace, string(accounts.Admin)).Scan(&admins)
-	if err == nil && admins == 0 {
+// keepsAnAdmin returns accounts.ErrLastAdmin when email is the one admin
+// of workspace: a change that takes their role away would leave the
+// workspace without one. A workspace that has no admin yet, as the default
+// workspace of a new hub, may take members of any role.
+func keepsAnAdmin(ctx context.Context, tx *sql.Tx, workspace, email string) error {
+	// The workspace's row, locked, serializes the changes of its members:
+	// two admins demoted at once on PostgreSQL would each see the other.
+	if _, err := tx.ExecContext(ctx, `UPDATE workspaces SET name = name WHERE name = $1`, workspace); err != nil {
+		return err
+	}
+	var admins, isAdmin int
+	err := tx.QueryRowContext(ctx, `SELECT COUNT(*), COUNT(CASE WHEN email = $3 THEN 1 END) FROM workspace_members
+		WHERE workspace = $1 AND role = $2`, workspace, string(accounts.Admin), email).Scan(&admins, &isAdmin)
+	if err == nil && admins == 1 && isAdmin == 1 {
 		return accounts.ErrLastAdmin
 	}
 	return err

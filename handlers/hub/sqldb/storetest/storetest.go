@@ -51,6 +51,7 @@ func Run(t *testing.T, open Open) {
 		{"Tokens", testTokens},
 		{"Workspaces", testWorkspaces},
 		{"Audit", testAudit},
+		{"Invitations", testInvitations},
 		{"Sessions", testSessions},
 		{"FormVersions", testFormVersions},
 		{"FormSaveRace", testFormSaveRace},
