@@ -97,7 +97,11 @@ func TestWithoutJavaScriptEveryStateIsReachable(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatal("the form never came once the hub was back")
 		}
-		do("trying again", chromedp.Click(chromedp.CSS(`a.hubform-retry`)), chromedp.WaitReady(chromedp.CSS(`[data-hubform]`)))
+		// Followed by navigating to it, which waits for the new page: a
+		// click returns as the navigation starts, and what is looked up
+		// next may be the page that is going away.
+		retry := browsertest.Eval[string](t, tab, 5*time.Second, `document.querySelector('a.hubform-retry').href`)
+		do("trying again", chromedp.Navigate(retry), chromedp.WaitReady(chromedp.CSS(`[data-hubform]`)))
 	}
 	if lang := browsertest.Eval[string](t, tab, 5*time.Second, `document.querySelector('form').lang`); lang != "de" {
 		t.Errorf("the form's language is %q, want the page's de", lang)
