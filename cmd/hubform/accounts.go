@@ -147,7 +147,7 @@ func runUsers(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			return fail(1, "%s", msg)
 		}
 		if err == nil {
-			fmt.Fprintf(stdout, "%s is %s of workspace %s\n", addr, article(role), *workspace)
+			fmt.Fprintf(stdout, "%s is %s of workspace %s\n", addr, role.Article(), *workspace)
 			audit(ctx, db, stderr, accounts.Event{Workspace: *workspace, Action: accounts.ActionMemberSet, Target: addr, Detail: string(role)})
 		}
 	case "remove":

@@ -237,7 +237,7 @@ func openHub(ctx context.Context, cfg hubConfig, logger *slog.Logger) (_ *runnin
 		// request would buy nothing there.
 		limiter = h.db
 	}
-	owners, err := ownerRoutes(h.db.DB, served, h.blobs, h.queue, h.metrics, logger, strings.HasPrefix(publicURL, "https://"))
+	owners, err := ownerRoutes(h.db.DB, served, h.blobs, h.queue, h.metrics, logger, publicURL)
 	if err != nil {
 		return nil, err
 	}

@@ -115,7 +115,7 @@ func runWorkspaces(ctx context.Context, args []string, stdout, stderr io.Writer)
 			return fail(1, "%s", msg)
 		}
 		if err == nil {
-			fmt.Fprintf(stdout, "%s is %s of workspace %s\n", addr, article(role), name)
+			fmt.Fprintf(stdout, "%s is %s of workspace %s\n", addr, role.Article(), name)
 			audit(ctx, db, stderr, accounts.Event{Workspace: name, Action: accounts.ActionMemberSet, Target: addr, Detail: string(role)})
 		}
 	case "remove-member":
@@ -149,14 +149,6 @@ func membershipError(err error, workspace, email string) (string, bool) {
 		return fmt.Sprintf("no workspace %s, or no user %s (hubform workspaces list, hubform users list)", workspace, email), true
 	}
 	return "", false
-}
-
-// article returns "an admin", "an editor" or "a viewer".
-func article(r accounts.Role) string {
-	if r == accounts.Viewer {
-		return "a viewer"
-	}
-	return "an " + string(r)
 }
 
 func listWorkspaces(ctx context.Context, db *database, w io.Writer) error {

@@ -37,6 +37,8 @@ const (
 	ActionWorkspaceCreated   = "workspace created"
 	ActionMemberSet          = "member added or role changed"
 	ActionMemberRemoved      = "member removed"
+	ActionMemberInvited      = "member invited"
+	ActionInvitationAccepted = "invitation accepted"
 	ActionTokenCreated       = "token created"
 	ActionTokenRevoked       = "token revoked"
 	ActionFormSaved          = "form saved"

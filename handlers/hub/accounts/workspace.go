@@ -54,6 +54,15 @@ func (r Role) rank() int {
 // Allows reports whether a member of role r may do what needs role need.
 func (r Role) Allows(need Role) bool { return r.rank() > 0 && r.rank() >= need.rank() }
 
+// Article returns the role with its article: "an admin", "an editor", "a
+// viewer".
+func (r Role) Article() string {
+	if r == Viewer {
+		return "a viewer"
+	}
+	return "an " + string(r)
+}
+
 // ParseRole returns the role s names.
 func ParseRole(s string) (Role, error) {
 	if r := Role(s); r.rank() > 0 {

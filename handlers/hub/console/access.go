@@ -20,6 +20,19 @@ import (
 type Workspaces interface {
 	// Memberships returns the user's memberships, by workspace.
 	Memberships(ctx context.Context, email string) ([]accounts.Member, error)
+	// Members returns a workspace's members; SetMember adds one or
+	// changes their role and RemoveMember ends a membership, both
+	// refusing with accounts.ErrLastAdmin to leave a workspace without an
+	// admin.
+	Members(ctx context.Context, workspace string) ([]accounts.Member, error)
+	SetMember(ctx context.Context, m accounts.Member) error
+	RemoveMember(ctx context.Context, workspace, email string) error
+	// CreateInvitation, Invitation and AcceptInvitation keep invitations
+	// by the hash of their link's token; an invitation that expired or was
+	// accepted is hub.ErrNotFound.
+	CreateInvitation(ctx context.Context, tokenHash string, inv accounts.Invitation) error
+	Invitation(ctx context.Context, tokenHash string, now time.Time) (accounts.Invitation, error)
+	AcceptInvitation(ctx context.Context, tokenHash, passwordHash string, now time.Time) (accounts.Invitation, bool, error)
 	// SiteWorkspace returns the workspace that owns site, or an error
 	// wrapping hub.ErrNotFound when none does.
 	SiteWorkspace(ctx context.Context, site string) (string, error)
@@ -39,13 +52,17 @@ const signedIn accounts.Role = ""
 // missing here is refused to everyone (see authorize): a route added later
 // is closed until it is given its role.
 var routeRoles = map[string]accounts.Role{
-	"POST " + Path + "/sign-out":  signedIn,
-	"GET " + Path:                 signedIn,
-	"POST " + Path + "/workspace": signedIn,
-	"GET " + auditPath:            accounts.Admin,
-	"GET " + Path + "/forms":      accounts.Viewer,
-	"GET " + sitesPath:            accounts.Viewer,
-	"POST " + sitesPath:           accounts.Editor,
+	"POST " + Path + "/sign-out":      signedIn,
+	"GET " + Path:                     signedIn,
+	"POST " + Path + "/workspace":     signedIn,
+	"GET " + auditPath:                accounts.Admin,
+	"GET " + membersPath:              accounts.Admin,
+	"POST " + membersPath:             accounts.Admin,
+	"POST " + membersPath + "/remove": accounts.Admin,
+	"POST " + invitationsPath:         accounts.Admin,
+	"GET " + Path + "/forms":          accounts.Viewer,
+	"GET " + sitesPath:                accounts.Viewer,
+	"POST " + sitesPath:               accounts.Editor,
 
 	"GET " + Path + "/forms/:site/:slug":                            accounts.Viewer,
 	"POST " + Path + "/forms/:site/:slug":                           accounts.Editor,

@@ -93,7 +93,17 @@ type Config struct {
 	// Secure marks the cookies Secure: set it when browsers reach the hub
 	// over HTTPS (its public URL is https://).
 	Secure bool
-	Logger *slog.Logger
+	// PublicURL is where people reach the hub, such as
+	// https://forms.example.com: the links sent by e-mail start with it.
+	PublicURL string
+	// Mailer, when set, sends invitations from MailFrom; without one the
+	// console shows an invitation's link to copy.
+	Mailer   Mailer
+	MailFrom string
+	// PasswordParams hash the passwords people choose; zero means
+	// accounts.DefaultParams.
+	PasswordParams accounts.Params
+	Logger         *slog.Logger
 	// Lifetime is how long a session lasts at most, and IdleTimeout how
 	// long it lasts unused; zero means the defaults.
 	Lifetime, IdleTimeout time.Duration
@@ -130,6 +140,7 @@ func New(cfg Config) (*Console, error) {
 	cfg.IdleTimeout = cmp.Or(cfg.IdleTimeout, DefaultIdleTimeout)
 	cfg.AddressLimit = cmp.Or(cfg.AddressLimit, DefaultAddressLimit)
 	cfg.AccountLimit = cmp.Or(cfg.AccountLimit, DefaultAccountLimit)
+	cfg.PasswordParams = cmp.Or(cfg.PasswordParams, accounts.DefaultParams)
 
 	sm := scs.New()
 	sm.Store = cfg.Sessions
@@ -178,6 +189,12 @@ func (con *Console) Register(e *echo.Echo) {
 	g.GET("", con.home)
 	g.POST("/workspace", con.switchWorkspace)
 	g.GET("/audit", con.auditPage)
+	g.GET("/members", con.membersPage)
+	g.POST("/members", con.setRole)
+	g.POST("/members/remove", con.removeMember)
+	g.POST("/invitations", con.invite)
+	g.GET("/invitations/:token", con.invitationPage)
+	g.POST("/invitations/:token", con.acceptInvitation)
 	g.GET("/forms", con.formList)
 	con.inboxRoutes(g)
 	if con.cfg.Store != nil {
@@ -206,6 +223,9 @@ var public = map[string]bool{
 	http.MethodGet + " " + SignInPath:        true,
 	http.MethodPost + " " + SignInPath:       true,
 	http.MethodGet + " " + staticPath + "/*": true,
+	// An invitation's link is its own proof.
+	http.MethodGet + " " + invitationsPath + "/:token":  true,
+	http.MethodPost + " " + invitationsPath + "/:token": true,
 }
 
 // userKey is where requireUser leaves the user in the request's context.

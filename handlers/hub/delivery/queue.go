@@ -234,3 +234,8 @@ func FormTag(site, slug string) string {
 
 // errGone means a delivery's submission or receiver no longer exists.
 var errGone = errors.New("no longer exists")
+
+// Mailer returns the queue's Mailer and the address it sends from; nil
+// when the hub sends no e-mail. Others who send the hub's e-mail, such as
+// the console's invitations, use the same.
+func (q *Queue) Mailer() (Mailer, string) { return q.cfg.Mailer, q.cfg.MailFrom }
