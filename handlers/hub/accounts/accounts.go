@@ -95,3 +95,17 @@ func ValidTokenName(s string) bool {
 	}
 	return true
 }
+
+// Session is one console session of a user, as they see it in their list.
+type Session struct {
+	ID         string
+	Email      string
+	CreatedAt  time.Time
+	LastSeenAt time.Time
+	Client     string
+	UserAgent  string
+}
+
+// ResetTTL is how long a password reset's link works: it is as good as the
+// password, so it lives an hour, and works once.
+const ResetTTL = time.Hour

@@ -52,6 +52,7 @@ func Run(t *testing.T, open Open) {
 		{"Workspaces", testWorkspaces},
 		{"Audit", testAudit},
 		{"Invitations", testInvitations},
+		{"UserSessions", testUserSessions},
 		{"Sessions", testSessions},
 		{"FormVersions", testFormVersions},
 		{"FormSaveRace", testFormSaveRace},
