@@ -40,10 +40,11 @@ func (con *Console) record(ctx context.Context, events ...accounts.Event) {
 	}
 }
 
-// auditSignIn records a sign-in, or a failed one, of the address email in
-// the log of each of its user's workspaces, or in the hub's own when it has
-// none (or no user has the address).
-func (con *Console) auditSignIn(c echo.Context, email, action string) {
+// auditUser records what the user of email did as themselves (signed in,
+// failed to, changed their password) in the log of each of their
+// workspaces, or in the hub's own when they have none (or no user has the
+// address).
+func (con *Console) auditUser(c echo.Context, email, action string) {
 	ctx := c.Request().Context()
 	e := accounts.Event{At: con.cfg.Now(), Actor: email, Action: action, Target: email, Client: c.RealIP()}
 	ms, err := con.cfg.Workspaces.Memberships(ctx, email)

@@ -43,11 +43,29 @@ const (
 	staticPath = Path + "/static"
 )
 
-// Users finds the users who may sign in.
+// Users finds the users who may sign in, and keeps their sessions and
+// passwords, as sqldb.DB does.
 type Users interface {
 	// User returns the user with the e-mail address, or an error wrapping
 	// hub.ErrNotFound.
 	User(ctx context.Context, email string) (accounts.User, error)
+	// CreateUserSession records a session; TouchUserSession reports
+	// whether it is still open (hub.ErrNotFound once ended);
+	// UserSessions lists a user's; EndUserSessions ends those with the
+	// ids, or with none every one but keep's.
+	CreateUserSession(ctx context.Context, s accounts.Session) error
+	TouchUserSession(ctx context.Context, id, email string, now time.Time) error
+	UserSessions(ctx context.Context, email string) ([]accounts.Session, error)
+	EndUserSessions(ctx context.Context, email, keep string, ids ...string) (int, error)
+	// SetPassword gives a user a new password hash and ends their other
+	// sessions.
+	SetPassword(ctx context.Context, email, passwordHash, keep string) error
+	// CreatePasswordReset, PasswordReset and ResetPassword keep password
+	// resets by the hash of their link's token; one used or expired is
+	// hub.ErrNotFound.
+	CreatePasswordReset(ctx context.Context, tokenHash, email string, now, expires time.Time) error
+	PasswordReset(ctx context.Context, tokenHash string, now time.Time) (string, error)
+	ResetPassword(ctx context.Context, tokenHash, passwordHash string, now time.Time) (string, error)
 }
 
 // FormLister lists the forms the hub serves, as formsource.Dir does.
@@ -122,8 +140,12 @@ type Console struct {
 	csrf     echo.MiddlewareFunc
 }
 
-// sessionUser is the session key holding the signed-in user's address.
-const sessionUser = "user"
+// Session keys: the signed-in user's address, and the id of the session's
+// record (accounts.Session), which ends the session when it is deleted.
+const (
+	sessionUser = "user"
+	sessionID   = "id"
+)
 
 // New checks cfg and returns the console.
 func New(cfg Config) (*Console, error) {
@@ -189,6 +211,13 @@ func (con *Console) Register(e *echo.Echo) {
 	g.GET("", con.home)
 	g.POST("/workspace", con.switchWorkspace)
 	g.GET("/audit", con.auditPage)
+	g.GET("/account", con.accountPage)
+	g.POST("/account/password", con.changePassword)
+	g.POST("/account/sessions", con.endSessions)
+	g.GET("/reset", con.resetPage)
+	g.POST("/reset", con.requestReset)
+	g.GET("/reset/:token", con.resetLinkPage)
+	g.POST("/reset/:token", con.resetPassword)
 	g.GET("/members", con.membersPage)
 	g.POST("/members", con.setRole)
 	g.POST("/members/remove", con.removeMember)
@@ -223,6 +252,11 @@ var public = map[string]bool{
 	http.MethodGet + " " + SignInPath:        true,
 	http.MethodPost + " " + SignInPath:       true,
 	http.MethodGet + " " + staticPath + "/*": true,
+	// Asking for a password reset, and its link, which is its own proof.
+	http.MethodGet + " " + resetPath:              true,
+	http.MethodPost + " " + resetPath:             true,
+	http.MethodGet + " " + resetPath + "/:token":  true,
+	http.MethodPost + " " + resetPath + "/:token": true,
 	// An invitation's link is its own proof.
 	http.MethodGet + " " + invitationsPath + "/:token":  true,
 	http.MethodPost + " " + invitationsPath + "/:token": true,
@@ -253,6 +287,17 @@ func (con *Console) requireUser(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		if err != nil {
 			return hub.Internal("looking up the signed-in user", err)
+		}
+		err = con.cfg.Users.TouchUserSession(ctx, con.sessions.GetString(ctx, sessionID), email, con.cfg.Now())
+		if errors.Is(err, hub.ErrNotFound) {
+			// Ended from another session, or by a new password.
+			if err := con.sessions.Destroy(ctx); err != nil {
+				return hub.Internal("ending a session", err)
+			}
+			return con.refuse(c)
+		}
+		if err != nil {
+			return hub.Internal("looking up the session", err)
 		}
 		c.Set(userKey, u)
 		return next(c)

@@ -240,12 +240,9 @@ func (con *Console) acceptInvitation(c echo.Context) error {
 	if !added {
 		return c.Redirect(http.StatusSeeOther, SignInPath)
 	}
-	if err := con.sessions.RenewToken(ctx); err != nil {
-		return hub.Internal("renewing a session", err)
+	if err := con.startSession(c, inv.Email, inv.Workspace); err != nil {
+		return err
 	}
-	con.sessions.Put(ctx, sessionUser, inv.Email)
-	con.sessions.Put(ctx, sessionWorkspace, inv.Workspace)
-	con.auditSignIn(c, inv.Email, accounts.ActionSignIn)
 	return c.Redirect(http.StatusSeeOther, Path)
 }
 

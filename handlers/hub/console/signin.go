@@ -68,20 +68,39 @@ func (con *Console) signIn(c echo.Context) error {
 	if !ok {
 		con.cfg.Logger.InfoContext(ctx, "console sign-in failed", slog.String("client", c.RealIP()), slog.String("email", email))
 		if emailErr == nil {
-			con.auditSignIn(c, email, accounts.ActionSignInFailed)
+			con.auditUser(c, email, accounts.ActionSignInFailed)
 		}
 		p.Error = signInFailed
 		return render(c, http.StatusUnauthorized, signInPage(p))
 	}
+	if err := con.startSession(c, email, ""); err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, Path)
+}
+
+// startSession signs email in, in a new session with a record of its own,
+// and in workspace when it is set.
+func (con *Console) startSession(c echo.Context, email, workspace string) error {
+	ctx := c.Request().Context()
 	// A new token on sign-in: a session token planted before cannot be
 	// carried into the signed-in session.
 	if err := con.sessions.RenewToken(ctx); err != nil {
 		return hub.Internal("renewing a session", err)
 	}
+	now := con.cfg.Now()
+	s := accounts.Session{ID: accounts.NewLinkToken(), Email: email, CreatedAt: now, LastSeenAt: now, Client: c.RealIP(), UserAgent: c.Request().UserAgent()}
+	if err := con.cfg.Users.CreateUserSession(ctx, s); err != nil {
+		return hub.Internal("recording a session", err)
+	}
 	con.sessions.Put(ctx, sessionUser, email)
+	con.sessions.Put(ctx, sessionID, s.ID)
+	if workspace != "" {
+		con.sessions.Put(ctx, sessionWorkspace, workspace)
+	}
 	con.cfg.Logger.InfoContext(ctx, "console sign-in", slog.String("client", c.RealIP()), slog.String("email", email))
-	con.auditSignIn(c, email, accounts.ActionSignIn)
-	return c.Redirect(http.StatusSeeOther, Path)
+	con.auditUser(c, email, accounts.ActionSignIn)
+	return nil
 }
 
 // checkPassword reports whether password is the user's. Every failure
@@ -101,7 +120,11 @@ func (con *Console) checkPassword(ctx context.Context, email string, emailErr er
 }
 
 func (con *Console) signOut(c echo.Context) error {
-	if err := con.sessions.Destroy(c.Request().Context()); err != nil {
+	ctx := c.Request().Context()
+	if _, err := con.cfg.Users.EndUserSessions(ctx, userEmail(c), "", con.sessions.GetString(ctx, sessionID)); err != nil {
+		return hub.Internal("ending a session", err)
+	}
+	if err := con.sessions.Destroy(ctx); err != nil {
 		return hub.Internal("ending a session", err)
 	}
 	return c.Redirect(http.StatusSeeOther, SignInPath)

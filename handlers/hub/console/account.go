@@ -1,0 +1,248 @@
+package console
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	gomail "github.com/wneessen/go-mail"
+
+	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/handlers/hub/accounts"
+)
+
+// Paths of a user's own pages.
+const (
+	accountPath = Path + "/account"
+	resetPath   = Path + "/reset"
+)
+
+// accountProps are what the account page shows: the user's sessions and
+// the form that changes their password.
+type accountProps struct {
+	CSRF, Email     string
+	Current         string
+	Sessions        []accounts.Session
+	Notice, Problem string
+}
+
+func (con *Console) accountPage(c echo.Context) error {
+	return con.renderAccount(c, http.StatusOK, accountProps{Notice: con.sessions.PopString(c.Request().Context(), sessionNotice)})
+}
+
+func (con *Console) renderAccount(c echo.Context, status int, p accountProps) error {
+	ctx := c.Request().Context()
+	p.CSRF, p.Email, p.Current = csrfToken(c), userEmail(c), con.sessions.GetString(ctx, sessionID)
+	var err error
+	if p.Sessions, err = con.cfg.Users.UserSessions(ctx, p.Email); err != nil {
+		return hub.Internal("listing sessions", err)
+	}
+	return render(c, status, accountPageView(p))
+}
+
+// endSessions ends the posted sessions of the user, or with all=1 every
+// one but this.
+func (con *Console) endSessions(c echo.Context) error {
+	ctx := c.Request().Context()
+	params, err := c.FormParams()
+	if err != nil {
+		return &hub.Error{Status: http.StatusBadRequest, Message: "The form could not be read."}
+	}
+	current := con.sessions.GetString(ctx, sessionID)
+	ids := params["id"]
+	if params.Get("all") != "1" && len(ids) == 0 {
+		return &hub.Error{Status: http.StatusBadRequest, Message: "Choose the sessions to end."}
+	}
+	if params.Get("all") == "1" {
+		ids = nil
+	}
+	n, err := con.cfg.Users.EndUserSessions(ctx, userEmail(c), current, ids...)
+	if err != nil {
+		return hub.Internal("ending sessions", err)
+	}
+	if n == 1 {
+		return con.noticeAndGo(c, accountPath, "One session was ended.")
+	}
+	return con.noticeAndGo(c, accountPath, strconv.Itoa(n)+" sessions were ended.")
+}
+
+// changePassword gives the user a new password, once they gave the one
+// they have, and ends their other sessions.
+func (con *Console) changePassword(c echo.Context) error {
+	ctx := c.Request().Context()
+	email := userEmail(c)
+	ok, err := con.checkPassword(ctx, email, nil, c.FormValue("current"))
+	if err != nil {
+		return hub.Internal("checking a password", err)
+	}
+	if !ok {
+		return con.renderAccount(c, http.StatusUnprocessableEntity, accountProps{Problem: "The current password is wrong."})
+	}
+	hash, problem, err := con.newPassword(c)
+	if problem != "" || err != nil {
+		if err != nil {
+			return err
+		}
+		return con.renderAccount(c, http.StatusUnprocessableEntity, accountProps{Problem: problem})
+	}
+	if err := con.cfg.Users.SetPassword(ctx, email, hash, con.sessions.GetString(ctx, sessionID)); err != nil {
+		return hub.Internal("changing a password", err)
+	}
+	con.auditUser(c, email, accounts.ActionPasswordChanged)
+	return con.noticeAndGo(c, accountPath, "Your password was changed, and your other sessions ended.")
+}
+
+// newPassword returns the hash of the posted new password, or says what
+// is wrong with it.
+func (con *Console) newPassword(c echo.Context) (hash, problem string, err error) {
+	password := c.FormValue("password")
+	if err := accounts.CheckPasswordRules(password); err != nil {
+		return "", "Choose another password: " + err.Error() + ".", nil
+	}
+	if password != c.FormValue("confirm") {
+		return "", "The two passwords differ: type the same one twice.", nil
+	}
+	if hash, err = accounts.HashPassword(password, con.cfg.PasswordParams); err != nil {
+		return "", "", hub.Internal("hashing a password", err)
+	}
+	return hash, "", nil
+}
+
+// auditSelf records what a user did to their own account, in the log of
+// each of their workspaces.
+func (con *Console) auditSelf(c echo.Context, email, action string) {
+	con.auditUser(c, email, action)
+}
+
+// resetProps are what the pages of a password reset show.
+type resetProps struct {
+	CSRF, Path, Email string
+	// Sent is whether the request was taken: the page then says the same
+	// whether a user has the address or not.
+	Sent    bool
+	Problem string
+}
+
+func (con *Console) resetPage(c echo.Context) error {
+	return render(c, http.StatusOK, resetPageView(resetProps{CSRF: csrfToken(c), Path: resetPath}))
+}
+
+// requestReset takes a request for a reset link. It answers the same
+// whether a user has the address or not, and sends the e-mail in the
+// background, so that neither the page nor its timing tells. Requests are
+// limited per client address and per e-mail address, as sign-ins are.
+func (con *Console) requestReset(c echo.Context) error {
+	ctx := c.Request().Context()
+	p := resetProps{CSRF: csrfToken(c), Path: resetPath, Email: c.FormValue("email")}
+	email, err := accounts.NormalizeEmail(p.Email)
+	if err != nil {
+		p.Problem = "Give the e-mail address you sign in with, such as ann@example.com."
+		return render(c, http.StatusUnprocessableEntity, resetPageView(p))
+	}
+	now := con.cfg.Now()
+	for _, limit := range []struct {
+		key string
+		n   int
+	}{{"console-reset address " + c.RealIP(), con.cfg.AddressLimit}, {"console-reset account " + email, con.cfg.AccountLimit}} {
+		ok, retry, err := con.cfg.Limiter.Allow(ctx, limit.key, limit.n, LimitWindow, now)
+		if err != nil {
+			return hub.Internal("counting a reset request", err)
+		}
+		if !ok {
+			c.Response().Header().Set("Retry-After", strconv.Itoa(int((retry+time.Second-1)/time.Second)))
+			p.Problem = "Too many requests. Try again in " + minutes(retry) + "."
+			return render(c, http.StatusTooManyRequests, resetPageView(p))
+		}
+	}
+	p.Sent = true
+	if con.cfg.Mailer == nil {
+		con.cfg.Logger.WarnContext(ctx, "password reset asked for, but the hub sends no e-mail (--smtp-url)", slog.String("client", c.RealIP()))
+		return render(c, http.StatusOK, resetPageView(p))
+	}
+	token := accounts.NewLinkToken()
+	err = con.cfg.Users.CreatePasswordReset(ctx, accounts.HashToken(token), email, now, now.Add(accounts.ResetTTL))
+	switch {
+	case errors.Is(err, hub.ErrNotFound):
+		con.cfg.Logger.InfoContext(ctx, "password reset asked for an address no user has", slog.String("client", c.RealIP()))
+	case err != nil:
+		return hub.Internal("creating a password reset", err)
+	default:
+		con.auditUser(c, email, accounts.ActionResetRequested)
+		link := con.cfg.PublicURL + resetPath + "/" + token
+		go con.sendReset(context.WithoutCancel(ctx), email, link, now.Add(accounts.ResetTTL))
+	}
+	return render(c, http.StatusOK, resetPageView(p))
+}
+
+func (con *Console) sendReset(ctx context.Context, email, link string, expires time.Time) {
+	m := gomail.NewMsg()
+	err := errors.Join(m.From(con.cfg.MailFrom), m.To(email))
+	if err == nil {
+		m.Subject("Choose a new password")
+		m.SetBodyString(gomail.TypeTextPlain, fmt.Sprintf(`Someone, perhaps you, asked for a new password for %s on a form hub's console.
+
+Choose one here:
+
+%s
+
+The link works once, until %s. If you did not ask, ignore this e-mail: your password stays as it is.
+`, email, link, expires.UTC().Format("2006-01-02 15:04 UTC")))
+		ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		defer cancel()
+		err = con.cfg.Mailer.Send(ctx, m)
+	}
+	if err != nil {
+		con.cfg.Logger.ErrorContext(ctx, "password reset e-mail not sent", slog.Any("error", err))
+	}
+}
+
+// invalidReset answers a reset link that cannot be used.
+var invalidReset = &hub.Error{Status: http.StatusNotFound,
+	Message: "This link is not valid: it may have expired or been used already. Ask for a new one at " + resetPath + "."}
+
+func (con *Console) resetLinkPage(c echo.Context) error {
+	email, err := con.cfg.Users.PasswordReset(c.Request().Context(), accounts.HashToken(c.Param("token")), con.cfg.Now())
+	if errors.Is(err, hub.ErrNotFound) {
+		return invalidReset
+	}
+	if err != nil {
+		return hub.Internal("reading a password reset", err)
+	}
+	return render(c, http.StatusOK, resetLinkPageView(resetProps{CSRF: csrfToken(c), Path: resetPath + "/" + c.Param("token"), Email: email}))
+}
+
+// resetPassword uses a reset link: the user takes the new password, every
+// session of theirs ends, and they are signed in afresh.
+func (con *Console) resetPassword(c echo.Context) error {
+	ctx := c.Request().Context()
+	hashed := accounts.HashToken(c.Param("token"))
+	email, err := con.cfg.Users.PasswordReset(ctx, hashed, con.cfg.Now())
+	if errors.Is(err, hub.ErrNotFound) {
+		return invalidReset
+	}
+	if err != nil {
+		return hub.Internal("reading a password reset", err)
+	}
+	hash, problem, err := con.newPassword(c)
+	if err != nil {
+		return err
+	}
+	if problem != "" {
+		return render(c, http.StatusUnprocessableEntity, resetLinkPageView(resetProps{CSRF: csrfToken(c), Path: resetPath + "/" + c.Param("token"), Email: email, Problem: problem}))
+	}
+	if email, err = con.cfg.Users.ResetPassword(ctx, hashed, hash, con.cfg.Now()); errors.Is(err, hub.ErrNotFound) {
+		return invalidReset
+	} else if err != nil {
+		return hub.Internal("resetting a password", err)
+	}
+	con.auditUser(c, email, accounts.ActionPasswordReset)
+	if err := con.startSession(c, email, ""); err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, Path)
+}
