@@ -113,12 +113,6 @@ func (con *Console) newPassword(c echo.Context) (hash, problem string, err error
 	return hash, "", nil
 }
 
-// auditSelf records what a user did to their own account, in the log of
-// each of their workspaces.
-func (con *Console) auditSelf(c echo.Context, email, action string) {
-	con.auditUser(c, email, action)
-}
-
 // resetProps are what the pages of a password reset show.
 type resetProps struct {
 	CSRF, Path, Email string
