@@ -121,7 +121,10 @@ type Config struct {
 	// PasswordParams hash the passwords people choose; zero means
 	// accounts.DefaultParams.
 	PasswordParams accounts.Params
-	Logger         *slog.Logger
+	// OIDC, when set, offers single sign-on with an OpenID Connect
+	// provider beside passwords.
+	OIDC   *OIDC
+	Logger *slog.Logger
 	// Lifetime is how long a session lasts at most, and IdleTimeout how
 	// long it lasts unused; zero means the defaults.
 	Lifetime, IdleTimeout time.Duration
@@ -211,6 +214,8 @@ func (con *Console) Register(e *echo.Echo) {
 	g.GET("", con.home)
 	g.POST("/workspace", con.switchWorkspace)
 	g.GET("/audit", con.auditPage)
+	g.GET("/sso", con.ssoStart)
+	g.GET("/sso/callback", con.ssoCallback)
 	g.GET("/account", con.accountPage)
 	g.POST("/account/password", con.changePassword)
 	g.POST("/account/sessions", con.endSessions)
@@ -257,6 +262,9 @@ var public = map[string]bool{
 	http.MethodPost + " " + resetPath:             true,
 	http.MethodGet + " " + resetPath + "/:token":  true,
 	http.MethodPost + " " + resetPath + "/:token": true,
+	// Single sign-on, whose answer the provider vouches for.
+	http.MethodGet + " " + ssoPath:         true,
+	http.MethodGet + " " + ssoCallbackPath: true,
 	// An invitation's link is its own proof.
 	http.MethodGet + " " + invitationsPath + "/:token":  true,
 	http.MethodPost + " " + invitationsPath + "/:token": true,

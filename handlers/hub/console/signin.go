@@ -24,7 +24,7 @@ func (con *Console) signInPage(c echo.Context) error {
 	if con.sessions.GetString(c.Request().Context(), sessionUser) != "" {
 		return c.Redirect(http.StatusSeeOther, Path)
 	}
-	return render(c, http.StatusOK, signInPage(signInProps{CSRF: csrfToken(c)}))
+	return render(c, http.StatusOK, signInPage(signInProps{CSRF: csrfToken(c), SSO: con.cfg.OIDC != nil}))
 }
 
 // signIn checks the posted e-mail address and password. Attempts are
@@ -34,7 +34,7 @@ func (con *Console) signInPage(c echo.Context) error {
 // signing in for a window.
 func (con *Console) signIn(c echo.Context) error {
 	ctx := c.Request().Context()
-	p := signInProps{CSRF: csrfToken(c), Email: c.FormValue("email")}
+	p := signInProps{CSRF: csrfToken(c), Email: c.FormValue("email"), SSO: con.cfg.OIDC != nil}
 	email, emailErr := accounts.NormalizeEmail(p.Email)
 	password := c.FormValue("password")
 
