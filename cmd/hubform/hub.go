@@ -19,6 +19,7 @@ import (
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/accounts"
 	"github.com/hubform/hubform/handlers/hub/captcha"
+	"github.com/hubform/hubform/handlers/hub/console"
 	"github.com/hubform/hubform/handlers/hub/delivery"
 	"github.com/hubform/hubform/handlers/hub/formsource"
 	"github.com/hubform/hubform/handlers/hub/localblob"
@@ -88,6 +89,8 @@ Scaled out, on each of several machines behind one load balancer:
 type hubConfig struct {
 	addr, data, forms, publicURL        string
 	formsWorkspace                      string
+	oidcIssuer, oidcClientID            string
+	oidcClientSecret                    string
 	db, blob                            string
 	signingSecret                       string
 	turnstileSecret, recaptchaSecret    string
@@ -111,6 +114,9 @@ func runHub(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.forms, "forms", "", "`DIR` of forms, DIR/<site>/<slug>.json, served read-only beside the\ndatabase's forms; empty: the database's forms only (HUBFORM_FORMS)")
 	fs.StringVar(&cfg.formsWorkspace, "forms-workspace", accounts.DefaultWorkspace, "the `WORKSPACE` that owns the sites of --forms, those no other workspace\nowns already; claimed at start (HUBFORM_FORMS_WORKSPACE)")
 	fs.StringVar(&cfg.publicURL, "public-url", "", "`URL` clients reach the hub at, used in signed upload URLs;\nempty: http://ADDR (HUBFORM_PUBLIC_URL)")
+	fs.StringVar(&cfg.oidcIssuer, "oidc-issuer", "", "`URL` of an OpenID Connect provider the console offers single sign-on with;\nits redirect URL is PUBLIC-URL/console/sso/callback (HUBFORM_OIDC_ISSUER)")
+	fs.StringVar(&cfg.oidcClientID, "oidc-client-id", "", "the console's client `ID` at the provider (HUBFORM_OIDC_CLIENT_ID)")
+	fs.StringVar(&cfg.oidcClientSecret, "oidc-client-secret", "", "the console's client `SECRET` at the provider (HUBFORM_OIDC_CLIENT_SECRET)")
 	fs.StringVar(&cfg.signingSecret, "signing-secret", "", "`SECRET` of at least 32 bytes signing upload URLs; hubs sharing\nstorage share it; empty: one kept in DATA/signing.key; unused with --blob,\nwhose URLs the bucket's credentials sign (HUBFORM_SIGNING_SECRET)")
 	fs.StringVar(&cfg.turnstileSecret, "turnstile-secret", "", "Turnstile `SECRET` for forms whose settings name none (HUBFORM_TURNSTILE_SECRET)")
 	fs.StringVar(&cfg.recaptchaSecret, "recaptcha-secret", "", "reCAPTCHA `SECRET` for forms whose settings name none (HUBFORM_RECAPTCHA_SECRET)")
@@ -237,7 +243,16 @@ func openHub(ctx context.Context, cfg hubConfig, logger *slog.Logger) (_ *runnin
 		// request would buy nothing there.
 		limiter = h.db
 	}
-	owners, err := ownerRoutes(h.db.DB, served, h.blobs, h.queue, h.metrics, logger, publicURL)
+	var sso *console.OIDC
+	if cfg.oidcIssuer != "" || cfg.oidcClientID != "" {
+		if cfg.oidcIssuer == "" || cfg.oidcClientID == "" || cfg.oidcClientSecret == "" {
+			return nil, errors.New("--oidc-issuer, --oidc-client-id and --oidc-client-secret go together")
+		}
+		if sso, err = console.NewOIDC(ctx, cfg.oidcIssuer, cfg.oidcClientID, cfg.oidcClientSecret, publicURL); err != nil {
+			return nil, fmt.Errorf("--oidc-issuer: %w", err)
+		}
+	}
+	owners, err := ownerRoutes(h.db.DB, served, h.blobs, h.queue, h.metrics, logger, publicURL, sso)
 	if err != nil {
 		return nil, err
 	}

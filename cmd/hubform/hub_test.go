@@ -360,6 +360,8 @@ func TestHubCommandErrors(t *testing.T) {
 		{[]string{"hub", "--forms", t.TempDir(), "--data", t.TempDir(), "--log-format", "xml"}, `--log-format "xml"`},
 		{[]string{"hub", "--forms", t.TempDir(), "--data", t.TempDir(), "--addr", "127.0.0.1:0", "--shutdown-grace", "0s"}, "--shutdown-grace must be positive"},
 		{[]string{"hub", "--forms", t.TempDir(), "--data", t.TempDir(), "--addr", "127.0.0.1:0", "--forms-workspace", "nowhere"}, "--forms-workspace: no workspace nowhere"},
+		{[]string{"hub", "--forms", t.TempDir(), "--data", t.TempDir(), "--addr", "127.0.0.1:0", "--oidc-issuer", "http://127.0.0.1:9/oidc"}, "go together"},
+		{[]string{"hub", "--forms", t.TempDir(), "--data", t.TempDir(), "--addr", "127.0.0.1:0", "--oidc-issuer", "http://127.0.0.1:9/oidc", "--oidc-client-id", "a", "--oidc-client-secret", "b"}, "--oidc-issuer: OpenID Connect provider"},
 	} {
 		status, _, stderr := hubform(t, tc.args...)
 		if status != 1 || !strings.Contains(stderr, tc.want) {

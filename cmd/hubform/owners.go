@@ -20,14 +20,15 @@ import (
 // any hub on it made is accepted by all. Sign-in attempts are counted in
 // the database too, even on SQLite: they are few, and a budget shared by
 // every hub is the point. publicURL starts the links the console e-mails,
-// and an https:// one marks its cookies Secure.
-func ownerRoutes(db *sqldb.DB, served *formsource.Layered, files blobStore, queue *delivery.Queue, m *metrics.Metrics, logger *slog.Logger, publicURL string) ([]func(*echo.Echo), error) {
+// and an https:// one marks its cookies Secure; sso, when set, is the
+// console's single sign-on.
+func ownerRoutes(db *sqldb.DB, served *formsource.Layered, files blobStore, queue *delivery.Queue, m *metrics.Metrics, logger *slog.Logger, publicURL string, sso *console.OIDC) ([]func(*echo.Echo), error) {
 	mailer, from := queue.Mailer()
 	submissions := &inbox.Inbox{Forms: served, Store: db, Files: files, Logger: logger}
 	con, err := console.New(console.Config{
 		Users: db, Workspaces: db, Audit: db, Sessions: db.Sessions(), Limiter: db, Forms: served, Store: db, Logger: logger,
 		Secure: strings.HasPrefix(publicURL, "https://"), PublicURL: publicURL, Mailer: mailer, MailFrom: from,
-		Inbox: submissions, Deliveries: queue,
+		Inbox: submissions, Deliveries: queue, OIDC: sso,
 	})
 	if err != nil {
 		return nil, err
