@@ -91,6 +91,7 @@ type hubConfig struct {
 	formsWorkspace                      string
 	oidcIssuer, oidcClientID            string
 	oidcClientSecret                    string
+	signup                              string
 	db, blob                            string
 	signingSecret                       string
 	turnstileSecret, recaptchaSecret    string
@@ -115,6 +116,7 @@ func runHub(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.formsWorkspace, "forms-workspace", accounts.DefaultWorkspace, "the `WORKSPACE` that owns the sites of --forms, those no other workspace\nowns already; claimed at start (HUBFORM_FORMS_WORKSPACE)")
 	fs.StringVar(&cfg.publicURL, "public-url", "", "`URL` clients reach the hub at, used in signed upload URLs;\nempty: http://ADDR (HUBFORM_PUBLIC_URL)")
 	fs.StringVar(&cfg.oidcIssuer, "oidc-issuer", "", "`URL` of an OpenID Connect provider the console offers single sign-on with;\nits redirect URL is PUBLIC-URL/console/sso/callback (HUBFORM_OIDC_ISSUER)")
+	fs.StringVar(&cfg.signup, "signup", string(console.SignupInvite), "who may join the console: closed (the operator adds people), invite (admins also\ninvite people to their workspace) or open (anyone also signs up, with a\nworkspace of their own, once their e-mail address is confirmed) (HUBFORM_SIGNUP)")
 	fs.StringVar(&cfg.oidcClientID, "oidc-client-id", "", "the console's client `ID` at the provider (HUBFORM_OIDC_CLIENT_ID)")
 	fs.StringVar(&cfg.oidcClientSecret, "oidc-client-secret", "", "the console's client `SECRET` at the provider (HUBFORM_OIDC_CLIENT_SECRET)")
 	fs.StringVar(&cfg.signingSecret, "signing-secret", "", "`SECRET` of at least 32 bytes signing upload URLs; hubs sharing\nstorage share it; empty: one kept in DATA/signing.key; unused with --blob,\nwhose URLs the bucket's credentials sign (HUBFORM_SIGNING_SECRET)")
@@ -252,7 +254,11 @@ func openHub(ctx context.Context, cfg hubConfig, logger *slog.Logger) (_ *runnin
 			return nil, fmt.Errorf("--oidc-issuer: %w", err)
 		}
 	}
-	owners, err := ownerRoutes(h.db.DB, served, h.blobs, h.queue, h.metrics, logger, publicURL, sso)
+	signup, err := console.ParseSignup(cmp.Or(cfg.signup, string(console.SignupInvite)))
+	if err != nil {
+		return nil, fmt.Errorf("--signup %w", err)
+	}
+	owners, err := ownerRoutes(h.db.DB, served, h.blobs, h.queue, h.metrics, logger, consoleOptions{publicURL: publicURL, sso: sso, signup: signup})
 	if err != nil {
 		return nil, err
 	}

@@ -361,6 +361,7 @@ func TestHubCommandErrors(t *testing.T) {
 		{[]string{"hub", "--forms", t.TempDir(), "--data", t.TempDir(), "--addr", "127.0.0.1:0", "--shutdown-grace", "0s"}, "--shutdown-grace must be positive"},
 		{[]string{"hub", "--forms", t.TempDir(), "--data", t.TempDir(), "--addr", "127.0.0.1:0", "--forms-workspace", "nowhere"}, "--forms-workspace: no workspace nowhere"},
 		{[]string{"hub", "--forms", t.TempDir(), "--data", t.TempDir(), "--addr", "127.0.0.1:0", "--oidc-issuer", "http://127.0.0.1:9/oidc"}, "go together"},
+		{[]string{"hub", "--forms", t.TempDir(), "--data", t.TempDir(), "--addr", "127.0.0.1:0", "--signup", "anyone"}, `--signup "anyone": want closed, invite or open`},
 		{[]string{"hub", "--forms", t.TempDir(), "--data", t.TempDir(), "--addr", "127.0.0.1:0", "--oidc-issuer", "http://127.0.0.1:9/oidc", "--oidc-client-id", "a", "--oidc-client-secret", "b"}, "--oidc-issuer: OpenID Connect provider"},
 	} {
 		status, _, stderr := hubform(t, tc.args...)

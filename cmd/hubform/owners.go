@@ -19,16 +19,14 @@ import (
 // the admin API and the metrics, both on the hub's database, so that a session or a token
 // any hub on it made is accepted by all. Sign-in attempts are counted in
 // the database too, even on SQLite: they are few, and a budget shared by
-// every hub is the point. publicURL starts the links the console e-mails,
-// and an https:// one marks its cookies Secure; sso, when set, is the
-// console's single sign-on.
-func ownerRoutes(db *sqldb.DB, served *formsource.Layered, files blobStore, queue *delivery.Queue, m *metrics.Metrics, logger *slog.Logger, publicURL string, sso *console.OIDC) ([]func(*echo.Echo), error) {
+// every hub is the point.
+func ownerRoutes(db *sqldb.DB, served *formsource.Layered, files blobStore, queue *delivery.Queue, m *metrics.Metrics, logger *slog.Logger, opts consoleOptions) ([]func(*echo.Echo), error) {
 	mailer, from := queue.Mailer()
 	submissions := &inbox.Inbox{Forms: served, Store: db, Files: files, Logger: logger}
 	con, err := console.New(console.Config{
 		Users: db, Workspaces: db, Audit: db, Sessions: db.Sessions(), Limiter: db, Forms: served, Store: db, Logger: logger,
-		Secure: strings.HasPrefix(publicURL, "https://"), PublicURL: publicURL, Mailer: mailer, MailFrom: from,
-		Inbox: submissions, Deliveries: queue, OIDC: sso,
+		Secure: strings.HasPrefix(opts.publicURL, "https://"), PublicURL: opts.publicURL, Mailer: mailer, MailFrom: from,
+		Inbox: submissions, Deliveries: queue, OIDC: opts.sso, Signup: opts.signup,
 	})
 	if err != nil {
 		return nil, err
@@ -40,4 +38,14 @@ func ownerRoutes(db *sqldb.DB, served *formsource.Layered, files blobStore, queu
 	// The metrics need a hub-wide token of scope metrics.
 	withMetrics := func(e *echo.Echo) { m.Register(e, api.RequireMetricsToken) }
 	return []func(*echo.Echo){con.Register, api.Register, withMetrics}, nil
+}
+
+// consoleOptions are the console's settings of the hub's flags.
+type consoleOptions struct {
+	// publicURL starts the links the console e-mails; an https:// one
+	// marks its cookies Secure.
+	publicURL string
+	// sso, when set, is the console's single sign-on.
+	sso    *console.OIDC
+	signup console.Signup
 }

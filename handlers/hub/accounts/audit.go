@@ -42,6 +42,7 @@ const (
 	ActionPasswordChanged    = "password changed"
 	ActionResetRequested     = "password reset asked for"
 	ActionPasswordReset      = "password reset"
+	ActionSignedUp           = "signed up"
 	ActionTokenCreated       = "token created"
 	ActionTokenRevoked       = "token revoked"
 	ActionFormSaved          = "form saved"

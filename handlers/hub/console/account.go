@@ -7,10 +7,8 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
-	"time"
 
 	"github.com/labstack/echo/v4"
-	gomail "github.com/wneessen/go-mail"
 
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/accounts"
@@ -138,21 +136,13 @@ func (con *Console) requestReset(c echo.Context) error {
 		p.Problem = "Give the e-mail address you sign in with, such as ann@example.com."
 		return render(c, http.StatusUnprocessableEntity, resetPageView(p))
 	}
-	now := con.cfg.Now()
-	for _, limit := range []struct {
-		key string
-		n   int
-	}{{"console-reset address " + c.RealIP(), con.cfg.AddressLimit}, {"console-reset account " + email, con.cfg.AccountLimit}} {
-		ok, retry, err := con.cfg.Limiter.Allow(ctx, limit.key, limit.n, LimitWindow, now)
-		if err != nil {
-			return hub.Internal("counting a reset request", err)
-		}
-		if !ok {
-			c.Response().Header().Set("Retry-After", strconv.Itoa(int((retry+time.Second-1)/time.Second)))
-			p.Problem = "Too many requests. Try again in " + minutes(retry) + "."
-			return render(c, http.StatusTooManyRequests, resetPageView(p))
-		}
+	if retry, err := con.limit(c, "console-reset", email); err != nil {
+		return err
+	} else if retry > 0 {
+		p.Problem = "Too many requests. Try again in " + minutes(retry) + "."
+		return render(c, http.StatusTooManyRequests, resetPageView(p))
 	}
+	now := con.cfg.Now()
 	p.Sent = true
 	if con.cfg.Mailer == nil {
 		con.cfg.Logger.WarnContext(ctx, "password reset asked for, but the hub sends no e-mail (--smtp-url)", slog.String("client", c.RealIP()))
@@ -168,31 +158,16 @@ func (con *Console) requestReset(c echo.Context) error {
 	default:
 		con.auditUser(c, email, accounts.ActionResetRequested)
 		link := con.cfg.PublicURL + resetPath + "/" + token
-		go con.sendReset(context.WithoutCancel(ctx), email, link, now.Add(accounts.ResetTTL))
-	}
-	return render(c, http.StatusOK, resetPageView(p))
-}
-
-func (con *Console) sendReset(ctx context.Context, email, link string, expires time.Time) {
-	m := gomail.NewMsg()
-	err := errors.Join(m.From(con.cfg.MailFrom), m.To(email))
-	if err == nil {
-		m.Subject("Choose a new password")
-		m.SetBodyString(gomail.TypeTextPlain, fmt.Sprintf(`Someone, perhaps you, asked for a new password for %s on a form hub's console.
+		go con.sendLink(context.WithoutCancel(ctx), email, "Choose a new password", fmt.Sprintf(`Someone, perhaps you, asked for a new password for %s on a form hub's console.
 
 Choose one here:
 
 %s
 
 The link works once, until %s. If you did not ask, ignore this e-mail: your password stays as it is.
-`, email, link, expires.UTC().Format("2006-01-02 15:04 UTC")))
-		ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-		defer cancel()
-		err = con.cfg.Mailer.Send(ctx, m)
+`, email, link, now.Add(accounts.ResetTTL).UTC().Format("2006-01-02 15:04 UTC")))
 	}
-	if err != nil {
-		con.cfg.Logger.ErrorContext(ctx, "password reset e-mail not sent", slog.Any("error", err))
-	}
+	return render(c, http.StatusOK, resetPageView(p))
 }
 
 // invalidReset answers a reset link that cannot be used.

@@ -66,6 +66,12 @@ type Users interface {
 	CreatePasswordReset(ctx context.Context, tokenHash, email string, now, expires time.Time) error
 	PasswordReset(ctx context.Context, tokenHash string, now time.Time) (string, error)
 	ResetPassword(ctx context.Context, tokenHash, passwordHash string, now time.Time) (string, error)
+	// CreateSignup, Signup and CompleteSignup keep sign-ups by the hash of
+	// their link's token; completing one creates the user and their
+	// workspace.
+	CreateSignup(ctx context.Context, tokenHash, email string, now, expires time.Time) error
+	Signup(ctx context.Context, tokenHash string, now time.Time) (string, error)
+	CompleteSignup(ctx context.Context, tokenHash, passwordHash, workspace string, now time.Time) (string, error)
 }
 
 // FormLister lists the forms the hub serves, as formsource.Dir does.
@@ -123,7 +129,9 @@ type Config struct {
 	PasswordParams accounts.Params
 	// OIDC, when set, offers single sign-on with an OpenID Connect
 	// provider beside passwords.
-	OIDC   *OIDC
+	OIDC *OIDC
+	// Signup is who may join; empty means SignupInvite.
+	Signup Signup
 	Logger *slog.Logger
 	// Lifetime is how long a session lasts at most, and IdleTimeout how
 	// long it lasts unused; zero means the defaults.
@@ -166,6 +174,7 @@ func New(cfg Config) (*Console, error) {
 	cfg.AddressLimit = cmp.Or(cfg.AddressLimit, DefaultAddressLimit)
 	cfg.AccountLimit = cmp.Or(cfg.AccountLimit, DefaultAccountLimit)
 	cfg.PasswordParams = cmp.Or(cfg.PasswordParams, accounts.DefaultParams)
+	cfg.Signup = cmp.Or(cfg.Signup, SignupInvite)
 
 	sm := scs.New()
 	sm.Store = cfg.Sessions
@@ -214,6 +223,10 @@ func (con *Console) Register(e *echo.Echo) {
 	g.GET("", con.home)
 	g.POST("/workspace", con.switchWorkspace)
 	g.GET("/audit", con.auditPage)
+	g.GET("/signup", con.signupPage)
+	g.POST("/signup", con.requestSignup)
+	g.GET("/signup/:token", con.signupLinkPage)
+	g.POST("/signup/:token", con.completeSignup)
 	g.GET("/sso", con.ssoStart)
 	g.GET("/sso/callback", con.ssoCallback)
 	g.GET("/account", con.accountPage)
@@ -262,6 +275,11 @@ var public = map[string]bool{
 	http.MethodPost + " " + resetPath:             true,
 	http.MethodGet + " " + resetPath + "/:token":  true,
 	http.MethodPost + " " + resetPath + "/:token": true,
+	// Signing up, and the link that confirms the address.
+	http.MethodGet + " " + signupPath:              true,
+	http.MethodPost + " " + signupPath:             true,
+	http.MethodGet + " " + signupPath + "/:token":  true,
+	http.MethodPost + " " + signupPath + "/:token": true,
 	// Single sign-on, whose answer the provider vouches for.
 	http.MethodGet + " " + ssoPath:         true,
 	http.MethodGet + " " + ssoCallbackPath: true,

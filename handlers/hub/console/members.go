@@ -35,7 +35,9 @@ type membersProps struct {
 	// Notice says what was just done; Link is an invitation's link to
 	// copy, when it was not sent by e-mail.
 	Notice, Error, Link string
-	// Invite is the invitation form as typed.
+	// Invites is whether the hub takes invitations; the invitation form
+	// as typed follows.
+	Invites bool
 	InviteEmail string
 	InviteRole  accounts.Role
 }
@@ -51,6 +53,7 @@ func (con *Console) renderMembers(c echo.Context, status int, p membersProps) er
 		return hub.Internal("listing members", err)
 	}
 	p.CSRF, p.Workspace, p.Self, p.Members = csrfToken(c), m.Workspace, userEmail(c), members
+	p.Invites = con.cfg.Signup != SignupClosed
 	if p.InviteRole == "" {
 		p.InviteRole = accounts.Editor
 	}
@@ -112,6 +115,9 @@ func (con *Console) isMember(c echo.Context, workspace, email string) bool {
 // goes out by e-mail when the console has a Mailer, and is shown to copy
 // otherwise, or when the e-mail could not be sent.
 func (con *Console) invite(c echo.Context) error {
+	if con.cfg.Signup == SignupClosed {
+		return &hub.Error{Status: http.StatusForbidden, Message: "This hub takes no invitations: its operator adds people with hubform workspaces add-member."}
+	}
 	ctx := c.Request().Context()
 	ws := memberOf(c).Workspace
 	p := membersProps{InviteEmail: c.FormValue("email"), InviteRole: accounts.Role(c.FormValue("role"))}
@@ -182,6 +188,9 @@ var invalidInvitation = &hub.Error{Status: http.StatusNotFound,
 
 // openInvitation returns the page of the request's invitation link.
 func (con *Console) openInvitation(c echo.Context) (invitationProps, error) {
+	if con.cfg.Signup == SignupClosed {
+		return invitationProps{}, invalidInvitation
+	}
 	token := c.Param("token")
 	inv, err := con.cfg.Workspaces.Invitation(c.Request().Context(), accounts.HashToken(token), con.cfg.Now())
 	if errors.Is(err, hub.ErrNotFound) {

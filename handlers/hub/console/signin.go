@@ -5,8 +5,6 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
-	"strconv"
-	"time"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
@@ -24,7 +22,7 @@ func (con *Console) signInPage(c echo.Context) error {
 	if con.sessions.GetString(c.Request().Context(), sessionUser) != "" {
 		return c.Redirect(http.StatusSeeOther, Path)
 	}
-	return render(c, http.StatusOK, signInPage(signInProps{CSRF: csrfToken(c), SSO: con.cfg.OIDC != nil}))
+	return render(c, http.StatusOK, signInPage(signInProps{CSRF: csrfToken(c), SSO: con.cfg.OIDC != nil, Signup: con.cfg.Signup == SignupOpen}))
 }
 
 // signIn checks the posted e-mail address and password. Attempts are
@@ -34,31 +32,21 @@ func (con *Console) signInPage(c echo.Context) error {
 // signing in for a window.
 func (con *Console) signIn(c echo.Context) error {
 	ctx := c.Request().Context()
-	p := signInProps{CSRF: csrfToken(c), Email: c.FormValue("email"), SSO: con.cfg.OIDC != nil}
+	p := signInProps{CSRF: csrfToken(c), Email: c.FormValue("email"), SSO: con.cfg.OIDC != nil, Signup: con.cfg.Signup == SignupOpen}
 	email, emailErr := accounts.NormalizeEmail(p.Email)
 	password := c.FormValue("password")
 
-	now := con.cfg.Now()
-	for _, limit := range []struct {
-		key string
-		n   int
-	}{
-		{"console-sign-in address " + c.RealIP(), con.cfg.AddressLimit},
-		{"console-sign-in account " + email, con.cfg.AccountLimit},
-	} {
-		if emailErr != nil && limit.n == con.cfg.AccountLimit {
-			continue
-		}
-		ok, retry, err := con.cfg.Limiter.Allow(ctx, limit.key, limit.n, LimitWindow, now)
-		if err != nil {
-			return hub.Internal("counting a sign-in attempt", err)
-		}
-		if !ok {
-			con.cfg.Logger.WarnContext(ctx, "console sign-in attempts over the limit", slog.String("client", c.RealIP()), slog.String("email", email))
-			c.Response().Header().Set("Retry-After", strconv.Itoa(int((retry+time.Second-1)/time.Second)))
-			p.Error = "Too many attempts to sign in. Try again in " + minutes(retry) + "."
-			return render(c, http.StatusTooManyRequests, signInPage(p))
-		}
+	// An address that is not one counts against the client alone.
+	counted := email
+	if emailErr != nil {
+		counted = ""
+	}
+	if retry, err := con.limit(c, "console-sign-in", counted); err != nil {
+		return err
+	} else if retry > 0 {
+		con.cfg.Logger.WarnContext(ctx, "console sign-in attempts over the limit", slog.String("client", c.RealIP()), slog.String("email", email))
+		p.Error = "Too many attempts to sign in. Try again in " + minutes(retry) + "."
+		return render(c, http.StatusTooManyRequests, signInPage(p))
 	}
 
 	ok, err := con.checkPassword(ctx, email, emailErr, password)

@@ -53,6 +53,7 @@ func Run(t *testing.T, open Open) {
 		{"Audit", testAudit},
 		{"Invitations", testInvitations},
 		{"UserSessions", testUserSessions},
+		{"Signups", testSignups},
 		{"Sessions", testSessions},
 		{"FormVersions", testFormVersions},
 		{"FormSaveRace", testFormSaveRace},
