@@ -37,7 +37,7 @@ type membersProps struct {
 	Notice, Error, Link string
 	// Invites is whether the hub takes invitations; the invitation form
 	// as typed follows.
-	Invites bool
+	Invites     bool
 	InviteEmail string
 	InviteRole  accounts.Role
 }
