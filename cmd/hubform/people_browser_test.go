@@ -55,7 +55,9 @@ func TestBrowserPeople(t *testing.T) {
 		}
 		t.Fatalf("%s never held %q; it holds %q; hub log:\n%s", sel, want, con.text(sel), h.log)
 	}
-	fill := func(sel, value string) chromedp.Action[chromedp.Void] { return chromedp.SendKeys(chromedp.CSS(sel), value) }
+	fill := func(sel, value string) chromedp.Action[chromedp.Void] {
+		return chromedp.SendKeys(chromedp.CSS(sel), value)
+	}
 	submit := func(form string) chromedp.Action[chromedp.Void] {
 		return chromedp.Click(chromedp.CSS(form + ` button[type="submit"]`))
 	}
