@@ -130,6 +130,13 @@ func (con *Console) invite(c echo.Context) error {
 		p.Error = "Choose admin, editor or viewer."
 		return con.renderMembers(c, http.StatusUnprocessableEntity, p)
 	}
+	// Limited as sign-ins are: an invitation sends mail to a stranger.
+	if retry, err := con.limit(c, "console-invite", email); err != nil {
+		return err
+	} else if retry > 0 {
+		p.Error = "Too many invitations. Try again in " + minutes(retry) + "."
+		return con.renderMembers(c, http.StatusTooManyRequests, p)
+	}
 	token, now := accounts.NewLinkToken(), con.cfg.Now()
 	inv := accounts.Invitation{Workspace: ws, Email: email, Role: p.InviteRole, InvitedBy: userEmail(c), CreatedAt: now, ExpiresAt: now.Add(accounts.InvitationTTL)}
 	if err := con.cfg.Workspaces.CreateInvitation(ctx, accounts.HashToken(token), inv); err != nil {

@@ -129,6 +129,13 @@ func TestInvitationWithoutEmail(t *testing.T) {
 	if res := admin.do(http.MethodPost, console.Path+"/invitations", url.Values{"_csrf": {token}, "email": {"not an address"}, "role": {"admin"}}, nil); res.status != http.StatusUnprocessableEntity {
 		t.Errorf("inviting a bad address: %d, want 422", res.status)
 	}
+	// Invitations of one address are limited.
+	for i := range console.DefaultAccountLimit + 1 {
+		res := admin.do(http.MethodPost, console.Path+"/invitations", url.Values{"_csrf": {token}, "email": {"zed@example.com"}, "role": {"viewer"}}, nil)
+		if want := map[bool]int{true: http.StatusOK, false: http.StatusTooManyRequests}[i < console.DefaultAccountLimit]; res.status != want {
+			t.Fatalf("invitation %d of one address: %d, want %d", i+1, res.status, want)
+		}
+	}
 	other := tc.browser()
 	page := other.get(m[1])
 	if page.status != http.StatusOK || strings.Contains(page.body, `name="password"`) {
