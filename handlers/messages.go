@@ -3,6 +3,7 @@ package handlers
 import (
 	"errors"
 	"net/http"
+	"strings"
 
 	"github.com/hubform/hubform/hubclient"
 )
@@ -17,6 +18,8 @@ func failureText(err error) string {
 	var uploadURL *hubclient.UploadURLError
 	var upload *hubclient.UploadError
 	switch {
+	case answered && hubErr.StatusCode == http.StatusTooManyRequests && strings.HasPrefix(hubErr.Message, hubclient.QuotaReached):
+		return "quotaReached"
 	case answered && hubErr.StatusCode == http.StatusTooManyRequests:
 		return "tooMany"
 	case errors.Is(err, hubclient.ErrNoCaptchaToken):

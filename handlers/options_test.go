@@ -195,6 +195,9 @@ func TestSubmissionFailures(t *testing.T) {
 		{"hub 4xx", func(h *testhub.Hub) { h.FailNext("/submit", 400, "payload must be an object") }, new(*hubclient.SubmitError), 400, "The form was not accepted."},
 		{"hub 403", func(h *testhub.Hub) { h.FailNext("/submit", 403, "captcha refused: timeout-or-duplicate") }, new(*hubclient.SubmitError), 403, "did not pass"},
 		{"hub 429", func(h *testhub.Hub) { h.FailNext("/submit", 429, "too many requests: at most 3 a minute") }, new(*hubclient.SubmitError), 429, "Too many attempts."},
+		{"hub quota", func(h *testhub.Hub) {
+			h.FailNext("/submit", 429, hubclient.QuotaReached+": this form takes no more submissions for now")
+		}, new(*hubclient.SubmitError), 429, "This form is not taking submissions for now."},
 		{"hub 5xx", func(h *testhub.Hub) { h.FailNext("/submit", 503, "database locked") }, new(*hubclient.SubmitError), 503, "cannot be sent right now"},
 		{"dead hub", func(h *testhub.Hub) { h.Server.Close() }, new(*hubclient.UploadURLError), 0, "cannot be sent right now"},
 	}

@@ -15,6 +15,10 @@ const (
 	PrefixUploadURL = "upload-url failed: "
 	PrefixUpload    = "upload PUT to R2 failed: "
 	PrefixSubmit    = "submit failed: "
+	// QuotaReached begins the error of a hub that refuses a submission
+	// with 429 because the form's owner reached their quota, rather than
+	// because the client sent too much (PROTOCOL.md §7).
+	QuotaReached = "quota reached"
 )
 
 // HubError is an answer of a hub, or of the storage behind a presigned URL,

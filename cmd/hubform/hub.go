@@ -25,6 +25,7 @@ import (
 	"github.com/hubform/hubform/handlers/hub/localblob"
 	"github.com/hubform/hubform/handlers/hub/metrics"
 	"github.com/hubform/hubform/handlers/hub/postgres"
+	"github.com/hubform/hubform/handlers/hub/quota"
 	"github.com/hubform/hubform/handlers/hub/s3blob"
 	"github.com/hubform/hubform/handlers/hub/sqldb"
 	"github.com/hubform/hubform/handlers/hub/sqlite"
@@ -264,6 +265,7 @@ func openHub(ctx context.Context, cfg hubConfig, logger *slog.Logger) (_ *runnin
 	}
 	h.server, err = hub.NewServer(hub.Config{
 		Forms: served, Store: h.metrics.Store(h.db), Blobs: h.blobs, Uploads: uploads, Logger: logger,
+		Admission:      quota.New(h.db, nil),
 		Captcha:        &captcha.Verifier{TurnstileURL: cfg.turnstileVerifyURL, RecaptchaURL: cfg.recaptchaVerify},
 		CaptchaSecrets: map[string]string{"turnstile": cfg.turnstileSecret, "recaptcha-v3": cfg.recaptchaSecret},
 		MaxBodyBytes:   cfg.maxBody, RateLimit: cfg.rateLimit, TrustedProxies: proxies, Limiter: limiter,

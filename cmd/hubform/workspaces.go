@@ -13,7 +13,7 @@ import (
 )
 
 const workspacesHelp = `
-Usage: hubform workspaces create|list|add-member|remove-member --data DIR|--db URL [NAME] [flags]
+Usage: hubform workspaces create|list|add-member|remove-member|set-quota --data DIR|--db URL [NAME] [flags]
 
 Manages a hub's workspaces, in its database: SQLite under DIR, or the
 PostgreSQL database --db names. A workspace owns sites, and so their forms,
@@ -35,12 +35,16 @@ workspaces. A site belongs to the first workspace that creates a form in it.
                                 make a user a member, or change their role
   remove-member NAME --email EMAIL
                                 end a membership; the last admin stays
+  set-quota NAME [--submissions-per-month N] [--stored-bytes N]
+                                limit what a workspace takes; 0 is no limit.
+                                A submission over quota is refused with 429.
 `
 
 const workspacesTail = `
 Example:
   hubform workspaces create --data ./hub-data agency --admin ann@example.com
   hubform workspaces add-member --data ./hub-data agency --email bob@example.com --role editor
+  hubform workspaces set-quota --data ./hub-data agency --submissions-per-month 10000 --stored-bytes 5000000000
   hubform workspaces list --data ./hub-data
 `
 
@@ -50,6 +54,8 @@ func runWorkspaces(ctx context.Context, args []string, stdout, stderr io.Writer)
 	admin := fs.String("admin", "", "create: the e-mail `ADDRESS` of the workspace's first admin, an existing user")
 	email := fs.String("email", "", "add-member, remove-member: the member's e-mail `ADDRESS`")
 	roleName := fs.String("role", "", "add-member: the member's `ROLE`, admin, editor or viewer")
+	perMonth := fs.Int64("submissions-per-month", 0, "set-quota: the most submissions a calendar month (UTC), `N`; 0 is no limit")
+	storedBytes := fs.Int64("stored-bytes", 0, "set-quota: the most bytes of files stored, `N`; 0 is no limit")
 	args, status, ok := fs.parse(args, stdout)
 	if !ok {
 		return status
@@ -69,12 +75,18 @@ func runWorkspaces(ctx context.Context, args []string, stdout, stderr io.Writer)
 		if len(args) != 0 {
 			return fail(2, "list takes no name")
 		}
-	case "create", "add-member", "remove-member":
+	case "create", "add-member", "remove-member", "set-quota":
 		if len(args) != 1 {
 			return fail(2, "%s takes one workspace NAME", verb)
 		}
 		if name = args[0]; !accounts.ValidWorkspaceName(name) {
 			return fail(2, "%q: a workspace's name is 1 to 64 letters, digits, '.', '_' or '-'", name)
+		}
+		if verb == "set-quota" {
+			if *perMonth < 0 || *storedBytes < 0 {
+				return fail(2, "a quota is 0 (no limit) or more")
+			}
+			break
 		}
 		flag, value := "--email", *email
 		if verb == "create" {
@@ -90,7 +102,7 @@ func runWorkspaces(ctx context.Context, args []string, stdout, stderr io.Writer)
 			}
 		}
 	default:
-		return fail(2, "unknown action %q: say create, list, add-member or remove-member", verb)
+		return fail(2, "unknown action %q: say create, list, add-member, remove-member or set-quota", verb)
 	}
 	db, err := openDB(ctx, *dbURL, *data, verb == "list")
 	if err != nil {
@@ -130,6 +142,16 @@ func runWorkspaces(ctx context.Context, args []string, stdout, stderr io.Writer)
 			fmt.Fprintf(stdout, "removed %s from workspace %s\n", addr, name)
 			audit(ctx, db, stderr, accounts.Event{Workspace: name, Action: accounts.ActionMemberRemoved, Target: addr})
 		}
+	case "set-quota":
+		q := accounts.Quota{SubmissionsPerMonth: *perMonth, StoredBytes: *storedBytes}
+		err = db.SetQuota(ctx, name, q)
+		if errors.Is(err, hub.ErrNotFound) {
+			return fail(1, "no workspace %s (hubform workspaces list)", name)
+		}
+		if err == nil {
+			fmt.Fprintf(stdout, "workspace %s: %s\n", name, quotaText(q))
+			audit(ctx, db, stderr, accounts.Event{Workspace: name, Action: accounts.ActionQuotaSet, Target: name, Detail: quotaText(q)})
+		}
 	case "list":
 		err = listWorkspaces(ctx, db, stdout)
 	}
@@ -157,9 +179,9 @@ func listWorkspaces(ctx context.Context, db *database, w io.Writer) error {
 		return err
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tMEMBERS\tSITES\tCREATED")
+	fmt.Fprintln(tw, "NAME\tMEMBERS\tSITES\tCREATED\tQUOTA")
 	for _, ws := range all {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\n", ws.Name, ws.Members, ws.Sites, ws.CreatedAt.Format(time.RFC3339))
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\n", ws.Name, ws.Members, ws.Sites, ws.CreatedAt.Format(time.RFC3339), quotaText(ws.Quota))
 	}
 	return tw.Flush()
 }
@@ -171,4 +193,18 @@ func audit(ctx context.Context, db *database, stderr io.Writer, e accounts.Event
 	if err := db.RecordEvents(ctx, e); err != nil {
 		fmt.Fprintf(stderr, "hubform: warning: not recorded in the audit log: %v\n", err)
 	}
+}
+
+// quotaText says what q limits.
+func quotaText(q accounts.Quota) string {
+	if q == (accounts.Quota{}) {
+		return "no quota"
+	}
+	limit := func(n int64, what string) string {
+		if n == 0 {
+			return "any number of " + what
+		}
+		return fmt.Sprintf("%d %s", n, what)
+	}
+	return limit(q.SubmissionsPerMonth, "submissions a month") + ", " + limit(q.StoredBytes, "bytes stored")
 }

@@ -22,6 +22,18 @@ type FormSource interface {
 	Lookup(site, slug string) (*Form, error)
 }
 
+// Admission decides whether a form takes one more submission beyond its own
+// rules: a hub for many owners counts their quotas (package quota).
+type Admission interface {
+	// Admit returns nil when the form's site may take a submission with
+	// files of bytes, and an error wrapping ErrQuota when its owner has
+	// reached their quota.
+	Admit(ctx context.Context, site string, bytes int64) error
+}
+
+// ErrQuota means the owner of a form has reached their quota.
+var ErrQuota = errors.New("quota reached")
+
 // Store is what the hub needs of its database.
 type Store interface {
 	CreateUpload(ctx context.Context, u Upload) error
@@ -102,6 +114,9 @@ type Config struct {
 	Store   Store
 	Blobs   Blobs
 	Captcha Captcha
+	// Admission, when set, admits each submission once it is found valid,
+	// before it is stored.
+	Admission Admission
 	// Uploads serves PUTs to the URLs Blobs signs, when the storage is the
 	// hub itself; nil when clients PUT to an object store directly.
 	Uploads http.Handler

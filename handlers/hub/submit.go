@@ -72,6 +72,9 @@ func (s *Server) postSubmit(c echo.Context) error {
 			return Internal("checking an attachment", err)
 		}
 	}
+	if err := s.admit(ctx, form, req.Attachments); err != nil {
+		return err
+	}
 	payload, err := json.Marshal(req.Payload)
 	if err != nil {
 		return Internal("encoding the payload", err)
@@ -253,4 +256,25 @@ func truncate(s string, n int) string {
 		n-- // do not cut a UTF-8 sequence
 	}
 	return s[:n]
+}
+
+// admit asks Admission whether the form takes the submission: 429 once
+// its owner reached their quota, with an error that begins with
+// hubclient.QuotaReached so that a client can say so in words for people.
+func (s *Server) admit(ctx context.Context, form *Form, attachments []hubclient.Attachment) error {
+	if s.cfg.Admission == nil {
+		return nil
+	}
+	var bytes int64
+	for _, a := range attachments {
+		bytes += a.Size
+	}
+	err := s.cfg.Admission.Admit(ctx, form.Site, bytes)
+	switch {
+	case errors.Is(err, ErrQuota):
+		return &Error{Status: http.StatusTooManyRequests, Message: hubclient.QuotaReached + ": this form takes no more submissions for now", Err: err}
+	case err != nil:
+		return Internal("counting the quota", err)
+	}
+	return nil
 }

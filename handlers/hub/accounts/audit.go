@@ -43,6 +43,7 @@ const (
 	ActionResetRequested     = "password reset asked for"
 	ActionPasswordReset      = "password reset"
 	ActionSignedUp           = "signed up"
+	ActionQuotaSet           = "quota set"
 	ActionTokenCreated       = "token created"
 	ActionTokenRevoked       = "token revoked"
 	ActionFormSaved          = "form saved"

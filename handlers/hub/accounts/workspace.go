@@ -17,6 +17,34 @@ type Workspace struct {
 	CreatedAt time.Time
 	// Members and Sites are counts, filled in by listings.
 	Members, Sites int
+	Quota          Quota
+}
+
+// Quota limits what a workspace takes: submissions a calendar month (UTC)
+// and bytes of files stored. Zero is no limit.
+type Quota struct {
+	SubmissionsPerMonth int64
+	StoredBytes         int64
+}
+
+// Usage is what a workspace has taken: submissions this month, bytes of
+// files stored.
+type Usage struct {
+	Submissions int64
+	StoredBytes int64
+}
+
+// Over reports whether u has reached q, taking bytes more.
+func (q Quota) Over(u Usage, bytes int64) bool {
+	return q.SubmissionsPerMonth > 0 && u.Submissions >= q.SubmissionsPerMonth ||
+		q.StoredBytes > 0 && u.StoredBytes+bytes > q.StoredBytes
+}
+
+// MonthStart returns the start of t's calendar month, in UTC: the month a
+// quota of submissions counts.
+func MonthStart(t time.Time) time.Time {
+	t = t.UTC()
+	return time.Date(t.Year(), t.Month(), 1, 0, 0, 0, 0, time.UTC)
 }
 
 // ValidWorkspaceName reports whether s can name a workspace: the same

@@ -41,6 +41,10 @@ type Workspaces interface {
 	ClaimSite(ctx context.Context, site, workspace string, now time.Time) (string, error)
 	// Sites returns the sites workspace owns.
 	Sites(ctx context.Context, workspace string) ([]string, error)
+	// Workspace returns a workspace with its quota; WorkspaceUsage what it
+	// has taken since the month began.
+	Workspace(ctx context.Context, name string) (accounts.Workspace, error)
+	WorkspaceUsage(ctx context.Context, workspace string, monthStart time.Time) (accounts.Usage, error)
 }
 
 // signedIn is the need of the routes any signed-in user may use, member of

@@ -82,3 +82,19 @@ func TestAuditLog(t *testing.T) {
 		t.Errorf("the audit page for an editor: %d, want 403", res.status)
 	}
 }
+
+// TestHomeShowsUsage shows the workspace's usage of the month beside its
+// quota on the home page.
+func TestHomeShowsUsage(t *testing.T) {
+	tc := inboxConsole(t, &memFiles{files: map[string][]byte{}})
+	tc.submit("contact", time.Now(), 2, `{"name":"Ann"}`, "a.pdf")
+	tc.submit("contact", time.Now().AddDate(0, -2, 0), 2, `{"name":"Old"}`)
+	if err := tc.db.SetQuota(context.Background(), accounts.DefaultWorkspace, accounts.Quota{SubmissionsPerMonth: 5, StoredBytes: 1000}); err != nil {
+		t.Fatal(err)
+	}
+	b := tc.browser()
+	b.signIn(janeEmail, janePassword)
+	if home := b.get(console.Path); !strings.Contains(home.body, "This month: 1 of 5 submissions. Files stored: 5 of 1000 bytes.") {
+		t.Errorf("the home page's usage: %s", home.body)
+	}
+}

@@ -28,10 +28,20 @@ func (con *Console) home(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, homePage(homeProps{
-		Email: u.Email, CSRF: csrfToken(c), Forms: forms, Stored: con.cfg.Store != nil,
-		Member: memberOf(c), Workspaces: ms,
-	}))
+	p := homeProps{Email: u.Email, CSRF: csrfToken(c), Forms: forms, Stored: con.cfg.Store != nil, Member: memberOf(c), Workspaces: ms}
+	if ws := p.Member.Workspace; ws != "" {
+		ctx := c.Request().Context()
+		w, err := con.cfg.Workspaces.Workspace(ctx, ws)
+		if err != nil {
+			return hub.Internal("reading the workspace", err)
+		}
+		usage, err := con.cfg.Workspaces.WorkspaceUsage(ctx, ws, accounts.MonthStart(con.cfg.Now()))
+		if err != nil {
+			return hub.Internal("counting the workspace's usage", err)
+		}
+		p.Quota, p.Usage = w.Quota, usage
+	}
+	return render(c, http.StatusOK, homePage(p))
 }
 
 // formList is the home page's list of forms alone, which htmx reloads.

@@ -57,7 +57,8 @@ func userExists(ctx context.Context, q querier, email string) error {
 func (db *DB) Workspace(ctx context.Context, name string) (accounts.Workspace, error) {
 	var w accounts.Workspace
 	var created int64
-	err := db.r.QueryRowContext(ctx, `SELECT name, created_at FROM workspaces WHERE name = $1`, name).Scan(&w.Name, &created)
+	err := db.r.QueryRowContext(ctx, `SELECT name, created_at, quota_submissions, quota_bytes FROM workspaces WHERE name = $1`, name).
+		Scan(&w.Name, &created, &w.Quota.SubmissionsPerMonth, &w.Quota.StoredBytes)
 	if errors.Is(err, sql.ErrNoRows) {
 		return w, db.errorf("workspace %s: %w", name, hub.ErrNotFound)
 	}
@@ -71,7 +72,7 @@ func (db *DB) Workspace(ctx context.Context, name string) (accounts.Workspace, e
 // Workspaces returns every workspace with how many members and sites it
 // has, by name.
 func (db *DB) Workspaces(ctx context.Context) ([]accounts.Workspace, error) {
-	rows, err := db.r.QueryContext(ctx, `SELECT w.name, w.created_at,
+	rows, err := db.r.QueryContext(ctx, `SELECT w.name, w.created_at, w.quota_submissions, w.quota_bytes,
 		(SELECT COUNT(*) FROM workspace_members m WHERE m.workspace = w.name),
 		(SELECT COUNT(*) FROM sites s WHERE s.workspace = w.name)
 		FROM workspaces w ORDER BY w.name`)
@@ -83,7 +84,7 @@ func (db *DB) Workspaces(ctx context.Context) ([]accounts.Workspace, error) {
 	for rows.Next() {
 		var w accounts.Workspace
 		var created int64
-		if err := rows.Scan(&w.Name, &created, &w.Members, &w.Sites); err != nil {
+		if err := rows.Scan(&w.Name, &created, &w.Quota.SubmissionsPerMonth, &w.Quota.StoredBytes, &w.Members, &w.Sites); err != nil {
 			return nil, db.errorf("workspaces: %w", err)
 		}
 		w.CreatedAt = fromMillis(created)
@@ -252,4 +253,49 @@ func (db *DB) Sites(ctx context.Context, workspace string) ([]string, error) {
 		return nil, db.errorf("sites of %s: %w", workspace, err)
 	}
 	return sites, nil
+}
+
+// SetQuota sets the quota of workspace, or returns an error wrapping
+// hub.ErrNotFound.
+func (db *DB) SetQuota(ctx context.Context, workspace string, q accounts.Quota) error {
+	w, err := db.writer()
+	if err != nil {
+		return err
+	}
+	res, err := w.ExecContext(ctx, `UPDATE workspaces SET quota_submissions = $1, quota_bytes = $2 WHERE name = $3`,
+		max(0, q.SubmissionsPerMonth), max(0, q.StoredBytes), workspace)
+	if err != nil {
+		return db.errorf("set the quota of %s: %w", workspace, err)
+	}
+	return db.affected(res, "set the quota of "+workspace, hub.ErrNotFound)
+}
+
+// SiteQuota returns the workspace that owns site and its quota, or an
+// error wrapping hub.ErrNotFound when no workspace owns it.
+func (db *DB) SiteQuota(ctx context.Context, site string) (string, accounts.Quota, error) {
+	var ws string
+	var q accounts.Quota
+	err := db.r.QueryRowContext(ctx, `SELECT w.name, w.quota_submissions, w.quota_bytes FROM sites s JOIN workspaces w ON w.name = s.workspace
+		WHERE s.site = $1`, site).Scan(&ws, &q.SubmissionsPerMonth, &q.StoredBytes)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", q, db.errorf("site %s: %w", site, hub.ErrNotFound)
+	}
+	if err != nil {
+		return "", q, db.errorf("quota of site %s: %w", site, err)
+	}
+	return ws, q, nil
+}
+
+// WorkspaceUsage returns what workspace has taken: its sites' submissions
+// since monthStart, and the bytes of the files they claimed.
+func (db *DB) WorkspaceUsage(ctx context.Context, workspace string, monthStart time.Time) (accounts.Usage, error) {
+	var u accounts.Usage
+	err := db.r.QueryRowContext(ctx, `SELECT
+		(SELECT COUNT(*) FROM submissions WHERE site IN (SELECT site FROM sites WHERE workspace = $1) AND created_at >= $2),
+		(SELECT COALESCE(SUM(size), 0) FROM uploads WHERE site IN (SELECT site FROM sites WHERE workspace = $1) AND submission_id IS NOT NULL)`,
+		workspace, millis(monthStart)).Scan(&u.Submissions, &u.StoredBytes)
+	if err != nil {
+		return u, db.errorf("usage of %s: %w", workspace, err)
+	}
+	return u, nil
 }

@@ -54,6 +54,7 @@ func Run(t *testing.T, open Open) {
 		{"Invitations", testInvitations},
 		{"UserSessions", testUserSessions},
 		{"Signups", testSignups},
+		{"Quotas", testQuotas},
 		{"Sessions", testSessions},
 		{"FormVersions", testFormVersions},
 		{"FormSaveRace", testFormSaveRace},
