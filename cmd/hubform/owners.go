@@ -24,7 +24,7 @@ func ownerRoutes(db *sqldb.DB, served *formsource.Layered, files blobStore, queu
 	mailer, from := queue.Mailer()
 	submissions := &inbox.Inbox{Forms: served, Store: db, Files: files, Logger: logger}
 	con, err := console.New(console.Config{
-		Users: db, Workspaces: db, Audit: db, Sessions: db.Sessions(), Limiter: db, Forms: served, Store: db, Logger: logger,
+		Users: db, Workspaces: db, Audit: db, Tokens: db, Sessions: db.Sessions(), Limiter: db, Forms: served, Store: db, Logger: logger,
 		Secure: strings.HasPrefix(opts.publicURL, "https://"), PublicURL: opts.publicURL, Mailer: mailer, MailFrom: from,
 		Inbox: submissions, Deliveries: queue, OIDC: opts.sso, Signup: opts.signup,
 	})

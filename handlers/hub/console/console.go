@@ -96,6 +96,9 @@ type Config struct {
 	// Audit keeps the audit log: sign-ins, saved and published forms,
 	// deleted and exported submissions.
 	Audit Auditor
+	// Tokens, when set, lets a workspace's admins make and revoke its API
+	// tokens.
+	Tokens Tokens
 	// Workspaces tells who is a member of which workspace, and which
 	// workspace owns each site: a user sees their workspaces' sites alone.
 	Workspaces Workspaces
@@ -236,6 +239,11 @@ func (con *Console) Register(e *echo.Echo) {
 	g.POST("/reset", con.requestReset)
 	g.GET("/reset/:token", con.resetLinkPage)
 	g.POST("/reset/:token", con.resetPassword)
+	if con.cfg.Tokens != nil {
+		g.GET("/tokens", con.tokensPage)
+		g.POST("/tokens", con.createToken)
+		g.POST("/tokens/revoke", con.revokeToken)
+	}
 	g.GET("/members", con.membersPage)
 	g.POST("/members", con.setRole)
 	g.POST("/members/remove", con.removeMember)
