@@ -40,4 +40,15 @@ func testAudit(t *testing.T, open Open) {
 	if hub, err := b.Events(ctx, "", "", 0); err != nil || len(hub) != 1 || hub[0].Action != accounts.ActionSignInFailed || hub[0].Workspace != "" {
 		t.Errorf("the hub's own log = %+v, %v", hub, err)
 	}
+
+	// The log outlives what it names: a user, their workspace membership.
+	if err := a.CreateUser(ctx, accounts.User{Email: "ann@example.com", PasswordHash: "$argon2id$x", CreatedAt: T0}); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.DeleteUser(ctx, "ann@example.com"); err != nil {
+		t.Fatal(err)
+	}
+	if page, err := b.Events(ctx, accounts.DefaultWorkspace, "", 0); err != nil || len(page) != 5 {
+		t.Errorf("default's log after its actor was deleted: %d events, %v; want 5", len(page), err)
+	}
 }
