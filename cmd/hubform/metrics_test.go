@@ -63,6 +63,15 @@ func TestMetrics(t *testing.T) {
 			t.Errorf("/metrics with token %q: %d %q, want 401 and no metrics", bearer, status, body)
 		}
 	}
+	// A workspace's token, even of scope all, reads nothing of the hub's.
+	workspaceToken := accounts.NewToken()
+	if err := h.db.CreateToken(context.Background(), accounts.Token{Name: "ci", Hash: accounts.HashToken(workspaceToken), CreatedAt: time.Now(),
+		Workspace: accounts.DefaultWorkspace, Scope: accounts.ScopeAll}); err != nil {
+		t.Fatal(err)
+	}
+	if status, body := scrape(workspaceToken); status != http.StatusForbidden || strings.Contains(body, "hubform_") {
+		t.Errorf("/metrics with a workspace's token: %d %q, want 403 and no metrics", status, body)
+	}
 	value := func(body, series string) float64 {
 		t.Helper()
 		m := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(series) + ` (\S+)$`).FindStringSubmatch(body)
