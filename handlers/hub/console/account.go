@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -174,13 +175,23 @@ The link works once, until %s. If you did not ask, ignore this e-mail: your pass
 var invalidReset = &hub.Error{Status: http.StatusNotFound,
 	Message: "This link is not valid: it may have expired or been used already. Ask for a new one at " + resetPath + "."}
 
-func (con *Console) resetLinkPage(c echo.Context) error {
-	email, err := con.cfg.Users.PasswordReset(c.Request().Context(), accounts.HashToken(c.Param("token")), con.cfg.Now())
+// linkEmail returns the address of the request's link, which lookup finds
+// by the hash of its token, or invalid when it cannot be used.
+func (con *Console) linkEmail(c echo.Context, lookup func(ctx context.Context, tokenHash string, now time.Time) (string, error), invalid error) (string, error) {
+	email, err := lookup(c.Request().Context(), accounts.HashToken(c.Param("token")), con.cfg.Now())
 	if errors.Is(err, hub.ErrNotFound) {
-		return invalidReset
+		return "", invalid
 	}
 	if err != nil {
-		return hub.Internal("reading a password reset", err)
+		return "", hub.Internal("reading a link", err)
+	}
+	return email, nil
+}
+
+func (con *Console) resetLinkPage(c echo.Context) error {
+	email, err := con.linkEmail(c, con.cfg.Users.PasswordReset, invalidReset)
+	if err != nil {
+		return err
 	}
 	return render(c, http.StatusOK, resetLinkPageView(resetProps{CSRF: csrfToken(c), Path: resetPath + "/" + c.Param("token"), Email: email}))
 }
@@ -190,12 +201,9 @@ func (con *Console) resetLinkPage(c echo.Context) error {
 func (con *Console) resetPassword(c echo.Context) error {
 	ctx := c.Request().Context()
 	hashed := accounts.HashToken(c.Param("token"))
-	email, err := con.cfg.Users.PasswordReset(ctx, hashed, con.cfg.Now())
-	if errors.Is(err, hub.ErrNotFound) {
-		return invalidReset
-	}
+	email, err := con.linkEmail(c, con.cfg.Users.PasswordReset, invalidReset)
 	if err != nil {
-		return hub.Internal("reading a password reset", err)
+		return err
 	}
 	hash, problem, err := con.newPassword(c)
 	if err != nil {

@@ -18,6 +18,8 @@ import (
 
 	"github.com/hubform/hubform/handlers/hub/accounts"
 	"github.com/hubform/hubform/handlers/hub/console"
+	"github.com/hubform/hubform/handlers/hub/delivery"
+	"github.com/hubform/hubform/handlers/hub/delivery/mailpittest"
 	"github.com/hubform/hubform/handlers/hub/sqldb"
 	"github.com/hubform/hubform/handlers/hub/sqlite"
 )
@@ -159,4 +161,36 @@ func setCookie(res response, name string) *http.Cookie {
 		}
 	}
 	return nil
+}
+
+// mailConsole serves a console that sends its e-mail through a real SMTP
+// server, Mailpit, whose links start with publicURL and whose passwords
+// hash fast; change adjusts the configuration further.
+func mailConsole(t *testing.T, change func(*console.Config)) (*testConsole, *mailpittest.Server) {
+	t.Helper()
+	mail := mailpittest.Start(t)
+	mailer, err := delivery.NewSMTP(mail.URL(), 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tc := newConsole(t, func(cfg *console.Config) {
+		cfg.Mailer, cfg.MailFrom, cfg.PublicURL = mailer, "hub@example.com", publicURL
+		cfg.PasswordParams = accounts.Params{Memory: 64, Time: 1, Threads: 1}
+		if change != nil {
+			change(cfg)
+		}
+	})
+	return tc, mail
+}
+
+// mailText waits for the first e-mail and returns its text.
+func mailText(t *testing.T, mail *mailpittest.Server) string {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if msgs := mail.Messages(t); len(msgs) > 0 {
+			return mail.Message(t, msgs[len(msgs)-1].ID).Text
+		}
+	}
+	t.Fatal("no e-mail came")
+	return ""
 }

@@ -7,12 +7,9 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/hubform/hubform/handlers/hub/accounts"
 	"github.com/hubform/hubform/handlers/hub/console"
-	"github.com/hubform/hubform/handlers/hub/delivery"
-	"github.com/hubform/hubform/handlers/hub/delivery/mailpittest"
 )
 
 const publicURL = "https://hub.example"
@@ -24,15 +21,7 @@ var inviteLink = regexp.MustCompile(regexp.QuoteMeta(publicURL) + `(/console/inv
 // with the role, signed in, once; the admin then changes their role and
 // removes them, but never the last admin.
 func TestInvitationByEmail(t *testing.T) {
-	mail := mailpittest.Start(t)
-	mailer, err := delivery.NewSMTP(mail.URL(), 10*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tc := newConsole(t, func(cfg *console.Config) {
-		cfg.Mailer, cfg.MailFrom, cfg.PublicURL = mailer, "hub@example.com", publicURL
-		cfg.PasswordParams = accounts.Params{Memory: 64, Time: 1, Threads: 1}
-	})
+	tc, mail := mailConsole(t, nil)
 	admin := tc.browser()
 	admin.signIn(janeEmail, janePassword)
 	token := admin.csrf(console.Path + "/members")

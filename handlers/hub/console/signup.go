@@ -157,12 +157,9 @@ func (con *Console) signupLinkPage(c echo.Context) error {
 	if con.cfg.Signup != SignupOpen {
 		return noSignup
 	}
-	email, err := con.cfg.Users.Signup(c.Request().Context(), accounts.HashToken(c.Param("token")), con.cfg.Now())
-	if errors.Is(err, hub.ErrNotFound) {
-		return invalidSignup
-	}
+	email, err := con.linkEmail(c, con.cfg.Users.Signup, invalidSignup)
 	if err != nil {
-		return hub.Internal("reading a sign-up", err)
+		return err
 	}
 	return render(c, http.StatusOK, signupLinkPageView(signupProps{CSRF: csrfToken(c), Path: signupPath + "/" + c.Param("token"), Email: email}))
 }
@@ -174,12 +171,9 @@ func (con *Console) completeSignup(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	hashed := accounts.HashToken(c.Param("token"))
-	email, err := con.cfg.Users.Signup(ctx, hashed, con.cfg.Now())
-	if errors.Is(err, hub.ErrNotFound) {
-		return invalidSignup
-	}
+	email, err := con.linkEmail(c, con.cfg.Users.Signup, invalidSignup)
 	if err != nil {
-		return hub.Internal("reading a sign-up", err)
+		return err
 	}
 	p := signupProps{CSRF: csrfToken(c), Path: signupPath + "/" + c.Param("token"), Email: email, Workspace: c.FormValue("workspace")}
 	if !accounts.ValidWorkspaceName(p.Workspace) {

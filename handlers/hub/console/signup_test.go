@@ -11,8 +11,6 @@ import (
 
 	"github.com/hubform/hubform/handlers/hub/accounts"
 	"github.com/hubform/hubform/handlers/hub/console"
-	"github.com/hubform/hubform/handlers/hub/delivery"
-	"github.com/hubform/hubform/handlers/hub/delivery/mailpittest"
 )
 
 var signupLink = regexp.MustCompile(regexp.QuoteMeta(publicURL) + `(/console/signup/[A-Za-z0-9_-]{43})`)
@@ -21,15 +19,7 @@ var signupLink = regexp.MustCompile(regexp.QuoteMeta(publicURL) + `(/console/sig
 // the same answer for an address that has an account, whose owner gets no
 // mail; the link creates the account and a workspace of theirs, once.
 func TestOpenSignup(t *testing.T) {
-	mail := mailpittest.Start(t)
-	mailer, err := delivery.NewSMTP(mail.URL(), 10*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tc := newConsole(t, func(cfg *console.Config) {
-		cfg.Mailer, cfg.MailFrom, cfg.PublicURL, cfg.Signup = mailer, "hub@example.com", publicURL, console.SignupOpen
-		cfg.PasswordParams = accounts.Params{Memory: 64, Time: 1, Threads: 1}
-	})
+	tc, mail := mailConsole(t, func(cfg *console.Config) { cfg.Signup = console.SignupOpen })
 	if page := tc.browser().get(console.SignInPath); !strings.Contains(page.body, "No account yet? Sign up") {
 		t.Error("the sign-in page of an open hub offers no sign-up")
 	}
@@ -42,12 +32,7 @@ func TestOpenSignup(t *testing.T) {
 	if mine.status != http.StatusOK || strings.ReplaceAll(mine.body, "cy@example.com", "X") != strings.ReplaceAll(taken.body, janeEmail, "X") {
 		t.Errorf("the answers for a new address and a user's differ:\n%s\n%s", mine.body, taken.body)
 	}
-	var text string
-	for deadline := time.Now().Add(10 * time.Second); text == "" && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if msgs := mail.Messages(t); len(msgs) > 0 {
-			text = mail.Message(t, msgs[0].ID).Text
-		}
-	}
+	text := mailText(t, mail)
 	time.Sleep(100 * time.Millisecond) // time for a wrong second message to arrive
 	if msgs := mail.Messages(t); len(msgs) != 1 || msgs[0].To[0].Address != "cy@example.com" {
 		t.Fatalf("mail sent: %+v; want one message, to cy", msgs)

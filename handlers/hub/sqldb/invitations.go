@@ -71,12 +71,8 @@ func (db *DB) AcceptInvitation(ctx context.Context, tokenHash, passwordHash stri
 		if inv, err = openInvitation(ctx, tx, tokenHash, now); err != nil {
 			return err
 		}
-		res, err := tx.ExecContext(ctx, `UPDATE invitations SET accepted_at = $1 WHERE token_hash = $2 AND accepted_at IS NULL`, millis(now), tokenHash)
-		if err != nil {
+		if err := useLink(ctx, tx, "invitations", "accepted_at", tokenHash, now); err != nil {
 			return err
-		}
-		if n, err := res.RowsAffected(); err != nil || n == 0 {
-			return errors.Join(err, hub.ErrNotFound)
 		}
 		if err := userExists(ctx, tx, inv.Email); errors.Is(err, hub.ErrNotFound) {
 			if passwordHash == "" {
@@ -104,4 +100,19 @@ func (db *DB) AcceptInvitation(ctx context.Context, tokenHash, passwordHash stri
 		return inv, false, db.errorf("accept invitation: %w", err)
 	}
 	return inv, added, nil
+}
+
+// useLink marks the link of tokenHash in table used at now, in its column
+// used, unless it was already: then the error wraps hub.ErrNotFound. Of
+// two transactions using one link at once, one wins.
+func useLink(ctx context.Context, tx *sql.Tx, table, used, tokenHash string, now time.Time) error {
+	// table and used are this package's constants, never input.
+	res, err := tx.ExecContext(ctx, `UPDATE `+table+` SET `+used+` = $1 WHERE token_hash = $2 AND `+used+` IS NULL`, millis(now), tokenHash)
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return errors.Join(err, hub.ErrNotFound)
+	}
+	return nil
 }

@@ -66,12 +66,8 @@ func (db *DB) CompleteSignup(ctx context.Context, tokenHash, passwordHash, works
 		if email, err = openSignup(ctx, tx, tokenHash, now); err != nil {
 			return err
 		}
-		res, err := tx.ExecContext(ctx, `UPDATE signups SET used_at = $1 WHERE token_hash = $2 AND used_at IS NULL`, millis(now), tokenHash)
-		if err != nil {
+		if err := useLink(ctx, tx, "signups", "used_at", tokenHash, now); err != nil {
 			return err
-		}
-		if n, err := res.RowsAffected(); err != nil || n == 0 {
-			return errors.Join(err, hub.ErrNotFound)
 		}
 		for _, insert := range []struct {
 			query string

@@ -179,12 +179,8 @@ func (db *DB) ResetPassword(ctx context.Context, tokenHash, passwordHash string,
 		if email, err = openReset(ctx, tx, tokenHash, now); err != nil {
 			return err
 		}
-		res, err := tx.ExecContext(ctx, `UPDATE password_resets SET used_at = $1 WHERE token_hash = $2 AND used_at IS NULL`, millis(now), tokenHash)
-		if err != nil {
+		if err := useLink(ctx, tx, "password_resets", "used_at", tokenHash, now); err != nil {
 			return err
-		}
-		if n, err := res.RowsAffected(); err != nil || n == 0 {
-			return errors.Join(err, hub.ErrNotFound)
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE users SET password_hash = $1 WHERE email = $2`, passwordHash, email); err != nil {
 			return err
