@@ -61,6 +61,16 @@ func TestOpenSignup(t *testing.T) {
 	if events, _ := tc.db.Events(context.Background(), "cys-shop", "", 0); len(events) < 2 || events[len(events)-1].Action != accounts.ActionSignedUp {
 		t.Errorf("the new workspace's audit log: %+v", events)
 	}
+	// Requests for one address are limited.
+	for range console.DefaultAccountLimit - 1 {
+		ask("eve@example.com")
+	}
+	if res := ask("eve@example.com"); res.status != http.StatusOK {
+		t.Errorf("request %d for one address: %d, want 200", console.DefaultAccountLimit, res.status)
+	}
+	if res := ask("eve@example.com"); res.status != http.StatusTooManyRequests {
+		t.Errorf("request %d for one address: %d, want 429", console.DefaultAccountLimit+1, res.status)
+	}
 }
 
 // TestSignupModes checks what each mode refuses: sign-ups unless open,

@@ -26,14 +26,27 @@ func startOIDC(t *testing.T) *mockoidc.MockOIDC {
 
 // ssoSignIn follows single sign-on as a browser would: to the provider,
 // which signs in the user it has queued, and back to the console, whose
-// public URL stands for the test server's.
-func ssoSignIn(t *testing.T, b *browser) response {
+// public URL stands for the test server's. change, when set, alters the
+// request to the provider on the way.
+func ssoSignIn(t *testing.T, b *browser, change ...func(url.Values)) response {
 	t.Helper()
 	start := b.get(console.Path + "/sso")
 	if start.status != http.StatusSeeOther {
 		t.Fatalf("starting single sign-on: %d %s", start.status, start.body)
 	}
-	res, err := b.client.Get(start.header.Get("Location"))
+	authorize, err := url.Parse(start.header.Get("Location"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := authorize.Query()
+	if q.Get("nonce") == "" || q.Get("code_challenge") == "" || q.Get("code_challenge_method") != "S256" || q.Get("state") == "" {
+		t.Errorf("the request to the provider lacks a nonce, a PKCE challenge or a state: %v", q)
+	}
+	for _, f := range change {
+		f(q)
+	}
+	authorize.RawQuery = q.Encode()
+	res, err := b.client.Get(authorize.String())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,6 +94,12 @@ func TestSingleSignOn(t *testing.T) {
 		if other.get(console.Path).status == http.StatusOK {
 			t.Errorf("single sign-on as %+v signed in", u)
 		}
+	}
+	// An ID token issued for another sign-in's nonce, as a code injected
+	// from another authorization would carry, is refused.
+	provider.QueueUser(&mockoidc.MockUser{Subject: "1", Email: janeEmail, EmailVerified: true})
+	if res := ssoSignIn(t, tc.browser(), func(q url.Values) { q.Set("nonce", "another") }); res.status != http.StatusUnauthorized {
+		t.Errorf("an ID token of another nonce: %d, want 401", res.status)
 	}
 	// A callback this browser did not start, as a forged link would be.
 	forged := tc.browser()
