@@ -10,9 +10,12 @@
 //     the database, and checks form files.
 //   - delivery sends each stored submission's webhooks and e-mail, as jobs
 //     of a River queue in the same database.
-//   - console is the owners' pages: the builder, the inbox, deliveries;
-//     admin is the token-guarded JSON API; accounts the people and tokens
-//     they use.
+//   - console is the owners' pages: the builder, the inbox, deliveries,
+//     members, invitations, sign-in (passwords, resets, single sign-on);
+//     admin is the token-guarded JSON API; accounts the domain of people:
+//     users, workspaces and roles, tokens and scopes, the audit log.
+//   - inbox reads and manages a form's submissions for both; quota admits
+//     submissions within their workspace's quota.
 //   - captcha verifies Turnstile and reCAPTCHA tokens; export writes
 //     submissions as CSV or JSON; metrics counts for Prometheus.
 //
