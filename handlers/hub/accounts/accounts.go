@@ -1,6 +1,9 @@
 // Package accounts is the hub's owners: the people who sign in to its
-// console, with passwords hashed by argon2id, and the API tokens that
-// automation presents to its admin API, kept only as hashes.
+// console, with passwords hashed by argon2id, their sessions; the
+// workspaces they are members of, with a role each, and their quotas; the
+// API tokens that automation presents to its admin API, each of a
+// workspace and a scope, kept only as hashes; the links sent by e-mail;
+// and the audit log of what they all did.
 //
 // The records live in the hub's database (see package sqldb); this package
 // holds their types and the hashing, so that the console, the admin API and
