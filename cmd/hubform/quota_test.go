@@ -25,32 +25,32 @@ func TestQuotaRefusesSubmissions(t *testing.T) {
 		status, _, stderr := hubform(t, append([]string{"submit", "--hub-url", h.url, "--site", "acme", "--form", "contact", "name=Jane"}, extra...)...)
 		return status, stderr
 	}
-	quota("--submissions-per-month", "2")
+	// Set before the first submission: a hub reads a quota at most every
+	// quota.MaxAge.
+	quota("--submissions-per-month", "3", "--stored-bytes", "100")
 	for i := range 2 {
 		if status, stderr := submit(); status != 0 {
 			t.Fatalf("submission %d within the quota: %d %s", i+1, status, stderr)
 		}
 	}
-	if status, stderr := submit(); status == 0 || !strings.Contains(stderr, "429") || !strings.Contains(stderr, "quota reached") {
-		t.Errorf("the third submission of a month with a quota of 2: %d %q; want 429 and quota reached", status, stderr)
-	}
-
-	quota("--stored-bytes", "100")
 	file := filepath.Join(t.TempDir(), "big.txt")
 	if err := os.WriteFile(file, []byte(strings.Repeat("x", 101)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if status, stderr := submit("files=@" + file); status == 0 || !strings.Contains(stderr, "quota reached") {
-		t.Errorf("a file over the stored bytes: %d %q", status, stderr)
+	if status, stderr := submit("files=@" + file); status == 0 || !strings.Contains(stderr, "429") || !strings.Contains(stderr, "quota reached") {
+		t.Errorf("a file over the stored bytes: %d %q; want 429 and quota reached", status, stderr)
 	}
 	if status, stderr := submit(); status != 0 {
-		t.Errorf("a submission without files within the bytes: %d %s", status, stderr)
+		t.Errorf("the third submission, without files: %d %s", status, stderr)
+	}
+	if status, stderr := submit(); status == 0 || !strings.Contains(stderr, "429") || !strings.Contains(stderr, "quota reached") {
+		t.Errorf("the fourth submission of a month with a quota of 3: %d %q; want 429 and quota reached", status, stderr)
 	}
 	_, out, _ := hubform(t, "submissions", "export", "--data", data, "--format", "json")
 	if n := strings.Count(out, `"id"`); n != 3 {
 		t.Errorf("%d submissions stored, want the 3 admitted", n)
 	}
-	if _, stdout, _ := hubform(t, "workspaces", "list", "--data", data); !strings.Contains(stdout, "any number of submissions a month, 100 bytes stored") {
+	if _, stdout, _ := hubform(t, "workspaces", "list", "--data", data); !strings.Contains(stdout, "3 submissions a month, 100 bytes stored") {
 		t.Errorf("workspaces list:\n%s", stdout)
 	}
 }

@@ -2,9 +2,10 @@
 // owns their site (accounts.Quota): submissions a calendar month and bytes
 // of files stored, as the hub's operator set them.
 //
-// Usage is counted in the hub's database at most every MaxAge per
-// workspace, and counted on by each hub between: hubs sharing a database
-// may together admit a little over a quota, for at most MaxAge.
+// A site's workspace and quota, and a workspace's usage, are read from the
+// hub's database at most every MaxAge, and usage is counted on by each hub
+// between: hubs sharing a database may together admit a little over a
+// quota, and a new quota applies within MaxAge.
 package quota
 
 import (
@@ -35,6 +36,15 @@ type Quotas struct {
 
 	mu     sync.Mutex
 	counts map[string]*count
+	sites  map[string]siteQuota
+}
+
+// siteQuota is a site's workspace and quota as looked up at at; ws is
+// empty for a site no workspace owns.
+type siteQuota struct {
+	at    time.Time
+	ws    string
+	quota accounts.Quota
 }
 
 // count is a workspace's usage as counted at at, plus what was admitted
@@ -51,7 +61,7 @@ func New(store Store, now func() time.Time) *Quotas {
 	if now == nil {
 		now = time.Now
 	}
-	return &Quotas{store: store, now: now, counts: map[string]*count{}}
+	return &Quotas{store: store, now: now, counts: map[string]*count{}, sites: map[string]siteQuota{}}
 }
 
 // Admit returns nil when the workspace that owns site may take one more
@@ -59,14 +69,11 @@ func New(store Store, now func() time.Time) *Quotas {
 // hub.ErrQuota when it has reached its quota. A site no workspace owns has
 // no quota.
 func (q *Quotas) Admit(ctx context.Context, site string, bytes int64) error {
-	ws, quota, err := q.store.SiteQuota(ctx, site)
-	if errors.Is(err, hub.ErrNotFound) || err == nil && quota == (accounts.Quota{}) {
-		return nil
-	}
-	if err != nil {
+	now := q.now()
+	ws, quota, err := q.siteQuota(ctx, site, now)
+	if err != nil || ws == "" || quota == (accounts.Quota{}) {
 		return err
 	}
-	now := q.now()
 	month := accounts.MonthStart(now)
 	q.mu.Lock()
 	c := q.counts[ws]
@@ -91,3 +98,28 @@ func (q *Quotas) Admit(ctx context.Context, site string, bytes int64) error {
 	c.usage.StoredBytes += bytes
 	return nil
 }
+
+// siteQuota returns the workspace that owns site and its quota, looked up
+// at most every MaxAge: a submission costs no query of its own for them.
+func (q *Quotas) siteQuota(ctx context.Context, site string, now time.Time) (string, accounts.Quota, error) {
+	q.mu.Lock()
+	sq, ok := q.sites[site]
+	q.mu.Unlock()
+	if ok && now.Sub(sq.at) < MaxAge {
+		return sq.ws, sq.quota, nil
+	}
+	ws, quota, err := q.store.SiteQuota(ctx, site)
+	if err != nil && !errors.Is(err, hub.ErrNotFound) {
+		return "", quota, err
+	}
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if len(q.sites) > maxSites {
+		clear(q.sites)
+	}
+	q.sites[site] = siteQuota{at: now, ws: ws, quota: quota}
+	return ws, quota, nil
+}
+
+// maxSites bounds the sites remembered: names come from requests.
+const maxSites = 10000
