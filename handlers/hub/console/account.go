@@ -159,7 +159,7 @@ func (con *Console) requestReset(c echo.Context) error {
 	default:
 		con.auditUser(c, email, accounts.ActionResetRequested)
 		link := con.cfg.PublicURL + resetPath + "/" + token
-		go con.sendLink(context.WithoutCancel(ctx), email, "Choose a new password", fmt.Sprintf(`Someone, perhaps you, asked for a new password for %s on a form hub's console.
+		go con.sendLater(context.WithoutCancel(ctx), email, "Choose a new password", fmt.Sprintf(`Someone, perhaps you, asked for a new password for %s on a form hub's console.
 
 Choose one here:
 

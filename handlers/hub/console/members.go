@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"time"
 
 	"github.com/labstack/echo/v4"
 	gomail "github.com/wneessen/go-mail"
@@ -158,15 +157,8 @@ func (con *Console) invite(c echo.Context) error {
 }
 
 func (con *Console) sendInvitation(ctx context.Context, inv accounts.Invitation, link string) error {
-	m := gomail.NewMsg()
-	if err := m.From(con.cfg.MailFrom); err != nil {
-		return err
-	}
-	if err := m.To(inv.Email); err != nil {
-		return err
-	}
-	m.Subject(fmt.Sprintf("%s invites you to the workspace %s", inv.InvitedBy, inv.Workspace))
-	m.SetBodyString(gomail.TypeTextPlain, fmt.Sprintf(`%s invites you to the workspace %s of a form hub, as %s.
+	return con.send(ctx, inv.Email, fmt.Sprintf("%s invites you to the workspace %s", inv.InvitedBy, inv.Workspace),
+		fmt.Sprintf(`%s invites you to the workspace %s of a form hub, as %s.
 
 Accept the invitation here:
 
@@ -174,9 +166,6 @@ Accept the invitation here:
 
 The link works once, until %s. If you did not expect this e-mail, ignore it.
 `, inv.InvitedBy, inv.Workspace, inv.Role.Article(), link, inv.ExpiresAt.UTC().Format("2006-01-02 15:04 UTC")))
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	return con.cfg.Mailer.Send(ctx, m)
 }
 
 // invitationProps are what the page of an invitation's link shows.

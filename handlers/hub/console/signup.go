@@ -6,12 +6,9 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
-	gomail "github.com/wneessen/go-mail"
 
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/accounts"
@@ -93,7 +90,7 @@ func (con *Console) requestSignup(c echo.Context) error {
 		return hub.Internal("creating a sign-up", err)
 	default:
 		link := con.cfg.PublicURL + signupPath + "/" + token
-		go con.sendLink(context.WithoutCancel(ctx), email, "Confirm your address", fmt.Sprintf(`Someone, perhaps you, asked to sign up to a form hub's console with %s.
+		go con.sendLater(context.WithoutCancel(ctx), email, "Confirm your address", fmt.Sprintf(`Someone, perhaps you, asked to sign up to a form hub's console with %s.
 
 Confirm your address and choose your password and workspace here:
 
@@ -103,51 +100,6 @@ The link works once, until %s. If you did not ask, ignore this e-mail.
 `, email, link, now.Add(SignupTTL).UTC().Format("2006-01-02 15:04 UTC")))
 	}
 	return render(c, http.StatusOK, signupPageView(p))
-}
-
-// limit counts an attempt of kind from the request's client and, unless it
-// is empty, for email, and returns how long to wait when either is over its
-// limit.
-func (con *Console) limit(c echo.Context, kind, email string) (time.Duration, error) {
-	now := con.cfg.Now()
-	for _, l := range []struct {
-		key string
-		n   int
-	}{{kind + " address " + c.RealIP(), con.cfg.AddressLimit}, {kind + " account " + email, con.cfg.AccountLimit}} {
-		if email == "" && strings.HasSuffix(l.key, " account ") {
-			continue
-		}
-		ok, retry, err := con.cfg.Limiter.Allow(c.Request().Context(), l.key, l.n, LimitWindow, now)
-		if err != nil {
-			return 0, hub.Internal("counting an attempt", err)
-		}
-		if !ok {
-			c.Response().Header().Set("Retry-After", strconv.Itoa(int((retry+time.Second-1)/time.Second)))
-			return max(retry, time.Second), nil
-		}
-	}
-	return 0, nil
-}
-
-// sendLink e-mails a link to email; a failure goes to the log, the request
-// that asked for it having been answered already.
-func (con *Console) sendLink(ctx context.Context, email, subject, body string) {
-	if con.cfg.Mailer == nil {
-		con.cfg.Logger.WarnContext(ctx, "a link was not sent: the hub sends no e-mail (--smtp-url)", slog.String("subject", subject))
-		return
-	}
-	m := gomail.NewMsg()
-	err := errors.Join(m.From(con.cfg.MailFrom), m.To(email))
-	if err == nil {
-		m.Subject(subject)
-		m.SetBodyString(gomail.TypeTextPlain, body)
-		ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-		defer cancel()
-		err = con.cfg.Mailer.Send(ctx, m)
-	}
-	if err != nil {
-		con.cfg.Logger.ErrorContext(ctx, "a link was not sent", slog.String("subject", subject), slog.Any("error", err))
-	}
 }
 
 var invalidSignup = &hub.Error{Status: http.StatusNotFound,

@@ -88,7 +88,9 @@ func (con *Console) ssoCallback(c echo.Context) error {
 		return render(c, http.StatusUnauthorized, signInPage(signInProps{CSRF: csrfToken(c), SSO: true, Signup: con.cfg.Signup == SignupOpen, Error: "Single sign-on did not work: " + why + "."}))
 	}
 	if e := c.QueryParam("error"); e != "" {
-		return fail("the provider refused ("+e+")", nil)
+		// The provider's code goes to the log: a link could put any words
+		// in it, and the page shows none of them.
+		return fail("the provider refused", errors.New(e))
 	}
 	exchange, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
