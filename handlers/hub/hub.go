@@ -200,6 +200,13 @@ type Filter struct {
 	Spam SpamFilter
 }
 
+// TimeCount is how many submissions were created in the interval that
+// starts at Start.
+type TimeCount struct {
+	Start time.Time
+	N     int
+}
+
 // SpamFilter selects submissions by their spam mark.
 type SpamFilter int
 

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/hubform/hubform/handlers/hub"
@@ -318,6 +319,37 @@ func (db *DB) CountSubmissions(ctx context.Context, f hub.Filter) (int, error) {
 		return 0, db.errorf("count submissions: %w", err)
 	}
 	return n, nil
+}
+
+// CountSubmissionsBy returns the number of submissions f selects in each
+// interval of length step that holds any, in time order, each interval
+// starting at a multiple of step since the Unix epoch. With step a quarter
+// of an hour the caller can sum them into the days of any time zone.
+func (db *DB) CountSubmissionsBy(ctx context.Context, f hub.Filter, step time.Duration) ([]hub.TimeCount, error) {
+	ms := step.Milliseconds()
+	if ms <= 0 {
+		return nil, fmt.Errorf("count submissions: step %v is under a millisecond", step)
+	}
+	where, args := filterSQL(f)
+	args = append(args, ms)
+	bucket := "(created_at / $" + strconv.Itoa(len(args)) + ")"
+	rows, err := db.r.QueryContext(ctx, `SELECT `+bucket+`, COUNT(*) FROM submissions`+where+` GROUP BY 1 ORDER BY 1`, args...)
+	if err != nil {
+		return nil, db.errorf("count submissions by time: %w", err)
+	}
+	defer rows.Close()
+	var out []hub.TimeCount
+	for rows.Next() {
+		var n, count int64
+		if err := rows.Scan(&n, &count); err != nil {
+			return nil, db.errorf("count submissions by time: %w", err)
+		}
+		out = append(out, hub.TimeCount{Start: fromMillis(n * ms), N: int(count)})
+	}
+	if err := rows.Err(); err != nil {
+		return nil, db.errorf("count submissions by time: %w", err)
+	}
+	return out, nil
 }
 
 // filterSQL returns the WHERE clause selecting f and its arguments. Only

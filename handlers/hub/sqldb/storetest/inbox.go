@@ -275,3 +275,43 @@ func testDeleteRace(t *testing.T, open Open) {
 		t.Errorf("deleted %d submissions, named %d files (%d distinct); want %d of each", total, len(files), distinct, n)
 	}
 }
+
+func testCountSubmissionsBy(t *testing.T, open Open) {
+	ctx := context.Background()
+	db := open1(t, open)
+	quarter := 15 * time.Minute
+	// Three in the first quarter hour, one a millisecond before the next, two
+	// in a later one, one of another form in between, and one marked as
+	// spam.
+	base := T0.Truncate(time.Hour)
+	at := []time.Duration{0, time.Minute, quarter - time.Millisecond, quarter, 3*quarter + time.Second, 3 * quarter}
+	for i, d := range at {
+		s := Submission(fmt.Sprintf("%02d", i+1))
+		s.CreatedAt = base.Add(d)
+		if err := db.CreateSubmission(ctx, s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	other := Submission("09")
+	other.Slug, other.CreatedAt = "other", base.Add(2*quarter)
+	if err := db.CreateSubmission(ctx, other); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.SetSpam(ctx, "site", "form", []string{"06"}, true); err != nil {
+		t.Fatal(err)
+	}
+	got, err := db.CountSubmissionsBy(ctx, hub.Filter{Site: "site", Slug: "form", Spam: hub.NotSpam}, quarter)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []hub.TimeCount{{base, 3}, {base.Add(quarter), 1}, {base.Add(3 * quarter), 1}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("CountSubmissionsBy(a quarter hour) = %v, want %v", got, want)
+	}
+	if got, err := db.CountSubmissionsBy(ctx, hub.Filter{Site: "site", Slug: "form", From: base.Add(quarter)}, time.Hour); err != nil || !reflect.DeepEqual(got, []hub.TimeCount{{base, 3}}) {
+		t.Errorf("CountSubmissionsBy(an hour, from the second quarter) = %v, %v; want 3 in the first hour", got, err)
+	}
+	if _, err := db.CountSubmissionsBy(ctx, hub.Filter{}, 0); err == nil {
+		t.Error("CountSubmissionsBy with no step: no error")
+	}
+}

@@ -33,6 +33,7 @@ func Run(t *testing.T, open Open) {
 		{"CreateSubmissionRefuses", testCreateSubmissionRefuses},
 		{"ClaimRules", testClaimRules},
 		{"ListSubmissions", testListSubmissions},
+		{"CountSubmissionsBy", testCountSubmissionsBy},
 		{"ConcurrentCreateSubmission", testConcurrentCreateSubmission},
 		{"ClaimRace", testClaimRace},
 		{"IdempotencyKeys", testIdempotencyKeys},
