@@ -87,7 +87,16 @@ type Settings struct {
 	// submissions, and their files, once they are that many days old.
 	// Zero keeps them until an owner deletes them.
 	RetentionDays int `json:"retentionDays,omitempty"`
+	// HostedPage, when false, turns off the page the hub serves for the
+	// form at /f/{site}/{slug} (package hosted), for an owner who shows
+	// the form only in their own app. Unset, the page is served. The
+	// schema and protocol routes are unaffected either way.
+	HostedPage *bool `json:"hostedPage,omitempty"`
 }
+
+// Hosted reports whether the hub serves the form's page: unless the
+// settings turn it off.
+func (st Settings) Hosted() bool { return st.HostedPage == nil || *st.HostedPage }
 
 // Notify is who is e-mailed each submission of a form.
 type Notify struct {

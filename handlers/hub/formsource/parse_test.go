@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"reflect"
 	"strings"
@@ -171,5 +172,34 @@ func TestInvalidError(t *testing.T) {
 	}
 	if !errors.Is(err, inner) {
 		t.Error("InvalidError does not unwrap to Err")
+	}
+}
+
+// TestParseHostedPage reads the setting that turns a form's page off: on
+// unless it says false.
+func TestParseHostedPage(t *testing.T) {
+	const form = `{"fields": [{"name": "a", "type": "text"}], "steps": [{"id": "s", "fields": ["a"]}]%s}`
+	for _, tt := range []struct {
+		hub  string
+		want bool
+	}{
+		{``, true},
+		{`, "hub": {"maxFiles": 2}`, true},
+		{`, "hub": {"hostedPage": true}`, true},
+		{`, "hub": {"hostedPage": false}`, false},
+	} {
+		f, err := Parse("acme", "contact", []byte(fmt.Sprintf(form, tt.hub)))
+		if err != nil {
+			t.Fatalf("%s: %v", tt.hub, err)
+		}
+		if got := f.Settings.Hosted(); got != tt.want {
+			t.Errorf("%s: Hosted() = %v, want %v", tt.hub, got, tt.want)
+		}
+		if bytes.Contains(f.JSON, []byte("hostedPage")) {
+			t.Errorf("%s: the schema served holds the setting: %s", tt.hub, f.JSON)
+		}
+	}
+	if _, err := Parse("acme", "contact", []byte(fmt.Sprintf(form, `, "hub": {"hostedPage": "no"}`))); err == nil {
+		t.Error(`"hostedPage": "no" parsed`)
 	}
 }
