@@ -49,7 +49,10 @@ type assetSet map[string]*asset
 
 // load reads the files of sources that exist in fsys; a missing one is not
 // served.
-func load(fsys fs.FS) assetSet {
+func load(fsys fs.FS) assetSet { return loadFiles(fsys, sources) }
+
+// loadFiles reads the files that sources names, by served name, from fsys.
+func loadFiles(fsys fs.FS, sources map[string]string) assetSet {
 	set := make(assetSet, len(sources))
 	for name, file := range sources {
 		data, err := fs.ReadFile(fsys, file)
@@ -74,6 +77,8 @@ func contentType(name string) string {
 		return "text/css; charset=utf-8"
 	case ".js":
 		return "text/javascript; charset=utf-8"
+	case ".svg":
+		return "image/svg+xml"
 	}
 	return "application/octet-stream"
 }
@@ -141,6 +146,28 @@ func (s assetSet) url(name string) string {
 	}
 	return name + "?v=" + a.version
 }
+
+// A Set serves other files the way Handler serves the package's own: with
+// versioned URLs cached for good, ETags and compression. It suits the
+// assets of a program's own pages.
+type Set struct{ assets assetSet }
+
+// NewSet returns the Set of the files in fsys that files names: served
+// name to path in fsys. A file missing from fsys is not served.
+func NewSet(fsys fs.FS, files map[string]string) *Set {
+	return &Set{assets: loadFiles(fsys, files)}
+}
+
+// URL returns name with the query of its content's version, as [URL]
+// does.
+func (s *Set) URL(name string) string { return s.assets.url(name) }
+
+// Has reports whether s serves name.
+func (s *Set) Has(name string) bool { _, ok := s.assets[name]; return ok }
+
+// ServeHTTP serves the file the request's path names, relative to where s
+// is mounted.
+func (s *Set) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.assets.ServeHTTP(w, r) }
 
 // URL returns name followed by a query that names the current version of
 // its content, for links that browsers may cache for good:

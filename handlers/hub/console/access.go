@@ -87,6 +87,8 @@ var routeRoles = map[string]accounts.Role{
 	"POST " + Path + "/forms/:site/:slug/translations":              accounts.Editor,
 	"POST " + Path + "/forms/:site/:slug/translations/:locale":      accounts.Editor,
 
+	"GET " + Path + "/forms/:site/:slug/overview":                 accounts.Viewer,
+	"GET " + Path + "/forms/:site/:slug/share":                    accounts.Viewer,
 	"GET " + Path + "/forms/:site/:slug/submissions":              accounts.Viewer,
 	"GET " + Path + "/forms/:site/:slug/export/:format":           accounts.Viewer,
 	"GET " + Path + "/forms/:site/:slug/submissions/:id":          accounts.Viewer,
@@ -122,10 +124,9 @@ func (con *Console) authorize(next echo.HandlerFunc) echo.HandlerFunc {
 			return &hub.Error{Status: http.StatusForbidden, Message: "This page is closed."}
 		}
 		ctx := c.Request().Context()
-		u, _ := c.Get(userKey).(accounts.User)
-		ms, err := con.cfg.Workspaces.Memberships(ctx, u.Email)
+		ms, err := con.memberships(c)
 		if err != nil {
-			return hub.Internal("looking up the user's workspaces", err)
+			return err
 		}
 		var m accounts.Member
 		if site := c.Param("site"); site != "" {
@@ -153,6 +154,25 @@ func (con *Console) authorize(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
+// membershipsKey is where memberships keeps the signed-in user's
+// memberships for the rest of the request.
+const membershipsKey = "hubform.console.memberships"
+
+// memberships returns the signed-in user's memberships, read once a
+// request.
+func (con *Console) memberships(c echo.Context) ([]accounts.Member, error) {
+	if ms, ok := c.Get(membershipsKey).([]accounts.Member); ok {
+		return ms, nil
+	}
+	u, _ := c.Get(userKey).(accounts.User)
+	ms, err := con.cfg.Workspaces.Memberships(c.Request().Context(), u.Email)
+	if err != nil {
+		return nil, hub.Internal("looking up the user's workspaces", err)
+	}
+	c.Set(membershipsKey, ms)
+	return ms, nil
+}
+
 // current returns the membership of the workspace named chosen, or else
 // the first; the zero Member when there is none.
 func current(ms []accounts.Member, chosen string) accounts.Member {
@@ -174,17 +194,15 @@ func memberOf(c echo.Context) accounts.Member {
 // switchWorkspace makes the posted workspace the user's current one, when
 // they are a member of it.
 func (con *Console) switchWorkspace(c echo.Context) error {
-	ctx := c.Request().Context()
-	u, _ := c.Get(userKey).(accounts.User)
-	ms, err := con.cfg.Workspaces.Memberships(ctx, u.Email)
+	ms, err := con.memberships(c)
 	if err != nil {
-		return hub.Internal("looking up the user's workspaces", err)
+		return err
 	}
 	name := c.FormValue("workspace")
 	if !slices.ContainsFunc(ms, func(m accounts.Member) bool { return m.Workspace == name }) {
 		return &hub.Error{Status: http.StatusNotFound, Message: "No such workspace."}
 	}
-	con.sessions.Put(ctx, sessionWorkspace, name)
+	con.sessions.Put(c.Request().Context(), sessionWorkspace, name)
 	return c.Redirect(http.StatusSeeOther, Path)
 }
 

@@ -41,7 +41,7 @@ func (con *Console) renderAccount(c echo.Context, status int, p accountProps) er
 	if p.Sessions, err = con.cfg.Users.UserSessions(ctx, p.Email); err != nil {
 		return hub.Internal("listing sessions", err)
 	}
-	return render(c, status, accountPageView(p))
+	return con.render(c, status, accountPageView(p))
 }
 
 // endSessions ends the posted sessions of the user, or with all=1 every
@@ -122,7 +122,7 @@ type resetProps struct {
 }
 
 func (con *Console) resetPage(c echo.Context) error {
-	return render(c, http.StatusOK, resetPageView(resetProps{CSRF: csrfToken(c), Path: resetPath}))
+	return con.render(c, http.StatusOK, resetPageView(resetProps{CSRF: csrfToken(c), Path: resetPath}))
 }
 
 // requestReset takes a request for a reset link. It answers the same
@@ -135,19 +135,19 @@ func (con *Console) requestReset(c echo.Context) error {
 	email, err := accounts.NormalizeEmail(p.Email)
 	if err != nil {
 		p.Problem = "Give the e-mail address you sign in with, such as ann@example.com."
-		return render(c, http.StatusUnprocessableEntity, resetPageView(p))
+		return con.render(c, http.StatusUnprocessableEntity, resetPageView(p))
 	}
 	if retry, err := con.limit(c, "console-reset", email); err != nil {
 		return err
 	} else if retry > 0 {
 		p.Problem = "Too many requests. Try again in " + minutes(retry) + "."
-		return render(c, http.StatusTooManyRequests, resetPageView(p))
+		return con.render(c, http.StatusTooManyRequests, resetPageView(p))
 	}
 	now := con.cfg.Now()
 	p.Sent = true
 	if con.cfg.Mailer == nil {
 		con.cfg.Logger.WarnContext(ctx, "password reset asked for, but the hub sends no e-mail (--smtp-url)", slog.String("client", c.RealIP()))
-		return render(c, http.StatusOK, resetPageView(p))
+		return con.render(c, http.StatusOK, resetPageView(p))
 	}
 	token := accounts.NewLinkToken()
 	err = con.cfg.Users.CreatePasswordReset(ctx, accounts.HashToken(token), email, now, now.Add(accounts.ResetTTL))
@@ -168,7 +168,7 @@ Choose one here:
 The link works once, until %s. If you did not ask, ignore this e-mail: your password stays as it is.
 `, email, link, now.Add(accounts.ResetTTL).UTC().Format("2006-01-02 15:04 UTC")))
 	}
-	return render(c, http.StatusOK, resetPageView(p))
+	return con.render(c, http.StatusOK, resetPageView(p))
 }
 
 // invalidReset answers a reset link that cannot be used.
@@ -193,7 +193,7 @@ func (con *Console) resetLinkPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, resetLinkPageView(resetProps{CSRF: csrfToken(c), Path: resetPath + "/" + c.Param("token"), Email: email}))
+	return con.render(c, http.StatusOK, resetLinkPageView(resetProps{CSRF: csrfToken(c), Path: resetPath + "/" + c.Param("token"), Email: email}))
 }
 
 // resetPassword uses a reset link: the user takes the new password, every
@@ -210,7 +210,7 @@ func (con *Console) resetPassword(c echo.Context) error {
 		return err
 	}
 	if problem != "" {
-		return render(c, http.StatusUnprocessableEntity, resetLinkPageView(resetProps{CSRF: csrfToken(c), Path: resetPath + "/" + c.Param("token"), Email: email, Problem: problem}))
+		return con.render(c, http.StatusUnprocessableEntity, resetLinkPageView(resetProps{CSRF: csrfToken(c), Path: resetPath + "/" + c.Param("token"), Email: email, Problem: problem}))
 	}
 	if email, err = con.cfg.Users.ResetPassword(ctx, hashed, hash, con.cfg.Now()); errors.Is(err, hub.ErrNotFound) {
 		return invalidReset

@@ -79,7 +79,7 @@ func (con *Console) auditPage(c echo.Context) error {
 	if before != "" {
 		p.First = auditPath
 	}
-	return render(c, http.StatusOK, auditPageView(p))
+	return con.render(c, http.StatusOK, auditPageView(p))
 }
 
 // auditPath is the audit page.

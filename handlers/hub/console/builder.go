@@ -181,7 +181,7 @@ func (con *Console) renderEdit(c echo.Context, status int, p formProps) error {
 	if c.Request().Header.Get("HX-Request") != "" {
 		status = http.StatusOK
 	}
-	return render(c, status, formPage(p))
+	return con.render(c, status, formPage(p))
 }
 
 // fieldAt returns the index of the field the route names.

@@ -31,7 +31,6 @@ import (
 	"github.com/hubform/hubform/handlers/hub/accounts"
 	"github.com/hubform/hubform/handlers/hub/admin"
 	"github.com/hubform/hubform/handlers/hub/inbox"
-	"github.com/hubform/hubform/static"
 )
 
 // Paths of the console.
@@ -219,7 +218,7 @@ const maxBody = "3M"
 // whatever it carries.
 func (con *Console) Register(e *echo.Echo) {
 	g := e.Group(Path, middleware.BodyLimit(maxBody), securityHeaders, hub.Answer(con.writeError), con.loadSession, con.requireUser, con.authorize, con.csrf)
-	g.GET("/static/*", echo.WrapHandler(http.StripPrefix(staticPath, static.Handler())))
+	g.GET("/static/*", serveStatic)
 	g.GET("/sign-in", con.signInPage)
 	g.POST("/sign-in", con.signIn)
 	g.POST("/sign-out", con.signOut)

@@ -88,7 +88,7 @@ func (con *Console) deliveriesPage(c echo.Context) error {
 			p.Rows = append(p.Rows, newDeliveryRow(d))
 		}
 	}
-	return render(c, http.StatusOK, deliveriesPage(p))
+	return con.render(c, http.StatusOK, deliveriesPage(p))
 }
 
 func newDeliveryRow(d delivery.Delivery) deliveryRow {
@@ -177,12 +177,6 @@ func (con *Console) retryDelivery(c echo.Context) error {
 	}
 	return c.Redirect(http.StatusSeeOther, deliveriesPath(site, slug)+"?"+back.Encode())
 }
-
-// when shows a time to people, in UTC, to the second.
-func when(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05 UTC") }
-
-// isoTime is a time as a datetime attribute.
-func isoTime(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
 // urlQuery escapes s as a query value.
 func urlQuery(s string) string { return url.QueryEscape(s) }

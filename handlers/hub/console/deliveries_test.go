@@ -67,14 +67,15 @@ func TestDeliveriesPage(t *testing.T) {
 	if res := b.get(page); res.status != http.StatusSeeOther {
 		t.Fatalf("deliveries page without a session: %d", res.status)
 	}
-	if res := b.signIn(janeEmail, janePassword); res.status != http.StatusSeeOther {
+	// Times are shown in the time zone the browser gave at sign-in.
+	if res := b.signInFrom("Europe/Paris", janeEmail, janePassword); res.status != http.StatusSeeOther {
 		t.Fatalf("sign-in: %d", res.status)
 	}
 	res := b.get(page)
 	for _, want := range []string{
 		"Deliveries of acme/contact", "https://hooks.example.com/in", "2 of 25", "HTTP 503 Service Unavailable",
-		"connection refused", "2026-11-23 09:00:00 UTC", "2026-11-23 09:01:00 UTC", "2026-11-23 10:00:00 UTC",
-		"E-mail: the form&#39;s owners", "2026-11-23 09:00:02 UTC</time>: delivered", `action="/console/forms/acme/contact/deliveries/7/retry"`,
+		"connection refused", "2026-11-23 10:00 CET", "2026-11-23 10:01 CET", "2026-11-23 11:00 CET",
+		"E-mail: the form&#39;s owners", `datetime="2026-11-23T09:00:02Z">2026-11-23 10:00 CET</time>: delivered`, `action="/console/forms/acme/contact/deliveries/7/retry"`,
 	} {
 		if !strings.Contains(res.body, want) {
 			t.Errorf("deliveries page lacks %q", want)

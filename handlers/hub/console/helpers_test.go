@@ -138,8 +138,15 @@ func (b *browser) csrf(path string) string {
 // signIn posts the sign-in form as a browser would, with the page's token.
 func (b *browser) signIn(email, password string) response {
 	b.tc.t.Helper()
+	return b.signInFrom("", email, password)
+}
+
+// signInFrom signs in from a browser in the time zone tz, which console.js
+// would send; "" is a browser without JavaScript.
+func (b *browser) signInFrom(tz, email, password string) response {
+	b.tc.t.Helper()
 	token := b.csrf(console.SignInPath)
-	return b.do(http.MethodPost, console.SignInPath, url.Values{"email": {email}, "password": {password}, "_csrf": {token}}, nil)
+	return b.do(http.MethodPost, console.SignInPath, url.Values{"email": {email}, "password": {password}, "_csrf": {token}, "tz": {tz}}, nil)
 }
 
 // cookie returns the browser's cookie named name for the console, or "".

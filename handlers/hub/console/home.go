@@ -41,7 +41,7 @@ func (con *Console) home(c echo.Context) error {
 		}
 		p.Quota, p.Usage = w.Quota, usage
 	}
-	return render(c, http.StatusOK, homePage(p))
+	return con.render(c, http.StatusOK, homePage(p))
 }
 
 // formList is the home page's list of forms alone, which htmx reloads.
@@ -50,7 +50,7 @@ func (con *Console) formList(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, formList(forms))
+	return con.render(c, http.StatusOK, formList(forms))
 }
 
 // forms lists the forms the hub serves on the sites of the request's

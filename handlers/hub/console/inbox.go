@@ -22,6 +22,8 @@ func (con *Console) inboxRoutes(g *echo.Group) {
 		return
 	}
 	base := "/forms/:site/:slug"
+	g.GET(base+"/overview", con.overview)
+	g.GET(base+"/share", con.share)
 	g.GET(base+"/submissions", con.inbox)
 	g.GET(base+"/export/:format", con.export)
 	g.POST(base+"/submissions/delete", con.deleteSubmissions)
@@ -63,12 +65,12 @@ func (con *Console) inbox(c echo.Context) error {
 	p := inboxProps{CSRF: csrfToken(c), Site: form.Site, Slug: form.Slug, Title: inbox.Title(form), Query: q, Error: problem,
 		Path: inboxPath(form.Site, form.Slug), Return: q.Values().Encode()}
 	if problem != "" {
-		return render(c, http.StatusBadRequest, inboxPage(p))
+		return con.render(c, http.StatusBadRequest, inboxPage(p))
 	}
-	labels := inbox.Labels(form.Schema)
+	labels, loc := inbox.Labels(form.Schema), con.location(c.Request().Context())
 	f.Limit = PageSize + 1
 	err = con.cfg.Inbox.Store.ListSubmissions(c.Request().Context(), f, func(s hub.Submission) error {
-		p.Rows = append(p.Rows, inboxRow{ID: s.ID, Created: s.CreatedAt.UTC().Format("2006-01-02 15:04 UTC"),
+		p.Rows = append(p.Rows, inboxRow{ID: s.ID, Created: formatTime(s.CreatedAt, loc),
 			Summary: inbox.Summary(s.Payload, labels), Files: len(s.Attachments)})
 		return nil
 	})
@@ -87,7 +89,7 @@ func (con *Console) inbox(c echo.Context) error {
 	exp := q.Values().Encode()
 	p.CSV = Path + "/forms/" + form.Site + "/" + form.Slug + "/export/csv?" + exp
 	p.JSON = Path + "/forms/" + form.Site + "/" + form.Slug + "/export/json?" + exp
-	return render(c, http.StatusOK, inboxPage(p))
+	return con.render(c, http.StatusOK, inboxPage(p))
 }
 
 // submissionOf returns the submission the route names, or a 404 when
@@ -114,11 +116,11 @@ func (con *Console) submission(c echo.Context) error {
 	}
 	schema := con.cfg.Inbox.SchemaOf(c.Request().Context(), form, s)
 	p := submissionProps{CSRF: csrfToken(c), Title: inbox.Title(form), Inbox: inboxPath(form.Site, form.Slug), Sub: s,
-		Created: s.CreatedAt.UTC().Format("2006-01-02 15:04:05 UTC"), Values: inbox.Values(s.Payload, inbox.Labels(schema))}
+		Created: formatTime(s.CreatedAt, con.location(c.Request().Context())), Values: inbox.Values(s.Payload, inbox.Labels(schema))}
 	for i, a := range s.Attachments {
 		p.Files = append(p.Files, fileLink{Name: a.Filename, Size: a.Size, Href: p.Inbox + "/" + s.ID + "/files/" + strconv.Itoa(i)})
 	}
-	return render(c, http.StatusOK, submissionPage(p))
+	return con.render(c, http.StatusOK, submissionPage(p))
 }
 
 func (con *Console) download(c echo.Context) error {

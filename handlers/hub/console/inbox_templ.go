@@ -79,7 +79,7 @@ func inboxPage(p inboxProps) templ.Component {
 				}
 				return nil
 			})
-			templ_7745c5c3_Err = pageHeader("Submissions of "+p.Title, Path, "Console home").Render(templ.WithChildren(ctx, templ_7745c5c3_Var3), templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = pageHeader("Submissions of "+p.Title).Render(templ.WithChildren(ctx, templ_7745c5c3_Var3), templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -56,7 +56,7 @@ func (con *Console) renderMembers(c echo.Context, status int, p membersProps) er
 	if p.InviteRole == "" {
 		p.InviteRole = accounts.Editor
 	}
-	return render(c, status, membersPageView(p))
+	return con.render(c, status, membersPageView(p))
 }
 
 // setRole gives a member of the workspace another role.
@@ -207,7 +207,7 @@ func (con *Console) invitationPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, invitationPageView(p))
+	return con.render(c, http.StatusOK, invitationPageView(p))
 }
 
 // acceptInvitation accepts the link's invitation: a new user sets their
@@ -223,11 +223,11 @@ func (con *Console) acceptInvitation(c echo.Context) error {
 		password := c.FormValue("password")
 		if err := accounts.CheckPasswordRules(password); err != nil {
 			p.Error = "Choose another password: " + err.Error() + "."
-			return render(c, http.StatusUnprocessableEntity, invitationPageView(p))
+			return con.render(c, http.StatusUnprocessableEntity, invitationPageView(p))
 		}
 		if password != c.FormValue("confirm") {
 			p.Error = "The two passwords differ: type the same one twice."
-			return render(c, http.StatusUnprocessableEntity, invitationPageView(p))
+			return con.render(c, http.StatusUnprocessableEntity, invitationPageView(p))
 		}
 		if hash, err = accounts.HashPassword(password, con.cfg.PasswordParams); err != nil {
 			return hub.Internal("hashing a password", err)

@@ -66,12 +66,12 @@ func (con *Console) previewOf(c echo.Context, site, slug string, body []byte, lo
 // beside the editor as the owner types.
 func (con *Console) preview(c echo.Context) error {
 	site, slug := c.Param("site"), c.Param("slug")
-	return render(c, http.StatusOK, previewPanel(con.previewOf(c, site, slug, []byte(c.FormValue("body")), c.FormValue("locale"))))
+	return con.render(c, http.StatusOK, previewPanel(con.previewOf(c, site, slug, []byte(c.FormValue("body")), c.FormValue("locale"))))
 }
 
 // previewSubmit is where the preview's form posts: nothing is stored or
 // delivered, the owner is told so.
 func (con *Console) previewSubmit(c echo.Context) error {
 	site, slug := c.Param("site"), c.Param("slug")
-	return render(c, http.StatusOK, components.Submitted(components.HubFormProps{SiteID: site, FormSlug: slug, SuccessFallback: previewSent()}))
+	return con.render(c, http.StatusOK, components.Submitted(components.HubFormProps{SiteID: site, FormSlug: slug, SuccessFallback: previewSent()}))
 }

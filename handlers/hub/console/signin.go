@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"net/http"
 
-	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
 	"github.com/hubform/hubform/handlers/hub/accounts"
@@ -22,7 +21,7 @@ func (con *Console) signInPage(c echo.Context) error {
 	if con.sessions.GetString(c.Request().Context(), sessionUser) != "" {
 		return c.Redirect(http.StatusSeeOther, Path)
 	}
-	return render(c, http.StatusOK, signInPage(signInProps{CSRF: csrfToken(c), SSO: con.cfg.OIDC != nil, Signup: con.cfg.Signup == SignupOpen}))
+	return con.render(c, http.StatusOK, signInPage(signInProps{CSRF: csrfToken(c), SSO: con.cfg.OIDC != nil, Signup: con.cfg.Signup == SignupOpen}))
 }
 
 // signIn checks the posted e-mail address and password. Attempts are
@@ -46,7 +45,7 @@ func (con *Console) signIn(c echo.Context) error {
 	} else if retry > 0 {
 		con.cfg.Logger.WarnContext(ctx, "console sign-in attempts over the limit", slog.String("client", c.RealIP()), slog.String("email", email))
 		p.Error = "Too many attempts to sign in. Try again in " + minutes(retry) + "."
-		return render(c, http.StatusTooManyRequests, signInPage(p))
+		return con.render(c, http.StatusTooManyRequests, signInPage(p))
 	}
 
 	ok, err := con.checkPassword(ctx, email, emailErr, password)
@@ -59,7 +58,7 @@ func (con *Console) signIn(c echo.Context) error {
 			con.auditUser(c, email, accounts.ActionSignInFailed)
 		}
 		p.Error = signInFailed
-		return render(c, http.StatusUnauthorized, signInPage(p))
+		return con.render(c, http.StatusUnauthorized, signInPage(p))
 	}
 	if err := con.startSession(c, email, ""); err != nil {
 		return err
@@ -85,6 +84,12 @@ func (con *Console) startSession(c echo.Context, email, workspace string) error 
 	con.sessions.Put(ctx, sessionID, s.ID)
 	if workspace != "" {
 		con.sessions.Put(ctx, sessionWorkspace, workspace)
+	}
+	// The browser's time zone, which console.js adds to the form.
+	if tz := c.FormValue(sessionTimeZone); tz != "" {
+		if _, err := loadZone(tz); err == nil {
+			con.sessions.Put(ctx, sessionTimeZone, tz)
+		}
 	}
 	con.cfg.Logger.InfoContext(ctx, "console sign-in", slog.String("client", c.RealIP()), slog.String("email", email))
 	con.auditUser(c, email, accounts.ActionSignIn)
@@ -116,11 +121,4 @@ func (con *Console) signOut(c echo.Context) error {
 		return hub.Internal("ending a session", err)
 	}
 	return c.Redirect(http.StatusSeeOther, SignInPath)
-}
-
-// render writes component as an HTML page with status.
-func render(c echo.Context, status int, component templ.Component) error {
-	c.Response().Header().Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
-	c.Response().WriteHeader(status)
-	return component.Render(c.Request().Context(), c.Response())
 }

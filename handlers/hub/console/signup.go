@@ -57,7 +57,7 @@ func (con *Console) signupPage(c echo.Context) error {
 	if con.cfg.Signup != SignupOpen {
 		return noSignup
 	}
-	return render(c, http.StatusOK, signupPageView(signupProps{CSRF: csrfToken(c), Path: signupPath}))
+	return con.render(c, http.StatusOK, signupPageView(signupProps{CSRF: csrfToken(c), Path: signupPath}))
 }
 
 // requestSignup sends a link that confirms the address. It answers the
@@ -72,13 +72,13 @@ func (con *Console) requestSignup(c echo.Context) error {
 	email, err := accounts.NormalizeEmail(p.Email)
 	if err != nil {
 		p.Problem = "Give your e-mail address, such as ann@example.com."
-		return render(c, http.StatusUnprocessableEntity, signupPageView(p))
+		return con.render(c, http.StatusUnprocessableEntity, signupPageView(p))
 	}
 	if retry, err := con.limit(c, "console-signup", email); err != nil {
 		return err
 	} else if retry > 0 {
 		p.Problem = "Too many requests. Try again in " + minutes(retry) + "."
-		return render(c, http.StatusTooManyRequests, signupPageView(p))
+		return con.render(c, http.StatusTooManyRequests, signupPageView(p))
 	}
 	p.Sent = true
 	now, token := con.cfg.Now(), accounts.NewLinkToken()
@@ -99,7 +99,7 @@ Confirm your address and choose your password and workspace here:
 The link works once, until %s. If you did not ask, ignore this e-mail.
 `, email, link, now.Add(SignupTTL).UTC().Format("2006-01-02 15:04 UTC")))
 	}
-	return render(c, http.StatusOK, signupPageView(p))
+	return con.render(c, http.StatusOK, signupPageView(p))
 }
 
 var invalidSignup = &hub.Error{Status: http.StatusNotFound,
@@ -113,7 +113,7 @@ func (con *Console) signupLinkPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, signupLinkPageView(signupProps{CSRF: csrfToken(c), Path: signupPath + "/" + c.Param("token"), Email: email}))
+	return con.render(c, http.StatusOK, signupLinkPageView(signupProps{CSRF: csrfToken(c), Path: signupPath + "/" + c.Param("token"), Email: email}))
 }
 
 // completeSignup creates the account and its workspace, and signs in.
@@ -130,7 +130,7 @@ func (con *Console) completeSignup(c echo.Context) error {
 	p := signupProps{CSRF: csrfToken(c), Path: signupPath + "/" + c.Param("token"), Email: email, Workspace: c.FormValue("workspace")}
 	if !accounts.ValidWorkspaceName(p.Workspace) {
 		p.Problem = "Name your workspace with 1 to 64 letters, digits, '.', '_' or '-'."
-		return render(c, http.StatusUnprocessableEntity, signupLinkPageView(p))
+		return con.render(c, http.StatusUnprocessableEntity, signupLinkPageView(p))
 	}
 	hash, problem, err := con.newPassword(c)
 	if err != nil {
@@ -138,7 +138,7 @@ func (con *Console) completeSignup(c echo.Context) error {
 	}
 	if problem != "" {
 		p.Problem = problem
-		return render(c, http.StatusUnprocessableEntity, signupLinkPageView(p))
+		return con.render(c, http.StatusUnprocessableEntity, signupLinkPageView(p))
 	}
 	_, err = con.cfg.Users.CompleteSignup(ctx, hashed, hash, p.Workspace, con.cfg.Now())
 	switch {
@@ -146,7 +146,7 @@ func (con *Console) completeSignup(c echo.Context) error {
 		return invalidSignup
 	case errors.Is(err, accounts.ErrExists):
 		p.Problem = "The workspace name " + p.Workspace + " is taken: choose another."
-		return render(c, http.StatusUnprocessableEntity, signupLinkPageView(p))
+		return con.render(c, http.StatusUnprocessableEntity, signupLinkPageView(p))
 	case err != nil:
 		return hub.Internal("completing a sign-up", err)
 	}

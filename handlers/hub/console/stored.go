@@ -77,7 +77,7 @@ func (con *Console) renderSites(c echo.Context, status int, create createProps) 
 		sites = append(sites, siteGroup{Site: r.Site, Forms: []formsource.Record{r}})
 	}
 	create.CSRF = csrfToken(c)
-	return render(c, status, sitesPage(sitesProps{Sites: sites, Directory: directory, Create: create}))
+	return con.render(c, status, sitesPage(sitesProps{Sites: sites, Directory: directory, Create: create}))
 }
 
 // createProps are the create form's values and its errors by input.
@@ -204,7 +204,7 @@ func (con *Console) formPage(c echo.Context) error {
 		p.Notice = "Version " + c.QueryParam("published") + " is live."
 	}
 	p.Preview = con.previewOf(c, site, slug, v.Body, "")
-	return render(c, http.StatusOK, formPage(p))
+	return con.render(c, http.StatusOK, formPage(p))
 }
 
 // loadForm reads the form's record and versions, or returns a 404.
@@ -244,11 +244,11 @@ func (con *Console) saveForm(c echo.Context) error {
 	if _, err := formsource.Parse(site, slug, body); err != nil {
 		p.Problems = formsource.Problems(err)
 		p.Preview = con.previewOf(c, site, slug, body, "")
-		return render(c, http.StatusUnprocessableEntity, formPage(p))
+		return con.render(c, http.StatusUnprocessableEntity, formPage(p))
 	}
 	if con.inDirectory(site, slug) {
 		p.Problems = []formsource.Problem{{Err: errors.New("the forms directory holds this form and wins over the database: nothing was saved")}}
-		return render(c, http.StatusConflict, formPage(p))
+		return con.render(c, http.StatusConflict, formPage(p))
 	}
 	n, err := con.save(c, site, slug, body)
 	if err != nil {
@@ -283,7 +283,7 @@ func (con *Console) publish(c echo.Context) error {
 		}
 		p.Notice = fmt.Sprintf("Version %d was not published.", n)
 		p.Preview = con.previewOf(c, site, slug, v.Body, "")
-		return render(c, http.StatusUnprocessableEntity, formPage(p))
+		return con.render(c, http.StatusUnprocessableEntity, formPage(p))
 	}
 	if err := con.cfg.Store.PublishFormVersion(ctx, site, slug, n, con.cfg.Now()); err != nil {
 		return con.formError(err)

@@ -50,7 +50,7 @@ func (con *Console) renderTokens(c echo.Context, status int, p tokensProps) erro
 	if p.Scope == "" {
 		p.Scope = accounts.ScopeSubmissionsRead
 	}
-	return render(c, status, tokensPageView(p))
+	return con.render(c, status, tokensPageView(p))
 }
 
 // createToken makes an API token of the workspace and shows it once.

@@ -31,6 +31,9 @@ type Store interface {
 	Submission(ctx context.Context, id string) (hub.Submission, error)
 	DeleteSubmissions(ctx context.Context, site, slug string, ids []string) (hub.Deleted, error)
 	SetSpam(ctx context.Context, site, slug string, ids []string, spam bool) (int, error)
+	// CountSubmissionsBy counts the submissions a filter selects in each
+	// interval of length step, as sqldb.DB does.
+	CountSubmissionsBy(ctx context.Context, f hub.Filter, step time.Duration) ([]hub.TimeCount, error)
 	// FormVersion returns a version of a database form, for the labels a
 	// submission was sent with.
 	FormVersion(ctx context.Context, site, slug string, version int64) (formsource.Version, error)

@@ -1,0 +1,38 @@
+package console
+
+import (
+	"embed"
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/hubform/hubform/static"
+)
+
+// assetFiles are the console's own stylesheet, script and icon.
+//
+//go:embed assets/console.css assets/console.js assets/favicon.svg
+var assetFiles embed.FS
+
+var assets = static.NewSet(assetFiles, map[string]string{
+	"console.css": "assets/console.css",
+	"console.js":  "assets/console.js",
+	"favicon.svg": "assets/favicon.svg",
+})
+
+// assetURL is the versioned URL of one of the console's assets, relative
+// to staticPath.
+func assetURL(name string) string { return assets.URL(name) }
+
+// serveStatic serves the console's assets and the forms' (hubform.css,
+// hubform.js, htmx), all below staticPath.
+func serveStatic(c echo.Context) error {
+	r := c.Request()
+	if assets.Has(strings.TrimPrefix(r.URL.Path, staticPath+"/")) {
+		http.StripPrefix(staticPath, assets).ServeHTTP(c.Response(), r)
+		return nil
+	}
+	http.StripPrefix(staticPath, static.Handler()).ServeHTTP(c.Response(), r)
+	return nil
+}

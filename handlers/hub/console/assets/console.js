@@ -1,0 +1,84 @@
+// console.js: small improvements of the hub console's pages. Every action
+// works without it; with it a few take a step less.
+(function () {
+  "use strict";
+
+  // The browser's time zone goes with the sign-in, so that times are shown
+  // in it.
+  function fillTimeZone(root) {
+    var zone = "";
+    try {
+      zone = Intl.DateTimeFormat().resolvedOptions().timeZone || "";
+    } catch (e) {
+      return;
+    }
+    root.querySelectorAll("input[data-browser-time-zone]").forEach(function (input) {
+      if (!input.value) input.value = zone;
+    });
+    root.querySelectorAll("button[data-use-browser-time-zone]").forEach(function (button) {
+      button.hidden = false;
+      button.addEventListener("click", function () {
+        var target = document.getElementById(button.getAttribute("data-use-browser-time-zone"));
+        if (target) target.value = zone;
+      });
+    });
+  }
+
+  // A select marked data-submit-on-change submits its form when changed:
+  // the button beside it is for browsers without this script.
+  function submitOnChange(root) {
+    root.querySelectorAll("select[data-submit-on-change]").forEach(function (select) {
+      select.addEventListener("change", function () {
+        if (select.form) select.form.requestSubmit();
+      });
+    });
+  }
+
+  // A form marked data-confirm asks first; without this script the server
+  // shows a page that asks. Its answer travels as confirmed=1.
+  function confirmFirst(root) {
+    root.querySelectorAll("form[data-confirm]").forEach(function (form) {
+      form.addEventListener("submit", function (event) {
+        if (form.querySelector("input[name=confirmed]")) return;
+        if (!window.confirm(form.getAttribute("data-confirm"))) {
+          event.preventDefault();
+          event.stopImmediatePropagation();
+          return;
+        }
+        var input = document.createElement("input");
+        input.type = "hidden";
+        input.name = "confirmed";
+        input.value = "1";
+        form.appendChild(input);
+      }, true);
+    });
+  }
+
+  // A button marked data-copy copies the text of the element it names.
+  function copyButtons(root) {
+    root.querySelectorAll("button[data-copy]").forEach(function (button) {
+      button.hidden = false;
+      button.addEventListener("click", function () {
+        var source = document.getElementById(button.getAttribute("data-copy"));
+        if (!source || !navigator.clipboard) return;
+        navigator.clipboard.writeText(source.textContent).then(function () {
+          var label = button.textContent;
+          button.textContent = "Copied";
+          setTimeout(function () { button.textContent = label; }, 1500);
+        });
+      });
+    });
+  }
+
+  function enhance(root) {
+    fillTimeZone(root);
+    submitOnChange(root);
+    confirmFirst(root);
+    copyButtons(root);
+  }
+
+  document.addEventListener("DOMContentLoaded", function () { enhance(document); });
+  document.addEventListener("htmx:load", function (event) {
+    if (event.target !== document.body) enhance(event.target);
+  });
+})();

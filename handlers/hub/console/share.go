@@ -1,0 +1,90 @@
+package console
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/hubform/hubform/handlers/hub/inbox"
+	"github.com/hubform/hubform/hubclient"
+)
+
+// sharePath is the tab that tells how to put a form on a page.
+func sharePath(site, slug string) string { return formURL(site, slug) + "/share" }
+
+// settingsPath is the tab of a stored form's settings.
+func settingsPath(site, slug string) string { return formURL(site, slug) + "/settings" }
+
+// HostedPagePath is where the hub serves a form's own page, as package
+// hosted mounts it: {HostedPagePath}/{site}/{slug}.
+const HostedPagePath = "/f"
+
+// shareProps are what the Share tab shows: each way to put the form on a
+// page, filled in with the form's site and slug and the hub's URL.
+type shareProps struct {
+	Site, Slug, Title string
+	// Hub is the hub's public URL, without a trailing slash.
+	Hub string
+	// Fields are the form's fields, for the plain HTML snippet.
+	Fields []hubclient.Field
+}
+
+// hostedURL is the form's page on the hub.
+func (p shareProps) hostedURL() string { return p.Hub + HostedPagePath + "/" + p.Site + "/" + p.Slug }
+
+func (con *Console) share(c echo.Context) error {
+	form, err := con.form(c)
+	if err != nil {
+		return err
+	}
+	p := shareProps{Site: form.Site, Slug: form.Slug, Title: inbox.Title(form), Hub: con.publicURL(c)}
+	if form.Schema != nil {
+		p.Fields = form.Schema.Fields
+	}
+	return con.render(c, http.StatusOK, sharePage(p))
+}
+
+// publicURL is the hub's URL for people: Config.PublicURL, or else the
+// scheme and host the request came to.
+func (con *Console) publicURL(c echo.Context) string {
+	if con.cfg.PublicURL != "" {
+		return strings.TrimRight(con.cfg.PublicURL, "/")
+	}
+	return c.Scheme() + "://" + c.Request().Host
+}
+
+// goEmbed is the Go code that serves the form in an Echo app.
+func (p shareProps) goEmbed() string {
+	return `forms := handlers.New(handlers.Config{
+	HubURL: "` + p.Hub + `/v1",
+	Forms: map[handlers.Form]handlers.FormOptions{
+		{Site: "` + p.Site + `", Slug: "` + p.Slug + `"}: {
+			OnSuccess: func(ctx context.Context, f handlers.Form, values map[string]any) {
+				log.Printf("new submission to %s/%s", f.Site, f.Slug)
+			},
+		},
+	},
+})
+forms.Mount(e) // the load and submit routes, and hubform's static files`
+}
+
+// templCall is the form in a templ component.
+func (p shareProps) templCall() string {
+	return `@components.HubForm(forms.PropsFor(c, "` + p.Site + `", "` + p.Slug + `"))`
+}
+
+// genLine is the command that writes the form's Go type.
+func (p shareProps) genLine() string {
+	return `hubform gen --hub-url ` + p.Hub + `/v1 --site ` + p.Site + ` --form ` + p.Slug + ` --out ` + strings.ReplaceAll(p.Slug, "-", "_") + `.go`
+}
+
+// iframe is the hosted page in a frame, for any site.
+func (p shareProps) iframe() string {
+	return `<iframe src="` + p.hostedURL() + `" title="` + htmlAttr(p.Title) + `" style="width:100%;min-height:40rem;border:0" loading="lazy"></iframe>`
+}
+
+// htmlAttr escapes s for a double-quoted attribute of a snippet.
+func htmlAttr(s string) string {
+	return strings.NewReplacer(`&`, "&amp;", `"`, "&quot;", `<`, "&lt;", `>`, "&gt;").Replace(s)
+}

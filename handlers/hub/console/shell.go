@@ -1,0 +1,220 @@
+package console
+
+import (
+	"cmp"
+	"context"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+
+	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/handlers/hub/accounts"
+)
+
+// shell is what the frame around a signed-in user's page shows: who they
+// are, their workspaces, the sites and forms of the current one, and where
+// the page is among them.
+type shell struct {
+	Email      string
+	CSRF       string
+	Member     accounts.Member
+	Workspaces []accounts.Member
+	Sites      []navSite
+	// Form is the form the page is about, nil on the other pages; Tab is
+	// the form's tab the page shows.
+	Form *navForm
+	Tab  string
+	// Path is the request's path, which marks the current link.
+	Path string
+	// Location is the user's time zone, UTC until they tell another.
+	Location *time.Location
+	// Deliveries is whether forms have a Deliveries tab.
+	Deliveries bool
+}
+
+// navSite is one site and its forms in the navigation.
+type navSite struct {
+	Site  string
+	Forms []navForm
+}
+
+// navForm is one form in the navigation. Stored forms are kept in the
+// hub's database, which the console edits; the others come from the forms
+// directory and are read-only.
+type navForm struct {
+	Site, Slug string
+	Stored     bool
+}
+
+// Tabs of a form's pages.
+const (
+	tabOverview    = "Overview"
+	tabBuild       = "Build"
+	tabSubmissions = "Submissions"
+	tabDeliveries  = "Deliveries"
+	tabShare       = "Share"
+	tabSettings    = "Settings"
+)
+
+// formTab is one tab of a form.
+type formTab struct{ Name, Href string }
+
+// tabs returns the form's tabs: Build and Settings for a stored form alone,
+// Deliveries when the hub delivers.
+func (s *shell) tabs() []formTab {
+	f := s.Form
+	base := formURL(f.Site, f.Slug)
+	tabs := []formTab{{tabOverview, overviewPath(f.Site, f.Slug)}}
+	if f.Stored {
+		tabs = append(tabs, formTab{tabBuild, base})
+	}
+	tabs = append(tabs, formTab{tabSubmissions, inboxPath(f.Site, f.Slug)})
+	if s.Deliveries {
+		tabs = append(tabs, formTab{tabDeliveries, deliveriesPath(f.Site, f.Slug)})
+	}
+	tabs = append(tabs, formTab{tabShare, sharePath(f.Site, f.Slug)})
+	if f.Stored {
+		tabs = append(tabs, formTab{tabSettings, settingsPath(f.Site, f.Slug)})
+	}
+	return tabs
+}
+
+// tabOf returns the tab of the form route pattern, by its first segment
+// after the form's path: the builder's actions belong to Build.
+func tabOf(route string) string {
+	rest := strings.TrimPrefix(strings.TrimPrefix(route, Path+"/forms/:site/:slug"), "/")
+	first, _, _ := strings.Cut(rest, "/")
+	switch first {
+	case "overview":
+		return tabOverview
+	case "submissions", "export":
+		return tabSubmissions
+	case "deliveries":
+		return tabDeliveries
+	case "share":
+		return tabShare
+	case "settings":
+		return tabSettings
+	}
+	return tabBuild
+}
+
+// crumb is one step of the breadcrumb; the last has no link.
+type crumb struct{ Text, Href string }
+
+// crumbs returns the breadcrumb of a page titled title.
+func (s *shell) crumbs(title string) []crumb {
+	home := cmp.Or(s.Member.Workspace, "Console")
+	cs := []crumb{{home, Path}}
+	if s.Form == nil {
+		if s.Path == Path {
+			return []crumb{{Text: home}}
+		}
+		return append(cs, crumb{Text: title})
+	}
+	return append(cs,
+		crumb{s.Form.Site, sitesAnchor(s.Form.Site)},
+		crumb{s.Form.Slug, overviewPath(s.Form.Site, s.Form.Slug)},
+		crumb{Text: s.Tab})
+}
+
+// sitesAnchor is where the home page lists site.
+func sitesAnchor(site string) string { return Path + "#site-" + site }
+
+type shellKey struct{}
+
+// shellOf returns the shell render put in ctx, nil on pages without one.
+func shellOf(ctx context.Context) *shell {
+	s, _ := ctx.Value(shellKey{}).(*shell)
+	return s
+}
+
+// render writes component as an HTML page with status, in the app shell
+// when a user is signed in. An htmx GET asks for a fragment, which needs
+// no shell.
+func (con *Console) render(c echo.Context, status int, component templ.Component) error {
+	r := c.Request()
+	ctx := r.Context()
+	if _, ok := c.Get(userKey).(accounts.User); ok && !(r.Method == http.MethodGet && r.Header.Get("HX-Request") != "") {
+		s, err := con.shell(c)
+		if err != nil {
+			return err
+		}
+		ctx = context.WithValue(ctx, shellKey{}, s)
+	}
+	c.Response().Header().Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
+	c.Response().WriteHeader(status)
+	return component.Render(ctx, c.Response())
+}
+
+// shell gathers what the app shell shows for the request.
+func (con *Console) shell(c echo.Context) (*shell, error) {
+	ctx := c.Request().Context()
+	u, _ := c.Get(userKey).(accounts.User)
+	s := &shell{
+		Email: u.Email, CSRF: csrfToken(c), Member: memberOf(c), Path: c.Request().URL.Path,
+		Location: con.location(ctx), Deliveries: con.cfg.Deliveries != nil,
+	}
+	ms, err := con.memberships(c)
+	if err != nil {
+		return nil, err
+	}
+	s.Workspaces = ms
+	if s.Sites, err = con.navSites(c); err != nil {
+		return nil, err
+	}
+	if site, slug := c.Param("site"), c.Param("slug"); site != "" && slug != "" {
+		s.Form = &navForm{Site: site, Slug: slug}
+		for _, ns := range s.Sites {
+			if i := slices.IndexFunc(ns.Forms, func(f navForm) bool { return f.Site == site && f.Slug == slug }); i >= 0 {
+				s.Form = &ns.Forms[i]
+			}
+		}
+		s.Tab = tabOf(c.Path())
+	}
+	return s, nil
+}
+
+// navSites lists the sites of the request's workspace with their forms,
+// from the forms directory and the hub's database, by site and slug.
+func (con *Console) navSites(c echo.Context) ([]navSite, error) {
+	mine, err := con.workspaceSites(c)
+	if err != nil || len(mine) == 0 {
+		return nil, err
+	}
+	var forms []navForm
+	dir, err := con.forms(c)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range dir {
+		forms = append(forms, navForm{Site: f.Site, Slug: f.Slug})
+	}
+	if con.cfg.Store != nil {
+		recs, err := con.cfg.Store.FormRecords(c.Request().Context())
+		if err != nil {
+			return nil, hub.Internal("listing forms", err)
+		}
+		for _, r := range recs {
+			if slices.Contains(mine, r.Site) {
+				forms = append(forms, navForm{Site: r.Site, Slug: r.Slug, Stored: true})
+			}
+		}
+	}
+	slices.SortFunc(forms, func(a, b navForm) int { return cmp.Or(cmp.Compare(a.Site, b.Site), cmp.Compare(a.Slug, b.Slug)) })
+	sites := make([]navSite, 0, len(mine))
+	for _, site := range slices.Sorted(slices.Values(mine)) {
+		ns := navSite{Site: site}
+		for _, f := range forms {
+			if f.Site == site {
+				ns.Forms = append(ns.Forms, f)
+			}
+		}
+		sites = append(sites, ns)
+	}
+	return sites, nil
+}
