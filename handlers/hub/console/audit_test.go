@@ -89,12 +89,15 @@ func TestHomeShowsUsage(t *testing.T) {
 	tc := inboxConsole(t, &memFiles{files: map[string][]byte{}})
 	tc.submit("contact", time.Now(), 2, `{"name":"Ann"}`, "a.pdf")
 	tc.submit("contact", time.Now().AddDate(0, -2, 0), 2, `{"name":"Old"}`)
-	if err := tc.db.SetQuota(context.Background(), accounts.DefaultWorkspace, accounts.Quota{SubmissionsPerMonth: 5, StoredBytes: 1000}); err != nil {
+	if err := tc.db.SetQuota(context.Background(), accounts.DefaultWorkspace, accounts.Quota{SubmissionsPerMonth: 5000, StoredBytes: 1 << 30}); err != nil {
 		t.Fatal(err)
 	}
 	b := tc.browser()
 	b.signIn(janeEmail, janePassword)
-	if home := b.get(console.Path); !strings.Contains(home.body, "This month: 1 of 5 submissions. Files stored: 5 of 1000 bytes.") {
-		t.Errorf("the home page's usage: %s", home.body)
+	home := b.get(console.Path)
+	for _, want := range []string{"<dt>Submissions this month</dt><dd>1 of 5,000</dd>", "<dt>Files stored</dt><dd>5 bytes of 1 GB</dd>"} {
+		if !strings.Contains(home.body, want) {
+			t.Errorf("the home page's usage lacks %q: %s", want, home.body)
+		}
 	}
 }

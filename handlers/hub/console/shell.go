@@ -11,7 +11,6 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
-	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/accounts"
 )
 
@@ -179,39 +178,22 @@ func (con *Console) shell(c echo.Context) (*shell, error) {
 	return s, nil
 }
 
-// navSites lists the sites of the request's workspace with their forms,
-// from the forms directory and the hub's database, by site and slug.
+// navSites lists the sites of the request's workspace with their forms.
 func (con *Console) navSites(c echo.Context) ([]navSite, error) {
 	mine, err := con.workspaceSites(c)
 	if err != nil || len(mine) == 0 {
 		return nil, err
 	}
-	var forms []navForm
-	dir, err := con.forms(c)
+	rows, err := con.forms(c)
 	if err != nil {
 		return nil, err
 	}
-	for _, f := range dir {
-		forms = append(forms, navForm{Site: f.Site, Slug: f.Slug})
-	}
-	if con.cfg.Store != nil {
-		recs, err := con.cfg.Store.FormRecords(c.Request().Context())
-		if err != nil {
-			return nil, hub.Internal("listing forms", err)
-		}
-		for _, r := range recs {
-			if slices.Contains(mine, r.Site) {
-				forms = append(forms, navForm{Site: r.Site, Slug: r.Slug, Stored: true})
-			}
-		}
-	}
-	slices.SortFunc(forms, func(a, b navForm) int { return cmp.Or(cmp.Compare(a.Site, b.Site), cmp.Compare(a.Slug, b.Slug)) })
 	sites := make([]navSite, 0, len(mine))
 	for _, site := range slices.Sorted(slices.Values(mine)) {
 		ns := navSite{Site: site}
-		for _, f := range forms {
-			if f.Site == site {
-				ns.Forms = append(ns.Forms, f)
+		for _, r := range rows {
+			if r.Site == site {
+				ns.Forms = append(ns.Forms, navForm{Site: r.Site, Slug: r.Slug, Stored: r.Stored})
 			}
 		}
 		sites = append(sites, ns)

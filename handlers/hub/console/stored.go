@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -42,42 +41,13 @@ func (con *Console) registerStored(g *echo.Group) {
 // formURL is the console page of a database form.
 func formURL(site, slug string) string { return Path + "/forms/" + site + "/" + slug }
 
-// siteGroup is one site and its forms in the database.
-type siteGroup struct {
-	Site  string
-	Forms []formsource.Record
-}
-
 func (con *Console) sitesPage(c echo.Context) error {
 	return con.renderSites(c, http.StatusOK, createProps{})
 }
 
 func (con *Console) renderSites(c echo.Context, status int, create createProps) error {
-	recs, err := con.cfg.Store.FormRecords(c.Request().Context())
-	if err != nil {
-		return hub.Internal("listing forms", err)
-	}
-	mine, err := con.workspaceSites(c)
-	if err != nil {
-		return err
-	}
-	directory, err := con.forms(c)
-	if err != nil {
-		return err
-	}
-	var sites []siteGroup
-	for _, r := range recs {
-		if !slices.Contains(mine, r.Site) {
-			continue
-		}
-		if n := len(sites); n > 0 && sites[n-1].Site == r.Site {
-			sites[n-1].Forms = append(sites[n-1].Forms, r)
-			continue
-		}
-		sites = append(sites, siteGroup{Site: r.Site, Forms: []formsource.Record{r}})
-	}
 	create.CSRF = csrfToken(c)
-	return con.render(c, status, sitesPage(sitesProps{Sites: sites, Directory: directory, Create: create}))
+	return con.render(c, status, sitesPage(sitesProps{Create: create}))
 }
 
 // createProps are the create form's values and its errors by input.
