@@ -70,12 +70,15 @@ const (
 
 // inboxConsole is a console with an inbox over acme/contact, published at
 // version 2, and acme/other.
-func inboxConsole(t *testing.T, files inbox.Files) *testConsole {
+func inboxConsole(t *testing.T, files inbox.Files, change ...func(*console.Config)) *testConsole {
 	t.Helper()
 	tc := newConsole(t, func(cfg *console.Config) {
 		db := cfg.Users.(*sqldb.DB)
 		cfg.Inbox = &inbox.Inbox{Forms: formsource.NewStored(db, nil), Store: db, Files: files, Logger: cfg.Logger}
 		cfg.Store = db
+		for _, ch := range change {
+			ch(cfg)
+		}
 	})
 	ctx := context.Background()
 	for _, f := range []struct{ slug, body string }{{"contact", contactV1}, {"contact", contactV2}, {"other", contactV1}} {
