@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -28,6 +29,9 @@ type accountProps struct {
 	Current         string
 	Sessions        []accounts.Session
 	Notice, Problem string
+	// Zone is the time zone times are shown in; ZoneProblem what is wrong
+	// with one typed.
+	Zone, ZoneProblem string
 }
 
 func (con *Console) accountPage(c echo.Context) error {
@@ -37,6 +41,9 @@ func (con *Console) accountPage(c echo.Context) error {
 func (con *Console) renderAccount(c echo.Context, status int, p accountProps) error {
 	ctx := c.Request().Context()
 	p.CSRF, p.Email, p.Current = csrfToken(c), userEmail(c), con.sessions.GetString(ctx, sessionID)
+	if p.Zone == "" {
+		p.Zone = con.location(ctx).String()
+	}
 	var err error
 	if p.Sessions, err = con.cfg.Users.UserSessions(ctx, p.Email); err != nil {
 		return hub.Internal("listing sessions", err)
@@ -68,6 +75,17 @@ func (con *Console) endSessions(c echo.Context) error {
 		return con.noticeAndGo(c, accountPath, "One session was ended.")
 	}
 	return con.noticeAndGo(c, accountPath, strconv.Itoa(n)+" sessions were ended.")
+}
+
+// setTimeZone keeps the time zone the user chose for the session.
+func (con *Console) setTimeZone(c echo.Context) error {
+	zone := strings.TrimSpace(c.FormValue(sessionTimeZone))
+	if _, err := loadZone(zone); err != nil {
+		return con.renderAccount(c, http.StatusUnprocessableEntity, accountProps{Zone: zone,
+			ZoneProblem: "No time zone has this name: give one such as Europe/Paris, or UTC."})
+	}
+	con.sessions.Put(c.Request().Context(), sessionTimeZone, zone)
+	return con.noticeAndGo(c, accountPath, "Times are now shown in "+zone+".")
 }
 
 // changePassword gives the user a new password, once they gave the one

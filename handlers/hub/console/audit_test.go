@@ -32,7 +32,7 @@ func TestAuditLog(t *testing.T) {
 	if res := b.do(http.MethodPost, console.Path+"/forms/acme/contact/versions/1/publish", url.Values{"_csrf": {token}}, nil); res.status != http.StatusSeeOther {
 		t.Fatalf("publish version 1: %d %s", res.status, res.body)
 	}
-	if res := b.do(http.MethodPost, contactInbox+"/delete", url.Values{"_csrf": {token}, "id": {id}}, nil); res.status != http.StatusSeeOther {
+	if res := b.do(http.MethodPost, contactInbox+"/delete", url.Values{"_csrf": {token}, "id": {id}, "confirmed": {"1"}}, nil); res.status != http.StatusSeeOther {
 		t.Fatalf("delete: %d %s", res.status, res.body)
 	}
 	if res := b.get(console.Path + "/forms/acme/contact/export/csv?q=ann"); res.status != http.StatusOK {

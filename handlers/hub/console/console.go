@@ -234,6 +234,7 @@ func (con *Console) Register(e *echo.Echo) {
 	g.GET("/account", con.accountPage)
 	g.POST("/account/password", con.changePassword)
 	g.POST("/account/sessions", con.endSessions)
+	g.POST("/account/time-zone", con.setTimeZone)
 	g.GET("/reset", con.resetPage)
 	g.POST("/reset", con.requestReset)
 	g.GET("/reset/:token", con.resetLinkPage)

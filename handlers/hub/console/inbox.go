@@ -168,12 +168,26 @@ func (con *Console) deleteSubmissions(c echo.Context) error {
 	if err != nil || len(ids) == 0 {
 		return c.String(http.StatusBadRequest, "Choose the submissions to delete first.")
 	}
+	if ok, err := con.confirmed(c, confirmation{
+		Question: "Delete " + submissionsCount(len(ids)) + "?", Detail: "Their files are deleted with them. This cannot be undone.",
+		Action: "Delete", Cancel: back,
+	}); !ok {
+		return err
+	}
 	d, err := con.cfg.Inbox.Delete(c.Request().Context(), form, ids, userEmail(c))
 	if err != nil {
 		return hub.Internal("deleting submissions", err)
 	}
 	con.audit(c, accounts.ActionSubmissionsDeleted, form.Site+"/"+form.Slug, inbox.DeletedDetail(d))
 	return c.Redirect(http.StatusSeeOther, back)
+}
+
+// submissionsCount says "one submission" or "3 submissions".
+func submissionsCount(n int) string {
+	if n == 1 {
+		return "one submission"
+	}
+	return number(n) + " submissions"
 }
 
 func (con *Console) markSpam(c echo.Context) error {

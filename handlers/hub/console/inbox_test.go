@@ -277,8 +277,20 @@ func TestInboxDeleteAndSpam(t *testing.T) {
 		t.Fatalf("refused posts deleted %s: %v", a, err)
 	}
 
+	// Unconfirmed, a delete asks first, with a form that sends the same
+	// post again confirmed, and deletes nothing.
+	ask := post("delete", url.Values{"id": {a, bb, other}, "_csrf": {token}, "return": {"q=x"}})
+	for _, want := range []string{"Delete 3 submissions?", `<input type="hidden" name="id" value="` + a + `">`, `<input type="hidden" name="confirmed" value="1">`, `href="` + contactInbox + `?q=x">Cancel`} {
+		if ask.status != http.StatusOK || !strings.Contains(ask.body, want) {
+			t.Errorf("an unconfirmed delete: %d, lacks %s", ask.status, want)
+		}
+	}
+	if _, err := tc.db.Submission(context.Background(), a); err != nil {
+		t.Fatalf("an unconfirmed delete deleted %s: %v", a, err)
+	}
+
 	// Delete two, naming the other form's too: only this form's go.
-	res := post("delete", url.Values{"id": {a, bb, other}, "_csrf": {token}, "return": {"q=x"}})
+	res := post("delete", url.Values{"id": {a, bb, other}, "_csrf": {token}, "return": {"q=x"}, "confirmed": {"1"}})
 	if res.status != http.StatusSeeOther || res.header.Get("Location") != contactInbox+"?q=x" {
 		t.Fatalf("delete: %d to %q", res.status, res.header.Get("Location"))
 	}

@@ -34,22 +34,30 @@
     });
   }
 
-  // A form marked data-confirm asks first; without this script the server
-  // shows a page that asks. Its answer travels as confirmed=1.
+  // A form, or a submit button, marked data-confirm asks first; without
+  // this script the server shows a page that asks. The answer travels as
+  // confirmed=1.
   function confirmFirst(root) {
-    root.querySelectorAll("form[data-confirm]").forEach(function (form) {
+    root.querySelectorAll("form").forEach(function (form) {
+      if (!form.hasAttribute("data-confirm") && !form.querySelector("[data-confirm]")) return;
+      if (form.hasAttribute("data-confirm-bound")) return;
+      form.setAttribute("data-confirm-bound", "");
       form.addEventListener("submit", function (event) {
-        if (form.querySelector("input[name=confirmed]")) return;
-        if (!window.confirm(form.getAttribute("data-confirm"))) {
+        var by = event.submitter;
+        var question = (by && by.getAttribute("data-confirm")) || form.getAttribute("data-confirm");
+        var answer = form.querySelector("input[name=confirmed]");
+        if (answer) answer.remove();
+        if (!question) return;
+        if (!window.confirm(question)) {
           event.preventDefault();
           event.stopImmediatePropagation();
           return;
         }
-        var input = document.createElement("input");
-        input.type = "hidden";
-        input.name = "confirmed";
-        input.value = "1";
-        form.appendChild(input);
+        answer = document.createElement("input");
+        answer.type = "hidden";
+        answer.name = "confirmed";
+        answer.value = "1";
+        form.appendChild(answer);
       }, true);
     });
   }
