@@ -2,10 +2,14 @@ package main
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"github.com/hubform/hubform/static/browsertest"
@@ -91,6 +95,46 @@ func (c *consoleTab) do(actions ...chromedp.Action[chromedp.Void]) {
 	defer cancel()
 	if err := chromedp.Do(ctx, actions...); err != nil {
 		c.t.Fatalf("%v; hub log:\n%s", err, c.hub.log)
+	}
+}
+
+// acceptDialogs answers yes to every window.confirm the page asks from now
+// on, and counts them.
+func (c *consoleTab) acceptDialogs() *atomic.Int32 {
+	var asked atomic.Int32
+	err := chromedp.Listen(c.tab, func(ev any) {
+		if _, ok := ev.(*page.EventJavascriptDialogOpening); ok {
+			asked.Add(1)
+			// A listener may not send a command itself.
+			go func() {
+				if _, err := chromedp.Call(c.tab, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: true}); err != nil {
+					c.t.Logf("accepting a dialog: %v", err)
+				}
+			}()
+		}
+	})
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	return &asked
+}
+
+// screenshot saves the tab as it shows as DIR/name.png, with
+// HUBFORM_SCREENSHOTS=DIR: the README's screenshots of the console.
+func (c *consoleTab) screenshot(name string) {
+	c.t.Helper()
+	dir := os.Getenv("HUBFORM_SCREENSHOTS")
+	if dir == "" {
+		return
+	}
+	ctx, cancel := context.WithTimeout(c.tab, 10*time.Second)
+	defer cancel()
+	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		c.t.Fatalf("screenshot %s: %v", name, err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644); err != nil {
+		c.t.Fatal(err)
 	}
 }
 

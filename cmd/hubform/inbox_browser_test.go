@@ -35,7 +35,15 @@ func TestBrowserInbox(t *testing.T) {
 	con.signIn("jane@example.com", "correct horse battery",
 		chromedp.WaitVisible(chromedp.CSS("#forms table")))
 
-	do(chromedp.Click(chromedp.CSS(`a[href="/console/forms/acme/contact/submissions"]`)), chromedp.WaitVisible(chromedp.CSS("#submissions")))
+	// From the home page to the form's overview, then its Submissions tab.
+	do(chromedp.Click(chromedp.CSS(`#forms a[href="/console/forms/acme/contact/overview"]`)), chromedp.WaitVisible(chromedp.CSS("#recent")))
+	checkAxe(t, tab, axe, "the overview")
+	con.screenshot("console-overview")
+	do(chromedp.Click(chromedp.CSS(`.console-tabs a[href="/console/forms/acme/contact/share"]`)), chromedp.WaitVisible(chromedp.CSS("#hosted-link")))
+	checkAxe(t, tab, axe, "the share tab")
+	con.screenshot("console-share")
+	do(chromedp.Click(chromedp.CSS(`.console-tabs a[href="/console/forms/acme/contact/submissions"]`)), chromedp.WaitVisible(chromedp.CSS("#submissions")))
+	con.screenshot("console-submissions")
 	if got := text("#submissions"); !strings.Contains(got, "Jane Roe") || !strings.Contains(got, "John Smith") {
 		t.Fatalf("the inbox lists %q", got)
 	}
@@ -54,8 +62,13 @@ func TestBrowserInbox(t *testing.T) {
 	}
 	checkAxe(t, tab, axe, "a submission")
 
-	// Deleting it goes back to the inbox, which no longer lists it.
+	// Deleting it asks first, then goes back to the inbox, which no longer
+	// lists it.
+	asked := con.acceptDialogs()
 	do(chromedp.Click(chromedp.CSS(`button[formaction$="/delete"]`)), chromedp.WaitVisible(chromedp.CSS("#submissions")))
+	if asked.Load() != 1 {
+		t.Errorf("deleting asked %d times, want once", asked.Load())
+	}
 	if got := text("#submissions"); strings.Contains(got, "Jane Roe") || !strings.Contains(got, "John Smith") {
 		t.Errorf("after deleting Jane's, the inbox lists %q", got)
 	}

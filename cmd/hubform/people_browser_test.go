@@ -93,7 +93,7 @@ func TestBrowserPeople(t *testing.T) {
 	checkAxe(t, con.tab, axe, "an invitation's page")
 	do(fill("#password", "cy's long password"), fill("#confirm", "cy's long password"), submit("form"))
 	waitText("h1", "Forms of workspace default")
-	waitText("header", "editor of this workspace")
+	waitText(".console-header", "editor of this workspace")
 	do(chromedp.Navigate(base+"/console/account"), chromedp.WaitVisible(chromedp.CSS("#sessions")))
 	checkAxe(t, con.tab, axe, "the account page")
 	signOut()
@@ -106,7 +106,7 @@ func TestBrowserPeople(t *testing.T) {
 	do(chromedp.Navigate(linkTo("cy@example.com", "/console/reset")), chromedp.WaitVisible(chromedp.CSS("#password")))
 	checkAxe(t, con.tab, axe, "a reset link's page")
 	do(fill("#password", "cy's new password"), fill("#confirm", "cy's new password"), submit("form"))
-	waitText("header", "Signed in as cy@example.com")
+	waitText(".console-header", "Signed in as cy@example.com")
 	signOut()
 
 	// An open sign-up, with a workspace of one's own.
@@ -123,7 +123,7 @@ func TestBrowserPeople(t *testing.T) {
 	// Single sign-on through the provider.
 	provider.QueueUser(&mockoidc.MockUser{Subject: "jane", Email: "jane@example.com", EmailVerified: true})
 	do(chromedp.Click(chromedp.CSS(`a[href="/console/sso"]`)))
-	waitText("header", "Signed in as jane@example.com")
+	waitText(".console-header", "Signed in as jane@example.com")
 	if strings.Contains(h.log.String(), "cy's new password") {
 		t.Error("the hub logged a password")
 	}

@@ -90,7 +90,7 @@ func (a *API) listSubmissions(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	_, f, problem := inbox.ParseQuery(form, c.QueryParams())
+	_, f, problem := inbox.ParseQuery(form, c.QueryParams(), time.UTC)
 	if problem != "" {
 		return &hub.Error{Status: http.StatusBadRequest, Message: problem}
 	}
@@ -194,7 +194,7 @@ func (a *API) exportSubmissions(c echo.Context) error {
 	if !inbox.ValidFormat(format) {
 		return &hub.Error{Status: http.StatusNotFound, Message: "export as csv or json"}
 	}
-	_, f, problem := inbox.ParseQuery(form, c.QueryParams())
+	_, f, problem := inbox.ParseQuery(form, c.QueryParams(), time.UTC)
 	if problem != "" {
 		return &hub.Error{Status: http.StatusBadRequest, Message: problem}
 	}

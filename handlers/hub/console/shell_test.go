@@ -66,6 +66,7 @@ func TestShell(t *testing.T) {
 func TestTimeZone(t *testing.T) {
 	tc, b := newInbox(t, &memFiles{files: map[string][]byte{}})
 	tc.submit("contact", time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC), 2, `{"name":"Ann"}`)
+	tc.submit("contact", time.Date(2026, 11, 23, 20, 0, 0, 0, time.UTC), 2, `{"name":"Bob"}`)
 	if res := b.get(console.Path + "/account"); !strings.Contains(res.body, `value="UTC"`) {
 		t.Errorf("the account page's zone without one: %s", res.body)
 	}
@@ -83,5 +84,9 @@ func TestTimeZone(t *testing.T) {
 	}
 	if res := b.get(console.Path + "/forms/acme/contact/submissions"); !strings.Contains(res.body, "2026-11-23 14:30 IST") {
 		t.Errorf("the inbox's times are not in the chosen zone: %s", res.body)
+	}
+	// Its days are the zone's: Bob's evening in UTC is the next day there.
+	if res := b.get(console.Path + "/forms/acme/contact/submissions?from=2026-11-24"); !strings.Contains(res.body, "Bob") || strings.Contains(res.body, "Ann") {
+		t.Errorf("the inbox from a day in the chosen zone: %s", res.body)
 	}
 }

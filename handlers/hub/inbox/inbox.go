@@ -105,16 +105,17 @@ func (q Query) Values() url.Values {
 	return v
 }
 
-// ParseQuery reads v into a filter of form's submissions, newest first, or
-// says what is wrong with it in a sentence for people.
-func ParseQuery(form *hub.Form, v url.Values) (Query, hub.Filter, string) {
+// ParseQuery reads v into a filter of form's submissions, newest first, its
+// days starting at midnight in loc, or says what is wrong with it in a
+// sentence for people.
+func ParseQuery(form *hub.Form, v url.Values, loc *time.Location) (Query, hub.Filter, string) {
 	q := Query{Search: strings.TrimSpace(v.Get("q")), From: v.Get("from"), To: v.Get("to"), Spam: v.Get("spam") == "1", Before: v.Get("before")}
 	f := hub.Filter{Site: form.Site, Slug: form.Slug, Search: q.Search, Newest: true, Before: q.Before, Spam: hub.NotSpam}
 	if q.Spam {
 		f.Spam = hub.OnlySpam
 	}
 	day := func(s string) (time.Time, bool) {
-		t, err := time.Parse(time.DateOnly, s)
+		t, err := time.ParseInLocation(time.DateOnly, s, loc)
 		return t, err == nil
 	}
 	if q.From != "" {
@@ -257,7 +258,7 @@ func DeletedDetail(d hub.Deleted) string {
 // ExportDetail says what an export held, for the audit log: its format and
 // the query that selected the submissions.
 func ExportDetail(format string, query url.Values) string {
-	q, _, _ := ParseQuery(&hub.Form{}, query)
+	q, _, _ := ParseQuery(&hub.Form{}, query, time.UTC)
 	if v := q.Values().Encode(); v != "" {
 		return format + ", " + v
 	}
