@@ -44,7 +44,7 @@ func TestInvitationByEmail(t *testing.T) {
 
 	cy := tc.browser()
 	page := cy.get(link)
-	if page.status != http.StatusOK || !strings.Contains(page.body, "Join the workspace default") || !strings.Contains(page.body, `name="confirm"`) {
+	if page.status != http.StatusOK || !strings.Contains(page.body, "Join the workspace default") || !strings.Contains(page.body, `name="confirm"`) || !strings.Contains(page.body, `name="tz"`) {
 		t.Fatalf("the invitation's page: %d %s", page.status, page.body)
 	}
 	cyToken := cy.csrf(link)
@@ -54,8 +54,11 @@ func TestInvitationByEmail(t *testing.T) {
 			t.Errorf("accepting with %v: %d, want 422", bad, res.status)
 		}
 	}
-	if res := cy.do(http.MethodPost, link, url.Values{"_csrf": {cyToken}, "password": {"cy's long password"}, "confirm": {"cy's long password"}}, nil); res.status != http.StatusSeeOther || res.header.Get("Location") != console.Path {
+	if res := cy.do(http.MethodPost, link, url.Values{"_csrf": {cyToken}, "password": {"cy's long password"}, "confirm": {"cy's long password"}, "tz": {"America/New_York"}}, nil); res.status != http.StatusSeeOther || res.header.Get("Location") != console.Path {
 		t.Fatalf("accepting: %d %v", res.status, res.header)
+	}
+	if account := cy.get(console.Path + "/account"); !strings.Contains(account.body, `value="America/New_York"`) {
+		t.Errorf("the time zone of the browser that accepted is not kept: %s", account.body)
 	}
 	if home := cy.get(console.Path); !strings.Contains(home.body, "Forms of workspace default") || !strings.Contains(home.body, "editor of this workspace") {
 		t.Errorf("cy's home page: %s", home.body)
