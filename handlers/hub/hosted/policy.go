@@ -1,0 +1,66 @@
+package hosted
+
+import (
+	"crypto/rand"
+	"net/url"
+	"strings"
+
+	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/hubclient"
+)
+
+// The script and frame origins of reCAPTCHA v3: its script, the script
+// that loads, and the invisible frame it runs in.
+const (
+	recaptchaScripts = "https://www.google.com https://www.gstatic.com"
+	recaptchaFrames  = "https://www.google.com https://recaptcha.google.com"
+)
+
+// newNonce returns a nonce for one answer: the page's inline style, the
+// loader of HubForm's scripts and the scripts it adds carry it.
+func newNonce() string { return rand.Text() }
+
+// policy returns the Content-Security-Policy of an answer about form f,
+// whose inline elements carry nonce. Scripts come from the hub alone, and
+// from the captcha provider the form uses, if any: nothing else runs in a
+// page where visitors type. Posts go to the hub only. The page may be
+// framed by the hub and by the origins the form allows (allowedOrigins),
+// so that an owner can show it in an iframe of their own site, and by no
+// one else, so that no other site can dress it up to take clicks. f may be
+// nil: an answer about no form.
+func (p *Pages) policy(nonce string, f *hub.Form) string {
+	scripts, frames := []string{"'self'", "'nonce-" + nonce + "'"}, []string{}
+	ancestors := []string{"'self'"}
+	if f != nil {
+		switch f.Schema.Meta.CaptchaProvider {
+		case hubclient.CaptchaTurnstile:
+			scripts, frames = append(scripts, p.turnstileOrigin), append(frames, p.turnstileOrigin)
+		case hubclient.CaptchaRecaptchaV3:
+			scripts, frames = append(scripts, recaptchaScripts), append(frames, recaptchaFrames)
+		}
+		ancestors = append(ancestors, f.Settings.AllowedOrigins...)
+	}
+	if len(frames) == 0 {
+		frames = []string{"'none'"}
+	}
+	return strings.Join([]string{
+		"default-src 'self'",
+		"script-src " + strings.Join(scripts, " "),
+		"style-src 'self' 'nonce-" + nonce + "'",
+		"img-src 'self' data:",
+		"frame-src " + strings.Join(frames, " "),
+		"object-src 'none'",
+		"base-uri 'none'",
+		"form-action 'self'",
+		"frame-ancestors " + strings.Join(ancestors, " "),
+	}, "; ")
+}
+
+// origin returns the scheme and host of a URL, as a policy names it.
+func origin(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return ""
+	}
+	return u.Scheme + "://" + u.Host
+}

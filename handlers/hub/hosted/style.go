@@ -1,0 +1,53 @@
+package hosted
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"io"
+	"net/http"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+)
+
+// FaviconPath is where the hub serves the pages' icon.
+const FaviconPath = Path + "/favicon.svg"
+
+//go:embed favicon.svg
+var faviconSVG []byte
+
+// favicon serves the pages' icon, which browsers may keep for a day. The
+// policy keeps an SVG opened on its own from running anything.
+func favicon(c echo.Context) error {
+	h := c.Response().Header()
+	h.Set("Cache-Control", "public, max-age=86400")
+	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'")
+	h.Set("X-Content-Type-Options", "nosniff")
+	return c.Blob(http.StatusOK, "image/svg+xml", faviconSVG)
+}
+
+// pageCSS lays the page out around HubForm, whose own styles (hubform.css)
+// the handlers' head adds: the page takes the form's background, light or
+// dark as the system is, and keeps a margin on a phone's narrow screen.
+const pageCSS = `body{margin:0;background:#fff;color:#111827;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;line-height:1.5}` +
+	`@media (prefers-color-scheme:dark){body{background:#111827;color:#f3f4f6}}` +
+	`main{box-sizing:border-box;max-width:42rem;margin:0 auto;padding:1.5rem 1rem}` +
+	`main>.hubform{margin:0 auto}` +
+	`.hosted-message h1{font-size:1.5rem;margin:0 0 .5rem}`
+
+// inlineStyle writes css in a <style> element with the answer's nonce.
+func inlineStyle(css string) templ.Component {
+	return templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
+		_, err := io.WriteString(w, `<style nonce="`+templ.EscapeString(templ.GetNonce(ctx))+`">`+css+`</style>`)
+		return err
+	})
+}
+
+// htmxConfig is htmx's configuration for a page: the style htmx adds for
+// its request indicators carries the answer's nonce, which the policy asks
+// of every inline style.
+func htmxConfig(ctx context.Context) string {
+	b, _ := json.Marshal(map[string]string{"inlineStyleNonce": templ.GetNonce(ctx)})
+	return string(b)
+}
