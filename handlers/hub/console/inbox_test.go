@@ -148,7 +148,7 @@ func TestInboxListsSearchesAndPages(t *testing.T) {
 		wantStatus int
 	}{
 		{"?q=jane+ROE", []string{jane}, []string{john}, http.StatusOK},
-		{"?q=nobody", []string{"No submissions here."}, []string{jane, john}, http.StatusOK},
+		{"?q=nobody", []string{"Nothing matches this search."}, []string{jane, john}, http.StatusOK},
 		{"?from=2026-11-02", []string{john}, []string{jane}, http.StatusOK},
 		{"?to=2026-11-01", []string{jane}, []string{john}, http.StatusOK},
 		{"?from=2026-11-03&to=2026-11-01", []string{"must not be after"}, []string{jane, john}, http.StatusBadRequest},

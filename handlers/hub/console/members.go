@@ -84,6 +84,13 @@ func (con *Console) setRole(c echo.Context) error {
 func (con *Console) removeMember(c echo.Context) error {
 	ws := memberOf(c).Workspace
 	email := c.FormValue("email")
+	if !con.isMember(c, ws, email) {
+		return &hub.Error{Status: http.StatusNotFound, Message: "No such member of this workspace."}
+	}
+	if ok, err := con.confirmed(c, confirmation{Question: "Remove " + email + " from workspace " + ws + "?",
+		Detail: "They no longer see its forms; they can be invited again.", Action: "Remove", Cancel: membersPath}); !ok {
+		return err
+	}
 	err := con.cfg.Workspaces.RemoveMember(c.Request().Context(), ws, email)
 	switch {
 	case errors.Is(err, accounts.ErrLastAdmin):

@@ -88,7 +88,10 @@ func TestInvitationByEmail(t *testing.T) {
 	if res := post("/members", url.Values{"email": {"nobody@example.com"}, "role": {"viewer"}}); res.status != http.StatusNotFound {
 		t.Errorf("the role of a non-member: %d, want 404", res.status)
 	}
-	if res := post("/members/remove", url.Values{"email": {"cy@example.com"}}); res.status != http.StatusSeeOther {
+	if res := post("/members/remove", url.Values{"email": {"cy@example.com"}}); res.status != http.StatusOK || !strings.Contains(res.body, "Remove cy@example.com from workspace default?") {
+		t.Errorf("removing cy unconfirmed: %d, want the question", res.status)
+	}
+	if res := post("/members/remove", url.Values{"email": {"cy@example.com"}, "confirmed": {"1"}}); res.status != http.StatusSeeOther {
 		t.Errorf("removing cy: %d", res.status)
 	}
 	if home := cy.get(console.Path); !strings.Contains(home.body, "You are in no workspace yet") {

@@ -76,6 +76,9 @@ func TestOverviewEmpty(t *testing.T) {
 			t.Errorf("an empty overview lacks %q", want)
 		}
 	}
+	if res := b.get(console.Path + "/forms/acme/other/submissions"); !strings.Contains(res.body, "No submissions yet") {
+		t.Errorf("an empty inbox says otherwise: %s", res.body)
+	}
 }
 
 // TestShare fills the snippets in with the form and the hub's URL.

@@ -89,6 +89,10 @@ func (con *Console) revokeToken(c echo.Context) error {
 	if !slices.ContainsFunc(tokens, func(t accounts.Token) bool { return t.Name == name }) {
 		return &hub.Error{Status: http.StatusNotFound, Message: "No such token in this workspace."}
 	}
+	if ok, err := con.confirmed(c, confirmation{Question: "Revoke the token " + name + "?",
+		Detail: "Scripts that use it are refused from then on. This cannot be undone.", Action: "Revoke", Cancel: tokensPath}); !ok {
+		return err
+	}
 	if err := con.cfg.Tokens.RevokeToken(ctx, name); err != nil && !errors.Is(err, hub.ErrNotFound) {
 		return hub.Internal("revoking a token", err)
 	}

@@ -56,7 +56,13 @@ func TestTokensPage(t *testing.T) {
 	if all, _ := tc.db.Tokens(ctx, "other"); len(all) != 1 {
 		t.Error("another workspace's token was revoked")
 	}
-	if res := b.do(http.MethodPost, console.Path+"/tokens/revoke", url.Values{"_csrf": {token}, "name": {"ci"}}, nil); res.status != http.StatusSeeOther {
+	if res := b.do(http.MethodPost, console.Path+"/tokens/revoke", url.Values{"_csrf": {token}, "name": {"ci"}}, nil); res.status != http.StatusOK || !strings.Contains(res.body, "Revoke the token ci?") {
+		t.Errorf("revoking ci unconfirmed: %d, want the question", res.status)
+	}
+	if _, err := tc.db.UseToken(ctx, accounts.HashToken(m[1]), time.Now()); err != nil {
+		t.Errorf("the token stopped working before the revocation was confirmed: %v", err)
+	}
+	if res := b.do(http.MethodPost, console.Path+"/tokens/revoke", url.Values{"_csrf": {token}, "name": {"ci"}, "confirmed": {"1"}}, nil); res.status != http.StatusSeeOther {
 		t.Errorf("revoking ci: %d", res.status)
 	}
 	if _, err := tc.db.UseToken(ctx, accounts.HashToken(m[1]), time.Now()); err == nil {
