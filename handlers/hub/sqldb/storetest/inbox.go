@@ -304,11 +304,12 @@ func testCountSubmissionsBy(t *testing.T, open Open) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []hub.TimeCount{{base, 3}, {base.Add(quarter), 1}, {base.Add(3 * quarter), 1}}
+	count := func(start time.Time, n int) hub.TimeCount { return hub.TimeCount{Start: start, N: n} }
+	want := []hub.TimeCount{count(base, 3), count(base.Add(quarter), 1), count(base.Add(3*quarter), 1)}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("CountSubmissionsBy(a quarter hour) = %v, want %v", got, want)
 	}
-	if got, err := db.CountSubmissionsBy(ctx, hub.Filter{Site: "site", Slug: "form", From: base.Add(quarter)}, time.Hour); err != nil || !reflect.DeepEqual(got, []hub.TimeCount{{base, 3}}) {
+	if got, err := db.CountSubmissionsBy(ctx, hub.Filter{Site: "site", Slug: "form", From: base.Add(quarter)}, time.Hour); err != nil || !reflect.DeepEqual(got, []hub.TimeCount{count(base, 3)}) {
 		t.Errorf("CountSubmissionsBy(an hour, from the second quarter) = %v, %v; want 3 in the first hour", got, err)
 	}
 	if _, err := db.CountSubmissionsBy(ctx, hub.Filter{}, 0); err == nil {
