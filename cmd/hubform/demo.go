@@ -27,7 +27,8 @@ shows any form of the hub, rendered on the server and posted with htmx
 through the Go submit pipeline. A schema is fetched again after a second, so
 a form published in the hub's console shows at once. Without --hub-url it starts its own hub on
 a loopback port, serving the example forms shipped with hubform, with its
-database and files under --data.
+database and files under --data; that hub also serves a page of its own for
+each form, at /f/{site}/{slug} on the hub's address.
 `
 
 const demoTail = `
@@ -112,7 +113,8 @@ func serveDemo(ctx context.Context, s demoSettings, stdout, stderr io.Writer) er
 			h.Close()
 		}()
 		app.hubURL, app.submissions, app.files = h.URL, h.db, h.blobs
-		fmt.Fprintf(stdout, "hubform demo: hub at %s, data in %s\n", h.URL, s.data)
+		fmt.Fprintf(stdout, "hubform demo: hub at %s, data in %s (its own page of each form at %s/f/{site}/{slug})\n",
+			h.URL, s.data, strings.TrimSuffix(h.URL, "/v1"))
 	}
 	server := newDemoServer(s.addr, newDemoApp(app), demoTimeouts, logger)
 	errc := make(chan error, 1)

@@ -22,6 +22,7 @@ import (
 	"github.com/hubform/hubform/handlers/hub/console"
 	"github.com/hubform/hubform/handlers/hub/delivery"
 	"github.com/hubform/hubform/handlers/hub/formsource"
+	"github.com/hubform/hubform/handlers/hub/hosted"
 	"github.com/hubform/hubform/handlers/hub/localblob"
 	"github.com/hubform/hubform/handlers/hub/metrics"
 	"github.com/hubform/hubform/handlers/hub/postgres"
@@ -46,6 +47,11 @@ Routes:
   POST /v1/{site}/{slug}/upload-url   a signed URL for one file
   POST /v1/{site}/{slug}/submit       a submission
   PUT  /v1/_uploads?…                 a file's body, to a signed URL (without --blob)
+  GET  /f/{site}/{slug}               the form's page, for people to fill in (?locale=xx,
+                                      else the browser's language); none for a form whose
+                                      settings say "hub": {"hostedPage": false}
+  POST /hubform/{site}/{slug}/submit  the page's posts (and …/logic; its scripts under
+                                      /hubform/static/)
   GET  /healthz                       200 while the hub serves
   GET  /metrics                       Prometheus metrics, with a token of scope metrics
                                       (hubform tokens create --scope metrics)
@@ -263,13 +269,18 @@ func openHub(ctx context.Context, cfg hubConfig, logger *slog.Logger) (_ *runnin
 	if err != nil {
 		return nil, err
 	}
+	// Each form's page, whose handlers call this hub in process.
+	pages, err := hosted.New(hosted.Config{HubURL: h.URL, Forms: served, Logger: logger})
+	if err != nil {
+		return nil, err
+	}
 	h.server, err = hub.NewServer(hub.Config{
 		Forms: served, Store: h.metrics.Store(h.db), Blobs: h.blobs, Uploads: uploads, Logger: logger,
 		Admission:      quota.New(h.db, nil),
 		Captcha:        &captcha.Verifier{TurnstileURL: cfg.turnstileVerifyURL, RecaptchaURL: cfg.recaptchaVerify},
 		CaptchaSecrets: map[string]string{"turnstile": cfg.turnstileSecret, "recaptcha-v3": cfg.recaptchaSecret},
 		MaxBodyBytes:   cfg.maxBody, RateLimit: cfg.rateLimit, TrustedProxies: proxies, Limiter: limiter,
-		Mount: owners,
+		Mount: append(owners, pages.Mount),
 	})
 	if err != nil {
 		return nil, err
