@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -24,13 +25,54 @@ import (
 
 // registerBuilder adds the builder's actions to the database forms' pages.
 func (con *Console) registerBuilder(g *echo.Group) {
-	g.POST("/forms/:site/:slug/fields", con.builderAction(addField))
-	g.POST("/forms/:site/:slug/fields/:n", con.builderAction(editField))
-	g.POST("/forms/:site/:slug/fields/:n/move", con.builderAction(moveField))
-	g.POST("/forms/:site/:slug/fields/:n/remove", con.builderAction(removeField))
-	g.POST("/forms/:site/:slug/settings", con.builderAction(editSettings))
-	g.POST("/forms/:site/:slug/translations", con.builderAction(addLocale))
-	g.POST("/forms/:site/:slug/translations/:locale", con.builderAction(editTranslation))
+	g.POST("/forms/:site/:slug/fields", con.builderAction(addField, viewFields))
+	g.POST("/forms/:site/:slug/fields/:n", con.builderAction(editField, viewFields))
+	g.POST("/forms/:site/:slug/fields/:n/move", con.builderAction(moveField, viewFields))
+	g.POST("/forms/:site/:slug/fields/:n/remove", con.removeFieldAction)
+	g.GET("/forms/:site/:slug/settings", con.settingsPage)
+	g.POST("/forms/:site/:slug/settings", con.builderAction(editSettings, viewSettings))
+	g.POST("/forms/:site/:slug/translations", con.builderAction(addLocale, viewTranslations))
+	g.POST("/forms/:site/:slug/translations/:locale", con.builderAction(editTranslation, viewTranslations))
+}
+
+// Views of a stored form's pages: the Build tab shows the fields, the
+// translations or the JSON file beside the preview; the Settings tab is a
+// page of its own.
+const (
+	viewFields       = ""
+	viewTranslations = "translations"
+	viewJSON         = "json"
+	viewSettings     = "settings"
+)
+
+// viewOf returns the view named by the query or form value "view", the
+// fields for any other.
+func viewOf(name string) string {
+	switch name {
+	case viewTranslations, viewJSON:
+		return name
+	}
+	return viewFields
+}
+
+// viewURL is the page of the form that shows view.
+func viewURL(site, slug, view string) string {
+	switch view {
+	case viewSettings:
+		return settingsPath(site, slug)
+	case viewFields:
+		return formURL(site, slug)
+	}
+	return formURL(site, slug) + "?view=" + view
+}
+
+// withQuery adds name=value to the query of path.
+func withQuery(path, name, value string) string {
+	sep := "?"
+	if strings.Contains(path, "?") {
+		sep = "&"
+	}
+	return path + sep + name + "=" + url.QueryEscape(value)
 }
 
 // draft is a form file decoded for the builder: the schema, and its
@@ -112,16 +154,18 @@ func problem(path, format string, args ...any) error {
 }
 
 // builderAction runs edit on the version the page was built from: saved
-// as a new draft when the result validates, otherwise the page comes back
-// with the problems, the result in the JSON editor and the posted inputs
-// as typed.
-func (con *Console) builderAction(edit editFunc) echo.HandlerFunc {
+// as a new draft when the result validates, and the page of view shown
+// again; otherwise that page comes back with the problems and the posted
+// inputs as typed. An edit's *hub.Error is a request no page of the
+// console sends, answered as it says.
+func (con *Console) builderAction(edit editFunc, view string) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		site, slug := c.Param("site"), c.Param("slug")
 		p, err := con.loadForm(c, site, slug)
 		if err != nil {
 			return err
 		}
+		p.View = view
 		form, _ := c.FormParams()
 		p.Typed, p.TypedAt = form, c.Request().URL.Path
 		base, _ := strconv.ParseInt(c.FormValue("base"), 10, 64)
@@ -149,6 +193,9 @@ func (con *Console) builderAction(edit editFunc) echo.HandlerFunc {
 			return con.renderEdit(c, http.StatusUnprocessableEntity, p)
 		}
 		if err := edit(d, c); err != nil {
+			if he := (*hub.Error)(nil); errors.As(err, &he) {
+				return he
+			}
 			p.Problems = formsource.Problems(err)
 			return con.renderEdit(c, http.StatusUnprocessableEntity, p)
 		}
@@ -169,18 +216,26 @@ func (con *Console) builderAction(edit editFunc) echo.HandlerFunc {
 		if err != nil {
 			return err
 		}
-		return c.Redirect(http.StatusSeeOther, formURL(site, slug)+"?saved="+strconv.FormatInt(n, 10))
+		to := withQuery(viewURL(site, slug, view), "saved", strconv.FormatInt(n, 10))
+		if moved, ok := c.Get(movedKey).(string); ok {
+			to = withQuery(to, "moved", moved)
+		}
+		return c.Redirect(http.StatusSeeOther, to)
 	}
 }
 
-// renderEdit shows the form's page after a refused edit. htmx swaps only
-// successful answers by default, so its requests get 200 with the page,
-// whose problems are announced by their alert; plain posts get status.
+// renderEdit shows the page of p.View after a refused edit. htmx swaps
+// only successful answers by default, so its requests get 200 with the
+// page, whose problems are announced by their alert; plain posts get
+// status.
 func (con *Console) renderEdit(c echo.Context, status int, p formProps) error {
-	p.Preview = con.previewOf(c, p.Site, p.Slug, []byte(p.Body), "")
 	if c.Request().Header.Get("HX-Request") != "" {
 		status = http.StatusOK
 	}
+	if p.View == viewSettings {
+		return con.render(c, status, settingsPage(p))
+	}
+	p.Preview = con.previewOf(c, p.Site, p.Slug, []byte(p.Body), "")
 	return con.render(c, status, formPage(p))
 }
 
@@ -362,7 +417,8 @@ func newStepID(s *hubclient.Schema) string {
 	}
 }
 
-// moveField moves the field up or down: in the list of fields, and in its
+// moveField moves the field up, down (the buttons) or to the position
+// "to" names, counted from 0 (a drop): in the list of fields, and in its
 // step, which sets the order visitors see.
 func moveField(d *draft, c echo.Context) error {
 	i, err := fieldAt(d, c)
@@ -370,23 +426,67 @@ func moveField(d *draft, c echo.Context) error {
 		return err
 	}
 	s := d.Schema
-	j := i - 1
-	if c.FormValue("to") == "down" {
+	var j int
+	switch to := c.FormValue("to"); to {
+	case "up":
+		j = i - 1
+	case "down":
 		j = i + 1
+	default:
+		if j, err = strconv.Atoi(to); err != nil {
+			return &hub.Error{Status: http.StatusBadRequest, Message: "Say where the field goes: up, down or a position from 0."}
+		}
+		if j < 0 || j >= len(s.Fields) {
+			return problem(fmt.Sprintf("fields[%d]", i), "there is no position %d: the form has %d fields", j, len(s.Fields))
+		}
 	}
 	if j < 0 || j >= len(s.Fields) {
 		return problem(fmt.Sprintf("fields[%d]", i), "the field cannot move further %s", c.FormValue("to"))
 	}
-	a, b := s.Fields[i].Name, s.Fields[j].Name
-	s.Fields[i], s.Fields[j] = s.Fields[j], s.Fields[i]
+	moveTo(s, i, j)
+	c.Set(movedKey, s.Fields[j].Name)
+	return nil
+}
+
+// movedKey is where moveField leaves the name of the field it moved, for
+// the page after it to say where the field went.
+const movedKey = "hubform.console.moved"
+
+// movedNotice says where the field called name is in the form file body,
+// after a move; "" for no field.
+func movedNotice(body []byte, name string) string {
+	d := decodeDraft(body)
+	if name == "" || d == nil {
+		return ""
+	}
+	i := slices.IndexFunc(d.Schema.Fields, func(f hubclient.Field) bool { return f.Name == name })
+	if i < 0 {
+		return ""
+	}
+	return fmt.Sprintf("Moved %s to position %d of %d. ", name, i+1, len(d.Schema.Fields))
+}
+
+// moveTo moves field i to position j of the list. In its step it goes
+// before the first field of the step that now follows it in the list, so
+// that the other fields keep their order.
+func moveTo(s *hubclient.Schema, i, j int) {
+	f := s.Fields[i]
+	s.Fields = slices.Insert(slices.Delete(s.Fields, i, i+1), j, f)
 	for k := range s.Steps {
 		fs := s.Steps[k].Fields
-		x, y := slices.Index(fs, a), slices.Index(fs, b)
-		if x >= 0 && y >= 0 {
-			fs[x], fs[y] = fs[y], fs[x]
+		x := slices.Index(fs, f.Name)
+		if x < 0 {
+			continue
 		}
+		fs = slices.Delete(fs, x, x+1)
+		at := slices.IndexFunc(fs, func(name string) bool {
+			return slices.IndexFunc(s.Fields, func(f hubclient.Field) bool { return f.Name == name }) > j
+		})
+		if at < 0 {
+			at = len(fs)
+		}
+		s.Steps[k].Fields = slices.Insert(fs, at, f.Name)
 	}
-	return nil
 }
 
 // removeField removes the field, from its step and its translations too.
@@ -402,37 +502,6 @@ func removeField(d *draft, c echo.Context) error {
 	for _, tr := range s.I18n.Translations {
 		delete(tr.Fields, name)
 	}
-	return nil
-}
-
-// editSettings sets the title, step titles, buttons' texts, captcha and
-// the hub's settings.
-func editSettings(d *draft, c echo.Context) error {
-	s := d.Schema
-	form, _ := c.FormParams()
-	s.Title = form.Get("title")
-	for i := range s.Steps {
-		if k := "step." + s.Steps[i].ID; form.Has(k) {
-			s.Steps[i].Title = form.Get(k)
-		}
-	}
-	s.Buttons.Submit, s.Buttons.Next, s.Buttons.Back = form.Get("submit"), form.Get("next"), form.Get("back")
-	s.Meta.CaptchaProvider, s.Meta.CaptchaSiteKey = form.Get("captchaProvider"), strings.TrimSpace(form.Get("captchaSiteKey"))
-	secret := strings.TrimSpace(form.Get("captchaSecret"))
-	d.setHub("captchaSecret", secret, secret == "")
-	size := strings.TrimSpace(form.Get("maxFileSize"))
-	if size != "" {
-		n, err := strconv.ParseInt(size, 10, 64)
-		if err != nil {
-			return problem("hub.maxFileSize", "the largest file size is a number of bytes, not %q", size)
-		}
-		d.setHub("maxFileSize", n, n == 0)
-	} else {
-		d.setHub("maxFileSize", nil, true)
-	}
-	types, origins := lines(form.Get("allowedTypes")), lines(form.Get("allowedOrigins"))
-	d.setHub("allowedTypes", types, len(types) == 0)
-	d.setHub("allowedOrigins", origins, len(origins) == 0)
 	return nil
 }
 
@@ -465,4 +534,42 @@ func (p formProps) typedOn(action, name string, on bool) bool {
 		return on
 	}
 	return p.Typed.Get(name) != ""
+}
+
+// removeFieldAction removes a field once the owner confirmed it. Without
+// confirmed=1 it asks first, naming the field of the version the page
+// was built from; a post the builder would refuse anyway (an older page,
+// no such field) is refused at once.
+func (con *Console) removeFieldAction(c echo.Context) error {
+	remove := con.builderAction(removeField, viewFields)
+	if c.FormValue(confirmedField) == "1" {
+		return remove(c)
+	}
+	site, slug := c.Param("site"), c.Param("slug")
+	rec, err := con.cfg.Store.FormRecord(c.Request().Context(), site, slug)
+	if err != nil {
+		return con.formError(err)
+	}
+	if c.FormValue("base") != strconv.FormatInt(rec.LastVersion, 10) {
+		return remove(c)
+	}
+	v, err := con.cfg.Store.FormVersion(c.Request().Context(), site, slug, rec.LastVersion)
+	if err != nil {
+		return con.formError(err)
+	}
+	d := decodeDraft(v.Body)
+	if d == nil {
+		return remove(c)
+	}
+	i, err := fieldAt(d, c)
+	if err != nil {
+		return remove(c)
+	}
+	name := d.Schema.Fields[i].Name
+	_, err = con.confirmed(c, confirmation{
+		Question: "Remove field " + name + "?",
+		Detail:   "The field leaves the form with its translations, in a new draft version. An earlier version still has it.",
+		Action:   "Remove " + name, Cancel: formURL(site, slug),
+	})
+	return err
 }

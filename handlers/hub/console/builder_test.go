@@ -79,8 +79,17 @@ func (f *builderForm) act(path string, form url.Values) hubclient.Schema {
 	form = maps.Clone(form)
 	form.Set("base", strconv.FormatInt(n, 10))
 	res := f.post("/forms/acme/contact"+path, form)
-	if want := "/console/forms/acme/contact?saved=" + strconv.FormatInt(n+1, 10); res.status != http.StatusSeeOther || res.header.Get("Location") != want {
-		f.t.Fatalf("%s: %d to %q, want 303 to %q: %s", path, res.status, res.header.Get("Location"), want, html.UnescapeString(res.body))
+	// Each action shows its own page again: the settings the Settings
+	// tab, the others their view of the Build tab.
+	want := "/console/forms/acme/contact?saved=" + strconv.FormatInt(n+1, 10)
+	switch {
+	case strings.HasPrefix(path, "/settings"):
+		want = "/console/forms/acme/contact/settings?saved=" + strconv.FormatInt(n+1, 10)
+	case strings.HasPrefix(path, "/translations"):
+		want = "/console/forms/acme/contact?view=translations&saved=" + strconv.FormatInt(n+1, 10)
+	}
+	if loc := res.header.Get("Location"); res.status != http.StatusSeeOther || (loc != want && !strings.HasPrefix(loc, want+"&moved=")) {
+		f.t.Fatalf("%s: %d to %q, want 303 to %q: %s", path, res.status, loc, want, html.UnescapeString(res.body))
 	}
 	_, s, members := f.last()
 	if string(members["x-note"]) != `"keep me"` {
@@ -193,7 +202,7 @@ func TestBuilderFields(t *testing.T) {
 	f.refused("/fields/0/move", url.Values{"to": {"up"}}, http.StatusUnprocessableEntity)
 
 	// Removed, with its step left empty.
-	s = f.act("/fields/2/remove", url.Values{})
+	s = f.act("/fields/2/remove", url.Values{"confirmed": {"1"}})
 	if got := names(s); !reflect.DeepEqual(got, []string{"fullname", "topic"}) || len(s.Steps) != 1 {
 		t.Errorf("after removing email: %q, %+v", got, s.Steps)
 	}
@@ -291,7 +300,7 @@ func TestBuilderSettings(t *testing.T) {
 
 func TestBuilderTranslations(t *testing.T) {
 	f := newBuilderForm(t)
-	page := html.UnescapeString(f.b.get("/console/forms/acme/contact").body)
+	page := html.UnescapeString(f.b.get("/console/forms/acme/contact?view=translations").body)
 	if !strings.Contains(page, `<table data-locale="de">`) || !strings.Contains(page, `name="fields["name"].label"`) {
 		t.Errorf("translation table: %s", page)
 	}

@@ -148,6 +148,9 @@ type formProps struct {
 	// it was refused: its inputs show it back as typed.
 	Typed   url.Values
 	TypedAt string
+	// View is what the page shows: a view of the Build tab (viewFields,
+	// viewTranslations, viewJSON), or viewSettings.
+	View string
 }
 
 func (con *Console) formPage(c echo.Context) error {
@@ -166,10 +169,10 @@ func (con *Console) formPage(c echo.Context) error {
 	if err != nil {
 		return con.formError(err)
 	}
-	p.Body, p.Shown = string(v.Body), shown
+	p.Body, p.Shown, p.View = string(v.Body), shown, viewOf(c.QueryParam("view"))
 	switch {
 	case c.QueryParam("saved") != "":
-		p.Notice = "Saved as draft version " + c.QueryParam("saved") + ". Publish it to serve it."
+		p.Notice = movedNotice(v.Body, c.QueryParam("moved")) + "Saved as draft version " + c.QueryParam("saved") + ". Publish it to serve it."
 	case c.QueryParam("published") != "":
 		p.Notice = "Version " + c.QueryParam("published") + " is live."
 	}
@@ -209,7 +212,7 @@ func (con *Console) saveForm(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	p.Body = c.FormValue("body")
+	p.Body, p.View = c.FormValue("body"), viewJSON
 	body := []byte(p.Body)
 	if _, err := formsource.Parse(site, slug, body); err != nil {
 		p.Problems = formsource.Problems(err)
@@ -224,7 +227,7 @@ func (con *Console) saveForm(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.Redirect(http.StatusSeeOther, formURL(site, slug)+"?saved="+strconv.FormatInt(n, 10))
+	return c.Redirect(http.StatusSeeOther, withQuery(viewURL(site, slug, viewJSON), "saved", strconv.FormatInt(n, 10)))
 }
 
 // publish makes a version live: the newest draft, or an earlier version
@@ -245,6 +248,7 @@ func (con *Console) publish(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	p.View = viewOf(c.FormValue("view"))
 	if _, perr := formsource.Parse(site, slug, v.Body); perr != nil || con.inDirectory(site, slug) {
 		p.Body, p.Shown = string(v.Body), n
 		p.Problems = formsource.Problems(perr)
@@ -259,7 +263,7 @@ func (con *Console) publish(c echo.Context) error {
 		return con.formError(err)
 	}
 	con.audit(c, accounts.ActionFormPublished, site+"/"+slug, accounts.PublishedDetail(n, p.Record.LiveVersion))
-	return c.Redirect(http.StatusSeeOther, formURL(site, slug)+"?published="+strconv.FormatInt(n, 10))
+	return c.Redirect(http.StatusSeeOther, withQuery(viewURL(site, slug, p.View), "published", strconv.FormatInt(n, 10)))
 }
 
 // versionState names a version for people: draft, live or earlier.

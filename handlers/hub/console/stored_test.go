@@ -105,7 +105,7 @@ func TestCreateEditPublish(t *testing.T) {
 	}
 
 	res = post("/forms/acme/contact", url.Values{"body": {twoSteps}})
-	if res.status != http.StatusSeeOther || res.header.Get("Location") != "/console/forms/acme/contact?saved=2" {
+	if res.status != http.StatusSeeOther || res.header.Get("Location") != "/console/forms/acme/contact?view=json&saved=2" {
 		t.Fatalf("save: %d to %q: %s", res.status, res.header.Get("Location"), res.body)
 	}
 	v, err := tc.db.FormVersion(ctx, "acme", "contact", 2)
