@@ -470,22 +470,22 @@ func TestLoadingURL(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			el := renderDoc(t, components.HubForm(tc.props)).Find("[data-vendor-hubform-loading]")
-			get, ok := el.Attr("hx-get")
+			get, ok := el.Attr("data-hx-get")
 			if !ok {
-				t.Fatal("loading state has no hx-get")
+				t.Fatal("loading state has no data-hx-get")
 			}
 			u, err := url.Parse(get)
 			if err != nil {
-				t.Fatalf("hx-get %q: %v", get, err)
+				t.Fatalf("data-hx-get %q: %v", get, err)
 			}
 			if u.EscapedPath() != tc.wantPath {
-				t.Errorf("hx-get path = %q, want %q", u.EscapedPath(), tc.wantPath)
+				t.Errorf("data-hx-get path = %q, want %q", u.EscapedPath(), tc.wantPath)
 			}
 			if got := u.Query(); fmt.Sprint(got) != fmt.Sprint(tc.wantQry) {
-				t.Errorf("hx-get query = %v, want %v", got, tc.wantQry)
+				t.Errorf("data-hx-get query = %v, want %v", got, tc.wantQry)
 			}
-			if got := el.AttrOr("hx-trigger", ""); got != "load" {
-				t.Errorf("hx-trigger = %q, want load", got)
+			if got := el.AttrOr("data-hx-trigger", ""); got != "load" {
+				t.Errorf("data-hx-trigger = %q, want load", got)
 			}
 		})
 	}
@@ -669,7 +669,7 @@ func TestSchemaSubmitIgnored(t *testing.T) {
 			p.Locale = tc.locale
 			html := render(t, components.HubForm(p))
 			form := parse(t, html).Find("form")
-			for _, attr := range []string{"action", "hx-post"} {
+			for _, attr := range []string{"action", "data-hx-post"} {
 				if got := form.AttrOr(attr, ""); got != tc.want {
 					t.Errorf("form %s = %q, want %q", attr, got, tc.want)
 				}
@@ -708,7 +708,7 @@ func TestMultipart(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			doc := renderDoc(t, components.HubForm(props(tc.schema)))
 			form := doc.Find("form")
-			for _, attr := range []string{"enctype", "hx-encoding"} {
+			for _, attr := range []string{"enctype", "data-hx-encoding"} {
 				got, ok := form.Attr(attr)
 				if ok != tc.want || (ok && got != "multipart/form-data") {
 					t.Errorf("form %s = %q (present %v), want present %v with multipart/form-data", attr, got, ok, tc.want)
@@ -878,7 +878,7 @@ func TestEscaping(t *testing.T) {
 			{`[data-hubform-step-status]`, "data-hubform-step-template", hostile("status")},
 			{`[data-vendor-turnstile]`, "data-sitekey", hostile("sitekey")},
 			{`form`, "action", submitPath},
-			{`form`, "hx-post", submitPath},
+			{`form`, "data-hx-post", submitPath},
 		}},
 		{"recaptcha key", components.HubForm(recaptcha), 1, []escapeCheck{
 			{`form`, "data-hubform-recaptcha-sitekey", `k"&x=javascript:alert(1)<script>`},
@@ -891,7 +891,7 @@ func TestEscaping(t *testing.T) {
 			{`.custom-error`, "", "Sorry: " + hostile("load-error")},
 		}},
 		{"loading", components.HubForm(loadErr), 0, []escapeCheck{
-			{`[data-vendor-hubform-loading]`, "hx-get", "/hubform/" + url.PathEscape(site) + "/" + url.PathEscape(slug)},
+			{`[data-vendor-hubform-loading]`, "data-hx-get", "/hubform/" + url.PathEscape(site) + "/" + url.PathEscape(slug)},
 		}},
 		{"submitted", components.Submitted(loadErr), 0, nil},
 	}
@@ -920,7 +920,7 @@ func TestEscaping(t *testing.T) {
 						t.Errorf("<%s> has event handler attribute %s=%q", goquery.NodeName(s), a.Key, a.Val)
 					}
 					switch a.Key {
-					case "href", "src", "action", "hx-get", "hx-post", "formaction":
+					case "href", "src", "action", "data-hx-get", "data-hx-post", "formaction":
 						if v := strings.ToLower(strings.TrimSpace(a.Val)); strings.HasPrefix(v, "javascript:") || strings.HasPrefix(v, "data:") {
 							t.Errorf("<%s %s=%q> is a script URL", goquery.NodeName(s), a.Key, a.Val)
 						}

@@ -73,7 +73,7 @@ func TestLogicRendering(t *testing.T) {
 		t.Error("the skipped step has no skip mark")
 	}
 	src := doc.Find(`[data-hubform-slot="source"]`)
-	if v, _ := src.Attr("hx-trigger"); v != "change" {
+	if v, _ := src.Attr("data-hx-trigger"); v != "change" {
 		t.Errorf("the slot of a field a condition reads has hx-trigger %q, want change", v)
 	}
 	if doc.Find(`[data-hubform-slot="guests"]`).Length() != 0 {
@@ -109,14 +109,14 @@ func TestLogicUpdateOnlyChanges(t *testing.T) {
 	if n := doc.Find("[data-hubform-slot]").Length(); n != 1 || doc.Find(`[data-hubform-slot="company"]`).Length() != 1 {
 		t.Errorf("%d slots swapped, want the shown step's field alone", n)
 	}
-	mark := doc.Find(`[hx-swap-oob][id$="-step-firm-skip"]`)
+	mark := doc.Find(`[data-hx-swap-oob][id$="-step-firm-skip"]`)
 	if _, skipped := mark.Attr("data-hubform-skip"); mark.Length() != 1 || skipped {
 		t.Error("the step shown is not marked shown")
 	}
 	other := props(logicSchema(t))
 	other.State = components.State{Values: url.Values{"source": {"other"}}}
 	doc = renderDoc(t, components.LogicUpdate(other, "vhvvhs"))
-	if n := doc.Find(`[data-hubform-slot][hx-swap-oob]`).Length(); n != 1 || doc.Find(`[data-hubform-slot="sourceOther"]`).Length() != 1 {
+	if n := doc.Find(`[data-hubform-slot][data-hx-swap-oob]`).Length(); n != 1 || doc.Find(`[data-hubform-slot="sourceOther"]`).Length() != 1 {
 		t.Errorf("%d slots swapped, want sourceOther alone", n)
 	}
 }

@@ -117,7 +117,7 @@ func TestHubFailureKeepsTheFormAndRetrySucceeds(t *testing.T) {
 	if v, _ := doc.Find("#hubform-acme-contact-name").Attr("value"); v != "Jane" {
 		t.Errorf("name after a failure: %q", v)
 	}
-	if _, ok := doc.Find("input[type=file]").Attr("hx-preserve"); !ok {
+	if _, ok := doc.Find("input[type=file]").Attr("data-hx-preserve"); !ok {
 		t.Error("the file input is not preserved across the swap, so chosen files would be lost")
 	}
 	if s, e := a.calls.counts(); s != 0 || e != 1 {

@@ -78,14 +78,14 @@ func TestLogicRoute(t *testing.T) {
 		t.Fatalf("status %d", res.StatusCode)
 	}
 	doc := parse(t, html)
-	slots := doc.Find("[data-hubform-slot][hx-swap-oob]")
+	slots := doc.Find("[data-hubform-slot][data-hx-swap-oob]")
 	if slots.Length() != 1 || slots.AttrOr("data-hubform-slot", "") != "sourceOther" {
 		t.Errorf("swapped slots %d, want sourceOther alone: %s", slots.Length(), html)
 	}
 	if _, hidden := slots.Attr("hidden"); hidden || doc.Find("input[name=sourceOther][required]").Length() != 1 {
 		t.Errorf("the revealed field is not shown and required: %s", html)
 	}
-	if doc.Find(`[name="_hubformLogic"][hx-swap-oob]`).AttrOr("value", "") != "vrhs" {
+	if doc.Find(`[name="_hubformLogic"][data-hx-swap-oob]`).AttrOr("value", "") != "vrhs" {
 		t.Errorf("new state %q, want vrhs", doc.Find(`[name="_hubformLogic"]`).AttrOr("value", ""))
 	}
 	if doc.Find("form, [data-hubform]").Length() != 0 {

@@ -337,7 +337,7 @@ func TestPropsLocaleSetByTheHost(t *testing.T) {
 	}
 	p.InitialSchema = nil
 	doc = parse(t, render(t, components.HubForm(p)))
-	if load, _ := doc.Find("[data-vendor-hubform-loading]").Attr("hx-get"); load != "/hubform/acme/contact?locale=de" {
+	if load, _ := doc.Find("[data-vendor-hubform-loading]").Attr("data-hx-get"); load != "/hubform/acme/contact?locale=de" {
 		t.Errorf("load route %q, want the locale on it", load)
 	}
 }

@@ -210,9 +210,9 @@ func TestDemoUnreachableHub(t *testing.T) {
 	srv, _, client := demoSite(t)
 	req, _ := http.NewRequest(http.MethodGet, srv.URL+"/unreachable", nil)
 	_, page := fetch(t, client, req)
-	load, ok := page.Find("[data-vendor-hubform-loading]").Attr("hx-get")
+	load, ok := page.Find("[data-vendor-hubform-loading]").Attr("data-hx-get")
 	if !ok || !strings.HasPrefix(load, "/hubform-unreachable/demo/contact") {
-		t.Fatalf("the unreachable page shows no loading state that fetches (hx-get %q)", load)
+		t.Fatalf("the unreachable page shows no loading state that fetches (data-hx-get %q)", load)
 	}
 	req, _ = http.NewRequest(http.MethodGet, srv.URL+load, nil)
 	req.Header.Set("HX-Request", "true")
