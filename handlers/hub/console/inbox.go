@@ -1,6 +1,7 @@
 package console
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"net/url"
@@ -10,7 +11,9 @@ import (
 
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/accounts"
+	"github.com/hubform/hubform/handlers/hub/formsource"
 	"github.com/hubform/hubform/handlers/hub/inbox"
+	"github.com/hubform/hubform/hubclient"
 )
 
 // PageSize is how many submissions an inbox page lists.
@@ -38,13 +41,35 @@ func inboxPath(site, slug string) string {
 }
 
 // form returns the form the route names, or a 404: every inbox route
-// serves the submissions of one form the hub knows, and of no other.
+// serves the submissions of one form the hub knows, and of no other. A
+// database form not yet published is known by its newest version.
 func (con *Console) form(c echo.Context) (*hub.Form, error) {
-	f, err := con.cfg.Inbox.Form(c.Request().Context(), c.Param("site"), c.Param("slug"))
+	ctx, site, slug := c.Request().Context(), c.Param("site"), c.Param("slug")
+	f, err := con.cfg.Inbox.Form(ctx, site, slug)
+	if errors.Is(err, hub.ErrNotFound) && con.cfg.Store != nil {
+		f, err = con.draftForm(ctx, site, slug)
+	}
 	if errors.Is(err, hub.ErrNotFound) {
 		return nil, noSuchForm
 	}
 	return f, err
+}
+
+// draftForm returns the newest version of a database form, with an empty
+// schema when it does not validate.
+func (con *Console) draftForm(ctx context.Context, site, slug string) (*hub.Form, error) {
+	rec, err := con.cfg.Store.FormRecord(ctx, site, slug)
+	if err != nil {
+		return nil, err
+	}
+	v, err := con.cfg.Store.FormVersion(ctx, site, slug, rec.LastVersion)
+	if err != nil {
+		return nil, err
+	}
+	if f, err := formsource.Parse(site, slug, v.Body); err == nil {
+		return f, nil
+	}
+	return &hub.Form{Site: site, Slug: slug, Schema: &hubclient.Schema{}}, nil
 }
 
 // noSuchForm answers a route that names a form the hub does not know.
@@ -61,7 +86,7 @@ func (con *Console) inbox(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	q, f, problem := inbox.ParseQuery(form, c.QueryParams())
+	q, f, problem := inbox.ParseQuery(form, c.QueryParams(), con.location(c.Request().Context()))
 	p := inboxProps{CSRF: csrfToken(c), Site: form.Site, Slug: form.Slug, Title: inbox.Title(form), Query: q, Error: problem,
 		Path: inboxPath(form.Site, form.Slug), Return: q.Values().Encode()}
 	if problem != "" {
@@ -215,7 +240,7 @@ func (con *Console) export(c echo.Context) error {
 	if !inbox.ValidFormat(format) {
 		return c.String(http.StatusNotFound, "Export as csv or json.")
 	}
-	_, f, problem := inbox.ParseQuery(form, c.QueryParams())
+	_, f, problem := inbox.ParseQuery(form, c.QueryParams(), con.location(c.Request().Context()))
 	if problem != "" {
 		return c.String(http.StatusBadRequest, problem)
 	}

@@ -94,9 +94,37 @@ func TestShare(t *testing.T) {
 		`@components.HubForm(forms.PropsFor(c, &#34;acme&#34;, &#34;contact&#34;))`,
 		`hubform gen --hub-url https://forms.example.com/v1 --site acme --form contact --out contact.go`,
 		`&lt;iframe src=&#34;https://forms.example.com/f/acme/contact&#34;`,
+		`&lt;form method=&#34;post&#34; action=&#34;https://forms.example.com/hubform/acme/contact/submit&#34; enctype=&#34;multipart/form-data&#34;&gt;`,
+		`&lt;input id=&#34;contact-cv&#34; name=&#34;cv&#34; type=&#34;file&#34;&gt;`,
 	} {
 		if !strings.Contains(res.body, want) {
 			t.Errorf("share tab lacks %s", want)
 		}
+	}
+	if strings.Contains(res.body, `id="not-published"`) || strings.Contains(res.body, `id="page-off"`) {
+		t.Error("the share tab of a published form with its page says otherwise")
+	}
+
+	// A draft has its tabs before it is published, which the Share tab
+	// says; a form whose page is off says so instead of linking to it.
+	ctx := context.Background()
+	if _, err := tc.db.SaveFormVersion(ctx, "acme", "draft", []byte(`{"title":"Draft","fields":[{"name":"x","type":"text"}],"steps":[{"id":"a","fields":["x"]}]}`), "test", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if res := b.get(console.Path + "/forms/acme/draft/overview"); res.status != http.StatusOK || !strings.Contains(res.body, "Not published yet") {
+		t.Errorf("a draft's overview: %d", res.status)
+	}
+	if res := b.get(console.Path + "/forms/acme/draft/share"); !strings.Contains(res.body, `id="not-published"`) || !strings.Contains(res.body, "name=&#34;x&#34;") {
+		t.Errorf("a draft's share tab: %s", res.body)
+	}
+	n, err := tc.db.SaveFormVersion(ctx, "acme", "other", []byte(`{"title":"Other","fields":[{"name":"x","type":"text"}],"steps":[{"id":"a","fields":["x"]}],"hub":{"hostedPage":false}}`), "test", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tc.db.PublishFormVersion(ctx, "acme", "other", n, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if res := b.get(console.Path + "/forms/acme/other/share"); !strings.Contains(res.body, `id="page-off"`) || strings.Contains(res.body, `id="hosted-link"`) {
+		t.Errorf("the share tab of a form whose page is off: %s", res.body)
 	}
 }

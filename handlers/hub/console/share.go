@@ -1,11 +1,13 @@
 package console
 
 import (
+	"cmp"
 	"net/http"
 	"strings"
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/hubform/hubform/handlers/hub/hosted"
 	"github.com/hubform/hubform/handlers/hub/inbox"
 	"github.com/hubform/hubform/hubclient"
 )
@@ -16,9 +18,9 @@ func sharePath(site, slug string) string { return formURL(site, slug) + "/share"
 // settingsPath is the tab of a stored form's settings.
 func settingsPath(site, slug string) string { return formURL(site, slug) + "/settings" }
 
-// HostedPagePath is where the hub serves a form's own page, as package
-// hosted mounts it: {HostedPagePath}/{site}/{slug}.
-const HostedPagePath = "/f"
+// HostedPagePath is where the hub serves a form's own page:
+// {HostedPagePath}/{site}/{slug}.
+const HostedPagePath = hosted.Path
 
 // shareProps are what the Share tab shows: each way to put the form on a
 // page, filled in with the form's site and slug and the hub's URL.
@@ -26,21 +28,29 @@ type shareProps struct {
 	Site, Slug, Title string
 	// Hub is the hub's public URL, without a trailing slash.
 	Hub string
-	// Fields are the form's fields, for the plain HTML snippet.
-	Fields []hubclient.Field
+	// Fields are the form's fields, and SubmitText its button's text, for
+	// the plain HTML snippet.
+	Fields     []hubclient.Field
+	SubmitText string
+	// Published is whether the hub serves the form; Page whether its
+	// settings keep its page on.
+	Published, Page bool
 }
 
 // hostedURL is the form's page on the hub.
-func (p shareProps) hostedURL() string { return p.Hub + HostedPagePath + "/" + p.Site + "/" + p.Slug }
+func (p shareProps) hostedURL() string { return p.Hub + hosted.Path + "/" + p.Site + "/" + p.Slug }
 
 func (con *Console) share(c echo.Context) error {
 	form, err := con.form(c)
 	if err != nil {
 		return err
 	}
-	p := shareProps{Site: form.Site, Slug: form.Slug, Title: inbox.Title(form), Hub: con.publicURL(c)}
+	_, err = con.cfg.Inbox.Forms.Lookup(form.Site, form.Slug)
+	p := shareProps{Site: form.Site, Slug: form.Slug, Title: inbox.Title(form), Hub: con.publicURL(c),
+		SubmitText: "Send", Published: err == nil, Page: form.Settings.Hosted()}
 	if form.Schema != nil {
 		p.Fields = form.Schema.Fields
+		p.SubmitText = cmp.Or(form.Schema.Buttons.Submit, p.SubmitText)
 	}
 	return con.render(c, http.StatusOK, sharePage(p))
 }
