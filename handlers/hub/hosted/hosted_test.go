@@ -109,6 +109,18 @@ func TestPage(t *testing.T) {
 	if a.doc.Find("style[data-hubform-styles]").Length() != 1 {
 		t.Error("the page does not carry hubform.css")
 	}
+	// The form's title is the page's one heading of the first level.
+	if h1 := a.doc.Find("h1"); h1.Length() != 1 || h1.Text() != "Contact us" {
+		t.Errorf("h1: %d, %q", h1.Length(), h1.Text())
+	}
+	// Attributes of one's own are data-*, htmx's too.
+	a.doc.Find("*").Each(func(_ int, el *goquery.Selection) {
+		for _, at := range el.Nodes[0].Attr {
+			if strings.HasPrefix(at.Key, "hx-") {
+				t.Errorf("<%s %s> is not HTML", goquery.NodeName(el), at.Key)
+			}
+		}
+	})
 
 	csp := a.header.Get("Content-Security-Policy")
 	for _, want := range []string{"default-src 'self'", "form-action 'self'", "object-src 'none'", "base-uri 'none'",

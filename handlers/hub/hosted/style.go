@@ -29,12 +29,16 @@ func favicon(c echo.Context) error {
 
 // pageCSS lays the page out around HubForm, whose own styles (hubform.css)
 // the handlers' head adds: the page takes the form's background, light or
-// dark as the system is, and keeps a margin on a phone's narrow screen.
+// dark as the system is, keeps a margin on a phone's narrow screen, and
+// gives the form's title as the page's heading.
 const pageCSS = `body{margin:0;background:#fff;color:#111827;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;line-height:1.5}` +
 	`@media (prefers-color-scheme:dark){body{background:#111827;color:#f3f4f6}}` +
 	`main{box-sizing:border-box;max-width:42rem;margin:0 auto;padding:1.5rem 1rem}` +
 	`main>.hubform{margin:0 auto}` +
-	`.hosted-message h1{font-size:1.5rem;margin:0 0 .5rem}`
+	`main h1{font-size:1.375rem;line-height:1.25;margin:0 0 1rem}` +
+	// The page's heading is the form's title: HubForm's own, a level
+	// below, would repeat it.
+	`.hosted-title+.hubform .hubform-title{display:none}`
 
 // inlineStyle writes css in a <style> element with the answer's nonce.
 func inlineStyle(css string) templ.Component {
