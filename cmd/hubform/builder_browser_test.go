@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
 	"github.com/hubform/hubform/static/browsertest"
@@ -115,11 +116,12 @@ func TestBrowserConsoleForms(t *testing.T) {
 	// Create the form: a draft with its title alone.
 	do(chromedp.SendKeys(chromedp.CSS("#in-site"), "shop"), chromedp.SendKeys(chromedp.CSS("#in-slug"), "order"),
 		chromedp.SendKeys(chromedp.CSS("#in-title"), "Order"),
-		chromedp.Click(chromedp.CSS(`form[action="/console/sites"] button`)), chromedp.WaitVisible(chromedp.CSS("#body")))
+		chromedp.Click(chromedp.CSS(`form[action="/console/sites"] button`)), chromedp.WaitVisible(chromedp.CSS("#new-name")))
 	if got := eval(`location.pathname`); got != "/console/forms/shop/order" {
 		t.Fatalf("after creating, the browser is at %s", got)
 	}
 	checkAxe(t, tab, axe, "a new form's page")
+	do(chromedp.Click(chromedp.CSS(`.builder-views a[href$="view=json"]`)), chromedp.WaitVisible(chromedp.CSS("#body")))
 
 	// The preview follows the editor, in the base language and in German.
 	edit(builtForm)
@@ -151,7 +153,7 @@ func TestBrowserConsoleForms(t *testing.T) {
 	}
 
 	// Edit, publish again: served with no restart.
-	do(chromedp.Navigate(base+"/console/forms/shop/order"), chromedp.WaitVisible(chromedp.CSS("#body")))
+	do(chromedp.Navigate(base+"/console/forms/shop/order?view=json"), chromedp.WaitVisible(chromedp.CSS("#body")))
 	edit(strings.Replace(builtForm, "Your name", "Full name", 1))
 	waitText("#preview", "Full name")
 	do(chromedp.Click(chromedp.CSS(`#editor button[type="submit"]`)), chromedp.WaitVisible(chromedp.CSS(`tr[data-version="3"][data-state="draft"]`)))
@@ -166,7 +168,7 @@ func TestBrowserConsoleForms(t *testing.T) {
 	demoShows("Full name")
 
 	// Roll back.
-	do(chromedp.Navigate(base+"/console/forms/shop/order"), chromedp.WaitVisible(chromedp.CSS("#body")),
+	do(chromedp.Navigate(base+"/console/forms/shop/order"), chromedp.WaitVisible(chromedp.CSS("#versions")),
 		chromedp.Click(chromedp.CSS(`tr[data-version="2"] button`)), chromedp.WaitVisible(chromedp.CSS(`tr[data-version="2"][data-state="live"]`)))
 	waitText("#notice", "Version 2 is live")
 	if got := schemaTitle(); got != "Your name" {
@@ -176,7 +178,8 @@ func TestBrowserConsoleForms(t *testing.T) {
 
 	// The structured builder: a field added, then translated, each a new
 	// draft that htmx swaps into the page.
-	do(chromedp.Navigate(base+"/console/forms/shop/order"), chromedp.WaitVisible(chromedp.CSS("#new-name")),
+	do(chromedp.Navigate(base+"/console/forms/shop/order"), chromedp.Click(chromedp.CSS(".builder-add > summary")),
+		chromedp.WaitVisible(chromedp.CSS("#new-name")),
 		chromedp.SetValue(chromedp.CSS("#new-type"), "tel"),
 		chromedp.SendKeys(chromedp.CSS("#new-name"), "phone"), chromedp.SendKeys(chromedp.CSS("#new-label"), "Phone"),
 		chromedp.SetValue(chromedp.CSS("#new-step"), "how"),
@@ -184,11 +187,16 @@ func TestBrowserConsoleForms(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS(`tr[data-version="4"]`)))
 	waitText("#notice", "Saved as draft version 4")
 	checkAxe(t, tab, axe, "the form page with the builder")
+	do(chromedp.Click(chromedp.CSS(`.builder-views a[href$="view=translations"]`)), chromedp.WaitVisible(chromedp.CSS(`table[data-locale="de"]`)))
+	checkAxe(t, tab, axe, "the form's translations")
 	do(chromedp.SendKeys(chromedp.CSS(`table[data-locale="de"] input[name='fields["phone"].label']`), "Telefon"),
 		chromedp.Click(chromedp.CSS(`form[action="/console/forms/shop/order/translations/de"] button[type="submit"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`tr[data-version="5"]`)))
 	waitText("#notice", "Saved as draft version 5")
-	eval(`document.querySelector('#field-0').open = true; document.querySelector('#fields-heading').scrollIntoView(); 'ok'`)
+	do(chromedp.Navigate(base+"/console/forms/shop/order"), chromedp.WaitVisible(chromedp.CSS("#field-0 summary")),
+		chromedp.Click(chromedp.CSS(`#preview label[for="hubform-shop-order-name"]`)))
+	browsertest.WaitFor(t, tab, 10*time.Second, `document.querySelector('#field-0').open`)
+	eval(`window.scrollTo(0, 0); 'ok'`)
 	shot("console-builder")
 	if got := eval(`location.pathname`); got != "/console/forms/shop/order" {
 		t.Errorf("htmx left the page for %s", got)
@@ -205,4 +213,216 @@ func TestBrowserConsoleForms(t *testing.T) {
 func jsString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+// arrangedForm is a one-step form whose fields the builder test moves
+// about, so that the preview shows them all in their order.
+const arrangedForm = `{
+  "title": "Order",
+  "fields": [
+    {"name": "name", "type": "text", "label": "Your name"},
+    {"name": "email", "type": "email", "label": "Your e-mail"},
+    {"name": "topic", "type": "text", "label": "Topic"},
+    {"name": "agree", "type": "checkbox", "label": "I agree"}
+  ],
+  "steps": [{"id": "all", "fields": ["name", "email", "topic", "agree"]}],
+  "hub": {"maxFileSize": 5242880, "notify": {"email": ["owner@example.com"]}}
+}`
+
+// TestBrowserBuilder works the Build tab as people do: a click on a field
+// in the preview opens its editor, a field dragged to another place moves
+// there in the list and the preview, the arrows move a field and keep the
+// focus on it; the Build and Settings tabs pass axe-core in both colour
+// schemes and do not scroll sideways 375 pixels wide.
+func TestBrowserBuilder(t *testing.T) {
+	browser := browsertest.New(t)
+	axe := readAxe(t)
+	data := t.TempDir()
+	addUser(t, "jane@example.com", "correct horse battery", "--data", data)
+	h := startHub(t, formsDir(t), data)
+	con := newConsoleTab(t, browser, h)
+	tab, base, do := con.tab, con.base, con.do
+	eval := func(js string) string {
+		t.Helper()
+		return browsertest.Eval[string](t, tab, 10*time.Second, js)
+	}
+	settled := func(js string) {
+		t.Helper()
+		browsertest.WaitFor(t, tab, 10*time.Second, `(`+js+`) && `+browsertest.HTMXIdle)
+	}
+	listOrder := func() string {
+		t.Helper()
+		return eval(`[...document.querySelectorAll('[data-builder-fields] > li')].map((li) => li.dataset.field).join()`)
+	}
+	previewOrder := func() string {
+		t.Helper()
+		return eval(`[...document.querySelectorAll('#preview [data-hubform] .hubform-field [name]')].map((e) => e.name).join()`)
+	}
+	focused := func() string {
+		t.Helper()
+		return eval(`(() => { const a = document.activeElement; const li = a.closest('[data-builder-fields] > li'); return (li ? li.dataset.field : '') + ' ' + (a.value || a.tagName.toLowerCase()); })()`)
+	}
+
+	do(chromedp.EmulateViewport(1280, 900))
+	con.signIn("jane@example.com", "correct horse battery", chromedp.WaitVisible(chromedp.CSS(`a[href="/console/sites"]`)))
+	do(chromedp.Navigate(base+"/console/sites"), chromedp.WaitVisible(chromedp.CSS("#in-site")),
+		chromedp.SendKeys(chromedp.CSS("#in-site"), "shop"), chromedp.SendKeys(chromedp.CSS("#in-slug"), "order"),
+		chromedp.Click(chromedp.CSS(`form[action="/console/sites"] button`)), chromedp.WaitVisible(chromedp.CSS("#new-name")),
+		chromedp.Navigate(base+"/console/forms/shop/order?view=json"), chromedp.WaitVisible(chromedp.CSS("#body")),
+		chromedp.SetValue(chromedp.CSS("#body"), arrangedForm),
+		chromedp.Click(chromedp.CSS(`#editor button[type="submit"]`)), chromedp.WaitVisible(chromedp.CSS(`tr[data-version="2"]`)),
+		chromedp.Navigate(base+"/console/forms/shop/order"), chromedp.WaitVisible(chromedp.CSS(`details[data-field="topic"] summary`)))
+	settled(`document.querySelector('[data-builder-fields]').classList.contains('builder-dnd')`)
+	if got, want := listOrder(), "name,email,topic,agree"; got != want || previewOrder() != want {
+		t.Fatalf("list %s, preview %s, want %s", got, previewOrder(), want)
+	}
+
+	// A click on a field in the preview opens its editor.
+	do(chromedp.Click(chromedp.CSS(`#preview label[for="hubform-shop-order-topic"]`)))
+	settled(`document.querySelector('details[data-field="topic"]').open`)
+	if got := focused(); got != "topic summary" {
+		t.Errorf("after a click on topic in the preview the focus is on %q", got)
+	}
+	if eval(`String(document.querySelector('details[data-field="email"]').open)`) != "false" {
+		t.Error("a click on topic opened email's editor too")
+	}
+
+	// Dragged by its summary onto the top half of name, topic goes first.
+	eval(`(() => {
+	  const src = document.querySelector('li[data-field="topic"] > details > summary');
+	  const dst = document.querySelector('li[data-field="name"]');
+	  const dt = new DataTransfer();
+	  src.dispatchEvent(new DragEvent('dragstart', {bubbles: true, cancelable: true, dataTransfer: dt}));
+	  const box = dst.getBoundingClientRect();
+	  const at = {bubbles: true, cancelable: true, dataTransfer: dt, clientX: box.left + 10, clientY: box.top + 2};
+	  dst.dispatchEvent(new DragEvent('dragenter', at));
+	  dst.dispatchEvent(new DragEvent('dragover', at));
+	  dst.dispatchEvent(new DragEvent('drop', at));
+	  src.dispatchEvent(new DragEvent('dragend', {bubbles: true, dataTransfer: dt}));
+	  return 'ok';
+	})()`)
+	settled(`document.querySelector('tr[data-version="3"]') && document.querySelector('#notice').textContent.includes('Moved topic to position 1 of 4')`)
+	if got, want := listOrder(), "topic,name,email,agree"; got != want || previewOrder() != want {
+		t.Errorf("after dragging topic onto name: list %s, preview %s, want %s", got, previewOrder(), want)
+	}
+	// Dropped on the bottom half of email, topic goes after it.
+	eval(`(() => {
+	  const src = document.querySelector('li[data-field="topic"] > details > summary');
+	  const dst = document.querySelector('li[data-field="email"]');
+	  const dt = new DataTransfer();
+	  src.dispatchEvent(new DragEvent('dragstart', {bubbles: true, cancelable: true, dataTransfer: dt}));
+	  const box = dst.getBoundingClientRect();
+	  const at = {bubbles: true, cancelable: true, dataTransfer: dt, clientX: box.left + 10, clientY: box.bottom - 2};
+	  dst.dispatchEvent(new DragEvent('dragover', at));
+	  dst.dispatchEvent(new DragEvent('drop', at));
+	  src.dispatchEvent(new DragEvent('dragend', {bubbles: true, dataTransfer: dt}));
+	  return 'ok';
+	})()`)
+	settled(`document.querySelector('tr[data-version="4"]')`)
+	if got, want := listOrder(), "name,email,topic,agree"; got != want || previewOrder() != want {
+		t.Errorf("after dragging topic below email: list %s, preview %s, want %s", got, previewOrder(), want)
+	}
+
+	// The arrows, by keyboard: the focus stays with the moved field.
+	do(chromedp.Focus(chromedp.CSS(`li[data-field="email"] form.builder-move button[value="down"]`)), chromedp.KeyEvent("\r"))
+	settled(`document.querySelector('tr[data-version="5"]')`)
+	if got, want := listOrder(), "name,topic,email,agree"; got != want || previewOrder() != want {
+		t.Errorf("after moving email down: list %s, preview %s, want %s", got, previewOrder(), want)
+	}
+	if got := focused(); got != "email down" {
+		t.Errorf("after moving email down the focus is on %q", got)
+	}
+	do(chromedp.KeyEvent("\r"))
+	settled(`document.querySelector('tr[data-version="6"]')`)
+	if got := listOrder(); got != "name,topic,agree,email" {
+		t.Errorf("after moving email down twice: %s", got)
+	}
+	// Last, email has no down arrow: the focus goes to its up arrow.
+	if got := focused(); got != "email up" {
+		t.Errorf("after moving email to the end the focus is on %q", got)
+	}
+	if got := eval(`getComputedStyle(document.querySelector('#f0-required').closest('label')).display + ' ' + (document.querySelector('#f0-required').getBoundingClientRect().top < document.querySelector('#f0-required').closest('label').getBoundingClientRect().bottom - 4)`); got != "flex true" {
+		t.Errorf("a checkbox's label is not beside it: %s", got)
+	}
+
+	pages := []string{"/console/forms/shop/order", "/console/forms/shop/order?view=translations", "/console/forms/shop/order?view=json", "/console/forms/shop/order/settings"}
+	for _, scheme := range []string{"light", "dark"} {
+		builderScheme(t, tab, scheme)
+		for _, page := range pages {
+			do(chromedp.Navigate(base+page), chromedp.WaitVisible(chromedp.CSS("#workspace")))
+			checkAxe(t, tab, axe, page+" in the "+scheme+" scheme")
+		}
+	}
+	builderScheme(t, tab, "")
+
+	// The Settings tab: a size in MB, saved as bytes, shown in MB again;
+	// a bad one shows its error beside the input.
+	do(chromedp.Navigate(base+"/console/forms/shop/order/settings"), chromedp.WaitVisible(chromedp.CSS("#set-maxsize")))
+	if got := eval(`document.querySelector('#set-maxsize').value`); got != "5 MB" {
+		t.Errorf("largest file shown as %q", got)
+	}
+	eval(`document.querySelector('#set-maxsize').value = '2 MB'; 'ok'`)
+	do(chromedp.Click(chromedp.CSS(`.builder-save button`)))
+	settled(`document.querySelector('#notice').textContent.includes('Saved as draft version 7')`)
+	if got := eval(`document.querySelector('#set-maxsize').value + ' ' + location.pathname`); got != "2 MB /console/forms/shop/order/settings" {
+		t.Errorf("after saving 2 MB: %s", got)
+	}
+	eval(`document.querySelector('#set-maxsize').value = 'lots'; 'ok'`)
+	do(chromedp.Click(chromedp.CSS(`.builder-save button`)))
+	settled(`document.querySelector('#set-maxsize-error')`)
+	checkAxe(t, tab, axe, "the Settings tab with an error")
+
+	do(chromedp.Navigate(base+"/console/forms/shop/order/settings"), chromedp.WaitVisible(chromedp.CSS("#set-maxsize")))
+	builderShot(t, tab, "console-settings")
+	if dir := os.Getenv("HUBFORM_DARK_SCREENSHOTS"); dir != "" {
+		builderScheme(t, tab, "dark")
+		t.Setenv("HUBFORM_SCREENSHOTS", dir)
+		builderShot(t, tab, "console-settings-dark")
+		do(chromedp.Navigate(base+"/console/forms/shop/order"), chromedp.WaitVisible(chromedp.CSS("#workspace")))
+		builderShot(t, tab, "console-builder-dark")
+		builderScheme(t, tab, "")
+	}
+
+	// 375 pixels wide, no page scrolls sideways.
+	do(chromedp.EmulateViewport(375, 800))
+	for _, page := range pages {
+		do(chromedp.Navigate(base+page), chromedp.WaitVisible(chromedp.CSS("#workspace")))
+		if got := eval(`String(document.documentElement.scrollWidth - document.documentElement.clientWidth)`); got != "0" {
+			t.Errorf("%s at 375 pixels scrolls sideways by %s pixels", page, got)
+		}
+	}
+}
+
+// builderScheme emulates the system's colour scheme in tab, "light" or
+// "dark"; "" ends the emulation.
+func builderScheme(t *testing.T, tab context.Context, scheme string) {
+	t.Helper()
+	var features []*emulation.MediaFeature
+	if scheme != "" {
+		features = append(features, &emulation.MediaFeature{Name: "prefers-color-scheme", Value: scheme})
+	}
+	ctx, cancel := context.WithTimeout(tab, 5*time.Second)
+	defer cancel()
+	if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: features}); err != nil {
+		t.Fatalf("emulating the colour scheme %q: %v", scheme, err)
+	}
+}
+
+// builderShot saves a screenshot of the page in tab as name.png in
+// HUBFORM_SCREENSHOTS, when it names a directory.
+func builderShot(t *testing.T, tab context.Context, name string) {
+	t.Helper()
+	dir := os.Getenv("HUBFORM_SCREENSHOTS")
+	if dir == "" {
+		return
+	}
+	ctx, cancel := context.WithTimeout(tab, 10*time.Second)
+	defer cancel()
+	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatalf("screenshot %s: %v", name, err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
