@@ -247,7 +247,7 @@ func (h *hostedTab) nativePost(status int) {
 // unlike checkAxe, any violation fails, best practices included.
 func (h *hostedTab) check(state string) {
 	h.t.Helper()
-	png, err := chromedp.Run(h.ctx(10*time.Second), chromedp.FullScreenshot(90))
+	png, err := chromedp.Run(h.ctx(10*time.Second), chromedp.FullScreenshot(100))
 	if err != nil {
 		h.t.Fatalf("screenshot of %s: %v", state, err)
 	}
