@@ -164,6 +164,18 @@ func TestPage(t *testing.T) {
 		t.Errorf("Vary %q lacks Accept-Language", a.header.Values("Vary"))
 	}
 
+	// Compressed for a browser that accepts it.
+	req, _ := http.NewRequest(http.MethodGet, h.srv.URL+"/f/acme/contact", nil)
+	req.Header.Set("Accept-Encoding", "gzip")
+	if res, err := http.DefaultClient.Do(req); err != nil {
+		t.Fatal(err)
+	} else {
+		res.Body.Close()
+		if res.Header.Get("Content-Encoding") != "gzip" || !slices.Contains(res.Header.Values("Vary"), "Accept-Encoding") {
+			t.Errorf("asked for gzip: Content-Encoding %q, Vary %q", res.Header.Get("Content-Encoding"), res.Header.Values("Vary"))
+		}
+	}
+
 	icon := h.get("/f/favicon.svg")
 	if icon.status != http.StatusOK || icon.header.Get("Content-Type") != "image/svg+xml" || !strings.HasPrefix(icon.body, "<svg") {
 		t.Errorf("icon: %d %q %.40q", icon.status, icon.header.Get("Content-Type"), icon.body)
