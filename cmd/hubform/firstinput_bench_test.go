@@ -8,7 +8,9 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -19,6 +21,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/hubform/hubform/handlers"
+	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/testhub"
 	"github.com/hubform/hubform/static/browsertest"
 )
@@ -143,18 +146,21 @@ const settle = 250 * time.Millisecond
 // BenchmarkFirstInput loads the demo's contact page in headless Chromium
 // beside a static copy of it, the same page rendered once without what
 // HubForm puts in the head (no stylesheet, no scripts) and served as plain
-// bytes. Each iteration loads both cold (a fresh browser context: empty
-// cache, no connections) and then warm (the same context again). It
-// reports the medians of the time until the form's first input is in the
-// DOM and rendered, the ratios to the static page, and the bytes on the
-// wire of a first and a repeat visit of the demo's page. Goal: cold at most
-// 1.2× the static page, warm the same or better.
+// bytes, and beside the same form's own page on a hub as hubform hub runs
+// it (/f/demo/contact, package hosted). Each iteration loads each cold (a
+// fresh browser context: empty cache, no connections) and then warm (the
+// same context again). It reports the medians of the time until the form's
+// first input is in the DOM and rendered, the ratios to the static page,
+// and the bytes on the wire of a first and a repeat visit of the demo's
+// page and of the hub's (metrics of the hub's page start with "hosted-").
+// Goal: cold at most 1.2× the static page, warm the same or better.
 func BenchmarkFirstInput(b *testing.B) {
 	browser := browsertest.New(b)
 	hub := testhub.Start(b, exampleFormFiles(b))
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	demo := httptest.NewServer(newDemoApp(demoConfig{hubURL: hub.URL, logger: logger}))
 	defer demo.Close()
+	hostedURL := startPagesHub(b, logger) + "/f/demo/contact"
 
 	forms := handlers.New(handlers.Config{HubURL: hub.URL, Logger: logger})
 	p := forms.Props(context.Background(), "demo", "contact", "")
@@ -177,19 +183,22 @@ func BenchmarkFirstInput(b *testing.B) {
 	defer static.Close()
 	pageURL, staticURL := demo.URL+"/f/demo/contact", static.URL+"/"
 
-	var cold, warm, coldStatic, warmStatic []visit
+	var cold, warm, coldStatic, warmStatic, coldHosted, warmHosted []visit
 	for b.Loop() {
-		// Alternating which goes first spreads the machine's noise evenly.
-		order := []string{staticURL, pageURL}
-		if len(cold)%2 == 1 {
-			slices.Reverse(order)
+		// Turning which goes first spreads the machine's noise evenly.
+		order := []string{staticURL, pageURL, hostedURL}
+		for range len(cold) % len(order) {
+			order = append(order[1:], order[0])
 		}
 		for _, url := range order {
 			tab := newBenchTab(b, browser)
 			c, w := tab.load(b, url), tab.load(b, url)
-			if url == pageURL {
+			switch url {
+			case pageURL:
 				cold, warm = append(cold, c), append(warm, w)
-			} else {
+			case hostedURL:
+				coldHosted, warmHosted = append(coldHosted, c), append(warmHosted, w)
+			default:
 				coldStatic, warmStatic = append(coldStatic, c), append(warmStatic, w)
 			}
 			chromedp.Cancel(tab.ctx)
@@ -217,15 +226,50 @@ func BenchmarkFirstInput(b *testing.B) {
 	}
 	report("cold", cold, coldStatic)
 	report("warm", warm, warmStatic)
+	report("hosted-cold", coldHosted, coldStatic)
+	report("hosted-warm", warmHosted, warmStatic)
 	b.ReportMetric(median(cold, wire), "first-visit-B")
 	b.ReportMetric(median(warm, wire), "repeat-visit-B")
 	b.ReportMetric(float64(cold[0].requests), "first-visit-requests")
 	b.ReportMetric(float64(warm[0].requests), "repeat-visit-requests")
+	b.ReportMetric(median(coldHosted, wire), "hosted-first-visit-B")
+	b.ReportMetric(median(warmHosted, wire), "hosted-repeat-visit-B")
+	b.ReportMetric(float64(coldHosted[0].requests), "hosted-first-visit-requests")
+	b.ReportMetric(float64(warmHosted[0].requests), "hosted-repeat-visit-requests")
 	if testing.Verbose() {
 		for i := range cold {
-			fmt.Printf("cold %+v static %+v warm %+v static %+v\n", cold[i], coldStatic[i], warm[i], warmStatic[i])
+			fmt.Printf("cold %+v static %+v hosted %+v warm %+v static %+v hosted %+v\n",
+				cold[i], coldStatic[i], coldHosted[i], warm[i], warmStatic[i], warmHosted[i])
 		}
 	}
+}
+
+// startPagesHub runs a hub as hubform hub opens it, serving the example
+// forms and their pages on a loopback port, until the benchmark ends, and
+// returns its address.
+func startPagesHub(b *testing.B, logger *slog.Logger) string {
+	b.Helper()
+	data := b.TempDir()
+	forms := filepath.Join(data, "forms")
+	if err := writeExampleForms(forms, captchaKeys{}); err != nil {
+		b.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	h, err := openHub(ctx, hubConfig{
+		addr: "127.0.0.1:0", data: data, forms: forms, maxBody: hub.DefaultMaxBodyBytes,
+		uploadTTL: 24 * time.Hour, sweepInterval: time.Hour, shutdownGrace: time.Second,
+	}, logger)
+	if err != nil {
+		b.Fatal(err)
+	}
+	served := make(chan error, 1)
+	go func() { served <- h.Serve(ctx) }()
+	b.Cleanup(func() {
+		cancel()
+		<-served
+		h.Close()
+	})
+	return strings.TrimSuffix(h.URL, "/v1")
 }
 
 func median(vs []visit, f func(visit) float64) float64 {
