@@ -16,6 +16,9 @@
 //     users, workspaces and roles, tokens and scopes, the audit log.
 //   - inbox reads and manages a form's submissions for both; quota admits
 //     submissions within their workspace's quota.
+//   - hosted serves each form's own page, /f/{site}/{slug}, rendered and
+//     posted through package handlers as an app would, calling the hub in
+//     process.
 //   - captcha verifies Turnstile and reCAPTCHA tokens; export writes
 //     submissions as CSV or JSON; metrics counts for Prometheus.
 //
