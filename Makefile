@@ -62,9 +62,11 @@ NPM_STAMP = static/node_modules/.hubform-npm-ci
 NPM_CI = command -v npm >/dev/null 2>&1 || { echo 'npm not found: install Node.js and npm (Debian: apt-get install -y --no-install-recommends nodejs npm)'; exit 1; }; cd static && npm ci --no-audit --no-fund
 
 ## npm: the front-end packages static/package-lock.json pins, into static/node_modules:
-## htmx, whose file the tests compare with the committed copy, and axe-core, which
-## the browser tests inject
-npm: static/node_modules/axe-core/axe.min.js
+## htmx, whose file the tests compare with the committed copy, axe-core, which
+## the browser tests inject, and html-validate and Lighthouse, which check the
+## console's pages
+NPM_TOOLS = static/node_modules/html-validate/package.json static/node_modules/lighthouse/package.json
+npm: static/node_modules/axe-core/axe.min.js $(NPM_TOOLS)
 
 ## assets: copies htmx.min.js from the npm package into static/dist, where it is
 ## committed so that the module carries it; run it after changing htmx's version
@@ -77,7 +79,7 @@ $(NPM_STAMP): static/package-lock.json static/package.json
 	touch $@
 
 # npm gives the files it unpacks a fixed old time, hence the touch.
-static/node_modules/axe-core/axe.min.js: $(NPM_STAMP)
+static/node_modules/axe-core/axe.min.js $(NPM_TOOLS): $(NPM_STAMP)
 	@test -f $@ || ($(NPM_CI))
 	touch $@
 

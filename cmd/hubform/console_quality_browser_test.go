@@ -1,0 +1,772 @@
+package main
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+
+	"github.com/hubform/hubform/hubclient"
+	"github.com/hubform/hubform/static/browsertest"
+)
+
+// npmBin is where static/package-lock.json's command-line tools are
+// installed (make npm).
+const npmBin = "../../static/node_modules/.bin"
+
+// htmlValidateConfig is the configuration html-validate checks the
+// console's pages with.
+const htmlValidateConfig = "testdata/html-validate.cjs"
+
+// qualityForm is the stored form the quality test's pages show: every kind
+// of value the console lists, a file field, a translation and a webhook.
+const qualityForm = `{
+  "title": "Order",
+  "fields": [
+    {"name": "name", "type": "text", "label": "Your name", "required": true},
+    {"name": "email", "type": "email", "label": "Your e-mail"},
+    {"name": "size", "type": "select", "label": "Size", "options": [{"value": "s", "label": "Small"}, {"value": "l", "label": "Large"}]},
+    {"name": "message", "type": "textarea", "label": "Message"},
+    {"name": "files", "type": "file", "label": "Attachments", "multiple": true}
+  ],
+  "steps": [{"id": "all", "fields": ["name", "email", "size", "message", "files"]}],
+  "i18n": {"translations": {"de": {"title": "Bestellung", "fields": {"name": {"label": "Ihr Name"}}}}},
+  "hub": {"maxFileSize": 1048576, "webhooks": [{"url": "RECEIVER", "secret": "` + webhookSecret + `"}]}
+}`
+
+// TestBrowserConsoleQuality holds every console page to the same bar, on
+// a hub with a stored form, its submissions (one with a file) and a
+// delivery that failed:
+//
+//   - axe-core finds no violation, of any impact, at 1280 and at 375 CSS
+//     pixels, in the light and in the dark scheme;
+//   - at 375 pixels the document does not scroll sideways (a table may,
+//     inside its own .console-table);
+//   - the system's dark scheme changes the page's background and text;
+//   - html-validate accepts the HTML the server sends;
+//   - Lighthouse scores accessibility and best practices at 0.95 or more
+//     on a representative set of pages;
+//   - with JavaScript disabled, each kind of action works through the
+//     page's own forms and reaches its result.
+//
+// It runs only when the browser tests are required (HUBFORM_BROWSER_TESTS=1)
+// and then needs axe-core, html-validate and Lighthouse from make npm.
+func TestBrowserConsoleQuality(t *testing.T) {
+	if !browsertest.Required() {
+		t.Skipf("set %s=1 to check the console's pages", browsertest.RequireEnv)
+	}
+	if testing.Short() {
+		t.Skip("the full run checks the console's pages; the race detector has nothing to find in a driver")
+	}
+	started := time.Now()
+	defer func() { t.Logf("wall time: %v", time.Since(started).Round(100*time.Millisecond)) }()
+	for _, tool := range []string{"html-validate", "lighthouse"} {
+		if _, err := os.Stat(filepath.Join(npmBin, tool)); err != nil {
+			t.Fatalf("%s is missing (%v): run make npm", tool, err)
+		}
+	}
+	browser := browsertest.New(t)
+	axe := readAxe(t)
+	q := newQualityHub(t)
+
+	// Lighthouse audits while the browser checks, with a session of its own.
+	lighthouse := q.startLighthouse(t, map[string]string{
+		"home":        "/console",
+		"overview":    q.form + "/overview",
+		"build":       q.form,
+		"submissions": q.form + "/submissions",
+		"share":       q.form + "/share",
+		"settings":    q.form + "/settings",
+		"sign-in":     "/console/sign-in",
+	})
+
+	con := newConsoleTab(t, browser, q.hub)
+	pages := map[string]qualityPage{} // by name: checked below, validated at the end
+	check := func(name string) {
+		t.Helper()
+		q.checkPage(t, con, axe, name)
+		pages[name] = qualityPage{path: q.path(t, con)}
+	}
+	checkPublic := func(name string) {
+		t.Helper()
+		q.checkPage(t, con, axe, name)
+		pages[name] = qualityPage{path: q.path(t, con), public: true}
+	}
+
+	// The public pages.
+	con.do(chromedp.Navigate(con.base + "/console/sign-in"))
+	checkPublic("sign-in")
+	con.do(chromedp.Navigate(con.base + "/console/reset"))
+	checkPublic("reset")
+	con.do(chromedp.Navigate(con.base + "/console/signup"))
+	checkPublic("sign-up")
+
+	// Every action, once, without JavaScript: its result page is checked
+	// too.
+	con.signIn("jane@example.com", q.password, chromedp.WaitVisible(chromedp.CSS("#forms table")))
+	invitation := q.withoutJavaScript(t, con, axe)
+
+	// Every page of the console.
+	for _, p := range []struct{ name, path, wait string }{
+		{"home", "/console", "#forms table"},
+		{"new form", "/console/sites", "#in-site"},
+		{"overview", q.form + "/overview", "#recent"},
+		{"build", q.form, "#builder"},
+		{"build, JSON", q.form + "?view=json", "#body"},
+		{"build, translations", q.form + "?view=translations", "#translations"},
+		{"submissions", q.form + "/submissions", "#submissions"},
+		{"a submission", q.form + "/submissions/" + q.withFile, "#files"},
+		{"deliveries", q.form + "/deliveries", "tbody tr"},
+		{"share", q.form + "/share", "pre"},
+		{"settings", q.form + "/settings", "#workspace"},
+		{"members", "/console/members", "#members"},
+		{"API tokens", "/console/tokens", "#tokens"},
+		{"audit log", "/console/audit", "table"},
+		{"your account", "/console/account", "#sessions"},
+	} {
+		con.do(chromedp.Navigate(con.base+p.path), chromedp.WaitVisible(chromedp.CSS(p.wait)))
+		check(p.name)
+	}
+	con.do(chromedp.Navigate(con.base+invitation), chromedp.WaitVisible(chromedp.CSS("#password")))
+	checkPublic("an invitation")
+
+	t.Logf("pages checked in the browser after %v", time.Since(started).Round(100*time.Millisecond))
+	q.validate(t, pages)
+	t.Logf("pages validated after %v", time.Since(started).Round(100*time.Millisecond))
+	lighthouse()
+}
+
+// qualityPage is a page the quality test checked: its path, and whether
+// it is for people who are not signed in.
+type qualityPage struct {
+	path   string
+	public bool
+}
+
+// qualityHub is a hub with the data the quality test's pages show.
+type qualityHub struct {
+	hub      *hubProcess
+	base     string
+	password string
+	form     string // the stored form's console path
+	withFile string // the id of a submission with a file
+	hits     *atomic.Int64
+	// client is signed in as the admin, with a session of its own.
+	client *http.Client
+}
+
+func newQualityHub(t *testing.T) *qualityHub {
+	t.Helper()
+	q := &qualityHub{password: "correct horse battery", form: "/console/forms/shop/order", hits: &atomic.Int64{}}
+	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		q.hits.Add(1)
+		w.WriteHeader(http.StatusServiceUnavailable)
+	}))
+	t.Cleanup(receiver.Close)
+	data := t.TempDir()
+	addUser(t, "jane@example.com", q.password, "--data", data)
+	if status, _, stderr := hubform(t, "workspaces", "create", "--data", data, "zebra", "--admin", "jane@example.com"); status != 0 {
+		t.Fatalf("workspaces create: %d %q", status, stderr)
+	}
+	token := createToken(t, "--data", data)
+	q.hub = startHub(t, formsDir(t), data, "--webhook-allow-nets", "127.0.0.0/8", "--delivery-backoff", "1h", "--signup", "open")
+	q.base = strings.TrimSuffix(q.hub.url, "/v1")
+	form := strings.Replace(qualityForm, "RECEIVER", receiver.URL+"/hook", 1)
+	if status, stdout, stderr := hubform(t, "forms", "push", "--hub-url", q.hub.url, "--token", token, "--site", "shop", "--form", "order", writeForm(t, form), "--publish"); status != 0 {
+		t.Fatalf("forms push: %d %q %q", status, stdout, stderr)
+	}
+	c := &hubclient.Client{HubURL: q.hub.url}
+	for _, p := range []map[string]any{
+		{"name": "Jane Roe", "email": "jane@example.net", "size": "s", "message": "Two of them, please."},
+		{"name": "John Smith", "size": "l", "message": strings.Repeat("A long message without spaces: ", 3) + strings.Repeat("x", 200)},
+		{"name": "Ann Lee", "email": "ann@example.org", "message": "Mark me as spam."},
+		{"name": "Bob Doe", "message": "Delete me."},
+	} {
+		if _, err := c.Submit(context.Background(), "shop", "order", &hubclient.SubmitRequest{Payload: p}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	file := filepath.Join(t.TempDir(), "order-list.txt")
+	os.WriteFile(file, []byte("two small, one large\n"), 0o600)
+	status, stdout, stderr := hubform(t, "submit", "--hub-url", q.hub.url, "--site", "shop", "--form", "order", "name=Cy Brown", "message=See the file.", "files=@"+file)
+	if status != 0 {
+		t.Fatalf("submit with a file: %d %q; hub log:\n%s", status, stderr, q.hub.log)
+	}
+	q.withFile = strings.TrimSpace(stdout)
+
+	q.client = q.signIn(t)
+	// The deliveries have failed once each, and say so.
+	for deadline := time.Now().Add(time.Minute); !strings.Contains(q.get(t, q.form+"/deliveries"), "HTTP 503"); time.Sleep(100 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no delivery failed yet; hub log:\n%s", q.hub.log)
+		}
+	}
+	return q
+}
+
+var csrfInput = regexp.MustCompile(`name="_csrf" value="([^"]+)"`)
+
+// signIn signs in to the console with an HTTP client of its own, which it
+// returns.
+func (q *qualityHub) signIn(t *testing.T) *http.Client {
+	t.Helper()
+	jar, _ := cookiejar.New(nil)
+	client := &http.Client{Jar: jar, Timeout: 30 * time.Second}
+	res, err := client.Get(q.base + "/console/sign-in")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	m := csrfInput.FindSubmatch(body)
+	if m == nil {
+		t.Fatalf("the sign-in page has no CSRF token:\n%s", body)
+	}
+	res, err = client.PostForm(q.base+"/console/sign-in", url.Values{"_csrf": {string(m[1])}, "email": {"jane@example.com"}, "password": {q.password}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK || res.Request.URL.Path != "/console" {
+		t.Fatalf("signing in over HTTP ends at %s with %s; hub log:\n%s", res.Request.URL, res.Status, q.hub.log)
+	}
+	return client
+}
+
+// get returns the page at path as the server sends it, signed in.
+func (q *qualityHub) get(t *testing.T, path string) string {
+	t.Helper()
+	res, err := q.client.Get(q.base + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, err := io.ReadAll(res.Body)
+	if err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s: %s %v", path, res.Status, err)
+	}
+	return string(body)
+}
+
+// path is the path and query of the tab's page.
+func (q *qualityHub) path(t *testing.T, con *consoleTab) string {
+	t.Helper()
+	return browsertest.Eval[string](t, con.tab, 10*time.Second, `location.pathname + location.search`)
+}
+
+// checkPage checks the page in con's tab at 1280 and 375 pixels, in the
+// light and the dark scheme: axe-core, the document's width, and that the
+// dark scheme changes the colours.
+func (q *qualityHub) checkPage(t *testing.T, con *consoleTab, axe, name string) {
+	t.Helper()
+	type colours struct{ Background, Text string }
+	seen := map[string]colours{}
+	for _, width := range []int64{1280, 375} {
+		con.do(chromedp.EmulateViewport(width, 900))
+		for _, scheme := range []string{"light", "dark"} {
+			colorScheme(t, con.tab, scheme)
+			where := fmt.Sprintf("%s (%d px, %s)", name, width, scheme)
+			for _, v := range axeRun(t, con.tab, axe) {
+				t.Errorf("axe on %s: %s (%s): %s\n\t%s\n\tat %s", where, v.ID, v.Impact, v.Help, v.HelpURL, strings.Join(v.Targets, "\n\tat "))
+			}
+			if width == 1280 {
+				seen[scheme] = browsertest.Eval[colours](t, con.tab, 10*time.Second, `(() => {
+				  const s = getComputedStyle(document.body);
+				  return {Background: s.backgroundColor, Text: s.color};
+				})()`)
+			} else {
+				q.wantNarrow(t, con, where)
+			}
+		}
+	}
+	colorScheme(t, con.tab, "")
+	con.do(chromedp.EmulateViewport(1280, 900))
+	if light, dark := seen["light"], seen["dark"]; light.Background == dark.Background || light.Text == dark.Text {
+		t.Errorf("%s: the dark scheme does not change the page's colours: light %+v, dark %+v", name, light, dark)
+	}
+}
+
+// wantNarrow fails the test when the document scrolls sideways, naming
+// the elements that reach past the window and are not inside an element
+// that scrolls on its own.
+func (q *qualityHub) wantNarrow(t *testing.T, con *consoleTab, where string) {
+	t.Helper()
+	wide := browsertest.Eval[[]string](t, con.tab, 10*time.Second, `(() => {
+	  const root = document.documentElement, edge = window.innerWidth + 0.5;
+	  if (root.scrollWidth <= window.innerWidth) return [];
+	  // Inside an element that fits and scrolls or clips on its own.
+	  const contained = (el) => {
+	    for (let p = el.parentElement; p; p = p.parentElement) {
+	      const o = getComputedStyle(p).overflowX;
+	      if (o !== 'visible' && p.getBoundingClientRect().right <= edge) return true;
+	    }
+	    return false;
+	  };
+	  const out = ['document ' + root.scrollWidth + ' px wide in a window of ' + window.innerWidth];
+	  for (const el of document.body.querySelectorAll('*')) {
+	    const r = el.getBoundingClientRect(), parent = el.parentElement.getBoundingClientRect();
+	    if (r.right > edge && parent.right <= edge && !contained(el)) {
+	      out.push(el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') + (typeof el.className === 'string' && el.className.trim() ? '.' + el.className.trim().split(/\s+/).join('.') : '') + ' reaches ' + Math.round(r.right) + ' px');
+	    }
+	  }
+	  if (out.length === 1) {
+	    // An absolutely positioned element escapes the scrolling of an
+	    // ancestor that is not its containing block: name the furthest.
+	    const far = [...document.body.querySelectorAll('*')].filter((el) => el.getBoundingClientRect().right > edge);
+	    far.sort((a, b) => b.getBoundingClientRect().right - a.getBoundingClientRect().right);
+	    for (const el of far.slice(0, 3)) out.push(el.tagName.toLowerCase() + (typeof el.className === 'string' && el.className.trim() ? '.' + el.className.trim().split(/\s+/).join('.') : '') + ' in ' + el.parentElement.tagName.toLowerCase() + ' reaches ' + Math.round(el.getBoundingClientRect().right) + ' px');
+	  }
+	  return out;
+	})()`)
+	if len(wide) > 0 {
+		t.Errorf("%s scrolls sideways: %s", where, strings.Join(wide, "; "))
+	}
+}
+
+// colorScheme emulates the system's colour scheme in tab, "light" or
+// "dark"; "" ends the emulation.
+func colorScheme(t *testing.T, tab context.Context, scheme string) {
+	t.Helper()
+	var features []*emulation.MediaFeature
+	if scheme != "" {
+		features = append(features, &emulation.MediaFeature{Name: "prefers-color-scheme", Value: scheme})
+	}
+	ctx, cancel := context.WithTimeout(tab, 5*time.Second)
+	defer cancel()
+	if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: features}); err != nil {
+		t.Fatalf("emulating the colour scheme %q: %v", scheme, err)
+	}
+}
+
+// axeRun runs axe-core, whose script is src, on the page in tab and
+// returns every violation, whatever its impact.
+func axeRun(t *testing.T, tab context.Context, src string) []axeViolation {
+	t.Helper()
+	if !browsertest.Eval[bool](t, tab, 10*time.Second, `typeof window.axe !== 'undefined'`) {
+		browsertest.Eval[bool](t, tab, 10*time.Second, src+"\n;true")
+	}
+	return browsertest.Eval[[]axeViolation](t, tab, 20*time.Second, `axe.run(document, {resultTypes: ['violations']}).then((r) => r.violations.map((v) => ({
+	  id: v.id, impact: v.impact || '', help: v.help, helpUrl: v.helpUrl,
+	  targets: v.nodes.map((n) => String(n.target)),
+	})))`, chromedp.EvalAwaitPromise)
+}
+
+// withoutJavaScript does each kind of action of the console once with
+// JavaScript disabled in con's tab, signed in, and checks the pages on the
+// way that the main list does not reach. It returns the path of an
+// invitation's link. It leaves the tab signed in, with JavaScript.
+func (q *qualityHub) withoutJavaScript(t *testing.T, con *consoleTab, axe string) string {
+	t.Helper()
+	scripts := func(disabled bool) {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(con.tab, 5*time.Second)
+		defer cancel()
+		if _, err := chromedp.Call(ctx, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: disabled}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// waitFor waits until js holds in the tab's page, following the page
+	// across the navigation a post starts.
+	waitFor := func(what, js string) {
+		t.Helper()
+		for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+			ctx, cancel := context.WithTimeout(con.tab, 2*time.Second)
+			ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.readyState === 'complete' && !!(`+js+`)`))
+			cancel()
+			if err == nil && ok {
+				return
+			}
+		}
+		t.Fatalf("without JavaScript, %s never came: the page at %s says %q; hub log:\n%s", what, q.path(t, con), con.text("main"), q.hub.log)
+	}
+	open := func(path, wait string) {
+		t.Helper()
+		con.do(chromedp.Navigate(con.base+path), chromedp.WaitVisible(chromedp.CSS(wait)))
+	}
+	click := func(sel string) {
+		t.Helper()
+		con.do(chromedp.Click(chromedp.CSS(sel)))
+	}
+	has := func(sel, text string) string {
+		return `(document.querySelector(` + jsString(sel) + `)?.textContent ?? '').includes(` + jsString(text) + `)`
+	}
+
+	scripts(true)
+	defer scripts(false)
+	open("/console", "#forms table")
+	if browsertest.Eval[bool](t, con.tab, 5*time.Second, `typeof window.htmx !== 'undefined'`) {
+		t.Fatal("the page ran its scripts with script execution disabled")
+	}
+
+	// The workspace switcher's button, and back.
+	con.do(chromedp.SetValue(chromedp.CSS("#switch-workspace"), "zebra"))
+	click(`.console-switch button[type="submit"]`)
+	waitFor("the other workspace", has("h1", "Forms of workspace zebra"))
+	con.do(chromedp.SetValue(chromedp.CSS("#switch-workspace"), "default"))
+	click(`.console-switch button[type="submit"]`)
+	waitFor("the workspace again", has("h1", "Forms of workspace default"))
+
+	// Mark a submission as spam from the list: it leaves the list.
+	open(q.form+"/submissions", "#submissions")
+	spam := browsertest.Eval[string](t, con.tab, 5*time.Second, `[...document.querySelectorAll('#submissions tbody tr')].find((tr) => tr.textContent.includes('Ann Lee')).querySelector('input[type=checkbox]').value`)
+	click(`#select-` + spam)
+	click(`button[formaction$="/spam"]`)
+	waitFor("the list without the spam", `document.querySelector('#submissions') && !`+has("#submissions", "Ann Lee"))
+
+	// Delete one from its page: a page asks first.
+	del := browsertest.Eval[string](t, con.tab, 5*time.Second, `[...document.querySelectorAll('#submissions tbody tr')].find((tr) => tr.textContent.includes('Bob Doe')).querySelector('a').getAttribute('href')`)
+	open(del, "#values")
+	click(`button[formaction$="/delete"]`)
+	waitFor("the page that asks", `document.querySelector('#confirm')`)
+	scripts(false) // for axe-core; the page's own scripts were never run
+	q.checkPage(t, con, axe, "the confirmation page")
+	scripts(true)
+	click(`#confirm button[type="submit"]`)
+	waitFor("the list without the deleted one", `document.querySelector('#submissions') && !`+has("#submissions", "Bob Doe"))
+
+	// Send a delivery again.
+	open(q.form+"/deliveries", "tbody tr")
+	hits := q.hits.Load()
+	click(`tbody button[type="submit"]`)
+	waitFor("the notice of the delivery sent again", has(`[role="status"]`, "will be attempted again"))
+	for deadline := time.Now().Add(time.Minute); q.hits.Load() == hits; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the delivery sent again never reached the receiver; hub log:\n%s", q.hub.log)
+		}
+	}
+
+	// Add a field on the Build tab, then publish the draft it made.
+	open(q.form, "#builder")
+	click(`details.builder-add > summary`)
+	con.do(chromedp.SetValue(chromedp.CSS("#new-type"), "text"),
+		chromedp.SendKeys(chromedp.CSS("#new-name"), "company"),
+		chromedp.SendKeys(chromedp.CSS("#new-label"), "Company"))
+	click(`details.builder-add button[type="submit"]`)
+	waitFor("the new field", `document.querySelector('[data-field="company"]')`)
+	open(q.form, "#versions")
+	click(`#versions tr[data-state="draft"] button[type="submit"]`)
+	waitFor("the draft published", `document.querySelector('#versions tr[data-state="live"]')?.dataset.version === '2'`)
+
+	// Save the settings.
+	open(q.form+"/settings", "#workspace")
+	click(`#workspace form[method="post"] button[type="submit"]`)
+	waitFor("the notice of the settings saved", `(document.querySelector('#notice')?.textContent ?? '').trim() !== ''`)
+
+	// Invite someone; the hub sends no e-mail, so the page shows the link.
+	open("/console/members", "#invite-email")
+	con.do(chromedp.SendKeys(chromedp.CSS("#invite-email"), "cy@example.com"), chromedp.SetValue(chromedp.CSS("#invite-role"), "editor"))
+	click(`form[action="/console/invitations"] button[type="submit"]`)
+	waitFor("the invitation's link", `document.querySelector('#invitation-link')`)
+	link := browsertest.Eval[string](t, con.tab, 5*time.Second, `document.querySelector('#invitation-link').value`)
+	u, err := url.Parse(link)
+	if err != nil || !strings.HasPrefix(u.Path, "/console/invitations/") {
+		t.Fatalf("the invitation's link is %q", link)
+	}
+
+	// Create a token, then revoke it.
+	open("/console/tokens", "#token-name")
+	con.do(chromedp.SendKeys(chromedp.CSS("#token-name"), "deploy"))
+	click(`form[action="/console/tokens"] button[type="submit"]`)
+	waitFor("the new token", `document.querySelector('#created-token') && document.querySelector('tr[data-token="deploy"]')`)
+	click(`tr[data-token="deploy"] button[type="submit"]`)
+	waitFor("the page that asks", `document.querySelector('#confirm')`)
+	click(`#confirm button[type="submit"]`)
+	waitFor("the token revoked", `document.querySelector('#tokens') && !document.querySelector('tr[data-token="deploy"]')`)
+
+	// Choose a time zone.
+	open("/console/account", "#time-zone")
+	con.do(chromedp.SetValue(chromedp.CSS("#time-zone"), "Europe/Paris"))
+	click(`form[action="/console/account/time-zone"] button[type="submit"]`)
+	waitFor("the time zone saved", `document.querySelector('#sessions') && document.querySelector('#time-zone').value === 'Europe/Paris'`)
+
+	// Sign out, and in again.
+	click(`form[action="/console/sign-out"] button[type="submit"]`)
+	waitFor("the sign-in page", `document.querySelector('#email')`)
+	con.do(chromedp.SendKeys(chromedp.CSS("#email"), "jane@example.com"), chromedp.SendKeys(chromedp.CSS("#password"), q.password))
+	click(`button[type="submit"]`)
+	waitFor("the home page", `document.querySelector('#forms table')`)
+	return u.Path
+}
+
+// validate has html-validate check the HTML the server sends for each
+// page, signed in, at once.
+func (q *qualityHub) validate(t *testing.T, pages map[string]qualityPage) {
+	t.Helper()
+	dir := t.TempDir()
+	names := map[string]string{} // file: page
+	anonymous := &http.Client{Timeout: 30 * time.Second}
+	for _, name := range slices.Sorted(func(yield func(string) bool) {
+		for n := range pages {
+			if !yield(n) {
+				return
+			}
+		}
+	}) {
+		p := pages[name]
+		var body string
+		if p.public {
+			res, err := anonymous.Get(q.base + p.path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(res.Body)
+			res.Body.Close()
+			if res.StatusCode != http.StatusOK {
+				t.Fatalf("GET %s: %s", p.path, res.Status)
+			}
+			body = string(b)
+		} else {
+			body = q.get(t, p.path)
+		}
+		wantNoHXAttributes(t, name, body)
+		file := filepath.Join(dir, regexp.MustCompile(`[^a-z0-9]+`).ReplaceAllString(strings.ToLower(name), "-")+".html")
+		if err := os.WriteFile(file, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		names[file] = name + " (" + p.path + ")"
+	}
+	files := slices.Sorted(func(yield func(string) bool) {
+		for f := range names {
+			if !yield(f) {
+				return
+			}
+		}
+	})
+	// The report goes to a file: node may end before a pipe has taken
+	// all of a long one.
+	report := filepath.Join(dir, "report.json")
+	cmd := exec.Command(filepath.Join(npmBin, "html-validate"), append([]string{"--config", htmlValidateConfig, "--formatter", "json=" + report}, files...)...)
+	var stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stderr, &stderr
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if err != nil && !errors.As(err, &exit) {
+		t.Fatalf("html-validate: %v %s", err, stderr.String())
+	}
+	out, rerr := os.ReadFile(report)
+	if rerr != nil {
+		t.Fatalf("html-validate wrote no report: %v; it said %s", rerr, stderr.String())
+	}
+	var results []struct {
+		FilePath string
+		Source   string
+		Messages []struct {
+			RuleID   string
+			Message  string
+			Offset   int
+			Line     int
+			Column   int
+			Selector string
+		}
+	}
+	if err := json.Unmarshal(out, &results); err != nil {
+		t.Fatalf("html-validate's report: %v\n%s\n%s", err, out, stderr.String())
+	}
+	if err != nil && len(results) == 0 {
+		t.Fatalf("html-validate failed with no report: %v\n%s", err, stderr.String())
+	}
+	for _, r := range results {
+		page := cmp.Or(names[r.FilePath], r.FilePath)
+		for _, m := range r.Messages {
+			// The source around the offset (of characters, near enough
+			// to bytes in these pages).
+			from, to := max(0, min(m.Offset, len(r.Source))-60), min(len(r.Source), m.Offset+140)
+			t.Errorf("html-validate on %s: %s: %s\n\tat %s, line %d:%d: …%s…", page, m.RuleID, m.Message, m.Selector, m.Line, m.Column, strings.ToValidUTF8(r.Source[from:to], ""))
+		}
+	}
+}
+
+// wantNoHXAttributes fails the test when an element of the page has an
+// attribute hx-*: HTML allows no attributes of one's own but data-*, and
+// htmx reads data-hx-* alike. html-validate does not check attributes it
+// does not know.
+func wantNoHXAttributes(t *testing.T, page, body string) {
+	t.Helper()
+	doc, err := goquery.NewDocumentFromReader(strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var found []string
+	doc.Find("*").Each(func(_ int, s *goquery.Selection) {
+		for _, a := range s.Nodes[0].Attr {
+			if strings.HasPrefix(a.Key, "hx-") {
+				el := "<" + goquery.NodeName(s)
+				if id, ok := s.Attr("id"); ok {
+					el += ` id="` + id + `"`
+				} else if action, ok := s.Attr("action"); ok {
+					el += ` action="` + action + `"`
+				}
+				found = append(found, el+" "+a.Key+">")
+			}
+		}
+	})
+	if len(found) > 0 {
+		t.Errorf("%s: %d attributes hx-*, which HTML does not have (htmx reads data-hx-* alike): %s", page, len(found), strings.Join(slices.Compact(found), ", "))
+	}
+}
+
+// startLighthouse audits each of pages (name: path) with Lighthouse, two
+// at a time, in Chromium of its own, signed in with a session of its own
+// except on the sign-in page. The function it returns waits for the audits
+// and fails the test on a score of accessibility or best practices under
+// 0.95, with the audits that failed.
+func (q *qualityHub) startLighthouse(t *testing.T, pages map[string]string) func() {
+	t.Helper()
+	client := q.signIn(t)
+	u, _ := url.Parse(q.base + "/console")
+	var cookies []string
+	for _, c := range client.Jar.Cookies(u) {
+		cookies = append(cookies, c.Name+"="+c.Value)
+	}
+	headers, _ := json.Marshal(map[string]string{"Cookie": strings.Join(cookies, "; ")})
+	dir := t.TempDir()
+	var (
+		wg       sync.WaitGroup
+		mu       sync.Mutex
+		failures []string
+		summary  []string
+	)
+	// A test that stops early ends the audits, and waits for them before
+	// their directory is removed.
+	stop, cancel := context.WithCancel(context.Background())
+	t.Cleanup(func() { cancel(); wg.Wait() })
+	slots := make(chan struct{}, 2)
+	for name, path := range pages {
+		wg.Go(func() {
+			slots <- struct{}{}
+			defer func() { <-slots }()
+			report := filepath.Join(dir, strings.ReplaceAll(name, " ", "-")+".json")
+			args := []string{q.base + path, "--quiet", "--output=json", "--output-path=" + report,
+				"--only-categories=accessibility,best-practices", "--disable-full-page-screenshot",
+				"--chrome-flags=--headless --no-sandbox --disable-gpu --disable-background-networking --user-data-dir=" + filepath.Join(dir, "profile-"+strings.ReplaceAll(name, " ", "-"))}
+			if path != "/console/sign-in" {
+				args = append(args, "--extra-headers="+string(headers))
+			}
+			began := time.Now()
+			ctx, cancel := context.WithTimeout(stop, 3*time.Minute)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, filepath.Join(npmBin, "lighthouse"), args...)
+			cmd.Env = append(os.Environ(), "CHROME_PATH="+browsertest.ExecPath)
+			// Interrupted, Lighthouse ends its Chromium too.
+			cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+			cmd.WaitDelay = 10 * time.Second
+			out, err := cmd.CombinedOutput()
+			var failed []string
+			var scores string
+			if err != nil {
+				failed = append(failed, fmt.Sprintf("Lighthouse on %s: %v\n%s", name, err, out))
+			} else {
+				scores, failed = lighthouseFailures(name, report)
+			}
+			mu.Lock()
+			failures = append(failures, failed...)
+			if scores != "" {
+				summary = append(summary, fmt.Sprintf("%s in %v", scores, time.Since(began).Round(100*time.Millisecond)))
+			}
+			mu.Unlock()
+		})
+	}
+	return func() {
+		t.Helper()
+		wg.Wait()
+		slices.Sort(summary)
+		t.Logf("Lighthouse:\n\t%s", strings.Join(summary, "\n\t"))
+		slices.Sort(failures)
+		for _, f := range failures {
+			t.Error(f)
+		}
+	}
+}
+
+// lighthouseFailures reads a Lighthouse report and returns the page's
+// scores, and describes each category under 0.95, with the audits of it
+// that did not pass.
+func lighthouseFailures(page, report string) (string, []string) {
+	data, err := os.ReadFile(report)
+	if err != nil {
+		return "", []string{fmt.Sprintf("Lighthouse on %s wrote no report: %v", page, err)}
+	}
+	var r struct {
+		FinalDisplayedURL string `json:"finalDisplayedUrl"`
+		RuntimeError      *struct{ Code, Message string }
+		Categories        map[string]struct {
+			Title     string
+			Score     *float64
+			AuditRefs []struct {
+				ID     string
+				Weight float64
+			}
+		}
+		Audits map[string]struct {
+			Title            string
+			Score            *float64
+			ScoreDisplayMode string
+			Details          *struct {
+				Items []map[string]any
+			}
+		}
+	}
+	if err := json.Unmarshal(data, &r); err != nil {
+		return "", []string{fmt.Sprintf("Lighthouse's report on %s: %v", page, err)}
+	}
+	if r.RuntimeError != nil && r.RuntimeError.Code != "" {
+		return "", []string{fmt.Sprintf("Lighthouse on %s: %s %s", page, r.RuntimeError.Code, r.RuntimeError.Message)}
+	}
+	final, _ := url.Parse(r.FinalDisplayedURL)
+	scores := page + " (" + final.Path + "):"
+	var out []string
+	for _, id := range []string{"accessibility", "best-practices"} {
+		c, ok := r.Categories[id]
+		if !ok || c.Score == nil {
+			out = append(out, fmt.Sprintf("Lighthouse on %s (%s): no %s score", page, r.FinalDisplayedURL, id))
+			continue
+		}
+		scores += fmt.Sprintf(" %s %.2f", id, *c.Score)
+		if *c.Score >= 0.95 {
+			continue
+		}
+		msg := fmt.Sprintf("Lighthouse on %s (%s): %s %.2f, under 0.95", page, r.FinalDisplayedURL, c.Title, *c.Score)
+		for _, ref := range c.AuditRefs {
+			a := r.Audits[ref.ID]
+			if a.Score == nil || *a.Score >= 1 || a.ScoreDisplayMode == "informative" || a.ScoreDisplayMode == "manual" {
+				continue
+			}
+			msg += fmt.Sprintf("\n\t%s (weight %g): %s", ref.ID, ref.Weight, a.Title)
+			if a.Details != nil {
+				for i, item := range a.Details.Items {
+					if i == 5 {
+						msg += "\n\t\t…"
+						break
+					}
+					b, _ := json.Marshal(item)
+					if len(b) > 300 {
+						b = append(b[:300], "…"...)
+					}
+					msg += "\n\t\t" + string(b)
+				}
+			}
+		}
+		out = append(out, msg)
+	}
+	return scores, out
+}
