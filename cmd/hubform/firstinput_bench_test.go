@@ -121,7 +121,11 @@ func (tab *benchTab) load(b *testing.B, url string) visit {
 	if err != nil {
 		b.Fatalf("%s: the probe saw no input rendered: %v", url, err)
 	}
-	err = chromedp.Do(ctx, chromedp.Poll[chromedp.Void](`document.readyState === 'complete'`, chromedp.WithPollingInterval(5*time.Millisecond)))
+	// Evaluated in the page's current document, not polled: a Poll runs in
+	// the execution context chromedp last recorded, which may still be the
+	// blank page's (see browsertest.WaitFor).
+	_, err = chromedp.Run(ctx, chromedp.Evaluate[bool](`new Promise((resolve) => document.readyState === 'complete'
+  ? resolve(true) : addEventListener('load', () => resolve(true), {once: true}))`, chromedp.EvalAwaitPromise))
 	for err == nil {
 		tab.mu.Lock()
 		idle := tab.inFlight <= 0
