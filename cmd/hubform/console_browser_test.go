@@ -64,7 +64,7 @@ func TestBrowserConsole(t *testing.T) {
 	checkAxe(t, tab, axe, "the home page")
 	// htmx reloads the list within the page.
 	browsertest.Eval[bool](t, tab, 10*time.Second, `document.querySelector('#forms').textContent = ''; true`)
-	do(chromedp.Click(chromedp.CSS(`button[hx-get]`)), chromedp.WaitVisible(chromedp.CSS("#forms table")))
+	do(chromedp.Click(chromedp.CSS(`button[data-hx-get]`)), chromedp.WaitVisible(chromedp.CSS("#forms table")))
 
 	do(chromedp.Click(chromedp.CSS(`form[action="/console/sign-out"] button`)), chromedp.WaitVisible(chromedp.CSS("#email")))
 	if got := location(); got != "/console/sign-in" {

@@ -252,7 +252,7 @@ func appBar(s *shell) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 20, "\"> <label for=\"workspace\">Workspace</label> <select id=\"workspace\" name=\"workspace\" data-submit-on-change>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 20, "\"> <label for=\"switch-workspace\">Workspace</label> <select id=\"switch-workspace\" name=\"workspace\" data-submit-on-change>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -509,7 +509,7 @@ func sideNav(s *shell) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		if len(s.Sites) > 0 {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 45, "<li><span class=\"console-nav-heading\" id=\"nav-sites\">Sites and forms</span><ul aria-labelledby=\"nav-sites\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 45, "<li><span class=\"console-nav-heading\">Sites and forms</span><ul>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
