@@ -376,7 +376,6 @@ func axeRun(t *testing.T, tab context.Context, src string) []axeViolation {
 // way that the main list does not reach. It returns the path of an
 // invitation's link. It leaves the tab signed in, with JavaScript.
 func (q *qualityHub) withoutJavaScript(t *testing.T, con *consoleTab, axe string) string {
-	t.Helper()
 	scripts := func(disabled bool) {
 		t.Helper()
 		ctx, cancel := context.WithTimeout(con.tab, 5*time.Second)
@@ -405,6 +404,9 @@ func (q *qualityHub) withoutJavaScript(t *testing.T, con *consoleTab, axe string
 	}
 	click := func(sel string) {
 		t.Helper()
+		if !browsertest.Eval[bool](t, con.tab, 5*time.Second, `!!document.querySelector(`+jsString(sel)+`)`) {
+			t.Fatalf("without JavaScript, the page at %s has no %s to click", q.path(t, con), sel)
+		}
 		con.do(chromedp.Click(chromedp.CSS(sel)))
 	}
 	has := func(sel, text string) string {
