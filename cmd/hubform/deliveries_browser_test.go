@@ -44,9 +44,12 @@ func TestBrowserConsoleDeliveries(t *testing.T) {
 	con := newConsoleTab(t, browser, h)
 	tab, do := con.tab, con.do
 	text := con.text
+	// From the home page to the form's overview, then its Deliveries tab.
 	con.signIn("jane@example.com", "correct horse battery",
-		chromedp.WaitVisible(chromedp.CSS(`a[href="/console/forms/acme/contact/deliveries"]`)),
-		chromedp.Click(chromedp.CSS(`a[href="/console/forms/acme/contact/deliveries"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`#forms a[href="/console/forms/acme/contact/overview"]`)),
+		chromedp.Click(chromedp.CSS(`#forms a[href="/console/forms/acme/contact/overview"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`.console-tabs a[href="/console/forms/acme/contact/deliveries"]`)),
+		chromedp.Click(chromedp.CSS(`.console-tabs a[href="/console/forms/acme/contact/deliveries"]`)),
 		chromedp.WaitVisible(chromedp.CSS("tbody tr")))
 	// The attempt is recorded once the hub completes it, a moment after
 	// the receiver answered.
