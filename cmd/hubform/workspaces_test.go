@@ -153,7 +153,7 @@ func walkAsWorkspaces(t *testing.T, dbURL string) {
 		"GET /console/tokens": true, "POST /console/tokens": true, "POST /console/tokens/revoke": true}
 	// ownAccount are the posts any signed-in user makes on their own
 	// account, whatever their role.
-	ownAccount := map[string]bool{"/console/workspace": true, "/console/account/password": true, "/console/account/sessions": true}
+	ownAccount := map[string]bool{"/console/workspace": true, "/console/account/password": true, "/console/account/sessions": true, "/console/account/time-zone": true}
 	walked := 0
 	for _, r := range h.server.Routes() {
 		route := r.Method + " " + r.Path
