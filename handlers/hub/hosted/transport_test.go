@@ -171,7 +171,7 @@ func TestInProcessClientGoes(t *testing.T) {
 	if _, err := client.Do(req); !errors.Is(err, context.Canceled) {
 		t.Errorf("client: %v, want context.Canceled", err)
 	}
-	if err := <-returned; err == nil {
+	if err := wait(t, returned); err == nil {
 		t.Error("the handler's write after the client left succeeded")
 	}
 
@@ -189,8 +189,21 @@ func TestInProcessClientGoes(t *testing.T) {
 		t.Fatal(err)
 	}
 	res.Body.Close()
-	if err := <-returned; err == nil {
-		t.Error("no error")
+	if err := wait(t, returned); err == nil {
+		t.Error("the handler's write after the client closed the body succeeded")
+	}
+}
+
+// wait returns what the handler sent on returned, failing the test when
+// it is still writing, blocked, at the test's deadline.
+func wait(t *testing.T, returned <-chan error) error {
+	t.Helper()
+	select {
+	case err := <-returned:
+		return err
+	case <-testCtx(t).Done():
+		t.Fatal("the handler is still blocked writing its answer")
+		return nil
 	}
 }
 
