@@ -299,6 +299,34 @@ func TestPageNotFound(t *testing.T) {
 	}
 }
 
+// TestPageFollowsPublish checks that a version published in the database
+// shows on the page within moments, without a restart.
+func TestPageFollowsPublish(t *testing.T) {
+	t.Parallel()
+	h := startHub(t, testForms())
+	ctx := context.Background()
+	version := func(title string) []byte {
+		return []byte(`{"title": "` + title + `", "fields": [{"name": "a", "type": "text", "label": "A"}], "steps": [{"id": "s", "fields": ["a"]}]}`)
+	}
+	for n, title := range []string{"First", "Second"} {
+		if _, err := h.db.SaveFormVersion(ctx, "acme", "news", version(title), "test", time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		if err := h.db.PublishFormVersion(ctx, "acme", "news", int64(n+1), time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		// The page's schema is fetched again behind a page once it is a
+		// second old: a later page shows the new version.
+		deadline := time.Now().Add(10 * time.Second)
+		for h.get("/f/acme/news").text("title") != title {
+			if time.Now().After(deadline) {
+				t.Fatalf("the page does not show version %d, %q", n+1, title)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+}
+
 // TestPageUnavailable checks a form whose file does not validate: a page
 // that says so in a sentence, the cause in the log alone.
 func TestPageUnavailable(t *testing.T) {
