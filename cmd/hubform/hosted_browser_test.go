@@ -64,6 +64,10 @@ func TestBrowserHosted(t *testing.T) {
 		if got := h.eval(`document.title`); got != "Apply to Acme" {
 			h.t.Errorf("title %q", got)
 		}
+		// The title shows once, as the page's heading.
+		if got := h.eval(`[...document.querySelectorAll('h1, h2')].filter((e) => e.checkVisibility()).map((e) => e.tagName + ' ' + e.textContent).join('; ')`); got != "H1 Apply to Acme" {
+			h.t.Errorf("visible headings %q, want the title once, as h1", got)
+		}
 		h.check("the form")
 		h.fill("name", "Jane Doe")
 		h.choose("role", "other")
