@@ -105,7 +105,8 @@ func TestOwnerRoutesClosed(t *testing.T) {
 		"POST /console/forms/:site/:slug/submissions/delete", "POST /console/forms/:site/:slug/submissions/spam",
 		"GET /console/forms/:site/:slug/export/:format", "GET /metrics", "GET /console/forms/:site/:slug/deliveries", "POST /console/forms/:site/:slug/deliveries/:id/retry",
 		"PUT /v1/admin/forms/:site/:slug/draft", "POST /v1/admin/forms/:site/:slug/versions/:version/publish",
-		"POST /console/forms/:site/:slug/fields/:n/move", "POST /console/forms/:site/:slug/translations/:locale"} {
+		"POST /console/forms/:site/:slug/fields/:n/move", "POST /console/forms/:site/:slug/translations/:locale",
+		"GET /console/forms/:site/:slug/settings", "POST /console/forms/:site/:slug/settings"} {
 		if !slices.Contains(checked, want) {
 			t.Errorf("route %s not checked; checked %q", want, checked)
 		}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"net/http"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -62,11 +61,10 @@ func editSettings(d *draft, c echo.Context) error {
 	types, origins := lines(form.Get("allowedTypes")), lines(form.Get("allowedOrigins"))
 	d.setHub("allowedTypes", types, len(types) == 0)
 	d.setHub("allowedOrigins", origins, len(origins) == 0)
-	if on, ok := form["hostedPage"]; ok {
-		// The hidden input posts "off" always, the checkbox "on" beside
-		// it when checked. Served is the default, which the file need
-		// not say.
-		d.setHub("hostedPage", false, slices.Contains(on, "on"))
+	if form.Has("hostedPageShown") {
+		// The page showed the checkbox, which posts "on" when checked.
+		// Served is the default, which the file need not say.
+		d.setHub("hostedPage", false, form.Get("hostedPage") == "on")
 	}
 	if form.Has("notifyEmail") {
 		return editNotify(d, lines(form.Get("notifyEmail")), strings.TrimSpace(form.Get("replyToField")))
@@ -241,7 +239,7 @@ func describedBy(id, help, err string) string {
 // comes back from a refused post, else as the file says.
 func hostedChecked(p formProps, action string, d *draft) bool {
 	if p.TypedAt == action {
-		return slices.Contains(p.Typed["hostedPage"], "on")
+		return p.Typed.Get("hostedPage") == "on"
 	}
 	return d.hostedPage()
 }

@@ -1048,7 +1048,7 @@ func settingsForm(p formProps, d *draft) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 92, "<fieldset class=\"console-section builder-group\"><legend>Hosted page</legend><div class=\"hubform-field\"><input type=\"hidden\" name=\"hostedPage\" value=\"off\"> <label class=\"hubform-choice\"><input id=\"set-hosted\" name=\"hostedPage\" type=\"checkbox\" value=\"on\" aria-describedby=\"set-hosted-help\"")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 92, "<fieldset class=\"console-section builder-group\"><legend>Hosted page</legend><div class=\"hubform-field\"><input type=\"hidden\" name=\"hostedPageShown\" value=\"1\"> <label class=\"hubform-choice\"><input id=\"set-hosted\" name=\"hostedPage\" type=\"checkbox\" value=\"on\" aria-describedby=\"set-hosted-help\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

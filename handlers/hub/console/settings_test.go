@@ -21,7 +21,7 @@ import (
 func settingsPost() url.Values {
 	return url.Values{"title": {"Contact"}, "step.who": {""}, "step.how": {""}, "submit": {""}, "next": {""}, "back": {""},
 		"captchaProvider": {""}, "captchaSiteKey": {""}, "captchaSecret": {""}, "maxFileSize": {""},
-		"allowedTypes": {""}, "allowedOrigins": {""}, "hostedPage": {"off", "on"}}
+		"allowedTypes": {""}, "allowedOrigins": {""}, "hostedPageShown": {"1"}, "hostedPage": {"on"}}
 }
 
 // hubMember returns the newest version's member "hub".
@@ -154,7 +154,7 @@ func TestSettingsFileSize(t *testing.T) {
 func TestSettingsHostedPage(t *testing.T) {
 	f := newBuilderForm(t)
 	form := settingsPost()
-	form["hostedPage"] = []string{"off"}
+	form.Del("hostedPage")
 	f.act("/settings", form)
 	if got, ok := f.hubMember()["hostedPage"]; !ok || got != false {
 		t.Errorf("unchecked: hub.hostedPage %v", got)
