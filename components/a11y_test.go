@@ -300,7 +300,27 @@ func TestRequiredCheckboxGroupSaysSo(t *testing.T) {
 	}
 	field.Required = false
 	doc = renderDoc(t, components.HubForm(props(oneStep(hubclient.Meta{}, field))))
-	if doc.Find(".hubform-visually-hidden").Length() != 0 {
+	if doc.Find("fieldset.hubform-field--checkboxes .hubform-visually-hidden").Length() != 0 {
 		t.Error("an optional group says it is required")
+	}
+}
+
+// TestUntitledStepHasLegend names a step without a title for assistive
+// technology, which announces a fieldset by its legend: by the form's
+// title when it is the only step, else by its place among the steps.
+func TestUntitledStepHasLegend(t *testing.T) {
+	field := hubclient.Field{Name: "name", Type: hubclient.FieldText, Label: "Name"}
+	s := oneStep(hubclient.Meta{}, field)
+	s.Title = "Contact us"
+	doc := renderDoc(t, components.HubForm(props(s)))
+	if got := doc.Find("fieldset.hubform-step > legend.hubform-visually-hidden:first-child").Text(); got != "Contact us" {
+		t.Errorf("the only step's legend is %q, want the form's title", got)
+	}
+	s.Steps = append(s.Steps, hubclient.Step{ID: "second", Fields: nil})
+	doc = renderDoc(t, components.HubForm(props(s)))
+	var got []string
+	doc.Find("fieldset.hubform-step > legend:first-child").Each(func(_ int, l *goquery.Selection) { got = append(got, l.Text()) })
+	if want := []string{"Step 1 of 2", "Step 2 of 2"}; !slices.Equal(got, want) {
+		t.Errorf("untitled steps' legends %q, want %q", got, want)
 	}
 }

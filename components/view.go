@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/a-h/templ"
@@ -135,6 +136,15 @@ func (v *formView) inSlot(name string) bool {
 
 // visible reports whether the conditions show the field.
 func (v *formView) visible(name string) bool { return v.outcome == nil || v.outcome.Visible(name) }
+
+// untitledStep names step i, which has no title, for assistive technology:
+// a fieldset is announced by its legend. A form of one step is its title.
+func (v *formView) untitledStep(i int) string {
+	if len(v.schema.Steps) == 1 && v.schema.Title != "" {
+		return v.schema.Title
+	}
+	return strings.NewReplacer("{n}", strconv.Itoa(i+1), "{total}", strconv.Itoa(len(v.schema.Steps))).Replace(v.l.Texts.T("stepStatus"))
+}
 
 // stepVisible reports whether the conditions show the step.
 func (v *formView) stepVisible(st hubclient.Step) bool {
