@@ -6,7 +6,6 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -63,19 +62,7 @@ func TestBrowserConsoleForms(t *testing.T) {
 	}
 	shot := func(name string) {
 		t.Helper()
-		dir := os.Getenv("HUBFORM_SCREENSHOTS")
-		if dir == "" {
-			return
-		}
-		ctx, cancel := context.WithTimeout(tab, 10*time.Second)
-		defer cancel()
-		png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
-		if err != nil {
-			t.Fatalf("screenshot %s: %v", name, err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		saveScreenshot(t, tab, name)
 	}
 	// demoShows reloads the demo's page of the form until its first label
 	// is want: the demo keeps a schema it fetched for a second.
@@ -373,13 +360,13 @@ func TestBrowserBuilder(t *testing.T) {
 	checkAxe(t, tab, axe, "the Settings tab with an error")
 
 	do(chromedp.Navigate(base+"/console/forms/shop/order/settings"), chromedp.WaitVisible(chromedp.CSS("#set-maxsize")))
-	builderShot(t, tab, "console-settings")
+	saveScreenshot(t, tab, "console-settings")
 	if dir := os.Getenv("HUBFORM_DARK_SCREENSHOTS"); dir != "" {
 		builderScheme(t, tab, "dark")
 		t.Setenv("HUBFORM_SCREENSHOTS", dir)
-		builderShot(t, tab, "console-settings-dark")
+		saveScreenshot(t, tab, "console-settings-dark")
 		do(chromedp.Navigate(base+"/console/forms/shop/order"), chromedp.WaitVisible(chromedp.CSS("#workspace")))
-		builderShot(t, tab, "console-builder-dark")
+		saveScreenshot(t, tab, "console-builder-dark")
 		builderScheme(t, tab, "")
 	}
 
@@ -405,24 +392,5 @@ func builderScheme(t *testing.T, tab context.Context, scheme string) {
 	defer cancel()
 	if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: features}); err != nil {
 		t.Fatalf("emulating the colour scheme %q: %v", scheme, err)
-	}
-}
-
-// builderShot saves a screenshot of the page in tab as name.png in
-// HUBFORM_SCREENSHOTS, when it names a directory.
-func builderShot(t *testing.T, tab context.Context, name string) {
-	t.Helper()
-	dir := os.Getenv("HUBFORM_SCREENSHOTS")
-	if dir == "" {
-		return
-	}
-	ctx, cancel := context.WithTimeout(tab, 10*time.Second)
-	defer cancel()
-	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
-	if err != nil {
-		t.Fatalf("screenshot %s: %v", name, err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644); err != nil {
-		t.Fatal(err)
 	}
 }

@@ -119,22 +119,28 @@ func (c *consoleTab) acceptDialogs() *atomic.Int32 {
 	return &asked
 }
 
-// screenshot saves the tab as it shows as DIR/name.png, with
-// HUBFORM_SCREENSHOTS=DIR: the README's screenshots of the console.
+// screenshot saves the tab as it shows: see saveScreenshot.
 func (c *consoleTab) screenshot(name string) {
 	c.t.Helper()
+	saveScreenshot(c.t, c.tab, name)
+}
+
+// saveScreenshot saves the page in tab as DIR/name.png when
+// HUBFORM_SCREENSHOTS=DIR: the README's screenshots of the console.
+func saveScreenshot(t *testing.T, tab context.Context, name string) {
+	t.Helper()
 	dir := os.Getenv("HUBFORM_SCREENSHOTS")
 	if dir == "" {
 		return
 	}
-	ctx, cancel := context.WithTimeout(c.tab, 10*time.Second)
+	ctx, cancel := context.WithTimeout(tab, 10*time.Second)
 	defer cancel()
 	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
 	if err != nil {
-		c.t.Fatalf("screenshot %s: %v", name, err)
+		t.Fatalf("screenshot %s: %v", name, err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644); err != nil {
-		c.t.Fatal(err)
+		t.Fatal(err)
 	}
 }
 

@@ -18,10 +18,6 @@ func sharePath(site, slug string) string { return formURL(site, slug) + "/share"
 // settingsPath is the tab of a stored form's settings.
 func settingsPath(site, slug string) string { return formURL(site, slug) + "/settings" }
 
-// HostedPagePath is where the hub serves a form's own page:
-// {HostedPagePath}/{site}/{slug}.
-const HostedPagePath = hosted.Path
-
 // shareProps are what the Share tab shows: each way to put the form on a
 // page, filled in with the form's site and slug and the hub's URL.
 type shareProps struct {
