@@ -87,6 +87,25 @@ func TestBrowserHosted(t *testing.T) {
 		h.wantNoViolations()
 	})
 
+	// With a captcha, the page loads the provider's widget, which its
+	// policy allows, and the hub checks the widget's token with the
+	// provider, naming the visitor.
+	t.Run("with a captcha", func(t *testing.T) {
+		const token = "token-of-the-widget"
+		turnstile := newTurnstileStandIn(t, token)
+		h := newHostedTab(t, browser, axe, "--turnstile-script-url", turnstile.scriptURL(),
+			"--turnstile-verify-url", turnstile.verifyURL(), "--turnstile-secret", "hub-secret")
+		h.open("/f/acme/ask")
+		h.do(chromedp.SendKeys(chromedp.ID("hubform-acme-ask-question"), "Is it open on Sundays?"))
+		h.click(`[data-hubform-submit]`)
+		h.waitFor(`document.querySelector('[data-vendor-hubform-submitted]') !== null`)
+		calls := turnstile.verifications()
+		if len(calls) != 1 || calls[0].Get("response") != token || calls[0].Get("secret") != "hub-secret" || calls[0].Get("remoteip") != "127.0.0.1" {
+			t.Errorf("the provider was asked %v, want the widget's token once, with the hub's secret and the visitor's address", calls)
+		}
+		h.wantNoViolations()
+	})
+
 	run("without JavaScript", func(h *hostedTab) {
 		if _, err := chromedp.Call(h.ctx(5*time.Second), emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true}); err != nil {
 			h.t.Fatal(err)
@@ -163,15 +182,22 @@ type hostedTab struct {
 	axe  string
 }
 
-func newHostedTab(t *testing.T, browser context.Context, axe string) *hostedTab {
+// askForm is a form of one field behind a Turnstile captcha.
+const askForm = `{"title": "Ask Acme", "meta": {"captchaProvider": "turnstile", "captchaSiteKey": "site-key"},
+  "fields": [{"name": "question", "type": "textarea", "label": "Your question", "required": true}],
+  "steps": [{"id": "ask", "fields": ["question"]}]}`
+
+func newHostedTab(t *testing.T, browser context.Context, axe string, hubArgs ...string) *hostedTab {
 	t.Helper()
 	forms := t.TempDir()
 	os.MkdirAll(filepath.Join(forms, "acme"), 0o755)
-	if err := os.WriteFile(filepath.Join(forms, "acme", "apply.json"), []byte(applyForm), 0o644); err != nil {
-		t.Fatal(err)
+	for name, form := range map[string]string{"apply": applyForm, "ask": askForm} {
+		if err := os.WriteFile(filepath.Join(forms, "acme", name+".json"), []byte(form), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	data := t.TempDir()
-	p := startHub(t, forms, data)
+	p := startHub(t, forms, data, hubArgs...)
 	h := &hostedTab{t: t, tab: browsertest.NewTab(t, browser), base: strings.TrimSuffix(p.url, "/v1"), data: data, axe: axe}
 	if _, err := chromedp.Call(h.ctx(5*time.Second), page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: cspProbe}); err != nil {
 		t.Fatal(err)

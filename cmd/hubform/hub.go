@@ -103,6 +103,7 @@ type hubConfig struct {
 	signingSecret                       string
 	turnstileSecret, recaptchaSecret    string
 	turnstileVerifyURL, recaptchaVerify string
+	turnstileScript                     string
 	maxBody                             int64
 	rateLimit                           int
 	trustedProxies                      string
@@ -131,6 +132,7 @@ func runHub(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.recaptchaSecret, "recaptcha-secret", "", "reCAPTCHA `SECRET` for forms whose settings name none (HUBFORM_RECAPTCHA_SECRET)")
 	fs.StringVar(&cfg.turnstileVerifyURL, "turnstile-verify-url", captcha.TurnstileVerifyURL, "Turnstile siteverify `URL` (HUBFORM_TURNSTILE_VERIFY_URL)")
 	fs.StringVar(&cfg.recaptchaVerify, "recaptcha-verify-url", captcha.RecaptchaVerifyURL, "reCAPTCHA siteverify `URL` (HUBFORM_RECAPTCHA_VERIFY_URL)")
+	fs.StringVar(&cfg.turnstileScript, "turnstile-script-url", "", "Turnstile script `URL` of the forms' pages; empty: Cloudflare's (HUBFORM_TURNSTILE_SCRIPT_URL)")
 	fs.Int64Var(&cfg.maxBody, "max-body", hub.DefaultMaxBodyBytes, "largest submit body in `BYTES` (HUBFORM_MAX_BODY)")
 	fs.IntVar(&cfg.rateLimit, "rate-limit", int(hub.DefaultRateLimit), "upload-url and submit requests per minute per client; 0: no limit (HUBFORM_RATE_LIMIT)")
 	fs.StringVar(&cfg.trustedProxies, "trusted-proxies", "", "comma-separated `CIDRS` of proxies and host apps whose X-Forwarded-For\nnames the client; empty: the client is the socket's address (HUBFORM_TRUSTED_PROXIES)")
@@ -270,7 +272,7 @@ func openHub(ctx context.Context, cfg hubConfig, logger *slog.Logger) (_ *runnin
 		return nil, err
 	}
 	// Each form's page, whose handlers call this hub in process.
-	pages, err := hosted.New(hosted.Config{HubURL: h.URL, Forms: served, Logger: logger})
+	pages, err := hosted.New(hosted.Config{HubURL: h.URL, Forms: served, Logger: logger, TurnstileScript: cfg.turnstileScript})
 	if err != nil {
 		return nil, err
 	}
