@@ -49,6 +49,9 @@ func TestShell(t *testing.T) {
 	if strings.Contains(res.body, "rivals") || strings.Contains(res.body, "secret") {
 		t.Error("the navigation shows another workspace's site")
 	}
+	if home := b.get(console.Path); !strings.Contains(home.body, `id="site-acme"`) || strings.Contains(home.body, "rivals") {
+		t.Errorf("the home page lists another workspace's site, or not the user's: %s", home.body)
+	}
 	if res := b.get(console.Path + "/forms/rivals/secret/overview"); res.status != http.StatusNotFound {
 		t.Errorf("another workspace's form's overview: %d, want 404", res.status)
 	}
