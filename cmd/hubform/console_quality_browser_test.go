@@ -90,16 +90,31 @@ func TestBrowserConsoleQuality(t *testing.T) {
 	axe := readAxe(t)
 	q := newQualityHub(t)
 
-	// Lighthouse audits while the browser checks, with a session of its own.
-	lighthouse := q.startLighthouse(t, map[string]string{
-		"home":        "/console",
-		"overview":    q.form + "/overview",
-		"build":       q.form,
-		"submissions": q.form + "/submissions",
-		"share":       q.form + "/share",
-		"settings":    q.form + "/settings",
-		"sign-in":     "/console/sign-in",
-	})
+	// Every page of the console, and what shows it is there.
+	consolePages := []struct{ name, path, wait string }{
+		{"home", "/console", "#forms table"},
+		{"new form", "/console/sites", "#in-site"},
+		{"overview", q.form + "/overview", "#recent"},
+		{"build", q.form, "#builder"},
+		{"build, JSON", q.form + "?view=json", "#body"},
+		{"build, translations", q.form + "?view=translations", "#translations"},
+		{"submissions", q.form + "/submissions", "#submissions"},
+		{"a submission", q.form + "/submissions/" + q.withFile, "#files"},
+		{"deliveries", q.form + "/deliveries", "tbody tr"},
+		{"share", q.form + "/share", "pre"},
+		{"settings", q.form + "/settings", "#workspace"},
+		{"members", "/console/members", "#members"},
+		{"API tokens", "/console/tokens", "#tokens"},
+		{"audit log", "/console/audit", "table"},
+		{"your account", "/console/account", "#sessions"},
+	}
+	// Lighthouse audits them while the browser checks, with a session of
+	// its own, and the public pages without one.
+	audited := map[string]string{"sign-in": "/console/sign-in", "reset": "/console/reset", "sign-up": "/console/signup"}
+	for _, p := range consolePages {
+		audited[p.name] = p.path
+	}
+	lighthouse := q.startLighthouse(t, audited, "sign-in", "reset", "sign-up")
 
 	con := newConsoleTab(t, browser, q.hub)
 	pages := map[string]qualityPage{} // by name: checked below, validated at the end
@@ -128,23 +143,7 @@ func TestBrowserConsoleQuality(t *testing.T) {
 	invitation := q.withoutJavaScript(t, con, axe)
 
 	// Every page of the console.
-	for _, p := range []struct{ name, path, wait string }{
-		{"home", "/console", "#forms table"},
-		{"new form", "/console/sites", "#in-site"},
-		{"overview", q.form + "/overview", "#recent"},
-		{"build", q.form, "#builder"},
-		{"build, JSON", q.form + "?view=json", "#body"},
-		{"build, translations", q.form + "?view=translations", "#translations"},
-		{"submissions", q.form + "/submissions", "#submissions"},
-		{"a submission", q.form + "/submissions/" + q.withFile, "#files"},
-		{"deliveries", q.form + "/deliveries", "tbody tr"},
-		{"share", q.form + "/share", "pre"},
-		{"settings", q.form + "/settings", "#workspace"},
-		{"members", "/console/members", "#members"},
-		{"API tokens", "/console/tokens", "#tokens"},
-		{"audit log", "/console/audit", "table"},
-		{"your account", "/console/account", "#sessions"},
-	} {
+	for _, p := range consolePages {
 		con.do(chromedp.Navigate(con.base+p.path), chromedp.WaitVisible(chromedp.CSS(p.wait)))
 		check(p.name)
 	}
@@ -634,7 +633,7 @@ func wantNoHXAttributes(t *testing.T, page, body string) {
 // signed in with a session of its own except on the sign-in page. The function it returns waits for the audits
 // and fails the test on a score of accessibility or best practices under
 // 0.95, with the audits that failed.
-func (q *qualityHub) startLighthouse(t *testing.T, pages map[string]string) func() {
+func (q *qualityHub) startLighthouse(t *testing.T, pages map[string]string, public ...string) func() {
 	t.Helper()
 	client := q.signIn(t)
 	u, _ := url.Parse(q.base + "/console")
@@ -644,12 +643,11 @@ func (q *qualityHub) startLighthouse(t *testing.T, pages map[string]string) func
 	}
 	headers, _ := json.Marshal(map[string]string{"Cookie": strings.Join(cookies, "; ")})
 	dir := t.TempDir()
-	// The sign-in page first: the headers of an audit stay with the
+	// The public pages first: the headers of an audit stay with the
 	// browser's tab for the next.
-	names := slices.Sorted(maps.Keys(pages))
-	if i := slices.Index(names, "sign-in"); i > 0 {
-		names = slices.Insert(slices.Delete(names, i, i+1), 0, "sign-in")
-	}
+	names := slices.SortedFunc(maps.Keys(pages), func(a, b string) int {
+		return cmp.Or(-cmp.Compare(boolInt(slices.Contains(public, a)), boolInt(slices.Contains(public, b))), cmp.Compare(a, b))
+	})
 	args := []string{"--input-type=module", "-", dir}
 	for _, name := range names {
 		args = append(args, name+"="+q.base+pages[name])
@@ -664,7 +662,7 @@ func (q *qualityHub) startLighthouse(t *testing.T, pages map[string]string) func
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	cmd := exec.CommandContext(ctx, "node", args...)
 	cmd.Dir, cmd.Stdin = "../../static", script
-	cmd.Env = append(os.Environ(), "CHROME_PATH="+browsertest.ExecPath, "LIGHTHOUSE_HEADERS="+string(headers), "LIGHTHOUSE_PUBLIC=sign-in")
+	cmd.Env = append(os.Environ(), "CHROME_PATH="+browsertest.ExecPath, "LIGHTHOUSE_HEADERS="+string(headers), "LIGHTHOUSE_PUBLIC="+strings.Join(public, ","))
 	// Interrupted, Lighthouse ends its Chromium too.
 	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
 	cmd.WaitDelay = 10 * time.Second
@@ -769,4 +767,12 @@ func lighthouseFailures(page, report string) (string, []string) {
 		out = append(out, msg)
 	}
 	return scores, out
+}
+
+// boolInt is 1 for true, to sort by.
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
