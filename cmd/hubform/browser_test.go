@@ -709,16 +709,24 @@ func (d *browserDemo) delay(urlPattern string, latency time.Duration) {
 	d.emulate(network.Conditions{URLPattern: urlPattern, Latency: float64(latency.Milliseconds()), DownloadThroughput: -1, UploadThroughput: -1})
 }
 
-// colorScheme emulates the system's color scheme, "light" or "dark"; ""
-// ends the emulation.
+// colorScheme emulates the system's colour scheme: see colorScheme.
 func (d *browserDemo) colorScheme(scheme string) {
 	d.t.Helper()
+	colorScheme(d.t, d.tab, scheme)
+}
+
+// colorScheme emulates the system's colour scheme in tab, "light" or
+// "dark"; "" ends the emulation.
+func colorScheme(t *testing.T, tab context.Context, scheme string) {
+	t.Helper()
 	var features []*emulation.MediaFeature
 	if scheme != "" {
 		features = append(features, &emulation.MediaFeature{Name: "prefers-color-scheme", Value: scheme})
 	}
-	if _, err := chromedp.Call(d.ctx(5*time.Second), emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: features}); err != nil {
-		d.t.Fatalf("emulating the color scheme %q: %v", scheme, err)
+	ctx, cancel := context.WithTimeout(tab, 5*time.Second)
+	defer cancel()
+	if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: features}); err != nil {
+		t.Fatalf("emulating the colour scheme %q: %v", scheme, err)
 	}
 }
 

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -10,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
 	"github.com/hubform/hubform/static/browsertest"
@@ -334,13 +332,13 @@ func TestBrowserBuilder(t *testing.T) {
 
 	pages := []string{"/console/forms/shop/order", "/console/forms/shop/order?view=translations", "/console/forms/shop/order?view=json", "/console/forms/shop/order/settings"}
 	for _, scheme := range []string{"light", "dark"} {
-		builderScheme(t, tab, scheme)
+		colorScheme(t, tab, scheme)
 		for _, page := range pages {
 			do(chromedp.Navigate(base+page), chromedp.WaitVisible(chromedp.CSS("#workspace")))
 			checkAxe(t, tab, axe, page+" in the "+scheme+" scheme")
 		}
 	}
-	builderScheme(t, tab, "")
+	colorScheme(t, tab, "")
 
 	// The Settings tab: a size in MB, saved as bytes, shown in MB again;
 	// a bad one shows its error beside the input.
@@ -362,12 +360,12 @@ func TestBrowserBuilder(t *testing.T) {
 	do(chromedp.Navigate(base+"/console/forms/shop/order/settings"), chromedp.WaitVisible(chromedp.CSS("#set-maxsize")))
 	saveScreenshot(t, tab, "console-settings")
 	if dir := os.Getenv("HUBFORM_DARK_SCREENSHOTS"); dir != "" {
-		builderScheme(t, tab, "dark")
+		colorScheme(t, tab, "dark")
 		t.Setenv("HUBFORM_SCREENSHOTS", dir)
 		saveScreenshot(t, tab, "console-settings-dark")
 		do(chromedp.Navigate(base+"/console/forms/shop/order"), chromedp.WaitVisible(chromedp.CSS("#workspace")))
 		saveScreenshot(t, tab, "console-builder-dark")
-		builderScheme(t, tab, "")
+		colorScheme(t, tab, "")
 	}
 
 	// 375 pixels wide, no page scrolls sideways.
@@ -377,20 +375,5 @@ func TestBrowserBuilder(t *testing.T) {
 		if got := eval(`String(document.documentElement.scrollWidth - document.documentElement.clientWidth)`); got != "0" {
 			t.Errorf("%s at 375 pixels scrolls sideways by %s pixels", page, got)
 		}
-	}
-}
-
-// builderScheme emulates the system's colour scheme in tab, "light" or
-// "dark"; "" ends the emulation.
-func builderScheme(t *testing.T, tab context.Context, scheme string) {
-	t.Helper()
-	var features []*emulation.MediaFeature
-	if scheme != "" {
-		features = append(features, &emulation.MediaFeature{Name: "prefers-color-scheme", Value: scheme})
-	}
-	ctx, cancel := context.WithTimeout(tab, 5*time.Second)
-	defer cancel()
-	if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: features}); err != nil {
-		t.Fatalf("emulating the colour scheme %q: %v", scheme, err)
 	}
 }

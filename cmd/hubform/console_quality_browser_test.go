@@ -343,21 +343,6 @@ func (q *qualityHub) wantNarrow(t *testing.T, con *consoleTab, where string) {
 	}
 }
 
-// colorScheme emulates the system's colour scheme in tab, "light" or
-// "dark"; "" ends the emulation.
-func colorScheme(t *testing.T, tab context.Context, scheme string) {
-	t.Helper()
-	var features []*emulation.MediaFeature
-	if scheme != "" {
-		features = append(features, &emulation.MediaFeature{Name: "prefers-color-scheme", Value: scheme})
-	}
-	ctx, cancel := context.WithTimeout(tab, 5*time.Second)
-	defer cancel()
-	if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: features}); err != nil {
-		t.Fatalf("emulating the colour scheme %q: %v", scheme, err)
-	}
-}
-
 // axeRun runs axe-core, whose script is src, on the page in tab and
 // returns every violation, whatever its impact.
 func axeRun(t *testing.T, tab context.Context, src string) []axeViolation {

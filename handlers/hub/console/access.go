@@ -208,8 +208,12 @@ func (con *Console) switchWorkspace(c echo.Context) error {
 	return c.Redirect(http.StatusSeeOther, Path)
 }
 
-// workspaceSites returns the sites of the request's workspace.
+// workspaceSites returns the sites of the request's workspace, read once
+// a request: the page and its navigation both list them.
 func (con *Console) workspaceSites(c echo.Context) ([]string, error) {
+	if sites, ok := c.Get(sitesKey).([]string); ok {
+		return sites, nil
+	}
 	m := memberOf(c)
 	if m.Workspace == "" {
 		return nil, nil
@@ -218,5 +222,9 @@ func (con *Console) workspaceSites(c echo.Context) ([]string, error) {
 	if err != nil {
 		return nil, hub.Internal("listing the workspace's sites", err)
 	}
+	c.Set(sitesKey, sites)
 	return sites, nil
 }
+
+// sitesKey is where workspaceSites keeps the sites for the request.
+const sitesKey = "hubform.console.sites"
