@@ -100,6 +100,9 @@ type Field struct {
 	// RequiredIf is a JSONLogic condition under which the field is
 	// required, as if Required were set.
 	RequiredIf json.RawMessage `json:"requiredIf,omitempty"`
+	// Prefill lets a visible field take its value from the page's query
+	// string, by its name; hidden fields always do.
+	Prefill bool `json:"prefill,omitempty"`
 
 	Extra Extra `json:"-"`
 }
@@ -149,7 +152,13 @@ type Meta struct {
 	CaptchaProvider string `json:"captchaProvider,omitempty"`
 	// CaptchaSiteKey is the provider's public site key.
 	CaptchaSiteKey string `json:"captchaSiteKey,omitempty"`
-	Extra          Extra  `json:"-"`
+	// RedirectURL, when set, is the http or https page the visitor is
+	// sent to after a submission, in place of the thank-you panel.
+	RedirectURL string `json:"redirectUrl,omitempty"`
+	// Closed is set by the hub when the form takes no more submissions:
+	// HubForm shows its closed state.
+	Closed bool  `json:"closed,omitempty"`
+	Extra  Extra `json:"-"`
 }
 
 // I18n holds the schema's translations.

@@ -59,7 +59,14 @@ type SubmitRequest struct {
 	// extension of the protocol: hubs that do not know it ignore it. Empty
 	// means none; see CheckIdempotencyKey for what a key may be.
 	IdempotencyKey string `json:"idempotencyKey,omitempty"`
-	Honeypots      map[string]string
+	// Locale is the locale the visitor used, for the hub's e-mail to them.
+	// An extension of the protocol: hubs that do not know it ignore it.
+	Locale string `json:"locale,omitempty"`
+	// Timing is how long the visitor had the form, as the app that
+	// rendered it measured. An extension of the protocol: hubs that do not
+	// know it ignore it; nil means the client does not say.
+	Timing    *Timing `json:"timing,omitempty"`
+	Honeypots map[string]string
 }
 
 type submitRequestBody struct {
@@ -67,7 +74,36 @@ type submitRequestBody struct {
 	Attachments    []Attachment   `json:"attachments,omitempty"`
 	CaptchaToken   string         `json:"captchaToken,omitempty"`
 	IdempotencyKey string         `json:"idempotencyKey,omitempty"`
+	Locale         string         `json:"locale,omitempty"`
+	Timing         *Timing        `json:"timing,omitempty"`
 }
+
+// Timing is the time-trap signal of a submission: how many seconds passed
+// between the rendering of the form and its post, measured by the app from
+// a stamp it signed into the form.
+type Timing struct {
+	// Stamp is StampValid, StampMissing or StampInvalid.
+	Stamp string `json:"stamp"`
+	// Seconds is the time from rendering to post, when Stamp is
+	// StampValid.
+	Seconds float64 `json:"seconds,omitempty"`
+}
+
+// Values of Timing.Stamp.
+const (
+	// StampValid: the post carried the stamp the app signed.
+	StampValid = "valid"
+	// StampMissing: the post carried no stamp; it was not sent from a
+	// form the app rendered.
+	StampMissing = "missing"
+	// StampInvalid: the post carried a stamp the app did not sign.
+	StampInvalid = "invalid"
+)
+
+// ErrorClosed is the error of a hub's answer to a submission for a form
+// that takes no more: past its closing time or its number of submissions
+// (403, {"ok": false, "error": "closed"}).
+const ErrorClosed = "closed"
 
 // MaxIdempotencyKeyLength is the longest idempotency key, in bytes.
 const MaxIdempotencyKeyLength = 128
@@ -90,7 +126,7 @@ func CheckIdempotencyKey(key string) error {
 // MarshalJSON writes the honeypots as top-level members and an absent
 // payload as {}.
 func (r SubmitRequest) MarshalJSON() ([]byte, error) {
-	body := submitRequestBody{Payload: r.Payload, Attachments: r.Attachments, CaptchaToken: r.CaptchaToken, IdempotencyKey: r.IdempotencyKey}
+	body := submitRequestBody{Payload: r.Payload, Attachments: r.Attachments, CaptchaToken: r.CaptchaToken, IdempotencyKey: r.IdempotencyKey, Locale: r.Locale, Timing: r.Timing}
 	if body.Payload == nil {
 		body.Payload = map[string]any{}
 	}
@@ -139,7 +175,7 @@ func (r *SubmitRequest) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &body); err != nil {
 		return err
 	}
-	*r = SubmitRequest{Payload: body.Payload, Attachments: body.Attachments, CaptchaToken: body.CaptchaToken, IdempotencyKey: body.IdempotencyKey}
+	*r = SubmitRequest{Payload: body.Payload, Attachments: body.Attachments, CaptchaToken: body.CaptchaToken, IdempotencyKey: body.IdempotencyKey, Locale: body.Locale, Timing: body.Timing}
 	for name, value := range members {
 		if !IsHoneypot(name) {
 			continue

@@ -95,6 +95,62 @@ type Settings struct {
 	// the form only in their own app. Unset, the page is served. The
 	// schema and protocol routes are unaffected either way.
 	HostedPage *bool `json:"hostedPage,omitempty"`
+	// Autoresponder, when set, e-mails a confirmation to the visitor who
+	// sent a submission.
+	Autoresponder *Autoresponder `json:"autoresponder,omitempty"`
+	// ClosesAt, when set, is when the form stops taking submissions.
+	ClosesAt *time.Time `json:"closesAt,omitempty"`
+	// MaxSubmissions, when positive, is how many submissions the form
+	// takes; flagged ones do not count.
+	MaxSubmissions int `json:"maxSubmissions,omitempty"`
+	// UniqueFields names fields whose value one submission of the form at
+	// most may carry: "one response per person" by e-mail address.
+	UniqueFields []string `json:"uniqueFields,omitempty"`
+	// MinSeconds is the least time, in seconds, a person takes to fill
+	// the form: a post sooner after the form was rendered is flagged as
+	// spam. Unset means DefaultMinSeconds; 0 turns the time trap off.
+	MinSeconds *float64 `json:"minSeconds,omitempty"`
+	// Spam tunes the content checks that flag submissions as spam.
+	Spam SpamChecks `json:"spam,omitzero"`
+}
+
+// Autoresponder is the confirmation e-mail sent to the visitor who sent a
+// submission, at the address in the field EmailField. "{{name}}" in
+// Subject and Body is replaced by the value of the field called name.
+type Autoresponder struct {
+	EmailField string `json:"emailField"`
+	Subject    string `json:"subject"`
+	Body       string `json:"body"`
+	// I18n overlays Subject and Body per locale ("de"), chosen by the
+	// locale the visitor used.
+	I18n map[string]AutoresponderText `json:"i18n,omitempty"`
+}
+
+// AutoresponderText is the subject and body of an autoresponder in one
+// locale; what it leaves empty falls back to the base language.
+type AutoresponderText struct {
+	Subject string `json:"subject,omitempty"`
+	Body    string `json:"body,omitempty"`
+}
+
+// SpamChecks tune the checks of a submission's content. Each is on by
+// default; the zero value is the defaults.
+type SpamChecks struct {
+	// Off turns every content check off.
+	Off bool `json:"off,omitempty"`
+	// MaxLinks is the most links the values may hold together; unset
+	// means DefaultMaxLinks, a negative number any.
+	MaxLinks *int `json:"maxLinks,omitempty"`
+	// LinksInTextFields, unless false, flags a link in a field that is
+	// not meant to hold one (one-line text, e-mail, telephone).
+	LinksInTextFields *bool `json:"linksInTextFields,omitempty"`
+	// ForeignScripts, unless false, flags text written in a script that
+	// none of the form's locales use.
+	ForeignScripts *bool `json:"foreignScripts,omitempty"`
+	// Phrases are phrases that flag a submission, besides the built-in
+	// list unless BuiltinPhrases is false.
+	Phrases        []string `json:"phrases,omitempty"`
+	BuiltinPhrases *bool    `json:"builtinPhrases,omitempty"`
 }
 
 // Hosted reports whether the hub serves the form's page: unless the
@@ -142,6 +198,8 @@ const (
 	DefaultMaxFileSize       = 25 << 20
 	DefaultMaxFiles          = 10
 	DefaultRecaptchaMinScore = 0.5
+	DefaultMinSeconds        = 2
+	DefaultMaxLinks          = 3
 )
 
 // Submission is one accepted submission.
@@ -162,8 +220,37 @@ type Submission struct {
 	// against, 0 for a form of the forms directory or a submission stored
 	// before versions were recorded.
 	FormVersion int64 `json:"formVersion,omitempty"`
-	// Spam is set when an owner marked the submission as spam.
+	// Spam is set when an owner marked the submission as spam, or the hub
+	// flagged it.
 	Spam bool `json:"spam,omitempty"`
+	// SpamReasons say why the hub flagged the submission as spam; empty
+	// when it did not.
+	SpamReasons []string `json:"spamReasons,omitempty"`
+	// Held is set while the deliveries of a submission the hub flagged
+	// have not been made: marking it as not spam makes them, once.
+	Held bool `json:"-"`
+	// Locale is the locale the visitor used, when the client said.
+	Locale string `json:"locale,omitempty"`
+	// Limits are what the store enforces while storing the submission,
+	// in the same transaction.
+	Limits Limits `json:"-"`
+}
+
+// Limits are the rules of a form a store enforces as it stores a
+// submission, so that they hold across every hub of the database.
+type Limits struct {
+	// MaxSubmissions, when positive, is how many submissions not marked
+	// as spam the form may hold; the store refuses one more with an error
+	// wrapping ErrClosed.
+	MaxSubmissions int
+	// Unique lists values no other submission of the form may carry; the
+	// store refuses a repeat with a *DuplicateError.
+	Unique []UniqueValue
+}
+
+// UniqueValue is the value of a unique field, normalised.
+type UniqueValue struct {
+	Field, Value string
 }
 
 // Upload is an upload the hub signed a URL for. The PUT to that URL marks
@@ -246,7 +333,27 @@ var (
 	// carries the idempotency key; errors.As finds a *KeyUsedError that
 	// names it.
 	ErrKeyUsed = errors.New("idempotency key already used")
+	// ErrClosed means a form takes no more submissions: past its closing
+	// time or its number of submissions.
+	ErrClosed = errors.New("closed")
+	// ErrDuplicate means a stored submission of the form carries a value
+	// of a unique field; errors.As finds a *DuplicateError naming it.
+	ErrDuplicate = errors.New("value already sent")
 )
+
+// DuplicateError is returned by a store asked to create a submission with
+// the value of a unique field another submission of the form carries.
+// Nothing was stored.
+type DuplicateError struct {
+	Field string
+}
+
+func (e *DuplicateError) Error() string {
+	return fmt.Sprintf("a submission with this %s was already sent", e.Field)
+}
+
+// Unwrap returns ErrDuplicate.
+func (e *DuplicateError) Unwrap() error { return ErrDuplicate }
 
 // KeyUsedError is returned by a store asked to create a submission whose
 // idempotency key a stored submission of the same site and form carries.

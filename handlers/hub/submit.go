@@ -14,8 +14,12 @@ import (
 	"github.com/hubform/hubform/hubclient"
 )
 
-// maxUserAgent caps the user agent kept with a submission.
-const maxUserAgent = 512
+// maxUserAgent caps the user agent kept with a submission, maxLocale the
+// locale.
+const (
+	maxUserAgent = 512
+	maxLocale    = 35
+)
 
 // postSubmit stores a submission once it passed, in this order: the body's
 // shape, the honeypots, the idempotency key, the schema, the captcha, the
@@ -47,6 +51,9 @@ func (s *Server) postSubmit(c echo.Context) error {
 	}
 	if id != "" {
 		return s.answerRepeat(c, form, id)
+	}
+	if err := s.checkOpen(ctx, form); err != nil {
+		return err
 	}
 	for name := range req.Payload {
 		if hubclient.IsHoneypot(name) {
@@ -84,7 +91,14 @@ func (s *Server) postSubmit(c echo.Context) error {
 		ID: NewID(now), Site: form.Site, Slug: form.Slug, CreatedAt: now,
 		Payload: payload, Attachments: req.Attachments,
 		ClientAddr: c.RealIP(), UserAgent: truncate(c.Request().UserAgent(), maxUserAgent),
-		IdempotencyKey: req.IdempotencyKey, FormVersion: form.Version,
+		IdempotencyKey: req.IdempotencyKey, FormVersion: form.Version, Locale: truncate(req.Locale, maxLocale),
+	}
+	// A flagged submission is kept, out of the inbox, and counts toward no
+	// limit; its sender is told it was received, as a bot should be.
+	if sub.SpamReasons = s.spamReasons(form, req); len(sub.SpamReasons) > 0 {
+		sub.Spam, sub.Held = true, true
+	} else {
+		sub.Limits = limitsOf(form, req.Payload)
 	}
 	if sub.Attachments == nil {
 		sub.Attachments = []hubclient.Attachment{}
@@ -97,6 +111,10 @@ func (s *Server) postSubmit(c echo.Context) error {
 			return s.answerRepeat(c, form, used.SubmissionID)
 		case errors.Is(err, ErrUploadClaim):
 			return s.repeatOr(c, form, req.IdempotencyKey, Errorf(http.StatusUnprocessableEntity, "%v", err))
+		case errors.Is(err, ErrClosed):
+			return errClosed
+		case errors.Is(err, ErrDuplicate):
+			return s.repeatOr(c, form, req.IdempotencyKey, duplicate(form, err))
 		}
 		return Internal("storing the submission", err)
 	}

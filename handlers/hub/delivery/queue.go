@@ -187,6 +187,9 @@ func (q *Queue) Close() {
 // deliveries, a refused one never.
 func (q *Queue) Hook() sqldb.SubmissionHook {
 	return func(ctx context.Context, tx sqldb.Tx, s hub.Submission) error {
+		if s.Held {
+			return nil // flagged as spam: delivered only if an owner says it is not
+		}
 		form, err := q.cfg.Forms.Lookup(s.Site, s.Slug)
 		if err != nil {
 			return fmt.Errorf("delivery: %w", err)

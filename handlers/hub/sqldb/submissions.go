@@ -15,7 +15,7 @@ import (
 	"github.com/hubform/hubform/hubclient"
 )
 
-const submissionColumns = "id, site, form, created_at, payload, attachments, client_addr, user_agent, idempotency_key, form_version, spam"
+const submissionColumns = "id, site, form, created_at, payload, attachments, client_addr, user_agent, idempotency_key, form_version, spam, spam_reasons, held, locale"
 
 // CreateSubmission stores s and, in the same transaction, claims the upload
 // each of its attachments names. An upload can be claimed only if it exists,
@@ -56,8 +56,16 @@ func (db *DB) CreateSubmission(ctx context.Context, s hub.Submission) error {
 	if err != nil {
 		return db.errorf("create submission %s: %w", s.ID, err)
 	}
+	var reasons sql.NullString
+	if len(s.SpamReasons) > 0 {
+		b, err := json.Marshal(s.SpamReasons)
+		if err != nil {
+			return db.errorf("create submission %s: %w", s.ID, err)
+		}
+		reasons = sql.NullString{String: string(b), Valid: true}
+	}
 
-	r := &storeRequest{ctx: ctx, s: s, payload: string(payload), attachments: string(attsJSON)}
+	r := &storeRequest{ctx: ctx, s: s, payload: string(payload), attachments: string(attsJSON), reasons: reasons}
 	if db.batch == nil {
 		return db.storeAlone(w, r)
 	}
@@ -69,6 +77,7 @@ type storeRequest struct {
 	ctx                  context.Context
 	s                    hub.Submission
 	payload, attachments string
+	reasons              sql.NullString
 	err                  error
 }
 
@@ -145,10 +154,10 @@ func (db *DB) insertSubmission(tx Tx, r *storeRequest) error {
 	// read. A racing transaction holding the key makes the insert wait for
 	// its outcome; any other conflict, such as a duplicate id, still fails.
 	res, err := tx.ExecContext(ctx,
-		`INSERT INTO submissions (`+submissionColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+		`INSERT INTO submissions (`+submissionColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
 		ON CONFLICT (site, form, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING`,
 		s.ID, s.Site, s.Slug, millis(s.CreatedAt), r.payload, r.attachments, text(s.ClientAddr), text(s.UserAgent),
-		nullString(s.IdempotencyKey), nullInt(s.FormVersion), s.Spam)
+		nullString(s.IdempotencyKey), nullInt(s.FormVersion), s.Spam, r.reasons, s.Held, s.Locale)
 	if err != nil {
 		return err
 	}
@@ -402,12 +411,17 @@ func scanSubmission(s scanner) (hub.Submission, error) {
 		sub              hub.Submission
 		created          int64
 		payload, attsRaw string
-		key              sql.NullString
+		key, reasons     sql.NullString
 		version          sql.NullInt64
 	)
-	err := s.Scan(&sub.ID, &sub.Site, &sub.Slug, &created, &payload, &attsRaw, &sub.ClientAddr, &sub.UserAgent, &key, &version, &sub.Spam)
+	err := s.Scan(&sub.ID, &sub.Site, &sub.Slug, &created, &payload, &attsRaw, &sub.ClientAddr, &sub.UserAgent, &key, &version, &sub.Spam, &reasons, &sub.Held, &sub.Locale)
 	if err != nil {
 		return hub.Submission{}, err
+	}
+	if reasons.Valid {
+		if err := json.Unmarshal([]byte(reasons.String), &sub.SpamReasons); err != nil {
+			return hub.Submission{}, fmt.Errorf("submission %s: spam reasons: %w", sub.ID, err)
+		}
 	}
 	sub.IdempotencyKey, sub.FormVersion = key.String, version.Int64
 	sub.CreatedAt = fromMillis(created)
