@@ -48,6 +48,7 @@ func Run(t *testing.T, open Open) {
 		{"Allow", testAllow},
 		{"AllowSharedBudget", testAllowSharedBudget},
 		{"AllowPrunes", testAllowPrunes},
+		{"AutoresponseBudget", testAutoresponseBudget}, {"AutoresponseRace", testAutoresponseRace},
 		{"Users", testUsers},
 		{"Tokens", testTokens},
 		{"Workspaces", testWorkspaces},
@@ -64,6 +65,7 @@ func Run(t *testing.T, open Open) {
 		{"DeleteSubmissions", testDeleteSubmissions},
 		{"DeleteSubmissionsBefore", testDeleteSubmissionsBefore},
 		{"DeleteRace", testDeleteRace},
+		{"People", testPeople},
 	}
 	// Each check opens databases of its own: they run in parallel.
 	for _, tt := range tests {

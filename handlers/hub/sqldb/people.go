@@ -1,0 +1,183 @@
+package sqldb
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"strings"
+
+	"github.com/hubform/hubform/handlers/hub"
+)
+
+// eraseBatch is how many candidate submissions ErasePerson reads, and
+// deletes of them, in one transaction: a person with many submissions does
+// not hold the database's writer for long.
+const eraseBatch = 200
+
+// workspaceSites selects the submissions of the sites of the workspace
+// given as $1.
+const workspaceSites = `site IN (SELECT site FROM sites WHERE workspace = $1)`
+
+// Erasure is what ErasePerson deleted: the submissions and the keys of
+// their files, which the caller deletes from the file storage, and the ids
+// of the submissions, whose pending deliveries the caller deletes.
+type Erasure struct {
+	hub.Deleted
+	IDs []string
+}
+
+// PersonSubmissions calls fn for each submission of the sites of workspace
+// whose values hold the e-mail address email (see HoldsAddress), in id
+// order. Rows are read as fn consumes them, not loaded first; the database
+// narrows them to the payloads that contain the address somewhere, and
+// each is then decoded and decided exactly. An error from fn stops the
+// listing and is returned as is.
+func (db *DB) PersonSubmissions(ctx context.Context, workspace, email string, fn func(hub.Submission) error) error {
+	email = normalAddress(email)
+	if email == "" {
+		return nil
+	}
+	rows, err := db.r.QueryContext(ctx, `SELECT `+submissionColumns+` FROM submissions
+		WHERE `+workspaceSites+` AND LOWER(payload) LIKE $2 ESCAPE '\' ORDER BY id`, workspace, searchPattern(email))
+	if err != nil {
+		return db.errorf("submissions of a person: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := ctx.Err(); err != nil {
+			return db.errorf("submissions of a person: %w", err)
+		}
+		s, err := scanSubmission(rows)
+		if err != nil {
+			return db.errorf("submissions of a person: %w", err)
+		}
+		if !HoldsAddress(s.Payload, email) {
+			continue
+		}
+		if err := fn(s); err != nil {
+			return err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return db.errorf("submissions of a person: %w", err)
+	}
+	return nil
+}
+
+// ErasePerson deletes every submission of the sites of workspace whose
+// values hold the e-mail address email (see HoldsAddress), with the
+// records of their files; the rows that enforce unique values go with
+// them. It works in batches of one transaction each, so a failure midway
+// leaves the batches before it erased: running it again finishes the work.
+func (db *DB) ErasePerson(ctx context.Context, workspace, email string) (Erasure, error) {
+	var e Erasure
+	email = normalAddress(email)
+	if email == "" {
+		return e, nil
+	}
+	pattern := searchPattern(email)
+	after := ""
+	for {
+		scanned := 0
+		err := db.inTx(ctx, func(tx *sql.Tx) error {
+			rows, err := tx.QueryContext(ctx, `SELECT id, payload FROM submissions
+				WHERE `+workspaceSites+` AND LOWER(payload) LIKE $2 ESCAPE '\' AND id > $3 ORDER BY id LIMIT $4`,
+				workspace, pattern, after, eraseBatch)
+			if err != nil {
+				return err
+			}
+			var ids []string
+			for rows.Next() {
+				var id, payload string
+				if err := rows.Scan(&id, &payload); err != nil {
+					rows.Close()
+					return err
+				}
+				scanned++
+				after = id
+				if HoldsAddress(json.RawMessage(payload), email) {
+					ids = append(ids, id)
+				}
+			}
+			if err := rows.Close(); err != nil {
+				return err
+			}
+			if err := rows.Err(); err != nil || len(ids) == 0 {
+				return err
+			}
+			return erasePersonIDs(ctx, tx, workspace, ids, &e)
+		})
+		if err != nil {
+			return e, db.errorf("erase a person's submissions: %w", err)
+		}
+		if scanned < eraseBatch {
+			return e, nil
+		}
+	}
+}
+
+// erasePersonIDs deletes the submissions of workspace with the ids, their
+// upload records first, which reference them, and adds what it deleted to
+// e.
+func erasePersonIDs(ctx context.Context, tx *sql.Tx, workspace string, ids []string, e *Erasure) error {
+	inIDs, args := in(ids, []any{workspace})
+	rows, err := tx.QueryContext(ctx, `DELETE FROM uploads WHERE submission_id IN
+		(SELECT id FROM submissions WHERE `+workspaceSites+` AND id `+inIDs+`) RETURNING key`, args...)
+	if err != nil {
+		return err
+	}
+	keys, err := scanStrings(rows)
+	if err != nil {
+		return err
+	}
+	rows, err = tx.QueryContext(ctx, `DELETE FROM submissions WHERE `+workspaceSites+` AND id `+inIDs+` RETURNING id`, args...)
+	if err != nil {
+		return err
+	}
+	deleted, err := scanStrings(rows)
+	if err != nil {
+		return err
+	}
+	e.Submissions += len(deleted)
+	e.Files = append(e.Files, keys...)
+	e.IDs = append(e.IDs, deleted...)
+	return nil
+}
+
+// HoldsAddress reports whether the values of payload hold the e-mail
+// address email: a value equal to it, or a list holding a value equal to
+// it, ignoring case and the spaces around it. A value that only contains
+// it, such as a longer address or a message quoting it, does not count.
+func HoldsAddress(payload json.RawMessage, email string) bool {
+	email = normalAddress(email)
+	if email == "" {
+		return false
+	}
+	var values map[string]any
+	if json.Unmarshal(payload, &values) != nil {
+		return false
+	}
+	is := func(v any) bool {
+		s, ok := v.(string)
+		return ok && strings.EqualFold(strings.TrimSpace(s), email)
+	}
+	for _, v := range values {
+		if is(v) {
+			return true
+		}
+		if list, ok := v.([]any); ok {
+			for _, item := range list {
+				if is(item) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// normalAddress is email as it is looked for: without the spaces around
+// it, in lower case.
+func normalAddress(email string) string {
+	return strings.ToLower(strings.TrimSpace(email))
+}
