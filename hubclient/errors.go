@@ -1,6 +1,7 @@
 package hubclient
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"sort"
@@ -120,4 +121,25 @@ func excerpt(body []byte, max int) string {
 		s += "…"
 	}
 	return s
+}
+
+// ErrFormClosed matches, with errors.Is, a hub's refusal of a submission
+// for a form that takes no more: 403 with the error ErrorClosed.
+var ErrFormClosed = errors.New("the form is closed")
+
+// ErrDuplicate matches, with errors.Is, a hub's refusal of a submission
+// whose value of a unique field was already sent: 409 with a message for
+// that field in Fields.
+var ErrDuplicate = errors.New("a value was already sent")
+
+// Is reports whether e is the refusal target names: ErrFormClosed or
+// ErrDuplicate.
+func (e *HubError) Is(target error) bool {
+	switch target {
+	case ErrFormClosed:
+		return e.StatusCode == http.StatusForbidden && e.Message == ErrorClosed
+	case ErrDuplicate:
+		return e.StatusCode == http.StatusConflict && len(e.Fields) > 0
+	}
+	return false
 }

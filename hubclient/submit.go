@@ -46,7 +46,8 @@ type SubmitConfig struct {
 // uploaded (upload-url, then a streamed PUT of its body to the returned
 // address), several at once; the first failure cancels the others and no
 // submission is sent. Then the submit route gets the payload, the
-// attachments, the captcha token, the idempotency key and the honeypots.
+// attachments, the captcha token, the idempotency key and the honeypots,
+// and the locale and timing the context carries (WithLocale, WithTiming).
 // An idempotency key that CheckIdempotencyKey refuses fails the call
 // before anything is sent. Its errors begin with
 // PrefixUploadURL, PrefixUpload or PrefixSubmit and are an *UploadURLError,
@@ -94,6 +95,8 @@ func (p *pipeline) submit(ctx context.Context, values map[string]any) (*SubmitRe
 		CaptchaToken:   s.captchaToken,
 		IdempotencyKey: s.idempotencyKey,
 		Honeypots:      s.honeypots,
+		Locale:         localeFrom(ctx),
+		Timing:         timingFrom(ctx),
 	})
 }
 
