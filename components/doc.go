@@ -33,7 +33,7 @@
 //
 // # States
 //
-// HubForm renders one of five states, each in the element htmx replaces and
+// HubForm renders one of six states, each in the element htmx replaces and
 // each marked with a data attribute a test or a stylesheet can select
 // (PROTOCOL.md §2):
 //
@@ -49,6 +49,15 @@
 //   - submitted: the hub accepted the submission ([Submitted]); the thank-you
 //     panel, focused for screen readers. SuccessFallback replaces it.
 //     data-vendor-hubform-submitted.
+//   - closed: the form takes no more submissions, past its closing time or
+//     its number of submissions: the schema says so (meta.closed), or the hub
+//     refused a post for it ([Closed]). A panel; ClosedFallback replaces it
+//     ([Nothing] hides it). data-vendor-hubform-closed.
+//
+// The ready form carries two hidden inputs besides its fields: the
+// submission key (SubmissionKey), and the time it was rendered, signed by
+// the app ([StampField]), from which the handlers tell the hub how long the
+// visitor had the form.
 //
 // # Field components
 //
@@ -65,5 +74,6 @@
 // English ([DefaultTexts]); a schema's i18n overlay translates the form's own
 // texts and these ([TextsFor]). The loading and error states, shown before
 // there is a schema to translate them, also speak German, Spanish, French,
-// Italian, Dutch and Portuguese.
+// Italian, Dutch and Portuguese, and so do the closed state and the refusal
+// of a value already sent ([LocalText]).
 package components

@@ -41,6 +41,8 @@ func fingerprint(s *hubclient.Schema, tr string) uint64 {
 	h.buttons(s.Buttons)
 	h.str(s.Meta.CaptchaProvider)
 	h.str(s.Meta.CaptchaSiteKey)
+	h.str(s.Meta.RedirectURL)
+	h.bool(s.Meta.Closed)
 	h.extra(s.Meta.Extra)
 	h.extra(s.I18n.Extra)
 	h.raw(s.Submit)
@@ -116,6 +118,7 @@ func (h *sum) field(f *hubclient.Field) {
 	h.texts(f.Messages)
 	h.raw(f.VisibleIf)
 	h.raw(f.RequiredIf)
+	h.bool(f.Prefill)
 	h.extra(f.Extra)
 }
 

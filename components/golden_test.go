@@ -185,6 +185,18 @@ func goldenCases(t testing.TB) []goldenCase {
 	submittedNothing := props(nil)
 	submittedNothing.SuccessFallback = components.Nothing
 
+	closed := props(oneStep(hubclient.Meta{Closed: true}, emailField))
+	closedCustom := closed
+	closedCustom.ClosedFallback = raw(`<p class="custom-closed">See you next year</p>`)
+	closedNothing := closed
+	closedNothing.ClosedFallback = components.Nothing
+	closedLocale := props(nil)
+	closedLocale.Locale = "de-AT"
+
+	stamped := props(oneStep(hubclient.Meta{}, emailField))
+	stamped.SubmissionKey = "KEY"
+	stamped.Stamp = "1700000000000.c2lnbmVk"
+
 	errored := props(allFieldsSchema())
 	errored.State = erroredState()
 
@@ -219,6 +231,11 @@ func goldenCases(t testing.TB) []goldenCase {
 		{"honeypot", components.HubForm(honeypot)},
 		{"captcha-turnstile", components.HubForm(turnstile)},
 		{"captcha-recaptcha-v3", components.HubForm(recaptcha)},
+		{"closed", components.HubForm(closed)},
+		{"closed-custom", components.HubForm(closedCustom)},
+		{"closed-nothing", components.HubForm(closedNothing)},
+		{"closed-locale", components.Closed(closedLocale)},
+		{"stamp", components.HubForm(stamped)},
 	}
 }
 

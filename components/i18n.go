@@ -24,6 +24,8 @@ var DefaultTexts = Texts{
 	"retry":           "Try again",
 	"unconfigured":    "This form is not set up yet.",
 	"submitted":       "Thanks, we'll get back to you soon.",
+	"closed":          "This form is closed and no longer takes submissions.",
+	"duplicate":       "This was already sent: the form takes one response per person.",
 	"submit":          "Submit",
 	"next":            "Next",
 	"back":            "Back",
@@ -69,14 +71,47 @@ var DefaultTexts = Texts{
 // schemalessTexts are the texts shown before a form's schema is at hand:
 // loading, and a schema that could not be fetched. Without a schema there
 // is no overlay to translate them, so the most asked-for languages are
-// built in.
+// built in. So are the hub's refusals that no form author thinks of
+// translating, the closed form and the value already sent (LocalText).
 var schemalessTexts = map[string]Texts{
-	"de": {"loading": "Wird geladen …", "loadFailed": "Dieses Formular konnte nicht geladen werden. Bitte versuchen Sie es später noch einmal.", "showForm": "Formular anzeigen", "retry": "Noch einmal versuchen"},
-	"es": {"loading": "Cargando…", "loadFailed": "No se ha podido cargar este formulario. Vuelva a intentarlo más tarde.", "showForm": "Mostrar el formulario", "retry": "Reintentar"},
-	"fr": {"loading": "Chargement…", "loadFailed": "Ce formulaire n’a pas pu être chargé. Veuillez réessayer plus tard.", "showForm": "Afficher le formulaire", "retry": "Réessayer"},
-	"it": {"loading": "Caricamento…", "loadFailed": "Non è stato possibile caricare questo modulo. Riprova più tardi.", "showForm": "Mostra il modulo", "retry": "Riprova"},
-	"nl": {"loading": "Laden…", "loadFailed": "Dit formulier kon niet worden geladen. Probeer het later opnieuw.", "showForm": "Formulier tonen", "retry": "Opnieuw proberen"},
-	"pt": {"loading": "A carregar…", "loadFailed": "Não foi possível carregar este formulário. Tente novamente mais tarde.", "showForm": "Mostrar o formulário", "retry": "Tentar novamente"},
+	"de": {
+		"loading": "Wird geladen …", "loadFailed": "Dieses Formular konnte nicht geladen werden. Bitte versuchen Sie es später noch einmal.", "showForm": "Formular anzeigen", "retry": "Noch einmal versuchen",
+		"closed": "Dieses Formular ist geschlossen und nimmt keine Antworten mehr an.", "duplicate": "Dies wurde bereits gesendet: Das Formular nimmt eine Antwort pro Person an.",
+	},
+	"es": {
+		"loading": "Cargando…", "loadFailed": "No se ha podido cargar este formulario. Vuelva a intentarlo más tarde.", "showForm": "Mostrar el formulario", "retry": "Reintentar",
+		"closed": "Este formulario está cerrado y ya no admite respuestas.", "duplicate": "Esto ya se ha enviado: el formulario admite una respuesta por persona.",
+	},
+	"fr": {
+		"loading": "Chargement…", "loadFailed": "Ce formulaire n’a pas pu être chargé. Veuillez réessayer plus tard.", "showForm": "Afficher le formulaire", "retry": "Réessayer",
+		"closed": "Ce formulaire est clos et n’accepte plus de réponses.", "duplicate": "Ceci a déjà été envoyé : le formulaire accepte une réponse par personne.",
+	},
+	"it": {
+		"loading": "Caricamento…", "loadFailed": "Non è stato possibile caricare questo modulo. Riprova più tardi.", "showForm": "Mostra il modulo", "retry": "Riprova",
+		"closed": "Questo modulo è chiuso e non accetta più risposte.", "duplicate": "Questo è già stato inviato: il modulo accetta una risposta per persona.",
+	},
+	"nl": {
+		"loading": "Laden…", "loadFailed": "Dit formulier kon niet worden geladen. Probeer het later opnieuw.", "showForm": "Formulier tonen", "retry": "Opnieuw proberen",
+		"closed": "Dit formulier is gesloten en neemt geen inzendingen meer aan.", "duplicate": "Dit is al verzonden: het formulier neemt één antwoord per persoon aan.",
+	},
+	"pt": {
+		"loading": "A carregar…", "loadFailed": "Não foi possível carregar este formulário. Tente novamente mais tarde.", "showForm": "Mostrar o formulário", "retry": "Tentar novamente",
+		"closed": "Este formulário está fechado e já não aceita respostas.", "duplicate": "Isto já foi enviado: o formulário aceita uma resposta por pessoa.",
+	},
+}
+
+// LocalText returns the built-in text of key for form s in locale: the
+// schema's overlay's, else the one built in for the locale's language (the
+// languages of the loading state), else English. s may be nil. The closed
+// state and the refusal of a value already sent speak this way: a form's
+// author rarely translates them, and the visitor reads them on their own.
+func LocalText(s *hubclient.Schema, locale, key string) string {
+	if s != nil {
+		if text := TextsFor(s, locale)[key]; text != "" {
+			return text
+		}
+	}
+	return TextsFor(nil, locale).T(key)
 }
 
 // TextsFor returns the built-in texts of a form in locale: the schema's

@@ -31,6 +31,9 @@ type HubFormProps struct {
 	// SuccessFallback replaces the thank-you panel. nil gives the default;
 	// Nothing renders nothing.
 	SuccessFallback templ.Component
+	// ClosedFallback replaces the panel shown for a form that takes no
+	// more submissions. nil gives the default; Nothing renders nothing.
+	ClosedFallback templ.Component
 	// InitialSchema is the schema fetched on the server: the form renders
 	// on first paint. nil renders the loading state, which fetches it
 	// through the load route. HubForm keeps the schema translated into
@@ -48,6 +51,10 @@ type HubFormProps struct {
 	// keeps keys stores one submission however often it arrives, after a
 	// double click or a retry whose answer was lost. Empty sends none.
 	SubmissionKey string
+	// Stamp is when the form was rendered, signed by the app: the form
+	// posts it back (StampField), and the handlers tell the hub how long the
+	// visitor had the form, which a bot does not take. Empty sends none.
+	Stamp string
 	// State carries a post back into the form: the values and errors.
 	State State
 }
@@ -101,7 +108,11 @@ const DefaultPrefix = "/hubform"
 // TurnstileScript is Cloudflare's Turnstile script, rendered explicitly.
 const TurnstileScript = "https://challenges.cloudflare.com/turnstile/v0/api.js?render=explicit&onload=hubformTurnstileReady"
 
-// Nothing renders nothing. As UnconfiguredFallback or SuccessFallback it
+// StampField is the hidden input that carries HubFormProps.Stamp.
+const StampField = "_hubformStamp"
+
+// Nothing renders nothing. As UnconfiguredFallback, SuccessFallback or
+// ClosedFallback it
 // means "no output", where nil means "the default".
 var Nothing templ.Component = nothing{}
 
