@@ -129,6 +129,19 @@ func (m *memStore) SubmissionByKey(_ context.Context, site, form, key string) (s
 	return "", ErrNotFound
 }
 
+// FormFull counts as the database does: submissions not marked as spam.
+func (m *memStore) FormFull(_ context.Context, site, form string, max int) (bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	n := 0
+	for _, s := range m.submissions {
+		if s.Site == site && s.Slug == form && !s.Spam {
+			n++
+		}
+	}
+	return max > 0 && n >= max, nil
+}
+
 func (m *memStore) byKey(site, form, key string) (string, bool) {
 	for _, s := range m.submissions {
 		if key != "" && s.Site == site && s.Slug == form && s.IdempotencyKey == key {

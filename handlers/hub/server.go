@@ -45,6 +45,10 @@ type Store interface {
 	// SubmissionByKey returns the id of the submission of site and slug
 	// that carries the idempotency key, or an error wrapping ErrNotFound.
 	SubmissionByKey(ctx context.Context, site, slug, key string) (string, error)
+	// FormFull reports whether the form of site and slug holds max
+	// submissions not marked as spam, reading no more than max of them:
+	// the schema route and submit ask it of a form with MaxSubmissions.
+	FormFull(ctx context.Context, site, slug string, max int) (bool, error)
 	StaleUploads(ctx context.Context, before time.Time, limit int) ([]Upload, error)
 	DeleteUpload(ctx context.Context, key string) error
 }

@@ -240,6 +240,7 @@ func (v *validator) settings(s hub.Settings) {
 	}
 	v.notify(s.Notify)
 	v.webhooks(s.Webhooks)
+	v.limits(s)
 }
 
 // isOrigin reports whether s is a serialized http(s) origin (RFC 6454,

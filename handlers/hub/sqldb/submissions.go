@@ -145,8 +145,9 @@ func (db *DB) inSubmissionTx(ctx context.Context, w *sql.DB, f func(Tx) error) e
 	return tx.Commit()
 }
 
-// insertSubmission inserts r's submission in tx, claims its uploads and
-// runs the hook.
+// insertSubmission inserts r's submission in tx, enforces its limits,
+// claims its uploads and runs the hook. A repeated idempotency key is
+// answered before the limits are: a repeat is told of the first send.
 func (db *DB) insertSubmission(tx Tx, r *storeRequest) error {
 	ctx, s := r.ctx, r.s
 	// A used key makes the insert do nothing rather than fail, which on
@@ -171,6 +172,9 @@ func (db *DB) insertSubmission(tx Tx, r *storeRequest) error {
 			return fmt.Errorf("reading the submission with its idempotency key: %w", err)
 		}
 		return &hub.KeyUsedError{Key: s.IdempotencyKey, SubmissionID: first}
+	}
+	if err := enforceLimits(ctx, tx, s); err != nil {
+		return err
 	}
 	for _, a := range s.Attachments {
 		if err := claim(ctx, tx.Tx, s, a); err != nil {
