@@ -1,0 +1,173 @@
+// Package people finds, exports and erases what one person sent to the
+// forms of a workspace, known by their e-mail address: the data protection
+// requests an owner must answer. A submission is the person's when one of
+// its values is that address, or a list holding it (see
+// sqldb.HoldsAddress). The command line, the admin API and the console are
+// three faces of it.
+package people
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/mail"
+	"strings"
+	"time"
+
+	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/handlers/hub/sqldb"
+)
+
+// Store finds and erases a person's submissions, as sqldb.DB does.
+type Store interface {
+	PersonSubmissions(ctx context.Context, workspace, email string, fn func(hub.Submission) error) error
+	ErasePerson(ctx context.Context, workspace, email string) (sqldb.Erasure, error)
+}
+
+// Files deletes the files of erased submissions, as the hub's storage
+// does.
+type Files interface {
+	Delete(ctx context.Context, key string) error
+}
+
+// Deliveries deletes the deliveries not yet made of erased submissions,
+// as delivery.Queue does.
+type Deliveries interface {
+	DeletePending(ctx context.Context, submissionIDs []string) (int, error)
+}
+
+// People answers the requests about one person's data. Store is required;
+// without Files or Deliveries there is nothing of theirs to delete.
+type People struct {
+	Store      Store
+	Files      Files
+	Deliveries Deliveries
+	Logger     *slog.Logger
+}
+
+// Erased is what an erasure deleted.
+type Erased struct {
+	Submissions int `json:"erased"`
+	Files       int `json:"files"`
+	Deliveries  int `json:"deliveries"`
+}
+
+// Erase deletes every submission of workspace that holds the address
+// email, their files and their deliveries not yet made, and returns how
+// many of each. The submissions go first: a delivery that starts meanwhile
+// finds its submission gone and ends. A failure to delete a file or a
+// delivery is logged and the erasure stands: neither holds the values. On
+// a failure of the store, what was erased before it is returned with the
+// error.
+func (p *People) Erase(ctx context.Context, workspace, email string) (Erased, error) {
+	e, err := p.Store.ErasePerson(ctx, workspace, email)
+	out := Erased{Submissions: e.Submissions, Files: len(e.Files)}
+	if p.Files != nil {
+		hub.DeleteFiles(ctx, p.Files, e.Files, p.logger())
+	}
+	if p.Deliveries != nil && len(e.IDs) > 0 {
+		n, derr := p.Deliveries.DeletePending(ctx, e.IDs)
+		if derr != nil {
+			p.logger().ErrorContext(ctx, "pending deliveries of erased submissions left to end on their own", slog.Any("error", derr))
+		}
+		out.Deliveries = n
+	}
+	return out, err
+}
+
+// Export writes the submissions of workspace that hold the address email
+// as one JSON object, oldest first, streamed a submission at a time:
+//
+//	{"email": …, "workspace": …, "submissions": [
+//	  {"site", "form", "id", "createdAt", "values": {…}, "attachments": [{"filename", "size", "mime"}]}, …]}
+func (p *People) Export(ctx context.Context, workspace, email string, w io.Writer) error {
+	head, _ := json.Marshal(struct {
+		Email     string `json:"email"`
+		Workspace string `json:"workspace"`
+	}{strings.TrimSpace(email), workspace})
+	io.WriteString(w, string(head[:len(head)-1])+`,"submissions":[`)
+	first := true
+	err := p.Store.PersonSubmissions(ctx, workspace, email, func(s hub.Submission) error {
+		data, err := json.Marshal(exported(s))
+		if err != nil {
+			return err
+		}
+		if !first {
+			io.WriteString(w, ",")
+		}
+		first = false
+		io.WriteString(w, "\n  ")
+		_, err = w.Write(data)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if !first {
+		io.WriteString(w, "\n")
+	}
+	_, err = io.WriteString(w, "]}\n")
+	return err
+}
+
+// Submission is one submission of a person's export.
+type Submission struct {
+	Site        string          `json:"site"`
+	Form        string          `json:"form"`
+	ID          string          `json:"id"`
+	CreatedAt   time.Time       `json:"createdAt"`
+	Values      json.RawMessage `json:"values"`
+	Attachments []File          `json:"attachments"`
+}
+
+// File is a file of a Submission, described: the file itself stays in the
+// hub's storage.
+type File struct {
+	Filename string `json:"filename"`
+	Size     int64  `json:"size"`
+	MIME     string `json:"mime"`
+}
+
+func exported(s hub.Submission) Submission {
+	out := Submission{Site: s.Site, Form: s.Slug, ID: s.ID, CreatedAt: s.CreatedAt.UTC(), Values: s.Payload, Attachments: []File{}}
+	for _, a := range s.Attachments {
+		out.Attachments = append(out.Attachments, File{Filename: a.Filename, Size: a.Size, MIME: a.MIME})
+	}
+	return out
+}
+
+// ValidAddress reports whether email, without the spaces around it, is an
+// e-mail address alone, such as anna@example.com: what a request about a
+// person must name.
+func ValidAddress(email string) bool {
+	email = strings.TrimSpace(email)
+	a, err := mail.ParseAddress(email)
+	return err == nil && a.Address == email && a.Name == ""
+}
+
+// Mask returns email with its local part hidden but its first letter, as
+// a***@example.com: the audit log says whose data was touched that far
+// and no further, so that it keeps no address of a person who asked to
+// be forgotten.
+func Mask(email string) string {
+	local, domain, ok := strings.Cut(strings.ToLower(strings.TrimSpace(email)), "@")
+	if !ok || local == "" {
+		return "***"
+	}
+	r := []rune(local)
+	return string(r[:1]) + "***@" + domain
+}
+
+// Detail says what an erasure deleted, for the audit log.
+func (e Erased) Detail() string {
+	return fmt.Sprintf("one person's data erased: %d submissions, %d files, %d pending deliveries", e.Submissions, e.Files, e.Deliveries)
+}
+
+func (p *People) logger() *slog.Logger {
+	if p.Logger == nil {
+		return slog.Default()
+	}
+	return p.Logger
+}

@@ -1,0 +1,167 @@
+package people_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"gocloud.dev/blob/memblob"
+
+	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/handlers/hub/accounts"
+	"github.com/hubform/hubform/handlers/hub/delivery"
+	"github.com/hubform/hubform/handlers/hub/people"
+	"github.com/hubform/hubform/handlers/hub/sqldb"
+	"github.com/hubform/hubform/handlers/hub/sqldb/storetest"
+	"github.com/hubform/hubform/handlers/hub/sqlite"
+)
+
+type forms map[string]*hub.Form
+
+func (f forms) Lookup(site, slug string) (*hub.Form, error) {
+	if form, ok := f[site+"/"+slug]; ok {
+		return form, nil
+	}
+	return nil, hub.ErrNotFound
+}
+
+// fixture is a workspace acme owning site "site", whose form has a
+// webhook, with Anna's two submissions (one with a file), Bob's one, and
+// Anna's one in another workspace.
+func fixture(t *testing.T) (*sqldb.DB, *people.People, *delivery.Queue) {
+	t.Helper()
+	ctx := context.Background()
+	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "hub.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	fs := forms{
+		"site/form":   {Site: "site", Slug: "form", Settings: hub.Settings{Webhooks: []hub.Webhook{{URL: "https://a.example/hook", Secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"}}}},
+		"theirs/form": {Site: "theirs", Slug: "form"},
+	}
+	q, err := delivery.OpenSQLite(ctx, db, delivery.Config{Forms: fs, Submissions: db}, delivery.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(q.Close)
+	db.SetSubmissionHook(q.Hook())
+	if err := db.CreateUser(ctx, accounts.User{Email: "owner@example.com", PasswordHash: "$argon2id$x", CreatedAt: storetest.T0}); err != nil {
+		t.Fatal(err)
+	}
+	for site, ws := range map[string]string{"site": "acme", "theirs": "other"} {
+		if err := db.CreateWorkspace(ctx, ws, "owner@example.com", storetest.T0); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.ClaimSite(ctx, site, ws, storetest.T0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	files := memblob.OpenBucket(nil)
+	t.Cleanup(func() { files.Close() })
+	u := storetest.Upload("uploads/cv")
+	storetest.MustCreateUpload(t, db, u)
+	if err := files.WriteAll(ctx, u.Key, []byte("%PDF-1.4"), nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []struct{ id, site, payload string }{
+		{"S1", "site", `{"name":"Anna Österberg","email":"anna@example.com"}`},
+		{"S2", "site", `{"name":"Bob","email":"bob@example.com"}`},
+		{"S3", "site", `{"email":"ANNA@example.com","note":"second"}`},
+		{"S4", "theirs", `{"email":"anna@example.com"}`},
+	} {
+		sub := storetest.Submission(s.id)
+		if s.id == "S3" {
+			sub = storetest.Submission(s.id, storetest.Attachment(u))
+		}
+		sub.Site, sub.Payload = s.site, json.RawMessage(s.payload)
+		if err := db.CreateSubmission(ctx, sub); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return db, &people.People{Store: db, Files: files, Deliveries: q}, q
+}
+
+func TestErase(t *testing.T) {
+	ctx := context.Background()
+	db, p, q := fixture(t)
+	e, err := p.Erase(ctx, "acme", " Anna@Example.com")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (people.Erased{Submissions: 2, Files: 1, Deliveries: 2}); e != want {
+		t.Errorf("Erase = %+v, want %+v", e, want)
+	}
+	if ok, err := p.Files.(interface {
+		Exists(context.Context, string) (bool, error)
+	}).Exists(ctx, "uploads/cv"); err != nil || ok {
+		t.Errorf("the erased submission's file is still stored (%v)", err)
+	}
+	list, err := q.List(ctx, "site", "form")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list) != 1 || list[0].SubmissionID != "S2" {
+		t.Errorf("deliveries left %+v, want Bob's alone", list)
+	}
+	for id, want := range map[string]bool{"S1": false, "S2": true, "S3": false, "S4": true} {
+		if _, err := db.Submission(ctx, id); (err == nil) != want {
+			t.Errorf("Submission(%s) kept %v, want %v", id, err == nil, want)
+		}
+	}
+}
+
+func TestExport(t *testing.T) {
+	_, p, _ := fixture(t)
+	var buf bytes.Buffer
+	if err := p.Export(context.Background(), "acme", "anna@example.com", &buf); err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Email       string
+		Workspace   string
+		Submissions []people.Submission
+	}
+	if err := json.Unmarshal(buf.Bytes(), &got); err != nil {
+		t.Fatalf("export is not JSON: %v\n%s", err, buf.String())
+	}
+	if got.Email != "anna@example.com" || got.Workspace != "acme" || len(got.Submissions) != 2 {
+		t.Fatalf("export = %s", buf.String())
+	}
+	s1, s3 := got.Submissions[0], got.Submissions[1]
+	if s1.ID != "S1" || s1.Site != "site" || s1.Form != "form" || !s1.CreatedAt.Equal(storetest.T0) ||
+		!strings.Contains(string(s1.Values), "Anna Österberg") || len(s1.Attachments) != 0 {
+		t.Errorf("first submission = %+v", s1)
+	}
+	if want := []people.File{{Filename: "cv.pdf", Size: 1234, MIME: "application/pdf"}}; s3.ID != "S3" || !reflect.DeepEqual(s3.Attachments, want) {
+		t.Errorf("second submission = %+v, want S3 with %+v", s3, want)
+	}
+
+	buf.Reset()
+	if err := p.Export(context.Background(), "acme", "nobody@example.com", &buf); err != nil {
+		t.Fatal(err)
+	}
+	if strings.TrimSpace(buf.String()) != `{"email":"nobody@example.com","workspace":"acme","submissions":[]}` {
+		t.Errorf("export of no one = %s", buf.String())
+	}
+}
+
+func TestValidAddressAndMask(t *testing.T) {
+	for email, want := range map[string]bool{
+		"anna@example.com": true, " anna@example.com ": true, "Anna <anna@example.com>": false,
+		"anna": false, "": false, "a b@example.com": false, "anna@example.com, bob@example.com": false,
+	} {
+		if got := people.ValidAddress(email); got != want {
+			t.Errorf("ValidAddress(%q) = %v, want %v", email, got, want)
+		}
+	}
+	for email, want := range map[string]string{"Anna@Example.com": "a***@example.com", "Émile@x.fr": "é***@x.fr", "nope": "***"} {
+		if got := people.Mask(email); got != want {
+			t.Errorf("Mask(%q) = %q, want %q", email, got, want)
+		}
+	}
+}
