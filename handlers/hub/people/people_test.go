@@ -132,6 +132,9 @@ func TestExport(t *testing.T) {
 	if got.Email != "anna@example.com" || got.Workspace != "acme" || len(got.Submissions) != 2 {
 		t.Fatalf("export = %s", buf.String())
 	}
+	if !strings.Contains(buf.String(), `"attachments":[]`) {
+		t.Errorf("a submission without files has no empty list of attachments: %s", buf.String())
+	}
 	s1, s3 := got.Submissions[0], got.Submissions[1]
 	if s1.ID != "S1" || s1.Site != "site" || s1.Form != "form" || !s1.CreatedAt.Equal(storetest.T0) ||
 		!strings.Contains(string(s1.Values), "Anna Österberg") || len(s1.Attachments) != 0 {
