@@ -65,6 +65,7 @@ func Run(t *testing.T, open Open) {
 		{"DeleteSubmissions", testDeleteSubmissions},
 		{"DeleteSubmissionsBefore", testDeleteSubmissionsBefore},
 		{"DeleteRace", testDeleteRace},
+		{"Limits", testLimits},
 		{"People", testPeople},
 	}
 	// Each check opens databases of its own: they run in parallel.
