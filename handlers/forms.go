@@ -26,13 +26,14 @@ type FormOptions struct {
 	// HubURL is the hub serving the form; empty means Config.HubURL. One
 	// Handler can serve forms of several hubs, one hub per site and slug.
 	HubURL string
-	// LoadingFallback, ErrorFallback, UnconfiguredFallback and
-	// SuccessFallback replace the built-in states, as the props of the
-	// same names do (components.HubFormProps).
+	// LoadingFallback, ErrorFallback, UnconfiguredFallback,
+	// SuccessFallback and ClosedFallback replace the built-in states, as
+	// the props of the same names do (components.HubFormProps).
 	LoadingFallback      templ.Component
 	ErrorFallback        func(message string) templ.Component
 	UnconfiguredFallback templ.Component
 	SuccessFallback      templ.Component
+	ClosedFallback       templ.Component
 	// FormProps style the form and replace its field components.
 	FormProps components.FormProps
 	// OnSuccess is called once per submission of this form that the hub
@@ -71,16 +72,17 @@ func (h *Handler) form(f Form) registered {
 }
 
 // props returns the props of a form as registered, with this handler's
-// routes and no schema yet.
+// routes, a fresh submission key and stamp, and no schema yet.
 func (h *Handler) props(f Form, r registered, locale string) components.HubFormProps {
 	base := h.cfg.Prefix + "/" + url.PathEscape(f.Site) + "/" + url.PathEscape(f.Slug)
 	return components.HubFormProps{
 		SiteID: f.Site, FormSlug: f.Slug, Locale: locale,
 		LoadingFallback: r.LoadingFallback, ErrorFallback: r.ErrorFallback,
-		UnconfiguredFallback: r.UnconfiguredFallback, SuccessFallback: r.SuccessFallback,
+		UnconfiguredFallback: r.UnconfiguredFallback, SuccessFallback: r.SuccessFallback, ClosedFallback: r.ClosedFallback,
 		FormProps:     r.FormProps,
 		Routes:        components.Routes{Load: base, Submit: base + "/submit", TurnstileScript: h.cfg.TurnstileScript},
 		SubmissionKey: newSubmissionKey(),
+		Stamp:         h.stamps.stamp(f),
 	}
 }
 

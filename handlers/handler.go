@@ -81,6 +81,15 @@ type Config struct {
 	// HTMXURL is the address of the host's own htmx 2 script, for Head to
 	// load instead of the copy the module embeds; empty means that copy.
 	HTMXURL string
+	// StampKey signs the time each form is rendered, which its post carries
+	// back, so that the hub learns how long the visitor had the form (the
+	// time trap: a post within seconds of the page is a bot's) and a stamp
+	// cannot be forged or moved to another form. Empty means a random key
+	// made by New. Set the same key, 32 random bytes, on every instance of
+	// an app behind a load balancer: a post landing on another instance
+	// than the page's is otherwise flagged, its stamp not being that
+	// instance's.
+	StampKey []byte
 }
 
 // Handler serves HubForm's routes: the load route behind the loading state,
@@ -92,6 +101,7 @@ type Handler struct {
 	client *hubclient.Client
 	forms  map[Form]registered
 	cache  *schemaCache
+	stamps stamper
 	echo   *echo.Echo
 }
 
@@ -130,6 +140,7 @@ func New(cfg Config) *Handler {
 		cfg:    cfg,
 		client: client,
 		cache:  &schemaCache{ttl: cfg.CacheTTL, timeout: cfg.FetchTimeout, logger: cfg.Logger, now: time.Now, entries: map[string]cached{}},
+		stamps: newStamper(cfg.StampKey),
 		echo:   echo.New(),
 	}
 	h.registerForms()
@@ -179,9 +190,19 @@ func (h *Handler) Props(ctx context.Context, site, slug, locale string) componen
 // parameter "locale", the CSRF token from Echo's CSRF middleware. A host
 // may change the returned props' Locale (from a cookie, a path, …): the
 // routes the form loads and posts to carry it.
+//
+// The page's query string prefills the form (State.Values): hidden fields
+// and fields the schema marks "prefill" take the value of the parameter of
+// their name ("?utm_source=newsletter"); other fields never do. A value
+// that breaks its field's rules (an option that does not exist, a text too
+// long) is dropped, and one that is shown is checked again when the form
+// is sent, as a typed one.
 func (h *Handler) PropsFor(c echo.Context, site, slug string) components.HubFormProps {
 	p := h.Props(c.Request().Context(), site, slug, c.QueryParam("locale"))
 	h.addCSRF(&p, c)
+	if p.InitialSchema != nil {
+		p.State.Values = prefill(p.InitialSchema, c.QueryParams())
+	}
 	return p
 }
 

@@ -39,6 +39,11 @@ func (h *Handler) submit(c echo.Context) error {
 		return h.respond(c, http.StatusBadGateway, p, components.LoadError(p, ""))
 	}
 	p.InitialSchema = schema
+	if schema.Meta.Closed {
+		// The hub would refuse it: say so before any file is uploaded.
+		h.cfg.Logger.Info("post refused: the form is closed", "site", f.Site, "form", f.Slug)
+		return h.respond(c, http.StatusForbidden, p, components.Closed(p))
+	}
 	texts := components.TextsFor(schema, p.Locale)
 	htmx := r.Header.Get("HX-Request") == "true"
 
@@ -65,6 +70,12 @@ func (h *Handler) submit(c echo.Context) error {
 		key = ""
 	}
 	p.SubmissionKey = cmp.Or(key, p.SubmissionKey)
+	// The form shown again keeps the stamp of its first rendering, so that
+	// fixing a field is not taken for a bot's haste.
+	timing := h.stamps.timing(f, r.PostFormValue(components.StampField))
+	if timing.Stamp == hubclient.StampValid {
+		p.Stamp = r.PostFormValue(components.StampField)
+	}
 	p.State = components.State{Values: shown(posted), FilesLost: !htmx && len(files) > 0}
 	values, problems, err := typeValues(schema, posted, files)
 	if err != nil {
@@ -85,6 +96,7 @@ func (h *Handler) submit(c echo.Context) error {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), h.cfg.SubmitTimeout)
 	ctx = hubclient.WithVisitor(ctx, h.visitor(c))
+	ctx = hubclient.WithTiming(hubclient.WithLocale(ctx, p.Locale), timing)
 	defer cancel()
 	sent := values
 	if key != "" {
@@ -98,21 +110,64 @@ func (h *Handler) submit(c echo.Context) error {
 		return h.failed(c, f, reg, p, texts, err)
 	}
 	h.succeeded(ctx, f, reg, values)
+	if to := schema.Meta.Redirect(); to != "" {
+		return redirect(c, to, htmx)
+	}
 	p.State = components.State{}
 	return h.respond(c, http.StatusOK, p, components.Submitted(p))
 }
 
+// redirect sends the visitor to the form's own thank-you page: htmx by
+// HX-Redirect, which it follows as a navigation, a post without
+// JavaScript by a 303, which the browser follows with a GET.
+func redirect(c echo.Context, to string, htmx bool) error {
+	c.Response().Header().Set("Cache-Control", "no-store")
+	c.Response().Header().Add("Vary", "HX-Request")
+	if htmx {
+		c.Response().Header().Set("HX-Redirect", to)
+		return c.NoContent(http.StatusOK)
+	}
+	return c.Redirect(http.StatusSeeOther, to)
+}
+
 // failed reports a failed submission once, to the log and OnError, and
-// shows the form again with a message for people, so they can retry.
+// shows the form again with a message for people, so they can retry; or,
+// for a form the hub says is closed, the closed state.
 func (h *Handler) failed(c echo.Context, f Form, reg registered, p components.HubFormProps, texts components.Texts, err error) error {
 	h.cfg.Logger.Warn("submission failed", "site", f.Site, "form", f.Slug, "error", err)
 	h.reportError(c.Request().Context(), f, reg, err)
+	if errors.Is(err, hubclient.ErrFormClosed) {
+		return h.respond(c, http.StatusForbidden, p, components.Closed(p))
+	}
+	status := http.StatusBadGateway
 	var hubErr *hubclient.HubError
 	if errors.As(err, &hubErr) && len(hubErr.Fields) > 0 {
 		p.State.Errors = hubErr.Fields
 	}
 	p.State.SubmitError = texts.T(failureText(err))
-	return h.respond(c, http.StatusBadGateway, p, components.HubForm(p))
+	if errors.Is(err, hubclient.ErrDuplicate) {
+		status = http.StatusConflict
+		p.State.Errors, p.State.SubmitError = duplicates(p, hubErr.Fields)
+	}
+	return h.respond(c, status, p, components.HubForm(p))
+}
+
+// duplicates returns the errors of a submission the hub refused for a
+// value already sent: the built-in text, in the form's locale rather than
+// in the hub's words, beside each field named that the form has, or in
+// the error panel when it has none of them.
+func duplicates(p components.HubFormProps, fields map[string]string) (map[string]string, string) {
+	text := components.LocalText(p.InitialSchema, p.Locale, "duplicate")
+	errs := map[string]string{}
+	for name := range fields {
+		if p.InitialSchema.Field(name) != nil {
+			errs[name] = text
+		}
+	}
+	if len(errs) == 0 {
+		return nil, text
+	}
+	return errs, ""
 }
 
 // readPost parses a multipart or URL-encoded post, spooling files beyond

@@ -197,11 +197,13 @@ func (p *Pages) refuse(c echo.Context, err error) error {
 }
 
 // page renders a form's page: the schema fetched from the hub through the
-// handlers, in the visitor's language, rendered with HubForm.
+// handlers, in the visitor's language, rendered with HubForm, and
+// prefilled from the page's query string as in an app (PropsFor).
 func (p *Pages) page(c echo.Context) error {
 	r := c.Request()
 	form := formFrom(r.Context())
-	props := p.forms.Props(r.Context(), form.Site, form.Slug, chooseLocale(r, form.Schema))
+	props := p.forms.PropsFor(c, form.Site, form.Slug)
+	props.Locale = chooseLocale(r, form.Schema)
 	title := form.Slug
 	if props.InitialSchema != nil {
 		title = cmp.Or(components.Title(props.InitialSchema, props.Locale), title)

@@ -26,12 +26,17 @@ func newNonce() string { return rand.Text() }
 // page where visitors type. Posts go to the hub only. The page may be
 // framed by the hub and by the origins the form allows (allowedOrigins),
 // so that an owner can show it in an iframe of their own site, and by no
-// one else, so that no other site can dress it up to take clicks. f may be
-// nil: an answer about no form.
+// one else, so that no other site can dress it up to take clicks. A form
+// that sends the visitor to a page of its own after a submission may post
+// to that page's origin too: browsers hold a post's redirect to
+// form-action. f may be nil: an answer about no form.
 func (p *Pages) policy(nonce string, f *hub.Form) string {
 	scripts, frames := []string{"'self'", "'nonce-" + nonce + "'"}, []string{}
-	ancestors := []string{"'self'"}
+	ancestors, posts := []string{"'self'"}, []string{"'self'"}
 	if f != nil {
+		if to := origin(f.Schema.Meta.Redirect()); to != "" {
+			posts = append(posts, to)
+		}
 		switch f.Schema.Meta.CaptchaProvider {
 		case hubclient.CaptchaTurnstile:
 			scripts, frames = append(scripts, p.turnstileOrigin), append(frames, p.turnstileOrigin)
@@ -51,7 +56,7 @@ func (p *Pages) policy(nonce string, f *hub.Form) string {
 		"frame-src " + strings.Join(frames, " "),
 		"object-src 'none'",
 		"base-uri 'none'",
-		"form-action 'self'",
+		"form-action " + strings.Join(posts, " "),
 		"frame-ancestors " + strings.Join(ancestors, " "),
 	}, "; ")
 }
