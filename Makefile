@@ -2,7 +2,7 @@
 GO       ?= go
 PKGS     ?= ./...
 
-.PHONY: run test bench generate lint deps npm fuzz build assets browser versitygw postgres mailpit
+.PHONY: run test bench generate lint deps npm fuzz build assets browser versitygw postgres mailpit poppler
 
 ## run: the demo site on 127.0.0.1:8080, with its own hub; data in $(DATA)
 DATA ?= .hubform/demo
@@ -15,7 +15,7 @@ test: export HUBFORM_BROWSER_TESTS = 1
 test: export HUBFORM_S3_TESTS = 1
 test: export HUBFORM_POSTGRES_TESTS = 1
 test: export HUBFORM_MAIL_TESTS = 1
-test: deps npm browser versitygw postgres mailpit lint
+test: deps npm browser versitygw postgres mailpit poppler lint
 	$(GO) test -count=1 $(PKGS)
 	$(GO) test -count=1 -race -short $(PKGS)
 
@@ -96,6 +96,11 @@ versitygw:
 ## named so that their text renders the same whatever fontconfig picked.
 browser:
 	command -v chromium >/dev/null || (apt-get update && apt-get install -y --no-install-recommends chromium fonts-dejavu-core)
+
+## poppler: pdftotext and pdfinfo (Debian's poppler-utils), which read the text of the
+## submissions' PDFs back in their tests.
+poppler:
+	command -v pdftotext >/dev/null || (apt-get update && apt-get install -y --no-install-recommends poppler-utils)
 
 ## postgres: Debian's PostgreSQL for the storage tests, which start a server of their
 ## own on a spare port (handlers/hub/postgres/pgtest). The package's own service is
