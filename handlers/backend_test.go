@@ -239,7 +239,7 @@ func TestPrefillFromTheQuery(t *testing.T) {
 	b := newBackend(t)
 	doc := parse(t, b.page(t, "/page/acme/prefill?utm_source=newsletter&plan=pro&code=AB12&name=Mallory&ref="))
 	value := func(name string) string {
-		return doc.Find(`[name="` + name + `"]`).AttrOr("value", "")
+		return doc.Find(`[name="`+name+`"]`).AttrOr("value", "")
 	}
 	if value("utm_source") != "newsletter" || value("code") != "AB12" || value("name") != "" || value("ref") != "" {
 		t.Errorf("utm_source %q, code %q, name %q, ref %q", value("utm_source"), value("code"), value("name"), value("ref"))
