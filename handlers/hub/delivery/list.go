@@ -29,7 +29,8 @@ type Delivery struct {
 	Site         string `json:"site"`
 	Slug         string `json:"form"`
 	SubmissionID string `json:"submissionId"`
-	// Target is the receiver's URL, or "e-mail".
+	// Target is the receiver's URL, "e-mail" to the form's owners or
+	// "confirmation e-mail" to the visitor.
 	Target  string `json:"target"`
 	Outcome string `json:"outcome"`
 	// Attempts is how many attempts were made, Errors why those that
@@ -99,8 +100,11 @@ func delivery(j *rivertype.JobRow) Delivery {
 	if json.Unmarshal(j.EncodedArgs, &a) == nil {
 		d.Site, d.Slug, d.SubmissionID, d.Target = a.Site, a.Slug, a.SubmissionID, a.URL
 	}
-	if j.Kind == (NotifyArgs{}).Kind() {
+	switch j.Kind {
+	case NotifyArgs{}.Kind():
 		d.Target = "e-mail"
+	case AutoresponseArgs{}.Kind():
+		d.Target = "confirmation e-mail"
 	}
 	for _, e := range j.Errors {
 		d.Errors = append(d.Errors, Attempt{Attempt: e.Attempt, At: e.At, Error: e.Error})

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"github.com/riverqueue/river"
@@ -73,7 +74,8 @@ type Config struct {
 	// cannot notify it (SQLite); zero means River's default, one second.
 	PollInterval time.Duration
 	// OnAttempt, when set, is told of every attempt this hub makes, once it
-	// ends: its kind (WebhookArgs.Kind, NotifyArgs.Kind) and what it leaves
+	// ends: its kind (WebhookArgs.Kind, NotifyArgs.Kind,
+	// AutoresponseArgs.Kind) and what it leaves
 	// the delivery as, one of the Outcome constants but OutcomePending.
 	OnAttempt func(kind, outcome string)
 	Logger    *slog.Logger
@@ -119,6 +121,9 @@ type Queue struct {
 	// exec runs River's queries outside a transaction.
 	exec  riverdriver.Executor
 	close func()
+	// nextPrune is when the queue next deletes the confirmation budgets
+	// of past days, in Unix milliseconds.
+	nextPrune atomic.Int64
 }
 
 // riverClient is what Queue uses of a *river.Client, whatever its driver.
@@ -150,6 +155,7 @@ func (q *Queue) riverConfig(work bool) *river.Config {
 	}
 	river.AddWorker(rc.Workers, &webhookWorker{q: q})
 	river.AddWorker(rc.Workers, &notifyWorker{q: q})
+	river.AddWorker(rc.Workers, &autoresponseWorker{q: q})
 	if work {
 		rc.Queues = map[string]river.QueueConfig{QueueName: {MaxWorkers: q.cfg.Workers}}
 	}
@@ -198,6 +204,13 @@ func (q *Queue) Hook() sqldb.SubmissionHook {
 			q.cfg.Logger.Warn("form asks for e-mail but the hub has no SMTP server (--smtp-url): none sent", "site", s.Site, "form", s.Slug, "submission", s.ID)
 		}
 		params := q.jobs(s, form.Settings)
+		confirm, err := q.autoresponse(ctx, tx, s, form)
+		if err != nil {
+			return fmt.Errorf("delivery: %w", err)
+		}
+		if confirm != nil {
+			params = append(params, *confirm)
+		}
 		if len(params) == 0 {
 			return nil
 		}
@@ -211,7 +224,7 @@ func (q *Queue) Hook() sqldb.SubmissionHook {
 // jobs returns the deliveries of s under settings.
 func (q *Queue) jobs(s hub.Submission, settings hub.Settings) []river.InsertManyParams {
 	var out []river.InsertManyParams
-	opts := &river.InsertOpts{Queue: QueueName, MaxAttempts: q.schedule.maxAttempts(), Tags: []string{FormTag(s.Site, s.Slug)}}
+	opts := q.insertOpts(s)
 	for _, w := range settings.Webhooks {
 		out = append(out, river.InsertManyParams{
 			Args:       WebhookArgs{SubmissionID: s.ID, Site: s.Site, Slug: s.Slug, URL: w.URL},
@@ -225,6 +238,11 @@ func (q *Queue) jobs(s hub.Submission, settings hub.Settings) []river.InsertMany
 		})
 	}
 	return out
+}
+
+// insertOpts returns the options of the deliveries of s.
+func (q *Queue) insertOpts(s hub.Submission) *river.InsertOpts {
+	return &river.InsertOpts{Queue: QueueName, MaxAttempts: q.schedule.maxAttempts(), Tags: []string{FormTag(s.Site, s.Slug)}}
 }
 
 // FormTag returns the tag of the deliveries of a form: a hash, since River

@@ -101,6 +101,7 @@ type Message struct {
 	ReplyTo     []Address    `json:"ReplyTo"`
 	Subject     string       `json:"Subject"`
 	Text        string       `json:"Text"`
+	HTML        string       `json:"HTML"`
 	Attachments []Attachment `json:"Attachments"`
 }
 
