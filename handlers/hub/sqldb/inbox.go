@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -115,10 +116,30 @@ func deleteIDs(ctx context.Context, tx *sql.Tx, site, slug string, ids []string,
 // SetSpam marks the submissions of site and form with the given ids as
 // spam, or as not spam, and returns how many it found. Ids of another
 // form are left alone.
+//
+// Marking as not spam releases the submissions the hub flagged, whose
+// deliveries are held: in the same transaction each loses its held mark
+// and the DB's SubmissionHook runs for it as for a submission just stored,
+// so that its deliveries are made now, and once, however often it is
+// marked again. A released submission is not held to the form's limits:
+// they were not checked when it was stored, and are not now, as a
+// submission an owner wants is not refused; its unique values are not
+// recorded either. Marking as spam leaves the held mark as it is.
 func (db *DB) SetSpam(ctx context.Context, site, slug string, ids []string, spam bool) (int, error) {
+	w, err := db.writer()
+	if err != nil {
+		return 0, err
+	}
 	n := 0
-	err := db.inTx(ctx, func(tx *sql.Tx) error {
+	err = db.inSubmissionTx(ctx, w, func(tx Tx) error {
 		for chunk := range slices.Chunk(ids, maxIDs) {
+			var released []hub.Submission
+			if !spam {
+				var err error
+				if released, err = release(ctx, tx, site, slug, chunk); err != nil {
+					return err
+				}
+			}
 			inIDs, args := in(chunk, []any{site, slug, spam})
 			res, err := tx.ExecContext(ctx, `UPDATE submissions SET spam = $3 WHERE site = $1 AND form = $2 AND id `+inIDs, args...)
 			if err != nil {
@@ -129,6 +150,15 @@ func (db *DB) SetSpam(ctx context.Context, site, slug string, ids []string, spam
 				return err
 			}
 			n += int(m)
+			if db.onSubmission == nil {
+				continue
+			}
+			for _, s := range released {
+				s.Spam = false
+				if err := db.onSubmission(ctx, tx, s); err != nil {
+					return fmt.Errorf("releasing submission %s: %w", s.ID, err)
+				}
+			}
 		}
 		return nil
 	})
@@ -136,6 +166,28 @@ func (db *DB) SetSpam(ctx context.Context, site, slug string, ids []string, spam
 		return 0, db.errorf("mark submissions of %s/%s as spam %v: %w", site, slug, spam, err)
 	}
 	return n, nil
+}
+
+// release clears the held mark of the submissions of site and form among
+// ids that carry it, and returns them. They are read whole before the
+// caller runs its hook on the transaction's connection.
+func release(ctx context.Context, tx Tx, site, slug string, ids []string) ([]hub.Submission, error) {
+	inIDs, args := in(ids, []any{site, slug, false})
+	rows, err := tx.QueryContext(ctx, `UPDATE submissions SET held = $3
+		WHERE site = $1 AND form = $2 AND held AND id `+inIDs+` RETURNING `+submissionColumns, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []hub.Submission
+	for rows.Next() {
+		s, err := scanSubmission(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
 }
 
 // SubmissionForms returns the forms that have submissions, in no
