@@ -53,7 +53,9 @@ func (s *Server) postSubmit(c echo.Context) error {
 		return s.answerRepeat(c, form, id)
 	}
 	if err := s.checkOpen(ctx, form); err != nil {
-		return err
+		// Another hub may have stored the first send, taking the form's
+		// last place, since the key was looked up.
+		return s.repeatOr(c, form, req.IdempotencyKey, err)
 	}
 	for name := range req.Payload {
 		if hubclient.IsHoneypot(name) {
@@ -112,7 +114,7 @@ func (s *Server) postSubmit(c echo.Context) error {
 		case errors.Is(err, ErrUploadClaim):
 			return s.repeatOr(c, form, req.IdempotencyKey, Errorf(http.StatusUnprocessableEntity, "%v", err))
 		case errors.Is(err, ErrClosed):
-			return errClosed
+			return s.repeatOr(c, form, req.IdempotencyKey, errClosed)
 		case errors.Is(err, ErrDuplicate):
 			return s.repeatOr(c, form, req.IdempotencyKey, duplicate(form, err))
 		}
