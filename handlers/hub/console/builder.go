@@ -30,7 +30,7 @@ func (con *Console) registerBuilder(g *echo.Group) {
 	g.POST("/forms/:site/:slug/fields/:n/move", con.builderAction(moveField, viewFields))
 	g.POST("/forms/:site/:slug/fields/:n/remove", con.removeFieldAction)
 	g.GET("/forms/:site/:slug/settings", con.settingsPage)
-	g.POST("/forms/:site/:slug/settings", con.builderAction(editSettings, viewSettings))
+	g.POST("/forms/:site/:slug/settings", con.builderAction(con.editSettings, viewSettings))
 	g.POST("/forms/:site/:slug/translations", con.builderAction(addLocale, viewTranslations))
 	g.POST("/forms/:site/:slug/translations/:locale", con.builderAction(editTranslation, viewTranslations))
 }
@@ -282,6 +282,7 @@ func editField(d *draft, c echo.Context) error {
 	f.Label, f.Placeholder, f.Help = c.FormValue("label"), c.FormValue("placeholder"), c.FormValue("help")
 	f.Required = c.FormValue("required") != ""
 	f.Multiple = f.Type == hubclient.FieldFile && c.FormValue("multiple") != ""
+	f.Prefill = canPrefill(f) && c.FormValue("prefill") != ""
 	if _, ok := c.Request().PostForm["options"]; ok {
 		f.Options = parseOptions(c.FormValue("options"), f.Options)
 	}
@@ -289,6 +290,13 @@ func editField(d *draft, c echo.Context) error {
 		renameField(s, old, f.Name)
 	}
 	return putInStep(d, f.Name, c)
+}
+
+// canPrefill reports whether the builder offers the field to take its
+// value from the page's query string: a visible field that is not a file,
+// which no address can carry. Hidden fields always take it.
+func canPrefill(f *hubclient.Field) bool {
+	return f.Type != hubclient.FieldHidden && f.Type != hubclient.FieldFile
 }
 
 // parseOptions reads options one a line, "value|label" or a value that is
@@ -530,7 +538,7 @@ func (p formProps) typed(action, name, value string) string {
 
 // typedOn is typed for a checkbox.
 func (p formProps) typedOn(action, name string, on bool) bool {
-	if p.TypedAt != action {
+	if p.TypedAt != action || p.Typed == nil {
 		return on
 	}
 	return p.Typed.Get(name) != ""

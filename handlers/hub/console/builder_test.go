@@ -324,3 +324,49 @@ func TestBuilderTranslations(t *testing.T) {
 	f.refused("/translations", url.Values{"locale": {"de"}}, http.StatusUnprocessableEntity)
 	f.refused("/translations/fr", url.Values{"title": {"Contact"}}, http.StatusUnprocessableEntity)
 }
+
+func TestBuilderPrefill(t *testing.T) {
+	f := newBuilderForm(t)
+	f.act("/fields", url.Values{"type": {"hidden"}, "name": {"ref"}})
+	f.act("/fields", url.Values{"type": {"file"}, "name": {"cv"}, "step": {"how"}})
+	page := html.UnescapeString(f.b.get("/console/forms/acme/contact").body)
+	for _, want := range []string{
+		`<input id="f1-prefill" name="prefill" type="checkbox" value="on"> Take its value from the page's address (?email=…)`,
+		"A hidden field always takes its value from the page's address (?ref=…).",
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the field editors lack %s", want)
+		}
+	}
+	for _, id := range []string{"f2-prefill", "f3-prefill"} {
+		if strings.Contains(page, `id="`+id+`"`) {
+			t.Errorf("the hidden or file field offers %s", id)
+		}
+	}
+
+	s := f.act("/fields/1", url.Values{"name": {"email"}, "label": {"Your e-mail"}, "required": {"on"}, "prefill": {"on"}})
+	if !s.Fields[1].Prefill || !s.Fields[1].Required {
+		t.Errorf("email with prefill: %+v", s.Fields[1])
+	}
+	_, _, members := f.last()
+	if !strings.Contains(string(members["fields"]), `"prefill": true`) {
+		t.Errorf("the file's fields: %s", members["fields"])
+	}
+	if page := f.b.get("/console/forms/acme/contact").body; !strings.Contains(page, `name="prefill" type="checkbox" value="on" checked`) {
+		t.Errorf("prefill is not shown checked")
+	}
+	// A refused edit shows the checkbox as posted.
+	if body := f.refused("/fields/0", url.Values{"name": {"full name"}, "prefill": {"on"}}, http.StatusUnprocessableEntity); !strings.Contains(body, `id="f0-prefill" name="prefill" type="checkbox" value="on" checked`) {
+		t.Errorf("a refused edit lost the checkbox: %s", body)
+	}
+	s = f.act("/fields/1", url.Values{"name": {"email"}, "label": {"Your e-mail"}})
+	if s.Fields[1].Prefill {
+		t.Errorf("email unchecked: %+v", s.Fields[1])
+	}
+	// Hidden and file fields never carry the flag, whatever is posted.
+	s = f.act("/fields/2", url.Values{"name": {"ref"}, "prefill": {"on"}})
+	s = f.act("/fields/3", url.Values{"name": {"cv"}, "prefill": {"on"}})
+	if s.Fields[2].Prefill || s.Fields[3].Prefill {
+		t.Errorf("hidden or file field with prefill: %+v %+v", s.Fields[2], s.Fields[3])
+	}
+}

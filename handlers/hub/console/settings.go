@@ -2,6 +2,7 @@ package console
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"net/http"
@@ -14,7 +15,8 @@ import (
 )
 
 // settingsPage is the Settings tab of a stored form: its texts, captcha,
-// files, origins, delivery and hosted page, from the newest version, which
+// files, origins, delivery, hosted page, the page after sending, the
+// confirmation e-mail, closing and limits, and spam checks, from the newest version, which
 // editSettings changes.
 func (con *Console) settingsPage(c echo.Context) error {
 	site, slug := c.Param("site"), c.Param("slug")
@@ -34,9 +36,10 @@ func (con *Console) settingsPage(c echo.Context) error {
 }
 
 // editSettings sets the title, step titles, buttons' texts, captcha and
-// the hub's settings. The hosted page's checkbox and the delivery inputs
-// change their settings only when the page showed them.
-func editSettings(d *draft, c echo.Context) error {
+// the hub's settings. The hosted page's checkbox, the delivery inputs and
+// the sections of editBehaviour change their settings only when the page
+// showed them. A closing time is typed in the session's time zone.
+func (con *Console) editSettings(d *draft, c echo.Context) error {
 	s := d.Schema
 	form, _ := c.FormParams()
 	s.Title = form.Get("title")
@@ -49,12 +52,13 @@ func editSettings(d *draft, c echo.Context) error {
 	s.Meta.CaptchaProvider, s.Meta.CaptchaSiteKey = form.Get("captchaProvider"), strings.TrimSpace(form.Get("captchaSiteKey"))
 	secret := strings.TrimSpace(form.Get("captchaSecret"))
 	d.setHub("captchaSecret", secret, secret == "")
+	var errs []error
 	if size := strings.TrimSpace(form.Get("maxFileSize")); size != "" {
-		n, err := parseByteSize(size)
-		if err != nil {
-			return problem("hub.maxFileSize", "the largest file is a size such as 5 MB, 512 KB or 5242880 (bytes), not %q", size)
+		if n, err := parseByteSize(size); err != nil {
+			errs = append(errs, problem("hub.maxFileSize", "the largest file is a size such as 5 MB, 512 KB or 5242880 (bytes), not %q", size))
+		} else {
+			d.setHub("maxFileSize", n, n == 0)
 		}
-		d.setHub("maxFileSize", n, n == 0)
 	} else {
 		d.setHub("maxFileSize", nil, true)
 	}
@@ -67,9 +71,10 @@ func editSettings(d *draft, c echo.Context) error {
 		d.setHub("hostedPage", false, form.Get("hostedPage") == "on")
 	}
 	if form.Has("notifyEmail") {
-		return editNotify(d, lines(form.Get("notifyEmail")), strings.TrimSpace(form.Get("replyToField")))
+		errs = append(errs, editNotify(d, lines(form.Get("notifyEmail")), strings.TrimSpace(form.Get("replyToField"))))
 	}
-	return nil
+	errs = append(errs, editBehaviour(d, form, con.location(c.Request().Context())))
+	return errors.Join(errs...)
 }
 
 // editNotify sets who is e-mailed each submission, keeping what else the
@@ -238,7 +243,7 @@ func describedBy(id, help, err string) string {
 // hostedChecked is the hosted page's checkbox: as posted when the page
 // comes back from a refused post, else as the file says.
 func hostedChecked(p formProps, action string, d *draft) bool {
-	if p.TypedAt == action {
+	if p.TypedAt == action && p.Typed != nil {
 		return p.Typed.Get("hostedPage") == "on"
 	}
 	return d.hostedPage()

@@ -1,6 +1,7 @@
 package console_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"html"
@@ -12,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/PuerkitoBio/goquery"
 
 	"github.com/hubform/hubform/handlers/hub/accounts"
 )
@@ -93,7 +96,9 @@ func TestSettingsTab(t *testing.T) {
 	for _, m := range legends {
 		got = append(got, m[1])
 	}
-	if want := []string{"Texts", "Captcha", "Files", "Origins", "Hosted page"}; !reflect.DeepEqual(got, want) {
+	want := []string{"Texts", "After sending", "Confirmation e-mail", "In de, optional", "Closing and limits", "One response per person",
+		"Captcha", "Spam", "Files", "Origins", "Hosted page"}
+	if !reflect.DeepEqual(got, want) {
 		t.Errorf("settings groups %q, want %q", got, want)
 	}
 	for _, want := range []string{`name="maxFileSize" type="text" value="5 MB"`, "25 MB, the hub&#39;s default", `aria-current="page">Settings</a>`,
@@ -257,14 +262,17 @@ func TestSettingsRoles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, u := range []struct{ email, ws string }{{"vi@example.com", accounts.DefaultWorkspace}, {"ot@example.com", "other"}} {
+	for _, u := range []struct {
+		email, ws string
+		role      accounts.Role
+	}{{"vi@example.com", accounts.DefaultWorkspace, accounts.Viewer}, {"ed@example.com", accounts.DefaultWorkspace, accounts.Editor}, {"ot@example.com", "other", ""}} {
 		if err := f.tc.db.CreateUser(ctx, accounts.User{Email: u.email, PasswordHash: hash, CreatedAt: time.Now()}); err != nil {
 			t.Fatal(err)
 		}
 		if u.ws == "other" {
 			err = f.tc.db.CreateWorkspace(ctx, u.ws, u.email, time.Now())
 		} else {
-			err = f.tc.db.SetMember(ctx, accounts.Member{Workspace: u.ws, Email: u.email, Role: accounts.Viewer, CreatedAt: time.Now()})
+			err = f.tc.db.SetMember(ctx, accounts.Member{Workspace: u.ws, Email: u.email, Role: u.role, CreatedAt: time.Now()})
 		}
 		if err != nil {
 			t.Fatal(err)
@@ -278,7 +286,12 @@ func TestSettingsRoles(t *testing.T) {
 		return b, b.csrf("/console/account")
 	}
 	n, _, _ := f.last()
-	post := settingsPost()
+	// The page's form with every setting of a form's behaviour changed.
+	post := f.settingsForm()
+	for k, v := range map[string]string{"redirectUrl": "https://example.com/thanks", "autoresponder": "on", "arSubject": "Thanks", "arBody": "Hi",
+		"closesAt": "2026-12-31T23:59", "maxSubmissions": "5", "uniqueFields": "email", "minSeconds": "0", "maxLinks": "any", "phrases": "spam"} {
+		post.Set(k, v)
+	}
 	post.Set("base", strconv.FormatInt(n, 10))
 
 	viewer, token := as("vi@example.com")
@@ -288,6 +301,10 @@ func TestSettingsRoles(t *testing.T) {
 	post.Set("_csrf", token)
 	if res := viewer.do(http.MethodPost, "/console/forms/acme/contact/settings", post, nil); res.status != http.StatusForbidden {
 		t.Errorf("saving settings as a viewer: %d, want 403", res.status)
+	}
+	field := url.Values{"name": {"email"}, "prefill": {"on"}, "base": {strconv.FormatInt(n, 10)}, "_csrf": {token}}
+	if res := viewer.do(http.MethodPost, "/console/forms/acme/contact/fields/1", field, nil); res.status != http.StatusForbidden {
+		t.Errorf("editing a field as a viewer: %d, want 403", res.status)
 	}
 	other, token := as("ot@example.com")
 	if res := other.get("/console/forms/acme/contact/settings"); res.status != http.StatusNotFound || strings.Contains(res.body, "Contact") {
@@ -300,8 +317,450 @@ func TestSettingsRoles(t *testing.T) {
 	if m, _, _ := f.last(); m != n {
 		t.Errorf("refused posts saved version %d", m)
 	}
+	// An editor may.
+	editor, token := as("ed@example.com")
+	post.Set("_csrf", token)
+	if res := editor.do(http.MethodPost, "/console/forms/acme/contact/settings", post, nil); res.status != http.StatusSeeOther {
+		t.Errorf("saving settings as an editor: %d, want 303: %s", res.status, res.body)
+	}
+	if got := f.hubJSON("maxSubmissions"); got != "5" {
+		t.Errorf("the editor's settings: hub.maxSubmissions %s", got)
+	}
 	// A form that does not exist.
 	if res := f.b.get("/console/forms/acme/none/settings"); res.status != http.StatusNotFound {
 		t.Errorf("settings of a missing form: %d", res.status)
+	}
+}
+
+// pageForm returns what a browser sends from the form of the page whose
+// action is action: each named input, select and textarea as the page
+// sets it, checkboxes only when checked.
+func pageForm(t *testing.T, page, action string) url.Values {
+	t.Helper()
+	doc, err := goquery.NewDocumentFromReader(strings.NewReader(page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	form := doc.Find(`form[action="` + action + `"]`)
+	if form.Length() != 1 {
+		t.Fatalf("%d forms post to %s", form.Length(), action)
+	}
+	out := url.Values{}
+	form.Find("input, select, textarea").Each(func(_ int, s *goquery.Selection) {
+		name, ok := s.Attr("name")
+		if !ok {
+			return
+		}
+		switch {
+		case goquery.NodeName(s) == "textarea":
+			out.Add(name, s.Text())
+		case goquery.NodeName(s) == "select":
+			opt := s.Find("option[selected]")
+			if opt.Length() == 0 {
+				opt = s.Find("option").First()
+			}
+			out.Add(name, opt.AttrOr("value", opt.Text()))
+		case s.AttrOr("type", "") == "checkbox":
+			if _, checked := s.Attr("checked"); checked {
+				out.Add(name, s.AttrOr("value", "on"))
+			}
+		default:
+			out.Add(name, s.AttrOr("value", ""))
+		}
+	})
+	return out
+}
+
+// settingsForm returns the Settings tab's form of acme/contact as the page
+// shows it, without its CSRF token and base, which act sets.
+func (f *builderForm) settingsForm() url.Values {
+	f.t.Helper()
+	res := f.b.get("/console/forms/acme/contact/settings")
+	if res.status != http.StatusOK {
+		f.t.Fatalf("settings tab: %d", res.status)
+	}
+	form := pageForm(f.t, res.body, "/console/forms/acme/contact/settings")
+	form.Del("_csrf")
+	form.Del("base")
+	return form
+}
+
+// saveFile saves body as a new version of acme/contact from the JSON view.
+func (f *builderForm) saveFile(body string) {
+	f.t.Helper()
+	if res := f.post("/forms/acme/contact", url.Values{"body": {body}}); res.status != http.StatusSeeOther {
+		f.t.Fatalf("save: %d %s", res.status, html.UnescapeString(res.body))
+	}
+}
+
+// hubJSON returns the newest version's hub member name as JSON, "" when
+// it has none.
+func (f *builderForm) hubJSON(name string) string {
+	f.t.Helper()
+	_, s, _ := f.last()
+	var h map[string]json.RawMessage
+	_ = json.Unmarshal(s.Extra["hub"], &h)
+	var b bytes.Buffer
+	if json.Compact(&b, h[name]) != nil {
+		return string(h[name])
+	}
+	return b.String()
+}
+
+// withHub is builderBase with more members in "hub".
+func withHub(members string) string {
+	return strings.Replace(builderBase, `"hub":{"retentionDays":30}`, `"hub":{"retentionDays":30,`+members+`}`, 1)
+}
+
+// behaviourFile is builderBase with every setting of the new sections
+// set, a member of meta the Settings tab does not know, and delivery.
+const behaviourMembers = `"autoresponder":{"emailField":"email","subject":"Thanks","body":"Hi {{name}},\nwe got it.","i18n":{"de":{"subject":"Danke"},"fr":{"subject":"Merci","body":"Bonjour"}}},` +
+	`"closesAt":"2026-12-31T22:59:30.123456789Z","maxSubmissions":500,"uniqueFields":["email"],"minSeconds":1.5,` +
+	`"spam":{"maxLinks":-1,"linksInTextFields":true,"foreignScripts":false,"phrases":["cheap pills","free money"],"builtinPhrases":false},` +
+	`"notify":{"email":["a@example.com"],"replyToField":"email"},"webhooks":[{"url":"https://example.com/hook","secret":"whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"}]`
+
+func TestSettingsRoundTrip(t *testing.T) {
+	// The page saved as it is shown changes nothing in the file: every
+	// setting it shows reads back as it was, the others are kept.
+	for name, body := range map[string]string{
+		"defaults": builderBase,
+		"every setting": strings.Replace(withHub(behaviourMembers), `"title":"Contact",`,
+			`"title":"Contact","meta":{"redirectUrl":"https://example.com/thanks?from=form","x-theme":"dark"},`, 1),
+	} {
+		t.Run(name, func(t *testing.T) {
+			f := newBuilderForm(t)
+			f.saveFile(body)
+			_, before, _ := f.last()
+			f.act("/settings", f.settingsForm())
+			_, after, _ := f.last()
+			var b, a any
+			_ = json.Unmarshal(before.Extra["hub"], &b)
+			_ = json.Unmarshal(after.Extra["hub"], &a)
+			if !reflect.DeepEqual(a, b) {
+				t.Errorf("hub after saving the page as shown:\n%s\nwant\n%s", after.Extra["hub"], before.Extra["hub"])
+			}
+			if !reflect.DeepEqual(after.Meta, before.Meta) {
+				t.Errorf("meta after saving the page as shown: %+v, want %+v", after.Meta, before.Meta)
+			}
+		})
+	}
+}
+
+func TestSettingsAfterSending(t *testing.T) {
+	f := newBuilderForm(t)
+	f.saveFile(strings.Replace(builderBase, `"title":"Contact",`, `"title":"Contact","meta":{"x-theme":"dark"},`, 1))
+	form := f.settingsForm()
+	form.Set("redirectUrl", " https://example.com/thanks?from=form ")
+	s := f.act("/settings", form)
+	if s.Meta.RedirectURL != "https://example.com/thanks?from=form" || string(s.Meta.Extra["x-theme"]) != `"dark"` {
+		t.Errorf("meta: %+v", s.Meta)
+	}
+	if page := f.b.get("/console/forms/acme/contact/settings").body; !strings.Contains(page, `name="redirectUrl" type="url" value="https://example.com/thanks?from=form"`) {
+		t.Errorf("the page does not show the redirect: %s", page)
+	}
+	for _, bad := range []string{"example.com/thanks", "ftp://example.com/x", "javascript:alert(1)", "https://", "https://exa mple.com/", "/thanks", "mailto:a@example.com", "https://user:pw@example.com/"} {
+		form := f.settingsForm()
+		form.Set("redirectUrl", bad)
+		form.Set("title", "Typed title")
+		body := f.refused("/settings", form, http.StatusUnprocessableEntity)
+		if !strings.Contains(body, `<p class="hubform-field-error" id="set-redirect-error">the page after sending is a full address starting with https:// or http://`) ||
+			!strings.Contains(body, `value="`+bad+`" aria-describedby="set-redirect-help set-redirect-error" aria-invalid="true"`) ||
+			!strings.Contains(body, `name="title" type="text" value="Typed title"`) {
+			t.Errorf("redirect %q: no error beside the input, or the typed values lost: %s", bad, body)
+		}
+	}
+	form = f.settingsForm()
+	form.Set("redirectUrl", "")
+	if s := f.act("/settings", form); s.Meta.RedirectURL != "" || string(s.Meta.Extra["x-theme"]) != `"dark"` {
+		t.Errorf("no redirect: meta %+v", s.Meta)
+	}
+}
+
+func TestSettingsAutoresponder(t *testing.T) {
+	f := newBuilderForm(t)
+	page := html.UnescapeString(f.b.get("/console/forms/acme/contact/settings").body)
+	for _, want := range []string{"<legend>Confirmation e-mail</legend>", `<option value="email" selected>email</option>`,
+		"These are replaced by what the person sent: {{name}}, {{email}}.", `name="arSubject.de"`, `name="arBody.de"`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the confirmation's section lacks %s", want)
+		}
+	}
+	if strings.Contains(page, `name="autoresponder" type="checkbox" value="on" aria-describedby="set-ar-help" checked`) {
+		t.Errorf("the confirmation shows as on in a form without one")
+	}
+	// A locale the form no longer translates to keeps its texts.
+	f.saveFile(withHub(`"autoresponder":{"emailField":"email","subject":"Old","body":"Old","i18n":{"fr":{"subject":"Merci"}}}`))
+	form := f.settingsForm()
+	form.Set("autoresponder", "on")
+	form.Set("arSubject", " We got your message ")
+	form.Set("arBody", "Hi {{name}},\r\nthanks.\r\n")
+	form.Set("arSubject.de", "Danke")
+	form.Set("arBody.de", "")
+	f.act("/settings", form)
+	want := `{"emailField":"email","subject":"We got your message","body":"Hi {{name}},\nthanks.\n","i18n":{"de":{"subject":"Danke"},"fr":{"subject":"Merci"}}}`
+	if got := f.hubJSON("autoresponder"); got != want {
+		t.Errorf("hub.autoresponder:\n%s\nwant\n%s", got, want)
+	}
+	page = html.UnescapeString(f.b.get("/console/forms/acme/contact/settings").body)
+	if !strings.Contains(page, `name="autoresponder" type="checkbox" value="on" aria-describedby="set-ar-help" checked`) ||
+		!strings.Contains(page, `name="arSubject.de" type="text" value="Danke"`) || !strings.Contains(page, ">Hi {{name}},\nthanks.\n</textarea>") {
+		t.Errorf("the page does not show the confirmation: %s", page)
+	}
+	// Emptied, a language's texts go.
+	form = f.settingsForm()
+	form.Set("arSubject.de", "")
+	f.act("/settings", form)
+	if got := f.hubJSON("autoresponder"); strings.Contains(got, `"de"`) || !strings.Contains(got, `"fr"`) {
+		t.Errorf("the de texts emptied: %s", got)
+	}
+
+	// What is missing is said beside its input; what was typed stays.
+	form = f.settingsForm()
+	form.Set("arSubject", "")
+	form.Set("arBody", " \r\n")
+	form.Set("maxSubmissions", "42")
+	body := f.refused("/settings", form, http.StatusUnprocessableEntity)
+	for _, want := range []string{`id="set-ar-subject-error">the confirmation needs a subject<`, `id="set-ar-body-error">the confirmation needs a text<`,
+		`name="maxSubmissions" type="number" value="42"`, `name="autoresponder" type="checkbox" value="on" aria-describedby="set-ar-help" checked`} {
+		if !strings.Contains(body, want) {
+			t.Errorf("a confirmation without texts: the page lacks %s", want)
+		}
+	}
+
+	// Off removes it.
+	form = f.settingsForm()
+	form.Del("autoresponder")
+	f.act("/settings", form)
+	if got := f.hubJSON("autoresponder"); got != "" {
+		t.Errorf("off: hub.autoresponder %s", got)
+	}
+	if got := f.hubJSON("retentionDays"); got != "30" {
+		t.Errorf("hub.retentionDays after the confirmation's edits: %s", got)
+	}
+}
+
+func TestSettingsAutoresponderNoEmailField(t *testing.T) {
+	f := newBuilderForm(t)
+	f.saveFile(strings.Replace(builderBase, `"type":"email"`, `"type":"text"`, 1))
+	page := f.b.get("/console/forms/acme/contact/settings").body
+	if !strings.Contains(page, "The form has no e-mail field") || strings.Contains(page, `name="arSubject"`) {
+		t.Errorf("a form without an e-mail field: %s", page)
+	}
+	// Nothing of the confirmation is posted, so nothing changes.
+	f.act("/settings", f.settingsForm())
+	if got := f.hubJSON("autoresponder"); got != "" {
+		t.Errorf("hub.autoresponder: %s", got)
+	}
+}
+
+// parisBrowser signs Jane in from a browser in Europe/Paris and returns
+// it with its CSRF token.
+func parisBrowser(t *testing.T, f *builderForm) (*browser, string) {
+	t.Helper()
+	b := f.tc.browser()
+	if res := b.signInFrom("Europe/Paris", janeEmail, janePassword); res.status != http.StatusSeeOther {
+		t.Fatalf("sign-in: %d", res.status)
+	}
+	return b, b.csrf("/console/account")
+}
+
+func TestSettingsClosesAt(t *testing.T) {
+	f := newBuilderForm(t)
+	f.b, f.token = parisBrowser(t, f)
+	page := f.b.get("/console/forms/acme/contact/settings").body
+	if !strings.Contains(page, "In your time zone, Europe/Paris.") || !strings.Contains(page, `name="closesAt" type="datetime-local" value=""`) {
+		t.Errorf("the closing time's input: %s", page)
+	}
+	// Winter, UTC+1, and summer, UTC+2.
+	for typed, want := range map[string]string{"2026-12-31T23:59": `"2026-12-31T22:59:00Z"`, "2026-07-01T12:00": `"2026-07-01T10:00:00Z"`,
+		"2026-07-01T12:00:30": `"2026-07-01T10:00:30Z"`, "2026-07-01 12:00": `"2026-07-01T10:00:00Z"`} {
+		form := f.settingsForm()
+		form.Set("closesAt", typed)
+		f.act("/settings", form)
+		if got := f.hubJSON("closesAt"); got != want {
+			t.Errorf("closes at %s in Paris: hub.closesAt %s, want %s", typed, got, want)
+		}
+	}
+	f.saveFile(withHub(`"closesAt":"2026-12-31T22:59:00Z"`))
+	if page := f.b.get("/console/forms/acme/contact/settings").body; !strings.Contains(page, `name="closesAt" type="datetime-local" value="2026-12-31T23:59"`) {
+		t.Errorf("the closing time is not shown in Paris time: %s", page)
+	}
+	// A time to the nanosecond is shown to the millisecond and kept
+	// whole when the input is left as it is.
+	f.saveFile(withHub(`"closesAt":"2026-12-31T22:59:30.123456789Z"`))
+	page = f.b.get("/console/forms/acme/contact/settings").body
+	if !strings.Contains(page, `value="2026-12-31T23:59:30.123" aria-describedby="set-closes-help" step="any"`) {
+		t.Errorf("a closing time with seconds: %s", page)
+	}
+	f.act("/settings", f.settingsForm())
+	if got := f.hubJSON("closesAt"); got != `"2026-12-31T22:59:30.123456789Z"` {
+		t.Errorf("an unchanged closing time became %s", got)
+	}
+	for _, bad := range []string{"tomorrow", "2026-02-30T10:00", "2026-12-31", "31/12/2026 23:59", "2026-12-31T25:00"} {
+		form := f.settingsForm()
+		form.Set("closesAt", bad)
+		form.Set("minSeconds", "7")
+		body := f.refused("/settings", form, http.StatusUnprocessableEntity)
+		if !strings.Contains(body, `id="set-closes-error">the closing time is a date and a time such as 2026-12-31T23:59, not "`+bad+`"`) ||
+			!strings.Contains(body, `value="`+bad+`"`) || !strings.Contains(body, `name="minSeconds" type="number" value="7"`) {
+			t.Errorf("closes at %q: %s", bad, body)
+		}
+	}
+	form := f.settingsForm()
+	form.Set("closesAt", "")
+	f.act("/settings", form)
+	if got := f.hubJSON("closesAt"); got != "" {
+		t.Errorf("no closing time: %s", got)
+	}
+}
+
+func TestSettingsClosesAtUTC(t *testing.T) {
+	// A session without a time zone types in UTC.
+	f := newBuilderForm(t)
+	form := f.settingsForm()
+	form.Set("closesAt", "2026-12-31T23:59")
+	f.act("/settings", form)
+	if got := f.hubJSON("closesAt"); got != `"2026-12-31T23:59:00Z"` {
+		t.Errorf("hub.closesAt %s", got)
+	}
+}
+
+func TestSettingsLimits(t *testing.T) {
+	f := newBuilderForm(t)
+	// Every type that can tell people apart is offered, others not.
+	f.act("/fields", url.Values{"type": {"textarea"}, "name": {"message"}, "step": {"how"}})
+	f.act("/fields", url.Values{"type": {"hidden"}, "name": {"ref"}})
+	f.act("/fields", url.Values{"type": {"checkboxes"}, "name": {"topics"}, "step": {"how"}})
+	page := f.b.get("/console/forms/acme/contact/settings").body
+	var offered []string
+	doc, _ := goquery.NewDocumentFromReader(strings.NewReader(page))
+	doc.Find(`input[name="uniqueFields"]`).Each(func(_ int, s *goquery.Selection) { offered = append(offered, s.AttrOr("value", "")) })
+	if want := []string{"name", "email", "ref"}; !reflect.DeepEqual(offered, want) {
+		t.Errorf("one per person offers %q, want %q", offered, want)
+	}
+
+	form := f.settingsForm()
+	form.Set("maxSubmissions", " 500 ")
+	form["uniqueFields"] = []string{"ref", "email"}
+	f.act("/settings", form)
+	if got := f.hubJSON("maxSubmissions"); got != "500" {
+		t.Errorf("hub.maxSubmissions %s", got)
+	}
+	if got := f.hubJSON("uniqueFields"); got != `["email","ref"]` {
+		t.Errorf("hub.uniqueFields %s", got)
+	}
+	page = f.b.get("/console/forms/acme/contact/settings").body
+	if !strings.Contains(page, `name="uniqueFields" type="checkbox" value="email" checked`) || strings.Contains(page, `value="name" checked`) {
+		t.Errorf("the unique fields are not shown checked: %s", page)
+	}
+
+	for bad, msg := range map[string]string{
+		"-1":   "the most submissions is at least 1, not -1; leave it empty for no limit",
+		"0":    "the most submissions is at least 1, not 0",
+		"ten":  `the most submissions is a whole number such as 500, not "ten"`,
+		"1.5":  `not "1.5"`,
+		"1e3":  `not "1e3"`,
+		"9e99": `not "9e99"`,
+	} {
+		form := f.settingsForm()
+		form.Set("maxSubmissions", bad)
+		form.Set("redirectUrl", "https://example.com/typed")
+		form["uniqueFields"] = []string{"name"}
+		body := f.refused("/settings", form, http.StatusUnprocessableEntity)
+		if !strings.Contains(body, `id="set-max-error">the most submissions is`) || !strings.Contains(body, msg) || !strings.Contains(body, `value="https://example.com/typed"`) ||
+			!strings.Contains(body, `value="name" checked`) || strings.Contains(body, `value="email" checked`) {
+			t.Errorf("max submissions %q: %s", bad, body)
+		}
+	}
+	// A field the page did not offer.
+	form = f.settingsForm()
+	form["uniqueFields"] = []string{"message"}
+	if body := f.refused("/settings", form, http.StatusUnprocessableEntity); !strings.Contains(body, `id="set-unique-error">the form has no field "message" that can be one per person`) {
+		t.Errorf("a textarea made unique: %s", body)
+	}
+
+	form = f.settingsForm()
+	form.Set("maxSubmissions", "")
+	delete(form, "uniqueFields")
+	f.act("/settings", form)
+	if m, u := f.hubJSON("maxSubmissions"), f.hubJSON("uniqueFields"); m != "" || u != "" {
+		t.Errorf("no limits: hub.maxSubmissions %s, hub.uniqueFields %s", m, u)
+	}
+}
+
+func TestSettingsSpam(t *testing.T) {
+	f := newBuilderForm(t)
+	page := f.b.get("/console/forms/acme/contact/settings").body
+	for _, want := range []string{`name="minSeconds" type="number" value=""`, "Empty: 2 seconds; 0: no time trap.", "Empty: 3. 0: none; any: no limit.",
+		`name="spamChecks" type="checkbox" value="on" aria-describedby="set-spamchecks-help" checked`,
+		`name="linksInTextFields" type="checkbox" value="on" checked`, `name="foreignScripts" type="checkbox" value="on" checked`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the spam section lacks %s", want)
+		}
+	}
+	form := f.settingsForm()
+	form.Set("minSeconds", "0")
+	form.Set("maxLinks", "any")
+	form.Del("spamChecks")
+	form.Del("foreignScripts")
+	form.Set("phrases", "cheap pills\r\n\r\n  free money \r\n")
+	f.act("/settings", form)
+	if got := f.hubJSON("minSeconds"); got != "0" {
+		t.Errorf("no time trap: hub.minSeconds %s", got)
+	}
+	if got, want := f.hubJSON("spam"), `{"off":true,"maxLinks":-1,"foreignScripts":false,"phrases":["cheap pills","free money"]}`; got != want {
+		t.Errorf("hub.spam %s, want %s", got, want)
+	}
+	page = html.UnescapeString(f.b.get("/console/forms/acme/contact/settings").body)
+	if !strings.Contains(page, `name="maxLinks" type="text" value="any"`) || !strings.Contains(page, ">cheap pills\nfree money</textarea>") ||
+		strings.Contains(page, `name="spamChecks" type="checkbox" value="on" aria-describedby="set-spamchecks-help" checked`) ||
+		strings.Contains(page, `name="foreignScripts" type="checkbox" value="on" checked`) {
+		t.Errorf("the page does not show the spam settings: %s", page)
+	}
+
+	form = f.settingsForm()
+	form.Set("minSeconds", "1.5")
+	form.Set("maxLinks", "0")
+	form.Set("spamChecks", "on")
+	form.Del("linksInTextFields")
+	form.Del("builtinPhrases")
+	form.Set("foreignScripts", "on")
+	form.Set("phrases", "")
+	f.act("/settings", form)
+	if got := f.hubJSON("minSeconds"); got != "1.5" {
+		t.Errorf("hub.minSeconds %s", got)
+	}
+	if got, want := f.hubJSON("spam"), `{"maxLinks":0,"linksInTextFields":false,"builtinPhrases":false}`; got != want {
+		t.Errorf("hub.spam %s, want %s", got, want)
+	}
+
+	for bad, want := range map[[2]string]string{
+		{"minSeconds", "-1"}:   `id="set-minseconds-error">the least time to fill the form is between 0 (no time trap) and 3600 seconds, not -1`,
+		{"minSeconds", "4000"}: `id="set-minseconds-error">the least time to fill the form is between 0`,
+		{"minSeconds", "soon"}: `id="set-minseconds-error">the least time to fill the form is a number of seconds such as 2 or 1.5, not "soon"`,
+		{"minSeconds", "NaN"}:  `id="set-minseconds-error">the least time to fill the form is a number of seconds`,
+		{"minSeconds", "Inf"}:  `id="set-minseconds-error">the least time to fill the form is a number of seconds`,
+		{"maxLinks", "many"}:   `id="set-maxlinks-error">the most links is a whole number such as 3, or any, not "many"`,
+		{"maxLinks", "2.5"}:    `id="set-maxlinks-error">the most links is a whole number`,
+	} {
+		form := f.settingsForm()
+		form.Set(bad[0], bad[1])
+		form.Set("phrases", "typed phrase")
+		body := f.refused("/settings", form, http.StatusUnprocessableEntity)
+		if !strings.Contains(body, want) || !strings.Contains(body, ">typed phrase</textarea>") || !strings.Contains(body, `value="`+bad[1]+`"`) {
+			t.Errorf("%s = %q: %s", bad[0], bad[1], body)
+		}
+	}
+
+	// Back to the defaults, the file says nothing of spam.
+	form = f.settingsForm()
+	form.Set("minSeconds", "")
+	form.Set("maxLinks", "")
+	for _, name := range []string{"spamChecks", "linksInTextFields", "foreignScripts", "builtinPhrases"} {
+		form.Set(name, "on")
+	}
+	f.act("/settings", form)
+	if m, s := f.hubJSON("minSeconds"), f.hubJSON("spam"); m != "" || s != "" {
+		t.Errorf("defaults: hub.minSeconds %s, hub.spam %s", m, s)
 	}
 }
