@@ -53,8 +53,13 @@ var routeAccess = map[string]access{
 	"GET " + Prefix + "/forms/:site/:slug/submissions":              {scope: accounts.ScopeSubmissionsRead},
 	"GET " + Prefix + "/forms/:site/:slug/submissions/:id":          {scope: accounts.ScopeSubmissionsRead},
 	"GET " + Prefix + "/forms/:site/:slug/submissions/:id/files/:n": {scope: accounts.ScopeSubmissionsRead},
+	"GET " + Prefix + "/forms/:site/:slug/submissions/:id/pdf":      {scope: accounts.ScopeSubmissionsRead},
 	"DELETE " + Prefix + "/forms/:site/:slug/submissions/:id":       {scope: accounts.ScopeAll},
 	"GET " + Prefix + "/forms/:site/:slug/export/:format":           {scope: accounts.ScopeSubmissionsRead},
+
+	// A person's data, across the workspace's forms: what an admin does.
+	"GET " + Prefix + "/people":        {scope: accounts.ScopeAll},
+	"POST " + Prefix + "/people/erase": {scope: accounts.ScopeAll},
 }
 
 // authorize lets a workspace's token through to the routes its scope

@@ -17,6 +17,7 @@ import (
 
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/accounts"
+	"github.com/hubform/hubform/handlers/hub/people"
 	"github.com/hubform/hubform/handlers/hub/sqlite"
 )
 
@@ -54,7 +55,7 @@ func TestTokensActOnTheirWorkspace(t *testing.T) {
 	}
 	metrics := token("prometheus", "", accounts.ScopeMetrics)
 
-	api, err := New(Config{Tokens: db, Sites: db, Audit: db, Forms: db, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	api, err := New(Config{Tokens: db, Sites: db, Audit: db, Forms: db, People: &people.People{Store: db}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}

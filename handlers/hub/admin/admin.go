@@ -26,8 +26,15 @@
 //	GET    /v1/admin/forms/{site}/{slug}/submissions              a page, newest first (q, from, to, spam=1, before, limit)
 //	GET    /v1/admin/forms/{site}/{slug}/submissions/{id}         one, its values under their labels, its files
 //	GET    /v1/admin/forms/{site}/{slug}/submissions/{id}/files/{n} a file (a redirect to a short-lived link in a bucket)
+//	GET    /v1/admin/forms/{site}/{slug}/submissions/{id}/pdf     one as a PDF: the form's title, the time, the values under their labels, the file names
 //	DELETE /v1/admin/forms/{site}/{slug}/submissions/{id}         delete it and its files
 //	GET    /v1/admin/forms/{site}/{slug}/export/{format}          every submission selected, as csv or json
+//
+// With People, it answers the requests of a person about their data, in
+// every form of the token's workspace, for a token of scope all:
+//
+//	GET  /v1/admin/people?email=ADDR   the submissions that hold the address, as JSON
+//	POST /v1/admin/people/erase        {"email": ADDR}: delete them, their files and pending deliveries; {"erased": n, …}
 package admin
 
 import (
@@ -43,6 +50,7 @@ import (
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/accounts"
 	"github.com/hubform/hubform/handlers/hub/inbox"
+	"github.com/hubform/hubform/handlers/hub/people"
 )
 
 // Prefix is where the admin API is served, below the protocol's version,
@@ -71,7 +79,9 @@ type Config struct {
 	// Directory, when set, is the forms directory served beside Forms.
 	Directory Directory
 	// Inbox, when set, adds the routes of each form's submissions.
-	Inbox  *inbox.Inbox
+	Inbox *inbox.Inbox
+	// People, when set, adds the routes of a person's data.
+	People *people.People
 	Logger *slog.Logger
 	// Now returns the time; nil means time.Now.
 	Now func() time.Time
@@ -104,6 +114,9 @@ func (a *API) Register(e *echo.Echo) {
 	}
 	if a.cfg.Inbox != nil {
 		a.registerSubmissions(g)
+	}
+	if a.cfg.People != nil {
+		a.registerPeople(g)
 	}
 }
 

@@ -1,6 +1,7 @@
 package admin
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"net/http"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/accounts"
+	"github.com/hubform/hubform/handlers/hub/export"
 	"github.com/hubform/hubform/handlers/hub/inbox"
 )
 
@@ -24,6 +26,7 @@ func (a *API) registerSubmissions(g *echo.Group) {
 	g.GET("/forms/:site/:slug/submissions", a.listSubmissions)
 	g.GET("/forms/:site/:slug/submissions/:id", a.getSubmission)
 	g.GET("/forms/:site/:slug/submissions/:id/files/:n", a.getFile)
+	g.GET("/forms/:site/:slug/submissions/:id/pdf", a.getPDF)
 	g.DELETE("/forms/:site/:slug/submissions/:id", a.deleteSubmission)
 	g.GET("/forms/:site/:slug/export/:format", a.exportSubmissions)
 }
@@ -33,10 +36,12 @@ func (a *API) registerSubmissions(g *echo.Group) {
 // that downloads each (a redirect to a short-lived link when the files are
 // in a bucket).
 type Submission struct {
-	ID          string        `json:"id"`
-	CreatedAt   time.Time     `json:"createdAt"`
-	FormVersion int64         `json:"formVersion,omitempty"`
-	Spam        bool          `json:"spam"`
+	ID          string    `json:"id"`
+	CreatedAt   time.Time `json:"createdAt"`
+	FormVersion int64     `json:"formVersion,omitempty"`
+	Spam        bool      `json:"spam"`
+	// SpamReasons say why the hub flagged it as spam, when it did.
+	SpamReasons []string      `json:"spamReasons,omitempty"`
 	Values      []inbox.Value `json:"values"`
 	Files       []File        `json:"files"`
 }
@@ -71,7 +76,7 @@ func (a *API) form(c echo.Context) (*hub.Form, error) {
 func (a *API) submission(c echo.Context, form *hub.Form, s hub.Submission) Submission {
 	schema := a.cfg.Inbox.SchemaOf(c.Request().Context(), form, s)
 	out := Submission{ID: s.ID, CreatedAt: s.CreatedAt, FormVersion: s.FormVersion, Spam: s.Spam,
-		Values: inbox.Values(s.Payload, inbox.Labels(schema)), Files: []File{}}
+		SpamReasons: s.SpamReasons, Values: inbox.Values(s.Payload, inbox.Labels(schema)), Files: []File{}}
 	if out.Values == nil {
 		out.Values = []inbox.Value{}
 	}
@@ -161,6 +166,31 @@ func (a *API) getFile(c echo.Context) error {
 		return hub.Internal("reading a file", err)
 	}
 	return nil
+}
+
+// getPDF answers the submission as a PDF document (see export.PDF).
+func (a *API) getPDF(c echo.Context) error {
+	form, s, err := a.submissionOf(c)
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	if err := export.PDF(&buf, a.printed(c, form, s)); err != nil {
+		return hub.Internal("making a PDF", err)
+	}
+	c.Response().Header().Set(echo.HeaderContentDisposition, `attachment; filename="`+s.ID+`.pdf"`)
+	return c.Blob(http.StatusOK, "application/pdf", buf.Bytes())
+}
+
+// printed is s as its PDF shows it: its values under the labels of the
+// form version it was sent to, its time in UTC.
+func (a *API) printed(c echo.Context, form *hub.Form, s hub.Submission) export.Printed {
+	p := export.Printed{Title: inbox.Title(form), ID: s.ID, CreatedAt: s.CreatedAt, Location: time.UTC,
+		Files: s.Attachments, SpamReasons: s.SpamReasons}
+	for _, v := range inbox.Values(s.Payload, inbox.Labels(a.cfg.Inbox.SchemaOf(c.Request().Context(), form, s))) {
+		p.Values = append(p.Values, export.Labeled{Label: v.Label, Value: v.Value})
+	}
+	return p
 }
 
 // Deleted is the answer of a deleted submission.

@@ -1,0 +1,86 @@
+package admin
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/handlers/hub/accounts"
+	"github.com/hubform/hubform/handlers/hub/people"
+)
+
+func (a *API) registerPeople(g *echo.Group) {
+	g.GET("/people", a.exportPerson)
+	g.POST("/people/erase", a.erasePerson)
+}
+
+// personEmail returns the address a request about a person names, or the
+// answer 400.
+func personEmail(email string) (string, error) {
+	if !people.ValidAddress(email) {
+		return "", &hub.Error{Status: http.StatusBadRequest, Message: "give the person's e-mail address, as email"}
+	}
+	return email, nil
+}
+
+// exportPerson answers the submissions of the token's workspace that hold
+// the address ?email=, as one JSON document (see people.People.Export).
+func (a *API) exportPerson(c echo.Context) error {
+	email, err := personEmail(c.QueryParam("email"))
+	if err != nil {
+		return err
+	}
+	t := TokenOf(c)
+	a.audit(c, accounts.ActionSubmissionsExport, people.Mask(email), "one person's data, json")
+	h := c.Response().Header()
+	h.Set(echo.HeaderContentType, echo.MIMEApplicationJSONCharsetUTF8)
+	h.Set(echo.HeaderContentDisposition, `attachment; filename="person.json"`)
+	c.Response().WriteHeader(http.StatusOK)
+	if err := a.cfg.People.Export(c.Request().Context(), t.Workspace, email, c.Response()); err != nil {
+		// The answer has begun: it is cut short, which a reader notices
+		// as JSON that does not end.
+		a.cfg.Logger.ErrorContext(c.Request().Context(), "exporting a person's data", "error", err)
+	}
+	return nil
+}
+
+// EraseRequest is the body of POST /v1/admin/people/erase.
+type EraseRequest struct {
+	Email string `json:"email"`
+}
+
+// Erased is the answer of POST /v1/admin/people/erase: how many
+// submissions, files and pending deliveries were deleted.
+type Erased struct {
+	OK bool `json:"ok"`
+	people.Erased
+}
+
+// erasePerson deletes every submission of the token's workspace that holds
+// the address the body names, their files and pending deliveries, and
+// records the count in the audit log without the address.
+func (a *API) erasePerson(c echo.Context) error {
+	var req EraseRequest
+	body, err := io.ReadAll(io.LimitReader(c.Request().Body, 4096))
+	if err == nil {
+		err = json.Unmarshal(body, &req)
+	}
+	if err != nil {
+		return &hub.Error{Status: http.StatusBadRequest, Message: `send {"email": "…"}`}
+	}
+	email, err := personEmail(req.Email)
+	if err != nil {
+		return err
+	}
+	e, err := a.cfg.People.Erase(c.Request().Context(), TokenOf(c).Workspace, email)
+	if e.Submissions > 0 || err == nil {
+		a.audit(c, accounts.ActionSubmissionsDeleted, people.Mask(email), e.Detail())
+	}
+	if err != nil {
+		return hub.Internal("erasing a person's data", err)
+	}
+	return c.JSON(http.StatusOK, Erased{OK: true, Erased: e})
+}
