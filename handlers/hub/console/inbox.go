@@ -79,6 +79,8 @@ var noSuchForm = &hub.Error{Status: http.StatusNotFound, Message: "No such form.
 type inboxRow struct {
 	ID, Created, Summary string
 	Files                int
+	// SpamReasons say why the hub flagged it, shown in the spam view.
+	SpamReasons []string
 }
 
 func (con *Console) inbox(c echo.Context) error {
@@ -96,7 +98,7 @@ func (con *Console) inbox(c echo.Context) error {
 	f.Limit = PageSize + 1
 	err = con.cfg.Inbox.Store.ListSubmissions(c.Request().Context(), f, func(s hub.Submission) error {
 		p.Rows = append(p.Rows, inboxRow{ID: s.ID, Created: formatTime(s.CreatedAt, loc),
-			Summary: inbox.Summary(s.Payload, labels), Files: len(s.Attachments)})
+			Summary: inbox.Summary(s.Payload, labels), Files: len(s.Attachments), SpamReasons: s.SpamReasons})
 		return nil
 	})
 	if err != nil {

@@ -362,3 +362,61 @@ func TestInboxExport(t *testing.T) {
 		t.Errorf("export as xml: %d, want 404", res.status)
 	}
 }
+
+// flagged stores a submission of acme/contact the hub flagged as spam for
+// reasons, held as the hub holds one.
+func (tc *testConsole) flagged(created time.Time, payload string, reasons ...string) string {
+	tc.t.Helper()
+	s := hub.Submission{ID: hub.NewID(created), Site: "acme", Slug: "contact", CreatedAt: created, Payload: json.RawMessage(payload),
+		FormVersion: 2, Attachments: []hubclient.Attachment{}, Spam: true, Held: true, SpamReasons: reasons}
+	if err := tc.db.CreateSubmission(context.Background(), s); err != nil {
+		tc.t.Fatal(err)
+	}
+	return s.ID
+}
+
+// TestInboxSpamReasons shows why the hub flagged a submission, on its page
+// and in the spam view, and says a submission an owner marked is marked.
+func TestInboxSpamReasons(t *testing.T) {
+	tc, b := newInbox(t, &memFiles{files: map[string][]byte{}})
+	now := time.Now()
+	fast, linked := "sent 0.3 s after the form was shown (the form's minimum is 2 s)", "the message holds 5 links (the form's maximum is 2)"
+	bot := tc.flagged(now, `{"name":"Bot"}`, fast, linked)
+	byHand := tc.submit("contact", now.Add(time.Millisecond), 2, `{"name":"Marked by Jane"}`)
+	if _, err := tc.db.SetSpam(context.Background(), "acme", "contact", []string{byHand}, true); err != nil {
+		t.Fatal(err)
+	}
+
+	page := b.get(contactInbox + "/" + bot)
+	for _, want := range []string{"Why the hub marked it as spam", "<li>sent 0.3 s after the form was shown (the form&#39;s minimum is 2 s)</li>", "<li>the message holds 5 links"} {
+		if page.status != http.StatusOK || !strings.Contains(page.body, want) {
+			t.Errorf("the flagged submission's page (%d) lacks %s", page.status, want)
+		}
+	}
+	page = b.get(contactInbox + "/" + byHand)
+	if !strings.Contains(page.body, "Marked as spam.") || strings.Contains(page.body, "Why the hub") {
+		t.Errorf("a submission marked by hand: %q, want it marked as spam with no reasons", page.body)
+	}
+
+	list := b.get(contactInbox + "?spam=1")
+	row := func(id string) string {
+		i := strings.Index(list.body, `value="`+id+`"`)
+		if i < 0 {
+			t.Fatalf("the spam view lacks %s", id)
+		}
+		end := strings.Index(list.body[i:], "</tr>")
+		return list.body[i : i+end]
+	}
+	if !strings.Contains(list.body, `<th scope="col">Why</th>`) {
+		t.Error("the spam view has no column Why")
+	}
+	if r := row(bot); !strings.Contains(r, "the form&#39;s minimum is 2 s") || !strings.Contains(r, "5 links") {
+		t.Errorf("the bot's row in the spam view lacks its reasons: %q", r)
+	}
+	if r := row(byHand); !strings.Contains(r, "Marked by hand") {
+		t.Errorf("the row of a submission marked by hand: %q", r)
+	}
+	if inbox := b.get(contactInbox); strings.Contains(inbox.body, "<th scope=\"col\">Why</th>") {
+		t.Error("the default view has the column Why")
+	}
+}
