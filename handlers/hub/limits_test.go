@@ -291,3 +291,26 @@ func TestUniqueFields(t *testing.T) {
 	}
 	h.wantCount(3)
 }
+
+// TestSpamTakesNoPlace sends a bot's submissions first: kept as spam,
+// they take none of a limited form's places and none of a unique field's
+// values, so the people after them are not refused.
+func TestSpamTakesNoPlace(t *testing.T) {
+	h := newLimitsHarness(t)
+	bot := &hubclient.Timing{Stamp: hubclient.StampValid, Seconds: 0.2}
+	for _, name := range []string{"Bot", "Bot", "Bot"} {
+		h.submit("limited", hubclient.SubmitRequest{Payload: map[string]any{"name": name}, Timing: bot}).wantOK(t)
+	}
+	h.submit("unique", hubclient.SubmitRequest{Payload: map[string]any{"email": "jane@example.com", "member": 7}, Timing: bot}).wantOK(t)
+	for _, s := range h.submissions() {
+		if !s.Spam || len(s.SpamReasons) == 0 {
+			t.Fatalf("the bot's submission %s: spam %v, reasons %q", s.ID, s.Spam, s.SpamReasons)
+		}
+	}
+
+	h.submit("limited", hubclient.SubmitRequest{Payload: map[string]any{"name": "Ann"}}).wantOK(t)
+	h.submit("limited", hubclient.SubmitRequest{Payload: map[string]any{"name": "Bob"}}).wantOK(t)
+	h.submit("limited", hubclient.SubmitRequest{Payload: map[string]any{"name": "Cy"}}).wantClosed(t)
+	h.submit("unique", hubclient.SubmitRequest{Payload: map[string]any{"email": "jane@example.com", "member": 7}}).wantOK(t)
+	h.wantCount(7)
+}
