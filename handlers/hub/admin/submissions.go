@@ -1,7 +1,6 @@
 package admin
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"net/http"
@@ -12,7 +11,6 @@ import (
 
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/accounts"
-	"github.com/hubform/hubform/handlers/hub/export"
 	"github.com/hubform/hubform/handlers/hub/inbox"
 )
 
@@ -168,29 +166,14 @@ func (a *API) getFile(c echo.Context) error {
 	return nil
 }
 
-// getPDF answers the submission as a PDF document (see export.PDF).
+// getPDF answers the submission as a PDF document, its time in UTC: a
+// token has no time zone.
 func (a *API) getPDF(c echo.Context) error {
 	form, s, err := a.submissionOf(c)
 	if err != nil {
 		return err
 	}
-	var buf bytes.Buffer
-	if err := export.PDF(&buf, a.printed(c, form, s)); err != nil {
-		return hub.Internal("making a PDF", err)
-	}
-	c.Response().Header().Set(echo.HeaderContentDisposition, `attachment; filename="`+s.ID+`.pdf"`)
-	return c.Blob(http.StatusOK, "application/pdf", buf.Bytes())
-}
-
-// printed is s as its PDF shows it: its values under the labels of the
-// form version it was sent to, its time in UTC.
-func (a *API) printed(c echo.Context, form *hub.Form, s hub.Submission) export.Printed {
-	p := export.Printed{Title: inbox.Title(form), ID: s.ID, CreatedAt: s.CreatedAt, Location: time.UTC,
-		Files: s.Attachments, SpamReasons: s.SpamReasons}
-	for _, v := range inbox.Values(s.Payload, inbox.Labels(a.cfg.Inbox.SchemaOf(c.Request().Context(), form, s))) {
-		p.Values = append(p.Values, export.Labeled{Label: v.Label, Value: v.Value})
-	}
-	return p
+	return a.cfg.Inbox.ServePDF(c, form, s, time.UTC)
 }
 
 // Deleted is the answer of a deleted submission.

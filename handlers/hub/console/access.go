@@ -95,6 +95,7 @@ var routeRoles = map[string]accounts.Role{
 	"GET " + Path + "/forms/:site/:slug/export/:format":           accounts.Viewer,
 	"GET " + Path + "/forms/:site/:slug/submissions/:id":          accounts.Viewer,
 	"GET " + Path + "/forms/:site/:slug/submissions/:id/files/:n": accounts.Viewer,
+	"GET " + Path + "/forms/:site/:slug/submissions/:id/pdf":      accounts.Viewer,
 	"POST " + Path + "/forms/:site/:slug/submissions/delete":      accounts.Editor,
 	"POST " + Path + "/forms/:site/:slug/submissions/spam":        accounts.Editor,
 	"GET " + Path + "/forms/:site/:slug/deliveries":               accounts.Viewer,

@@ -33,6 +33,7 @@ func (con *Console) inboxRoutes(g *echo.Group) {
 	g.POST(base+"/submissions/spam", con.markSpam)
 	g.GET(base+"/submissions/:id", con.submission)
 	g.GET(base+"/submissions/:id/files/:n", con.download)
+	g.GET(base+"/submissions/:id/pdf", con.pdf)
 }
 
 // inboxPath is the inbox of a form.
@@ -144,10 +145,25 @@ func (con *Console) submission(c echo.Context) error {
 	schema := con.cfg.Inbox.SchemaOf(c.Request().Context(), form, s)
 	p := submissionProps{CSRF: csrfToken(c), Title: inbox.Title(form), Inbox: inboxPath(form.Site, form.Slug), Sub: s,
 		Created: formatTime(s.CreatedAt, con.location(c.Request().Context())), Values: inbox.Values(s.Payload, inbox.Labels(schema))}
+	p.PDF = p.Inbox + "/" + s.ID + "/pdf"
 	for i, a := range s.Attachments {
 		p.Files = append(p.Files, fileLink{Name: a.Filename, Size: a.Size, Href: p.Inbox + "/" + s.ID + "/files/" + strconv.Itoa(i)})
 	}
 	return con.render(c, http.StatusOK, submissionPage(p))
+}
+
+// pdf answers the submission as a PDF document to download, its time in
+// the session's time zone as on its page.
+func (con *Console) pdf(c echo.Context) error {
+	form, err := con.form(c)
+	if err != nil {
+		return err
+	}
+	s, err := con.submissionOf(c, form)
+	if err != nil {
+		return err
+	}
+	return con.cfg.Inbox.ServePDF(c, form, s, con.location(c.Request().Context()))
 }
 
 func (con *Console) download(c echo.Context) error {

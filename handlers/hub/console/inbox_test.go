@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"os/exec"
 	re "regexp"
 	"strings"
 	"sync"
@@ -419,4 +420,53 @@ func TestInboxSpamReasons(t *testing.T) {
 	if inbox := b.get(contactInbox); strings.Contains(inbox.body, "<th scope=\"col\">Why</th>") {
 		t.Error("the default view has the column Why")
 	}
+}
+
+// TestInboxPDF downloads a submission as a PDF, linked from its page, its
+// time in the session's time zone; another form's submission is not
+// there.
+func TestInboxPDF(t *testing.T) {
+	tc := inboxConsole(t, &memFiles{files: map[string][]byte{}})
+	b := tc.browser()
+	if res := b.signInFrom("Asia/Kolkata", janeEmail, janePassword); res.status != http.StatusSeeOther {
+		t.Fatalf("sign-in: %d", res.status)
+	}
+	id := tc.submit("contact", time.Date(2026, 11, 21, 10, 30, 0, 0, time.UTC), 2, `{"name":"Zoë Roe","message":"About the offer"}`, "cv.html")
+	other := tc.submit("other", time.Now(), 3, `{"name":"Other"}`)
+
+	pdf := contactInbox + "/" + id + "/pdf"
+	if page := b.get(contactInbox + "/" + id); !strings.Contains(page.body, `href="`+pdf+`" download>Download as PDF</a>`) {
+		t.Errorf("the submission's page does not link to its PDF: %s", page.body)
+	}
+	res := b.get(pdf)
+	if res.status != http.StatusOK || res.header.Get("Content-Type") != "application/pdf" {
+		t.Fatalf("PDF: %d %v", res.status, res.header)
+	}
+	if got, want := res.header.Get("Content-Disposition"), `attachment; filename="`+id+`.pdf"`; got != want {
+		t.Errorf("Content-Disposition %q, want %q", got, want)
+	}
+	text := pdfText(t, []byte(res.body))
+	for _, want := range []string{"Contact", "Full name Zoë Roe", "Message About the offer", "21 November 2026, 16:00:00 IST", "cv.html"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the PDF lacks %q: %s", want, text)
+		}
+	}
+	for _, path := range []string{contactInbox + "/" + other + "/pdf", contactInbox + "/nosuch/pdf"} {
+		if res := b.get(path); res.status != http.StatusNotFound {
+			t.Errorf("GET %s: %d, want 404", path, res.status)
+		}
+	}
+}
+
+// pdfText returns the text of a PDF as pdftotext reads it, its lines
+// joined by single spaces.
+func pdfText(t *testing.T, doc []byte) string {
+	t.Helper()
+	cmd := exec.Command("pdftotext", "-enc", "UTF-8", "-", "-")
+	cmd.Stdin = bytes.NewReader(doc)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("pdftotext (apt-get install poppler-utils): %v", err)
+	}
+	return strings.Join(strings.Fields(string(out)), " ")
 }
