@@ -220,26 +220,18 @@ func openHub(ctx context.Context, cfg hubConfig, logger *slog.Logger) (_ *runnin
 			return nil, err
 		}
 	}
+	files, local, err := openFiles(ctx, cfg.blob, cfg.data, publicURL, func() ([]byte, error) {
+		return signingSecret(cfg.signingSecret, cfg.data)
+	})
+	if err != nil {
+		return nil, err
+	}
+	h.closers = append(h.closers, files.Close)
+	h.blobs = files
 	// Uploads serves the PUTs of local storage; a bucket takes its own.
 	var uploads http.Handler
-	if cfg.blob == "" {
-		secret, err := signingSecret(cfg.signingSecret, cfg.data)
-		if err != nil {
-			return nil, err
-		}
-		local, err := localblob.Open(ctx, filepath.Join(cfg.data, "files"), publicURL+hub.UploadsPath, secret)
-		if err != nil {
-			return nil, err
-		}
-		h.closers = append(h.closers, local.Close)
-		h.blobs, uploads = local, local.PutHandler(h.db)
-	} else {
-		bucket, err := openBlob(ctx, cfg.blob)
-		if err != nil {
-			return nil, err
-		}
-		h.closers = append(h.closers, bucket.Close)
-		h.blobs = bucket
+	if local != nil {
+		uploads = local.PutHandler(h.db)
 	}
 	h.metrics = metrics.New(logger)
 	if h.queue, err = openDelivery(ctx, cfg, h.db, served, h.blobs, h.metrics.OnAttempt, logger); err != nil {
@@ -435,6 +427,36 @@ func (d *database) openQueue(ctx context.Context, cfg delivery.Config, opts deli
 		return delivery.OpenPostgres(ctx, d.postgresURL, cfg, opts)
 	}
 	return delivery.OpenSQLite(ctx, d.DB, cfg, opts)
+}
+
+// fileStore is the hub's file storage, opened.
+type fileStore interface {
+	blobStore
+	io.Closer
+}
+
+// openFiles opens the file storage the flags name: the bucket of blobURL
+// or, without one, the directory DATA/files. The directory's upload URLs
+// point at publicURL and are signed with the key secret returns, which is
+// not asked for with a bucket. local is the directory's store, nil with a
+// bucket. The hub and the commands that delete files open it alike, so
+// that they agree on where a key's file is.
+func openFiles(ctx context.Context, blobURL, dataDir, publicURL string, secret func() ([]byte, error)) (files fileStore, local *localblob.Store, err error) {
+	if blobURL != "" {
+		bucket, err := openBlob(ctx, blobURL)
+		if err != nil {
+			return nil, nil, err
+		}
+		return bucket, nil, nil
+	}
+	key, err := secret()
+	if err != nil {
+		return nil, nil, err
+	}
+	if local, err = localblob.Open(ctx, filepath.Join(dataDir, "files"), publicURL+hub.UploadsPath, key); err != nil {
+		return nil, nil, err
+	}
+	return local, local, nil
 }
 
 // openBlob opens the bucket --blob names.

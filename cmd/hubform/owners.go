@@ -12,6 +12,7 @@ import (
 	"github.com/hubform/hubform/handlers/hub/formsource"
 	"github.com/hubform/hubform/handlers/hub/inbox"
 	"github.com/hubform/hubform/handlers/hub/metrics"
+	"github.com/hubform/hubform/handlers/hub/people"
 	"github.com/hubform/hubform/handlers/hub/sqldb"
 )
 
@@ -31,7 +32,10 @@ func ownerRoutes(db *sqldb.DB, served *formsource.Layered, files blobStore, queu
 	if err != nil {
 		return nil, err
 	}
-	api, err := admin.New(admin.Config{Tokens: db, Sites: db, Audit: db, Forms: db, Directory: served, Inbox: submissions, Logger: logger})
+	// A person's data is erased from the stores the hub itself writes: its
+	// database, its files and its queue of deliveries.
+	person := &people.People{Store: db, Files: files, Deliveries: queue, Logger: logger}
+	api, err := admin.New(admin.Config{Tokens: db, Sites: db, Audit: db, Forms: db, Directory: served, Inbox: submissions, People: person, Logger: logger})
 	if err != nil {
 		return nil, err
 	}
