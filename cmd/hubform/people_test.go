@@ -308,3 +308,88 @@ func testPeopleAPI(t *testing.T, dbURL string) {
 		t.Errorf("the audit log holds Anna's address: %s", body)
 	}
 }
+
+// TestSubmissionsPersonCommand exports and erases Anna's data with
+// "hubform submissions" while the hub serves, on SQLite and PostgreSQL:
+// her submissions of the workspace, their file and their pending
+// deliveries go, Bob's and those of another workspace stay, and the
+// workspace's audit log counts them without her address.
+func TestSubmissionsPersonCommand(t *testing.T) {
+	t.Parallel()
+	t.Run("sqlite", func(t *testing.T) { t.Parallel(); testSubmissionsPerson(t, "") })
+	t.Run("postgres", func(t *testing.T) { t.Parallel(); testSubmissionsPerson(t, pgtest.URL(t)) })
+}
+
+func testSubmissionsPerson(t *testing.T, dbURL string) {
+	h := startPersonHub(t, dbURL)
+	person := func(verb, email string) (int, string, string) {
+		t.Helper()
+		return hubform(t, append([]string{"submissions", verb, "--workspace", "default", "--email", email}, h.where...)...)
+	}
+
+	status, stdout, stderr := person("export", "ANNA@example.com")
+	var got personExport
+	if status != 0 || json.Unmarshal([]byte(stdout), &got) != nil {
+		t.Fatalf("export: %d %q %q", status, stdout, stderr)
+	}
+	var ids []string
+	for _, s := range got.Submissions {
+		ids = append(ids, s.ID)
+	}
+	if want := sortedIDs(h.anna["acme/contact"], h.anna["acme/signup"]); !slices.Equal(sortedIDs(ids...), want) || got.Workspace != "default" {
+		t.Fatalf("export of Anna: workspace %s, ids %v, want default and %v", got.Workspace, ids, want)
+	}
+
+	status, stdout, stderr = person("erase", " Anna@Example.com")
+	if want := "erased 2 submissions, 1 file and 2 pending deliveries of a***@example.com\n"; status != 0 || stdout != want {
+		t.Fatalf("erase: %d %q %q, want %q", status, stdout, stderr, want)
+	}
+	if ids, want := h.ids(t), sortedIDs(h.bob, h.anna["theirs/contact"]); !slices.Equal(ids, want) {
+		t.Errorf("submissions left %v, want Bob's and the other workspace's %v", ids, want)
+	}
+	if _, err := os.Stat(h.filePath()); !os.IsNotExist(err) {
+		t.Errorf("Anna's file is still stored (%v)", err)
+	}
+	for form, want := range map[string][]string{"acme/contact": {h.bob}, "acme/signup": nil, "theirs/contact": {h.anna["theirs/contact"]}} {
+		if ds := h.deliveredFor(t, form); !slices.Equal(ds, want) {
+			t.Errorf("deliveries of %s left for %v, want %v", form, ds, want)
+		}
+	}
+
+	db, err := openDB(context.Background(), dbURL, h.data, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	events, err := db.Events(context.Background(), "default", "", 50)
+	if err != nil || len(events) == 0 {
+		t.Fatalf("audit log: %v, %v", events, err)
+	}
+	if e, want := events[0], (accounts.Event{Workspace: "default", Actor: accounts.Operator, Action: accounts.ActionSubmissionsDeleted,
+		Target: "a***@example.com", Detail: (people.Erased{Submissions: 2, Files: 1, Deliveries: 2}).Detail()}); e.Workspace != want.Workspace ||
+		e.Actor != want.Actor || e.Action != want.Action || e.Target != want.Target || e.Detail != want.Detail || e.Client != "" {
+		t.Errorf("newest audit event %+v, want %+v", e, want)
+	}
+	others, err := db.Events(context.Background(), "other", "", 50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range append(events, others...) {
+		if strings.Contains(strings.ToLower(e.Target+" "+e.Detail), "anna@example.com") {
+			t.Errorf("audit event %+v holds Anna's address", e)
+		}
+		if e.Workspace == "other" && e.Action == accounts.ActionSubmissionsDeleted {
+			t.Errorf("the other workspace's audit log has an erasure: %+v", e)
+		}
+	}
+
+	// Nothing of Anna's is left to erase; the erasure is recorded all the
+	// same, as the request was answered.
+	status, stdout, stderr = person("erase", "anna@example.com")
+	if want := "erased 0 submissions, 0 files and 0 pending deliveries of a***@example.com\n"; status != 0 || stdout != want {
+		t.Errorf("second erase: %d %q %q, want %q", status, stdout, stderr, want)
+	}
+	if ids := h.ids(t); len(ids) != 2 {
+		t.Errorf("after a second erasure, %d submissions left, want 2", len(ids))
+	}
+}

@@ -3,23 +3,31 @@ package main
 import (
 	"bufio"
 	"context"
+	"crypto/rand"
+	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/handlers/hub/accounts"
+	"github.com/hubform/hubform/handlers/hub/delivery"
 	"github.com/hubform/hubform/handlers/hub/export"
+	"github.com/hubform/hubform/handlers/hub/localblob"
+	"github.com/hubform/hubform/handlers/hub/people"
 	"github.com/hubform/hubform/handlers/hub/sqldb"
 )
 
 const submissionsHelp = `
 Usage: hubform submissions list|export --data DIR|--db URL [--site SITE --form FORM] [--format FORMAT]
+       hubform submissions export|erase --data DIR|--db URL [--blob URL] --workspace NAME --email ADDRESS
 
 Prints the submissions a hub stored under DIR, or in the PostgreSQL database
 --db names, oldest first, those an owner marked as spam in the console
-included. It only reads, and is safe to run while hubs serve.
+included. list and export only read, and are safe to run while hubs serve.
 
   list     a table for people (--format table unless given)
   export   every detail (--format json unless given)
@@ -32,12 +40,30 @@ Formats:
   csv    a header row, then a row per submission: id, site, form, createdAt,
          a column per value name, attachments; a cell starting with = + - @
          is prefixed with ' so that spreadsheets show it as text (-5 is '-5)
+
+A person's data, for the requests people make about it: the submissions of
+every form of workspace NAME with a value, or a value in a list, that is the
+e-mail address ADDRESS in any case of letters (a longer text quoting it does
+not count).
+
+  export --email  prints them as one JSON object: {"email", "workspace",
+                  "submissions": [{"site", "form", "id", "createdAt", "values",
+                  "attachments": [{"filename", "size", "mime"}]}]}; it only reads
+  erase --email   deletes them, their files (under DIR/files, or in the bucket
+                  --blob names) and their deliveries not yet made, prints how
+                  many of each, and records the counts in the workspace's audit
+                  log, with the address masked (a***@example.com)
+
+The other workspaces' submissions are untouched, even with the same address.
+erase is safe to run while hubs serve too.
 `
 
 const submissionsTail = `
 Example:
   hubform submissions export --data ./hub-data --site acme --form contact --format csv > contact.csv
   hubform submissions list --db 'postgres://reader:PASSWORD@db.internal/hub'
+  hubform submissions export --data ./hub-data --workspace agency --email jo@example.com > jo.json
+  hubform submissions erase --data ./hub-data --workspace agency --email jo@example.com
 `
 
 func runSubmissions(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -47,13 +73,23 @@ func runSubmissions(ctx context.Context, args []string, stdout, stderr io.Writer
 	site := fs.String("site", "", "only this `SITE`")
 	form := fs.String("form", "", "only this form `SLUG`")
 	format := fs.String("format", "", "`FORMAT`: table, json or csv")
+	workspace := fs.String("workspace", "", "export --email, erase: the `NAME` of the workspace whose forms to search")
+	email := fs.String("email", "", "export, erase: the person's e-mail `ADDRESS`")
+	blobURL := fs.String("blob", "", "erase: the hubs' file storage `URL`, s3://…; empty: DIR/files (HUBFORM_BLOB)")
 	args, status, ok := fs.parse(args, stdout)
 	if !ok {
 		return status
 	}
-	if len(args) != 1 || args[0] != "list" && args[0] != "export" {
-		fmt.Fprintln(stderr, "hubform submissions: say list or export (see hubform submissions --help)")
+	if len(args) != 1 || args[0] != "list" && args[0] != "export" && args[0] != "erase" {
+		fmt.Fprintln(stderr, "hubform submissions: say list, export or erase (see hubform submissions --help)")
 		return 2
+	}
+	if args[0] == "erase" || *email != "" || *workspace != "" {
+		if args[0] == "list" || *site != "" || *form != "" || *format != "" && *format != "json" {
+			fmt.Fprintln(stderr, "hubform submissions: a person's data is export or erase with --workspace and --email alone, from every form")
+			return 2
+		}
+		return runPerson(ctx, args[0], personFlags{data: *data, db: *dbURL, blob: *blobURL, workspace: *workspace, email: *email}, stdout, stderr)
 	}
 	if *format == "" {
 		*format = map[string]string{"list": "table", "export": "json"}[args[0]]
@@ -111,9 +147,94 @@ func writeTable(ctx context.Context, db *sqldb.DB, f hub.Filter, w io.Writer) er
 	return tw.Flush()
 }
 
-func plural(n int, noun string) string {
+func plural(n int, noun string) string { return plurals(n, noun, noun+"s") }
+
+// plurals counts n of a noun whose plural is not its singular and "s".
+func plurals(n int, one, many string) string {
 	if n == 1 {
-		return "1 " + noun
+		return "1 " + one
 	}
-	return strconv.Itoa(n) + " " + noun + "s"
+	return strconv.Itoa(n) + " " + many
+}
+
+// personFlags are the flags of a request about a person's data.
+type personFlags struct {
+	data, db, blob   string
+	workspace, email string
+}
+
+// runPerson exports or erases, as verb says, the submissions of a
+// workspace that hold a person's address. An erasure is recorded in the
+// workspace's audit log with the address masked, as the admin API records
+// one: the log must not keep what the person asked to have forgotten.
+func runPerson(ctx context.Context, verb string, f personFlags, stdout, stderr io.Writer) int {
+	fail := func(status int, format string, a ...any) int {
+		fmt.Fprintf(stderr, "hubform submissions: "+format+"\n", a...)
+		return status
+	}
+	switch {
+	case f.workspace == "" || f.email == "":
+		return fail(2, "%s of a person's data takes --workspace NAME and --email ADDRESS", verb)
+	case !accounts.ValidWorkspaceName(f.workspace):
+		return fail(2, "--workspace %q: a workspace's name is 1 to 64 letters, digits, '.', '_' or '-'", f.workspace)
+	case !people.ValidAddress(f.email):
+		return fail(2, "--email %q: want one e-mail address, such as jo@example.com", f.email)
+	}
+	// Errors of the storage go to the log, in full; people read a sentence.
+	logger := slog.New(slog.NewTextHandler(stderr, nil))
+	db, err := openDB(ctx, f.db, f.data, verb == "export")
+	if err != nil {
+		return fail(1, "%v", err)
+	}
+	defer db.Close()
+	if _, err := db.Workspace(ctx, f.workspace); errors.Is(err, hub.ErrNotFound) {
+		return fail(2, "no workspace %s (hubform workspaces list)", f.workspace)
+	} else if err != nil {
+		logger.Error("reading the workspace", slog.Any("error", err))
+		return fail(1, "the database could not be read: see the log above")
+	}
+	p := &people.People{Store: db.DB, Logger: logger}
+	if verb == "export" {
+		out := bufio.NewWriter(stdout)
+		if err := p.Export(ctx, f.workspace, f.email, out); err != nil {
+			out.Flush()
+			logger.Error("exporting a person's data", slog.Any("error", err))
+			return fail(1, "the export stopped short: see the log above")
+		}
+		if err := out.Flush(); err != nil {
+			return fail(1, "%v", err)
+		}
+		return 0
+	}
+
+	// The files and the queue the hubs use, opened as they open them. The
+	// command signs no upload URL: the local store's key is any.
+	files, _, err := openFiles(ctx, f.blob, f.data, "http://127.0.0.1", func() ([]byte, error) {
+		key := make([]byte, localblob.MinSecretLen)
+		rand.Read(key)
+		return key, nil
+	})
+	if err != nil {
+		return fail(1, "%v", err)
+	}
+	defer files.Close()
+	q, err := db.openQueue(ctx, delivery.Config{Submissions: db}, delivery.Options{})
+	if err != nil {
+		logger.Error("opening the delivery queue", slog.Any("error", err))
+		return fail(1, "the delivery queue could not be opened: see the log above")
+	}
+	defer q.Close()
+	p.Files, p.Deliveries = files, q
+	e, err := p.Erase(ctx, f.workspace, f.email)
+	if e.Submissions > 0 || err == nil {
+		audit(ctx, db, stderr, accounts.Event{Workspace: f.workspace, Action: accounts.ActionSubmissionsDeleted,
+			Target: people.Mask(f.email), Detail: e.Detail()})
+	}
+	if err != nil {
+		logger.Error("erasing a person's data", slog.Any("error", err))
+		return fail(1, "the erasure stopped after %s: see the log above, and run it again", plural(e.Submissions, "submission"))
+	}
+	fmt.Fprintf(stdout, "erased %s, %s and %s of %s\n", plural(e.Submissions, "submission"), plural(e.Files, "file"),
+		plurals(e.Deliveries, "pending delivery", "pending deliveries"), people.Mask(f.email))
+	return 0
 }

@@ -101,15 +101,30 @@ func TestSubmissionsFormats(t *testing.T) {
 
 func TestSubmissionsErrors(t *testing.T) {
 	t.Parallel()
+	// A hub's database, whose one workspace is default.
+	data := t.TempDir()
+	storeSubmissions(t, data)
 	for _, tc := range []struct {
 		args   []string
 		status int
 		want   string
 	}{
-		{[]string{"submissions", "--data", t.TempDir()}, 2, "say list or export"},
-		{[]string{"submissions", "show", "--data", t.TempDir()}, 2, "say list or export"},
+		{[]string{"submissions", "--data", t.TempDir()}, 2, "say list, export or erase"},
+		{[]string{"submissions", "show", "--data", t.TempDir()}, 2, "say list, export or erase"},
 		{[]string{"submissions", "list", "--format", "xml", "--data", t.TempDir()}, 2, `--format "xml"`},
 		{[]string{"submissions", "list", "--data", filepath.Join(t.TempDir(), "none")}, 1, "hub.db"},
+		// A person's data.
+		{[]string{"submissions", "erase", "--data", data, "--workspace", "default"}, 2, "--workspace NAME and --email ADDRESS"},
+		{[]string{"submissions", "export", "--data", data, "--email", "jo@example.com"}, 2, "--workspace NAME and --email ADDRESS"},
+		{[]string{"submissions", "erase", "--data", data, "--workspace", "default", "--email", "jo"}, 2, `--email "jo": want one e-mail address`},
+		{[]string{"submissions", "erase", "--data", data, "--workspace", "default", "--email", "Jo <jo@example.com>"}, 2, "want one e-mail address"},
+		{[]string{"submissions", "export", "--data", data, "--workspace", "default", "--email", "jo@example.com, an@example.com"}, 2, "want one e-mail address"},
+		{[]string{"submissions", "erase", "--data", data, "--workspace", "nobody", "--email", "jo@example.com"}, 2, "no workspace nobody"},
+		{[]string{"submissions", "export", "--data", data, "--workspace", "nobody", "--email", "jo@example.com"}, 2, "no workspace nobody"},
+		{[]string{"submissions", "erase", "--data", data, "--workspace", "no/where", "--email", "jo@example.com"}, 2, "a workspace's name is"},
+		{[]string{"submissions", "list", "--data", data, "--workspace", "default", "--email", "jo@example.com"}, 2, "export or erase"},
+		{[]string{"submissions", "export", "--data", data, "--workspace", "default", "--email", "jo@example.com", "--site", "acme"}, 2, "from every form"},
+		{[]string{"submissions", "export", "--data", data, "--workspace", "default", "--email", "jo@example.com", "--format", "csv"}, 2, "from every form"},
 	} {
 		status, _, stderr := hubform(t, tc.args...)
 		if status != tc.status || !strings.Contains(stderr, tc.want) {
