@@ -28,6 +28,7 @@ func ownerRoutes(db *sqldb.DB, served *formsource.Layered, files blobStore, queu
 		Users: db, Workspaces: db, Audit: db, Tokens: db, Sessions: db.Sessions(), Limiter: db, Forms: served, Store: db, Logger: logger,
 		Secure: strings.HasPrefix(opts.publicURL, "https://"), PublicURL: opts.publicURL, Mailer: mailer, MailFrom: from,
 		Inbox: submissions, Deliveries: queue, OIDC: opts.sso, Signup: opts.signup,
+		People: &people.People{Store: db, Files: files, Deliveries: queue, Logger: logger},
 	})
 	if err != nil {
 		return nil, err

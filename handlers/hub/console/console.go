@@ -31,6 +31,7 @@ import (
 	"github.com/hubform/hubform/handlers/hub/accounts"
 	"github.com/hubform/hubform/handlers/hub/admin"
 	"github.com/hubform/hubform/handlers/hub/inbox"
+	"github.com/hubform/hubform/handlers/hub/people"
 )
 
 // Paths of the console.
@@ -116,6 +117,9 @@ type Config struct {
 	Store admin.FormStore
 	// Deliveries, when set, adds the pages of each form's deliveries.
 	Deliveries Deliveries
+	// People, when set, lets a workspace's admins export or erase the
+	// data of one person, known by their e-mail address.
+	People *people.People
 	// Secure marks the cookies Secure: set it when browsers reach the hub
 	// over HTTPS (its public URL is https://).
 	Secure bool
@@ -257,6 +261,9 @@ func (con *Console) Register(e *echo.Echo) {
 	}
 	if con.cfg.Deliveries != nil {
 		con.registerDeliveries(g)
+	}
+	if con.cfg.People != nil {
+		con.registerPeople(g)
 	}
 }
 

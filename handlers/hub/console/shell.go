@@ -31,8 +31,9 @@ type shell struct {
 	Path string
 	// Location is the user's time zone, UTC until they tell another.
 	Location *time.Location
-	// Deliveries is whether forms have a Deliveries tab.
-	Deliveries bool
+	// Deliveries is whether forms have a Deliveries tab; People whether
+	// the console has the page of a person's data.
+	Deliveries, People bool
 }
 
 // navSite is one site and its forms in the navigation.
@@ -156,7 +157,7 @@ func (con *Console) shell(c echo.Context) (*shell, error) {
 	u, _ := c.Get(userKey).(accounts.User)
 	s := &shell{
 		Email: u.Email, CSRF: csrfToken(c), Member: memberOf(c), Path: c.Request().URL.Path,
-		Location: con.location(ctx), Deliveries: con.cfg.Deliveries != nil,
+		Location: con.location(ctx), Deliveries: con.cfg.Deliveries != nil, People: con.cfg.People != nil,
 	}
 	ms, err := con.memberships(c)
 	if err != nil {
