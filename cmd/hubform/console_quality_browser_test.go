@@ -104,6 +104,7 @@ func TestBrowserConsoleQuality(t *testing.T) {
 		{"share", q.form + "/share", "pre"},
 		{"settings", q.form + "/settings", "#workspace"},
 		{"members", "/console/members", "#members"},
+		{"a person's data", "/console/people", "#person-email"},
 		{"API tokens", "/console/tokens", "#tokens"},
 		{"audit log", "/console/audit", "table"},
 		{"your account", "/console/account", "#sessions"},
