@@ -131,4 +131,11 @@ func TestSubmissionsErrors(t *testing.T) {
 			t.Errorf("%q: status %d, stderr %q; want %d and %q", tc.args, status, stderr, tc.status, tc.want)
 		}
 	}
+	status, stdout, _ := hubform(t, "submissions", "--help")
+	for _, want := range []string{"submissions erase --data ./hub-data --workspace agency --email jo@example.com",
+		"submissions export --data ./hub-data --workspace agency --email jo@example.com", "--email ADDRESS"} {
+		if status != 0 || !strings.Contains(stdout, want) {
+			t.Errorf("help: status %d, no %q in:\n%s", status, want, stdout)
+		}
+	}
 }
