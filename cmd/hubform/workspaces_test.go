@@ -150,7 +150,8 @@ func walkAsWorkspaces(t *testing.T, dbURL string) {
 	// adminOnly are the console's routes for admins alone.
 	adminOnly := map[string]bool{"GET /console/audit": true, "GET /console/members": true, "POST /console/members": true,
 		"POST /console/members/remove": true, "POST /console/invitations": true,
-		"GET /console/tokens": true, "POST /console/tokens": true, "POST /console/tokens/revoke": true}
+		"GET /console/tokens": true, "POST /console/tokens": true, "POST /console/tokens/revoke": true,
+		"GET /console/people": true, "POST /console/people/export": true, "POST /console/people/erase": true}
 	// ownAccount are the posts any signed-in user makes on their own
 	// account, whatever their role.
 	ownAccount := map[string]bool{"/console/workspace": true, "/console/account/password": true, "/console/account/sessions": true, "/console/account/time-zone": true}
