@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"os"
@@ -18,6 +19,7 @@ import (
 	"github.com/hubform/hubform/handlers/hub/delivery"
 	"github.com/hubform/hubform/handlers/hub/people"
 	"github.com/hubform/hubform/handlers/hub/postgres/pgtest"
+	"github.com/hubform/hubform/handlers/hub/s3blob"
 	"github.com/hubform/hubform/handlers/hub/testkit"
 )
 
@@ -44,6 +46,8 @@ type personHub struct {
 	data string
 	// where are the flags that name its database: --data DIR, and --db.
 	where []string
+	// blobURL is its bucket, empty for files in DATA/files.
+	blobURL string
 	// anna holds Anna's submission ids by site/form, bob Bob's.
 	anna map[string]string
 	bob  string
@@ -52,11 +56,12 @@ type personHub struct {
 }
 
 // startPersonHub starts a personHub on SQLite, or on the PostgreSQL
-// database of dbURL.
-func startPersonHub(t *testing.T, dbURL string) *personHub {
+// database of dbURL, with its files in the data directory, or in the
+// bucket of blobURL.
+func startPersonHub(t *testing.T, dbURL, blobURL string) *personHub {
 	t.Helper()
 	ctx := context.Background()
-	h := &personHub{data: t.TempDir(), anna: map[string]string{}}
+	h := &personHub{data: t.TempDir(), blobURL: blobURL, anna: map[string]string{}}
 	h.where = []string{"--data", h.data}
 	if dbURL != "" {
 		h.where = append(h.where, "--db", dbURL)
@@ -91,6 +96,9 @@ func startPersonHub(t *testing.T, dbURL string) *personHub {
 	if dbURL != "" {
 		extra = append(extra, "--db", dbURL)
 	}
+	if blobURL != "" {
+		extra = append(extra, "--blob", blobURL)
+	}
 	h.hubProcess = startHub(t, forms, h.data, extra...)
 
 	cv := filepath.Join(t.TempDir(), "cv.pdf")
@@ -114,8 +122,8 @@ func startPersonHub(t *testing.T, dbURL string) *personHub {
 			h.file = s.Attachments[0].Key
 		}
 	}
-	if _, err := os.Stat(h.filePath()); h.file == "" || err != nil {
-		t.Fatalf("Anna's file %q is not stored (%v)", h.file, err)
+	if h.file == "" || !h.fileStored(t) {
+		t.Fatalf("Anna's file %q is not stored", h.file)
 	}
 	// Every delivery has failed once and waits: none is under way when
 	// the test erases.
@@ -127,9 +135,26 @@ func startPersonHub(t *testing.T, dbURL string) *personHub {
 	return h
 }
 
-// filePath is where Anna's file is stored.
-func (h *personHub) filePath() string {
-	return filepath.Join(h.data, "files", filepath.FromSlash(h.file))
+// fileStored reports whether Anna's file is in the hub's storage.
+func (h *personHub) fileStored(t *testing.T) bool {
+	t.Helper()
+	if h.blobURL == "" {
+		_, err := os.Stat(filepath.Join(h.data, "files", filepath.FromSlash(h.file)))
+		if err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+		return err == nil
+	}
+	bucket, err := s3blob.Open(context.Background(), h.blobURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bucket.Close()
+	_, _, err = bucket.Attributes(context.Background(), h.file)
+	if err != nil && !errors.Is(err, hub.ErrNotFound) {
+		t.Fatal(err)
+	}
+	return err == nil
 }
 
 // submissions returns every submission of the hub, as
@@ -198,12 +223,12 @@ type personExport struct {
 // the workspace, leaving Bob's, and is audited without her address.
 func TestPeopleAPI(t *testing.T) {
 	t.Parallel()
-	t.Run("sqlite", func(t *testing.T) { t.Parallel(); testPeopleAPI(t, "") })
-	t.Run("postgres", func(t *testing.T) { t.Parallel(); testPeopleAPI(t, pgtest.URL(t)) })
+	t.Run("sqlite", func(t *testing.T) { t.Parallel(); testPeopleAPI(t, "", "") })
+	t.Run("postgres", func(t *testing.T) { t.Parallel(); testPeopleAPI(t, pgtest.URL(t), "") })
 }
 
-func testPeopleAPI(t *testing.T, dbURL string) {
-	h := startPersonHub(t, dbURL)
+func testPeopleAPI(t *testing.T, dbURL, blobURL string) {
+	h := startPersonHub(t, dbURL, blobURL)
 	token := createToken(t, h.where...)
 	newToken := func(workspace, name, scope string) string {
 		t.Helper()
@@ -279,8 +304,8 @@ func testPeopleAPI(t *testing.T, dbURL string) {
 	if ids := h.ids(t); !slices.Equal(ids, []string{h.bob}) {
 		t.Errorf("submissions left %v, want Bob's %s alone", ids, h.bob)
 	}
-	if _, err := os.Stat(h.filePath()); !os.IsNotExist(err) {
-		t.Errorf("Anna's file is still stored (%v)", err)
+	if h.fileStored(t) {
+		t.Error("Anna's file is still stored")
 	}
 	if ds := h.deliveredFor(t, "acme/contact"); !slices.Equal(ds, []string{h.bob}) {
 		t.Errorf("deliveries of acme/contact left for %v, want Bob's alone", ds)
@@ -310,21 +335,34 @@ func testPeopleAPI(t *testing.T, dbURL string) {
 }
 
 // TestSubmissionsPersonCommand exports and erases Anna's data with
-// "hubform submissions" while the hub serves, on SQLite and PostgreSQL:
+// "hubform submissions" while the hub serves, on SQLite and PostgreSQL
+// with files in the data directory:
 // her submissions of the workspace, their file and their pending
 // deliveries go, Bob's and those of another workspace stay, and the
 // workspace's audit log counts them without her address.
 func TestSubmissionsPersonCommand(t *testing.T) {
 	t.Parallel()
-	t.Run("sqlite", func(t *testing.T) { t.Parallel(); testSubmissionsPerson(t, "") })
-	t.Run("postgres", func(t *testing.T) { t.Parallel(); testSubmissionsPerson(t, pgtest.URL(t)) })
+	t.Run("sqlite", func(t *testing.T) { t.Parallel(); testSubmissionsPerson(t, "", "") })
+	t.Run("postgres", func(t *testing.T) { t.Parallel(); testSubmissionsPerson(t, pgtest.URL(t), "") })
 }
 
-func testSubmissionsPerson(t *testing.T, dbURL string) {
-	h := startPersonHub(t, dbURL)
+// TestSubmissionsPersonCommandInBucket erases Anna's data, her file in a
+// bucket included, as the hubs that scale out keep it. It is not parallel:
+// the bucket's credentials are in the environment.
+func TestSubmissionsPersonCommandInBucket(t *testing.T) {
+	dbURL, blobURL := sharedStorage(t)
+	testSubmissionsPerson(t, dbURL, blobURL)
+}
+
+func testSubmissionsPerson(t *testing.T, dbURL, blobURL string) {
+	h := startPersonHub(t, dbURL, blobURL)
 	person := func(verb, email string) (int, string, string) {
 		t.Helper()
-		return hubform(t, append([]string{"submissions", verb, "--workspace", "default", "--email", email}, h.where...)...)
+		args := append([]string{"submissions", verb, "--workspace", "default", "--email", email}, h.where...)
+		if blobURL != "" {
+			args = append(args, "--blob", blobURL)
+		}
+		return hubform(t, args...)
 	}
 
 	status, stdout, stderr := person("export", "ANNA@example.com")
@@ -347,8 +385,8 @@ func testSubmissionsPerson(t *testing.T, dbURL string) {
 	if ids, want := h.ids(t), sortedIDs(h.bob, h.anna["theirs/contact"]); !slices.Equal(ids, want) {
 		t.Errorf("submissions left %v, want Bob's and the other workspace's %v", ids, want)
 	}
-	if _, err := os.Stat(h.filePath()); !os.IsNotExist(err) {
-		t.Errorf("Anna's file is still stored (%v)", err)
+	if h.fileStored(t) {
+		t.Error("Anna's file is still stored")
 	}
 	for form, want := range map[string][]string{"acme/contact": {h.bob}, "acme/signup": nil, "theirs/contact": {h.anna["theirs/contact"]}} {
 		if ds := h.deliveredFor(t, form); !slices.Equal(ds, want) {
