@@ -36,7 +36,7 @@ func (a *API) exportPerson(c echo.Context) error {
 	t := TokenOf(c)
 	a.audit(c, accounts.ActionSubmissionsExport, people.Mask(email), "one person's data, json")
 	h := c.Response().Header()
-	h.Set(echo.HeaderContentType, echo.MIMEApplicationJSONCharsetUTF8)
+	h.Set(echo.HeaderContentType, echo.MIMEApplicationJSON)
 	h.Set(echo.HeaderContentDisposition, `attachment; filename="person.json"`)
 	c.Response().WriteHeader(http.StatusOK)
 	if err := a.cfg.People.Export(c.Request().Context(), t.Workspace, email, c.Response()); err != nil {

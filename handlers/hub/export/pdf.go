@@ -92,7 +92,8 @@ func PDF(w io.Writer, p Printed) error {
 	if doc.err != nil {
 		return fmt.Errorf("pdf: %w", doc.err)
 	}
-	return doc.pdf.Write(w)
+	_, err := doc.pdf.WriteTo(w)
+	return err
 }
 
 // pdfWriter writes lines of text down the pages, keeping the first error.
