@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -179,6 +181,11 @@ func runPerson(ctx context.Context, verb string, f personFlags, stdout, stderr i
 		return fail(2, "--workspace %q: a workspace's name is 1 to 64 letters, digits, '.', '_' or '-'", f.workspace)
 	case !people.ValidAddress(f.email):
 		return fail(2, "--email %q: want one e-mail address, such as jo@example.com", f.email)
+	}
+	if _, err := os.Stat(filepath.Join(f.data, "hub.db")); f.db == "" && err != nil {
+		// Opened for writing, SQLite would make an empty hub there, and a
+		// mistyped --data would answer that nothing was found to erase.
+		return fail(1, "no hub database in %s: give the hub's --data DIR or --db URL", f.data)
 	}
 	// Errors of the storage go to the log, in full; people read a sentence.
 	logger := slog.New(slog.NewTextHandler(stderr, nil))

@@ -123,6 +123,7 @@ func TestSubmissionsErrors(t *testing.T) {
 		{[]string{"submissions", "export", "--data", data, "--workspace", "nobody", "--email", "jo@example.com"}, 2, "no workspace nobody"},
 		{[]string{"submissions", "erase", "--data", data, "--workspace", "no/where", "--email", "jo@example.com"}, 2, "a workspace's name is"},
 		{[]string{"submissions", "list", "--data", data, "--workspace", "default", "--email", "jo@example.com"}, 2, "export or erase"},
+		{[]string{"submissions", "erase", "--data", filepath.Join(data, "typo"), "--workspace", "default", "--email", "jo@example.com"}, 1, "no hub database in"},
 		{[]string{"submissions", "export", "--data", data, "--workspace", "default", "--email", "jo@example.com", "--site", "acme"}, 2, "from every form"},
 		{[]string{"submissions", "export", "--data", data, "--workspace", "default", "--email", "jo@example.com", "--format", "csv"}, 2, "from every form"},
 	} {
