@@ -24,18 +24,18 @@ import (
 func ownerRoutes(db *sqldb.DB, served *formsource.Layered, files blobStore, queue *delivery.Queue, m *metrics.Metrics, logger *slog.Logger, opts consoleOptions) ([]func(*echo.Echo), error) {
 	mailer, from := queue.Mailer()
 	submissions := &inbox.Inbox{Forms: served, Store: db, Files: files, Logger: logger}
+	// A person's data is erased from the stores the hub itself writes: its
+	// database, its files and its queue of deliveries.
+	person := &people.People{Store: db, Files: files, Deliveries: queue, Logger: logger}
 	con, err := console.New(console.Config{
 		Users: db, Workspaces: db, Audit: db, Tokens: db, Sessions: db.Sessions(), Limiter: db, Forms: served, Store: db, Logger: logger,
 		Secure: strings.HasPrefix(opts.publicURL, "https://"), PublicURL: opts.publicURL, Mailer: mailer, MailFrom: from,
 		Inbox: submissions, Deliveries: queue, OIDC: opts.sso, Signup: opts.signup,
-		People: &people.People{Store: db, Files: files, Deliveries: queue, Logger: logger},
+		People: person,
 	})
 	if err != nil {
 		return nil, err
 	}
-	// A person's data is erased from the stores the hub itself writes: its
-	// database, its files and its queue of deliveries.
-	person := &people.People{Store: db, Files: files, Deliveries: queue, Logger: logger}
 	api, err := admin.New(admin.Config{Tokens: db, Sites: db, Audit: db, Forms: db, Directory: served, Inbox: submissions, People: person, Logger: logger})
 	if err != nil {
 		return nil, err

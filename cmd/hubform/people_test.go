@@ -408,6 +408,13 @@ func testSubmissionsPerson(t *testing.T, dbURL, blobURL string) {
 		e.Actor != want.Actor || e.Action != want.Action || e.Target != want.Target || e.Detail != want.Detail || e.Client != "" {
 		t.Errorf("newest audit event %+v, want %+v", e, want)
 	}
+	if len(events) < 2 {
+		t.Fatalf("audit log %+v, want the export before the erasure", events)
+	}
+	if e := events[1]; e.Action != accounts.ActionSubmissionsExport || e.Actor != accounts.Operator ||
+		e.Target != "a***@example.com" || e.Detail != people.ExportDetail {
+		t.Errorf("audit event before the erasure %+v, want the export", e)
+	}
 	others, err := db.Events(context.Background(), "other", "", 50)
 	if err != nil {
 		t.Fatal(err)

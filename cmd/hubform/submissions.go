@@ -166,9 +166,10 @@ type personFlags struct {
 }
 
 // runPerson exports or erases, as verb says, the submissions of a
-// workspace that hold a person's address. An erasure is recorded in the
-// workspace's audit log with the address masked, as the admin API records
-// one: the log must not keep what the person asked to have forgotten.
+// workspace that hold a person's address. Either is recorded in the
+// workspace's audit log with the address masked, as the admin API and the
+// console record them: the log must not keep what the person asked to
+// have forgotten.
 func runPerson(ctx context.Context, verb string, f personFlags, stdout, stderr io.Writer) int {
 	fail := func(status int, format string, a ...any) int {
 		fmt.Fprintf(stderr, "hubform submissions: "+format+"\n", a...)
@@ -189,7 +190,7 @@ func runPerson(ctx context.Context, verb string, f personFlags, stdout, stderr i
 	}
 	// Errors of the storage go to the log, in full; people read a sentence.
 	logger := slog.New(slog.NewTextHandler(stderr, nil))
-	db, err := openDB(ctx, f.db, f.data, verb == "export")
+	db, err := openDB(ctx, f.db, f.data, false)
 	if err != nil {
 		return fail(1, "%v", err)
 	}
@@ -211,6 +212,8 @@ func runPerson(ctx context.Context, verb string, f personFlags, stdout, stderr i
 		if err := out.Flush(); err != nil {
 			return fail(1, "%v", err)
 		}
+		audit(ctx, db, stderr, accounts.Event{Workspace: f.workspace, Action: accounts.ActionSubmissionsExport,
+			Target: people.Mask(f.email), Detail: people.ExportDetail})
 		return 0
 	}
 

@@ -34,7 +34,7 @@ func (a *API) exportPerson(c echo.Context) error {
 		return err
 	}
 	t := TokenOf(c)
-	a.audit(c, accounts.ActionSubmissionsExport, people.Mask(email), "one person's data, json")
+	a.audit(c, accounts.ActionSubmissionsExport, people.Mask(email), people.ExportDetail)
 	h := c.Response().Header()
 	h.Set(echo.HeaderContentType, echo.MIMEApplicationJSON)
 	h.Set(echo.HeaderContentDisposition, `attachment; filename="person.json"`)

@@ -64,7 +64,7 @@ func (con *Console) exportPerson(c echo.Context) error {
 	if !ok {
 		return err
 	}
-	con.audit(c, accounts.ActionSubmissionsExport, people.Mask(email), "one person's data, json")
+	con.audit(c, accounts.ActionSubmissionsExport, people.Mask(email), people.ExportDetail)
 	h := c.Response().Header()
 	h.Set(echo.HeaderContentType, echo.MIMEApplicationJSON)
 	h.Set(echo.HeaderContentDisposition, `attachment; filename="person.json"`)

@@ -160,6 +160,9 @@ func Mask(email string) string {
 	return string(r[:1]) + "***@" + domain
 }
 
+// ExportDetail is the audit log's detail of an export of a person's data.
+const ExportDetail = "one person's data, json"
+
 // Detail says what an erasure deleted, for the audit log.
 func (e Erased) Detail() string {
 	return fmt.Sprintf("one person's data erased: %d submissions, %d files, %d pending deliveries", e.Submissions, e.Files, e.Deliveries)
