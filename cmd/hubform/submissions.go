@@ -50,7 +50,8 @@ not count).
 
   export --email  prints them as one JSON object: {"email", "workspace",
                   "submissions": [{"site", "form", "id", "createdAt", "values",
-                  "attachments": [{"filename", "size", "mime"}]}]}; it only reads
+                  "attachments": [{"filename", "size", "mime"}]}]}, and records
+                  the export in the workspace's audit log
   erase --email   deletes them, their files (under DIR/files, or in the bucket
                   --blob names) and their deliveries not yet made, prints how
                   many of each, and records the counts in the workspace's audit
