@@ -186,7 +186,7 @@ func runPerson(ctx context.Context, verb string, f personFlags, stdout, stderr i
 	}
 	if _, err := os.Stat(filepath.Join(f.data, "hub.db")); f.db == "" && err != nil {
 		// Opened for writing, SQLite would make an empty hub there, and a
-		// mistyped --data would answer that nothing was found to erase.
+		// mistyped data directory would answer that nothing was found to erase.
 		return fail(1, "no hub database in %s: give the hub's --data DIR or --db URL", f.data)
 	}
 	// Errors of the storage go to the log, in full; people read a sentence.
