@@ -324,6 +324,21 @@ func TestStampReachesTheHub(t *testing.T) {
 		t.Errorf("the hub stored the locale %q", subs[0].Locale)
 	}
 
+	// An app that plain HTML forms post to sends their posts without a
+	// timing, and still judges a stamp that is there.
+	plain := newBackend(t, func(c *handlers.Config) { c.StampKey, c.PlainFormPosts = key, true })
+	for _, stamp := range []string{"", stamp, "yesterday"} {
+		parts := []part{{name: "name", value: "Jane"}, {name: "email", value: "jane@example.com"}}
+		if stamp != "" {
+			parts = append(parts, part{name: components.StampField, value: stamp})
+		}
+		plain.send(t, "/hubform/acme/contact/submit", true, parts...)
+		body := plain.received()[len(plain.received())-1]
+		if got, ok := body["timing"]; ok == (stamp == "") {
+			t.Errorf("PlainFormPosts, stamp %q: timing %s", stamp, got)
+		}
+	}
+
 	// Another instance of the app with the same key takes the stamp; one
 	// with a key of its own does not.
 	for _, tc := range []struct {

@@ -90,6 +90,12 @@ type Config struct {
 	// than the page's is otherwise flagged, its stamp not being that
 	// instance's.
 	StampKey []byte
+	// PlainFormPosts, when true, sends a post that carries no stamp with no
+	// timing, so that the hub's time trap does not judge it: for an app
+	// whose submit routes plain HTML forms on other sites post to, which
+	// no page of the app rendered (the hub's own form pages). A stamp that
+	// is there is still checked.
+	PlainFormPosts bool
 }
 
 // Handler serves HubForm's routes: the load route behind the loading state,

@@ -96,7 +96,10 @@ func (h *Handler) submit(c echo.Context) error {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), h.cfg.SubmitTimeout)
 	ctx = hubclient.WithVisitor(ctx, h.visitor(c))
-	ctx = hubclient.WithTiming(hubclient.WithLocale(ctx, p.Locale), timing)
+	ctx = hubclient.WithLocale(ctx, p.Locale)
+	if timing.Stamp != hubclient.StampMissing || !h.cfg.PlainFormPosts {
+		ctx = hubclient.WithTiming(ctx, timing)
+	}
 	defer cancel()
 	sent := values
 	if key != "" {

@@ -263,8 +263,14 @@ func openHub(ctx context.Context, cfg hubConfig, logger *slog.Logger) (_ *runnin
 	if err != nil {
 		return nil, err
 	}
-	// Each form's page, whose handlers call this hub in process.
-	pages, err := hosted.New(hosted.Config{HubURL: h.URL, Forms: served, Logger: logger, TurnstileScript: cfg.turnstileScript})
+	// Each form's page, whose handlers call this hub in process. Its
+	// stamps are signed with the database's key, as a visitor's post may
+	// reach another hub than the one that showed the page.
+	stampKey, err := h.db.Key(ctx, "stamp", 32)
+	if err != nil {
+		return nil, err
+	}
+	pages, err := hosted.New(hosted.Config{HubURL: h.URL, Forms: served, Logger: logger, TurnstileScript: cfg.turnstileScript, StampKey: stampKey})
 	if err != nil {
 		return nil, err
 	}

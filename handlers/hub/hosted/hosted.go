@@ -44,6 +44,11 @@ type Config struct {
 	// TurnstileScript replaces Cloudflare's Turnstile script, for tests
 	// and stand-ins; the pages' policy allows its origin.
 	TurnstileScript string
+	// StampKey signs the time each page is shown (handlers.Config.StampKey):
+	// the same key on every hub, so that a post reaching another hub than
+	// the page's is not taken for a bot's. Empty means a key of this
+	// process.
+	StampKey []byte
 	// Logger logs what visitors are not told; nil means slog.Default().
 	Logger *slog.Logger
 }
@@ -89,7 +94,11 @@ func New(cfg Config) (*Pages, error) {
 		CacheTTL:        time.Second,
 		Page:            p.wholePage,
 		TurnstileScript: cfg.TurnstileScript,
-		Logger:          cfg.Logger,
+		// The Share tab gives a plain HTML form of the page for sites
+		// without Go, whose posts carry no stamp.
+		PlainFormPosts: true,
+		StampKey:       cfg.StampKey,
+		Logger:         cfg.Logger,
 	})
 	return p, nil
 }

@@ -68,6 +68,7 @@ func Run(t *testing.T, open Open) {
 		{"DeleteRace", testDeleteRace},
 		{"Limits", testLimits},
 		{"People", testPeople},
+		{"Keys", testKeys},
 	}
 	// Each check opens databases of its own: they run in parallel.
 	for _, tt := range tests {
