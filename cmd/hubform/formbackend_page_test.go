@@ -162,8 +162,8 @@ func TestFormBackendOnTheHubsPage(t *testing.T) {
 	// refuses a submission.
 	closed := openPage(t, browser, base, "/f/acme/survey")
 	if closed.Find("[data-vendor-hubform-closed]").Length() != 1 || closed.Find("form").Length() != 0 {
-		html, _ := closed.Html()
-		t.Errorf("the page of a closed form lacks its closed state, or shows a form:\n%s", html)
+		main, _ := closed.Find("main").Html()
+		t.Errorf("the page of a closed form lacks its closed state, or shows a form:\n%.1500s", main)
 	}
 	c := &hubclient.Client{HubURL: p.url}
 	if schema, err := c.Schema(context.Background(), "acme", "survey"); err != nil || !schema.Meta.Closed {
