@@ -121,40 +121,16 @@ func (w *autoresponseWorker) NextRetry(job *river.Job[AutoresponseArgs]) time.Ti
 // says now, to the address the submission holds.
 func (w *autoresponseWorker) Work(ctx context.Context, job *river.Job[AutoresponseArgs]) error {
 	a := job.Args
-	log := w.q.cfg.Logger.With("job", job.ID, "submission", a.SubmissionID, "site", a.Site, "form", a.Slug, "attempt", job.Attempt)
-	form, err := w.q.cfg.Forms.Lookup(a.Site, a.Slug)
-	if err != nil {
-		if errors.Is(err, hub.ErrNotFound) {
-			return river.JobCancel(fmt.Errorf("form %s/%s %w", a.Site, a.Slug, errGone))
+	return w.q.mailAbout(ctx, job.JobRow, a.Site, a.Slug, a.SubmissionID, func(form *hub.Form, sub hub.Submission) (*gomail.Msg, error) {
+		if form.Settings.Autoresponder == nil {
+			return nil, river.JobCancel(errors.New("the form no longer sends confirmations"))
 		}
-		return err
-	}
-	if form.Settings.Autoresponder == nil {
-		return river.JobCancel(errors.New("the form no longer sends confirmations"))
-	}
-	sub, err := w.q.cfg.Submissions.Submission(ctx, a.SubmissionID)
-	if errors.Is(err, hub.ErrNotFound) {
-		return river.JobCancel(fmt.Errorf("submission %s %w", a.SubmissionID, errGone))
-	}
-	if err != nil {
-		return err
-	}
-	to, ok := recipient(sub, form.Settings.Autoresponder)
-	if !ok {
-		return river.JobCancel(errors.New("the submission holds no valid address in the autoresponder's field"))
-	}
-	m, err := w.q.confirmation(form, sub, to, job.ID)
-	if err != nil {
-		return err
-	}
-	ctx, cancel := context.WithTimeout(ctx, w.q.cfg.Timeout)
-	defer cancel()
-	if err := w.q.cfg.Mailer.Send(ctx, m); err != nil {
-		err = fmt.Errorf("e-mail: %w", err)
-		logFailure(log, job.JobRow, err)
-		return err
-	}
-	return nil
+		to, ok := recipient(sub, form.Settings.Autoresponder)
+		if !ok {
+			return nil, river.JobCancel(errors.New("the submission holds no valid address in the autoresponder's field"))
+		}
+		return w.q.confirmation(form, sub, to, job.ID)
+	})
 }
 
 // confirmation builds the confirmation of sub to the address to: the

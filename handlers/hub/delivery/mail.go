@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
 	gomail "github.com/wneessen/go-mail"
 
 	"github.com/hubform/hubform/handlers/hub"
@@ -119,33 +120,43 @@ func (w *notifyWorker) NextRetry(job *river.Job[NotifyArgs]) time.Time {
 // Work sends one message to every owner the form lists now.
 func (w *notifyWorker) Work(ctx context.Context, job *river.Job[NotifyArgs]) error {
 	a := job.Args
-	log := w.q.cfg.Logger.With("job", job.ID, "submission", a.SubmissionID, "site", a.Site, "form", a.Slug, "attempt", job.Attempt)
-	form, err := w.q.cfg.Forms.Lookup(a.Site, a.Slug)
+	return w.q.mailAbout(ctx, job.JobRow, a.Site, a.Slug, a.SubmissionID, func(form *hub.Form, sub hub.Submission) (*gomail.Msg, error) {
+		if form.Settings.Notify == nil || len(form.Settings.Notify.Email) == 0 {
+			return nil, river.JobCancel(errors.New("the form no longer lists owners to e-mail"))
+		}
+		return w.q.message(ctx, form, sub, job.ID)
+	})
+}
+
+// mailAbout makes one attempt of an e-mail job about a submission: it
+// reads the form and the submission as they are now, has build make the
+// message, and sends it. A form or submission gone cancels the job, as
+// does an error of build that river.JobCancel wraps.
+func (q *Queue) mailAbout(ctx context.Context, job *rivertype.JobRow, site, slug, id string, build func(*hub.Form, hub.Submission) (*gomail.Msg, error)) error {
+	log := q.cfg.Logger.With("job", job.ID, "submission", id, "site", site, "form", slug, "attempt", job.Attempt)
+	form, err := q.cfg.Forms.Lookup(site, slug)
 	if err != nil {
 		if errors.Is(err, hub.ErrNotFound) {
-			return river.JobCancel(fmt.Errorf("form %s/%s %w", a.Site, a.Slug, errGone))
+			return river.JobCancel(fmt.Errorf("form %s/%s %w", site, slug, errGone))
 		}
 		return err
 	}
-	if form.Settings.Notify == nil || len(form.Settings.Notify.Email) == 0 {
-		return river.JobCancel(errors.New("the form no longer lists owners to e-mail"))
-	}
-	sub, err := w.q.cfg.Submissions.Submission(ctx, a.SubmissionID)
+	sub, err := q.cfg.Submissions.Submission(ctx, id)
 	if errors.Is(err, hub.ErrNotFound) {
-		return river.JobCancel(fmt.Errorf("submission %s %w", a.SubmissionID, errGone))
+		return river.JobCancel(fmt.Errorf("submission %s %w", id, errGone))
 	}
 	if err != nil {
 		return err
 	}
-	m, err := w.q.message(ctx, form, sub, job.ID)
+	m, err := build(form, sub)
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(ctx, w.q.cfg.Timeout)
+	ctx, cancel := context.WithTimeout(ctx, q.cfg.Timeout)
 	defer cancel()
-	if err := w.q.cfg.Mailer.Send(ctx, m); err != nil {
+	if err := q.cfg.Mailer.Send(ctx, m); err != nil {
 		err = fmt.Errorf("e-mail: %w", err)
-		logFailure(log, job.JobRow, err)
+		logFailure(log, job, err)
 		return err
 	}
 	return nil
