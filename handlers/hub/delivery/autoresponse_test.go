@@ -187,6 +187,10 @@ func TestConfirmationSent(t *testing.T) {
 			!strings.HasPrefix(m.MessageID, "msg_de_") || !strings.HasSuffix(m.MessageID, "@forms.example.com") {
 			t.Errorf("German confirmation %+v", m)
 		}
+		// RFC 3834: another responder must not answer it.
+		if h := mp.Headers(t, m.ID); fmt.Sprint(h["Auto-Submitted"]) != "[auto-generated]" {
+			t.Errorf("German confirmation's Auto-Submitted %q", h["Auto-Submitted"])
+		}
 		if m.Text != "Hallo <b>x</b>,\nThema: Sales" {
 			t.Errorf("German text %q", m.Text)
 		}

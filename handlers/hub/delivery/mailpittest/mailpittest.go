@@ -131,6 +131,15 @@ func (s *Server) Message(t testing.TB, id string) Message {
 	return m
 }
 
+// Headers returns the headers of the message with Mailpit's id, each
+// with its values.
+func (s *Server) Headers(t testing.TB, id string) map[string][]string {
+	t.Helper()
+	var h map[string][]string
+	s.get(t, "/api/v1/message/"+url.PathEscape(id)+"/headers", &h)
+	return h
+}
+
 // Part returns the body of an attachment.
 func (s *Server) Part(t testing.TB, id, part string) []byte {
 	t.Helper()
