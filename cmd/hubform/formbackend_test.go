@@ -204,3 +204,32 @@ func TestLimitAcrossHubsOnPostgres(t *testing.T) {
 		t.Fatalf("%d submissions stored, want 10", len(list))
 	}
 }
+
+// TestPageStampAcrossHubs shows a form's page on one hub and sends it, a
+// person's time later, to another hub of the same PostgreSQL database, as
+// a load balancer may: the second hub reads the first one's stamp, and
+// the submission is not taken for a bot's.
+func TestPageStampAcrossHubs(t *testing.T) {
+	t.Parallel()
+	dbURL := pgtest.URL(t)
+	forms := formsWith(t, "ask", askPageForm)
+	shows, takes := startHub(t, forms, t.TempDir(), "--db", dbURL), startHub(t, forms, t.TempDir(), "--db", dbURL)
+	browser := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	page := openPage(t, browser, strings.TrimSuffix(shows.url, "/v1"), "/f/acme/ask")
+	time.Sleep(pageMinimum)
+	res := postPage(t, browser, strings.TrimSuffix(takes.url, "/v1"), page, map[string]string{"message": "Do you ship to Norway?"})
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("the post to the other hub: %d", res.StatusCode)
+	}
+	status, out, stderr := hubform(t, "submissions", "export", "--db", dbURL, "--site", "acme", "--form", "ask")
+	var list []struct {
+		Spam bool `json:"spam"`
+	}
+	if err := json.Unmarshal([]byte(out), &list); status != 0 || err != nil || len(list) != 1 {
+		t.Fatalf("export: %d %v %s %s", status, err, out, stderr)
+	}
+	if list[0].Spam {
+		t.Errorf("the submission was flagged as spam: %s", out)
+	}
+}
