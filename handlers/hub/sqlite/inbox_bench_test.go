@@ -1,0 +1,21 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"testing"
+
+	"github.com/hubform/hubform/handlers/hub/sqldb/inboxbench"
+)
+
+// BenchmarkInbox measures a form's inbox at HUBFORM_BENCH_SUBMISSIONS
+// submissions on SQLite (see package inboxbench); run it with -benchtime 1x.
+func BenchmarkInbox(b *testing.B) {
+	db, _ := openTest(b)
+	// The fill's large transactions leave a long write-ahead log, which
+	// a database grown over months would have checkpointed long ago.
+	inboxbench.Run(b, db, inboxbench.Options{Settle: func(ctx context.Context, w *sql.DB) error {
+		_, err := w.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`)
+		return err
+	}})
+}
