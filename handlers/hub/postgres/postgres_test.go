@@ -69,7 +69,7 @@ func TestOpenConcurrently(t *testing.T) {
 	if err := db.Reader().QueryRow(`SELECT COUNT(*) FROM goose_db_version WHERE version_id > 0`).Scan(&versions); err != nil {
 		t.Fatal(err)
 	}
-	entries, err := fs.ReadDir(sqldb.Migrations(), ".")
+	entries, err := fs.ReadDir(sqldb.Migrations(sqldb.Dialect{Name: "postgres"}), ".")
 	if err != nil {
 		t.Fatal(err)
 	}

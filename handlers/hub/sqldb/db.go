@@ -17,12 +17,14 @@ import (
 	"github.com/hubform/hubform/handlers/hub"
 )
 
-//go:embed migrations/*.sql
+//go:embed migrations/*.sql migrations/sqlite/*.sql migrations/postgres/*.sql
 var migrationsFS embed.FS
 
 // Dialect is what differs between the databases a DB runs on.
 type Dialect struct {
-	// Name begins every error, as in "sqlite: ..." or "postgres: ...".
+	// Name begins every error, as in "sqlite: ..." or "postgres: ...",
+	// and names the directory of the dialect's own migrations,
+	// migrations/sqlite or migrations/postgres.
 	Name string
 	// Goose is the dialect of the migrations' version table.
 	Goose goose.Dialect
@@ -34,6 +36,11 @@ type Dialect struct {
 	// transaction, each within a savepoint, for a database with one writer
 	// whose commits wait in turn (SQLite).
 	BatchWrites bool
+	// FTS5 searches the submissions through the FTS5 table
+	// submissions_search that SQLite's migrations make; without it a
+	// search is LOWER(payload) LIKE alone, which PostgreSQL's trigram
+	// index serves.
+	FTS5 bool
 }
 
 // ErrReadOnly is returned by the writing methods of a DB that has no pool
@@ -54,6 +61,8 @@ type DB struct {
 	onSubmission SubmissionHook
 	// batch, when set, gathers submissions into shared transactions.
 	batch *writeBatch
+	// fts5 is Dialect.FTS5.
+	fts5 bool
 	// nextPrune is when Allow next deletes ended rate-limit windows, in
 	// Unix milliseconds.
 	nextPrune atomic.Int64
@@ -70,7 +79,7 @@ func New(d Dialect, w, r *sql.DB) *DB {
 	if r == nil {
 		panic("sqldb: New without a pool")
 	}
-	db := &DB{name: d.Name, w: w, r: r}
+	db := &DB{name: d.Name, w: w, r: r, fts5: d.FTS5}
 	if d.BatchWrites {
 		db.batch = &writeBatch{}
 	}
@@ -127,14 +136,24 @@ func (db *DB) errorf(format string, args ...any) error {
 	return fmt.Errorf(db.name+": "+format, args...)
 }
 
-// Migrations returns the embedded migrations, one SQL file per version,
-// written in the SQL that SQLite and PostgreSQL share.
-func Migrations() fs.FS {
-	sub, err := fs.Sub(migrationsFS, "migrations")
+// Migrations returns the embedded migrations of d's database, one SQL file
+// per version, in one sequence: those written in the SQL that SQLite and
+// PostgreSQL share, and beside them those of the dialect's directory, whose
+// SQL is its own. It panics for a dialect without a directory, which is a
+// mistake in the driver package.
+func Migrations(d Dialect) fs.FS {
+	shared, err := fs.Sub(migrationsFS, "migrations")
 	if err != nil {
 		panic(err) // the directory is embedded; it cannot be missing
 	}
-	return sub
+	own, err := fs.Sub(shared, d.Name)
+	if err == nil {
+		_, err = fs.Stat(own, ".")
+	}
+	if err != nil {
+		panic(fmt.Sprintf("sqldb: no migrations of the dialect %q: %v", d.Name, err))
+	}
+	return dialectFS{shared: shared, own: own}
 }
 
 // Migrate applies the embedded migrations the database lacks.
@@ -150,7 +169,7 @@ func MigrateTo(ctx context.Context, d Dialect, pool *sql.DB, version int64) erro
 	if d.Locker != nil {
 		opts = append(opts, goose.WithSessionLocker(d.Locker))
 	}
-	p, err := goose.NewProvider(d.Goose, pool, Migrations(), opts...)
+	p, err := goose.NewProvider(d.Goose, pool, Migrations(d), opts...)
 	if err != nil {
 		return err
 	}
@@ -162,7 +181,7 @@ func MigrateTo(ctx context.Context, d Dialect, pool *sql.DB, version int64) erro
 // as new as the embedded migrations. It only reads: goose's own version
 // queries would try to create a missing version table.
 func CheckVersion(ctx context.Context, d Dialect, pool *sql.DB) error {
-	p, err := goose.NewProvider(d.Goose, pool, Migrations())
+	p, err := goose.NewProvider(d.Goose, pool, Migrations(d))
 	if err != nil {
 		return err
 	}

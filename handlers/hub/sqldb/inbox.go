@@ -3,7 +3,6 @@ package sqldb
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -18,17 +17,6 @@ import (
 // maxIDs is the most ids one statement names; longer lists are taken in
 // several statements of one transaction.
 const maxIDs = 500
-
-// searchPattern returns the LIKE pattern, escaped with '\', that finds
-// term in a payload's JSON text: term is written as the hub writes
-// payloads (encoding/json), so a quote or a < in it matches what is
-// stored, and lowered as the query lowers the payload.
-func searchPattern(term string) string {
-	enc, _ := json.Marshal(strings.ToLower(term)) // a string always encodes
-	inner := string(enc[1 : len(enc)-1])
-	inner = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(inner)
-	return "%" + inner + "%"
-}
 
 // in returns "IN ($n, …)" for ids, appending them to args.
 func in(ids []string, args []any) (string, []any) {

@@ -106,7 +106,7 @@ func TestOpenTwiceAndReopen(t *testing.T) {
 
 func mustSources(t *testing.T) []fs.DirEntry {
 	t.Helper()
-	entries, err := fs.ReadDir(sqldb.Migrations(), ".")
+	entries, err := fs.ReadDir(sqldb.Migrations(dialect), ".")
 	if err != nil || len(entries) == 0 {
 		t.Fatalf("embedded migrations: %v, %d files", err, len(entries))
 	}
