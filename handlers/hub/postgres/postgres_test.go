@@ -189,3 +189,19 @@ func TestWorkspacesMigration(t *testing.T) {
 	}
 	storetest.WorkspacesMigration(t, old, func() *sqldb.DB { return openURL(t, u) })
 }
+
+func TestSearchMigration(t *testing.T) {
+	ctx := context.Background()
+	u := pgtest.URL(t)
+	pool, err := openPool(ctx, u, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := sqldb.Dialect{Name: "postgres", Goose: goose.DialectPostgres}
+	if err := sqldb.MigrateTo(ctx, d, pool, storetest.BeforeSearch); err != nil {
+		t.Fatal(err)
+	}
+	old := sqldb.New(d, pool, nil)
+	defer old.Close()
+	storetest.SearchMigration(t, old, func() *sqldb.DB { return openURL(t, u) })
+}

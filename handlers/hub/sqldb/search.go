@@ -77,22 +77,35 @@ func where(conds ...string) string {
 // filterSQL returns the WHERE clause selecting f and its arguments. Only
 // the set members become conditions, so a filter on site and form is
 // served by the (site, form, id) index in order, in either direction, from
-// a cursor on; a search of SQLite also asks its FTS5 table.
+// a cursor on; a search of 3 characters or more is served by the trigram
+// index instead.
 func (db *DB) filterSQL(f hub.Filter) (string, []any) {
-	q := db.filter(f, db.fts5)
+	q := db.filter(f, true)
 	return where(append(q.walk, q.narrow...)...), q.args
 }
 
-// filter returns the conditions of f. With fts, a search of an indexed
-// term first takes its candidates from the FTS5 table, by rowid, and then
-// keeps those whose lowered payload holds the term as LIKE decides, so
-// that the result is the same as LIKE's alone.
-func (db *DB) filter(f hub.Filter, fts bool) filter {
+// filter returns the conditions of f. When ask is set and f searches for
+// a term the trigram indexes find, the search is asked of them: the form
+// and cursor conditions compare their column joined to the empty string,
+// which no index serves, so the planner is left the search's index, and on
+// SQLite the candidates come from the FTS5 table by rowid. Those are then
+// kept as LIKE decides, so the result is the same as LIKE's alone.
+// Otherwise the planner walks the form's (site, form, id) index, or
+// another, as it estimates best.
+func (db *DB) filter(f hub.Filter, ask bool) filter {
 	var q filter
+	ask = ask && f.Search != "" && indexed(f.Search)
 	add := func(column, op, value string) {
-		if value != "" {
-			q.walk = append(q.walk, column+" "+op+" "+q.arg(value))
+		if value == "" {
+			return
 		}
+		if ask {
+			// Walking the form's index and testing each row reads every
+			// submission of the form for a rare term, which planners
+			// estimating by the whole table choose.
+			column += " || ''"
+		}
+		q.walk = append(q.walk, column+" "+op+" "+q.arg(value))
 	}
 	add("site", "=", f.Site)
 	add("form", "=", f.Slug)
@@ -111,7 +124,7 @@ func (db *DB) filter(f hub.Filter, fts bool) filter {
 		q.narrow = append(q.narrow, "created_at < "+q.arg(millis(f.To)))
 	}
 	if f.Search != "" {
-		if fts && indexed(f.Search) {
+		if ask && db.fts5 {
 			q.narrow = append(q.narrow, `rowid IN (SELECT rowid FROM submissions_search WHERE submissions_search MATCH `+q.arg(searchPhrase(f.Search))+`)`)
 		}
 		q.narrow = append(q.narrow, `LOWER(payload) LIKE `+q.arg(searchPattern(f.Search))+` ESCAPE '\'`)

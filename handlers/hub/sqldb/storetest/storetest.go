@@ -61,6 +61,7 @@ func Run(t *testing.T, open Open) {
 		{"FormVersions", testFormVersions},
 		{"FormSaveRace", testFormSaveRace},
 		{"InboxFilters", testInboxFilters},
+		{"SearchInStep", testSearchInStep},
 		{"SpamRelease", testSpamRelease},
 		{"FormVersionKept", testFormVersionKept},
 		{"DeleteSubmissions", testDeleteSubmissions},
