@@ -29,7 +29,7 @@ bench: deps npm browser
 	$(GO) test -run '^$$' -bench . -benchmem ./handlers/... ./components
 	$(GO) test -run '^$$' -bench . -skip FirstInput -benchtime 3x ./cmd/hubform
 	$(GO) test -run '^$$' -bench FirstInput -benchtime 40x ./cmd/hubform
-	HUBFORM_BENCH_SUBMISSIONS=$(INBOX_SUBMISSIONS) $(GO) test -run '^$$' -bench Inbox -benchtime 1x -timeout 60m ./handlers/hub/sqlite ./handlers/hub/postgres
+	HUBFORM_BENCH_SUBMISSIONS=$(INBOX_SUBMISSIONS) $(GO) test -run '^$$' -bench Inbox -benchtime 1x -timeout 60m -v ./handlers/hub/sqlite ./handlers/hub/postgres
 
 ## generate: templ code (committed; `make lint` fails when it is stale)
 generate: deps
