@@ -21,7 +21,9 @@
 // same on both and as before the index; a shorter term reads every
 // payload of the form. A page of a search or of dates first reads the
 // submissions nearest its cursor, which a common term fills, and asks the
-// indexes only when they do not.
+// indexes only when they do not: a page of dates then sorts the ids of its
+// dates from the index of creation times, which holds ids and spam marks
+// (migration 00017), and the spam view walks an index of the spam alone.
 //
 // Every rule that must hold with several hubs on one database is a single
 // statement the database applies atomically: an upload is claimed by a

@@ -1,5 +1,7 @@
 package sqldb
 
+import "github.com/hubform/hubform/handlers/hub"
+
 // WaitingSubmissions returns how many submissions wait for the next batch.
 func (db *DB) WaitingSubmissions() int {
 	if db.batch == nil {
@@ -9,3 +11,7 @@ func (db *DB) WaitingSubmissions() int {
 	defer db.batch.mu.Unlock()
 	return len(db.batch.pending)
 }
+
+// ListQuery returns the query ListSubmissions runs for f when the recent
+// submissions do not fill its page, and its arguments.
+func (db *DB) ListQuery(f hub.Filter) (string, []any) { return db.listQuery(f) }

@@ -162,3 +162,35 @@ func (db *DB) listRecent(ctx context.Context, f hub.Filter) ([]hub.Submission, e
 	}
 	return page, nil
 }
+
+// listQuery returns the query listing what f selects, and its arguments,
+// once listRecent did not fill f's page.
+func (db *DB) listQuery(f hub.Filter) (string, []any) {
+	where, args := db.filterSQL(f)
+	order, direction := ` ORDER BY id`, ``
+	if f.Newest {
+		direction = ` DESC`
+	}
+	order += direction
+	if f.Limit <= 0 {
+		return `SELECT ` + submissionColumns + ` FROM submissions` + where + order, args
+	}
+	args = append(args, f.Limit)
+	limit := ` LIMIT $` + strconv.Itoa(len(args))
+	if !datesOnly(f) {
+		return `SELECT ` + submissionColumns + ` FROM submissions` + where + order + limit, args
+	}
+	// The page's ids are sorted from the index of creation times alone,
+	// which holds id and spam, and only those rows are read. The recent
+	// submissions did not fill the page, so the dates are far from the
+	// cursor: sorting by id || '' keeps the planner from walking the
+	// form's index of ids towards them.
+	return `SELECT ` + submissionColumns + ` FROM submissions WHERE id IN (SELECT id FROM submissions` +
+		where + ` ORDER BY id || ''` + direction + limit + `)` + order, args
+}
+
+// datesOnly reports whether f narrows by dates and by nothing that needs
+// the payload, so that the index of creation times answers it alone.
+func datesOnly(f hub.Filter) bool {
+	return (!f.From.IsZero() || !f.To.IsZero()) && f.Search == ""
+}

@@ -307,15 +307,7 @@ func (db *DB) ListSubmissions(ctx context.Context, f hub.Filter, fn func(hub.Sub
 			return nil
 		}
 	}
-	where, args := db.filterSQL(f)
-	query := `SELECT ` + submissionColumns + ` FROM submissions` + where + ` ORDER BY id`
-	if f.Newest {
-		query += ` DESC`
-	}
-	if f.Limit > 0 {
-		args = append(args, f.Limit)
-		query += ` LIMIT $` + strconv.Itoa(len(args))
-	}
+	query, args := db.listQuery(f)
 	rows, err := db.r.QueryContext(ctx, query, args...)
 	if err != nil {
 		return db.errorf("list submissions: %w", err)

@@ -1,5 +1,5 @@
--- The inbox's search and spam view at scale (PostgreSQL's version; SQLite
--- has its own 00016). A search is LOWER(payload) LIKE '%term%', as before;
+-- The inbox's search at scale (PostgreSQL's version; SQLite has its own
+-- 00016). A search is LOWER(payload) LIKE '%term%', as before;
 -- a trigram index on LOWER(payload) serves it for terms of 3 characters or
 -- more, with the same results, and PostgreSQL keeps it in step with every
 -- write in the same transaction. pg_trgm is a trusted extension (PostgreSQL
@@ -10,10 +10,6 @@
 CREATE EXTENSION IF NOT EXISTS pg_trgm;
 CREATE INDEX submissions_payload_trgm ON submissions USING gin (LOWER(payload) gin_trgm_ops);
 
--- The spam view walks a form's spam alone, newest first.
-CREATE INDEX submissions_spam ON submissions (site, form, id) WHERE spam;
-
 -- +goose Down
 -- The extension stays: other schemas of the database may use it.
-DROP INDEX submissions_spam;
 DROP INDEX submissions_payload_trgm;

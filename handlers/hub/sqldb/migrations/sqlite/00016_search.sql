@@ -1,5 +1,5 @@
--- The inbox's search and spam view at scale (SQLite's version; PostgreSQL
--- has its own 00016). A search looks its term up in an FTS5 table of the
+-- The inbox's search at scale (SQLite's version; PostgreSQL has its own
+-- 00016). A search looks its term up in an FTS5 table of the
 -- payloads' trigrams: any substring of 3 characters or more is found
 -- without reading every payload. The table is external content: it keeps
 -- the index only, the text stays in submissions, and triggers keep it in
@@ -33,11 +33,7 @@ END;
 -- The submissions stored before.
 INSERT INTO submissions_search (submissions_search) VALUES ('rebuild');
 
--- The spam view walks a form's spam alone, newest first.
-CREATE INDEX submissions_spam ON submissions (site, form, id) WHERE spam;
-
 -- +goose Down
-DROP INDEX submissions_spam;
 DROP TRIGGER submissions_search_update;
 DROP TRIGGER submissions_search_delete;
 DROP TRIGGER submissions_search_insert;

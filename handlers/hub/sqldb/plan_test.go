@@ -1,0 +1,128 @@
+package sqldb_test
+
+import (
+	"context"
+	"database/sql"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/handlers/hub/postgres"
+	"github.com/hubform/hubform/handlers/hub/postgres/pgtest"
+	"github.com/hubform/hubform/handlers/hub/sqldb"
+	"github.com/hubform/hubform/handlers/hub/sqldb/storetest"
+	"github.com/hubform/hubform/handlers/hub/sqlite"
+)
+
+func TestMain(m *testing.M) { pgtest.Main(m) }
+
+// planned are the inbox's queries that must be served by an index, and
+// the index, by the name the migrations give it. The speed of a million
+// submissions is measured by the inbox's benchmark; this shows that the
+// indexes exist and that the queries are written so that they can serve.
+var planned = []struct {
+	name  string
+	f     hub.Filter
+	index map[string]string // by dialect
+}{
+	{"first page", hub.Filter{Site: "site", Slug: "form", Newest: true, Limit: 51, Spam: hub.NotSpam},
+		map[string]string{"sqlite": "submissions_site_form_id", "postgres": "submissions_site_form_id"}},
+	{"search", hub.Filter{Site: "site", Slug: "form", Newest: true, Limit: 51, Spam: hub.NotSpam, Search: "jane@example.com", Before: "09"},
+		map[string]string{"sqlite": "submissions_search", "postgres": "submissions_payload_trgm"}},
+	{"dates", hub.Filter{Site: "site", Slug: "form", Newest: true, Limit: 51, Spam: hub.NotSpam, From: storetest.T0, To: storetest.T0.Add(time.Hour)},
+		map[string]string{"sqlite": "submissions_site_form_created_at_id", "postgres": "submissions_site_form_created_at_id"}},
+	{"spam", hub.Filter{Site: "site", Slug: "form", Newest: true, Limit: 51, Spam: hub.OnlySpam},
+		map[string]string{"sqlite": "submissions_spam", "postgres": "submissions_spam"}},
+}
+
+// checkPlans fails t for each planned query whose plan, as explain
+// prefixes it on conn, names another index than dialect's.
+func checkPlans(t *testing.T, db *sqldb.DB, conn *sql.Conn, dialect, explain string) {
+	ctx := context.Background()
+	for i := range 20 {
+		s := storetest.Submission(string(rune('a'+i)) + "1")
+		s.Spam = i%2 == 0
+		if err := db.CreateSubmission(ctx, s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, p := range planned {
+		query, args := db.ListQuery(p.f)
+		rows, err := conn.QueryContext(ctx, explain+query, args...)
+		if err != nil {
+			t.Fatalf("%s: %v", p.name, err)
+		}
+		var plan []string
+		cols, _ := rows.Columns()
+		for rows.Next() {
+			vals := make([]any, len(cols))
+			ptrs := make([]any, len(cols))
+			for i := range vals {
+				ptrs[i] = &vals[i]
+			}
+			if err := rows.Scan(ptrs...); err != nil {
+				t.Fatal(err)
+			}
+			plan = append(plan, string(asText(vals[len(vals)-1])))
+		}
+		rows.Close()
+		if want := p.index[dialect]; !strings.Contains(strings.Join(plan, "\n"), want) {
+			t.Errorf("%s: the plan does not use %s:\n%s\n%s", p.name, want, query, strings.Join(plan, "\n"))
+		}
+	}
+}
+
+// asText returns a column's value as the text it shows.
+func asText(v any) string {
+	if b, ok := v.([]byte); ok {
+		return string(b)
+	}
+	s, _ := v.(string)
+	return s
+}
+
+func TestPlansSQLite(t *testing.T) {
+	// SQLite runs without statistics (the hub runs no ANALYZE): the plan
+	// is the query's shape.
+	ctx := context.Background()
+	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "hub.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	conn, err := db.Reader().Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	checkPlans(t, db, conn, "sqlite", "EXPLAIN QUERY PLAN ")
+}
+
+func TestPlansPostgres(t *testing.T) {
+	// PostgreSQL plans by statistics: the form holds 5,000 of 20,000
+	// submissions over 200 days, 1% of its own spam, each with an address
+	// of its own.
+	ctx := context.Background()
+	db, err := postgres.Open(ctx, pgtest.URL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	_, err = db.Writer().ExecContext(ctx, `INSERT INTO submissions (id, site, form, created_at, payload, attachments, client_addr, user_agent, spam)
+		SELECT 'x' || lpad(i::text, 6, '0'), 'site', CASE WHEN i % 4 = 0 THEN 'form' ELSE 'other' END, $1::bigint + i::bigint * 864000, '{"email":"user' || i || '@example.org"}', '[]', '', '', i % 50 = 0
+		FROM generate_series(1, 20000) i`, storetest.T0.Add(-200*24*time.Hour).UnixMilli())
+	if err == nil {
+		_, err = db.Writer().ExecContext(ctx, `VACUUM ANALYZE submissions`)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := db.Reader().Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	checkPlans(t, db, conn, "postgres", "EXPLAIN ")
+}
