@@ -19,26 +19,30 @@ import (
 func TestMain(m *testing.M) { pgtest.Main(m) }
 
 // planned are the inbox's queries that must be served by an index, and
-// the index, by the name the migrations give it. The speed of a million
-// submissions is measured by the inbox's benchmark; this shows that the
-// indexes exist and that the queries are written so that they can serve.
+// what their plans must show, by dialect: the index, by the name the
+// migrations give it. The speed of a million submissions is measured by
+// the inbox's benchmark; this shows that the indexes exist and that the
+// queries are written so that they serve.
 var planned = []struct {
-	name  string
-	f     hub.Filter
-	index map[string]string // by dialect
+	name string
+	f    hub.Filter
+	uses map[string]string // by dialect
 }{
 	{"first page", hub.Filter{Site: "site", Slug: "form", Newest: true, Limit: 51, Spam: hub.NotSpam},
 		map[string]string{"sqlite": "submissions_site_form_id", "postgres": "submissions_site_form_id"}},
 	{"search", hub.Filter{Site: "site", Slug: "form", Newest: true, Limit: 51, Spam: hub.NotSpam, Search: "jane@example.com", Before: "09"},
-		map[string]string{"sqlite": "submissions_search", "postgres": "submissions_payload_trgm"}},
+		// SQLite looks the FTS5 table's candidates up by rowid, rather
+		// than probing them from the form's index.
+		map[string]string{"sqlite": "SEARCH submissions USING INTEGER PRIMARY KEY", "postgres": "submissions_payload_trgm"}},
 	{"dates", hub.Filter{Site: "site", Slug: "form", Newest: true, Limit: 51, Spam: hub.NotSpam, From: storetest.T0, To: storetest.T0.Add(time.Hour)},
-		map[string]string{"sqlite": "submissions_site_form_created_at_id", "postgres": "submissions_site_form_created_at_id"}},
+		// The page's ids come from the index alone.
+		map[string]string{"sqlite": "COVERING INDEX submissions_site_form_created_at_id", "postgres": "Index Only Scan using submissions_site_form_created_at_id"}},
 	{"spam", hub.Filter{Site: "site", Slug: "form", Newest: true, Limit: 51, Spam: hub.OnlySpam},
 		map[string]string{"sqlite": "submissions_spam", "postgres": "submissions_spam"}},
 }
 
 // checkPlans fails t for each planned query whose plan, as explain
-// prefixes it on conn, names another index than dialect's.
+// prefixes it on conn, lacks what dialect's must show.
 func checkPlans(t *testing.T, db *sqldb.DB, conn *sql.Conn, dialect, explain string) {
 	ctx := context.Background()
 	for i := range 20 {
@@ -68,8 +72,8 @@ func checkPlans(t *testing.T, db *sqldb.DB, conn *sql.Conn, dialect, explain str
 			plan = append(plan, string(asText(vals[len(vals)-1])))
 		}
 		rows.Close()
-		if want := p.index[dialect]; !strings.Contains(strings.Join(plan, "\n"), want) {
-			t.Errorf("%s: the plan does not use %s:\n%s\n%s", p.name, want, query, strings.Join(plan, "\n"))
+		if want := p.uses[dialect]; !strings.Contains(strings.Join(plan, "\n"), want) {
+			t.Errorf("%s: the plan does not show %q:\n%s\n%s", p.name, want, query, strings.Join(plan, "\n"))
 		}
 	}
 }
