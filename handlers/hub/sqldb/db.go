@@ -36,11 +36,11 @@ type Dialect struct {
 	// transaction, each within a savepoint, for a database with one writer
 	// whose commits wait in turn (SQLite).
 	BatchWrites bool
-	// FTS5 searches the submissions through the FTS5 table
-	// submissions_search that SQLite's migrations make; without it a
-	// search is LOWER(payload) LIKE alone, which PostgreSQL's trigram
-	// index serves.
-	FTS5 bool
+	// SearchIndex says the database's migrations index the payloads'
+	// trigrams (PostgreSQL's pg_trgm), so that a search is asked of that
+	// index; without one a search walks the form's submissions newest
+	// first and stops at a page's worth.
+	SearchIndex bool
 }
 
 // ErrReadOnly is returned by the writing methods of a DB that has no pool
@@ -61,8 +61,8 @@ type DB struct {
 	onSubmission SubmissionHook
 	// batch, when set, gathers submissions into shared transactions.
 	batch *writeBatch
-	// fts5 is Dialect.FTS5.
-	fts5 bool
+	// searchIndex is Dialect.SearchIndex.
+	searchIndex bool
 	// nextPrune is when Allow next deletes ended rate-limit windows, in
 	// Unix milliseconds.
 	nextPrune atomic.Int64
@@ -79,7 +79,7 @@ func New(d Dialect, w, r *sql.DB) *DB {
 	if r == nil {
 		panic("sqldb: New without a pool")
 	}
-	db := &DB{name: d.Name, w: w, r: r, fts5: d.FTS5}
+	db := &DB{name: d.Name, w: w, r: r, searchIndex: d.SearchIndex}
 	if d.BatchWrites {
 		db.batch = &writeBatch{}
 	}

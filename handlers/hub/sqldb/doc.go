@@ -14,14 +14,15 @@
 // The inbox's search finds its term as a substring of the payload's JSON
 // text, the term written as encoding/json writes it, ignoring the case of
 // ASCII letters: LOWER(payload) LIKE '%term%', with % and _ literal. A term
-// of 3 characters or more is looked up in a trigram index, which migration
-// 00016 makes: an FTS5 table with the trigram tokenizer on SQLite, kept in
-// step by triggers, and pg_trgm's GIN index on LOWER(payload) on
-// PostgreSQL. The index proposes, LIKE decides, so the results are the
-// same on both and as before the index; a shorter term reads every
-// payload of the form. A page of a search or of dates first reads the
-// submissions nearest its cursor, which a common term fills, and asks the
-// indexes only when they do not: a page of dates then sorts the ids of its
+// of 3 characters or more is looked up, on PostgreSQL, in pg_trgm's GIN
+// index on LOWER(payload), which migration 00016 makes; the index
+// proposes, LIKE decides, so the results are the same as without it. A
+// shorter term, and any term on SQLite, walks the form's submissions
+// newest first and stops at a page's worth: SQLite's FTS5, kept in step in
+// each submission's transaction, cost too much of its one writer's rate.
+// A page of an indexed search or of dates first reads the submissions
+// nearest its cursor, which a common term fills, and asks the indexes
+// only when they do not: a page of dates then sorts the ids of its
 // dates from the index of creation times, which holds ids and spam marks
 // (migration 00017), and the spam view walks an index of the spam alone.
 //

@@ -31,9 +31,9 @@ var planned = []struct {
 	{"first page", hub.Filter{Site: "site", Slug: "form", Newest: true, Limit: 51, Spam: hub.NotSpam},
 		map[string]string{"sqlite": "submissions_site_form_id", "postgres": "submissions_site_form_id"}},
 	{"search", hub.Filter{Site: "site", Slug: "form", Newest: true, Limit: 51, Spam: hub.NotSpam, Search: "jane@example.com", Before: "09"},
-		// SQLite looks the FTS5 table's candidates up by rowid, rather
-		// than probing them from the form's index.
-		map[string]string{"sqlite": "SEARCH submissions USING INTEGER PRIMARY KEY", "postgres": "submissions_payload_trgm"}},
+		// SQLite, which has no search index, walks the form's newest
+		// first and stops at a page's worth.
+		map[string]string{"sqlite": "submissions_site_form_id", "postgres": "submissions_payload_trgm"}},
 	{"dates", hub.Filter{Site: "site", Slug: "form", Newest: true, Limit: 51, Spam: hub.NotSpam, From: storetest.T0, To: storetest.T0.Add(time.Hour)},
 		// The page's ids come from the index alone.
 		map[string]string{"sqlite": "COVERING INDEX submissions_site_form_created_at_id", "postgres": "Index Only Scan using submissions_site_form_created_at_id"}},

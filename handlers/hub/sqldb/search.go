@@ -10,13 +10,15 @@ import (
 	"github.com/hubform/hubform/handlers/hub"
 )
 
-// recentWindow is how many submissions of a form, from the cursor on, a
-// page that searches or filters by date reads first, in the order of the
-// list. A term or dates that most submissions have fill the page from
-// these, whatever the database's planner would guess; only when they do
-// not is the page asked of the indexes, which then have few matches to
-// sort: fewer than about Limit/recentWindow of the form's submissions.
-const recentWindow = 2000
+// recentWindows are how many submissions of a form, from the cursor on, a
+// page that the indexes would answer reads first, in the order of the
+// list, one window after the other. A term or dates that many of the
+// newest submissions have fill the page from the first, whatever the
+// database's planner would guess; a term common in older submissions
+// only, from the second, which a search alone reads: the index would
+// return all its matches to be sorted. Only when neither fills the page
+// is it asked of the indexes, which then have few matches to sort.
+var recentWindows = [...]int{2000, 50000}
 
 // minIndexed is the shortest term, in characters as the payload's JSON
 // text writes them, that the trigram indexes find; a shorter one is
@@ -38,13 +40,6 @@ func searchPattern(term string) string {
 func searchText(term string) string {
 	enc, _ := json.Marshal(strings.ToLower(term)) // a string always encodes
 	return string(enc[1 : len(enc)-1])
-}
-
-// searchPhrase returns the FTS5 query that finds the payloads holding
-// term's text anywhere: a phrase, which the trigram tokenizer matches as a
-// substring, ignoring case.
-func searchPhrase(term string) string {
-	return `"` + strings.ReplaceAll(searchText(term), `"`, `""`) + `"`
 }
 
 // indexed reports whether the trigram indexes find term.
@@ -85,16 +80,14 @@ func (db *DB) filterSQL(f hub.Filter) (string, []any) {
 }
 
 // filter returns the conditions of f. When ask is set and f searches for
-// a term the trigram indexes find, the search is asked of them: the form
-// and cursor conditions compare their column joined to the empty string,
-// which no index serves, so the planner is left the search's index, and on
-// SQLite the candidates come from the FTS5 table by rowid. Those are then
-// kept as LIKE decides, so the result is the same as LIKE's alone.
-// Otherwise the planner walks the form's (site, form, id) index, or
+// a term the database's trigram index finds, the search is asked of it:
+// the form and cursor conditions compare their column joined to the empty
+// string, which no index serves, so the planner is left the search's
+// index. Otherwise the planner walks the form's (site, form, id) index, or
 // another, as it estimates best.
 func (db *DB) filter(f hub.Filter, ask bool) filter {
 	var q filter
-	ask = ask && f.Search != "" && indexed(f.Search)
+	ask = ask && db.asksIndex(f)
 	add := func(column, op, value string) {
 		if value == "" {
 			return
@@ -124,25 +117,43 @@ func (db *DB) filter(f hub.Filter, ask bool) filter {
 		q.narrow = append(q.narrow, "created_at < "+q.arg(millis(f.To)))
 	}
 	if f.Search != "" {
-		if ask && db.fts5 {
-			q.narrow = append(q.narrow, `rowid IN (SELECT rowid FROM submissions_search WHERE submissions_search MATCH `+q.arg(searchPhrase(f.Search))+`)`)
-		}
 		q.narrow = append(q.narrow, `LOWER(payload) LIKE `+q.arg(searchPattern(f.Search))+` ESCAPE '\'`)
 	}
 	return q
 }
 
-// listRecent returns the page f selects if the recentWindow submissions
+// asksIndex reports whether f's search is asked of the database's trigram
+// index.
+func (db *DB) asksIndex(f hub.Filter) bool {
+	return db.searchIndex && f.Search != "" && indexed(f.Search)
+}
+
+// listRecent returns the page f selects if the recentWindows submissions
 // from f's cursor on hold all of it, or nil when they hold fewer than
 // f.Limit and the caller must ask the indexes. f.Limit is positive.
 func (db *DB) listRecent(ctx context.Context, f hub.Filter) ([]hub.Submission, error) {
+	windows := recentWindows[:1] // the index of dates sorts few ids
+	if db.asksIndex(f) {
+		windows = recentWindows[:]
+	}
+	for _, window := range windows {
+		page, err := db.listWindow(ctx, f, window)
+		if page != nil || err != nil {
+			return page, err
+		}
+	}
+	return nil, nil
+}
+
+// listWindow is listRecent in the window submissions from f's cursor on.
+func (db *DB) listWindow(ctx context.Context, f hub.Filter, window int) ([]hub.Submission, error) {
 	q := db.filter(f, false)
 	order := ` ORDER BY id`
 	if f.Newest {
 		order += ` DESC`
 	}
 	query := `SELECT ` + submissionColumns + ` FROM (SELECT ` + submissionColumns + ` FROM submissions` +
-		where(q.walk...) + order + ` LIMIT ` + q.arg(recentWindow) + `) recent` +
+		where(q.walk...) + order + ` LIMIT ` + q.arg(window) + `) recent` +
 		where(q.narrow...) + order + ` LIMIT ` + q.arg(f.Limit)
 	rows, err := db.r.QueryContext(ctx, query, q.args...)
 	if err != nil {

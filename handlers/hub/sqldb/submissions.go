@@ -293,7 +293,7 @@ func claimRefusal(ctx context.Context, tx *sql.Tx, s hub.Submission, a hubclient
 // the indexes only when they do not fill it: a common term is as fast as a
 // rare one.
 func (db *DB) ListSubmissions(ctx context.Context, f hub.Filter, fn func(hub.Submission) error) error {
-	if f.Limit > 0 && (f.Search != "" || !f.From.IsZero() || !f.To.IsZero()) {
+	if f.Limit > 0 && (db.asksIndex(f) || !f.From.IsZero() || !f.To.IsZero()) {
 		page, err := db.listRecent(ctx, f)
 		if err != nil {
 			return db.errorf("list submissions: %w", err)
