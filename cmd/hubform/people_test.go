@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -241,16 +240,7 @@ func testPeopleAPI(t *testing.T, dbURL, blobURL string) {
 	reader, theirs := newToken("default", "reader", "submissions:read"), newToken("other", "theirs", "all")
 	call := func(token, method, path, body string) (int, string) {
 		t.Helper()
-		req, _ := http.NewRequest(method, strings.TrimSuffix(h.url, "/v1")+path, strings.NewReader(body))
-		req.Header.Set("Authorization", "Bearer "+token)
-		req.Header.Set("Content-Type", "application/json")
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer res.Body.Close()
-		b, _ := io.ReadAll(res.Body)
-		return res.StatusCode, string(b)
+		return apiCall(t, strings.TrimSuffix(h.url, "/v1"), token, method, path, body)
 	}
 	const exportPath, erasePath, annaBody = "/v1/admin/people?email=anna%40example.com", "/v1/admin/people/erase", `{"email": "ANNA@example.com"}`
 	export := func() personExport {

@@ -291,10 +291,18 @@ func csrfOf(t *testing.T, page string) string {
 	return m[1]
 }
 
-// apiDo sends a request with the token to the admin API at base.
+// apiDo sends a request with the token to the admin API at base, with
+// orderForm as its body.
 func apiDo(t *testing.T, base, token, method, path string) (int, string) {
 	t.Helper()
-	req, _ := http.NewRequest(method, base+path, strings.NewReader(orderForm))
+	return apiCall(t, base, token, method, path, orderForm)
+}
+
+// apiCall sends a request with the token and a JSON body to the admin API
+// at base, and returns its status and body.
+func apiCall(t *testing.T, base, token, method, path, body string) (int, string) {
+	t.Helper()
+	req, _ := http.NewRequest(method, base+path, strings.NewReader(body))
 	req.Header.Set("Authorization", "Bearer "+token)
 	req.Header.Set("Content-Type", "application/json")
 	res, err := http.DefaultClient.Do(req)
