@@ -205,3 +205,19 @@ func TestSearchMigration(t *testing.T) {
 	defer old.Close()
 	storetest.SearchMigration(t, old, func() *sqldb.DB { return openURL(t, u) })
 }
+
+func TestCountsMigration(t *testing.T) {
+	ctx := context.Background()
+	u := pgtest.URL(t)
+	pool, err := openPool(ctx, u, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := sqldb.Dialect{Name: "postgres", Goose: goose.DialectPostgres}
+	if err := sqldb.MigrateTo(ctx, d, pool, storetest.BeforeCounts); err != nil {
+		t.Fatal(err)
+	}
+	old := sqldb.New(d, pool, nil)
+	defer old.Close()
+	storetest.CountsMigration(t, old, func() *sqldb.DB { return openURL(t, u) })
+}

@@ -15,3 +15,14 @@ func (db *DB) WaitingSubmissions() int {
 // ListQuery returns the query ListSubmissions runs for f when the recent
 // submissions do not fill its page, and its arguments.
 func (db *DB) ListQuery(f hub.Filter) (string, []any) { return db.listQuery(f) }
+
+// CountQuery returns the query CountSubmissions runs for f's whole
+// quarters on submission_counts, and its arguments, or "" when it counts
+// the submissions instead.
+func CountQuery(f hub.Filter) (string, []any) {
+	p, ok := planCount(f)
+	if !ok {
+		return "", nil
+	}
+	return p.sumQuery()
+}

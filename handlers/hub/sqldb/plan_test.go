@@ -52,8 +52,32 @@ func checkPlans(t *testing.T, db *sqldb.DB, conn *sql.Conn, dialect, explain str
 			t.Fatal(err)
 		}
 	}
+	type check struct {
+		name  string
+		query string
+		args  []any
+		uses  map[string]string
+	}
+	var checks []check
 	for _, p := range planned {
 		query, args := db.ListQuery(p.f)
+		checks = append(checks, check{p.name, query, args, p.uses})
+	}
+	// The overview's count of the last 30 days, and a form's total, sum
+	// its quarters in submission_counts.
+	for _, f := range []hub.Filter{
+		{Site: "site", Slug: "form", Spam: hub.NotSpam, From: storetest.T0.Add(-30 * 24 * time.Hour).Truncate(24 * time.Hour)},
+		{Site: "site", Slug: "form"},
+	} {
+		query, args := sqldb.CountQuery(f)
+		if query == "" {
+			t.Fatalf("count of %+v: not read from submission_counts", f)
+		}
+		checks = append(checks, check{"count", query, args,
+			map[string]string{"sqlite": "submission_counts USING PRIMARY KEY", "postgres": "submission_counts_pkey"}})
+	}
+	for _, p := range checks {
+		query, args := p.query, p.args
 		rows, err := conn.QueryContext(ctx, explain+query, args...)
 		if err != nil {
 			t.Fatalf("%s: %v", p.name, err)
@@ -118,7 +142,7 @@ func TestPlansPostgres(t *testing.T) {
 		SELECT 'x' || lpad(i::text, 6, '0'), 'site', CASE WHEN i % 4 = 0 THEN 'form' ELSE 'other' END, $1::bigint + i::bigint * 864000, '{"email":"user' || i || '@example.org"}', '[]', '', '', i % 50 = 0
 		FROM generate_series(1, 20000) i`, storetest.T0.Add(-200*24*time.Hour).UnixMilli())
 	if err == nil {
-		_, err = db.Writer().ExecContext(ctx, `VACUUM ANALYZE submissions`)
+		_, err = db.Writer().ExecContext(ctx, `VACUUM ANALYZE submissions, submission_counts`)
 	}
 	if err != nil {
 		t.Fatal(err)

@@ -333,46 +333,223 @@ func (db *DB) ListSubmissions(ctx context.Context, f hub.Filter, fn func(hub.Sub
 	return nil
 }
 
-// CountSubmissions returns the number of submissions f selects.
+// CountSubmissions returns the number of submissions f selects. The whole
+// quarters of an hour f selects are read from submission_counts when f
+// asks for no more than a form, its spam mark and dates (see countPlan);
+// the rest is counted from the submissions.
 func (db *DB) CountSubmissions(ctx context.Context, f hub.Filter) (int, error) {
-	where, args := db.filterSQL(f)
+	p, ok := planCount(f)
+	if !ok {
+		n, err := db.countRows(ctx, f)
+		if err != nil {
+			return 0, db.errorf("count submissions: %w", err)
+		}
+		return n, nil
+	}
+	query, args := p.sumQuery()
 	var n int
-	err := db.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM submissions`+where, args...).Scan(&n)
+	err := db.r.QueryRowContext(ctx, query, args...).Scan(&n)
 	if err != nil {
 		return 0, db.errorf("count submissions: %w", err)
 	}
+	for _, e := range p.edges {
+		m, err := db.countRows(ctx, e)
+		if err != nil {
+			return 0, db.errorf("count submissions: %w", err)
+		}
+		n += m
+	}
 	return n, nil
+}
+
+// countRows counts the submissions f selects one by one.
+func (db *DB) countRows(ctx context.Context, f hub.Filter) (int, error) {
+	where, args := db.filterSQL(f)
+	var n int
+	err := db.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM submissions`+where, args...).Scan(&n)
+	return n, err
 }
 
 // CountSubmissionsBy returns the number of submissions f selects in each
 // interval of length step that holds any, in time order, each interval
 // starting at a multiple of step since the Unix epoch. With step a quarter
-// of an hour the caller can sum them into the days of any time zone.
+// of an hour the caller can sum them into the days of any time zone. As
+// with CountSubmissions, whole quarters are read from submission_counts
+// when step is a multiple of a quarter of an hour.
 func (db *DB) CountSubmissionsBy(ctx context.Context, f hub.Filter, step time.Duration) ([]hub.TimeCount, error) {
 	ms := step.Milliseconds()
 	if ms <= 0 {
 		return nil, fmt.Errorf("count submissions: step %v is under a millisecond", step)
 	}
+	p, ok := planCount(f)
+	if !ok || ms%quarterMillis != 0 {
+		out, err := db.countRowsBy(ctx, f, ms)
+		if err != nil {
+			return nil, db.errorf("count submissions by time: %w", err)
+		}
+		return out, nil
+	}
+	where, args := p.where()
+	// quarter / (ms / quarterMillis) is the interval created_at / ms of
+	// each of the quarter's submissions: both divisions truncate.
+	args = append(args, ms/quarterMillis)
+	bucket := "(quarter / $" + strconv.Itoa(len(args)) + ")"
+	rows, err := db.r.QueryContext(ctx, `SELECT `+bucket+`, CAST(SUM(n) AS BIGINT) FROM submission_counts`+where+
+		` GROUP BY 1 HAVING SUM(n) <> 0 ORDER BY 1`, args...)
+	if err != nil {
+		return nil, db.errorf("count submissions by time: %w", err)
+	}
+	out, err := scanTimeCounts(rows, ms)
+	if err != nil {
+		return nil, db.errorf("count submissions by time: %w", err)
+	}
+	for _, e := range p.edges {
+		edge, err := db.countRowsBy(ctx, e, ms)
+		if err != nil {
+			return nil, db.errorf("count submissions by time: %w", err)
+		}
+		out = mergeTimeCounts(out, edge)
+	}
+	return out, nil
+}
+
+// countRowsBy counts the submissions f selects one by one, by interval
+// of ms milliseconds.
+func (db *DB) countRowsBy(ctx context.Context, f hub.Filter, ms int64) ([]hub.TimeCount, error) {
 	where, args := db.filterSQL(f)
 	args = append(args, ms)
 	bucket := "(created_at / $" + strconv.Itoa(len(args)) + ")"
 	rows, err := db.r.QueryContext(ctx, `SELECT `+bucket+`, COUNT(*) FROM submissions`+where+` GROUP BY 1 ORDER BY 1`, args...)
 	if err != nil {
-		return nil, db.errorf("count submissions by time: %w", err)
+		return nil, err
 	}
+	return scanTimeCounts(rows, ms)
+}
+
+// scanTimeCounts reads and closes rows of intervals, numbered from the
+// epoch by ms milliseconds, and counts.
+func scanTimeCounts(rows *sql.Rows, ms int64) ([]hub.TimeCount, error) {
 	defer rows.Close()
 	var out []hub.TimeCount
 	for rows.Next() {
 		var n, count int64
 		if err := rows.Scan(&n, &count); err != nil {
-			return nil, db.errorf("count submissions by time: %w", err)
+			return nil, err
 		}
 		out = append(out, hub.TimeCount{Start: fromMillis(n * ms), N: int(count)})
 	}
-	if err := rows.Err(); err != nil {
-		return nil, db.errorf("count submissions by time: %w", err)
+	return out, rows.Err()
+}
+
+// mergeTimeCounts adds b's counts to a's, both in time order.
+func mergeTimeCounts(a, b []hub.TimeCount) []hub.TimeCount {
+	if len(b) == 0 {
+		return a
 	}
-	return out, nil
+	out := make([]hub.TimeCount, 0, len(a)+len(b))
+	for len(a) > 0 || len(b) > 0 {
+		switch {
+		case len(b) == 0 || len(a) > 0 && a[0].Start.Before(b[0].Start):
+			out, a = append(out, a[0]), a[1:]
+		case len(a) == 0 || b[0].Start.Before(a[0].Start):
+			out, b = append(out, b[0]), b[1:]
+		default:
+			out = append(out, hub.TimeCount{Start: a[0].Start, N: a[0].N + b[0].N})
+			a, b = a[1:], b[1:]
+		}
+	}
+	return out
+}
+
+// quarterMillis is the length of submission_counts' intervals.
+const quarterMillis = 15 * 60 * 1000
+
+// A countPlan is how a count reads submission_counts: the quarters from
+// (when hasFrom) up to to (when hasTo), of f's form and spam mark, and the
+// filters of the parts of quarters at either end, counted from the
+// submissions.
+type countPlan struct {
+	f              hub.Filter
+	from, to       int64
+	hasFrom, hasTo bool
+	edges          []hub.Filter
+}
+
+// planCount returns how f's count reads submission_counts, or false when
+// it cannot: f searches, or has a cursor, or its dates are not after the
+// epoch (quarters truncate toward it, so the quarter 0 holds a half hour),
+// or hold no whole quarter.
+func planCount(f hub.Filter) (countPlan, bool) {
+	if f.Search != "" || f.Before != "" || f.After != "" {
+		return countPlan{}, false
+	}
+	p := countPlan{f: f}
+	if !f.From.IsZero() {
+		ms := millis(f.From)
+		if ms <= 0 {
+			return countPlan{}, false
+		}
+		p.from, p.hasFrom = (ms+quarterMillis-1)/quarterMillis, true
+		if p.from*quarterMillis != ms {
+			e := f
+			e.To = fromMillis(p.from * quarterMillis)
+			p.edges = append(p.edges, e)
+		}
+	}
+	if !f.To.IsZero() {
+		ms := millis(f.To)
+		if ms <= 0 {
+			return countPlan{}, false
+		}
+		p.to, p.hasTo = ms/quarterMillis, true
+		if p.to*quarterMillis != ms {
+			e := f
+			e.From = fromMillis(p.to * quarterMillis)
+			p.edges = append(p.edges, e)
+		}
+	}
+	if p.hasFrom && p.hasTo && p.from >= p.to {
+		return countPlan{}, false
+	}
+	return p, true
+}
+
+// sumQuery returns the query of the sum of p's quarters, and its
+// arguments.
+func (p countPlan) sumQuery() (string, []any) {
+	where, args := p.where()
+	return `SELECT CAST(COALESCE(SUM(n), 0) AS BIGINT) FROM submission_counts` + where, args
+}
+
+// where returns the conditions on submission_counts of p's quarters.
+func (p countPlan) where() (string, []any) {
+	var (
+		conds []string
+		args  []any
+	)
+	arg := func(v any) string {
+		args = append(args, v)
+		return "$" + strconv.Itoa(len(args))
+	}
+	if p.f.Site != "" {
+		conds = append(conds, "site = "+arg(p.f.Site))
+	}
+	if p.f.Slug != "" {
+		conds = append(conds, "form = "+arg(p.f.Slug))
+	}
+	switch p.f.Spam {
+	case hub.NotSpam:
+		conds = append(conds, "NOT spam")
+	case hub.OnlySpam:
+		conds = append(conds, "spam")
+	}
+	if p.hasFrom {
+		conds = append(conds, "quarter >= "+arg(p.from))
+	}
+	if p.hasTo {
+		conds = append(conds, "quarter < "+arg(p.to))
+	}
+	return where(conds...), args
 }
 
 // scanSubmission reads the columns submissionColumns names.

@@ -87,3 +87,25 @@ func TestSearchMigration(t *testing.T) {
 		return db
 	})
 }
+
+func TestCountsMigration(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "hub.db")
+	pool, err := openPool(ctx, path, readWrite)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sqldb.MigrateTo(ctx, dialect, pool, storetest.BeforeCounts); err != nil {
+		t.Fatal(err)
+	}
+	old := sqldb.New(dialect, pool, nil)
+	defer old.Close()
+	storetest.CountsMigration(t, old, func() *sqldb.DB {
+		db, err := Open(ctx, path)
+		if err != nil {
+			t.Fatalf("Open: %v", err)
+		}
+		t.Cleanup(func() { db.Close() })
+		return db
+	})
+}

@@ -34,6 +34,7 @@ func Run(t *testing.T, open Open) {
 		{"ClaimRules", testClaimRules},
 		{"ListSubmissions", testListSubmissions},
 		{"CountSubmissionsBy", testCountSubmissionsBy},
+		{"Counts", testCounts},
 		{"ConcurrentCreateSubmission", testConcurrentCreateSubmission},
 		{"ClaimRace", testClaimRace},
 		{"IdempotencyKeys", testIdempotencyKeys},
