@@ -26,6 +26,13 @@
 // dates from the index of creation times, which holds ids and spam marks
 // (migration 00017), and the spam view walks an index of the spam alone.
 //
+// Counts of a form's submissions, in all or by intervals of whole quarters
+// of an hour, sum submission_counts (migration 00018): the submissions of
+// each form, quarter of an hour and spam mark, kept by triggers on
+// submissions in every writer's transaction. The parts of quarters at the
+// ends of unaligned dates, and counts that search or have a cursor, count
+// the submissions themselves.
+//
 // Every rule that must hold with several hubs on one database is a single
 // statement the database applies atomically: an upload is claimed by a
 // conditional UPDATE that only one submission can win, swept by a DELETE
