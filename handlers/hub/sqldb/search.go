@@ -61,6 +61,16 @@ func (q *filter) arg(v any) string {
 	return "$" + strconv.Itoa(len(q.args))
 }
 
+// spam adds the condition of a spam filter, if it has one.
+func (q *filter) spam(s hub.SpamFilter) {
+	switch s {
+	case hub.NotSpam:
+		q.walk = append(q.walk, "NOT spam")
+	case hub.OnlySpam:
+		q.walk = append(q.walk, "spam")
+	}
+}
+
 // where returns " WHERE " and the conditions, or "" without any.
 func where(conds ...string) string {
 	if len(conds) == 0 {
@@ -104,12 +114,7 @@ func (db *DB) filter(f hub.Filter, ask bool) filter {
 	add("form", "=", f.Slug)
 	add("id", "<", f.Before)
 	add("id", ">", f.After)
-	switch f.Spam {
-	case hub.NotSpam:
-		q.walk = append(q.walk, "NOT spam")
-	case hub.OnlySpam:
-		q.walk = append(q.walk, "spam")
-	}
+	q.spam(f.Spam)
 	if !f.From.IsZero() {
 		q.narrow = append(q.narrow, "created_at >= "+q.arg(millis(f.From)))
 	}

@@ -288,8 +288,8 @@ func claimRefusal(ctx context.Context, tx *sql.Tx, s hub.Submission, a hubclient
 // first. An error from fn stops the listing and is returned as is. The
 // Attachments of a submission without files are empty, not nil.
 //
-// A page (f.Limit positive) of a search or of dates is first looked for
-// among the submissions nearest the cursor (see recentWindow), and asked of
+// A page (f.Limit positive) of an indexed search or of dates is first looked for
+// among the submissions nearest the cursor (see recentWindows), and asked of
 // the indexes only when they do not fill it: a common term is as fast as a
 // rare one.
 func (db *DB) ListSubmissions(ctx context.Context, f hub.Filter, fn func(hub.Submission) error) error {
@@ -523,33 +523,21 @@ func (p countPlan) sumQuery() (string, []any) {
 
 // where returns the conditions on submission_counts of p's quarters.
 func (p countPlan) where() (string, []any) {
-	var (
-		conds []string
-		args  []any
-	)
-	arg := func(v any) string {
-		args = append(args, v)
-		return "$" + strconv.Itoa(len(args))
-	}
+	var q filter
 	if p.f.Site != "" {
-		conds = append(conds, "site = "+arg(p.f.Site))
+		q.walk = append(q.walk, "site = "+q.arg(p.f.Site))
 	}
 	if p.f.Slug != "" {
-		conds = append(conds, "form = "+arg(p.f.Slug))
+		q.walk = append(q.walk, "form = "+q.arg(p.f.Slug))
 	}
-	switch p.f.Spam {
-	case hub.NotSpam:
-		conds = append(conds, "NOT spam")
-	case hub.OnlySpam:
-		conds = append(conds, "spam")
-	}
+	q.spam(p.f.Spam)
 	if p.hasFrom {
-		conds = append(conds, "quarter >= "+arg(p.from))
+		q.walk = append(q.walk, "quarter >= "+q.arg(p.from))
 	}
 	if p.hasTo {
-		conds = append(conds, "quarter < "+arg(p.to))
+		q.walk = append(q.walk, "quarter < "+q.arg(p.to))
 	}
-	return where(conds...), args
+	return where(q.walk...), q.args
 }
 
 // scanSubmission reads the columns submissionColumns names.
