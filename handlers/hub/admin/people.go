@@ -35,15 +35,7 @@ func (a *API) exportPerson(c echo.Context) error {
 	}
 	t := TokenOf(c)
 	a.audit(c, accounts.ActionSubmissionsExport, people.Mask(email), people.ExportDetail)
-	h := c.Response().Header()
-	h.Set(echo.HeaderContentType, echo.MIMEApplicationJSON)
-	h.Set(echo.HeaderContentDisposition, `attachment; filename="person.json"`)
-	c.Response().WriteHeader(http.StatusOK)
-	if err := a.cfg.People.Export(c.Request().Context(), t.Workspace, email, c.Response()); err != nil {
-		// The answer has begun: it is cut short, which a reader notices
-		// as JSON that does not end.
-		a.cfg.Logger.ErrorContext(c.Request().Context(), "exporting a person's data", "error", err)
-	}
+	a.cfg.People.ServeExport(c.Request().Context(), c.Response(), t.Workspace, email)
 	return nil
 }
 

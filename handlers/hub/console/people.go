@@ -2,7 +2,6 @@ package console
 
 import (
 	"fmt"
-	"log/slog"
 	"net/http"
 	"strings"
 
@@ -65,15 +64,7 @@ func (con *Console) exportPerson(c echo.Context) error {
 		return err
 	}
 	con.audit(c, accounts.ActionSubmissionsExport, people.Mask(email), people.ExportDetail)
-	h := c.Response().Header()
-	h.Set(echo.HeaderContentType, echo.MIMEApplicationJSON)
-	h.Set(echo.HeaderContentDisposition, `attachment; filename="person.json"`)
-	c.Response().WriteHeader(http.StatusOK)
-	if err := con.cfg.People.Export(c.Request().Context(), memberOf(c).Workspace, email, c.Response()); err != nil {
-		// The download has begun: it ends short, as JSON that does not
-		// close, and the log says why.
-		con.cfg.Logger.ErrorContext(c.Request().Context(), "exporting a person's data", slog.Any("error", err))
-	}
+	con.cfg.People.ServeExport(c.Request().Context(), c.Response(), memberOf(c).Workspace, email)
 	return nil
 }
 

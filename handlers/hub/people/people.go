@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"net/mail"
 	"strings"
 	"time"
@@ -158,6 +159,20 @@ func Mask(email string) string {
 	}
 	r := []rune(local)
 	return string(r[:1]) + "***@" + domain
+}
+
+// ServeExport answers a request with Export's document, as a download
+// named person.json. Once the answer has begun, a failure of Export cuts
+// it short, which a reader notices as JSON that does not end, and is
+// logged.
+func (p *People) ServeExport(ctx context.Context, w http.ResponseWriter, workspace, email string) {
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Content-Disposition", `attachment; filename="person.json"`)
+	w.WriteHeader(http.StatusOK)
+	if err := p.Export(ctx, workspace, email, w); err != nil {
+		p.logger().ErrorContext(ctx, "exporting a person's data", slog.Any("error", err))
+	}
 }
 
 // ExportDetail is the audit log's detail of an export of a person's data.
