@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/hubform/hubform/handlers/hub/postgres/pgtest"
+	"github.com/hubform/hubform/handlers/hub/sqldb"
 	"github.com/hubform/hubform/handlers/hub/sqldb/inboxbench"
 )
 
@@ -14,8 +15,17 @@ import (
 // -benchtime 1x.
 func BenchmarkInbox(b *testing.B) {
 	db := openURL(b, pgtest.URL(b))
-	inboxbench.Run(b, db, inboxbench.Options{Settle: func(ctx context.Context, w *sql.DB) error {
-		_, err := w.ExecContext(ctx, `VACUUM ANALYZE submissions`)
-		return err
-	}})
+	inboxbench.Run(b, db, inboxbench.Options{
+		Settle: func(ctx context.Context, w *sql.DB) error {
+			_, err := w.ExecContext(ctx, `VACUUM ANALYZE submissions`)
+			return err
+		},
+		Unindexed: func() *sqldb.DB {
+			bare := openURL(b, pgtest.URL(b))
+			if _, err := bare.Writer().Exec(`DROP INDEX submissions_payload_trgm`); err != nil {
+				b.Fatal(err)
+			}
+			return bare
+		},
+	})
 }

@@ -36,12 +36,29 @@ type Dialect struct {
 	// transaction, each within a savepoint, for a database with one writer
 	// whose commits wait in turn (SQLite).
 	BatchWrites bool
-	// SearchIndex says the database's migrations index the payloads'
-	// trigrams (PostgreSQL's pg_trgm), so that a search is asked of that
-	// index; without one a search walks the form's submissions newest
-	// first and stops at a page's worth.
-	SearchIndex bool
+	// Search is how the database's migrations index the payloads for
+	// search.
+	Search SearchIndex
 }
+
+// SearchIndex is how a database indexes the payloads for search. A search
+// is LOWER(payload) LIKE '%term%' whatever the index: an index only finds
+// the submissions to test, for terms of 3 characters or more.
+type SearchIndex int
+
+const (
+	// NoSearchIndex: a search walks the form's submissions newest first
+	// and stops at a page's worth.
+	NoSearchIndex SearchIndex = iota
+	// TrigramIndex: PostgreSQL's pg_trgm index on LOWER(payload), kept in
+	// step by the database in each transaction.
+	TrigramIndex
+	// QueuedTrigramIndex: SQLite's FTS5 table submission_search, and
+	// submission_search_queue, which a trigger fills in each transaction
+	// and the DB moves into the table when writing is quiet (see
+	// searchQueue). A search reads both.
+	QueuedTrigramIndex
+)
 
 // ErrReadOnly is returned by the writing methods of a DB that has no pool
 // to write with.
@@ -61,8 +78,11 @@ type DB struct {
 	onSubmission SubmissionHook
 	// batch, when set, gathers submissions into shared transactions.
 	batch *writeBatch
-	// searchIndex is Dialect.SearchIndex.
-	searchIndex bool
+	// search is Dialect.Search.
+	search SearchIndex
+	// queue, with QueuedTrigramIndex and a pool that writes, indexes the
+	// queued submissions.
+	queue *searchQueue
 	// nextPrune is when Allow next deletes ended rate-limit windows, in
 	// Unix milliseconds.
 	nextPrune atomic.Int64
@@ -79,9 +99,12 @@ func New(d Dialect, w, r *sql.DB) *DB {
 	if r == nil {
 		panic("sqldb: New without a pool")
 	}
-	db := &DB{name: d.Name, w: w, r: r, searchIndex: d.SearchIndex}
+	db := &DB{name: d.Name, w: w, r: r, search: d.Search}
 	if d.BatchWrites {
 		db.batch = &writeBatch{}
+	}
+	if d.Search == QueuedTrigramIndex && w != nil {
+		db.queue = startSearchQueue(db)
 	}
 	return db
 }
@@ -107,8 +130,11 @@ type SubmissionHook func(ctx context.Context, tx Tx, s hub.Submission) error
 // stored from now on. Call it before the DB is shared.
 func (db *DB) SetSubmissionHook(h SubmissionHook) { db.onSubmission = h }
 
-// Close closes the DB's pools.
+// Close stops indexing queued submissions and closes the DB's pools.
 func (db *DB) Close() error {
+	if db.queue != nil {
+		db.queue.stop()
+	}
 	var errs []error
 	if db.w != nil && db.w != db.r {
 		errs = append(errs, db.w.Close())

@@ -14,12 +14,17 @@
 // The inbox's search finds its term as a substring of the payload's JSON
 // text, the term written as encoding/json writes it, ignoring the case of
 // ASCII letters: LOWER(payload) LIKE '%term%', with % and _ literal. A term
-// of 3 characters or more is looked up, on PostgreSQL, in pg_trgm's GIN
-// index on LOWER(payload), which migration 00016 makes; the index
-// proposes, LIKE decides, so the results are the same as without it. A
-// shorter term, and any term on SQLite, walks the form's submissions
-// newest first and stops at a page's worth: SQLite's FTS5, kept in step in
-// each submission's transaction, cost too much of its one writer's rate.
+// of 3 characters or more is looked up in a trigram index, which proposes
+// while LIKE decides, so the results are the same as without it. On
+// PostgreSQL the index is pg_trgm's GIN on LOWER(payload) (migration
+// 00016), kept in step by the database. On SQLite it is an FTS5 table of
+// trigrams (migration 00019); tokenizing in each submission's transaction
+// would halve its one writer's rate, so a trigger only queues the
+// submission's rowid, and the DB indexes the queue when writing is quiet
+// (see [DB.IndexQueued]); a search asks the table and reads the queued
+// submissions beside it. A term SQLite's index finds in many submissions,
+// and a shorter term, walk the form's submissions newest first and stop
+// at a page's worth.
 // A page of an indexed search or of dates first reads the submissions
 // nearest its cursor, which a common term fills, and asks the indexes
 // only when they do not: a page of dates then sorts the ids of its

@@ -1,6 +1,10 @@
 package sqldb
 
-import "github.com/hubform/hubform/handlers/hub"
+import (
+	"context"
+
+	"github.com/hubform/hubform/handlers/hub"
+)
 
 // WaitingSubmissions returns how many submissions wait for the next batch.
 func (db *DB) WaitingSubmissions() int {
@@ -14,7 +18,14 @@ func (db *DB) WaitingSubmissions() int {
 
 // ListQuery returns the query ListSubmissions runs for f when the recent
 // submissions do not fill its page, and its arguments.
-func (db *DB) ListQuery(f hub.Filter) (string, []any) { return db.listQuery(f) }
+func (db *DB) ListQuery(ctx context.Context, f hub.Filter) (string, []any, error) {
+	ask, err := db.asksIndex(ctx, f)
+	if err != nil {
+		return "", nil, err
+	}
+	query, args := db.listQuery(f, ask)
+	return query, args, nil
+}
 
 // CountQuery returns the query CountSubmissions runs for f's whole
 // quarters on submission_counts, and its arguments, or "" when it counts

@@ -82,22 +82,20 @@ func where(conds ...string) string {
 // filterSQL returns the WHERE clause selecting f and its arguments. Only
 // the set members become conditions, so a filter on site and form is
 // served by the (site, form, id) index in order, in either direction, from
-// a cursor on; a search of 3 characters or more is served by the trigram
-// index instead.
-func (db *DB) filterSQL(f hub.Filter) (string, []any) {
-	q := db.filter(f, true)
+// a cursor on; with ask (see asksIndex), a search is served by the
+// database's search index instead.
+func (db *DB) filterSQL(f hub.Filter, ask bool) (string, []any) {
+	q := db.filter(f, ask)
 	return where(append(q.walk, q.narrow...)...), q.args
 }
 
-// filter returns the conditions of f. When ask is set and f searches for
-// a term the database's trigram index finds, the search is asked of it:
-// the form and cursor conditions compare their column joined to the empty
-// string, which no index serves, so the planner is left the search's
-// index. Otherwise the planner walks the form's (site, form, id) index, or
-// another, as it estimates best.
+// filter returns the conditions of f. When ask is set, the search is asked
+// of the database's search index: the form and cursor conditions compare
+// their column joined to the empty string, which no index serves, so the
+// planner is left the search's index. Otherwise the planner walks the
+// form's (site, form, id) index, or another, as it estimates best.
 func (db *DB) filter(f hub.Filter, ask bool) filter {
 	var q filter
-	ask = ask && db.asksIndex(f)
 	add := func(column, op, value string) {
 		if value == "" {
 			return
@@ -121,26 +119,61 @@ func (db *DB) filter(f hub.Filter, ask bool) filter {
 	if !f.To.IsZero() {
 		q.narrow = append(q.narrow, "created_at < "+q.arg(millis(f.To)))
 	}
+	if ask && db.search == QueuedTrigramIndex {
+		q.narrow = append(q.narrow, queuedSearch(q.arg(trigramPhrase(f.Search))))
+	}
 	if f.Search != "" {
 		q.narrow = append(q.narrow, `LOWER(payload) LIKE `+q.arg(searchPattern(f.Search))+` ESCAPE '\'`)
 	}
 	return q
 }
 
-// asksIndex reports whether f's search is asked of the database's trigram
-// index.
-func (db *DB) asksIndex(f hub.Filter) bool {
-	return db.searchIndex && f.Search != "" && indexed(f.Search)
+// maxAskedMatches is how many submissions, of all forms, SQLite's search
+// index may find for a term that is asked of it. Reading that many rows to
+// test them takes milliseconds; a more common term fills a page sooner by
+// walking the form's submissions newest first.
+const maxAskedMatches = 5000
+
+// asksIndex reports whether f's search is asked of the database's search
+// index: PostgreSQL's for any term of minIndexed characters or more,
+// SQLite's for those it finds in at most maxAskedMatches submissions.
+func (db *DB) asksIndex(ctx context.Context, f hub.Filter) (bool, error) {
+	if f.Search == "" || !indexed(f.Search) {
+		return false, nil
+	}
+	switch db.search {
+	case TrigramIndex:
+		return true, nil
+	case QueuedTrigramIndex:
+		var n int
+		err := db.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM (SELECT rowid FROM submission_search
+			WHERE submission_search MATCH $1 LIMIT $2)`, trigramPhrase(f.Search), maxAskedMatches+1).Scan(&n)
+		return n <= maxAskedMatches, err
+	}
+	return false, nil
 }
 
-// listRecent returns the page f selects if the recentWindows submissions
-// from f's cursor on hold all of it, or nil when they hold fewer than
-// f.Limit and the caller must ask the indexes. f.Limit is positive.
-func (db *DB) listRecent(ctx context.Context, f hub.Filter) ([]hub.Submission, error) {
-	windows := recentWindows[:1] // the index of dates sorts few ids
-	if db.asksIndex(f) {
-		windows = recentWindows[:]
+// recentWindowsOf returns the windows (see recentWindows) in which a page
+// of f is looked for before its query is run, none when the query alone
+// is fast.
+func (db *DB) recentWindowsOf(f hub.Filter, ask bool) []int {
+	switch {
+	case f.Limit <= 0:
+		return nil
+	case ask && db.search == TrigramIndex:
+		return recentWindows[:]
+	case ask:
+		// SQLite's index found few submissions: the query reads them alone.
+		return nil
+	case !f.From.IsZero() || !f.To.IsZero():
+		return recentWindows[:1] // the index of dates sorts few ids
 	}
+	return nil
+}
+
+// listRecent returns the page f selects if one of windows, in turn, holds
+// all of it, or nil when none does and the caller must run the query.
+func (db *DB) listRecent(ctx context.Context, f hub.Filter, windows []int) ([]hub.Submission, error) {
 	for _, window := range windows {
 		page, err := db.listWindow(ctx, f, window)
 		if page != nil || err != nil {
@@ -180,9 +213,9 @@ func (db *DB) listWindow(ctx context.Context, f hub.Filter, window int) ([]hub.S
 }
 
 // listQuery returns the query listing what f selects, and its arguments,
-// once listRecent did not fill f's page.
-func (db *DB) listQuery(f hub.Filter) (string, []any) {
-	where, args := db.filterSQL(f)
+// once listRecent did not fill f's page; ask is asksIndex's answer.
+func (db *DB) listQuery(f hub.Filter, ask bool) (string, []any) {
+	where, args := db.filterSQL(f, ask)
 	order, direction := ` ORDER BY id`, ``
 	if f.Newest {
 		direction = ` DESC`

@@ -141,7 +141,13 @@ func (db *DB) inSubmissionTx(ctx context.Context, w *sql.DB, f func(Tx) error) e
 	if err := f(Tx{Tx: tx, conn: conn}); err != nil {
 		return err
 	}
-	return tx.Commit()
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	if db.queue != nil {
+		db.queue.written()
+	}
+	return nil
 }
 
 // insertSubmission inserts r's submission in tx, enforces its limits,
@@ -293,21 +299,23 @@ func claimRefusal(ctx context.Context, tx *sql.Tx, s hub.Submission, a hubclient
 // the indexes only when they do not fill it: a common term is as fast as a
 // rare one.
 func (db *DB) ListSubmissions(ctx context.Context, f hub.Filter, fn func(hub.Submission) error) error {
-	if f.Limit > 0 && (db.asksIndex(f) || !f.From.IsZero() || !f.To.IsZero()) {
-		page, err := db.listRecent(ctx, f)
-		if err != nil {
-			return db.errorf("list submissions: %w", err)
-		}
-		if page != nil {
-			for _, s := range page {
-				if err := fn(s); err != nil {
-					return err
-				}
-			}
-			return nil
-		}
+	ask, err := db.asksIndex(ctx, f)
+	if err != nil {
+		return db.errorf("list submissions: %w", err)
 	}
-	query, args := db.listQuery(f)
+	page, err := db.listRecent(ctx, f, db.recentWindowsOf(f, ask))
+	if err != nil {
+		return db.errorf("list submissions: %w", err)
+	}
+	if page != nil {
+		for _, s := range page {
+			if err := fn(s); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	query, args := db.listQuery(f, ask)
 	rows, err := db.r.QueryContext(ctx, query, args...)
 	if err != nil {
 		return db.errorf("list submissions: %w", err)
@@ -364,9 +372,13 @@ func (db *DB) CountSubmissions(ctx context.Context, f hub.Filter) (int, error) {
 
 // countRows counts the submissions f selects one by one.
 func (db *DB) countRows(ctx context.Context, f hub.Filter) (int, error) {
-	where, args := db.filterSQL(f)
+	ask, err := db.asksIndex(ctx, f)
+	if err != nil {
+		return 0, err
+	}
+	where, args := db.filterSQL(f, ask)
 	var n int
-	err := db.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM submissions`+where, args...).Scan(&n)
+	err = db.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM submissions`+where, args...).Scan(&n)
 	return n, err
 }
 
@@ -416,7 +428,11 @@ func (db *DB) CountSubmissionsBy(ctx context.Context, f hub.Filter, step time.Du
 // countRowsBy counts the submissions f selects one by one, by interval
 // of ms milliseconds.
 func (db *DB) countRowsBy(ctx context.Context, f hub.Filter, ms int64) ([]hub.TimeCount, error) {
-	where, args := db.filterSQL(f)
+	ask, err := db.asksIndex(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	where, args := db.filterSQL(f, ask)
 	args = append(args, ms)
 	bucket := "(created_at / $" + strconv.Itoa(len(args)) + ")"
 	rows, err := db.r.QueryContext(ctx, `SELECT `+bucket+`, COUNT(*) FROM submissions`+where+` GROUP BY 1 ORDER BY 1`, args...)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -24,6 +25,9 @@ type Options struct {
 	// on SQLite a checkpoint empties the write-ahead log. SQLite's hub
 	// runs no ANALYZE, so its benchmark runs none either.
 	Settle func(ctx context.Context, w *sql.DB) error
+	// Unindexed returns another empty database of the same kind without
+	// a search index, whose write rate is the baseline of the index's.
+	Unindexed func() *sqldb.DB
 }
 
 // Write measurements: writeClients submissions at once, as many clients
@@ -54,7 +58,7 @@ func Run(b *testing.B, db *sqldb.DB, opts Options) {
 	}
 	writes := min(maxWrites, max(1000, size/50))
 	end := time.Now().Add(-time.Minute)
-	emptyRate, err := writeRate(ctx, db, writes)
+	emptyRate, bareRate, err := indexedWriteRates(ctx, db, opts.Unindexed(), writes)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -63,6 +67,10 @@ func Run(b *testing.B, db *sqldb.DB, opts Options) {
 		b.Fatal(err)
 	}
 	b.Logf("filled %d submissions of %s/%s and %d of %d other forms in %v", size, Site, Slug, otherForms*otherRows, otherForms, f.Took.Round(time.Second))
+	catchUp, err := indexQueued(ctx, db)
+	if err != nil {
+		b.Fatal(err)
+	}
 	if opts.Settle != nil {
 		if err := opts.Settle(ctx, db.Writer()); err != nil {
 			b.Fatal(err)
@@ -80,6 +88,11 @@ func Run(b *testing.B, db *sqldb.DB, opts Options) {
 			b.Fatal(err)
 		}
 		if fullRate, err = writeRate(ctx, db, writes); err != nil {
+			b.Fatal(err)
+		}
+		// The writes' indexing, if queued, is done before the exports,
+		// not during them.
+		if _, err := indexQueued(ctx, db); err != nil {
 			b.Fatal(err)
 		}
 		if exports, err = measureExports(ctx, db); err != nil {
@@ -105,6 +118,14 @@ func Run(b *testing.B, db *sqldb.DB, opts Options) {
 		b.ReportMetric(float64(e.peak)/(1<<20), e.name+"-peak-heap-MiB")
 		b.Logf("%-16s %d rows, %.0f rows/s, %d MB, peak heap %.1f MiB", e.name+" export", e.rows, e.rowsPerSec, e.bytes/1e6, float64(e.peak)/(1<<20))
 	}
+	if catchUp.n > 0 {
+		b.ReportMetric(catchUp.rate(), "index-queued-subs/s")
+		b.Logf("indexed %d queued submissions for search in %v (%.0f/s)", catchUp.n, catchUp.took.Round(time.Millisecond), catchUp.rate())
+	}
+	b.ReportMetric(bareRate, "write-unindexed-subs/s")
+	b.ReportMetric(emptyRate/bareRate, "write-index-ratio")
+	b.Logf("writes on empty databases, %d clients, %d each run, median of %d runs: with the search index %.0f/s, without %.0f/s (%.2fx)",
+		writeClients, writes, writeRounds, emptyRate, bareRate, emptyRate/bareRate)
 	b.ReportMetric(emptyRate, "write-empty-subs/s")
 	b.ReportMetric(fullRate, "write-full-subs/s")
 	b.ReportMetric(fullRate/emptyRate, "write-ratio")
@@ -179,6 +200,54 @@ func measureReads(ctx context.Context, db *sqldb.DB, f Fill) ([]result, error) {
 		out = append(out, result{o.name, ts})
 	}
 	return out, nil
+}
+
+// writeRounds is how many times the write rates of the empty databases,
+// with and without the search index, are measured, in turn.
+const writeRounds = 5
+
+// indexedWriteRates returns the median write rates of db and of bare, an
+// empty database of the same kind without a search index, measured in
+// turn. Each run on db is followed by the indexing of what it queued, if
+// anything, so that neither run shares the machine with it.
+func indexedWriteRates(ctx context.Context, db, bare *sqldb.DB, n int) (indexed, unindexed float64, err error) {
+	var with, without []float64
+	for range writeRounds {
+		r, err := writeRate(ctx, bare, n)
+		if err != nil {
+			return 0, 0, err
+		}
+		without = append(without, r)
+		if r, err = writeRate(ctx, db, n); err != nil {
+			return 0, 0, err
+		}
+		with = append(with, r)
+		if _, err := indexQueued(ctx, db); err != nil {
+			return 0, 0, err
+		}
+	}
+	return median(with), median(without), nil
+}
+
+func median(xs []float64) float64 {
+	slices.Sort(xs)
+	return xs[len(xs)/2]
+}
+
+// catchUp is the indexing of the submissions queued for search.
+type catchUp struct {
+	n    int
+	took time.Duration
+}
+
+func (c catchUp) rate() float64 { return float64(c.n) / c.took.Seconds() }
+
+// indexQueued indexes what db queued for search, as it would once writing
+// is quiet.
+func indexQueued(ctx context.Context, db *sqldb.DB) (catchUp, error) {
+	began := time.Now()
+	n, err := db.IndexQueued(ctx)
+	return catchUp{n, time.Since(began)}, err
 }
 
 // writeRate stores n submissions of the large form through

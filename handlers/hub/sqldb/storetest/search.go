@@ -43,8 +43,18 @@ func createSearched(t *testing.T, db *sqldb.DB) {
 }
 
 // checkSearches checks what searches of the form "site"/"form" select, all
-// at once and a page at a time, newest first.
+// at once and a page at a time, newest first: as stored, and once the
+// submissions queued for search (on SQLite) are indexed.
 func checkSearches(t *testing.T, db *sqldb.DB, when string, want map[string][]string) {
+	t.Helper()
+	checkSearchesNow(t, db, when, want)
+	if _, err := db.IndexQueued(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	checkSearchesNow(t, db, when+", indexed", want)
+}
+
+func checkSearchesNow(t *testing.T, db *sqldb.DB, when string, want map[string][]string) {
 	t.Helper()
 	for term, all := range want {
 		f := hub.Filter{Site: "site", Slug: "form", Search: term}

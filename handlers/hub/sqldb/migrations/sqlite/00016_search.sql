@@ -3,7 +3,8 @@
 -- in each submission's transaction (trigrams, or words) divided the rate
 -- of submissions stored by four to eight, which a hub on SQLite, with its
 -- one writer, cannot spare. A search walks the form's submissions newest
--- first and stops at a page's worth, as before. The version is kept so
+-- first and stops at a page's worth, as before (00019 indexes them
+-- without slowing the writer). The version is kept so
 -- that SQLite's migrations count as PostgreSQL's do.
 
 -- +goose Up

@@ -1,0 +1,9 @@
+-- SQLite's 00019 gives it a search index; PostgreSQL has had one since its
+-- 00016. The version is kept so that PostgreSQL's migrations count as
+-- SQLite's do.
+
+-- +goose Up
+SELECT 1;
+
+-- +goose Down
+SELECT 1;

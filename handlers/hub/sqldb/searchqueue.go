@@ -1,0 +1,186 @@
+package sqldb
+
+import (
+	"context"
+	"database/sql"
+	"log/slog"
+	"strings"
+	"sync/atomic"
+	"time"
+)
+
+// How the queue of submissions to index for search is worked through
+// (QueuedTrigramIndex). Indexing a submission costs the one writer about
+// as much as storing it, so it waits until writing is quiet: a burst of
+// submissions is stored at the rate without an index. A search reads the
+// queued submissions one by one, so the queue is indexed even while
+// writing goes on once it holds searchQueueMax.
+const (
+	// searchQueueChunk is how many queued submissions one transaction
+	// indexes: tens of milliseconds of the writer's time.
+	searchQueueChunk = 1000
+	// searchQueueQuiet is how long no submission must have been stored
+	// before the queue is indexed.
+	searchQueueQuiet = 100 * time.Millisecond
+	// searchQueueMax is how many queued submissions have the queue
+	// indexed without waiting for quiet.
+	searchQueueMax = 20_000
+	// searchQueuePoll is how often the queue is looked at when no
+	// submission is stored: another process may have filled it.
+	searchQueuePoll = time.Second
+)
+
+// searchQueue indexes, in the background, the submissions that SQLite's
+// trigger queued for search.
+type searchQueue struct {
+	db *DB
+	// lastWrite is when a submission was last stored, in Unix nanoseconds.
+	lastWrite atomic.Int64
+	// wrote wakes the indexing goroutine; it holds at most one wake-up.
+	wrote  chan struct{}
+	cancel context.CancelFunc
+	done   chan struct{}
+}
+
+func startSearchQueue(db *DB) *searchQueue {
+	ctx, cancel := context.WithCancel(context.Background())
+	q := &searchQueue{db: db, wrote: make(chan struct{}, 1), cancel: cancel, done: make(chan struct{})}
+	go q.run(ctx)
+	return q
+}
+
+// stop ends the indexing and waits for its transaction, if any, to end.
+func (q *searchQueue) stop() {
+	q.cancel()
+	<-q.done
+}
+
+// written tells q that submissions were just stored.
+func (q *searchQueue) written() {
+	q.lastWrite.Store(time.Now().UnixNano())
+	select {
+	case q.wrote <- struct{}{}:
+	default:
+	}
+}
+
+func (q *searchQueue) run(ctx context.Context) {
+	defer close(q.done)
+	poll := time.NewTicker(searchQueuePoll)
+	defer poll.Stop()
+	for {
+		// A failure leaves the submissions queued, where searches still
+		// find them; the next wake-up tries again.
+		if err := q.work(ctx); err != nil && ctx.Err() == nil {
+			slog.Default().Warn("indexing submissions for search", slog.String("database", q.db.name), slog.Any("error", err))
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-q.wrote:
+		case <-poll.C:
+		}
+	}
+}
+
+// work indexes the queue a chunk at a time, waiting for quiet between
+// chunks unless the queue is long, until it is empty.
+func (q *searchQueue) work(ctx context.Context) error {
+	for {
+		queued, err := q.db.searchQueueLength(ctx)
+		if err != nil || queued == 0 {
+			return err
+		}
+		wait := searchQueueQuiet - time.Since(time.Unix(0, q.lastWrite.Load()))
+		if queued < searchQueueMax && wait > 0 {
+			select {
+			case <-ctx.Done():
+				return nil
+			case <-time.After(wait):
+			}
+			continue
+		}
+		if _, err := q.db.indexQueued(ctx, searchQueueChunk); err != nil {
+			return err
+		}
+	}
+}
+
+// IndexQueued indexes for search every submission queued for it, and
+// returns how many it indexed. A DB indexes them by itself when writing
+// is quiet; a program that has just filled a database calls IndexQueued
+// to have its searches use the index at once. It does nothing on a
+// database without a queue (PostgreSQL's index is kept in step by the
+// database).
+func (db *DB) IndexQueued(ctx context.Context) (int, error) {
+	if db.search != QueuedTrigramIndex {
+		return 0, nil
+	}
+	total := 0
+	for {
+		n, err := db.indexQueued(ctx, searchQueueChunk)
+		total += n
+		if err != nil {
+			return total, db.errorf("index queued submissions: %w", err)
+		}
+		if n == 0 {
+			return total, nil
+		}
+	}
+}
+
+// searchQueueLength returns how many submissions are queued for search.
+func (db *DB) searchQueueLength(ctx context.Context) (int, error) {
+	var n int
+	err := db.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM submission_search_queue`).Scan(&n)
+	return n, err
+}
+
+// indexQueued moves the first limit queued submissions into the search
+// index in one transaction, in rowid order, which FTS5 writes as one
+// segment, and returns how many it moved.
+func (db *DB) indexQueued(ctx context.Context, limit int) (int, error) {
+	w, err := db.writer()
+	if err != nil {
+		return 0, err
+	}
+	tx, err := w.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, err
+	}
+	defer tx.Rollback()
+	var last sql.NullInt64
+	err = tx.QueryRowContext(ctx, `SELECT MAX(rowid) FROM (SELECT rowid FROM submission_search_queue ORDER BY rowid LIMIT $1)`, limit).Scan(&last)
+	if err != nil || !last.Valid {
+		return 0, err
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO submission_search (rowid, payload)
+		SELECT s.rowid, s.payload FROM submission_search_queue q JOIN submissions s ON s.rowid = q.rowid
+		WHERE q.rowid <= $1 ORDER BY q.rowid`, last.Int64); err != nil {
+		return 0, err
+	}
+	res, err := tx.ExecContext(ctx, `DELETE FROM submission_search_queue WHERE rowid <= $1`, last.Int64)
+	if err != nil {
+		return 0, err
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return 0, err
+	}
+	return int(n), tx.Commit()
+}
+
+// queuedSearch is the condition, on the submissions' rowids, of those
+// that SQLite's search index finds for the FTS5 query at placeholder p,
+// and of those queued for it.
+func queuedSearch(p string) string {
+	return `rowid IN (SELECT rowid FROM submission_search WHERE submission_search MATCH ` + p +
+		` UNION ALL SELECT rowid FROM submission_search_queue)`
+}
+
+// trigramPhrase returns the FTS5 query of term: one string, which the
+// trigram tokenizer finds wherever the payload's JSON text holds it,
+// whatever the case of letters.
+func trigramPhrase(term string) string {
+	return `"` + strings.ReplaceAll(searchText(term), `"`, `""`) + `"`
+}
