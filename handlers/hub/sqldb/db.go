@@ -39,6 +39,10 @@ type Dialect struct {
 	// Search is how the database's migrations index the payloads for
 	// search.
 	Search SearchIndex
+	// CountSlots says concurrent writers spread a quarter's rows of
+	// submission_counts over slots (PostgreSQL's triggers), which
+	// CompactCounts must merge without losing a slot written meanwhile.
+	CountSlots bool
 }
 
 // SearchIndex is how a database indexes the payloads for search. A search
@@ -80,6 +84,8 @@ type DB struct {
 	batch *writeBatch
 	// search is Dialect.Search.
 	search SearchIndex
+	// countSlots is Dialect.CountSlots.
+	countSlots bool
 	// queue, with QueuedTrigramIndex and a pool that writes, indexes the
 	// queued submissions.
 	queue *searchQueue
@@ -99,7 +105,7 @@ func New(d Dialect, w, r *sql.DB) *DB {
 	if r == nil {
 		panic("sqldb: New without a pool")
 	}
-	db := &DB{name: d.Name, w: w, r: r, search: d.Search}
+	db := &DB{name: d.Name, w: w, r: r, search: d.Search, countSlots: d.CountSlots}
 	if d.BatchWrites {
 		db.batch = &writeBatch{}
 	}

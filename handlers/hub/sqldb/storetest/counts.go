@@ -186,3 +186,52 @@ func CountsMigration(t *testing.T, old *sqldb.DB, open func() *sqldb.DB) {
 	}
 	checkCounts(t, db, "stored after the migration")
 }
+
+// testCountsCompacted checks that CompactCounts leaves every count as it
+// was, with one row for each form, quarter and spam mark before its time,
+// none at 0, and the rows of later quarters as they were.
+func testCountsCompacted(t *testing.T, open Open) {
+	ctx := context.Background()
+	db := open1(t, open)
+	createCounted(t, db)
+	if _, err := db.DeleteSubmissions(ctx, "site", "form", []string{"c03", "c04", "c05"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.SetSpam(ctx, "site", "form", []string{"c00"}, false); err != nil {
+		t.Fatal(err)
+	}
+	// Rows that concurrent writers leave: slots of one quarter, a slot
+	// at 0, and a slot of a quarter after the compaction's time.
+	q, late := T0.UnixMilli()/900000, T0.Add(2*time.Hour).UnixMilli()/900000
+	if _, err := db.Writer().ExecContext(ctx, `INSERT INTO submission_counts (site, form, quarter, spam, slot, n)
+		VALUES ('site', 'form', $1, false, 5, 2), ('site', 'form', $1, false, 6, -2), ('site', 'form', $1, true, 7, 0),
+		('site', 'other', $2, false, 3, 1), ('site', 'other', $2, false, 4, -1)`, q, late); err != nil {
+		t.Fatal(err)
+	}
+	rows := func(query string) int {
+		t.Helper()
+		var n int
+		if err := db.Reader().QueryRowContext(ctx, query).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	n, err := db.CompactCounts(ctx, T0.Add(2*time.Hour))
+	if err != nil || n < 3 {
+		t.Fatalf("CompactCounts = %d, %v; want the 3 slots and the rows at 0 deleted", n, err)
+	}
+	checkCounts(t, db, "compacted")
+	before := ` AND quarter < ` + fmt.Sprint(late)
+	if n := rows(`SELECT COUNT(*) FROM submission_counts WHERE (slot <> 0 OR n = 0)` + before); n != 0 {
+		t.Errorf("after CompactCounts, %d rows of slots or at 0 before its time", n)
+	}
+	if n := rows(`SELECT COUNT(*) FROM (SELECT site FROM submission_counts WHERE true` + before + ` GROUP BY site, form, quarter, spam HAVING COUNT(*) > 1) g`); n != 0 {
+		t.Errorf("after CompactCounts, %d quarters of several rows before its time", n)
+	}
+	if n := rows(`SELECT COUNT(*) FROM submission_counts WHERE slot IN (3, 4)`); n != 2 {
+		t.Errorf("after CompactCounts, %d of the 2 slots of a later quarter; want both left", n)
+	}
+	if n, err := db.CompactCounts(ctx, T0.Add(2*time.Hour)); err != nil || n != 0 {
+		t.Errorf("CompactCounts again = %d, %v; want 0, nil", n, err)
+	}
+}

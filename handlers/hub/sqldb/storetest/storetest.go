@@ -35,6 +35,7 @@ func Run(t *testing.T, open Open) {
 		{"ListSubmissions", testListSubmissions},
 		{"CountSubmissionsBy", testCountSubmissionsBy},
 		{"Counts", testCounts},
+		{"CountsCompacted", testCountsCompacted},
 		{"ConcurrentCreateSubmission", testConcurrentCreateSubmission},
 		{"ClaimRace", testClaimRace},
 		{"IdempotencyKeys", testIdempotencyKeys},
