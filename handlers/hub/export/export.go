@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tidwall/gjson"
+
 	"github.com/hubform/hubform/handlers/hub"
 )
 
@@ -48,20 +50,37 @@ func JSON(ctx context.Context, db Lister, f hub.Filter, w io.Writer) error {
 	return err
 }
 
+// PayloadLister is a Lister that also streams the payloads alone, as
+// sqldb.DB does: CSV gathers its columns from them.
+type PayloadLister interface {
+	Lister
+	// ListPayloads calls fn with the payload of each submission f
+	// selects; the payload is valid until fn returns.
+	ListPayloads(ctx context.Context, f hub.Filter, fn func(payload []byte) error) error
+}
+
 // CSV writes the submissions f selects as CSV: a header row, then a row
 // per submission, a column per value name, every cell neutralised against
-// spreadsheet formulas. The names are gathered in a first pass, so no
-// submission is held in memory.
+// spreadsheet formulas. The names are gathered in a first pass, of the
+// payloads alone when db is a PayloadLister, so no submission is held in
+// memory.
 func CSV(ctx context.Context, db Lister, f hub.Filter, w io.Writer) error {
 	seen := map[string]bool{}
-	err := db.ListSubmissions(ctx, f, func(s hub.Submission) error {
-		var payload map[string]json.RawMessage
-		json.Unmarshal(s.Payload, &payload)
-		for k := range payload {
-			seen[k] = true
-		}
+	gather := func(payload []byte) error {
+		gjson.ParseBytes(payload).ForEach(func(key, _ gjson.Result) bool {
+			if name := jsonString(key); !seen[name] {
+				seen[name] = true
+			}
+			return true
+		})
 		return nil
-	})
+	}
+	var err error
+	if pl, ok := db.(PayloadLister); ok {
+		err = pl.ListPayloads(ctx, f, gather)
+	} else {
+		err = db.ListSubmissions(ctx, f, func(s hub.Submission) error { return gather(s.Payload) })
+	}
 	if err != nil {
 		return err
 	}
@@ -70,26 +89,55 @@ func CSV(ctx context.Context, db Lister, f hub.Filter, w io.Writer) error {
 		names = append(names, k)
 	}
 	slices.Sort(names)
+	column := make(map[string]int, len(names))
+	for i, name := range names {
+		column[name] = i
+	}
+	const before = 4 // id, site, form, createdAt
 	cw := &safeCSV{w: csv.NewWriter(w)}
 	cw.Write(slices.Concat([]string{"id", "site", "form", "createdAt"}, names, []string{"attachments"}))
+	row := make([]string, before+len(names)+1)
 	err = db.ListSubmissions(ctx, f, func(s hub.Submission) error {
-		var payload map[string]any
-		json.Unmarshal(s.Payload, &payload)
-		row := []string{s.ID, s.Site, s.Slug, s.CreatedAt.UTC().Format(time.RFC3339Nano)}
-		for _, k := range names {
-			row = append(row, Cell(payload[k]))
-		}
+		clear(row)
+		row[0], row[1], row[2], row[3] = s.ID, s.Site, s.Slug, s.CreatedAt.UTC().Format(time.RFC3339Nano)
+		gjson.ParseBytes(s.Payload).ForEach(func(key, value gjson.Result) bool {
+			row[before+column[jsonString(key)]] = jsonCell(value)
+			return true
+		})
 		var files []string
 		for _, a := range s.Attachments {
 			files = append(files, a.Filename+" ("+a.Key+")")
 		}
-		return cw.Write(append(row, strings.Join(files, "; ")))
+		row[len(row)-1] = strings.Join(files, "; ")
+		return cw.Write(row)
 	})
 	if err != nil {
 		return err
 	}
 	cw.w.Flush()
 	return cw.w.Error()
+}
+
+// jsonString returns the text of a JSON string as encoding/json decodes
+// it. gjson splits the payload; encoding/json decodes what has escapes, so
+// that the export reads every payload as the rest of the hub does.
+func jsonString(r gjson.Result) string {
+	if !strings.Contains(r.Raw, `\`) {
+		return r.Str
+	}
+	var s string
+	json.Unmarshal([]byte(r.Raw), &s)
+	return s
+}
+
+// jsonCell is Cell of a payload's value.
+func jsonCell(r gjson.Result) string {
+	if r.Type == gjson.String {
+		return jsonString(r)
+	}
+	var v any
+	json.Unmarshal([]byte(r.Raw), &v)
+	return Cell(v)
 }
 
 // safeCSV writes rows whose every cell went through csvSafe, the header

@@ -22,7 +22,7 @@ func BenchmarkInbox(b *testing.B) {
 		},
 		Unindexed: func() *sqldb.DB {
 			bare := openURL(b, pgtest.URL(b))
-			if _, err := bare.Writer().Exec(`DROP INDEX submissions_payload_trgm`); err != nil {
+			if _, err := bare.Writer().Exec(`DROP TRIGGER submission_search_insert ON submissions`); err != nil {
 				b.Fatal(err)
 			}
 			return bare

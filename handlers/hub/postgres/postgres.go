@@ -46,7 +46,7 @@ func Open(ctx context.Context, url string) (*sqldb.DB, error) {
 		pool.Close()
 		return nil, fmt.Errorf("postgres: %w", err)
 	}
-	d := sqldb.Dialect{Name: "postgres", Goose: goose.DialectPostgres, Locker: locker, Search: sqldb.TrigramIndex, CountSlots: true}
+	d := sqldb.Dialect{Name: "postgres", Goose: goose.DialectPostgres, Locker: locker, Search: sqldb.PgTrgmIndex, CountSlots: true}
 	if err := sqldb.Migrate(ctx, d, pool); err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("postgres: migrate: %w", err)
@@ -63,7 +63,7 @@ func OpenReadOnly(ctx context.Context, url string) (*sqldb.DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := sqldb.Dialect{Name: "postgres", Goose: goose.DialectPostgres, Search: sqldb.TrigramIndex, CountSlots: true}
+	d := sqldb.Dialect{Name: "postgres", Goose: goose.DialectPostgres, Search: sqldb.PgTrgmIndex, CountSlots: true}
 	if err := sqldb.CheckVersion(ctx, d, pool); err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("postgres: open read-only: %w", err)

@@ -47,21 +47,22 @@ type Dialect struct {
 
 // SearchIndex is how a database indexes the payloads for search. A search
 // is LOWER(payload) LIKE '%term%' whatever the index: an index only finds
-// the submissions to test, for terms of 3 characters or more.
+// the submissions to test, for terms of 3 characters or more. Both indexes
+// are fed from submission_search_queue, which a trigger fills in each
+// submission's transaction and the DB moves into the index when writing
+// is quiet (see searchQueue); a search reads the index and the queue.
 type SearchIndex int
 
 const (
 	// NoSearchIndex: a search walks the form's submissions newest first
 	// and stops at a page's worth.
 	NoSearchIndex SearchIndex = iota
-	// TrigramIndex: PostgreSQL's pg_trgm index on LOWER(payload), kept in
-	// step by the database in each transaction.
-	TrigramIndex
-	// QueuedTrigramIndex: SQLite's FTS5 table submission_search, and
-	// submission_search_queue, which a trigger fills in each transaction
-	// and the DB moves into the table when writing is quiet (see
-	// searchQueue). A search reads both.
-	QueuedTrigramIndex
+	// PgTrgmIndex: PostgreSQL's submission_search, the lowered payloads
+	// with pg_trgm's GIN index.
+	PgTrgmIndex
+	// FTS5Index: SQLite's FTS5 table submission_search of the payloads'
+	// trigrams, by rowid.
+	FTS5Index
 )
 
 // ErrReadOnly is returned by the writing methods of a DB that has no pool
@@ -86,7 +87,7 @@ type DB struct {
 	search SearchIndex
 	// countSlots is Dialect.CountSlots.
 	countSlots bool
-	// queue, with QueuedTrigramIndex and a pool that writes, indexes the
+	// queue, with a search index and a pool that writes, indexes the
 	// queued submissions.
 	queue *searchQueue
 	// nextPrune is when Allow next deletes ended rate-limit windows, in
@@ -109,8 +110,8 @@ func New(d Dialect, w, r *sql.DB) *DB {
 	if d.BatchWrites {
 		db.batch = &writeBatch{}
 	}
-	if d.Search == QueuedTrigramIndex && w != nil {
-		db.queue = startSearchQueue(db)
+	if d.Search != NoSearchIndex && w != nil {
+		db.queue = startSearchQueue(db, searchQueueMax, searchQueueQuiet)
 	}
 	return db
 }

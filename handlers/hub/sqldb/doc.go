@@ -15,16 +15,17 @@
 // text, the term written as encoding/json writes it, ignoring the case of
 // ASCII letters: LOWER(payload) LIKE '%term%', with % and _ literal. A term
 // of 3 characters or more is looked up in a trigram index, which proposes
-// while LIKE decides, so the results are the same as without it. On
-// PostgreSQL the index is pg_trgm's GIN on LOWER(payload) (migration
-// 00016), kept in step by the database. On SQLite it is an FTS5 table of
-// trigrams (migration 00019); tokenizing in each submission's transaction
-// would halve its one writer's rate, so a trigger only queues the
-// submission's rowid, and the DB indexes the queue when writing is quiet
-// (see [DB.IndexQueued]); a search asks the table and reads the queued
-// submissions beside it. A term SQLite's index finds in many submissions,
-// and a shorter term, walk the form's submissions newest first and stop
-// at a page's worth.
+// while LIKE decides, so the results are the same as without it: on
+// PostgreSQL pg_trgm's GIN index of submission_search, the lowered
+// payloads (migration 00020); on SQLite an FTS5 table of trigrams
+// (migration 00019). Indexing in each submission's transaction cost a
+// fifth (PostgreSQL) to a half (SQLite) of the rate of submissions
+// stored, so a trigger only queues the submission in
+// submission_search_queue, and the DB indexes the queue when writing is
+// quiet (see [DB.IndexQueued]); a search asks the index and reads the
+// queued submissions beside it. A term SQLite's index finds in many
+// submissions, and a shorter term, walk the form's submissions newest
+// first and stop at a page's worth.
 // A page of an indexed search or of dates first reads the submissions
 // nearest its cursor, which a common term fills, and asks the indexes
 // only when they do not: a page of dates then sorts the ids of its

@@ -2,6 +2,7 @@ package sqldb
 
 import (
 	"context"
+	"time"
 
 	"github.com/hubform/hubform/handlers/hub"
 )
@@ -36,4 +37,11 @@ func CountQuery(f hub.Filter) (string, []any) {
 		return "", nil
 	}
 	return p.sumQuery()
+}
+
+// SetSearchQueue restarts the indexing of the queue for search with
+// another length that has it indexed at once, and another quiet.
+func (db *DB) SetSearchQueue(max int, quiet time.Duration) {
+	db.queue.stop()
+	db.queue = startSearchQueue(db, max, quiet)
 }

@@ -119,8 +119,8 @@ func (db *DB) filter(f hub.Filter, ask bool) filter {
 	if !f.To.IsZero() {
 		q.narrow = append(q.narrow, "created_at < "+q.arg(millis(f.To)))
 	}
-	if ask && db.search == QueuedTrigramIndex {
-		q.narrow = append(q.narrow, queuedSearch(q.arg(trigramPhrase(f.Search))))
+	if ask {
+		q.narrow = append(q.narrow, db.indexedSearch(&q, f.Search))
 	}
 	if f.Search != "" {
 		q.narrow = append(q.narrow, `LOWER(payload) LIKE `+q.arg(searchPattern(f.Search))+` ESCAPE '\'`)
@@ -142,9 +142,9 @@ func (db *DB) asksIndex(ctx context.Context, f hub.Filter) (bool, error) {
 		return false, nil
 	}
 	switch db.search {
-	case TrigramIndex:
+	case PgTrgmIndex:
 		return true, nil
-	case QueuedTrigramIndex:
+	case FTS5Index:
 		var n int
 		err := db.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM (SELECT rowid FROM submission_search
 			WHERE submission_search MATCH $1 LIMIT $2)`, trigramPhrase(f.Search), maxAskedMatches+1).Scan(&n)
@@ -160,7 +160,7 @@ func (db *DB) recentWindowsOf(f hub.Filter, ask bool) []int {
 	switch {
 	case f.Limit <= 0:
 		return nil
-	case ask && db.search == TrigramIndex:
+	case ask && db.search == PgTrgmIndex:
 		return recentWindows[:]
 	case ask:
 		// SQLite's index found few submissions: the query reads them alone.

@@ -10,9 +10,10 @@ import (
 )
 
 // How the queue of submissions to index for search is worked through
-// (QueuedTrigramIndex). Indexing a submission costs the one writer about
-// as much as storing it, so it waits until writing is quiet: a burst of
-// submissions is stored at the rate without an index. A search reads the
+// (see SearchIndex). Indexing a submission costs about as much as storing
+// it (SQLite's one writer, PostgreSQL's pg_trgm), so it waits until
+// writing is quiet: a burst of submissions is stored at the rate without
+// an index. A search reads the
 // queued submissions one by one, so the queue is indexed even while
 // writing goes on once it holds searchQueueMax.
 const (
@@ -25,15 +26,23 @@ const (
 	// searchQueueMax is how many queued submissions have the queue
 	// indexed without waiting for quiet.
 	searchQueueMax = 20_000
+	// searchQueueRecheck is how often the queue's length is looked at
+	// while writing goes on.
+	searchQueueRecheck = 50 * time.Millisecond
 	// searchQueuePoll is how often the queue is looked at when no
 	// submission is stored: another process may have filled it.
 	searchQueuePoll = time.Second
 )
 
-// searchQueue indexes, in the background, the submissions that SQLite's
-// trigger queued for search.
+// searchQueue indexes, in the background, the submissions that the
+// database's trigger queued for search. Several hubs on one PostgreSQL
+// database each run one; each submission is indexed by one of them.
 type searchQueue struct {
 	db *DB
+	// max and quiet are searchQueueMax and searchQueueQuiet, which tests
+	// change.
+	max   int
+	quiet time.Duration
 	// lastWrite is when a submission was last stored, in Unix nanoseconds.
 	lastWrite atomic.Int64
 	// wrote wakes the indexing goroutine; it holds at most one wake-up.
@@ -42,9 +51,9 @@ type searchQueue struct {
 	done   chan struct{}
 }
 
-func startSearchQueue(db *DB) *searchQueue {
+func startSearchQueue(db *DB, max int, quiet time.Duration) *searchQueue {
 	ctx, cancel := context.WithCancel(context.Background())
-	q := &searchQueue{db: db, wrote: make(chan struct{}, 1), cancel: cancel, done: make(chan struct{})}
+	q := &searchQueue{db: db, max: max, quiet: quiet, wrote: make(chan struct{}, 1), cancel: cancel, done: make(chan struct{})}
 	go q.run(ctx)
 	return q
 }
@@ -91,12 +100,13 @@ func (q *searchQueue) work(ctx context.Context) error {
 		if err != nil || queued == 0 {
 			return err
 		}
-		wait := searchQueueQuiet - time.Since(time.Unix(0, q.lastWrite.Load()))
-		if queued < searchQueueMax && wait > 0 {
+		wait := q.quiet - time.Since(time.Unix(0, q.lastWrite.Load()))
+		if queued < q.max && wait > 0 {
+			// Writing goes on: look at the queue's length again soon.
 			select {
 			case <-ctx.Done():
 				return nil
-			case <-time.After(wait):
+			case <-time.After(min(wait, searchQueueRecheck)):
 			}
 			continue
 		}
@@ -109,11 +119,9 @@ func (q *searchQueue) work(ctx context.Context) error {
 // IndexQueued indexes for search every submission queued for it, and
 // returns how many it indexed. A DB indexes them by itself when writing
 // is quiet; a program that has just filled a database calls IndexQueued
-// to have its searches use the index at once. It does nothing on a
-// database without a queue (PostgreSQL's index is kept in step by the
-// database).
+// to have its searches use the index at once.
 func (db *DB) IndexQueued(ctx context.Context) (int, error) {
-	if db.search != QueuedTrigramIndex {
+	if db.search == NoSearchIndex {
 		return 0, nil
 	}
 	total := 0
@@ -137,12 +145,27 @@ func (db *DB) searchQueueLength(ctx context.Context) (int, error) {
 }
 
 // indexQueued moves the first limit queued submissions into the search
-// index in one transaction, in rowid order, which FTS5 writes as one
-// segment, and returns how many it moved.
+// index in one transaction, and returns how many it moved.
 func (db *DB) indexQueued(ctx context.Context, limit int) (int, error) {
 	w, err := db.writer()
 	if err != nil {
 		return 0, err
+	}
+	if db.search == PgTrgmIndex {
+		// One statement: the ids it takes are locked, and skipped by
+		// another hub's at the same time.
+		res, err := w.ExecContext(ctx, `WITH queued AS (
+			DELETE FROM submission_search_queue WHERE id IN (
+				SELECT id FROM submission_search_queue ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
+			RETURNING id)
+		INSERT INTO submission_search (id, payload_lower)
+		SELECT s.id, LOWER(s.payload) FROM queued JOIN submissions s ON s.id = queued.id
+		ON CONFLICT (id) DO UPDATE SET payload_lower = EXCLUDED.payload_lower`, limit)
+		if err != nil {
+			return 0, err
+		}
+		n, err := res.RowsAffected()
+		return int(n), err
 	}
 	tx, err := w.BeginTx(ctx, nil)
 	if err != nil {
@@ -154,6 +177,7 @@ func (db *DB) indexQueued(ctx context.Context, limit int) (int, error) {
 	if err != nil || !last.Valid {
 		return 0, err
 	}
+	// In rowid order, which FTS5 writes as one segment.
 	if _, err := tx.ExecContext(ctx, `INSERT INTO submission_search (rowid, payload)
 		SELECT s.rowid, s.payload FROM submission_search_queue q JOIN submissions s ON s.rowid = q.rowid
 		WHERE q.rowid <= $1 ORDER BY q.rowid`, last.Int64); err != nil {
@@ -170,11 +194,15 @@ func (db *DB) indexQueued(ctx context.Context, limit int) (int, error) {
 	return int(n), tx.Commit()
 }
 
-// queuedSearch is the condition, on the submissions' rowids, of those
-// that SQLite's search index finds for the FTS5 query at placeholder p,
-// and of those queued for it.
-func queuedSearch(p string) string {
-	return `rowid IN (SELECT rowid FROM submission_search WHERE submission_search MATCH ` + p +
+// indexedSearch returns the condition, with its arguments added to q, of
+// the submissions the search index finds for term, and of those queued
+// for it.
+func (db *DB) indexedSearch(q *filter, term string) string {
+	if db.search == PgTrgmIndex {
+		return `id IN (SELECT id FROM submission_search WHERE payload_lower LIKE ` + q.arg(searchPattern(term)) +
+			` ESCAPE '\' UNION ALL SELECT id FROM submission_search_queue)`
+	}
+	return `rowid IN (SELECT rowid FROM submission_search WHERE submission_search MATCH ` + q.arg(trigramPhrase(term)) +
 		` UNION ALL SELECT rowid FROM submission_search_queue)`
 }
 

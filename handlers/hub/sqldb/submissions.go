@@ -580,6 +580,9 @@ func scanSubmission(s scanner) (hub.Submission, error) {
 	// Never nil, so a submission without files encodes "attachments": []
 	// rather than null.
 	sub.Attachments = []hubclient.Attachment{}
+	if attsRaw == "[]" {
+		return sub, nil // most submissions: no decoding
+	}
 	if err := json.Unmarshal([]byte(attsRaw), &sub.Attachments); err != nil {
 		return hub.Submission{}, fmt.Errorf("submission %s: attachments: %w", sub.ID, err)
 	}

@@ -17,7 +17,7 @@ import (
 )
 
 // dialect is SQLite's.
-var dialect = sqldb.Dialect{Name: "sqlite", Goose: goose.DialectSQLite3, BatchWrites: true, Search: sqldb.QueuedTrigramIndex}
+var dialect = sqldb.Dialect{Name: "sqlite", Goose: goose.DialectSQLite3, BatchWrites: true, Search: sqldb.FTS5Index}
 
 // Connection settings. busy_timeout covers other processes holding the
 // write lock. WAL lets readers and the writer proceed together, and FULL

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/handlers/hub/sqldb"
 	"github.com/hubform/hubform/hubclient"
 )
 
@@ -111,6 +112,7 @@ func testInboxFilters(t *testing.T, open Open) {
 			if got := ids(t, db, tt.f); !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("%s, %s: %+v selects %v, want %v", when, tt.name, tt.f, got, tt.want)
 			}
+			checkPayloads(t, db, tt.f)
 		}
 	}
 	// The mark is kept and read back; taking it off restores the default.
@@ -329,5 +331,26 @@ func testCountSubmissionsBy(t *testing.T, open Open) {
 	}
 	if _, err := db.CountSubmissionsBy(ctx, hub.Filter{}, 0); err == nil {
 		t.Error("CountSubmissionsBy with no step: no error")
+	}
+}
+
+// checkPayloads checks that ListPayloads lists the payloads of the
+// submissions ListSubmissions lists for f.
+func checkPayloads(t *testing.T, db *sqldb.DB, f hub.Filter) {
+	t.Helper()
+	var want, got []string
+	for _, s := range ListAll(t, db, f) {
+		want = append(want, string(s.Payload))
+	}
+	if err := db.ListPayloads(context.Background(), f, func(p []byte) error {
+		got = append(got, string(p))
+		return nil
+	}); err != nil {
+		t.Fatalf("ListPayloads(%+v): %v", f, err)
+	}
+	slices.Sort(want)
+	slices.Sort(got)
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("ListPayloads(%+v) = %q, want the payloads listed, %q", f, got, want)
 	}
 }

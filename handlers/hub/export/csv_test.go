@@ -1,0 +1,123 @@
+package export
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/hubclient"
+)
+
+// submissions is a Lister of fixed submissions.
+type submissions []hub.Submission
+
+func (l submissions) ListSubmissions(ctx context.Context, f hub.Filter, fn func(hub.Submission) error) error {
+	for _, s := range l {
+		if err := fn(s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// payloads is a PayloadLister of fixed submissions; it counts the
+// submissions it lists whole.
+type payloads struct {
+	submissions
+	listed *int
+}
+
+func (l payloads) ListSubmissions(ctx context.Context, f hub.Filter, fn func(hub.Submission) error) error {
+	*l.listed += len(l.submissions)
+	return l.submissions.ListSubmissions(ctx, f, fn)
+}
+
+func (l payloads) ListPayloads(ctx context.Context, f hub.Filter, fn func([]byte) error) error {
+	for _, s := range l.submissions {
+		if err := fn(s.Payload); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// decodedCSV is CSV as it was before the payloads were split with gjson:
+// each payload decoded whole by encoding/json. The export must write the
+// same bytes.
+func decodedCSV(l submissions) string {
+	var b bytes.Buffer
+	seen := map[string]bool{}
+	for _, s := range l {
+		var payload map[string]json.RawMessage
+		json.Unmarshal(s.Payload, &payload)
+		for k := range payload {
+			seen[k] = true
+		}
+	}
+	var names []string
+	for k := range seen {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	cw := &safeCSV{w: csv.NewWriter(&b)}
+	cw.Write(slices.Concat([]string{"id", "site", "form", "createdAt"}, names, []string{"attachments"}))
+	for _, s := range l {
+		var payload map[string]any
+		json.Unmarshal(s.Payload, &payload)
+		row := []string{s.ID, s.Site, s.Slug, s.CreatedAt.UTC().Format(time.RFC3339Nano)}
+		for _, k := range names {
+			row = append(row, Cell(payload[k]))
+		}
+		var files []string
+		for _, a := range s.Attachments {
+			files = append(files, a.Filename+" ("+a.Key+")")
+		}
+		cw.Write(append(row, strings.Join(files, "; ")))
+	}
+	cw.w.Flush()
+	return b.String()
+}
+
+func TestCSVAsDecoded(t *testing.T) {
+	at := time.Date(2026, 11, 27, 9, 0, 0, 123e6, time.UTC)
+	var l submissions
+	for i, p := range []string{
+		`{"name":"Jane \"JJ\" Roe","message":"\u003cb\u003ehi\u003c/b\u003e, \\ and \t","email":"jane@example.com"}`,
+		`{"age":42,"ratio":4.20,"big":1e21,"neg":-5,"yes":true,"none":null}`,
+		`{"tags":["red","=1+1",3,null,["x","y"]],"address":{"city":"Zürich","zip":"8001"}}`,
+		`{"na\u006de":"escaped key","formula":"=SUM(A1)","plus":"+1","at":"@x","dash":"-","tab":"\tx","cr":"\rx"}`,
+		`{"name":"first","name":"second wins"}`,
+		`{"emoji":"😀 \ud83d\ude00","nbsp":"a\u00a0b","nl":"line1\nline2"}`,
+		`{}`,
+	} {
+		l = append(l, hub.Submission{ID: "0" + string(rune('a'+i)), Site: "acme", Slug: "contact", CreatedAt: at.Add(time.Duration(i) * time.Second),
+			Payload: json.RawMessage(p)})
+	}
+	l[2].Attachments = []hubclient.Attachment{{Key: "uploads/a/b/c.pdf", Filename: "=c.pdf"}, {Key: "uploads/a/b/d.txt", Filename: "d.txt"}}
+	want := decodedCSV(l)
+
+	var plain bytes.Buffer
+	if err := CSV(context.Background(), l, hub.Filter{}, &plain); err != nil {
+		t.Fatal(err)
+	}
+	if plain.String() != want {
+		t.Errorf("CSV of a Lister:\n%s\nwant, as decoded:\n%s", plain.String(), want)
+	}
+	listed := 0
+	var split bytes.Buffer
+	if err := CSV(context.Background(), payloads{l, &listed}, hub.Filter{}, &split); err != nil {
+		t.Fatal(err)
+	}
+	if split.String() != want {
+		t.Errorf("CSV of a PayloadLister:\n%s\nwant, as decoded:\n%s", split.String(), want)
+	}
+	if listed != len(l) {
+		t.Errorf("CSV of a PayloadLister listed %d whole submissions, want %d: the columns come from the payloads alone", listed, len(l))
+	}
+}
