@@ -76,3 +76,34 @@ func TestSearchQueueWaitsForQuiet(t *testing.T) {
 		t.Errorf("%d submissions queued, %d indexed; want all 200 queued until writing is quiet", waiting, indexed)
 	}
 }
+
+func TestSearchIndexForgets(t *testing.T) {
+	ctx := context.Background()
+	db := openSQLite(t, "SELECT 1")
+	db.SetSearchQueue(1000, time.Hour) // indexed by IndexQueued alone
+	store(t, db, 0, 2, "okapi")
+	if _, err := db.IndexQueued(ctx); err != nil {
+		t.Fatal(err)
+	}
+	store(t, db, 2, 2, "okapi") // still queued when deleted
+	if _, err := db.DeleteSubmissions(ctx, "site", "form", []string{"q00000", "q00003"}); err != nil {
+		t.Fatal(err)
+	}
+	// The payload of an indexed submission changes.
+	if _, err := db.Writer().Exec(`UPDATE submissions SET payload = '{"message":"tapir"}' WHERE id = 'q00001'`); err != nil {
+		t.Fatal(err)
+	}
+	store(t, db, 4, 1, "okapi") // may take the rowid of q00003
+	if _, err := db.IndexQueued(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, okapis := queued(t, db, "okapi"); okapis != 2 {
+		t.Errorf("the index finds okapi in %d submissions, want 2 (q00002, q00004)", okapis)
+	}
+	if _, tapirs := queued(t, db, "tapir"); tapirs != 1 {
+		t.Errorf("the index finds tapir in %d submissions, want 1 (q00001)", tapirs)
+	}
+	if _, err := db.Writer().Exec(`INSERT INTO submission_search (submission_search) VALUES ('integrity-check')`); err != nil {
+		t.Errorf("the index fails its integrity check: %v", err)
+	}
+}

@@ -1,5 +1,5 @@
--- The inbox's search at scale (SQLite's version; PostgreSQL's 00019 does
--- nothing, its 00016 indexes the payloads' trigrams). submission_search
+-- The inbox's search at scale (SQLite's version; PostgreSQL's 00020 does
+-- the same with pg_trgm). submission_search
 -- is an FTS5 table of the payloads' trigrams, as stored (JSON text), by
 -- the submissions' rowids; it keeps no copy of the payloads. Tokenizing a
 -- payload and writing an FTS5 segment in each submission's transaction
@@ -12,14 +12,14 @@
 -- hub runs.
 
 -- +goose Up
+-- Contentless: a row is deleted from the index with the text it was
+-- indexed with, which the triggers read from the submission. (FTS5's
+-- contentless_delete, which needs no text, rewrote a growing record of
+-- the deleted rows of each large segment in the deleting transaction:
+-- retention's deletes held the writer for up to half a second.)
 CREATE VIRTUAL TABLE submission_search USING fts5(
-    payload, content = '', contentless_delete = 1, tokenize = 'trigram'
+    payload, content = '', columnsize = 0, tokenize = 'trigram'
 );
-
--- A segment is not rewritten because of the rows deleted from it: at a
--- million submissions, retention's deletes rewrote a large segment in one
--- transaction that held the writer for half a second.
-INSERT INTO submission_search (submission_search, rank) VALUES ('deletemerge', 0);
 
 CREATE TABLE submission_search_queue (rowid INTEGER PRIMARY KEY);
 
@@ -29,10 +29,14 @@ CREATE TRIGGER submission_search_insert AFTER INSERT ON submissions BEGIN
 END;
 -- +goose StatementEnd
 
+-- A submission still queued is not in the index: deleting it there
+-- would corrupt the index.
 -- +goose StatementBegin
 CREATE TRIGGER submission_search_delete AFTER DELETE ON submissions BEGIN
+    INSERT INTO submission_search (submission_search, rowid, payload)
+    SELECT 'delete', OLD.rowid, OLD.payload
+    WHERE NOT EXISTS (SELECT 1 FROM submission_search_queue WHERE rowid = OLD.rowid);
     DELETE FROM submission_search_queue WHERE rowid = OLD.rowid;
-    DELETE FROM submission_search WHERE rowid = OLD.rowid;
 END;
 -- +goose StatementEnd
 
@@ -40,7 +44,9 @@ END;
 CREATE TRIGGER submission_search_update AFTER UPDATE OF payload ON submissions
 WHEN OLD.payload IS NOT NEW.payload
 BEGIN
-    DELETE FROM submission_search WHERE rowid = OLD.rowid;
+    INSERT INTO submission_search (submission_search, rowid, payload)
+    SELECT 'delete', OLD.rowid, OLD.payload
+    WHERE NOT EXISTS (SELECT 1 FROM submission_search_queue WHERE rowid = OLD.rowid);
     INSERT OR IGNORE INTO submission_search_queue (rowid) VALUES (NEW.rowid);
 END;
 -- +goose StatementEnd
