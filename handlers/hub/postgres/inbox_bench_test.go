@@ -17,7 +17,7 @@ func BenchmarkInbox(b *testing.B) {
 	db := openURL(b, pgtest.URL(b))
 	inboxbench.Run(b, db, inboxbench.Options{
 		Settle: func(ctx context.Context, w *sql.DB) error {
-			_, err := w.ExecContext(ctx, `VACUUM ANALYZE submissions`)
+			_, err := w.ExecContext(ctx, `VACUUM ANALYZE`)
 			return err
 		},
 		Unindexed: func() *sqldb.DB {

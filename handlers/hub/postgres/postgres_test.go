@@ -221,3 +221,31 @@ func TestCountsMigration(t *testing.T) {
 	defer old.Close()
 	storetest.CountsMigration(t, old, func() *sqldb.DB { return openURL(t, u) })
 }
+
+// TestSearchIndexAnalyzed checks that indexing many queued submissions
+// renews the planner's statistics of the search index's table, which it
+// would otherwise read whole until autovacuum's next ANALYZE.
+func TestSearchIndexAnalyzed(t *testing.T) {
+	ctx := context.Background()
+	db := openURL(t, pgtest.URL(t))
+	if _, err := db.Writer().Exec(`INSERT INTO submissions (id, site, form, created_at, payload, attachments, client_addr, user_agent)
+		SELECT 'x' || lpad(i::text, 6, '0'), 'site', 'form', i, '{"n":"' || i || '"}', '[]', '', '' FROM generate_series(1, 10000) i`); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := db.IndexQueued(ctx); err != nil || n != 10000 {
+		t.Fatalf("IndexQueued = %d, %v; want 10000", n, err)
+	}
+	// The statistics of tables reach other sessions within a second.
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		var analyzed bool
+		if err := db.Reader().QueryRow(`SELECT last_analyze IS NOT NULL FROM pg_stat_user_tables WHERE relname = 'submission_search'`).Scan(&analyzed); err != nil {
+			t.Fatal(err)
+		}
+		if analyzed {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("submission_search was not analyzed after 10,000 submissions were indexed")
+		}
+	}
+}

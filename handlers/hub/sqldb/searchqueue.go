@@ -95,10 +95,14 @@ func (q *searchQueue) run(ctx context.Context) {
 // work indexes the queue a chunk at a time, waiting for quiet between
 // chunks unless the queue is long, until it is empty.
 func (q *searchQueue) work(ctx context.Context) error {
+	indexed := 0
 	for {
 		queued, err := q.db.searchQueueLength(ctx)
-		if err != nil || queued == 0 {
+		if err != nil {
 			return err
+		}
+		if queued == 0 {
+			return q.db.indexedMany(ctx, indexed)
 		}
 		wait := q.quiet - time.Since(time.Unix(0, q.lastWrite.Load()))
 		if queued < q.max && wait > 0 {
@@ -110,10 +114,28 @@ func (q *searchQueue) work(ctx context.Context) error {
 			}
 			continue
 		}
-		if _, err := q.db.indexQueued(ctx, searchQueueChunk); err != nil {
+		n, err := q.db.indexQueued(ctx, searchQueueChunk)
+		if err != nil {
 			return err
 		}
+		indexed += n
 	}
+}
+
+// analyzeAfter is how many submissions indexed at once have PostgreSQL's
+// statistics of submission_search renewed: until autovacuum's next
+// ANALYZE, a planner that thinks the table empty reads all of it rather
+// than its index.
+const analyzeAfter = 10_000
+
+// indexedMany renews the statistics of the search index's table once n
+// submissions were indexed at once, on PostgreSQL.
+func (db *DB) indexedMany(ctx context.Context, n int) error {
+	if db.search != PgTrgmIndex || n < analyzeAfter {
+		return nil
+	}
+	_, err := db.w.ExecContext(ctx, `ANALYZE submission_search`)
+	return err
 }
 
 // IndexQueued indexes for search every submission queued for it, and
@@ -132,6 +154,9 @@ func (db *DB) IndexQueued(ctx context.Context) (int, error) {
 			return total, db.errorf("index queued submissions: %w", err)
 		}
 		if n == 0 {
+			if err := db.indexedMany(ctx, total); err != nil {
+				return total, db.errorf("index queued submissions: %w", err)
+			}
 			return total, nil
 		}
 	}
@@ -152,20 +177,7 @@ func (db *DB) indexQueued(ctx context.Context, limit int) (int, error) {
 		return 0, err
 	}
 	if db.search == PgTrgmIndex {
-		// One statement: the ids it takes are locked, and skipped by
-		// another hub's at the same time.
-		res, err := w.ExecContext(ctx, `WITH queued AS (
-			DELETE FROM submission_search_queue WHERE id IN (
-				SELECT id FROM submission_search_queue ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
-			RETURNING id)
-		INSERT INTO submission_search (id, payload_lower)
-		SELECT s.id, LOWER(s.payload) FROM queued JOIN submissions s ON s.id = queued.id
-		ON CONFLICT (id) DO UPDATE SET payload_lower = EXCLUDED.payload_lower`, limit)
-		if err != nil {
-			return 0, err
-		}
-		n, err := res.RowsAffected()
-		return int(n), err
+		return db.indexQueuedPg(ctx, w, limit)
 	}
 	tx, err := w.BeginTx(ctx, nil)
 	if err != nil {
@@ -192,6 +204,43 @@ func (db *DB) indexQueued(ctx context.Context, limit int) (int, error) {
 		return 0, err
 	}
 	return int(n), tx.Commit()
+}
+
+// indexQueuedPg is indexQueued on PostgreSQL. The ids it takes are
+// locked, and skipped by another hub's at the same time; the statements
+// name them, so that each is an index lookup whatever the planner's
+// statistics of the queue say.
+func (db *DB) indexQueuedPg(ctx context.Context, w *sql.DB, limit int) (int, error) {
+	tx, err := w.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, err
+	}
+	defer tx.Rollback()
+	rows, err := tx.QueryContext(ctx, `SELECT id FROM submission_search_queue ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`, limit)
+	if err != nil {
+		return 0, err
+	}
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return 0, err
+		}
+		ids = append(ids, id)
+	}
+	if err := rows.Err(); err != nil || len(ids) == 0 {
+		return 0, err
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO submission_search (id, payload_lower)
+		SELECT id, LOWER(payload) FROM submissions WHERE id = ANY($1)
+		ON CONFLICT (id) DO UPDATE SET payload_lower = EXCLUDED.payload_lower`, ids); err != nil {
+		return 0, err
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM submission_search_queue WHERE id = ANY($1)`, ids); err != nil {
+		return 0, err
+	}
+	return len(ids), tx.Commit()
 }
 
 // indexedSearch returns the condition, with its arguments added to q, of

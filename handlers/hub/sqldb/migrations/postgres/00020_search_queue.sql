@@ -1,7 +1,7 @@
 -- The inbox's search at scale, as SQLite's 00019 does it (PostgreSQL's
--- version). pg_trgm's GIN index on submissions (00016) cost a fifth of the
--- rate of submissions stored: each one's trigrams went into the index's
--- pending list in its transaction. The index now lives on
+-- version). pg_trgm's GIN index on submissions, which 00016 built, cost a
+-- fifth of the rate of submissions stored: each one's trigrams went into
+-- the index's pending list in its transaction. The index now lives on
 -- submission_search, the lowered payloads of the submissions indexed so
 -- far; a trigger only queues a new submission's id, in the same
 -- transaction, and the hub moves queued submissions into
@@ -12,7 +12,7 @@
 -- hub runs.
 
 -- +goose Up
-DROP INDEX submissions_payload_trgm;
+DROP INDEX IF EXISTS submissions_payload_trgm;
 
 CREATE TABLE submission_search (
     id            TEXT PRIMARY KEY,
