@@ -13,7 +13,7 @@ const compactQuarters = 7 * 24 * 4
 // CompactCounts rewrites the rows of submission_counts of the quarters of
 // an hour before before: it sums the slots that concurrent writers spread
 // a quarter over (PostgreSQL's) into slot 0, and deletes the rows that
-// reached 0. A count then sums one row a quarter.
+// reached 0. A count then sums at most one row a quarter.
 // It works a week of quarters per transaction, and returns how many rows
 // it deleted, slots summed into slot 0 among them. Writers may go on meanwhile: a slot written after it read
 // the quarter stays, for the next time. The hub runs it with its sweep.
@@ -24,7 +24,8 @@ func (db *DB) CompactCounts(ctx context.Context, before time.Time) (int, error) 
 	}
 	end := millis(before) / 900000
 	var first sql.NullInt64
-	err = db.r.QueryRowContext(ctx, `SELECT MIN(quarter) FROM submission_counts WHERE (slot <> 0 OR n = 0) AND quarter < $1`, end).Scan(&first)
+	err = db.r.QueryRowContext(ctx, `SELECT MIN(quarter) FROM (SELECT quarter FROM submission_counts WHERE quarter < $1
+		GROUP BY site, form, quarter, spam HAVING COUNT(*) > 1 OR SUM(CASE WHEN n = 0 THEN 1 ELSE 0 END) > 0) compactable`, end).Scan(&first)
 	if err != nil {
 		return 0, db.errorf("compact counts: %w", err)
 	}
@@ -65,8 +66,15 @@ func (db *DB) compactQuarters(ctx context.Context, w *sql.DB, from, to int64) (i
 	return removed + int(n), tx.Commit()
 }
 
-// mergeSlots sums the slots of the quarters from from to to into slot 0,
-// and returns how many slot rows it deleted. With concurrent writers
+// withSibling is the condition on a row c of submission_counts that
+// another slot holds its form, quarter and spam mark: a quarter of one row
+// is compact whatever its slot, and rewriting it would only leave a dead
+// row behind.
+const withSibling = ` AND EXISTS (SELECT 1 FROM submission_counts o
+	WHERE o.site = c.site AND o.form = c.form AND o.quarter = c.quarter AND o.spam = c.spam AND o.slot <> c.slot)`
+
+// mergeSlots sums the slots of the quarters from from to to that several
+// slots hold into slot 0, and returns how many slot rows it deleted. With concurrent writers
 // (PostgreSQL) it is one statement, so that the slots summed are those
 // deleted: the DELETE waits for a writer holding a slot and returns the
 // slot as that writer left it. With one writer (SQLite, which has no
@@ -75,7 +83,7 @@ func mergeSlots(ctx context.Context, tx *sql.Tx, concurrent bool, from, to int64
 	if concurrent {
 		var n int
 		err := tx.QueryRowContext(ctx, `WITH slots AS (
-			DELETE FROM submission_counts WHERE quarter >= $1 AND quarter < $2 AND slot <> 0
+			DELETE FROM submission_counts c WHERE quarter >= $1 AND quarter < $2 AND slot <> 0`+withSibling+`
 			RETURNING site, form, quarter, spam, n
 		), merged AS (
 			INSERT INTO submission_counts AS c (site, form, quarter, spam, slot, n)
@@ -86,12 +94,12 @@ func mergeSlots(ctx context.Context, tx *sql.Tx, concurrent bool, from, to int64
 		return n, err
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO submission_counts AS c (site, form, quarter, spam, slot, n)
-		SELECT site, form, quarter, spam, 0, SUM(n) FROM submission_counts
-		WHERE quarter >= $1 AND quarter < $2 AND slot <> 0 GROUP BY site, form, quarter, spam
+		SELECT site, form, quarter, spam, 0, SUM(n) FROM submission_counts c
+		WHERE quarter >= $1 AND quarter < $2 AND slot <> 0`+withSibling+` GROUP BY site, form, quarter, spam
 		ON CONFLICT (site, form, quarter, spam, slot) DO UPDATE SET n = c.n + EXCLUDED.n`, from, to); err != nil {
 		return 0, err
 	}
-	res, err := tx.ExecContext(ctx, `DELETE FROM submission_counts WHERE quarter >= $1 AND quarter < $2 AND slot <> 0`, from, to)
+	res, err := tx.ExecContext(ctx, `DELETE FROM submission_counts AS c WHERE quarter >= $1 AND quarter < $2 AND slot <> 0`+withSibling, from, to)
 	if err != nil {
 		return 0, err
 	}
