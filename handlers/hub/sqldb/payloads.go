@@ -21,10 +21,11 @@ func (db *DB) ListPayloads(ctx context.Context, f hub.Filter, fn func(payload []
 		return db.errorf("list payloads: %w", err)
 	}
 	query, args := db.listQuery(f, ask)
-	rows, err := db.r.QueryContext(ctx, `SELECT payload FROM (`+query+`) listed`, args...)
+	rows, end, err := db.searchRows(ctx, ask, `SELECT payload FROM (`+query+`) listed`, args...)
 	if err != nil {
 		return db.errorf("list payloads: %w", err)
 	}
+	defer end()
 	defer rows.Close()
 	for rows.Next() {
 		if err := ctx.Err(); err != nil {

@@ -316,10 +316,11 @@ func (db *DB) ListSubmissions(ctx context.Context, f hub.Filter, fn func(hub.Sub
 		return nil
 	}
 	query, args := db.listQuery(f, ask)
-	rows, err := db.r.QueryContext(ctx, query, args...)
+	rows, end, err := db.searchRows(ctx, ask, query, args...)
 	if err != nil {
 		return db.errorf("list submissions: %w", err)
 	}
+	defer end()
 	defer rows.Close()
 	for rows.Next() {
 		// database/sql notices a canceled context only asynchronously;
@@ -377,8 +378,19 @@ func (db *DB) countRows(ctx context.Context, f hub.Filter) (int, error) {
 		return 0, err
 	}
 	where, args := db.filterSQL(f, ask)
+	rows, end, err := db.searchRows(ctx, ask, `SELECT COUNT(*) FROM submissions`+where, args...)
+	if err != nil {
+		return 0, err
+	}
+	defer end()
+	defer rows.Close()
 	var n int
-	err = db.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM submissions`+where, args...).Scan(&n)
+	if rows.Next() {
+		err = rows.Scan(&n)
+	}
+	if err == nil {
+		err = rows.Err()
+	}
 	return n, err
 }
 
@@ -435,10 +447,11 @@ func (db *DB) countRowsBy(ctx context.Context, f hub.Filter, ms int64) ([]hub.Ti
 	where, args := db.filterSQL(f, ask)
 	args = append(args, ms)
 	bucket := "(created_at / $" + strconv.Itoa(len(args)) + ")"
-	rows, err := db.r.QueryContext(ctx, `SELECT `+bucket+`, COUNT(*) FROM submissions`+where+` GROUP BY 1 ORDER BY 1`, args...)
+	rows, end, err := db.searchRows(ctx, ask, `SELECT `+bucket+`, COUNT(*) FROM submissions`+where+` GROUP BY 1 ORDER BY 1`, args...)
 	if err != nil {
 		return nil, err
 	}
+	defer end()
 	return scanTimeCounts(rows, ms)
 }
 
