@@ -94,6 +94,7 @@ func TestCSVAsDecoded(t *testing.T) {
 		`{"na\u006de":"escaped key","formula":"=SUM(A1)","plus":"+1","at":"@x","dash":"-","tab":"\tx","cr":"\rx"}`,
 		`{"name":"first","name":"second wins"}`,
 		`{"emoji":"😀 \ud83d\ude00","nbsp":"a\u00a0b","nl":"line1\nline2"}`,
+		`{"lone":"a\ud800b","pair":"\ud83d","bad":"\udc00\ud83d x"}`,
 		`{}`,
 	} {
 		l = append(l, hub.Submission{ID: "0" + string(rune('a'+i)), Site: "acme", Slug: "contact", CreatedAt: at.Add(time.Duration(i) * time.Second),
