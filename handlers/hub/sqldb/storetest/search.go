@@ -117,6 +117,13 @@ func testSearchInStep(t *testing.T, open Open) {
 	checkSearches(t, db, "after retention", map[string][]string{
 		"common": {"03"}, "aardvark": nil, "ben@example.com": nil, "elephant": {"05"},
 	})
+
+	// No method changes a payload; the index follows one changed all the
+	// same.
+	if _, err := db.Writer().ExecContext(ctx, `UPDATE submissions SET payload = '{"message":"zebra"}' WHERE id = '05'`); err != nil {
+		t.Fatal(err)
+	}
+	checkSearches(t, db, "after a payload changed", map[string][]string{"elephant": nil, "zebra": {"05"}})
 }
 
 // SearchMigration fills old, a database at schema version BeforeSearch,
