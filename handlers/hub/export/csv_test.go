@@ -122,3 +122,34 @@ func TestCSVAsDecoded(t *testing.T) {
 		t.Errorf("CSV of a PayloadLister listed %d whole submissions, want %d: the columns come from the payloads alone", listed, len(l))
 	}
 }
+
+// late is a PayloadLister whose first pass misses the last submission, as
+// if it were stored between the passes.
+type late struct{ submissions }
+
+func (l late) ListPayloads(ctx context.Context, f hub.Filter, fn func([]byte) error) error {
+	for _, s := range l.submissions[:len(l.submissions)-1] {
+		if err := fn(s.Payload); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func TestCSVSubmissionBetweenPasses(t *testing.T) {
+	at := time.Date(2026, 11, 27, 9, 0, 0, 0, time.UTC)
+	l := submissions{
+		{ID: "01", Site: "acme", Slug: "contact", CreatedAt: at, Payload: json.RawMessage(`{"email":"a@example.com","name":"Ann"}`)},
+		{ID: "02", Site: "acme", Slug: "contact", CreatedAt: at, Payload: json.RawMessage(`{"added":"new field","name":"Bo"}`)},
+	}
+	var b bytes.Buffer
+	if err := CSV(context.Background(), late{l}, hub.Filter{}, &b); err != nil {
+		t.Fatal(err)
+	}
+	want := "id,site,form,createdAt,email,name,attachments\n" +
+		"01,acme,contact,2026-11-27T09:00:00Z,a@example.com,Ann,\n" +
+		"02,acme,contact,2026-11-27T09:00:00Z,,Bo,\n"
+	if b.String() != want {
+		t.Errorf("CSV =\n%s\nwant the late name left out:\n%s", b.String(), want)
+	}
+}

@@ -101,7 +101,11 @@ func CSV(ctx context.Context, db Lister, f hub.Filter, w io.Writer) error {
 		clear(row)
 		row[0], row[1], row[2], row[3] = s.ID, s.Site, s.Slug, s.CreatedAt.UTC().Format(time.RFC3339Nano)
 		gjson.ParseBytes(s.Payload).ForEach(func(key, value gjson.Result) bool {
-			row[before+column[jsonString(key)]] = jsonCell(value)
+			// A name the first pass did not see, of a submission stored
+			// between the passes, has no column.
+			if i, ok := column[jsonString(key)]; ok {
+				row[before+i] = jsonCell(value)
+			}
 			return true
 		})
 		var files []string

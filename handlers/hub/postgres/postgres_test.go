@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -176,50 +177,42 @@ func BenchmarkCreateSubmission(b *testing.B) {
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "submissions/s")
 }
 
-func TestWorkspacesMigration(t *testing.T) {
+// migrated returns a pool on a new database at schema version, the
+// dialect it was migrated with, and a function that opens the database as
+// a hub does, which migrates it.
+func migrated(t *testing.T, version int64) (*sql.DB, sqldb.Dialect, func() *sqldb.DB) {
+	t.Helper()
 	ctx := context.Background()
 	u := pgtest.URL(t)
-	old, err := openPool(ctx, u, false)
+	pool, err := openPool(ctx, u, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer old.Close()
-	if err := sqldb.MigrateTo(ctx, sqldb.Dialect{Name: "postgres", Goose: goose.DialectPostgres}, old, storetest.BeforeWorkspaces); err != nil {
+	t.Cleanup(func() { pool.Close() })
+	d := sqldb.Dialect{Name: "postgres", Goose: goose.DialectPostgres}
+	if err := sqldb.MigrateTo(ctx, d, pool, version); err != nil {
 		t.Fatal(err)
 	}
-	storetest.WorkspacesMigration(t, old, func() *sqldb.DB { return openURL(t, u) })
+	return pool, d, func() *sqldb.DB { return openURL(t, u) }
+}
+
+func TestWorkspacesMigration(t *testing.T) {
+	old, _, open := migrated(t, storetest.BeforeWorkspaces)
+	storetest.WorkspacesMigration(t, old, open)
 }
 
 func TestSearchMigration(t *testing.T) {
-	ctx := context.Background()
-	u := pgtest.URL(t)
-	pool, err := openPool(ctx, u, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d := sqldb.Dialect{Name: "postgres", Goose: goose.DialectPostgres}
-	if err := sqldb.MigrateTo(ctx, d, pool, storetest.BeforeSearch); err != nil {
-		t.Fatal(err)
-	}
+	pool, d, open := migrated(t, storetest.BeforeSearch)
 	old := sqldb.New(d, pool, nil)
 	defer old.Close()
-	storetest.SearchMigration(t, old, func() *sqldb.DB { return openURL(t, u) })
+	storetest.SearchMigration(t, old, open)
 }
 
 func TestCountsMigration(t *testing.T) {
-	ctx := context.Background()
-	u := pgtest.URL(t)
-	pool, err := openPool(ctx, u, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d := sqldb.Dialect{Name: "postgres", Goose: goose.DialectPostgres}
-	if err := sqldb.MigrateTo(ctx, d, pool, storetest.BeforeCounts); err != nil {
-		t.Fatal(err)
-	}
+	pool, d, open := migrated(t, storetest.BeforeCounts)
 	old := sqldb.New(d, pool, nil)
 	defer old.Close()
-	storetest.CountsMigration(t, old, func() *sqldb.DB { return openURL(t, u) })
+	storetest.CountsMigration(t, old, open)
 }
 
 // TestSearchIndexAnalyzed checks that indexing many queued submissions

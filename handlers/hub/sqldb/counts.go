@@ -6,17 +6,18 @@ import (
 	"time"
 )
 
-// compactQuarters is how many quarters of an hour, a week's, one
-// transaction of CompactCounts compacts.
-const compactQuarters = 7 * 24 * 4
+// compactWeek is how many quarters of an hour, a week's, one transaction
+// of CompactCounts compacts.
+const compactWeek = 7 * 24 * 4
 
 // CompactCounts rewrites the rows of submission_counts of the quarters of
 // an hour before before: it sums the slots that concurrent writers spread
 // a quarter over (PostgreSQL's) into slot 0, and deletes the rows that
-// reached 0. A count then sums at most one row a quarter.
-// It works a week of quarters per transaction, and returns how many rows
-// it deleted, slots summed into slot 0 among them. Writers may go on meanwhile: a slot written after it read
-// the quarter stays, for the next time. The hub runs it with its sweep.
+// reached 0. A count then sums at most one row a quarter. It works a week
+// of quarters per transaction, and returns how many rows it deleted, slots
+// summed into slot 0 among them. Writers may go on meanwhile: a slot
+// written after it read the quarter stays, for the next time. The hub
+// runs it with its sweep.
 func (db *DB) CompactCounts(ctx context.Context, before time.Time) (int, error) {
 	w, err := db.writer()
 	if err != nil {
@@ -33,8 +34,8 @@ func (db *DB) CompactCounts(ctx context.Context, before time.Time) (int, error) 
 		return 0, nil
 	}
 	removed := 0
-	for from := first.Int64; from < end; from += compactQuarters {
-		n, err := db.compactQuarters(ctx, w, from, min(from+compactQuarters, end))
+	for from := first.Int64; from < end; from += compactWeek {
+		n, err := db.compactQuarters(ctx, w, from, min(from+compactWeek, end))
 		removed += n
 		if err != nil {
 			return removed, db.errorf("compact counts: %w", err)
@@ -74,9 +75,9 @@ const withSibling = ` AND EXISTS (SELECT 1 FROM submission_counts o
 	WHERE o.site = c.site AND o.form = c.form AND o.quarter = c.quarter AND o.spam = c.spam AND o.slot <> c.slot)`
 
 // mergeSlots sums the slots of the quarters from from to to that several
-// slots hold into slot 0, and returns how many slot rows it deleted. With concurrent writers
-// (PostgreSQL) it is one statement, so that the slots summed are those
-// deleted: the DELETE waits for a writer holding a slot and returns the
+// slots hold into slot 0, and returns how many slot rows it deleted. With
+// concurrent writers (PostgreSQL) it is one statement, so that the slots
+// summed are those deleted: the DELETE waits for a writer holding a slot and returns the
 // slot as that writer left it. With one writer (SQLite, which has no
 // modifying WITH), two statements in one transaction do the same.
 func mergeSlots(ctx context.Context, tx *sql.Tx, concurrent bool, from, to int64) (int, error) {

@@ -98,7 +98,8 @@ type DB struct {
 // New returns a DB over the given pools, which it closes with itself. w is
 // the pool that writes, nil for a read-only DB; r is the pool that reads,
 // nil to read through w. New neither migrates nor checks the schema: call
-// Migrate on w or CheckVersion on r first.
+// Migrate on w or CheckVersion on r first. With a search index and w, the
+// DB indexes queued submissions in a goroutine of its own until Close.
 func New(d Dialect, w, r *sql.DB) *DB {
 	if r == nil {
 		r = w

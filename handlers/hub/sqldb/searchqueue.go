@@ -13,9 +13,9 @@ import (
 // (see SearchIndex). Indexing a submission costs about as much as storing
 // it (SQLite's one writer, PostgreSQL's pg_trgm), so it waits until
 // writing is quiet: a burst of submissions is stored at the rate without
-// an index. A search reads the
-// queued submissions one by one, so the queue is indexed even while
-// writing goes on once it holds searchQueueMax.
+// an index. A search reads the queued submissions one by one, so the
+// queue is indexed even while writing goes on once it holds
+// searchQueueMax.
 const (
 	// searchQueueChunk is how many queued submissions one transaction
 	// indexes: tens of milliseconds of the writer's time.

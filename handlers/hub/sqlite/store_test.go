@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"path/filepath"
 	"testing"
 	"time"
@@ -45,67 +46,45 @@ func BenchmarkCreateSubmission(b *testing.B) {
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "submissions/s")
 }
 
-func TestWorkspacesMigration(t *testing.T) {
+// migrated returns a pool on a new database file at schema version, and
+// a function that opens the file as a hub does, which migrates it.
+func migrated(t *testing.T, version int64) (*sql.DB, func() *sqldb.DB) {
+	t.Helper()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "hub.db")
-	old, err := openPool(ctx, path, readWrite)
+	pool, err := openPool(ctx, path, readWrite)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer old.Close()
-	if err := sqldb.MigrateTo(ctx, dialect, old, storetest.BeforeWorkspaces); err != nil {
+	t.Cleanup(func() { pool.Close() })
+	if err := sqldb.MigrateTo(ctx, dialect, pool, version); err != nil {
 		t.Fatal(err)
 	}
-	storetest.WorkspacesMigration(t, old, func() *sqldb.DB {
+	return pool, func() *sqldb.DB {
 		db, err := Open(ctx, path)
 		if err != nil {
 			t.Fatalf("Open: %v", err)
 		}
 		t.Cleanup(func() { db.Close() })
 		return db
-	})
+	}
+}
+
+func TestWorkspacesMigration(t *testing.T) {
+	old, open := migrated(t, storetest.BeforeWorkspaces)
+	storetest.WorkspacesMigration(t, old, open)
 }
 
 func TestSearchMigration(t *testing.T) {
-	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "hub.db")
-	pool, err := openPool(ctx, path, readWrite)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := sqldb.MigrateTo(ctx, dialect, pool, storetest.BeforeSearch); err != nil {
-		t.Fatal(err)
-	}
+	pool, open := migrated(t, storetest.BeforeSearch)
 	old := sqldb.New(dialect, pool, nil)
 	defer old.Close()
-	storetest.SearchMigration(t, old, func() *sqldb.DB {
-		db, err := Open(ctx, path)
-		if err != nil {
-			t.Fatalf("Open: %v", err)
-		}
-		t.Cleanup(func() { db.Close() })
-		return db
-	})
+	storetest.SearchMigration(t, old, open)
 }
 
 func TestCountsMigration(t *testing.T) {
-	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "hub.db")
-	pool, err := openPool(ctx, path, readWrite)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := sqldb.MigrateTo(ctx, dialect, pool, storetest.BeforeCounts); err != nil {
-		t.Fatal(err)
-	}
+	pool, open := migrated(t, storetest.BeforeCounts)
 	old := sqldb.New(dialect, pool, nil)
 	defer old.Close()
-	storetest.CountsMigration(t, old, func() *sqldb.DB {
-		db, err := Open(ctx, path)
-		if err != nil {
-			t.Fatalf("Open: %v", err)
-		}
-		t.Cleanup(func() { db.Close() })
-		return db
-	})
+	storetest.CountsMigration(t, old, open)
 }
