@@ -81,6 +81,14 @@ func openPool(ctx context.Context, url string, readOnly bool) (*sql.DB, error) {
 	if readOnly {
 		cfg.RuntimeParams["default_transaction_read_only"] = "on"
 	}
+	// The best plan of the hub's searches depends on their arguments: a
+	// term in ten submissions is read from the search index, one in most
+	// of them from the newest submissions. A prepared statement's generic
+	// plan, which PostgreSQL may switch to after five executions, knows
+	// neither; planning each time costs a fraction of a millisecond.
+	if _, set := cfg.RuntimeParams["plan_cache_mode"]; !set {
+		cfg.RuntimeParams["plan_cache_mode"] = "force_custom_plan"
+	}
 	pool := stdlib.OpenDB(*cfg, stdlib.OptionAfterConnect(durable))
 	// Unlike SQLite, PostgreSQL runs writers side by side, so one pool
 	// serves reads and writes. Its size bounds what one hub asks of the

@@ -160,6 +160,36 @@ func TestSynchronousCommit(t *testing.T) {
 	}
 }
 
+func TestCustomPlans(t *testing.T) {
+	// Every statement is planned with its arguments, unless the URL
+	// asks otherwise.
+	u, err := url.Parse(pgtest.URL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ set, want string }{
+		{"", "force_custom_plan"},
+		{"auto", "auto"},
+	} {
+		t.Run(fmt.Sprintf("%q", tt.set), func(t *testing.T) {
+			q := u.Query()
+			if tt.set != "" {
+				q.Set("plan_cache_mode", tt.set)
+			}
+			v := *u
+			v.RawQuery = q.Encode()
+			db := openURL(t, v.String())
+			var got string
+			if err := db.Reader().QueryRow(`SHOW plan_cache_mode`).Scan(&got); err != nil {
+				t.Fatal(err)
+			}
+			if got != tt.want {
+				t.Errorf("plan_cache_mode = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
 func BenchmarkCreateSubmission(b *testing.B) {
 	ctx := context.Background()
 	db := openURL(b, pgtest.URL(b))

@@ -28,6 +28,16 @@ func (db *DB) ListQuery(ctx context.Context, f hub.Filter) (string, []any, error
 	return query, args, nil
 }
 
+// SearchPlan returns whether ListSubmissions asks the search index for f's
+// search, and the windows of recent submissions it reads first.
+func (db *DB) SearchPlan(ctx context.Context, f hub.Filter) (ask bool, windows []int, err error) {
+	if ask, err = db.asksIndex(ctx, f); err != nil {
+		return false, nil, err
+	}
+	windows, err = db.recentWindowsOf(ctx, f, ask)
+	return ask, windows, err
+}
+
 // CountQuery returns the query CountSubmissions runs for f's whole
 // quarters on submission_counts, and its arguments, or "" when it counts
 // the submissions instead.

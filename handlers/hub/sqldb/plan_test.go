@@ -3,6 +3,7 @@ package sqldb_test
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -158,4 +159,69 @@ func TestPlansPostgres(t *testing.T) {
 	}
 	defer conn.Close()
 	checkPlans(t, db, conn, "postgres", "EXPLAIN ")
+}
+
+// TestSearchPlans checks where a page of a search starts: from the search
+// index's matches when it finds the term in at most sqldb's
+// maxAskedMatches (5,000) submissions; otherwise from the newest
+// submissions, which PostgreSQL reads in windows before asking its index
+// and SQLite walks.
+func TestSearchPlans(t *testing.T) {
+	const common = 5001
+	for _, dialect := range []string{"sqlite", "postgres"} {
+		t.Run(dialect, func(t *testing.T) {
+			ctx := context.Background()
+			var db *sqldb.DB
+			var err error
+			if dialect == "sqlite" {
+				db, err = sqlite.Open(ctx, filepath.Join(t.TempDir(), "hub.db"))
+			} else {
+				db, err = postgres.Open(ctx, pgtest.URL(t))
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			tx, err := db.Writer().BeginTx(ctx, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer tx.Rollback()
+			for i := range common + 1 {
+				payload := `{"message":"a common word"}`
+				if i == common {
+					payload = `{"email":"rare@example.org"}`
+				}
+				if _, err := tx.ExecContext(ctx, `INSERT INTO submissions (id, site, form, created_at, payload, attachments, client_addr, user_agent)
+					VALUES ($1, 'site', 'form', $2, $3, '[]', '', '')`, fmt.Sprintf("x%06d", i), storetest.T0.UnixMilli(), payload); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := tx.Commit(); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := db.IndexQueued(ctx); err != nil {
+				t.Fatal(err)
+			}
+			pg := dialect == "postgres"
+			for _, tt := range []struct {
+				term        string
+				ask         bool
+				readsRecent bool
+			}{
+				{"rare@example.org", true, false},
+				{"common", pg, pg},
+				{"co", false, false}, // too short for the index
+			} {
+				f := hub.Filter{Site: "site", Slug: "form", Newest: true, Limit: 51, Search: tt.term}
+				ask, windows, err := db.SearchPlan(ctx, f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if ask != tt.ask || (len(windows) > 0) != tt.readsRecent {
+					t.Errorf("%q: asks the index %v, reads recent windows %v; want %v, %v", tt.term, ask, windows, tt.ask, tt.readsRecent)
+				}
+			}
+		})
+	}
 }

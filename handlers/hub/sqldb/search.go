@@ -129,15 +129,16 @@ func (db *DB) filter(f hub.Filter, ask bool) filter {
 	return q
 }
 
-// maxAskedMatches is how many submissions, of all forms, SQLite's search
-// index may find for a term that is asked of it. Reading that many rows to
-// test them takes milliseconds; a more common term fills a page sooner by
-// walking the form's submissions newest first.
+// maxAskedMatches is how many submissions, of all forms, a search index
+// may find for a term for the search to start from the index's matches.
+// Reading that many rows to test them takes milliseconds; a more common
+// term fills a page sooner from the form's newest submissions.
 const maxAskedMatches = 5000
 
 // asksIndex reports whether f's search is asked of the database's search
 // index: PostgreSQL's for any term of minIndexed characters or more,
-// SQLite's for those it finds in at most maxAskedMatches submissions.
+// SQLite's for those it finds in at most maxAskedMatches submissions
+// (fewMatches).
 func (db *DB) asksIndex(ctx context.Context, f hub.Filter) (bool, error) {
 	if f.Search == "" || !indexed(f.Search) {
 		return false, nil
@@ -146,12 +147,24 @@ func (db *DB) asksIndex(ctx context.Context, f hub.Filter) (bool, error) {
 	case PgTrgmIndex:
 		return true, nil
 	case FTS5Index:
-		var n int
-		err := db.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM (SELECT rowid FROM submission_search
-			WHERE submission_search MATCH $1 LIMIT $2)`, trigramPhrase(f.Search), maxAskedMatches+1).Scan(&n)
-		return n <= maxAskedMatches, err
+		return db.fewMatches(ctx, f.Search)
 	}
 	return false, nil
+}
+
+// fewMatches reports whether the search index finds term, which indexed
+// accepts, in at most maxAskedMatches submissions of all forms. It reads
+// no more than one match beyond.
+func (db *DB) fewMatches(ctx context.Context, term string) (bool, error) {
+	query, arg := `SELECT COUNT(*) FROM (SELECT rowid FROM submission_search
+		WHERE submission_search MATCH $1 LIMIT $2) found`, trigramPhrase(term)
+	if db.search == PgTrgmIndex {
+		query, arg = `SELECT COUNT(*) FROM (SELECT id FROM submission_search
+			WHERE payload_lower LIKE $1 ESCAPE '\' LIMIT $2) found`, searchPattern(term)
+	}
+	var n int
+	err := db.r.QueryRowContext(ctx, query, arg, maxAskedMatches+1).Scan(&n)
+	return n <= maxAskedMatches, err
 }
 
 // searchRows runs query, of submissions that f selects, on the reading
@@ -184,20 +197,24 @@ func (db *DB) searchRows(ctx context.Context, ask bool, query string, args ...an
 
 // recentWindowsOf returns the windows (see recentWindows) in which a page
 // of f is looked for before its query is run, none when the query alone
-// is fast.
-func (db *DB) recentWindowsOf(f hub.Filter, ask bool) []int {
+// is fast: that of a term the index finds in few submissions, or of
+// SQLite's index, which is asked only then.
+func (db *DB) recentWindowsOf(ctx context.Context, f hub.Filter, ask bool) ([]int, error) {
 	switch {
 	case f.Limit <= 0:
-		return nil
+		return nil, nil
 	case ask && db.search == PgTrgmIndex:
-		return recentWindows[:]
+		few, err := db.fewMatches(ctx, f.Search)
+		if few || err != nil {
+			return nil, err
+		}
+		return recentWindows[:], nil
 	case ask:
-		// SQLite's index found few submissions: the query reads them alone.
-		return nil
+		return nil, nil
 	case !f.From.IsZero() || !f.To.IsZero():
-		return recentWindows[:1] // the index of dates sorts few ids
+		return recentWindows[:1], nil // the index of dates sorts few ids
 	}
-	return nil
+	return nil, nil
 }
 
 // listRecent returns the page f selects if one of windows, in turn, holds

@@ -294,16 +294,20 @@ func claimRefusal(ctx context.Context, tx *sql.Tx, s hub.Submission, a hubclient
 // first. An error from fn stops the listing and is returned as is. The
 // Attachments of a submission without files are empty, not nil.
 //
-// A page (f.Limit positive) of an indexed search or of dates is first looked for
-// among the submissions nearest the cursor (see recentWindows), and asked of
-// the indexes only when they do not fill it: a common term is as fast as a
-// rare one.
+// A page (f.Limit positive) of a search starts from the search index's
+// matches when it finds the term in few submissions; that of a more common
+// term, or of dates, is first looked for among the submissions nearest the
+// cursor (see recentWindows): a common term is as fast as a rare one.
 func (db *DB) ListSubmissions(ctx context.Context, f hub.Filter, fn func(hub.Submission) error) error {
 	ask, err := db.asksIndex(ctx, f)
 	if err != nil {
 		return db.errorf("list submissions: %w", err)
 	}
-	page, err := db.listRecent(ctx, f, db.recentWindowsOf(f, ask))
+	windows, err := db.recentWindowsOf(ctx, f, ask)
+	if err != nil {
+		return db.errorf("list submissions: %w", err)
+	}
+	page, err := db.listRecent(ctx, f, windows)
 	if err != nil {
 		return db.errorf("list submissions: %w", err)
 	}
