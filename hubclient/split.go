@@ -96,10 +96,17 @@ func splitValues(values map[string]any) (split, error) {
 }
 
 // asFiles reports whether v is a file or a non-empty list of only files.
+// An Attachment is a file already uploaded.
 func asFiles(v any) ([]File, bool) {
 	switch v := v.(type) {
 	case []File:
 		return v, len(v) > 0
+	case []Attachment:
+		files := make([]File, len(v))
+		for i, a := range v {
+			files[i] = uploaded{a}
+		}
+		return files, len(v) > 0
 	case []*multipart.FileHeader:
 		files := make([]File, 0, len(v))
 		for _, fh := range v {
@@ -130,6 +137,8 @@ func asFile(v any) (File, bool) {
 	switch v := v.(type) {
 	case File:
 		return v, true
+	case Attachment:
+		return uploaded{v}, true
 	case *multipart.FileHeader:
 		if v == nil {
 			return nil, false

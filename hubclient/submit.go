@@ -44,7 +44,9 @@ type SubmitConfig struct {
 // OnSubmit leaves the caller's map untouched. It runs the plugins, then
 // splits the values: every File, and every non-empty list of only files, is
 // uploaded (upload-url, then a streamed PUT of its body to the returned
-// address), several at once; the first failure cancels the others and no
+// address), several at once, except an Attachment, a file already in the
+// hub's storage, which is sent as it is (its Field set to the value's
+// name); the first failure cancels the others and no
 // submission is sent. Then the submit route gets the payload, the
 // attachments, the captcha token, the idempotency key and the honeypots,
 // and the locale and timing the context carries (WithLocale, WithTiming).
@@ -115,6 +117,11 @@ func (p *pipeline) upload(ctx context.Context, files []fieldFile) ([]Attachment,
 		}
 		g.Go(func() error {
 			f := ff.file
+			if u, ok := f.(uploaded); ok {
+				u.a.Field = ff.field
+				attachments[i] = u.a
+				return nil
+			}
 			req := UploadURLRequest{Filename: f.Name(), Size: f.Size(), MIME: f.ContentType()}
 			res, err := p.client.UploadURL(ctx, p.site, p.slug, req)
 			if err != nil {

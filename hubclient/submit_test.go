@@ -123,6 +123,34 @@ func TestSubmitWithoutFilesSendsNoAttachments(t *testing.T) {
 	}
 }
 
+func TestSubmitSendsUploadedFilesAsTheyAre(t *testing.T) {
+	// A browser sent the files straight to storage: the values carry
+	// their attachments, which reach the submit route with their field,
+	// and nothing is uploaded.
+	h := newHub(t)
+	cv := hubclient.Attachment{Key: "uploads/cv", Filename: "cv.pdf", Size: 1234, MIME: "application/pdf"}
+	photos := []hubclient.Attachment{{Key: "uploads/a", Filename: "a.png", Size: 1, MIME: "image/png"}, {Key: "uploads/b", Filename: "b.png", Size: 2, MIME: "image/png"}}
+	values := map[string]any{"name": "Ada", "cv": cv, "photos": photos}
+	if _, err := submitter(h, hubclient.SubmitOptions{}).OnSubmit(context.Background(), values); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(requestsTo(h, "/upload-url")); n != 0 {
+		t.Errorf("%d upload-url calls for files already uploaded", n)
+	}
+	var sent hubclient.SubmitRequest
+	if err := json.Unmarshal(h.Submissions()[0].Body, &sent); err != nil {
+		t.Fatal(err)
+	}
+	cv.Field = "cv"
+	photos[0].Field, photos[1].Field = "photos", "photos"
+	if want := []hubclient.Attachment{cv, photos[0], photos[1]}; !reflect.DeepEqual(sent.Attachments, want) {
+		t.Errorf("attachments %+v, want %+v", sent.Attachments, want)
+	}
+	if _, ok := sent.Payload["cv"]; ok {
+		t.Errorf("payload carries the file: %s", h.Submissions()[0].Body)
+	}
+}
+
 func TestSubmitCaptchaTokenNames(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
