@@ -91,7 +91,7 @@ func (p *pipeline) submit(ctx context.Context, values map[string]any) (*SubmitRe
 	if err != nil {
 		return nil, err
 	}
-	return p.client.Submit(ctx, p.site, p.slug, &SubmitRequest{
+	res, err := p.client.Submit(ctx, p.site, p.slug, &SubmitRequest{
 		Payload:        s.payload,
 		Attachments:    attachments,
 		CaptchaToken:   s.captchaToken,
@@ -100,6 +100,11 @@ func (p *pipeline) submit(ctx context.Context, values map[string]any) (*SubmitRe
 		Locale:         localeFrom(ctx),
 		Timing:         timingFrom(ctx),
 	})
+	if err != nil {
+		return nil, err
+	}
+	res.Attachments = attachments
+	return res, nil
 }
 
 // upload sends every file to the hub's storage, at most p.concurrency at a

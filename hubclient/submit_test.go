@@ -128,13 +128,28 @@ func TestSubmitSendsUploadedFilesAsTheyAre(t *testing.T) {
 	// their attachments, which reach the submit route with their field,
 	// and nothing is uploaded.
 	h := newHub(t)
-	cv := hubclient.Attachment{Key: "uploads/cv", Filename: "cv.pdf", Size: 1234, MIME: "application/pdf"}
-	photos := []hubclient.Attachment{{Key: "uploads/a", Filename: "a.png", Size: 1, MIME: "image/png"}, {Key: "uploads/b", Filename: "b.png", Size: 2, MIME: "image/png"}}
+	ctx := context.Background()
+	client := &hubclient.Client{HubURL: h.URL}
+	browser := func(name, mime, body string) hubclient.Attachment {
+		t.Helper()
+		res, err := client.UploadURL(ctx, "acme", "contact", hubclient.UploadURLRequest{Filename: name, Size: int64(len(body)), MIME: mime})
+		if err == nil {
+			err = client.Put(ctx, res.UploadURL, hubclient.NewFile(name, mime, int64(len(body)), func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(body)), nil }))
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return hubclient.Attachment{Key: res.Key, Filename: name, Size: int64(len(body)), MIME: mime}
+	}
+	cv := browser("cv.pdf", "application/pdf", "%PDF")
+	photos := []hubclient.Attachment{browser("a.png", "image/png", "A"), browser("b.png", "image/png", "BB")}
+	issued := len(requestsTo(h, "/upload-url"))
 	values := map[string]any{"name": "Ada", "cv": cv, "photos": photos}
-	if _, err := submitter(h, hubclient.SubmitOptions{}).OnSubmit(context.Background(), values); err != nil {
+	res, err := submitter(h, hubclient.SubmitOptions{}).OnSubmit(ctx, values)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if n := len(requestsTo(h, "/upload-url")); n != 0 {
+	if n := len(requestsTo(h, "/upload-url")) - issued; n != 0 {
 		t.Errorf("%d upload-url calls for files already uploaded", n)
 	}
 	var sent hubclient.SubmitRequest
@@ -143,8 +158,12 @@ func TestSubmitSendsUploadedFilesAsTheyAre(t *testing.T) {
 	}
 	cv.Field = "cv"
 	photos[0].Field, photos[1].Field = "photos", "photos"
-	if want := []hubclient.Attachment{cv, photos[0], photos[1]}; !reflect.DeepEqual(sent.Attachments, want) {
+	want := []hubclient.Attachment{cv, photos[0], photos[1]}
+	if !reflect.DeepEqual(sent.Attachments, want) {
 		t.Errorf("attachments %+v, want %+v", sent.Attachments, want)
+	}
+	if !reflect.DeepEqual(res.Attachments, want) {
+		t.Errorf("the answer's attachments %+v, want %+v", res.Attachments, want)
 	}
 	if _, ok := sent.Payload["cv"]; ok {
 		t.Errorf("payload carries the file: %s", h.Submissions()[0].Body)

@@ -200,4 +200,7 @@ type SubmitResponse struct {
 	SubmissionID string            `json:"submissionId,omitempty"`
 	Error        string            `json:"error,omitempty"`
 	Fields       map[string]string `json:"fields,omitempty"`
+	// Attachments are the files the submission carried, as sent: set by
+	// the submit pipeline (NewSubmit), not read from the hub's answer.
+	Attachments []Attachment `json:"-"`
 }
