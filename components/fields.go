@@ -1,6 +1,7 @@
 package components
 
 import (
+	"encoding/json"
 	"strconv"
 
 	"github.com/a-h/templ"
@@ -94,4 +95,16 @@ func choiceType(fieldType string) string {
 		return "radio"
 	}
 	return "checkbox"
+}
+
+// uploadTexts returns, as JSON, the texts the script shows while it uploads
+// files from the browser.
+func uploadTexts(t Texts) string {
+	keys := []string{"uploading", "uploaded", "uploadCancel", "uploadRetry", "uploadRemove", "uploadWait", "uploadFailed"}
+	texts := make(map[string]string, len(keys))
+	for _, k := range keys {
+		texts[k] = t.T(k)
+	}
+	b, _ := json.Marshal(texts) // strings always encode
+	return string(b)
 }

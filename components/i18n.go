@@ -64,6 +64,12 @@ var DefaultTexts = Texts{
 	"minItems":        "Choose at least {limit}.",
 	"maxItems":        "Choose at most {limit}.",
 	"chooseAgain":     "Please choose your files again.",
+	"uploading":       "Uploading {name}",
+	"uploaded":        "{name} is uploaded.",
+	"uploadCancel":    "Cancel",
+	"uploadRetry":     "Try again",
+	"uploadRemove":    "Remove",
+	"uploadWait":      "Please wait until your files are uploaded.",
 	"choose":          "Choose…",
 	"honeypot":        "Leave this field empty",
 }

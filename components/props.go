@@ -79,6 +79,10 @@ type Routes struct {
 	// Logic answers a change of a field some condition reads with the
 	// fields and steps whose visibility or requiredness changed.
 	Logic string
+	// Upload answers the script's request for an address to which the
+	// browser sends a chosen file, straight to the hub's storage, and the
+	// ticket the form then posts in the file's place.
+	Upload string
 	// CSRFField and CSRFToken, when set, add a hidden field, so the form
 	// passes a CSRF middleware.
 	CSRFField string
@@ -128,6 +132,7 @@ func (p HubFormProps) routes() Routes {
 	r.Load = withLocale(cmp.Or(r.Load, base), p.Locale)
 	r.Submit = withLocale(cmp.Or(r.Submit, base+"/submit"), p.Locale)
 	r.Logic = withLocale(cmp.Or(r.Logic, base+"/logic"), p.Locale)
+	r.Upload = withLocale(cmp.Or(r.Upload, base+"/upload-url"), p.Locale)
 	if r.TurnstileScript == "" {
 		r.TurnstileScript = TurnstileScript
 	}

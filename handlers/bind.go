@@ -2,28 +2,30 @@ package handlers
 
 import (
 	"fmt"
-	"mime/multipart"
 	"net/url"
 	"strconv"
 
 	"github.com/go-playground/form/v4"
+
+	"github.com/hubform/hubform/hubclient"
 )
 
 // Bind fills dst, a pointer to a struct of yours, from a submission's
 // values as OnSuccess receives them. Struct fields are matched by their
 // `form` tag, else by their name, and converted by
 // github.com/go-playground/form: text to string or a number, a checkbox to
-// bool, checkboxes to a slice. A file field binds to *multipart.FileHeader
-// or []*multipart.FileHeader; its files can be read only during OnSuccess.
+// bool, checkboxes to a slice. A file field binds to hubclient.Attachment
+// or []hubclient.Attachment: each file's name, size, type and key in the
+// hub's storage, whether the browser uploaded it or the post carried it.
 //
 //	type contact struct {
-//		Name  string                  `form:"name"`
-//		Age   int                     `form:"age"`
-//		Files []*multipart.FileHeader `form:"files"`
+//		Name  string                 `form:"name"`
+//		Age   int                    `form:"age"`
+//		Files []hubclient.Attachment `form:"files"`
 //	}
 func Bind(values map[string]any, dst any) error {
 	posted := make(url.Values, len(values))
-	var files []*multipart.FileHeader
+	var files []hubclient.Attachment
 	for name, v := range values {
 		switch v := v.(type) {
 		case string:
@@ -34,7 +36,7 @@ func Bind(values map[string]any, dst any) error {
 			posted[name] = []string{strconv.FormatBool(v)}
 		case float64:
 			posted[name] = []string{strconv.FormatFloat(v, 'f', -1, 64)}
-		case []*multipart.FileHeader:
+		case []hubclient.Attachment:
 			// A file travels through the decoder as its index in files.
 			for _, f := range v {
 				posted.Add(name, strconv.Itoa(len(files)))
@@ -52,7 +54,7 @@ func Bind(values map[string]any, dst any) error {
 			return nil, fmt.Errorf("not a file of this submission")
 		}
 		return files[i], nil
-	}, &multipart.FileHeader{})
+	}, hubclient.Attachment{})
 	if err := d.Decode(dst, posted); err != nil {
 		return fmt.Errorf("bind: %w", err)
 	}

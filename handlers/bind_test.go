@@ -2,28 +2,28 @@ package handlers_test
 
 import (
 	"fmt"
-	"mime/multipart"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/hubform/hubform/handlers"
+	"github.com/hubform/hubform/hubclient"
 )
 
 // ExampleBind fills a struct of the app's from the values OnSuccess
 // receives.
 func ExampleBind() {
 	type contact struct {
-		Name   string                  `form:"name"`
-		Age    int                     `form:"age"`
-		Agree  bool                    `form:"agree"`
-		Topics []string                `form:"topics"`
-		Files  []*multipart.FileHeader `form:"files"`
+		Name   string                 `form:"name"`
+		Age    int                    `form:"age"`
+		Agree  bool                   `form:"agree"`
+		Topics []string               `form:"topics"`
+		Files  []hubclient.Attachment `form:"files"`
 	}
 	// As OnSuccess gets them for a post of the contact form.
 	values := map[string]any{
 		"name": "Jane", "age": 42.0, "agree": true, "topics": []string{"sales", "support"},
-		"files": []*multipart.FileHeader{{Filename: "report.pdf", Size: 1024}},
+		"files": []hubclient.Attachment{{Key: "uploads/1", Filename: "report.pdf", Size: 1024, MIME: "application/pdf", Field: "files"}},
 	}
 	var c contact
 	if err := handlers.Bind(values, &c); err != nil {
@@ -35,18 +35,18 @@ func ExampleBind() {
 }
 
 func TestBind(t *testing.T) {
-	a, b := &multipart.FileHeader{Filename: "a.txt"}, &multipart.FileHeader{Filename: "b.txt"}
+	a, b := hubclient.Attachment{Key: "uploads/a", Filename: "a.txt"}, hubclient.Attachment{Key: "uploads/b", Filename: "b.txt"}
 	type target struct {
 		Name    string
-		Email   string                  `form:"email"`
-		Score   float64                 `form:"score"`
-		Files   []*multipart.FileHeader `form:"files"`
-		Photo   *multipart.FileHeader   `form:"photo"`
-		Ignored string                  `form:"-"`
+		Email   string                 `form:"email"`
+		Score   float64                `form:"score"`
+		Files   []hubclient.Attachment `form:"files"`
+		Photo   hubclient.Attachment   `form:"photo"`
+		Ignored string                 `form:"-"`
 	}
 	var got target
-	err := handlers.Bind(map[string]any{"Name": "Jane", "email": "j@example.com", "score": 2.5, "files": []*multipart.FileHeader{a, b}, "photo": []*multipart.FileHeader{b}, "-": "x"}, &got)
-	want := target{Name: "Jane", Email: "j@example.com", Score: 2.5, Files: []*multipart.FileHeader{a, b}, Photo: b}
+	err := handlers.Bind(map[string]any{"Name": "Jane", "email": "j@example.com", "score": 2.5, "files": []hubclient.Attachment{a, b}, "photo": []hubclient.Attachment{b}, "-": "x"}, &got)
+	want := target{Name: "Jane", Email: "j@example.com", Score: 2.5, Files: []hubclient.Attachment{a, b}, Photo: b}
 	if err != nil || !reflect.DeepEqual(got, want) {
 		t.Errorf("Bind = %+v, %v; want %+v", got, err, want)
 	}

@@ -167,6 +167,7 @@ func (h *Handler) Register(g *echo.Group) {
 	g.GET("/:site/:slug", h.load, compressPages)
 	g.POST("/:site/:slug/submit", h.submit, compressPages)
 	g.POST("/:site/:slug/logic", h.logic, compressPages)
+	g.POST("/:site/:slug/upload-url", h.uploadURL)
 }
 
 // Prefix is the path the routes are served under, and the forms point to.

@@ -2,10 +2,9 @@ package handlers_test
 
 import (
 	"context"
+	"fmt"
 	"encoding/json"
 	"errors"
-	"io"
-	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -132,22 +131,16 @@ func (l *callbackLog) options(o *handlers.FormOptions, cfg *handlers.Config) {
 	}
 }
 
-// readFiles replaces the files among values with their names and bodies:
-// they can be read only during the call.
+// readFiles replaces the files among values with what OnSuccess learns
+// of each: its field, name, size and type, and whether it has a key in the
+// hub's storage.
 func readFiles(values map[string]any) map[string]any {
 	out := map[string]any{}
 	for k, v := range values {
-		if files, ok := v.([]*multipart.FileHeader); ok {
+		if files, ok := v.([]hubclient.Attachment); ok {
 			var read []string
-			for _, fh := range files {
-				f, err := fh.Open()
-				if err != nil {
-					read = append(read, "unreadable: "+err.Error())
-					continue
-				}
-				body, _ := io.ReadAll(f)
-				f.Close()
-				read = append(read, fh.Filename+"="+string(body))
+			for _, a := range files {
+				read = append(read, fmt.Sprintf("%s: %s, %d bytes, %s, stored %v", a.Field, a.Filename, a.Size, a.MIME, strings.HasPrefix(a.Key, "uploads/")))
 			}
 			v = read
 		}
@@ -169,7 +162,7 @@ func TestCallbacksPerFormAndHandler(t *testing.T) {
 		part{name: "files", value: "first", filename: "a.txt"}, part{name: "files", value: "second", filename: "b.txt"})
 	want := map[string]any{
 		"name": "Jane", "email": "jane@example.com", "age": 42.0, "topics": []string{"support"}, "agree": true, "_hp": "",
-		"files": []string{"a.txt=first", "b.txt=second"},
+		"files": []string{"files: a.txt, 5 bytes, application/octet-stream, stored true", "files: b.txt, 6 bytes, application/octet-stream, stored true"},
 	}
 	if len(log.values) != 1 || !reflect.DeepEqual(log.values[0], want) {
 		t.Errorf("OnSuccess got %v, want once %v", log.values, want)

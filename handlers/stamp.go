@@ -39,11 +39,17 @@ func (s stamper) stamp(f Form) string {
 	return ms + "." + base64.RawURLEncoding.EncodeToString(s.sign(f, ms))
 }
 
-// sign returns the HMAC-SHA256 of site, form and time. Each name goes with
-// its length, so that no other site and form give the same input.
+// sign returns the signature of form f's stamp at time ms.
 func (s stamper) sign(f Form, ms string) []byte {
+	return s.mac("hubform stamp", f.Site, f.Slug, ms)
+}
+
+// mac returns the HMAC-SHA256 of parts, the first of which names what is
+// signed. Each part goes with its length, so that no other parts give the
+// same input.
+func (s stamper) mac(parts ...string) []byte {
 	m := hmac.New(sha256.New, s.key)
-	for _, part := range []string{"hubform stamp", f.Site, f.Slug, ms} {
+	for _, part := range parts {
 		m.Write([]byte(strconv.Itoa(len(part)) + ":" + part))
 	}
 	return m.Sum(nil)

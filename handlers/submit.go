@@ -77,7 +77,7 @@ func (h *Handler) submit(c echo.Context) error {
 		p.Stamp = r.PostFormValue(components.StampField)
 	}
 	p.State = components.State{Values: shown(posted), FilesLost: !htmx && len(files) > 0}
-	values, problems, err := typeValues(schema, posted, files)
+	values, problems, err := typeValues(schema, posted, files, h.uploaded(f, key, schema, posted))
 	if err != nil {
 		return h.failed(c, f, reg, p, texts, err)
 	}
@@ -106,13 +106,13 @@ func (h *Handler) submit(c echo.Context) error {
 		sent = maps.Clone(values)
 		sent[hubclient.IdempotencyKeyField] = key
 	}
-	_, err = hubclient.NewSubmit(hubclient.SubmitOptions{
+	res, err := hubclient.NewSubmit(hubclient.SubmitOptions{
 		HubURL: reg.client.HubURL, SiteID: f.Site, FormSlug: f.Slug, HTTPClient: h.cfg.HTTPClient, Plugins: plugins,
 	}).OnSubmit(ctx, sent)
 	if err != nil {
 		return h.failed(c, f, reg, p, texts, err)
 	}
-	h.succeeded(ctx, f, reg, values)
+	h.succeeded(ctx, f, reg, withAttachments(values, res.Attachments))
 	if to := schema.Meta.Redirect(); to != "" {
 		return redirect(c, to, htmx)
 	}
@@ -209,7 +209,7 @@ func fieldNames(schema *hubclient.Schema) []string {
 // dropped, except a captcha's token, and so are the values of fields the
 // schema's conditions hide. It returns the problem of each field whose
 // value breaks a rule, judged as the hub judges it.
-func typeValues(schema *hubclient.Schema, posted map[string][]string, files map[string][]*multipart.FileHeader) (map[string]any, map[string]hubclient.Problem, error) {
+func typeValues(schema *hubclient.Schema, posted map[string][]string, files map[string][]*multipart.FileHeader, uploaded map[string][]hubclient.Attachment) (map[string]any, map[string]hubclient.Problem, error) {
 	logic, err := hubclient.Compile(schema)
 	if err != nil {
 		return nil, nil, fmt.Errorf("the form's rules: %w", err)
@@ -228,13 +228,18 @@ func typeValues(schema *hubclient.Schema, posted map[string][]string, files map[
 			values[f.Name] = first
 			continue
 		case f.Type == hubclient.FieldFile:
-			names := make([]string, len(files[f.Name]))
-			for i, fh := range files[f.Name] {
-				names[i] = fh.Filename
+			// Files posted, and files the browser uploaded (their tickets).
+			var chosen []any
+			var names []string
+			for _, fh := range files[f.Name] {
+				chosen, names = append(chosen, fh), append(names, fh.Filename)
+			}
+			for _, a := range uploaded[f.Name] {
+				chosen, names = append(chosen, a), append(names, a.Filename)
 			}
 			judged[f.Name] = names
-			if len(names) > 0 {
-				values[f.Name] = files[f.Name]
+			if len(chosen) > 0 {
+				values[f.Name] = chosen
 			}
 			continue
 		case f.Type == hubclient.FieldCheckbox:

@@ -25,7 +25,7 @@ handlers.Bind fills in OnSuccess: a field per form field of every step,
 typed as the submit route types its values (text, email, tel, url,
 textarea, select, radio, date and hidden: string; a select with
 "multiple": []string; number: float64; checkbox: bool; checkboxes:
-[]string; file: []*multipart.FileHeader), honeypots (_hp…) left out, each
+[]string; file: []hubclient.Attachment), honeypots (_hp…) left out, each
 with the form tag Bind reads and a doc comment from its label.
 
 Names: the struct is --type, else the form's slug (or the file's name) in

@@ -69,7 +69,7 @@ func (g goSource) generate(s *hubclient.Schema) ([]byte, error) {
 	fmt.Fprintf(&b, "package %s\n\n", g.Package)
 	for _, f := range fields {
 		if f.Type == hubclient.FieldFile {
-			b.WriteString("import \"mime/multipart\"\n\n")
+			b.WriteString("import \"github.com/hubform/hubform/hubclient\"\n\n")
 			break
 		}
 	}
@@ -174,7 +174,7 @@ func goType(f *hubclient.Field) string {
 	case hubclient.FieldCheckboxes:
 		return "[]string"
 	case hubclient.FieldFile:
-		return "[]*multipart.FileHeader"
+		return "[]hubclient.Attachment"
 	}
 	return "string" // text, email, tel, url, textarea, radio, date, hidden, and types to come
 }

@@ -88,7 +88,7 @@ func TestGenTypesEachField(t *testing.T) {
 		"Agree":       "bool `form:\"agree\"`",
 		"Tags":        "[]string `form:\"tags\"`",
 		"Since":       "string `form:\"since\"`",
-		"Cv":          "[]*multipart.FileHeader `form:\"cv\"`",
+		"Cv":          "[]hubclient.Attachment `form:\"cv\"`",
 		"UTMSource":   "string `form:\"utm_source\"`",
 		"X2nd":        "string `form:\"2nd\"`",
 		"Field":       "string `form:\"field\"`",

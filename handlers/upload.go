@@ -1,0 +1,168 @@
+package handlers
+
+import (
+	"crypto/hmac"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"maps"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/hubform/hubform/components"
+	"github.com/hubform/hubform/hubclient"
+)
+
+// Values of the upload route's post (components.UploadField… names them
+// for the script).
+const (
+	uploadField    = "field"
+	uploadFilename = "filename"
+	uploadSize     = "size"
+	uploadMIME     = "mime"
+)
+
+// ticketPrefix begins a posted value that stands for a file the browser
+// uploaded: what the app learned of it when it asked the hub for its
+// address, signed.
+const ticketPrefix = "hubform-upload:"
+
+// uploadAnswer is the upload route's answer: the address to PUT the file
+// to, its key, and the ticket the form posts in its place; or, refused, a
+// message for the visitor.
+type uploadAnswer struct {
+	UploadURL string `json:"uploadUrl,omitempty"`
+	Key       string `json:"key,omitempty"`
+	Ticket    string `json:"ticket,omitempty"`
+	Error     string `json:"error,omitempty"`
+}
+
+// uploadURL asks the hub for an address to which the visitor's browser
+// sends a file it chose, so that the file never passes through the app. The
+// post names the field, the file's name, size and type, and the rendering
+// (its submission key), to which the ticket answered is bound: the ticket
+// is good for this form, this field and this rendering only. The hub checks
+// the file against the form's limits and the visitor's rate.
+func (h *Handler) uploadURL(c echo.Context) error {
+	r := c.Request()
+	f := formOf(c)
+	reg := h.form(f)
+	locale := c.QueryParam("locale")
+	refuse := func(status int, texts components.Texts, key string) error {
+		return c.JSON(status, uploadAnswer{Error: texts.T(key)})
+	}
+	schema, err := h.cache.get(r.Context(), reg.client, f.Site, f.Slug)
+	if err != nil {
+		h.cfg.Logger.Warn("upload refused: the form's schema cannot be fetched", "site", f.Site, "form", f.Slug, "error", err)
+		return refuse(http.StatusBadGateway, components.TextsFor(nil, locale), "hubUnavailable")
+	}
+	texts := components.TextsFor(schema, locale)
+	if schema.Meta.Closed {
+		return refuse(http.StatusForbidden, texts, "closed")
+	}
+	r.Body = http.MaxBytesReader(c.Response(), r.Body, 64<<10)
+	if err := r.ParseForm(); err != nil {
+		return refuse(http.StatusBadRequest, texts, "postUnreadable")
+	}
+	field := schema.Field(r.PostForm.Get(uploadField))
+	size, sizeErr := strconv.ParseInt(r.PostForm.Get(uploadSize), 10, 64)
+	rendering := r.PostForm.Get(hubclient.IdempotencyKeyField)
+	if field == nil || field.Type != hubclient.FieldFile || sizeErr != nil || size < 0 || rendering == "" || hubclient.CheckIdempotencyKey(rendering) != nil {
+		h.cfg.Logger.Info("upload refused: not a file of this form", "site", f.Site, "form", f.Slug, "field", r.PostForm.Get(uploadField))
+		return refuse(http.StatusBadRequest, texts, "postUnreadable")
+	}
+	req := hubclient.UploadURLRequest{Filename: r.PostForm.Get(uploadFilename), Size: size, MIME: r.PostForm.Get(uploadMIME)}
+	if req.MIME == "" {
+		req.MIME = "application/octet-stream"
+	}
+	ctx := hubclient.WithVisitor(r.Context(), h.visitor(c))
+	res, err := reg.client.UploadURL(ctx, f.Site, f.Slug, req)
+	if err != nil {
+		h.cfg.Logger.Info("upload refused by the hub", "site", f.Site, "form", f.Slug, "field", field.Name, "error", err)
+		status, key := http.StatusBadGateway, failureText(err)
+		var hubErr *hubclient.HubError
+		if errors.As(err, &hubErr) && hubErr.StatusCode < 500 {
+			status = hubErr.StatusCode
+		}
+		return refuse(status, texts, key)
+	}
+	a := hubclient.Attachment{Key: res.Key, Filename: req.Filename, Size: req.Size, MIME: req.MIME, Field: field.Name}
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return c.JSON(http.StatusOK, uploadAnswer{UploadURL: res.UploadURL, Key: res.Key, Ticket: h.stamps.ticket(f, rendering, a)})
+}
+
+// ticket returns the value a form posts for attachment a, uploaded from
+// its rendering: the attachment, and its signature for f and rendering.
+func (s stamper) ticket(f Form, rendering string, a hubclient.Attachment) string {
+	body, _ := json.Marshal(a) // an Attachment always encodes
+	encoded := base64.RawURLEncoding.EncodeToString(body)
+	return ticketPrefix + encoded + "." + base64.RawURLEncoding.EncodeToString(s.mac("hubform upload", f.Site, f.Slug, rendering, encoded))
+}
+
+// attachment returns the attachment a posted value stands for, if it is
+// a ticket this app signed for field of form f in rendering.
+func (s stamper) attachment(f Form, rendering, field, value string) (hubclient.Attachment, bool) {
+	encoded, sig, ok := strings.Cut(strings.TrimPrefix(value, ticketPrefix), ".")
+	if !ok || !strings.HasPrefix(value, ticketPrefix) || rendering == "" {
+		return hubclient.Attachment{}, false
+	}
+	got, err := base64.RawURLEncoding.DecodeString(sig)
+	if err != nil || !hmac.Equal(got, s.mac("hubform upload", f.Site, f.Slug, rendering, encoded)) {
+		return hubclient.Attachment{}, false
+	}
+	body, err := base64.RawURLEncoding.DecodeString(encoded)
+	var a hubclient.Attachment
+	if err != nil || json.Unmarshal(body, &a) != nil || a.Field != field {
+		return hubclient.Attachment{}, false
+	}
+	return a, true
+}
+
+// uploaded returns, by field, the files that the browser uploaded for the
+// post of form f from rendering: the attachments of the tickets posted in
+// the file fields' names. A value that is not a ticket this app signed for
+// the field and the rendering is left out, and logged.
+func (h *Handler) uploaded(f Form, rendering string, schema *hubclient.Schema, posted map[string][]string) map[string][]hubclient.Attachment {
+	var out map[string][]hubclient.Attachment
+	for _, field := range schema.Fields {
+		if field.Type != hubclient.FieldFile {
+			continue
+		}
+		for _, v := range posted[field.Name] {
+			if v == "" {
+				continue // the file input, emptied by the script
+			}
+			a, ok := h.stamps.attachment(f, rendering, field.Name, v)
+			if !ok {
+				h.cfg.Logger.Warn("post: a file's ticket is not this form's", "site", f.Site, "form", f.Slug, "field", field.Name)
+				continue
+			}
+			if out == nil {
+				out = map[string][]hubclient.Attachment{}
+			}
+			out[field.Name] = append(out[field.Name], a)
+		}
+	}
+	return out
+}
+
+// withAttachments returns values with each file field's files replaced by
+// their attachments as the hub received them, whether the browser uploaded
+// them or the post carried them.
+func withAttachments(values map[string]any, attachments []hubclient.Attachment) map[string]any {
+	if len(attachments) == 0 {
+		return values
+	}
+	byField := map[string][]hubclient.Attachment{}
+	for _, a := range attachments {
+		byField[a.Field] = append(byField[a.Field], a)
+	}
+	out := maps.Clone(values)
+	for field, list := range byField {
+		out[field] = list
+	}
+	return out
+}
