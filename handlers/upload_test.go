@@ -22,7 +22,7 @@ type uploadAnswer struct {
 func rendered(t *testing.T, a *app, form string) (rendering, route string) {
 	t.Helper()
 	_, doc := a.get(t, "/hubform/"+form, true)
-	rendering = doc.Find(`input[name="` + hubclient.IdempotencyKeyField + `"]`).AttrOr("value", "")
+	rendering = doc.Find(`input[name="`+hubclient.IdempotencyKeyField+`"]`).AttrOr("value", "")
 	route = doc.Find("form").AttrOr("data-hubform-upload", "")
 	if rendering == "" || route == "" {
 		t.Fatalf("the form %s has no rendering key or no upload route", form)
