@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"strings"
 	"testing"
 	"testing/fstest"
 
@@ -56,7 +57,7 @@ func TestEncodings(t *testing.T) {
 		{"gzip;q=x", ""},
 	}
 	for name := range assets {
-		want, _ := files.ReadFile(sources[name])
+		want, _ := servedFile(name, sources[name])
 		etags := map[string]string{}
 		for _, tt := range tests {
 			var header http.Header
@@ -177,5 +178,25 @@ func TestScriptSize(t *testing.T) {
 	t.Logf("hubform.js: %d bytes, %d gzip", len(assets["hubform.js"].data), w.Body.Len())
 	if w.Body.Len() > maxScriptGzip {
 		t.Errorf("hubform.js is %d bytes gzip, over the budget of %d", w.Body.Len(), maxScriptGzip)
+	}
+}
+
+// TestScriptsCompact checks what compactScript relies on: our scripts hold
+// no template literal, whose lines are text, not code.
+func TestScriptsCompact(t *testing.T) {
+	for name, file := range sources {
+		if !strings.HasPrefix(name, "hubform") || !strings.HasSuffix(name, ".js") {
+			continue
+		}
+		data, err := files.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(data), "`") {
+			t.Errorf("%s holds a backquote: compactScript may change a template literal", name)
+		}
+		if served := string(assets[name].data); strings.Contains(served, "\n//") || strings.Contains(served, "\n ") {
+			t.Errorf("%s is served with its comment lines or indentation", name)
+		}
 	}
 }

@@ -170,6 +170,45 @@
     progress.value = Math.max(progress.value, (loaded / total) * 100);
   }
 
+  // Uploads from the browser
+
+  // With JavaScript, a chosen file goes from the browser straight to the
+  // hub's storage (hubform-upload.js, loaded at the first file chosen in a
+  // form that offers it). Until it runs, the file stays in its input and
+  // a post carries it as without JavaScript.
+  const scriptURL = document.currentScript ? document.currentScript.src : '';
+  let uploader = null;
+
+  function loadUploader() {
+    if (!uploader) {
+      uploader = new Promise((resolve, reject) => {
+        const script = document.createElement('script');
+        script.src = new URL('hubform-upload.js', scriptURL || location.href).href;
+        script.onload = () => (window.hubformUpload ? resolve(window.hubformUpload) : reject(new Error('hubform-upload.js did not load')));
+        script.onerror = reject;
+        document.head.append(script);
+      });
+      uploader.catch(() => (uploader = null));
+    }
+    return uploader;
+  }
+
+  function onFileChange(event) {
+    const input = event.target;
+    if (!(input instanceof HTMLInputElement) || input.type !== 'file' || !input.files || !input.files.length) return;
+    const form = formOf(input);
+    if (!form || !form.hasAttribute('data-hubform-upload')) return;
+    const files = Array.from(input.files);
+    loadUploader().then(
+      (u) => u.add(input, files),
+      (err) => console.error('hubform: uploads from the browser are unavailable', err),
+    );
+  }
+
+  // uploading reports whether form has uploads still running, which the
+  // post waits for.
+  const uploading = (form) => !!(window.hubformUpload && form && window.hubformUpload.uploading(form));
+
   // Turnstile
 
   // The form is looked up on every call: a swap may have replaced it.
@@ -251,11 +290,19 @@
   }
 
   function onConfirm(event) {
+    if (uploading(requestForm(event))) {
+      event.preventDefault();
+      return;
+    }
     withRecaptcha(event, () => event.detail.issueRequest(true));
   }
 
   function onNativeSubmit(event) {
     const form = event.target;
+    if (uploading(form)) {
+      event.preventDefault();
+      return;
+    }
     // htmx posts the form itself, and asks through htmx:confirm.
     if (window.htmx || event.defaultPrevented || recaptchaPassed.has(form)) return;
     withRecaptcha(event, () => {
@@ -290,6 +337,7 @@
   on('click', onClick);
   on('keydown', onKeydown);
   on('invalid', onInvalid, true); // invalid does not bubble; capture sees all
+  on('change', onFileChange);
   on('submit', onNativeSubmit);
   on('htmx:confirm', onConfirm);
   on('htmx:beforeRequest', (event) => setBusy(event, true));

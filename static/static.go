@@ -16,15 +16,16 @@ import (
 // files are the served files. dist/htmx.min.js is the npm package's own
 // copy, committed so that the module carries it (see dist/README.md).
 //
-//go:embed hubform.css hubform.js dist/htmx.min.js
+//go:embed hubform.css hubform.js hubform-upload.js dist/htmx.min.js
 var files embed.FS
 
 // sources maps each served name to its file in the embedded tree. Nothing
 // else is served: not dist/README.md, not a directory listing.
 var sources = map[string]string{
-	"hubform.css": "hubform.css",
-	"hubform.js":  "hubform.js",
-	"htmx.min.js": "dist/htmx.min.js",
+	"hubform.css":       "hubform.css",
+	"hubform.js":        "hubform.js",
+	"hubform-upload.js": "hubform-upload.js",
+	"htmx.min.js":       "dist/htmx.min.js",
 }
 
 // immutable is the Cache-Control of a request that names the current version.
@@ -58,6 +59,9 @@ func loadFiles(fsys fs.FS, sources map[string]string) assetSet {
 		data, err := fs.ReadFile(fsys, file)
 		if err != nil {
 			continue
+		}
+		if path.Ext(name) == ".js" && strings.HasPrefix(name, "hubform") {
+			data = []byte(compactScript(string(data)))
 		}
 		etag := `"` + longHash(data) + `"`
 		set[name] = &asset{
@@ -95,9 +99,10 @@ func longHash(data []byte) string {
 	return hex.EncodeToString(sum[:16])
 }
 
-// Handler returns a handler that serves hubform.css, hubform.js and
-// htmx.min.js at the root of its path: /hubform.css,
-// /hubform.js, /htmx.min.js. Mount it with [http.StripPrefix]. Any other path
+// Handler returns a handler that serves hubform.css, hubform.js,
+// hubform-upload.js (which hubform.js loads when a file is chosen) and
+// htmx.min.js at the root of its path: /hubform.css, /hubform.js,
+// /hubform-upload.js, /htmx.min.js. Mount it with [http.StripPrefix]. Any other path
 // is not found.
 //
 // Each file is compressed once, when the program starts, with brotli and
@@ -189,6 +194,21 @@ var stylesheet = compactCSS(string(assets["hubform.css"].data))
 
 // cssComment matches a CSS comment; hubform.css has no string holding "/*".
 var cssComment = regexp.MustCompile(`(?s)/\*.*?\*/`)
+
+// compactScript drops the lines of js that hold only a comment, the
+// spaces around each line and empty lines: what our scripts say to their
+// readers, not to browsers. Line breaks stay, so that no statement is
+// joined to the next. It holds for scripts without template literals,
+// whose lines it would change (TestScriptsCompact checks there are none).
+func compactScript(js string) string {
+	var lines []string
+	for line := range strings.Lines(js) {
+		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "//") {
+			lines = append(lines, line)
+		}
+	}
+	return strings.Join(lines, "\n")
+}
 
 // compactCSS drops css's comments, the spaces around each line and empty
 // lines. Line breaks between tokens stay, so nothing is joined that was

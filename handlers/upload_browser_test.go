@@ -1,0 +1,262 @@
+package handlers_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+	"github.com/labstack/echo/v4"
+
+	"github.com/hubform/hubform/components"
+	"github.com/hubform/hubform/handlers"
+	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/handlers/hub/testhub"
+	"github.com/hubform/hubform/static/browsertest"
+)
+
+// cvForm takes one file, required, of at most 1 MiB.
+const cvForm = `{
+  "fields": [
+    {"name": "name", "type": "text", "label": "Name", "required": true},
+    {"name": "cv", "type": "file", "label": "CV", "required": true}
+  ],
+  "steps": [{"id": "s", "fields": ["name", "cv"]}],
+  "hub": {"maxFileSize": 1048576}
+}`
+
+// countingBodies counts the bytes of the request bodies the app reads.
+func countingBodies(n *atomic.Int64) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			r := c.Request()
+			r.Body = &countingReader{r.Body, n}
+			return next(c)
+		}
+	}
+}
+
+type countingReader struct {
+	io.ReadCloser
+	n *atomic.Int64
+}
+
+func (r *countingReader) Read(p []byte) (int, error) {
+	n, err := r.ReadCloser.Read(p)
+	r.n.Add(int64(n))
+	return n, err
+}
+
+// randomFile writes size random bytes to a file named name in dir.
+func randomFile(t *testing.T, dir, name string, size int) (string, []byte) {
+	t.Helper()
+	data := make([]byte, size)
+	rand.Read(data)
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path, data
+}
+
+// TestFilesGoStraightToStorageInTheBrowser chooses files in headless
+// Chromium: with JavaScript each goes from the browser to the hub's
+// storage, with its progress, and the post carries its ticket; the app
+// reads none of the file's bytes. Without JavaScript the post carries the
+// files, as before.
+func TestFilesGoStraightToStorageInTheBrowser(t *testing.T) {
+	browser := browsertest.New(t)
+	// While held, the hub's storage takes no upload until the browser
+	// gives up.
+	var held atomic.Bool
+	var abandoned atomic.Int32 // held uploads the browser gave up
+	h := testhub.Start(t, map[string]string{"acme/contact": contactForm, "acme/cv": cvForm}, func(cfg *hub.Config) {
+		store := cfg.Uploads
+		cfg.Uploads = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method == http.MethodPut && held.Load() {
+				// The server notices a browser that gave up only once
+				// the body is read.
+				io.Copy(io.Discard, r.Body)
+				select {
+				case <-r.Context().Done():
+					abandoned.Add(1)
+				case <-time.After(20 * time.Second):
+					http.Error(w, "held too long", http.StatusServiceUnavailable)
+				}
+				return
+			}
+			store.ServeHTTP(w, r)
+		})
+	})
+	forms := handlers.New(handlers.Config{HubURL: h.URL, Logger: quiet})
+	e := echo.New()
+	var received atomic.Int64
+	var posts atomic.Int32 // posts of forms
+	e.Use(countingBodies(&received), func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			if strings.HasSuffix(c.Request().URL.Path, "/submit") {
+				posts.Add(1)
+			}
+			return next(c)
+		}
+	})
+	forms.Mount(e)
+	e.GET("/page/:site/:slug", func(c echo.Context) error {
+		p := forms.PropsFor(c, c.Param("site"), c.Param("slug"))
+		return handlers.Page(handlers.PageProps{Title: "Form", Head: forms.Head(), Body: components.HubForm(p)}).Render(c.Request().Context(), c.Response())
+	})
+	app := httptest.NewServer(e)
+	defer app.Close()
+	dir := t.TempDir()
+	report, reportData := randomFile(t, dir, "report.pdf", 3<<20)
+	note, noteData := randomFile(t, dir, "note.txt", 1000)
+	big, _ := randomFile(t, dir, "big.bin", 2<<20)
+
+	open := func(t *testing.T, js bool, path string) context.Context {
+		t.Helper()
+		tab := browsertest.NewTab(t, browser)
+		ctx, cancel := context.WithTimeout(tab, 10*time.Second)
+		defer cancel()
+		if !js {
+			if _, err := chromedp.Call(ctx, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := chromedp.Do(ctx, chromedp.Navigate(app.URL+path), chromedp.WaitReady(chromedp.CSS(`form[data-hubform-form]`))); err != nil {
+			t.Fatal(err)
+		}
+		if js {
+			browsertest.WaitFor(t, tab, 10*time.Second, `window.hubformScript && typeof htmx !== 'undefined'`)
+		}
+		return tab
+	}
+	do := func(t *testing.T, tab context.Context, what string, actions ...chromedp.Action[chromedp.Void]) {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(tab, 20*time.Second)
+		defer cancel()
+		if err := chromedp.Do(ctx, actions...); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+	}
+	text := func(t *testing.T, tab context.Context, js string) string {
+		t.Helper()
+		return browsertest.Eval[string](t, tab, 5*time.Second, js)
+	}
+	t.Run("javascript on", func(t *testing.T) {
+		tab := open(t, true, "/page/acme/contact")
+		before := received.Load()
+		do(t, tab, "choosing two files", chromedp.SetUploadFiles(chromedp.ID("hubform-acme-contact-files"), []string{report, note}))
+		browsertest.WaitFor(t, tab, 20*time.Second, `document.querySelectorAll('#hubform-acme-contact-files-uploads li[data-state="done"]').length === 2`)
+		if got := text(t, tab, `document.querySelector('#hubform-acme-contact-files-uploads li progress').getAttribute('aria-label')`); got != "Uploading report.pdf" {
+			t.Errorf("the progress bar is labelled %q", got)
+		}
+		if got := text(t, tab, `document.querySelector('#hubform-acme-contact-files-uploads li [role="status"]').textContent`); got != "report.pdf is uploaded." {
+			t.Errorf("the status reads %q", got)
+		}
+		if got := browsertest.Eval[float64](t, tab, 5*time.Second, `document.querySelector('#hubform-acme-contact-files-uploads li progress').value`); got != 100 {
+			t.Errorf("the progress bar of an uploaded file stands at %v", got)
+		}
+		do(t, tab, "sending the form", chromedp.SendKeys(chromedp.ID("hubform-acme-contact-name"), "Ada"), chromedp.SendKeys(chromedp.ID("hubform-acme-contact-email"), "ada@example.com"),
+			chromedp.Click(chromedp.CSS(`[data-hubform-submit]`)), chromedp.WaitVisible(chromedp.CSS(`[data-vendor-hubform-submitted]`)))
+		subs := h.Submissions()
+		if len(subs) != 1 || len(subs[0].Attachments) != 2 {
+			t.Fatalf("stored %+v", subs)
+		}
+		for _, a := range subs[0].Attachments {
+			want := map[string][]byte{"report.pdf": reportData, "note.txt": noteData}[a.Filename]
+			if !bytes.Equal(h.File(a.Key), want) {
+				t.Errorf("%s: the stored file differs from the chosen one", a.Filename)
+			}
+		}
+		if got := received.Load() - before; got >= 64<<10 {
+			t.Errorf("the app read %d bytes of request bodies for a post of %d bytes of files", got, len(reportData)+len(noteData))
+		}
+	})
+
+	t.Run("a file over the form's limit", func(t *testing.T) {
+		tab := open(t, true, "/page/acme/cv")
+		do(t, tab, "choosing a file too large", chromedp.SetUploadFiles(chromedp.ID("hubform-acme-cv-cv"), []string{big}))
+		browsertest.WaitFor(t, tab, 10*time.Second, `!!document.querySelector('#hubform-acme-cv-cv-uploads li[data-state="failed"]')`)
+		if got := text(t, tab, `document.querySelector('#hubform-acme-cv-cv-uploads li [role="status"]').textContent`); got != "A file was not accepted: check its type and size." {
+			t.Errorf("the refused file reads %q", got)
+		}
+		if n := browsertest.Eval[int](t, tab, 5*time.Second, `document.querySelectorAll('#hubform-acme-cv-cv-uploads input[type="hidden"], #hubform-acme-cv-cv-uploads [data-hubform-upload-retry]:not([hidden])').length`); n != 0 {
+			t.Errorf("a refused file has a ticket or offers to try again (%d)", n)
+		}
+	})
+
+	t.Run("retry after the hub failed", func(t *testing.T) {
+		tab := open(t, true, "/page/acme/cv")
+		h.FailNext("/upload-url", http.StatusServiceUnavailable, "down for maintenance")
+		do(t, tab, "choosing a file", chromedp.SetUploadFiles(chromedp.ID("hubform-acme-cv-cv"), []string{note}))
+		browsertest.WaitFor(t, tab, 10*time.Second, `!!document.querySelector('#hubform-acme-cv-cv-uploads li[data-state="failed"] [data-hubform-upload-retry]:not([hidden])')`)
+		do(t, tab, "trying again", chromedp.Click(chromedp.CSS(`#hubform-acme-cv-cv-uploads [data-hubform-upload-retry]`)))
+		browsertest.WaitFor(t, tab, 10*time.Second, `!!document.querySelector('#hubform-acme-cv-cv-uploads li[data-state="done"]')`)
+		// The input is empty and required: its upload satisfies it.
+		do(t, tab, "sending the form", chromedp.SendKeys(chromedp.ID("hubform-acme-cv-name"), "Ada"),
+			chromedp.Click(chromedp.CSS(`[data-hubform-submit]`)), chromedp.WaitVisible(chromedp.CSS(`[data-vendor-hubform-submitted]`)))
+		subs := h.Submissions()
+		if last := subs[len(subs)-1]; len(last.Attachments) != 1 || !bytes.Equal(h.File(last.Attachments[0].Key), noteData) {
+			t.Errorf("stored %+v", last)
+		}
+	})
+
+	t.Run("cancel, and the post waits for uploads", func(t *testing.T) {
+		tab := open(t, true, "/page/acme/cv")
+		held.Store(true)
+		defer held.Store(false)
+		do(t, tab, "choosing a file", chromedp.SetUploadFiles(chromedp.ID("hubform-acme-cv-cv"), []string{note}))
+		browsertest.WaitFor(t, tab, 10*time.Second, `!!document.querySelector('#hubform-acme-cv-cv-uploads li[data-state="uploading"]')`)
+		posted := posts.Load()
+		do(t, tab, "sending the form while the file uploads", chromedp.SendKeys(chromedp.ID("hubform-acme-cv-name"), "Ada"), chromedp.Click(chromedp.CSS(`[data-hubform-submit]`)))
+		if got := text(t, tab, `document.querySelector('#hubform-acme-cv-cv-uploads li [role="status"]').textContent`); got != "Please wait until your files are uploaded." {
+			t.Errorf("the upload's status reads %q while the post waits", got)
+		}
+		do(t, tab, "cancelling the upload", chromedp.Click(chromedp.CSS(`#hubform-acme-cv-cv-uploads [data-hubform-upload-cancel]`)))
+		if n := browsertest.Eval[int](t, tab, 5*time.Second, `document.querySelectorAll('#hubform-acme-cv-cv-uploads li').length`); n != 0 {
+			t.Errorf("%d uploads listed after cancelling", n)
+		}
+		if focused := text(t, tab, `document.activeElement.id`); focused != "hubform-acme-cv-cv" {
+			t.Errorf("focus is on %q after cancelling, want the file input", focused)
+		}
+		if !browsertest.Eval[bool](t, tab, 5*time.Second, `document.getElementById('hubform-acme-cv-cv').required`) {
+			t.Error("the file input is no longer required once its upload is cancelled")
+		}
+		if posts.Load() != posted {
+			t.Errorf("the form was posted while its file uploaded")
+		}
+		deadline := time.Now().Add(5 * time.Second)
+		for abandoned.Load() == 0 && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+		}
+		if abandoned.Load() != 1 {
+			t.Error("the browser went on sending the cancelled file")
+		}
+	})
+
+	t.Run("javascript off", func(t *testing.T) {
+		tab := open(t, false, "/page/acme/cv")
+		before := received.Load()
+		stored := len(h.Submissions())
+		do(t, tab, "sending a file", chromedp.SetUploadFiles(chromedp.ID("hubform-acme-cv-cv"), []string{note}),
+			chromedp.SendKeys(chromedp.ID("hubform-acme-cv-name"), "Ada"),
+			chromedp.Click(chromedp.CSS(`[data-hubform-submit]`)), chromedp.WaitVisible(chromedp.CSS(`[data-vendor-hubform-submitted]`)))
+		subs := h.Submissions()
+		if len(subs) != stored+1 || len(subs[stored].Attachments) != 1 || !bytes.Equal(h.File(subs[stored].Attachments[0].Key), noteData) {
+			t.Fatalf("stored %+v", subs[stored:])
+		}
+		if got := received.Load() - before; got < int64(len(noteData)) {
+			t.Errorf("the app read %d bytes for a post carrying a file of %d", got, len(noteData))
+		}
+	})
+}

@@ -1,0 +1,200 @@
+// hubform-upload.js sends the files chosen in a hubform form from the
+// browser straight to the hub's storage; hubform.js loads it at the first
+// file chosen in a form that offers it (data-hubform-upload, the app's
+// upload route). The app's route answers an address and a ticket, the file
+// is PUT to the address, and the form posts the ticket in the file's
+// place: the app never carries the bytes. Each file is listed under its
+// input with a progress bar, and can be cancelled, retried or removed;
+// the post waits until every upload is done.
+(() => {
+  'use strict';
+
+  if (window.hubformUpload) return;
+
+  const UPLOAD_ROUTE = 'data-hubform-upload';
+  const uploads = new WeakMap(); // list item → its upload
+  const all = (root, selector) => Array.from(root.querySelectorAll(selector));
+
+  function uploadTexts(form) {
+    try {
+      return JSON.parse(form.getAttribute('data-hubform-upload-texts') || '{}');
+    } catch {
+      return {};
+    }
+  }
+
+  // The list of a file input: the element the server rendered for it.
+  const uploadListOf = (input) => document.getElementById(input.id + '-uploads');
+
+  // add uploads files, chosen in input, from the browser.
+  function add(input, files) {
+    const form = input.form;
+    const route = form && form.getAttribute(UPLOAD_ROUTE);
+    const list = route && uploadListOf(input);
+    if (!list || !input.isConnected) return;
+    // A field of one file takes the new choice in place of the old.
+    if (!input.multiple) for (const item of all(list, 'li')) removeUpload(item);
+    // The post carries tickets: the input is emptied so that it sends no bytes.
+    input.value = '';
+    for (const file of input.multiple ? files : files.slice(0, 1)) {
+      const item = newUploadItem(form, list, file);
+      uploads.set(item, { form, input, list, route, file, abort: null, state: '' });
+      startUpload(item);
+    }
+    syncRequired(input, list);
+  }
+
+  function newUploadItem(form, list, file) {
+    const texts = uploadTexts(form);
+    const item = document.createElement('li');
+    item.className = 'hubform-upload';
+    const name = document.createElement('span');
+    name.className = 'hubform-upload-name';
+    name.textContent = file.name;
+    const progress = document.createElement('progress');
+    progress.max = 100;
+    progress.value = 0;
+    progress.setAttribute('aria-label', (texts.uploading || 'Uploading {name}').replaceAll('{name}', file.name));
+    const status = document.createElement('span');
+    status.className = 'hubform-upload-status';
+    status.setAttribute('role', 'status');
+    const cancel = button(texts.uploadCancel || 'Cancel', 'data-hubform-upload-cancel');
+    const retry = button(texts.uploadRetry || 'Try again', 'data-hubform-upload-retry');
+    const remove = button(texts.uploadRemove || 'Remove', 'data-hubform-upload-remove');
+    item.append(name, progress, status, cancel, retry, remove);
+    list.append(item);
+    list.hidden = false;
+    return item;
+  }
+
+  function button(label, attr) {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.className = 'hubform-button hubform-button--secondary';
+    b.setAttribute(attr, '');
+    b.textContent = label;
+    return b;
+  }
+
+  // state is uploading, done or failed; failed with retry when trying
+  // again may help (the hub or the network failed, not the file refused).
+  function setUploadState(item, state, message, retry) {
+    const u = uploads.get(item);
+    u.state = state;
+    item.setAttribute('data-state', state);
+    item.querySelector('.hubform-upload-status').textContent = message || '';
+    item.querySelector('progress').hidden = state !== 'uploading';
+    item.querySelector('[data-hubform-upload-cancel]').hidden = state !== 'uploading';
+    item.querySelector('[data-hubform-upload-retry]').hidden = !(state === 'failed' && retry);
+    item.querySelector('[data-hubform-upload-remove]').hidden = state === 'uploading';
+  }
+
+  function startUpload(item) {
+    const u = uploads.get(item);
+    const texts = uploadTexts(u.form);
+    const failed = (message, retry) => setUploadState(item, 'failed', message || texts.uploadFailed || 'The file could not be uploaded.', retry);
+    item.querySelector('progress').value = 0;
+    setUploadState(item, 'uploading', '');
+    const mime = u.file.type || 'application/octet-stream';
+    const body = new URLSearchParams({ field: u.input.name, filename: u.file.name, size: String(u.file.size), mime });
+    const key = u.form.querySelector('input[name="_idempotencyKey"]');
+    if (key) body.set(key.name, key.value);
+    const headers = {};
+    const csrf = u.form.querySelector('input[data-hubform-csrf]');
+    if (csrf) {
+      body.set(csrf.name, csrf.value);
+      headers['X-CSRF-Token'] = csrf.value;
+    }
+    const controller = new AbortController();
+    u.abort = () => controller.abort();
+    fetch(u.route, { method: 'POST', body, headers, credentials: 'same-origin', signal: controller.signal })
+      .then((res) => res.json().then((answer) => ({ res, answer }), () => ({ res, answer: {} })))
+      .then(({ res, answer }) => {
+        if (!uploads.has(item) || uploads.get(item) !== u) return;
+        if (!res.ok || !answer.uploadUrl || !answer.ticket) {
+          failed(answer.error, res.status >= 500 || res.status === 429);
+          return;
+        }
+        put(item, answer, mime, failed);
+      })
+      .catch((err) => {
+        if (err && err.name === 'AbortError') return;
+        failed('', true);
+      });
+  }
+
+  // put sends the file with XMLHttpRequest, whose upload events report
+  // progress, which fetch's do not.
+  function put(item, answer, mime, failed) {
+    const u = uploads.get(item);
+    const xhr = new XMLHttpRequest();
+    u.abort = () => xhr.abort();
+    const progress = item.querySelector('progress');
+    xhr.upload.addEventListener('progress', (e) => {
+      if (e.lengthComputable && e.total) progress.value = (e.loaded / e.total) * 100;
+    });
+    xhr.addEventListener('load', () => {
+      if (xhr.status < 200 || xhr.status >= 300) {
+        failed('', true);
+        return;
+      }
+      const ticket = document.createElement('input');
+      ticket.type = 'hidden';
+      ticket.name = u.input.name;
+      ticket.value = answer.ticket;
+      item.append(ticket);
+      progress.value = 100;
+      const texts = uploadTexts(u.form);
+      setUploadState(item, 'done', (texts.uploaded || '{name} is uploaded.').replaceAll('{name}', u.file.name));
+    });
+    xhr.addEventListener('error', () => failed('', true));
+    xhr.open('PUT', answer.uploadUrl);
+    xhr.setRequestHeader('Content-Type', mime);
+    xhr.send(u.file);
+  }
+
+  function removeUpload(item) {
+    const u = uploads.get(item);
+    if (!u) return;
+    if (u.abort) u.abort();
+    uploads.delete(item);
+    item.remove();
+    if (!u.list.querySelector('li')) u.list.hidden = true;
+    syncRequired(u.input, u.list);
+  }
+
+  // A required file input, emptied by the script, is satisfied by its
+  // uploads; the browser would otherwise refuse to send the form.
+  function syncRequired(input, list) {
+    if (input.required || input.hasAttribute('data-hubform-required')) {
+      const has = !!list.querySelector('li');
+      input.required = !has;
+      input.toggleAttribute('data-hubform-required', true);
+    }
+  }
+
+  function onClick(event) {
+    const target = event.target instanceof Element ? event.target : null;
+    const item = target && target.closest('li.hubform-upload');
+    if (!item || !uploads.has(item)) return;
+    if (target.closest('[data-hubform-upload-retry]')) startUpload(item);
+    else if (target.closest('[data-hubform-upload-cancel], [data-hubform-upload-remove]')) {
+      const input = uploads.get(item).input;
+      removeUpload(item);
+      input.focus();
+    }
+  }
+
+  // uploading reports whether form has uploads still running and, if so,
+  // says that the post waits for them.
+  function uploading(form) {
+    const running = all(form, 'li.hubform-upload').filter((item) => uploads.has(item) && uploads.get(item).state === 'uploading');
+    if (!running.length) return false;
+    const texts = uploadTexts(form);
+    running[0].querySelector('.hubform-upload-status').textContent = texts.uploadWait || 'Please wait until your files are uploaded.';
+    return true;
+  }
+
+  document.addEventListener('click', onClick);
+  window.hubformUpload = { add, uploading };
+})();
