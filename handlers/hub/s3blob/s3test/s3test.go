@@ -14,6 +14,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -65,14 +66,7 @@ func URL(t testing.TB) string {
 	bucket := "hubform-" + randomHex(6)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	client := s3.New(s3.Options{
-		Region:       Region,
-		BaseEndpoint: aws.String(endpoint),
-		UsePathStyle: true,
-		Credentials: aws.CredentialsProviderFunc(func(context.Context) (aws.Credentials, error) {
-			return aws.Credentials{AccessKeyID: AccessKeyID, SecretAccessKey: SecretAccessKey}, nil
-		}),
-	})
+	client := newClient(endpoint)
 	if _, err := client.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String(bucket)}); err != nil {
 		t.Fatalf("s3test: create bucket %s: %v", bucket, err)
 	}
@@ -138,4 +132,27 @@ func randomHex(n int) string {
 	b := make([]byte, n)
 	rand.Read(b)
 	return hex.EncodeToString(b)
+}
+
+// Client returns a client of the gateway of bucketURL, which URL returned,
+// and the bucket's name: for what a test does to the bucket that the hub
+// never does, such as setting its CORS rules.
+func Client(t testing.TB, bucketURL string) (*s3.Client, string) {
+	t.Helper()
+	u, err := url.Parse(bucketURL)
+	if err != nil || u.Query().Get("endpoint") == "" {
+		t.Fatalf("s3test: %q is not a URL that URL returned", bucketURL)
+	}
+	return newClient(u.Query().Get("endpoint")), u.Host
+}
+
+func newClient(endpoint string) *s3.Client {
+	return s3.New(s3.Options{
+		Region:       Region,
+		BaseEndpoint: aws.String(endpoint),
+		UsePathStyle: true,
+		Credentials: aws.CredentialsProviderFunc(func(context.Context) (aws.Credentials, error) {
+			return aws.Credentials{AccessKeyID: AccessKeyID, SecretAccessKey: SecretAccessKey}, nil
+		}),
+	})
 }
