@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -76,28 +77,35 @@ func randomFile(t *testing.T, dir, name string, size int) (string, []byte) {
 // files, as before.
 func TestFilesGoStraightToStorageInTheBrowser(t *testing.T) {
 	browser := browsertest.New(t)
-	// While held, the hub's storage takes no upload until the browser
-	// gives up.
-	var held atomic.Bool
+	// While a gate is set, the hub's storage takes no upload until the
+	// gate opens or the browser gives up.
+	var gate atomic.Pointer[chan struct{}]
 	var abandoned atomic.Int32 // held uploads the browser gave up
 	h := testhub.Start(t, map[string]string{"acme/contact": contactForm, "acme/cv": cvForm}, func(cfg *hub.Config) {
 		store := cfg.Uploads
 		cfg.Uploads = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if r.Method == http.MethodPut && held.Load() {
+			if open := gate.Load(); open != nil && r.Method == http.MethodPut {
 				// The server notices a browser that gave up only once
 				// the body is read.
-				io.Copy(io.Discard, r.Body)
+				body, _ := io.ReadAll(r.Body)
 				select {
 				case <-r.Context().Done():
 					abandoned.Add(1)
+					return
+				case <-*open:
 				case <-time.After(20 * time.Second):
-					http.Error(w, "held too long", http.StatusServiceUnavailable)
 				}
-				return
+				r.Body = io.NopCloser(bytes.NewReader(body))
 			}
 			store.ServeHTTP(w, r)
 		})
 	})
+	hold := func() (release func()) {
+		open := make(chan struct{})
+		gate.Store(&open)
+		var once sync.Once
+		return func() { once.Do(func() { gate.Store(nil); close(open) }) }
+	}
 	forms := handlers.New(handlers.Config{HubURL: h.URL, Logger: quiet})
 	e := echo.New()
 	var received atomic.Int64
@@ -211,10 +219,10 @@ func TestFilesGoStraightToStorageInTheBrowser(t *testing.T) {
 		}
 	})
 
-	t.Run("cancel, and the post waits for uploads", func(t *testing.T) {
+	t.Run("the post waits for uploads", func(t *testing.T) {
 		tab := open(t, true, "/page/acme/cv")
-		held.Store(true)
-		defer held.Store(false)
+		release := hold()
+		defer release()
 		do(t, tab, "choosing a file", chromedp.SetUploadFiles(chromedp.ID("hubform-acme-cv-cv"), []string{note}))
 		browsertest.WaitFor(t, tab, 10*time.Second, `!!document.querySelector('#hubform-acme-cv-cv-uploads li[data-state="uploading"]')`)
 		posted := posts.Load()
@@ -222,6 +230,26 @@ func TestFilesGoStraightToStorageInTheBrowser(t *testing.T) {
 		if got := text(t, tab, `document.querySelector('#hubform-acme-cv-cv-uploads li [role="status"]').textContent`); got != "Please wait until your files are uploaded." {
 			t.Errorf("the upload's status reads %q while the post waits", got)
 		}
+		if posts.Load() != posted {
+			t.Errorf("the form was posted while its file uploaded")
+		}
+		stored := len(h.Submissions())
+		release()
+		do(t, tab, "waiting for the post", chromedp.WaitVisible(chromedp.CSS(`[data-vendor-hubform-submitted]`)))
+		subs := h.Submissions()
+		if len(subs) != stored+1 || len(subs[stored].Attachments) != 1 {
+			t.Fatalf("stored %+v", subs[stored:])
+		}
+	})
+
+	t.Run("cancel", func(t *testing.T) {
+		tab := open(t, true, "/page/acme/cv")
+		release := hold()
+		defer release()
+		do(t, tab, "choosing a file", chromedp.SetUploadFiles(chromedp.ID("hubform-acme-cv-cv"), []string{note}))
+		browsertest.WaitFor(t, tab, 10*time.Second, `!!document.querySelector('#hubform-acme-cv-cv-uploads li[data-state="uploading"]')`)
+		posted := posts.Load()
+		do(t, tab, "sending the form while the file uploads", chromedp.SendKeys(chromedp.ID("hubform-acme-cv-name"), "Ada"), chromedp.Click(chromedp.CSS(`[data-hubform-submit]`)))
 		do(t, tab, "cancelling the upload", chromedp.Click(chromedp.CSS(`#hubform-acme-cv-cv-uploads [data-hubform-upload-cancel]`)))
 		if n := browsertest.Eval[int](t, tab, 5*time.Second, `document.querySelectorAll('#hubform-acme-cv-cv-uploads li').length`); n != 0 {
 			t.Errorf("%d uploads listed after cancelling", n)
@@ -232,15 +260,15 @@ func TestFilesGoStraightToStorageInTheBrowser(t *testing.T) {
 		if !browsertest.Eval[bool](t, tab, 5*time.Second, `document.getElementById('hubform-acme-cv-cv').required`) {
 			t.Error("the file input is no longer required once its upload is cancelled")
 		}
-		if posts.Load() != posted {
-			t.Errorf("the form was posted while its file uploaded")
-		}
 		deadline := time.Now().Add(5 * time.Second)
 		for abandoned.Load() == 0 && time.Now().Before(deadline) {
 			time.Sleep(20 * time.Millisecond)
 		}
 		if abandoned.Load() != 1 {
 			t.Error("the browser went on sending the cancelled file")
+		}
+		if posts.Load() != posted {
+			t.Errorf("the form was posted though its file was cancelled")
 		}
 	})
 

@@ -4,8 +4,8 @@
 // upload route). The app's route answers an address and a ticket, the file
 // is PUT to the address, and the form posts the ticket in the file's
 // place: the app never carries the bytes. Each file is listed under its
-// input with a progress bar, and can be cancelled, retried or removed;
-// the post waits until every upload is done.
+// input with a progress bar, and can be cancelled, retried or removed; a
+// post sent meanwhile waits until every upload is done.
 (() => {
   'use strict';
 
@@ -13,6 +13,7 @@
 
   const UPLOAD_ROUTE = 'data-hubform-upload';
   const uploads = new WeakMap(); // list item → its upload
+  const waiting = new WeakSet(); // forms whose post waits for their uploads
   const all = (root, selector) => Array.from(root.querySelectorAll(selector));
 
   function uploadTexts(form) {
@@ -87,6 +88,8 @@
     item.querySelector('[data-hubform-upload-cancel]').hidden = state !== 'uploading';
     item.querySelector('[data-hubform-upload-retry]').hidden = !(state === 'failed' && retry);
     item.querySelector('[data-hubform-upload-remove]').hidden = state === 'uploading';
+    if (state === 'done') sendIfWaiting(u.form);
+    else if (state === 'failed') waiting.delete(u.form);
   }
 
   function startUpload(item) {
@@ -158,6 +161,7 @@
     if (!u) return;
     if (u.abort) u.abort();
     uploads.delete(item);
+    waiting.delete(u.form); // a file given up is a change of mind: no post
     item.remove();
     if (!u.list.querySelector('li')) u.list.hidden = true;
     syncRequired(u.input, u.list);
@@ -185,14 +189,24 @@
     }
   }
 
-  // uploading reports whether form has uploads still running and, if so,
-  // says that the post waits for them.
+  const running = (form) => all(form, 'li.hubform-upload').filter((item) => uploads.has(item) && uploads.get(item).state === 'uploading');
+
+  // uploading reports whether form has uploads still running. If so, the
+  // post waits for them, says so, and is sent once the last is done; a
+  // failed or cancelled upload leaves it to the visitor.
   function uploading(form) {
-    const running = all(form, 'li.hubform-upload').filter((item) => uploads.has(item) && uploads.get(item).state === 'uploading');
-    if (!running.length) return false;
+    const items = running(form);
+    if (!items.length) return false;
     const texts = uploadTexts(form);
-    running[0].querySelector('.hubform-upload-status').textContent = texts.uploadWait || 'Please wait until your files are uploaded.';
+    items[0].querySelector('.hubform-upload-status').textContent = texts.uploadWait || 'Please wait until your files are uploaded.';
+    waiting.add(form);
     return true;
+  }
+
+  function sendIfWaiting(form) {
+    if (!waiting.has(form) || running(form).length) return;
+    waiting.delete(form);
+    if (form.isConnected) form.requestSubmit();
   }
 
   document.addEventListener('click', onClick);
