@@ -267,6 +267,13 @@ func TestFilesGoStraightToStorageInTheBrowser(t *testing.T) {
 		if abandoned.Load() != 1 {
 			t.Error("the browser went on sending the cancelled file")
 		}
+		// A file chosen after the one cancelled does not send the form
+		// that was waiting for the first.
+		release()
+		do(t, tab, "choosing another file", chromedp.SetUploadFiles(chromedp.ID("hubform-acme-cv-cv"), []string{note}))
+		browsertest.WaitFor(t, tab, 10*time.Second, `!!document.querySelector('#hubform-acme-cv-cv-uploads li[data-state="done"]')`)
+		time.Sleep(300 * time.Millisecond)
+		browsertest.WaitFor(t, tab, 5*time.Second, browsertest.HTMXIdle)
 		if posts.Load() != posted {
 			t.Errorf("the form was posted though its file was cancelled")
 		}
