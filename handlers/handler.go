@@ -88,7 +88,8 @@ type Config struct {
 	// made by New. Set the same key, 32 random bytes, on every instance of
 	// an app behind a load balancer: a post landing on another instance
 	// than the page's is otherwise flagged, its stamp not being that
-	// instance's.
+	// instance's, and loses the files its browser uploaded, whose tickets
+	// StampKey signs too.
 	StampKey []byte
 	// PlainFormPosts, when true, sends a post that carries no stamp with no
 	// timing, so that the hub's time trap does not judge it: for an app

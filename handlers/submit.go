@@ -77,15 +77,20 @@ func (h *Handler) submit(c echo.Context) error {
 		p.Stamp = r.PostFormValue(components.StampField)
 	}
 	p.State = components.State{Values: shown(posted), FilesLost: !htmx && len(files) > 0}
-	values, problems, err := typeValues(schema, posted, files, h.uploaded(f, key, schema, posted))
+	uploaded, unsigned := h.uploaded(f, key, schema, posted)
+	values, problems, err := typeValues(schema, posted, files, uploaded)
 	if err != nil {
 		return h.failed(c, f, reg, p, texts, err)
 	}
-	if len(problems) > 0 {
+	if len(problems) > 0 || len(unsigned) > 0 {
 		local := components.Localize(schema, p.Locale).Schema
-		p.State.Errors = make(map[string]string, len(problems))
+		p.State.Errors = make(map[string]string, len(problems)+len(unsigned))
 		for name, problem := range problems {
 			p.State.Errors[name] = problem.Text(local.Field(name), texts.T)
+		}
+		// A file the app cannot vouch for is not sent without a word.
+		for _, name := range unsigned {
+			p.State.Errors[name] = texts.T("chooseAgain")
 		}
 		return h.respond(c, http.StatusUnprocessableEntity, p, components.HubForm(p))
 	}

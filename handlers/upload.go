@@ -123,21 +123,25 @@ func (s stamper) attachment(f Form, rendering, field, value string) (hubclient.A
 
 // uploaded returns, by field, the files that the browser uploaded for the
 // post of form f from rendering: the attachments of the tickets posted in
-// the file fields' names. A value that is not a ticket this app signed for
-// the field and the rendering is left out, and logged.
-func (h *Handler) uploaded(f Form, rendering string, schema *hubclient.Schema, posted map[string][]string) map[string][]hubclient.Attachment {
+// the file fields' names. It also returns the fields with a value that is
+// not a ticket this app signed for the field and the rendering (another
+// instance's StampKey, a rendering of another page, a forgery), which is
+// left out and logged.
+func (h *Handler) uploaded(f Form, rendering string, schema *hubclient.Schema, posted map[string][]string) (map[string][]hubclient.Attachment, []string) {
 	var out map[string][]hubclient.Attachment
+	var unsigned []string
 	for _, field := range schema.Fields {
 		if field.Type != hubclient.FieldFile {
 			continue
 		}
+		refused := false
 		for _, v := range posted[field.Name] {
 			if v == "" {
 				continue // the file input, emptied by the script
 			}
 			a, ok := h.stamps.attachment(f, rendering, field.Name, v)
 			if !ok {
-				h.cfg.Logger.Warn("post: a file's ticket is not this form's", "site", f.Site, "form", f.Slug, "field", field.Name)
+				refused = true
 				continue
 			}
 			if out == nil {
@@ -145,8 +149,12 @@ func (h *Handler) uploaded(f Form, rendering string, schema *hubclient.Schema, p
 			}
 			out[field.Name] = append(out[field.Name], a)
 		}
+		if refused {
+			h.cfg.Logger.Warn("post: a file's ticket is not this app's for the form, field and rendering", "site", f.Site, "form", f.Slug, "field", field.Name)
+			unsigned = append(unsigned, field.Name)
+		}
 	}
-	return out
+	return out, unsigned
 }
 
 // withAttachments returns values with each file field's files replaced by

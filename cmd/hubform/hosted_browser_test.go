@@ -5,6 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/aws/aws-sdk-go-v2/service/s3/types"
+	"github.com/hubform/hubform/handlers/hub/s3blob"
+	"github.com/hubform/hubform/handlers/hub/s3blob/s3test"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -58,33 +64,33 @@ func TestBrowserHosted(t *testing.T) {
 		t.Run(name, func(t *testing.T) { f(newHostedTab(t, browser, axe)) })
 	}
 
-	run("with JavaScript", func(h *hostedTab) {
-		cv := h.tempFile("cv.pdf", []byte("%PDF-1.4 a CV of some length\n"))
-		h.open("/f/acme/apply")
-		if got := h.eval(`document.title`); got != "Apply to Acme" {
-			h.t.Errorf("title %q", got)
+	run("with JavaScript", applyWithJavaScript)
+
+	// A hub keeping files in a bucket answers its presigned URLs, which the
+	// page's policy lets the browser send the file to.
+	t.Run("with JavaScript, files in a bucket", func(t *testing.T) {
+		bucketURL := s3test.URL(t)
+		client, bucket := s3test.Client(t, bucketURL)
+		if _, err := client.PutBucketCors(context.Background(), &s3.PutBucketCorsInput{Bucket: aws.String(bucket), CORSConfiguration: &types.CORSConfiguration{
+			CORSRules: []types.CORSRule{{AllowedOrigins: []string{"*"}, AllowedMethods: []string{"PUT"}, AllowedHeaders: []string{"Content-Type"}}},
+		}}); err != nil {
+			t.Fatal(err)
 		}
-		// The title shows once, as the page's heading.
-		if got := h.eval(`[...document.querySelectorAll('h1, h2')].filter((e) => e.checkVisibility()).map((e) => e.tagName + ' ' + e.textContent).join('; ')`); got != "H1 Apply to Acme" {
-			h.t.Errorf("visible headings %q, want the title once, as h1", got)
+		files, err := s3blob.Open(context.Background(), bucketURL)
+		if err != nil {
+			t.Fatal(err)
 		}
-		h.check("the form")
-		h.fill("name", "Jane Doe")
-		h.choose("role", "other")
-		h.waitFor(`document.getElementById('hubform-acme-apply-roleOther').checkVisibility()`)
-		h.fill("roleOther", "Designer")
-		h.click(`fieldset[data-hubform-step="about"] [data-hubform-next]`)
-		h.waitFor(`document.querySelector('fieldset[data-hubform-step="papers"]').checkVisibility()`)
-		h.do(chromedp.SetUploadFiles(chromedp.ID("hubform-acme-apply-cv"), []string{cv}))
-		h.fill("note", "Sent with htmx.")
-		h.click(`[data-hubform-submit]`)
-		h.waitFor(`document.querySelector('[data-vendor-hubform-submitted]') !== null`)
-		if !h.evalBool(`location.pathname === '/f/acme/apply'`) {
-			h.t.Error("the page was left: the form was not posted with htmx")
+		defer files.Close()
+		h := newHostedTab(t, browser, axe, "--blob", bucketURL)
+		h.stored = func(key string) ([]byte, error) {
+			r, err := files.NewReader(context.Background(), key)
+			if err != nil {
+				return nil, err
+			}
+			defer r.Close()
+			return io.ReadAll(r)
 		}
-		h.check("the thank-you panel")
-		h.wantStored(map[string]any{"name": "Jane Doe", "role": "other", "roleOther": "Designer", "note": "Sent with htmx."}, cv)
-		h.wantNoViolations()
+		applyWithJavaScript(h)
 	})
 
 	// With a captcha, the page loads the provider's widget, which its
@@ -180,6 +186,9 @@ type hostedTab struct {
 	base string // the hub's address
 	data string // its data directory
 	axe  string
+	// stored reads a stored file by its key; nil means from the data
+	// directory.
+	stored func(key string) ([]byte, error)
 }
 
 // askForm is a form of one field behind a Turnstile captcha.
@@ -358,8 +367,50 @@ func (h *hostedTab) wantStored(want map[string]any, path string) {
 	if a := subs[0].Attachments; len(a) != 1 || a[0].Filename != filepath.Base(path) || a[0].Field != "cv" {
 		h.t.Fatalf("attachments %+v, want %s", a, filepath.Base(path))
 	}
-	stored, err := os.ReadFile(filepath.Join(h.data, "files", filepath.FromSlash(subs[0].Attachments[0].Key)))
+	read := h.stored
+	if read == nil {
+		read = func(key string) ([]byte, error) {
+			return os.ReadFile(filepath.Join(h.data, "files", filepath.FromSlash(key)))
+		}
+	}
+	stored, err := read(subs[0].Attachments[0].Key)
 	if err != nil || !bytes.Equal(stored, content) {
 		h.t.Errorf("the stored file differs from the one chosen (%v)", err)
 	}
+}
+
+// applyWithJavaScript fills and sends acme/apply with JavaScript: the CV
+// goes from the browser straight to the hub's storage, and the post
+// carries its ticket.
+func applyWithJavaScript(h *hostedTab) {
+	cv := h.tempFile("cv.pdf", []byte("%PDF-1.4 a CV of some length\n"))
+	h.open("/f/acme/apply")
+	if got := h.eval(`document.title`); got != "Apply to Acme" {
+		h.t.Errorf("title %q", got)
+	}
+	// The title shows once, as the page's heading.
+	if got := h.eval(`[...document.querySelectorAll('h1, h2')].filter((e) => e.checkVisibility()).map((e) => e.tagName + ' ' + e.textContent).join('; ')`); got != "H1 Apply to Acme" {
+		h.t.Errorf("visible headings %q, want the title once, as h1", got)
+	}
+	h.check("the form")
+	h.fill("name", "Jane Doe")
+	h.choose("role", "other")
+	h.waitFor(`document.getElementById('hubform-acme-apply-roleOther').checkVisibility()`)
+	h.fill("roleOther", "Designer")
+	h.click(`fieldset[data-hubform-step="about"] [data-hubform-next]`)
+	h.waitFor(`document.querySelector('fieldset[data-hubform-step="papers"]').checkVisibility()`)
+	h.do(chromedp.SetUploadFiles(chromedp.ID("hubform-acme-apply-cv"), []string{cv}))
+	h.waitFor(`document.querySelector('#hubform-acme-apply-cv-uploads li[data-state="done"] input[type="hidden"][name="cv"]') !== null`)
+	if !h.evalBool(`document.getElementById('hubform-acme-apply-cv').value === ''`) {
+		h.t.Error("the file input still holds the file, which the post would carry")
+	}
+	h.fill("note", "Sent with htmx.")
+	h.click(`[data-hubform-submit]`)
+	h.waitFor(`document.querySelector('[data-vendor-hubform-submitted]') !== null`)
+	if !h.evalBool(`location.pathname === '/f/acme/apply'`) {
+		h.t.Error("the page was left: the form was not posted with htmx")
+	}
+	h.check("the thank-you panel")
+	h.wantStored(map[string]any{"name": "Jane Doe", "role": "other", "roleOther": "Designer", "note": "Sent with htmx."}, cv)
+	h.wantNoViolations()
 }

@@ -270,7 +270,15 @@ func openHub(ctx context.Context, cfg hubConfig, logger *slog.Logger) (_ *runnin
 	if err != nil {
 		return nil, err
 	}
-	pages, err := hosted.New(hosted.Config{HubURL: h.URL, Forms: served, Logger: logger, TurnstileScript: cfg.turnstileScript, StampKey: stampKey})
+	var uploadOrigins []string
+	if bucket, ok := h.blobs.(*s3blob.Bucket); ok {
+		origin, err := bucket.UploadOrigin(ctx)
+		if err != nil {
+			return nil, err
+		}
+		uploadOrigins = append(uploadOrigins, origin)
+	}
+	pages, err := hosted.New(hosted.Config{HubURL: h.URL, Forms: served, Logger: logger, TurnstileScript: cfg.turnstileScript, StampKey: stampKey, UploadOrigins: uploadOrigins})
 	if err != nil {
 		return nil, err
 	}

@@ -41,6 +41,11 @@ type Config struct {
 	// Transport carries the requests for other hosts, the PUT of a file
 	// to a bucket's presigned URL; nil means http.DefaultTransport.
 	Transport http.RoundTripper
+	// UploadOrigins are the origins, other than the hub's own, that
+	// visitors' browsers send files to: a bucket's, whose presigned URLs
+	// the hub answers (s3blob.Bucket.UploadOrigin). The pages' policy lets
+	// scripts connect to them.
+	UploadOrigins []string
 	// TurnstileScript replaces Cloudflare's Turnstile script, for tests
 	// and stand-ins; the pages' policy allows its origin.
 	TurnstileScript string

@@ -23,7 +23,8 @@ func newNonce() string { return rand.Text() }
 // policy returns the Content-Security-Policy of an answer about form f,
 // whose inline elements carry nonce. Scripts come from the hub alone, and
 // from the captcha provider the form uses, if any: nothing else runs in a
-// page where visitors type. Posts go to the hub only. The page may be
+// page where visitors type. Scripts connect to the hub, and to the bucket
+// that takes files (Config.UploadOrigins). Posts go to the hub only. The page may be
 // framed by the hub and by the origins the form allows (allowedOrigins),
 // so that an owner can show it in an iframe of their own site, and by no
 // one else, so that no other site can dress it up to take clicks. A form
@@ -50,6 +51,7 @@ func (p *Pages) policy(nonce string, f *hub.Form) string {
 	}
 	return strings.Join([]string{
 		"default-src 'self'",
+		"connect-src " + strings.Join(append([]string{"'self'"}, p.cfg.UploadOrigins...), " "),
 		"script-src " + strings.Join(scripts, " "),
 		"style-src 'self' 'nonce-" + nonce + "'",
 		"img-src 'self' data:",

@@ -122,6 +122,21 @@ func (b *Bucket) SignedPutURL(ctx context.Context, u hub.Upload, expiry time.Dur
 	return signed, nil
 }
 
+// UploadOrigin returns the origin (scheme and host) of the bucket's
+// presigned PUT URLs: where browsers send files, which a page's
+// Content-Security-Policy must let them connect to.
+func (b *Bucket) UploadOrigin(ctx context.Context) (string, error) {
+	signed, err := b.SignedPutURL(ctx, hub.Upload{Key: "origin", MIME: "application/octet-stream"}, time.Minute)
+	if err != nil {
+		return "", err
+	}
+	u, err := url.Parse(signed)
+	if err != nil {
+		return "", fmt.Errorf("s3blob: upload origin: %w", err)
+	}
+	return u.Scheme + "://" + u.Host, nil
+}
+
 // Staged returns the size and content type of the body uploaded for key
 // and not sealed yet. Without one the error wraps hub.ErrNotFound.
 func (b *Bucket) Staged(ctx context.Context, key string) (size int64, contentType string, err error) {
