@@ -81,7 +81,8 @@ type Routes struct {
 	Logic string
 	// Upload answers the script's request for an address to which the
 	// browser sends a chosen file, straight to the hub's storage, and the
-	// ticket the form then posts in the file's place.
+	// ticket the form then posts in the file's place. Empty means none:
+	// files travel with the post, as without JavaScript.
 	Upload string
 	// CSRFField and CSRFToken, when set, add a hidden field, so the form
 	// passes a CSRF middleware.
@@ -132,7 +133,9 @@ func (p HubFormProps) routes() Routes {
 	r.Load = withLocale(cmp.Or(r.Load, base), p.Locale)
 	r.Submit = withLocale(cmp.Or(r.Submit, base+"/submit"), p.Locale)
 	r.Logic = withLocale(cmp.Or(r.Logic, base+"/logic"), p.Locale)
-	r.Upload = withLocale(cmp.Or(r.Upload, base+"/upload-url"), p.Locale)
+	if r.Upload != "" {
+		r.Upload = withLocale(r.Upload, p.Locale)
+	}
 	if r.TurnstileScript == "" {
 		r.TurnstileScript = TurnstileScript
 	}

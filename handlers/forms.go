@@ -75,12 +75,16 @@ func (h *Handler) form(f Form) registered {
 // routes, a fresh submission key and stamp, and no schema yet.
 func (h *Handler) props(f Form, r registered, locale string) components.HubFormProps {
 	base := h.cfg.Prefix + "/" + url.PathEscape(f.Site) + "/" + url.PathEscape(f.Slug)
+	upload := base + "/upload-url"
+	if h.cfg.PostFiles {
+		upload = ""
+	}
 	return components.HubFormProps{
 		SiteID: f.Site, FormSlug: f.Slug, Locale: locale,
 		LoadingFallback: r.LoadingFallback, ErrorFallback: r.ErrorFallback,
 		UnconfiguredFallback: r.UnconfiguredFallback, SuccessFallback: r.SuccessFallback, ClosedFallback: r.ClosedFallback,
 		FormProps:     r.FormProps,
-		Routes:        components.Routes{Load: base, Submit: base + "/submit", Logic: base + "/logic", Upload: base + "/upload-url", TurnstileScript: h.cfg.TurnstileScript},
+		Routes:        components.Routes{Load: base, Submit: base + "/submit", Logic: base + "/logic", Upload: upload, TurnstileScript: h.cfg.TurnstileScript},
 		SubmissionKey: newSubmissionKey(),
 		Stamp:         h.stamps.stamp(f),
 	}

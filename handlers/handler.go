@@ -48,6 +48,12 @@ type Config struct {
 	// MaxMemory is how much of a multipart post is held in memory; the
 	// rest, files, is spooled to disk. Zero means 1 MiB.
 	MaxMemory int64
+	// PostFiles, when true, has files travel with the post even with
+	// JavaScript, through the app, as without it: for a hub whose storage
+	// visitors' browsers cannot reach, such as a bucket without CORS rules
+	// for the app's origin. By default the browser sends each file
+	// straight to the hub's storage (see the upload route).
+	PostFiles bool
 	// OnSuccess is called once per submission the hub accepted, with the
 	// values sent, after the form's own FormOptions.OnSuccess. Files in
 	// them can be read only during the call; Bind fills a struct of

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 	"github.com/labstack/echo/v4"
 
@@ -59,7 +60,7 @@ func (r *countingReader) Read(p []byte) (int, error) {
 }
 
 // randomFile writes size random bytes to a file named name in dir.
-func randomFile(t *testing.T, dir, name string, size int) (string, []byte) {
+func randomFile(t testing.TB, dir, name string, size int) (string, []byte) {
 	t.Helper()
 	data := make([]byte, size)
 	rand.Read(data)
@@ -239,6 +240,31 @@ func TestFilesGoStraightToStorageInTheBrowser(t *testing.T) {
 		subs := h.Submissions()
 		if len(subs) != stored+1 || len(subs[stored].Attachments) != 1 {
 			t.Fatalf("stored %+v", subs[stored:])
+		}
+	})
+
+	t.Run("a post sent before the upload script loads", func(t *testing.T) {
+		tab := open(t, true, "/page/acme/cv")
+		ctx, cancel := context.WithTimeout(tab, 5*time.Second)
+		defer cancel()
+		if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := chromedp.Call(ctx, network.EmulateNetworkConditionsByRule, network.EmulateNetworkConditionsByRuleParams{
+			MatchedNetworkConditions: []*network.Conditions{{URLPattern: app.URL + "/*/hubform-upload.js*", Latency: 1000, DownloadThroughput: -1, UploadThroughput: -1}},
+		}); err != nil {
+			t.Fatal(err)
+		}
+		before, stored := received.Load(), len(h.Submissions())
+		do(t, tab, "choosing a file and sending at once", chromedp.SendKeys(chromedp.ID("hubform-acme-cv-name"), "Ada"),
+			chromedp.SetUploadFiles(chromedp.ID("hubform-acme-cv-cv"), []string{note}),
+			chromedp.Click(chromedp.CSS(`[data-hubform-submit]`)), chromedp.WaitVisible(chromedp.CSS(`[data-vendor-hubform-submitted]`)))
+		subs := h.Submissions()
+		if len(subs) != stored+1 || len(subs[stored].Attachments) != 1 || !bytes.Equal(h.File(subs[stored].Attachments[0].Key), noteData) {
+			t.Fatalf("stored %+v", subs[stored:])
+		}
+		if got := received.Load() - before; got >= int64(len(noteData)) {
+			t.Errorf("the app read %d bytes: the post carried the file", got)
 		}
 	})
 

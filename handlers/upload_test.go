@@ -205,3 +205,16 @@ func TestUploadRouteRefusals(t *testing.T) {
 		t.Errorf("a failing hub: answered %d %+v", status, ans)
 	}
 }
+
+func TestPostFiles(t *testing.T) {
+	// By default a form with files offers the upload route to its script;
+	// with PostFiles it offers none, and files travel with the post.
+	for _, postFiles := range []bool{false, true} {
+		a := newApp(t, func(cfg *handlers.Config) { cfg.PostFiles = postFiles })
+		_, doc := a.get(t, "/hubform/acme/contact", true)
+		route, offered := doc.Find("form").Attr("data-hubform-upload")
+		if offered == postFiles || (offered && route != "/hubform/acme/contact/upload-url") {
+			t.Errorf("PostFiles %v: the form offers the upload route %v (%q)", postFiles, offered, route)
+		}
+	}
+}

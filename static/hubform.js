@@ -193,21 +193,41 @@
     return uploader;
   }
 
+  // Forms whose chosen files wait for hubform-upload.js, and those of them
+  // whose post waits too.
+  const loadingFor = new WeakSet();
+  const postWaits = new WeakSet();
+
   function onFileChange(event) {
     const input = event.target;
     if (!(input instanceof HTMLInputElement) || input.type !== 'file' || !input.files || !input.files.length) return;
     const form = formOf(input);
     if (!form || !form.hasAttribute('data-hubform-upload')) return;
     const files = Array.from(input.files);
-    loadUploader().then(
-      (u) => u.add(input, files),
-      (err) => console.error('hubform: uploads from the browser are unavailable', err),
-    );
+    loadingFor.add(form);
+    const loaded = (u) => {
+      loadingFor.delete(form);
+      if (u) u.add(input, files);
+      // A post sent meanwhile waits for the uploads, or goes with the
+      // files in it if the script could not load.
+      if (postWaits.delete(form) && !(u && u.uploading(form))) form.requestSubmit();
+    };
+    loadUploader().then(loaded, (err) => {
+      console.error('hubform: uploads from the browser are unavailable', err);
+      loaded(null);
+    });
   }
 
-  // uploading reports whether form has uploads still running, which the
-  // post waits for.
-  const uploading = (form) => !!(window.hubformUpload && form && window.hubformUpload.uploading(form));
+  // uploading reports whether form has uploads still running, or about to
+  // start, which the post waits for.
+  function uploading(form) {
+    if (!form) return false;
+    if (loadingFor.has(form)) {
+      postWaits.add(form);
+      return true;
+    }
+    return !!(window.hubformUpload && window.hubformUpload.uploading(form));
+  }
 
   // Turnstile
 

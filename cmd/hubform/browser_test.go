@@ -82,18 +82,21 @@ func TestBrowserDemo(t *testing.T) {
 		files := d.tempFiles(map[string][]byte{"big.txt": bytes.Repeat([]byte("hubform "), size/8)})
 		d.open("/f/demo/contact")
 		d.fillContact("Jane Doe", "jane@example.com", "A big file.")
-		d.do(chromedp.SetUploadFiles(chromedp.ID("hubform-demo-contact-files"), files))
-		// 6 MiB at 2 MiB/s: about three seconds of upload progress events.
-		d.throttleUpload(2 << 20)
+		// The file goes to the hub's storage as soon as it is chosen, its
+		// bar under the input: 6 MiB at 2 MiB/s, about three seconds of
+		// progress events.
 		eval[bool](d, `(() => {
-		  const form = document.querySelector('form[data-hubform-form]');
-		  const bar = form.querySelector('progress[data-hubform-progress]');
+		  const list = document.getElementById('hubform-demo-contact-files-uploads');
 		  window.progressSeen = [];
 		  new MutationObserver(() => {
-		    if (!bar.hidden && form.getAttribute('aria-busy') === 'true') progressSeen.push(bar.value);
-		  }).observe(bar, {attributes: true, attributeFilter: ['value', 'hidden']});
+		    const bar = list.querySelector('li[data-state="uploading"] progress');
+		    if (bar) progressSeen.push(bar.value);
+		  }).observe(list, {attributes: true, attributeFilter: ['value'], subtree: true, childList: true});
 		  return true;
 		})()`)
+		d.throttleUpload(2 << 20)
+		d.do(chromedp.SetUploadFiles(chromedp.ID("hubform-demo-contact-files"), files))
+		d.waitForWithin(30*time.Second, `document.querySelector('#hubform-demo-contact-files-uploads li[data-state="done"]') !== null`)
 		d.do(chromedp.Click(chromedp.CSS(`[data-hubform-submit]`)))
 		d.waitForWithin(30*time.Second, `document.querySelector('[data-vendor-hubform-submitted]') !== null`)
 
@@ -105,7 +108,7 @@ func TestBrowserDemo(t *testing.T) {
 			}
 		}
 		if len(between) < 3 || !slices.IsSorted(seen) {
-			d.t.Errorf("progress values while the post was under way: %v; want at least 3 distinct ones between 0 and 100, rising", seen)
+			d.t.Errorf("progress values while the file was sent: %v; want at least 3 distinct ones between 0 and 100, rising", seen)
 		}
 		s := d.onlySubmission("demo", "contact")
 		d.wantAttachments(s, files)
@@ -253,8 +256,10 @@ func TestBrowserDemo(t *testing.T) {
 				d.t.Errorf("after the failure, #%s holds %q, want %q", id, got, want)
 			}
 		}
-		if n := eval[int](d, `document.querySelector('input[type=file]').files.length`); n != 2 {
-			d.t.Errorf("the file input holds %d files after the failure, want 2", n)
+		// The files went to the hub's storage when chosen: their tickets
+		// are kept for the next try.
+		if n := eval[int](d, `document.querySelectorAll('#hubform-demo-contact-files-uploads li[data-state="done"] input[type="hidden"]').length`); n != 2 {
+			d.t.Errorf("%d uploaded files are kept after the failure, want 2", n)
 		}
 		if n := len(d.hub.Submissions()); n != 0 {
 			d.t.Errorf("the hub stored %d submissions after refusing, want 0", n)

@@ -1,6 +1,7 @@
 // Package testkit holds what the tests of several packages share: a
 // settable clock, a log buffer safe for concurrent writes, a free loopback
-// address for a server a test starts, and waiting until it answers.
+// address for a server a test starts, waiting until it answers, and the
+// peak of the heap while an operation runs.
 package testkit
 
 import (

@@ -1,8 +1,6 @@
 package inboxbench
 
 import (
-	"runtime"
-	"runtime/metrics"
 	"slices"
 	"time"
 )
@@ -47,50 +45,6 @@ func (ts timings) quantile(q float64) time.Duration {
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
-
-// heapPeak samples the bytes of heap objects, live or not yet swept,
-// every millisecond until stopped, and keeps the largest. runtime/metrics
-// reads it without stopping the world, as runtime.ReadMemStats would.
-type heapPeak struct {
-	stop, done chan struct{}
-	peak       uint64
-}
-
-const heapMetric = "/memory/classes/heap/objects:bytes"
-
-func heapNow() uint64 {
-	s := []metrics.Sample{{Name: heapMetric}}
-	metrics.Read(s)
-	return s[0].Value.Uint64()
-}
-
-// watchHeap collects garbage, so that the peak is the operation's, and
-// starts sampling.
-func watchHeap() *heapPeak {
-	runtime.GC()
-	h := &heapPeak{stop: make(chan struct{}), done: make(chan struct{}), peak: heapNow()}
-	go func() {
-		defer close(h.done)
-		tick := time.NewTicker(time.Millisecond)
-		defer tick.Stop()
-		for {
-			select {
-			case <-h.stop:
-				return
-			case <-tick.C:
-				h.peak = max(h.peak, heapNow())
-			}
-		}
-	}()
-	return h
-}
-
-// end stops sampling and returns the peak in bytes.
-func (h *heapPeak) end() uint64 {
-	close(h.stop)
-	<-h.done
-	return max(h.peak, heapNow())
-}
 
 // countingWriter discards what is written and counts the bytes, as a
 // client reading an export as fast as it comes would.

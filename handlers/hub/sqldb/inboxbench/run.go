@@ -15,6 +15,7 @@ import (
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/export"
 	"github.com/hubform/hubform/handlers/hub/sqldb"
+	"github.com/hubform/hubform/handlers/hub/testkit"
 )
 
 // Options are what differs between the databases.
@@ -326,11 +327,11 @@ func measureExports(ctx context.Context, db *sqldb.DB) ([]exportResult, error) {
 		write func(context.Context, export.Lister, hub.Filter, io.Writer) error
 	}{{"csv", export.CSV}, {"json", export.JSON}} {
 		w := &countingWriter{}
-		h := watchHeap()
+		h := testkit.WatchHeap()
 		began := time.Now()
 		err := e.write(ctx, db, hub.Filter{Site: Site, Slug: Slug}, w)
 		took := time.Since(began)
-		peak := h.end()
+		peak := h.End()
 		if err != nil {
 			return nil, fmt.Errorf("%s export: %w", e.name, err)
 		}
