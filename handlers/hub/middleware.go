@@ -87,14 +87,35 @@ func (s *Server) preflight(c echo.Context) error {
 	return c.NoContent(http.StatusNoContent)
 }
 
-// uploadCORS lets browsers PUT files to signed URLs from any origin: the
-// signature, not the origin, is what authorizes an upload. Every answer,
-// refusals included, carries the headers, so a browser can read them.
-func uploadCORS(next echo.HandlerFunc) echo.HandlerFunc {
+// UploadKeyer is an Uploads handler whose URLs name the object key they
+// take, which lets the hub answer a browser's preflight for the key's form.
+type UploadKeyer interface {
+	UploadKey(r *http.Request) string
+}
+
+// uploadCORS lets browsers PUT files to signed URLs from the origins the
+// file's form allows, from any when it lists none, as the form's own
+// routes do (cors). The signature is what authorizes an upload; the origin
+// is the form owner's say in which sites send it files. An answer about
+// no known upload carries "*", so that a browser can read why.
+func (s *Server) uploadCORS(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		h := c.Response().Header()
-		h.Set("Access-Control-Allow-Origin", "*")
-		if c.Request().Method == http.MethodOptions {
+		h.Add("Vary", "Origin")
+		r := c.Request()
+		if origin := r.Header.Get("Origin"); origin == "" {
+			h.Set("Access-Control-Allow-Origin", "*") // no browser's: nothing to decide
+		} else {
+			switch allowed, known := s.uploadOrigins(r); {
+			case !known || len(allowed) == 0:
+				h.Set("Access-Control-Allow-Origin", "*")
+			case containsFold(allowed, origin):
+				h.Set("Access-Control-Allow-Origin", origin)
+			case r.Method == http.MethodOptions:
+				return &Error{Status: http.StatusForbidden, Message: "origin " + origin + " may not send files to this form"}
+			}
+		}
+		if r.Method == http.MethodOptions {
 			h.Set("Access-Control-Allow-Methods", "PUT")
 			h.Set("Access-Control-Allow-Headers", "Content-Type")
 			h.Set("Access-Control-Max-Age", "600")
@@ -102,6 +123,24 @@ func uploadCORS(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		return next(c)
 	}
+}
+
+// uploadOrigins returns the allowed origins of the form whose upload r
+// names, and whether r names one.
+func (s *Server) uploadOrigins(r *http.Request) ([]string, bool) {
+	keyer, ok := s.cfg.Uploads.(UploadKeyer)
+	if !ok {
+		return nil, false
+	}
+	u, err := s.cfg.Store.Upload(r.Context(), keyer.UploadKey(r))
+	if err != nil {
+		return nil, false
+	}
+	form, err := s.cfg.Forms.Lookup(u.Site, u.Slug)
+	if err != nil {
+		return nil, false
+	}
+	return form.Settings.AllowedOrigins, true
 }
 
 func containsFold(list []string, s string) bool {

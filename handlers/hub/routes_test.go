@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -399,6 +400,37 @@ func TestPutPreflight(t *testing.T) {
 	}
 	if got := strings.ToLower(res.header.Get("Access-Control-Allow-Headers")); !strings.Contains(got, "content-type") {
 		t.Errorf("Access-Control-Allow-Headers %q, want Content-Type", got)
+	}
+}
+
+func TestPutPreflightForTheFormsOrigins(t *testing.T) {
+	// A form that lists origins takes files from browsers on those alone;
+	// one that lists none, from any.
+	h := newHarnessWithForms(t, func(dir string) {
+		form := `{"fields": [{"name": "cv", "type": "file"}], "steps": [{"id": "main", "fields": ["cv"]}], "hub": {"allowedOrigins": ["https://ok.example"]}}`
+		if err := os.WriteFile(filepath.Join(dir, "acme", "cors-files.json"), []byte(form), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	})
+	preflight := func(uploadURL, origin string) *response {
+		t.Helper()
+		return h.do(http.MethodOptions, strings.TrimPrefix(uploadURL, h.srv.URL), "", "Origin: "+origin,
+			"Access-Control-Request-Method: PUT", "Access-Control-Request-Headers: content-type")
+	}
+	listed := h.uploadURL("cors-files", "cv.pdf", "application/pdf", 3).UploadURL
+	for _, tt := range []struct {
+		name, uploadURL, origin string
+		status                  int
+		allow                   string
+	}{
+		{"a listed origin", listed, "https://ok.example", http.StatusNoContent, "https://ok.example"},
+		{"another origin", listed, "https://elsewhere.example", http.StatusForbidden, ""},
+		{"a form that lists none", h.uploadURL("apply", "a.pdf", "application/pdf", 3).UploadURL, "https://elsewhere.example", http.StatusNoContent, "*"},
+	} {
+		res := preflight(tt.uploadURL, tt.origin)
+		if res.status != tt.status || res.header.Get("Access-Control-Allow-Origin") != tt.allow {
+			t.Errorf("%s: %d, Allow-Origin %q; want %d, %q", tt.name, res.status, res.header.Get("Access-Control-Allow-Origin"), tt.status, tt.allow)
+		}
 	}
 }
 

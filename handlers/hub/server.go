@@ -225,9 +225,9 @@ func (s *Server) routes() {
 	v1.OPTIONS("/:site/:slug/submit", s.preflight, s.cors)
 	if s.cfg.Uploads != nil {
 		put := echo.WrapHandler(s.cfg.Uploads)
-		e.PUT(UploadsPath, put, uploadCORS)
-		e.OPTIONS(UploadsPath, put, uploadCORS)
-		e.Match([]string{http.MethodGet, http.MethodPost, http.MethodHead}, UploadsPath, put, uploadCORS)
+		e.PUT(UploadsPath, put, s.uploadCORS)
+		e.OPTIONS(UploadsPath, put, s.uploadCORS)
+		e.Match([]string{http.MethodGet, http.MethodPost, http.MethodHead}, UploadsPath, put, s.uploadCORS)
 	}
 	for _, mount := range s.cfg.Mount {
 		mount(e)

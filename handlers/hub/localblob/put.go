@@ -54,6 +54,10 @@ type putHandler struct {
 	uploads Uploads
 }
 
+// UploadKey returns the object key r's signed URL names (hub.UploadKeyer);
+// the handler checks the signature.
+func (h *putHandler) UploadKey(r *http.Request) string { return r.URL.Query().Get(queryKey) }
+
 func (h *putHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPut {
 		w.Header().Set("Allow", http.MethodPut)
