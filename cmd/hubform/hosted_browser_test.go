@@ -404,6 +404,7 @@ func applyWithJavaScript(h *hostedTab) {
 	if !h.evalBool(`document.getElementById('hubform-acme-apply-cv').value === ''`) {
 		h.t.Error("the file input still holds the file, which the post would carry")
 	}
+	h.check("the form with its file uploaded")
 	h.fill("note", "Sent with htmx.")
 	h.click(`[data-hubform-submit]`)
 	h.waitFor(`document.querySelector('[data-vendor-hubform-submitted]') !== null`)
