@@ -251,12 +251,14 @@ func TestCountsMigration(t *testing.T) {
 func TestSearchIndexAnalyzed(t *testing.T) {
 	ctx := context.Background()
 	db := openURL(t, pgtest.URL(t))
+	// 20,000: the hub's own indexing may take some of them meanwhile, but
+	// either it or IndexQueued indexes 10,000 at least.
 	if _, err := db.Writer().Exec(`INSERT INTO submissions (id, site, form, created_at, payload, attachments, client_addr, user_agent)
-		SELECT 'x' || lpad(i::text, 6, '0'), 'site', 'form', i, '{"n":"' || i || '"}', '[]', '', '' FROM generate_series(1, 10000) i`); err != nil {
+		SELECT 'x' || lpad(i::text, 6, '0'), 'site', 'form', i, '{"n":"' || i || '"}', '[]', '', '' FROM generate_series(1, 20000) i`); err != nil {
 		t.Fatal(err)
 	}
-	if n, err := db.IndexQueued(ctx); err != nil || n != 10000 {
-		t.Fatalf("IndexQueued = %d, %v; want 10000", n, err)
+	if _, err := db.IndexQueued(ctx); err != nil {
+		t.Fatal(err)
 	}
 	// The statistics of tables reach other sessions within a second.
 	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(50 * time.Millisecond) {
@@ -268,7 +270,7 @@ func TestSearchIndexAnalyzed(t *testing.T) {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatal("submission_search was not analyzed after 10,000 submissions were indexed")
+			t.Fatal("submission_search was not analyzed after 20,000 submissions were indexed")
 		}
 	}
 }
