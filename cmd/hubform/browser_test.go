@@ -60,7 +60,7 @@ func TestBrowserDemo(t *testing.T) {
 		})
 		d.open("/f/demo/contact")
 		d.fillContact("Jane Doe", "jane@example.com", "Hello from the browser.")
-		d.do(chromedp.SetUploadFiles(chromedp.ID("hubform-demo-contact-files"), files))
+		d.chooseFiles(files)
 		d.submitAndWait(`[data-vendor-hubform-submitted]`)
 
 		s := d.onlySubmission("demo", "contact")
@@ -245,7 +245,7 @@ func TestBrowserDemo(t *testing.T) {
 		d.hub.FailNext("/submit", http.StatusServiceUnavailable, "hub is resting")
 		d.open("/f/demo/contact")
 		d.fillContact("Jane Doe", "jane@example.com", "Will it work?")
-		d.do(chromedp.SetUploadFiles(chromedp.ID("hubform-demo-contact-files"), files))
+		d.chooseFiles(files)
 		d.submitAndWait(`[data-hubform-submit-error]`)
 
 		if msg := d.text(`[data-hubform-submit-error]`); !strings.Contains(msg, "cannot be sent right now") || strings.Contains(msg, "hub is resting") {
@@ -542,12 +542,33 @@ func (d *browserDemo) text(selector string) string {
 	return eval[string](d, fmt.Sprintf(`document.querySelector(%q).textContent.trim()`, selector))
 }
 
+// chooseFiles chooses files in the contact form's file input and waits
+// until the browser has sent them to the hub's storage. The list of files
+// under the input grows meanwhile and moves the button below it: a click
+// aimed at the button before would miss it.
+func (d *browserDemo) chooseFiles(files []string) {
+	d.t.Helper()
+	d.do(chromedp.SetUploadFiles(chromedp.ID("hubform-demo-contact-files"), files))
+	d.waitFor(fmt.Sprintf(`document.querySelectorAll('#hubform-demo-contact-files-uploads li[data-state="done"]').length === %d`, len(files)))
+}
+
 // submitAndWait clicks the form's submit button and waits for an element
 // matching selector.
 func (d *browserDemo) submitAndWait(selector string) {
 	d.t.Helper()
 	d.do(chromedp.Click(chromedp.CSS(`[data-hubform-submit]`)))
-	d.waitFor(fmt.Sprintf(`document.querySelector(%q) !== null`, selector))
+	// Files chosen just before go first, from the browser, and the post
+	// after them: on a loaded machine that may take seconds. A failure
+	// says where the form stood.
+	found := browsertest.Eval[bool](d.t, d.tab, 40*time.Second, fmt.Sprintf(`new Promise((resolve) => {
+	  const end = Date.now() + 30000;
+	  const check = () => document.querySelector(%q) ? resolve(true) : Date.now() > end ? resolve(false) : setTimeout(check, 20);
+	  check();
+	})`, selector), chromedp.EvalAwaitPromise)
+	if !found {
+		d.t.Fatalf("after the submit, no %s within 30 s; the form reads %q", selector,
+			eval[string](d, `(document.querySelector('[data-hubform]') || document.body).innerText.replace(/\n+/g, ' | ')`))
+	}
 }
 
 func (d *browserDemo) clickStep(step, button string) {
