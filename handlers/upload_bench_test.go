@@ -11,9 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/s3"
-	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/labstack/echo/v4"
@@ -54,12 +51,7 @@ func newUploadBench(b *testing.B, browser context.Context, bucket bool) *uploadB
 	var configure []func(*hub.Config)
 	if bucket {
 		bucketURL := s3test.URL(b)
-		client, name := s3test.Client(b, bucketURL)
-		if _, err := client.PutBucketCors(context.Background(), &s3.PutBucketCorsInput{Bucket: aws.String(name), CORSConfiguration: &types.CORSConfiguration{
-			CORSRules: []types.CORSRule{{AllowedOrigins: []string{"*"}, AllowedMethods: []string{"PUT"}, AllowedHeaders: []string{"Content-Type"}}},
-		}}); err != nil {
-			b.Fatal(err)
-		}
+		s3test.AllowBrowsers(b, bucketURL)
 		files, err := s3blob.Open(context.Background(), bucketURL)
 		if err != nil {
 			b.Fatal(err)

@@ -161,6 +161,19 @@ func TestFilesGoStraightToStorageInTheBrowser(t *testing.T) {
 		t.Helper()
 		return browsertest.Eval[string](t, tab, 5*time.Second, js)
 	}
+	// sendWhileUploading chooses a file in acme/cv's page in tab, holds
+	// its upload and clicks Send meanwhile. It returns what lets the
+	// upload go on, and how many posts the app had before the click.
+	sendWhileUploading := func(t *testing.T, tab context.Context) (release func(), posted int32) {
+		t.Helper()
+		release = hold()
+		do(t, tab, "choosing a file", chromedp.SetUploadFiles(chromedp.ID("hubform-acme-cv-cv"), []string{note}))
+		browsertest.WaitFor(t, tab, 10*time.Second, `!!document.querySelector('#hubform-acme-cv-cv-uploads li[data-state="uploading"]')`)
+		posted = posts.Load()
+		do(t, tab, "sending the form while the file uploads", chromedp.SendKeys(chromedp.ID("hubform-acme-cv-name"), "Ada"), chromedp.Click(chromedp.CSS(`[data-hubform-submit]`)))
+		return release, posted
+	}
+
 	t.Run("javascript on", func(t *testing.T) {
 		tab := open(t, true, "/page/acme/contact")
 		before := received.Load()
@@ -222,12 +235,8 @@ func TestFilesGoStraightToStorageInTheBrowser(t *testing.T) {
 
 	t.Run("the post waits for uploads", func(t *testing.T) {
 		tab := open(t, true, "/page/acme/cv")
-		release := hold()
+		release, posted := sendWhileUploading(t, tab)
 		defer release()
-		do(t, tab, "choosing a file", chromedp.SetUploadFiles(chromedp.ID("hubform-acme-cv-cv"), []string{note}))
-		browsertest.WaitFor(t, tab, 10*time.Second, `!!document.querySelector('#hubform-acme-cv-cv-uploads li[data-state="uploading"]')`)
-		posted := posts.Load()
-		do(t, tab, "sending the form while the file uploads", chromedp.SendKeys(chromedp.ID("hubform-acme-cv-name"), "Ada"), chromedp.Click(chromedp.CSS(`[data-hubform-submit]`)))
 		if got := text(t, tab, `document.querySelector('#hubform-acme-cv-cv-uploads li [role="status"]').textContent`); got != "Please wait until your files are uploaded." {
 			t.Errorf("the upload's status reads %q while the post waits", got)
 		}
@@ -270,12 +279,8 @@ func TestFilesGoStraightToStorageInTheBrowser(t *testing.T) {
 
 	t.Run("cancel", func(t *testing.T) {
 		tab := open(t, true, "/page/acme/cv")
-		release := hold()
+		release, posted := sendWhileUploading(t, tab)
 		defer release()
-		do(t, tab, "choosing a file", chromedp.SetUploadFiles(chromedp.ID("hubform-acme-cv-cv"), []string{note}))
-		browsertest.WaitFor(t, tab, 10*time.Second, `!!document.querySelector('#hubform-acme-cv-cv-uploads li[data-state="uploading"]')`)
-		posted := posts.Load()
-		do(t, tab, "sending the form while the file uploads", chromedp.SendKeys(chromedp.ID("hubform-acme-cv-name"), "Ada"), chromedp.Click(chromedp.CSS(`[data-hubform-submit]`)))
 		do(t, tab, "cancelling the upload", chromedp.Click(chromedp.CSS(`#hubform-acme-cv-cv-uploads [data-hubform-upload-cancel]`)))
 		if n := browsertest.Eval[int](t, tab, 5*time.Second, `document.querySelectorAll('#hubform-acme-cv-cv-uploads li').length`); n != 0 {
 			t.Errorf("%d uploads listed after cancelling", n)

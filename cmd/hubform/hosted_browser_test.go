@@ -5,9 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/s3"
-	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 	"github.com/hubform/hubform/handlers/hub/s3blob"
 	"github.com/hubform/hubform/handlers/hub/s3blob/s3test"
 	"io"
@@ -70,12 +67,7 @@ func TestBrowserHosted(t *testing.T) {
 	// page's policy lets the browser send the file to.
 	t.Run("with JavaScript, files in a bucket", func(t *testing.T) {
 		bucketURL := s3test.URL(t)
-		client, bucket := s3test.Client(t, bucketURL)
-		if _, err := client.PutBucketCors(context.Background(), &s3.PutBucketCorsInput{Bucket: aws.String(bucket), CORSConfiguration: &types.CORSConfiguration{
-			CORSRules: []types.CORSRule{{AllowedOrigins: []string{"*"}, AllowedMethods: []string{"PUT"}, AllowedHeaders: []string{"Content-Type"}}},
-		}}); err != nil {
-			t.Fatal(err)
-		}
+		s3test.AllowBrowsers(t, bucketURL)
 		files, err := s3blob.Open(context.Background(), bucketURL)
 		if err != nil {
 			t.Fatal(err)

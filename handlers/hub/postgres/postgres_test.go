@@ -129,62 +129,35 @@ func TestOpenReadOnlyRefuses(t *testing.T) {
 	}
 }
 
-func TestSynchronousCommit(t *testing.T) {
+func TestSessionSettings(t *testing.T) {
 	// A URL, or a server, that turns synchronous commits off does not
-	// make the hub answer before a submission is on disk.
+	// make the hub answer before a submission is on disk; every statement
+	// is planned with its arguments, unless the URL asks otherwise.
 	u, err := url.Parse(pgtest.URL(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tt := range []struct{ set, want string }{
-		{"off", "on"},
-		{"local", "local"},
-		{"", "on"},
+	for _, tt := range []struct{ setting, set, want string }{
+		{"synchronous_commit", "off", "on"},
+		{"synchronous_commit", "local", "local"},
+		{"synchronous_commit", "", "on"},
+		{"plan_cache_mode", "", "force_custom_plan"},
+		{"plan_cache_mode", "auto", "auto"},
 	} {
-		t.Run(fmt.Sprintf("%q", tt.set), func(t *testing.T) {
+		t.Run(fmt.Sprintf("%s=%q", tt.setting, tt.set), func(t *testing.T) {
 			q := u.Query()
 			if tt.set != "" {
-				q.Set("synchronous_commit", tt.set)
+				q.Set(tt.setting, tt.set)
 			}
 			v := *u
 			v.RawQuery = q.Encode()
 			db := openURL(t, v.String())
 			var got string
-			if err := db.Writer().QueryRow(`SHOW synchronous_commit`).Scan(&got); err != nil {
+			if err := db.Writer().QueryRow(`SELECT current_setting($1)`, tt.setting).Scan(&got); err != nil {
 				t.Fatal(err)
 			}
 			if got != tt.want {
-				t.Errorf("synchronous_commit = %q, want %q", got, tt.want)
-			}
-		})
-	}
-}
-
-func TestCustomPlans(t *testing.T) {
-	// Every statement is planned with its arguments, unless the URL
-	// asks otherwise.
-	u, err := url.Parse(pgtest.URL(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, tt := range []struct{ set, want string }{
-		{"", "force_custom_plan"},
-		{"auto", "auto"},
-	} {
-		t.Run(fmt.Sprintf("%q", tt.set), func(t *testing.T) {
-			q := u.Query()
-			if tt.set != "" {
-				q.Set("plan_cache_mode", tt.set)
-			}
-			v := *u
-			v.RawQuery = q.Encode()
-			db := openURL(t, v.String())
-			var got string
-			if err := db.Reader().QueryRow(`SHOW plan_cache_mode`).Scan(&got); err != nil {
-				t.Fatal(err)
-			}
-			if got != tt.want {
-				t.Errorf("plan_cache_mode = %q, want %q", got, tt.want)
+				t.Errorf("%s = %q, want %q", tt.setting, got, tt.want)
 			}
 		})
 	}

@@ -25,6 +25,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 
 	"github.com/hubform/hubform/handlers/hub/testkit"
 )
@@ -155,4 +156,19 @@ func newClient(endpoint string) *s3.Client {
 			return aws.Credentials{AccessKeyID: AccessKeyID, SecretAccessKey: SecretAccessKey}, nil
 		}),
 	})
+}
+
+// AllowBrowsers gives the bucket of bucketURL CORS rules that let a page
+// on any origin PUT files to its presigned URLs, as a browser that sends
+// files straight to the bucket does.
+func AllowBrowsers(t testing.TB, bucketURL string) {
+	t.Helper()
+	client, bucket := Client(t, bucketURL)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, err := client.PutBucketCors(ctx, &s3.PutBucketCorsInput{Bucket: aws.String(bucket), CORSConfiguration: &types.CORSConfiguration{
+		CORSRules: []types.CORSRule{{AllowedOrigins: []string{"*"}, AllowedMethods: []string{"PUT"}, AllowedHeaders: []string{"Content-Type"}, ExposeHeaders: []string{"ETag"}}},
+	}}); err != nil {
+		t.Fatalf("s3test: put bucket CORS: %v", err)
+	}
 }
