@@ -235,7 +235,7 @@ func typeValues(schema *hubclient.Schema, posted map[string][]string, files map[
 		case f.Type == hubclient.FieldFile:
 			// Files posted, and files the browser uploaded (their tickets).
 			var chosen []any
-			var names []string
+			names := []string{}
 			for _, fh := range files[f.Name] {
 				chosen, names = append(chosen, fh), append(names, fh.Filename)
 			}

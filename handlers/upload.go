@@ -16,8 +16,7 @@ import (
 	"github.com/hubform/hubform/hubclient"
 )
 
-// Values of the upload route's post (components.UploadField… names them
-// for the script).
+// Values of the upload route's post, as hubform-upload.js names them.
 const (
 	uploadField    = "field"
 	uploadFilename = "filename"
