@@ -108,11 +108,12 @@ func (s stamper) attachment(f Form, rendering, field, value string) (hubclient.A
 	if !ok || !strings.HasPrefix(value, ticketPrefix) || rendering == "" {
 		return hubclient.Attachment{}, false
 	}
-	got, err := base64.RawURLEncoding.DecodeString(sig)
+	// Strict: a ticket has one spelling.
+	got, err := base64.RawURLEncoding.Strict().DecodeString(sig)
 	if err != nil || !hmac.Equal(got, s.mac("hubform upload", f.Site, f.Slug, rendering, encoded)) {
 		return hubclient.Attachment{}, false
 	}
-	body, err := base64.RawURLEncoding.DecodeString(encoded)
+	body, err := base64.RawURLEncoding.Strict().DecodeString(encoded)
 	var a hubclient.Attachment
 	if err != nil || json.Unmarshal(body, &a) != nil || a.Field != field {
 		return hubclient.Attachment{}, false
