@@ -70,6 +70,7 @@ var DefaultTexts = Texts{
 	"uploadRetry":     "Try again",
 	"uploadRemove":    "Remove",
 	"uploadWait":      "Please wait until your files are uploaded.",
+	"uploadFallback":  "This file could not be sent on its own: it will go with the form, or try again.",
 	"choose":          "Choose…",
 	"honeypot":        "Leave this field empty",
 }

@@ -224,12 +224,64 @@ func TestFilesGoStraightToStorageInTheBrowser(t *testing.T) {
 		browsertest.WaitFor(t, tab, 10*time.Second, `!!document.querySelector('#hubform-acme-cv-cv-uploads li[data-state="failed"] [data-hubform-upload-retry]:not([hidden])')`)
 		do(t, tab, "trying again", chromedp.Click(chromedp.CSS(`#hubform-acme-cv-cv-uploads [data-hubform-upload-retry]`)))
 		browsertest.WaitFor(t, tab, 10*time.Second, `!!document.querySelector('#hubform-acme-cv-cv-uploads li[data-state="done"]')`)
+		if n := browsertest.Eval[int](t, tab, 5*time.Second, `document.getElementById('hubform-acme-cv-cv').files.length`); n != 0 {
+			t.Errorf("the file input holds %d files once the retry uploaded it: the post would carry it again", n)
+		}
 		// The input is empty and required: its upload satisfies it.
 		do(t, tab, "sending the form", chromedp.SendKeys(chromedp.ID("hubform-acme-cv-name"), "Ada"),
 			chromedp.Click(chromedp.CSS(`[data-hubform-submit]`)), chromedp.WaitVisible(chromedp.CSS(`[data-vendor-hubform-submitted]`)))
 		subs := h.Submissions()
 		if last := subs[len(subs)-1]; len(last.Attachments) != 1 || !bytes.Equal(h.File(last.Attachments[0].Key), noteData) {
 			t.Errorf("stored %+v", last)
+		}
+	})
+
+	// openUnreachable opens acme/cv's page in a browser that cannot reach
+	// the hub's storage, though it reaches the app, and chooses a file.
+	openUnreachable := func(t *testing.T) context.Context {
+		t.Helper()
+		tab := open(t, true, "/page/acme/cv")
+		ctx, cancel := context.WithTimeout(tab, 5*time.Second)
+		defer cancel()
+		if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := chromedp.Call(ctx, network.EmulateNetworkConditionsByRule, network.EmulateNetworkConditionsByRuleParams{
+			MatchedNetworkConditions: []*network.Conditions{{URLPattern: h.Server.URL + "/v1/_uploads*", Offline: true, DownloadThroughput: -1, UploadThroughput: -1}},
+		}); err != nil {
+			t.Fatal(err)
+		}
+		do(t, tab, "choosing a file", chromedp.SetUploadFiles(chromedp.ID("hubform-acme-cv-cv"), []string{note}))
+		return tab
+	}
+
+	t.Run("a file that failed, removed, leaves its input", func(t *testing.T) {
+		tab := openUnreachable(t)
+		browsertest.WaitFor(t, tab, 10*time.Second, `document.getElementById('hubform-acme-cv-cv').files.length === 1`)
+		do(t, tab, "removing the file", chromedp.Click(chromedp.CSS(`#hubform-acme-cv-cv-uploads [data-hubform-upload-remove]`)))
+		if n := browsertest.Eval[int](t, tab, 5*time.Second, `document.getElementById('hubform-acme-cv-cv').files.length`); n != 0 {
+			t.Errorf("the file input holds %d files after the file was removed", n)
+		}
+	})
+
+	t.Run("the network fails: the file goes with the form", func(t *testing.T) {
+		tab := openUnreachable(t)
+		browsertest.WaitFor(t, tab, 10*time.Second, `!!document.querySelector('#hubform-acme-cv-cv-uploads li[data-state="failed"]')`)
+		if got := text(t, tab, `document.querySelector('#hubform-acme-cv-cv-uploads li [role="status"]').textContent`); got != "This file could not be sent on its own: it will go with the form, or try again." {
+			t.Errorf("the failed upload reads %q", got)
+		}
+		if n := browsertest.Eval[int](t, tab, 5*time.Second, `document.getElementById('hubform-acme-cv-cv').files.length`); n != 1 {
+			t.Fatalf("the file input holds %d files after the upload failed, want the file back", n)
+		}
+		before, stored := received.Load(), len(h.Submissions())
+		do(t, tab, "sending the form", chromedp.SendKeys(chromedp.ID("hubform-acme-cv-name"), "Ada"),
+			chromedp.Click(chromedp.CSS(`[data-hubform-submit]`)), chromedp.WaitVisible(chromedp.CSS(`[data-vendor-hubform-submitted]`)))
+		subs := h.Submissions()
+		if len(subs) != stored+1 || len(subs[stored].Attachments) != 1 || !bytes.Equal(h.File(subs[stored].Attachments[0].Key), noteData) {
+			t.Fatalf("stored %+v", subs[stored:])
+		}
+		if got := received.Load() - before; got < int64(len(noteData)) {
+			t.Errorf("the app read %d bytes: the post did not carry the file", got)
 		}
 	})
 

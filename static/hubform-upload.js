@@ -95,7 +95,14 @@
   function startUpload(item) {
     const u = uploads.get(item);
     const texts = uploadTexts(u.form);
-    const failed = (message, retry) => setUploadState(item, 'failed', message || texts.uploadFailed || 'The file could not be uploaded.', retry);
+    // A file that could not go on its own (the hub or the network failed,
+    // not the file refused) goes back in its input: sent with the form, it
+    // travels through the app as without JavaScript, unless a retry works.
+    const failed = (message, retry) => {
+      if (retry) withFile(u, true);
+      setUploadState(item, 'failed', message || (retry ? texts.uploadFallback : texts.uploadFailed) || 'The file could not be uploaded.', retry);
+    };
+    withFile(u, false);
     item.querySelector('progress').value = 0;
     setUploadState(item, 'uploading', '');
     const mime = u.file.type || 'application/octet-stream';
@@ -156,10 +163,22 @@
     xhr.send(u.file);
   }
 
+  // withFile puts u's file in its input, or takes it out, leaving the
+  // others there.
+  function withFile(u, present) {
+    const current = Array.from(u.input.files || []);
+    if (current.includes(u.file) === present) return;
+    const dt = new DataTransfer();
+    for (const f of current) if (f !== u.file) dt.items.add(f);
+    if (present) dt.items.add(u.file);
+    u.input.files = dt.files;
+  }
+
   function removeUpload(item) {
     const u = uploads.get(item);
     if (!u) return;
     if (u.abort) u.abort();
+    withFile(u, false);
     uploads.delete(item);
     waiting.delete(u.form); // a file given up is a change of mind: no post
     item.remove();
