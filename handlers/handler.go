@@ -55,9 +55,9 @@ type Config struct {
 	// straight to the hub's storage (see the upload route).
 	PostFiles bool
 	// OnSuccess is called once per submission the hub accepted, with the
-	// values sent, after the form's own FormOptions.OnSuccess. Files in
-	// them can be read only during the call; Bind fills a struct of
-	// yours from them.
+	// values sent, after the form's own FormOptions.OnSuccess. Each file
+	// is a hubclient.Attachment, its key naming it in the hub's storage;
+	// Bind fills a struct of yours from them.
 	OnSuccess func(ctx context.Context, form Form, values map[string]any)
 	// OnError is called once per submission that failed, after the form's
 	// own FormOptions.OnError, with the whole error: what the visitor

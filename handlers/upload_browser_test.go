@@ -241,16 +241,7 @@ func TestFilesGoStraightToStorageInTheBrowser(t *testing.T) {
 	openUnreachable := func(t *testing.T) context.Context {
 		t.Helper()
 		tab := open(t, true, "/page/acme/cv")
-		ctx, cancel := context.WithTimeout(tab, 5*time.Second)
-		defer cancel()
-		if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := chromedp.Call(ctx, network.EmulateNetworkConditionsByRule, network.EmulateNetworkConditionsByRuleParams{
-			MatchedNetworkConditions: []*network.Conditions{{URLPattern: h.Server.URL + "/v1/_uploads*", Offline: true, DownloadThroughput: -1, UploadThroughput: -1}},
-		}); err != nil {
-			t.Fatal(err)
-		}
+		browsertest.EmulateNetwork(t, tab, network.Conditions{URLPattern: h.Server.URL + "/v1/_uploads*", Offline: true, DownloadThroughput: -1, UploadThroughput: -1})
 		do(t, tab, "choosing a file", chromedp.SetUploadFiles(chromedp.ID("hubform-acme-cv-cv"), []string{note}))
 		return tab
 	}
@@ -306,16 +297,7 @@ func TestFilesGoStraightToStorageInTheBrowser(t *testing.T) {
 
 	t.Run("a post sent before the upload script loads", func(t *testing.T) {
 		tab := open(t, true, "/page/acme/cv")
-		ctx, cancel := context.WithTimeout(tab, 5*time.Second)
-		defer cancel()
-		if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := chromedp.Call(ctx, network.EmulateNetworkConditionsByRule, network.EmulateNetworkConditionsByRuleParams{
-			MatchedNetworkConditions: []*network.Conditions{{URLPattern: app.URL + "/*/hubform-upload.js*", Latency: 1000, DownloadThroughput: -1, UploadThroughput: -1}},
-		}); err != nil {
-			t.Fatal(err)
-		}
+		browsertest.EmulateNetwork(t, tab, network.Conditions{URLPattern: app.URL + "/*/hubform-upload.js*", Latency: 1000, DownloadThroughput: -1, UploadThroughput: -1})
 		before, stored := received.Load(), len(h.Submissions())
 		do(t, tab, "choosing a file and sending at once", chromedp.SendKeys(chromedp.ID("hubform-acme-cv-name"), "Ada"),
 			chromedp.SetUploadFiles(chromedp.ID("hubform-acme-cv-cv"), []string{note}),

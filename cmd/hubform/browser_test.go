@@ -758,15 +758,7 @@ func colorScheme(t *testing.T, tab context.Context, scheme string) {
 
 func (d *browserDemo) emulate(c network.Conditions) {
 	d.t.Helper()
-	ctx := d.ctx(5 * time.Second)
-	if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
-		d.t.Fatal(err)
-	}
-	if _, err := chromedp.Call(ctx, network.EmulateNetworkConditionsByRule, network.EmulateNetworkConditionsByRuleParams{
-		MatchedNetworkConditions: []*network.Conditions{&c},
-	}); err != nil {
-		d.t.Fatalf("emulating network conditions: %v", err)
-	}
+	browsertest.EmulateNetwork(d.t, d.tab, c)
 }
 
 // screenshot saves a full-page PNG of the tab into the test's artifact

@@ -30,6 +30,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 )
 
@@ -171,5 +172,23 @@ func WaitFor(t testing.TB, ctx context.Context, timeout time.Duration, js string
 		t.Fatalf("waiting for %s: %v", js, err)
 	case !ok:
 		t.Fatalf("waiting for %s: still false after %v", js, timeout)
+	}
+}
+
+// EmulateNetwork applies network conditions to the requests of the tab of
+// ctx from now on: those whose URL matches c.URLPattern, or all when it is
+// empty, are slowed, delayed or cut off as c says. It fails the test when
+// the browser refuses.
+func EmulateNetwork(t testing.TB, ctx context.Context, c network.Conditions) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
+		t.Fatalf("enabling the network domain: %v", err)
+	}
+	if _, err := chromedp.Call(ctx, network.EmulateNetworkConditionsByRule, network.EmulateNetworkConditionsByRuleParams{
+		MatchedNetworkConditions: []*network.Conditions{&c},
+	}); err != nil {
+		t.Fatalf("emulating network conditions: %v", err)
 	}
 }
