@@ -141,7 +141,9 @@ func (db *DB) indexedMany(ctx context.Context, n int) error {
 // IndexQueued indexes for search every submission queued for it, and
 // returns how many it indexed. A DB indexes them by itself when writing
 // is quiet; a program that has just filled a database calls IndexQueued
-// to have its searches use the index at once.
+// to have its searches use the index at once. It returns once the queue
+// is empty, including the submissions another indexer (this DB's own, in
+// the background, or another hub's) was indexing meanwhile.
 func (db *DB) IndexQueued(ctx context.Context) (int, error) {
 	if db.search == NoSearchIndex {
 		return 0, nil
@@ -153,13 +155,27 @@ func (db *DB) IndexQueued(ctx context.Context) (int, error) {
 		if err != nil {
 			return total, db.errorf("index queued submissions: %w", err)
 		}
-		if n == 0 {
-			if err := db.indexedMany(ctx, total); err != nil {
-				return total, db.errorf("index queued submissions: %w", err)
-			}
-			return total, nil
+		if n > 0 {
+			continue
+		}
+		queued, err := db.searchQueueLength(ctx)
+		if err != nil {
+			return total, db.errorf("index queued submissions: %w", err)
+		}
+		if queued == 0 {
+			break
+		}
+		// Another indexer holds them: wait for its transaction to end.
+		select {
+		case <-ctx.Done():
+			return total, db.errorf("index queued submissions: %w", ctx.Err())
+		case <-time.After(10 * time.Millisecond):
 		}
 	}
+	if err := db.indexedMany(ctx, total); err != nil {
+		return total, db.errorf("index queued submissions: %w", err)
+	}
+	return total, nil
 }
 
 // searchQueueLength returns how many submissions are queued for search.

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hubform/hubform/handlers/hub/postgres"
+	"github.com/hubform/hubform/handlers/hub/postgres/pgtest"
 	"github.com/hubform/hubform/handlers/hub/sqldb"
 	"github.com/hubform/hubform/handlers/hub/sqldb/storetest"
 )
@@ -105,5 +107,49 @@ func TestSearchIndexForgets(t *testing.T) {
 	}
 	if _, err := db.Writer().Exec(`INSERT INTO submission_search (submission_search) VALUES ('integrity-check')`); err != nil {
 		t.Errorf("the index fails its integrity check: %v", err)
+	}
+}
+
+// TestIndexQueuedWaitsForOtherIndexers has another indexer hold part of
+// the queue, as the DB's own does in the background or another hub's:
+// IndexQueued returns only once that part is indexed too.
+func TestIndexQueuedWaitsForOtherIndexers(t *testing.T) {
+	ctx := context.Background()
+	db, err := postgres.Open(ctx, pgtest.URL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	db.SetSearchQueue(1_000_000, time.Hour) // indexed by IndexQueued alone
+	store(t, db, 0, 20, "okapi")
+	other, err := db.Writer().BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Rollback()
+	if _, err := other.ExecContext(ctx, `SELECT id FROM submission_search_queue ORDER BY id LIMIT 5 FOR UPDATE`); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := db.IndexQueued(ctx)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		t.Fatalf("IndexQueued returned (%v) while another indexer held 5 queued submissions", err)
+	case <-time.After(300 * time.Millisecond):
+	}
+	other.Rollback() // it failed: they are still queued
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	var waiting, indexed int
+	if err := db.Reader().QueryRow(`SELECT (SELECT COUNT(*) FROM submission_search_queue),
+		(SELECT COUNT(*) FROM submission_search WHERE payload_lower LIKE '%okapi%')`).Scan(&waiting, &indexed); err != nil {
+		t.Fatal(err)
+	}
+	if waiting != 0 || indexed != 20 {
+		t.Errorf("%d submissions queued, %d indexed; want 0, 20", waiting, indexed)
 	}
 }
