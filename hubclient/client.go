@@ -117,10 +117,37 @@ func (c *Client) UploadURL(ctx context.Context, site, slug string, req UploadURL
 	if err := c.do(ctx, http.MethodPost, base+"/upload-url", req, maxAnswerBytes, &res); err != nil {
 		return nil, fail(err)
 	}
-	if !res.OK || res.UploadURL == "" || res.Key == "" {
-		return nil, fail(errors.New("answer lacks ok, uploadUrl or key"))
+	switch {
+	case !res.OK || res.Key == "":
+		return nil, fail(errors.New("answer lacks ok or key"))
+	case res.Parts != nil && !req.Parts:
+		return nil, fail(errors.New("answer has parts, which were not asked for"))
+	case res.Parts != nil && (res.Parts.UploadID == "" || res.Parts.PartSize <= 0 || len(res.Parts.URLs) != res.Parts.Count(req.Size)):
+		return nil, fail(fmt.Errorf("answer's parts do not cover the file of %d bytes", req.Size))
+	case res.Parts == nil && res.UploadURL == "":
+		return nil, fail(errors.New("answer lacks uploadUrl"))
 	}
 	return &res, nil
+}
+
+// CompleteUpload joins the parts of a file sent in parts with POST
+// {base}/upload-complete (PROTOCOL.md §10); its key may then be submitted.
+func (c *Client) CompleteUpload(ctx context.Context, site, slug string, req CompleteUploadRequest) error {
+	fail := func(err error) error { return &UploadError{Err: fmt.Errorf("completing the parts of %s: %w", req.Key, err)} }
+	base, err := c.FormURL(site, slug)
+	if err != nil {
+		return fail(err)
+	}
+	var res struct {
+		OK bool `json:"ok"`
+	}
+	if err := c.do(ctx, http.MethodPost, base+"/upload-complete", req, maxAnswerBytes, &res); err != nil {
+		return fail(err)
+	}
+	if !res.OK {
+		return fail(errors.New(`answer says "ok": false`))
+	}
+	return nil
 }
 
 // Submit sends a submission with POST {base}/submit. An answer of

@@ -20,16 +20,59 @@ type UploadURLRequest struct {
 	// Size is the file's length in bytes.
 	Size int64  `json:"size"`
 	MIME string `json:"mime"`
+	// Parts says the client can send the file in parts (PROTOCOL.md §10):
+	// a hub that offers them may then answer Parts instead of UploadURL.
+	// It is an extension of the protocol: hubs that do not know it ignore
+	// it and answer one URL.
+	Parts bool `json:"parts,omitempty"`
 }
 
 // UploadURLResponse is the answer of the upload-url route (PROTOCOL.md §2.4).
 type UploadURLResponse struct {
 	OK bool `json:"ok"`
-	// UploadURL is the presigned address the file body is PUT to.
-	UploadURL string `json:"uploadUrl"`
+	// UploadURL is the presigned address the file body is PUT to; empty
+	// when the hub answered Parts.
+	UploadURL string `json:"uploadUrl,omitempty"`
 	// Key is the object-storage key of the file, named again in the
 	// attachment that refers to it.
 	Key string `json:"key"`
+	// Parts, answered only to a request with Parts, has the file sent in
+	// parts and completed with the upload-complete route.
+	Parts *UploadParts `json:"parts,omitempty"`
+}
+
+// UploadParts is how a file goes in parts (PROTOCOL.md §10): part n, from
+// 1, is the bytes from (n-1)×PartSize on, PartSize of them or what is left,
+// PUT to URLs[n-1]; each PUT answers the part's ETag header, which the
+// upload-complete route is given back.
+type UploadParts struct {
+	UploadID string   `json:"uploadId"`
+	PartSize int64    `json:"partSize"`
+	URLs     []string `json:"urls"`
+}
+
+// Count returns how many parts a file of size bytes makes: at least one.
+func (p *UploadParts) Count(size int64) int {
+	if p.PartSize <= 0 || size <= p.PartSize {
+		return 1
+	}
+	return int((size + p.PartSize - 1) / p.PartSize)
+}
+
+// CompleteUploadRequest is the body of the upload-complete route
+// (PROTOCOL.md §10): every part of the upload, in order.
+type CompleteUploadRequest struct {
+	Key      string         `json:"key"`
+	UploadID string         `json:"uploadId"`
+	Parts    []UploadedPart `json:"parts"`
+}
+
+// UploadedPart is a part a PUT stored.
+type UploadedPart struct {
+	// Number counts from 1.
+	Number int `json:"number"`
+	// ETag is the part's ETag header, as answered, quotes included.
+	ETag string `json:"etag"`
 }
 
 // Attachment describes an uploaded file in the submit body (PROTOCOL.md §2.5).

@@ -268,6 +268,9 @@ type Upload struct {
 	ExpiresAt time.Time
 	// UploadedAt is when the body was stored; zero before.
 	UploadedAt time.Time
+	// PartsID is the storage's id of the upload when the file goes in
+	// parts (PartUploader); empty for one PUT.
+	PartsID string
 	// SubmissionID is the submission that claimed the upload; empty before.
 	SubmissionID string
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/labstack/echo/v4/middleware"
 
 	"github.com/hubform/hubform/handlers/hub/captcha"
+	"github.com/hubform/hubform/hubclient"
 )
 
 // FormSource is where the hub finds its forms.
@@ -78,6 +79,30 @@ type Sealer interface {
 	Seal(ctx context.Context, u Upload) error
 }
 
+// PartUploader is implemented by Blobs that take a large file in parts,
+// each PUT to its own signed URL, several at a time, so that a cut
+// connection resumes with the parts not yet stored and a file may be
+// larger than one PUT allows (the protocol's files in parts). The file
+// whole, once completed, is where a single PUT would have put it: staged
+// for a Sealer, at u.Key otherwise.
+type PartUploader interface {
+	// StartParts begins u's upload in parts of partSize bytes, the last
+	// one shorter, and returns the storage's id for it and one URL per
+	// part, valid for expiry.
+	StartParts(ctx context.Context, u Upload, partSize int64, expiry time.Duration) (id string, urls []string, err error)
+	// CompleteParts joins the parts of u (u.PartsID) into its file, each
+	// part named with the ETag its PUT answered. Parts missing, or whose
+	// ETags or sizes do not match, give an error wrapping ErrParts.
+	CompleteParts(ctx context.Context, u Upload, parts []hubclient.UploadedPart) error
+	// AbortParts discards the parts of u's upload (u.PartsID); one
+	// completed or aborted already is not an error.
+	AbortParts(ctx context.Context, u Upload) error
+}
+
+// ErrParts means the parts named to complete an upload are not those
+// stored for it.
+var ErrParts = errors.New("the parts do not make the file")
+
 // LeftoverSweeper is implemented by Blobs that may hold bodies no upload
 // record accounts for: the temporary file of an upload cut short by a
 // crash, or a body PUT to a staging object after its file was sealed.
@@ -105,6 +130,16 @@ type Captcha interface {
 const (
 	DefaultMaxBodyBytes    = 1 << 20
 	DefaultUploadURLExpiry = 15 * time.Minute
+	// DefaultUploadPartSize is small enough that a cut connection sends
+	// little again, and large enough for object stores, which take parts
+	// of 5 MiB at the least, and 10,000 parts at the most.
+	DefaultUploadPartSize = 16 << 20
+	// PartsFrom is how many parts' size a file has at the least to go in
+	// parts: below, one PUT costs less than several requests.
+	PartsFrom = 4
+	// maxParts is how many parts a file goes in at the most, as S3 allows;
+	// a larger file has larger parts.
+	maxParts = 10_000
 	DefaultRateLimit       = 60
 	DefaultBodyTimeout     = 30 * time.Second
 	// UploadsPath is where the hub serves the PUT endpoint of its local
@@ -132,6 +167,10 @@ type Config struct {
 	// UploadURLExpiry is how long a signed upload URL works; zero means
 	// DefaultUploadURLExpiry, which is also the most allowed.
 	UploadURLExpiry time.Duration
+	// UploadPartSize is the size of the parts a file goes in, when Blobs
+	// is a PartUploader and the client can send parts: files of at least
+	// PartsFrom parts of it do. Zero means DefaultUploadPartSize.
+	UploadPartSize int64
 	// BodyTimeout is how long a client may take to send a JSON body, and
 	// the base of an upload's allowance; zero means DefaultBodyTimeout.
 	BodyTimeout time.Duration
@@ -175,6 +214,12 @@ func NewServer(cfg Config) (*Server, error) {
 	}
 	if cfg.BodyTimeout <= 0 {
 		cfg.BodyTimeout = DefaultBodyTimeout
+	}
+	if cfg.UploadPartSize == 0 {
+		cfg.UploadPartSize = DefaultUploadPartSize
+	}
+	if cfg.UploadPartSize < 0 {
+		return nil, fmt.Errorf("hub: upload part size %d is negative", cfg.UploadPartSize)
 	}
 	if cfg.MaxBodyBytes <= 0 {
 		cfg.MaxBodyBytes = DefaultMaxBodyBytes
@@ -223,6 +268,10 @@ func (s *Server) routes() {
 	v1.OPTIONS("/:site/:slug", s.preflight, s.cors)
 	v1.OPTIONS("/:site/:slug/upload-url", s.preflight, s.cors)
 	v1.OPTIONS("/:site/:slug/submit", s.preflight, s.cors)
+	if _, ok := s.cfg.Blobs.(PartUploader); ok {
+		v1.POST("/:site/:slug/upload-complete", s.postUploadComplete, s.cors, limited)
+		v1.OPTIONS("/:site/:slug/upload-complete", s.preflight, s.cors)
+	}
 	if s.cfg.Uploads != nil {
 		put := echo.WrapHandler(s.cfg.Uploads)
 		e.PUT(UploadsPath, put, s.uploadCORS)

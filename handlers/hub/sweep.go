@@ -45,6 +45,11 @@ func (s *Server) Sweep(ctx context.Context, ttl time.Duration) (int, error) {
 				return deleted, err
 			}
 			progress = true
+			if parts, ok := s.cfg.Blobs.(PartUploader); ok && u.PartsID != "" {
+				if err := parts.AbortParts(ctx, u); err != nil {
+					s.cfg.Logger.Warn("sweep: parts left in storage", slog.String("key", u.Key), slog.Any("error", err))
+				}
+			}
 			if err := s.cfg.Blobs.Delete(ctx, u.Key); err != nil {
 				s.cfg.Logger.Warn("sweep: file left in storage", slog.String("key", u.Key), slog.Any("error", err))
 			}

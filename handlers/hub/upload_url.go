@@ -1,7 +1,10 @@
 package hub
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"log/slog"
 	"mime"
 	"net/http"
 	"strings"
@@ -42,6 +45,10 @@ func (s *Server) postUploadURL(c echo.Context) error {
 		Key: NewUploadKey(form.Site, form.Slug, req.Filename), Site: form.Site, Slug: form.Slug,
 		Filename: req.Filename, MIME: req.MIME, Size: req.Size, CreatedAt: now, ExpiresAt: now.Add(s.cfg.UploadURLExpiry),
 	}
+	c.Response().Header().Set("Cache-Control", "no-store")
+	if parts, ok := s.cfg.Blobs.(PartUploader); ok && req.Parts && req.Size >= PartsFrom*s.cfg.UploadPartSize {
+		return s.startParts(c, parts, u)
+	}
 	// Signed before it is recorded, so that a failure leaves no record: a
 	// URL whose upload is not recorded is never handed out, and no PUT to
 	// it could be claimed.
@@ -52,8 +59,71 @@ func (s *Server) postUploadURL(c echo.Context) error {
 	if err := s.cfg.Store.CreateUpload(ctx, u); err != nil {
 		return Internal("recording the upload", err)
 	}
-	c.Response().Header().Set("Cache-Control", "no-store")
 	return c.JSON(http.StatusOK, hubclient.UploadURLResponse{OK: true, UploadURL: url, Key: u.Key})
+}
+
+// startParts answers the upload-url route for a file that goes in parts
+// (PartUploader): as with one URL, the upload is recorded only once the
+// storage has signed its parts' URLs.
+func (s *Server) startParts(c echo.Context, parts PartUploader, u Upload) error {
+	ctx := c.Request().Context()
+	size := max(s.cfg.UploadPartSize, (u.Size+maxParts-1)/maxParts)
+	id, urls, err := parts.StartParts(ctx, u, size, s.cfg.UploadURLExpiry)
+	if err != nil {
+		return Internal("starting an upload in parts", err)
+	}
+	u.PartsID = id
+	if err := s.cfg.Store.CreateUpload(ctx, u); err != nil {
+		if aerr := parts.AbortParts(context.WithoutCancel(ctx), u); aerr != nil {
+			s.cfg.Logger.Warn("an upload in parts left unrecorded", slog.String("key", u.Key), slog.Any("error", aerr))
+		}
+		return Internal("recording the upload", err)
+	}
+	return c.JSON(http.StatusOK, hubclient.UploadURLResponse{OK: true, Key: u.Key,
+		Parts: &hubclient.UploadParts{UploadID: id, PartSize: size, URLs: urls}})
+}
+
+// maxUploadCompleteBody caps the upload-complete request: a key, an id and
+// an ETag for each of up to maxParts parts.
+const maxUploadCompleteBody = 1 << 20
+
+// postUploadComplete joins the parts of a file sent in parts, named with
+// their ETags, into the file; its key may then be submitted, as after one
+// PUT. Completing a file already completed answers as the first time, so
+// that a client whose answer was lost may ask again.
+func (s *Server) postUploadComplete(c echo.Context) error {
+	form := formOf(c)
+	var req hubclient.CompleteUploadRequest
+	if err := s.readJSON(c, maxUploadCompleteBody, &req); err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	u, err := s.cfg.Store.Upload(ctx, req.Key)
+	switch {
+	case errors.Is(err, ErrNotFound) || err == nil && (u.Site != form.Site || u.Slug != form.Slug || u.PartsID == "" || u.PartsID != req.UploadID):
+		return &Error{Status: http.StatusNotFound, Message: "this form has no upload in parts of that key and id"}
+	case err != nil:
+		return Internal("reading the upload record", err)
+	case u.SubmissionID != "":
+		return &Error{Status: http.StatusConflict, Message: "the file was already uploaded and submitted"}
+	}
+	if len(req.Parts) == 0 || len(req.Parts) > maxParts {
+		return &Error{Status: http.StatusBadRequest, Message: fmt.Sprintf("parts: want 1 to %d", maxParts)}
+	}
+	for i, p := range req.Parts {
+		if p.Number != i+1 || p.ETag == "" || len(p.ETag) > 256 {
+			return &Error{Status: http.StatusBadRequest, Message: fmt.Sprintf("parts[%d]: want part %d with its ETag", i, i+1)}
+		}
+	}
+	err = s.cfg.Blobs.(PartUploader).CompleteParts(ctx, u, req.Parts)
+	switch {
+	case errors.Is(err, ErrParts):
+		return &Error{Status: http.StatusBadRequest, Message: ErrParts.Error() + ": send the parts not stored, or start again"}
+	case err != nil:
+		return Internal("completing an upload in parts", err)
+	}
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return c.JSON(http.StatusOK, map[string]bool{"ok": true})
 }
 
 func hasFileField(s *hubclient.Schema) bool {

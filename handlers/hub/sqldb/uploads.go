@@ -9,7 +9,7 @@ import (
 	"github.com/hubform/hubform/handlers/hub"
 )
 
-const uploadColumns = "key, site, form, filename, mime, size, created_at, expires_at, uploaded_at, submission_id"
+const uploadColumns = "key, site, form, filename, mime, size, created_at, expires_at, uploaded_at, submission_id, parts_id"
 
 // CreateUpload records an upload the hub is signing a URL for. A key that
 // exists already is an error.
@@ -22,9 +22,9 @@ func (db *DB) CreateUpload(ctx context.Context, u hub.Upload) error {
 		return db.errorf("create upload: empty key")
 	}
 	_, err = w.ExecContext(ctx,
-		`INSERT INTO uploads (`+uploadColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+		`INSERT INTO uploads (`+uploadColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
 		u.Key, u.Site, u.Slug, text(u.Filename), u.MIME, u.Size,
-		millis(u.CreatedAt), millis(u.ExpiresAt), nullMillis(u.UploadedAt), nullString(u.SubmissionID))
+		millis(u.CreatedAt), millis(u.ExpiresAt), nullMillis(u.UploadedAt), nullString(u.SubmissionID), u.PartsID)
 	if err != nil {
 		return db.errorf("create upload %q: %w", u.Key, err)
 	}
@@ -152,7 +152,7 @@ func scanUpload(s scanner) (hub.Upload, error) {
 		uploaded         sql.NullInt64
 		submission       sql.NullString
 	)
-	err := s.Scan(&u.Key, &u.Site, &u.Slug, &u.Filename, &u.MIME, &u.Size, &created, &expires, &uploaded, &submission)
+	err := s.Scan(&u.Key, &u.Site, &u.Slug, &u.Filename, &u.MIME, &u.Size, &created, &expires, &uploaded, &submission, &u.PartsID)
 	if err != nil {
 		return hub.Upload{}, err
 	}

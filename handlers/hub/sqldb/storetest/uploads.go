@@ -21,6 +21,8 @@ func testUploadRoundTrip(t *testing.T, open Open) {
 	pending.UploadedAt = time.Time{}
 	claimed := Upload("uploads/site/form/2/b.pdf")
 	claimed.SubmissionID = "S1"
+	inParts := Upload("uploads/site/form/4/d.mov")
+	inParts.UploadedAt, inParts.PartsID = time.Time{}, "2~parts-id"
 	tests := []struct {
 		name string
 		u    hub.Upload
@@ -28,6 +30,7 @@ func testUploadRoundTrip(t *testing.T, open Open) {
 		{"pending", pending},
 		{"uploaded", Upload("uploads/site/form/3/c.pdf")},
 		{"claimed", claimed},
+		{"in parts", inParts},
 		{"zero times", hub.Upload{Key: "uploads/z", Site: "s", Slug: "f"}},
 	}
 	for _, tt := range tests {
