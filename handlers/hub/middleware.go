@@ -121,6 +121,8 @@ func (s *Server) uploadCORS(next echo.HandlerFunc) echo.HandlerFunc {
 			h.Set("Access-Control-Max-Age", "600")
 			return c.NoContent(http.StatusNoContent)
 		}
+		// A part's ETag is what completes an upload in parts.
+		h.Set("Access-Control-Expose-Headers", "ETag")
 		return next(c)
 	}
 }

@@ -73,6 +73,10 @@ func (h *putHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		refuse(w, http.StatusForbidden, "upload URL is not signed for PUT")
 		return
 	}
+	if su.part != 0 {
+		h.servePart(w, r, su)
+		return
+	}
 	key := su.key
 	if err := checkKey(key); err != nil {
 		refuse(w, http.StatusBadRequest, "the upload URL names an invalid object key")
@@ -164,16 +168,22 @@ func checkHeaders(r *http.Request, rec hub.Upload, signedType string) (string, i
 	if _, _, err := mime.ParseMediaType(rec.MIME); err != nil {
 		return fmt.Sprintf("type %q of the upload is not a media type", rec.MIME), http.StatusUnsupportedMediaType
 	}
+	return checkLength(r, rec.Size)
+}
+
+// checkLength compares the request's Content-Length with the length the
+// upload URL was issued for.
+func checkLength(r *http.Request, length int64) (string, int) {
 	// net/http reports a request without Content-Length and without a
 	// chunked body as length 0, so the header itself is looked at.
 	if len(r.TransferEncoding) > 0 || r.ContentLength < 0 || r.Header.Get("Content-Length") == "" {
 		return "Content-Length is required; chunked bodies are not accepted", http.StatusLengthRequired
 	}
 	switch {
-	case r.ContentLength > rec.Size:
-		return fmt.Sprintf("Content-Length %d is larger than the %d bytes the upload URL was issued for", r.ContentLength, rec.Size), http.StatusRequestEntityTooLarge
-	case r.ContentLength < rec.Size:
-		return fmt.Sprintf("Content-Length %d is smaller than the %d bytes the upload URL was issued for", r.ContentLength, rec.Size), http.StatusBadRequest
+	case r.ContentLength > length:
+		return fmt.Sprintf("Content-Length %d is larger than the %d bytes the upload URL was issued for", r.ContentLength, length), http.StatusRequestEntityTooLarge
+	case r.ContentLength < length:
+		return fmt.Sprintf("Content-Length %d is smaller than the %d bytes the upload URL was issued for", r.ContentLength, length), http.StatusBadRequest
 	}
 	return "", 0
 }
@@ -183,9 +193,16 @@ func checkHeaders(r *http.Request, rec hub.Upload, signedType string) (string, i
 // that no object, temporary file or sidecar remains. It returns the message
 // and status of a failure, or a zero status.
 func (s *Store) store(ctx context.Context, key string, rec hub.Upload, body io.Reader) (string, int) {
+	return s.storeBody(ctx, key, rec.MIME, rec.Size, false, body)
+}
+
+// storeBody is store for size bytes of type contentType; replace lets the
+// body take the place of an object key has already.
+func (s *Store) storeBody(ctx context.Context, key, contentType string, length int64, replace bool, body io.Reader) (string, int) {
+	rec := hub.Upload{MIME: contentType, Size: length}
 	wctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	bw, err := s.newWriter(wctx, key, rec.MIME)
+	bw, err := s.newWriter(wctx, key, rec.MIME, !replace)
 	if err != nil {
 		s.log.Error("localblob: starting a write", "key", key, "err", err)
 		return "storing the file failed", http.StatusInternalServerError

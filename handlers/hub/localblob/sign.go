@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"errors"
+	"net/http"
 	"net/url"
 	"strconv"
 	"time"
@@ -20,7 +21,14 @@ const (
 	queryMethod      = "method"
 	queryContentType = "contentType"
 	querySignature   = "signature"
+	// A part's URL (see Store.StartParts) signs three more.
+	queryPart    = "part"
+	queryPartsID = "upload"
+	queryLength  = "length"
 )
+
+// partMembers are the query members a part's URL signs besides the others.
+var partMembers = []string{queryPart, queryPartsID, queryLength}
 
 // Reasons a URL is refused; their texts are shown to the client.
 var (
@@ -46,6 +54,11 @@ type signedURL struct {
 	// contentType is empty unless the URL was signed with one.
 	contentType string
 	expiry      time.Time
+	// part, from 1, is the part of upload partsID the URL takes, length
+	// bytes of; zero for a URL of the whole file.
+	part    int
+	partsID string
+	length  int64
 }
 
 // URLFromKey implements fileblob.URLSigner.
@@ -90,12 +103,37 @@ func (g *signer) verify(q url.Values) (signedURL, error) {
 	if g.now().Unix() > exp {
 		return signedURL{}, errExpired
 	}
-	return signedURL{
+	su := signedURL{
 		key:         q.Get(queryKey),
 		method:      q.Get(queryMethod),
 		contentType: q.Get(queryContentType),
 		expiry:      time.Unix(exp, 0),
-	}, nil
+	}
+	if q.Has(queryPart) {
+		part, perr := strconv.Atoi(q.Get(queryPart))
+		length, lerr := strconv.ParseInt(q.Get(queryLength), 10, 64)
+		if perr != nil || lerr != nil || part < 1 || length < 0 || q.Get(queryPartsID) == "" {
+			return signedURL{}, errBadSignature // signed so by the secret's holder alone
+		}
+		su.part, su.partsID, su.length = part, q.Get(queryPartsID), length
+	}
+	return su, nil
+}
+
+// partURL returns the URL of part (from 1) of the upload partsID of key,
+// length bytes, that expires after expiry.
+func (g *signer) partURL(key, partsID string, part int, length int64, expiry time.Duration) string {
+	u := g.base
+	q := url.Values{}
+	q.Set(queryKey, key)
+	q.Set(queryExpiry, strconv.FormatInt(g.now().Add(expiry).Unix(), 10))
+	q.Set(queryMethod, http.MethodPut)
+	q.Set(queryPart, strconv.Itoa(part))
+	q.Set(queryPartsID, partsID)
+	q.Set(queryLength, strconv.FormatInt(length, 10))
+	q.Set(querySignature, g.mac(q))
+	u.RawQuery = q.Encode()
+	return u.String()
 }
 
 // mac is fileblob.URLSignerHMAC's MAC: HMAC-SHA256 over the query encoding
@@ -107,6 +145,11 @@ func (g *signer) mac(q url.Values) string {
 	signed.Set(queryMethod, q.Get(queryMethod))
 	if ct := q.Get(queryContentType); ct != "" {
 		signed.Set(queryContentType, ct)
+	}
+	if q.Has(queryPart) {
+		for _, m := range partMembers {
+			signed.Set(m, q.Get(m))
+		}
 	}
 	h := hmac.New(sha256.New, g.secret)
 	h.Write([]byte(signed.Encode()))

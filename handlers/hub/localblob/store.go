@@ -172,17 +172,20 @@ func (s *Store) Delete(ctx context.Context, key string) error {
 // renames it into place: dir/k.<hex>.tmp. No key ends so (see checkKey).
 const tmpExt = ".tmp"
 
-// SweepLeftovers deletes the temporary files of uploads last written
-// before before, and returns how many it deleted. A body is written to one
-// only while it arrives; one that stays is what a process killed during
-// an upload leaves.
+// SweepLeftovers deletes the temporary files of uploads, and the parts of
+// uploads in parts, last written before before, and returns how many files
+// it deleted. A body is written to a temporary file only while it arrives;
+// one that stays is what a process killed during an upload leaves. Parts
+// are deleted when joined, or when the hub's sweep aborts their upload;
+// older ones belong to an upload whose record is gone.
 func (s *Store) SweepLeftovers(ctx context.Context, before time.Time) (int, error) {
 	var stale []string
+	partsDir := filepath.Join(s.dir, filepath.FromSlash(partsPrefix))
 	err := filepath.WalkDir(s.dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || ctx.Err() != nil {
 			return errors.Join(err, ctx.Err())
 		}
-		if !d.Type().IsRegular() || !strings.HasSuffix(d.Name(), tmpExt) {
+		if !d.Type().IsRegular() || !strings.HasSuffix(d.Name(), tmpExt) && !strings.HasPrefix(p, partsDir) {
 			return nil
 		}
 		if info, err := d.Info(); err == nil && info.ModTime().Before(before) {
@@ -208,12 +211,12 @@ func (s *Store) SweepLeftovers(ctx context.Context, before time.Time) (int, erro
 }
 
 // newWriter starts writing the object key. The write is complete only when
-// Close returns nil; cancelling ctx before Close discards it. IfNotExist
+// Close returns nil; cancelling ctx before Close discards it. ifNotExist
 // makes the write fail rather than replace an object stored meanwhile.
-func (s *Store) newWriter(ctx context.Context, key, contentType string) (*blob.Writer, error) {
+func (s *Store) newWriter(ctx context.Context, key, contentType string, ifNotExist bool) (*blob.Writer, error) {
 	s.dirMu.RLock()
 	defer s.dirMu.RUnlock()
-	opts := &blob.WriterOptions{ContentType: contentType, IfNotExist: true}
+	opts := &blob.WriterOptions{ContentType: contentType, IfNotExist: ifNotExist}
 	w, err := s.bucket.NewWriter(ctx, key, opts)
 	if err != nil && gcerrors.Code(err) == gcerrors.NotFound {
 		// Another process sharing the directory pruned it between our
@@ -279,6 +282,8 @@ func checkKey(key string) error {
 		return bad(`ends in ".attrs"`)
 	case strings.HasSuffix(key, tmpExt):
 		return bad(`ends in ".tmp"`)
+	case strings.HasPrefix(key, partsPrefix):
+		return bad(`starts with "` + partsPrefix + `", where parts are kept`)
 	}
 	for _, r := range key {
 		if r < 0x20 || r == 0x7f || r == '\\' {
