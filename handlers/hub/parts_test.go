@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/json"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -139,6 +140,12 @@ func TestFilesInPartsRefusals(t *testing.T) {
 	// A part of another length than its URL's.
 	h.put(u.Parts.URLs[4], "", body[:0]).wantError(t, http.StatusBadRequest)
 	h.put(u.Parts.URLs[4], "", body[:2]).wantError(t, http.StatusRequestEntityTooLarge)
+	// A part of unknown length.
+	chunked, err := http.NewRequest(http.MethodPut, u.Parts.URLs[4], struct{ io.Reader }{bytes.NewReader(body[4*partSize:])})
+	if err != nil {
+		t.Fatal(err)
+	}
+	send(t, chunked).wantError(t, http.StatusLengthRequired)
 	// A URL whose part number was changed.
 	h.put(strings.Replace(u.Parts.URLs[4], "part=5", "part=4", 1), "", body[4*partSize:]).wantError(t, http.StatusForbidden)
 
@@ -159,7 +166,9 @@ func TestFilesInPartsRefusals(t *testing.T) {
 	// Parts out of order.
 	req.UploadID = u.Parts.UploadID
 	req.Parts = []hubclient.UploadedPart{{Number: 2, ETag: etags[1]}, {Number: 1, ETag: etags[0]}}
-	h.postJSON("/v1/acme/big/upload-complete", req).wantError(t, http.StatusBadRequest)
+	if a := h.postJSON("/v1/acme/big/upload-complete", req).wantError(t, http.StatusBadRequest); !strings.Contains(a.Error, "want part 1") {
+		t.Errorf("parts out of order: %q, want the first part asked for", a.Error)
+	}
 	// Not yet completed, the file cannot be submitted.
 	att := hubclient.Attachment{Key: u.Key, Filename: "v.mp4", Size: int64(len(body)), MIME: "video/mp4", Field: "video"}
 	h.submit("big", hubclient.SubmitRequest{Payload: map[string]any{}, Attachments: []hubclient.Attachment{att}}).wantError(t, http.StatusUnprocessableEntity)

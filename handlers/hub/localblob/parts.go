@@ -102,8 +102,9 @@ func (h *putHandler) servePart(w http.ResponseWriter, r *http.Request, su signed
 func etag(sum []byte) string { return `"` + hex.EncodeToString(sum) + `"` }
 
 // CompleteParts implements hub.PartUploader: it writes u's file from its
-// parts, in order, checking each against its ETag as it reads it, and
-// deletes the parts. A file completed already is left as it is.
+// parts, in order, once they are all there and add up to its size,
+// checking each against its ETag as it reads it, and deletes the parts. A
+// file completed already is left as it is.
 func (s *Store) CompleteParts(ctx context.Context, u hub.Upload, parts []hubclient.UploadedPart) error {
 	if err := checkKey(u.Key); err != nil {
 		return err
@@ -123,8 +124,6 @@ func (s *Store) CompleteParts(ctx context.Context, u hub.Upload, parts []hubclie
 			return fmt.Errorf("localblob: part %d of %q is not stored: %w", p.Number, u.Key, hub.ErrParts)
 		case err != nil:
 			return notFound(u.Key, err)
-		case etag(a.MD5) != p.ETag:
-			return fmt.Errorf("localblob: part %d of %q has another ETag: %w", p.Number, u.Key, hub.ErrParts)
 		}
 		total += a.Size
 	}
@@ -151,7 +150,7 @@ func (s *Store) join(ctx context.Context, u hub.Upload, parts []hubclient.Upload
 	for _, p := range parts {
 		err := s.copyPart(ctx, struct{ io.Writer }{bw}, sum, buf, partKey(u.PartsID, p.Number))
 		if err == nil && etag(sum.Sum(nil)) != p.ETag {
-			err = fmt.Errorf("localblob: part %d of %q changed while it was joined: %w", p.Number, u.Key, hub.ErrParts)
+			err = fmt.Errorf("localblob: part %d of %q has another ETag: %w", p.Number, u.Key, hub.ErrParts)
 		}
 		if err != nil {
 			cancel()
