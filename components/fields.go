@@ -100,7 +100,7 @@ func choiceType(fieldType string) string {
 // uploadTexts returns, as JSON, the texts the script shows while it uploads
 // files from the browser.
 func uploadTexts(t Texts) string {
-	keys := []string{"uploading", "uploaded", "uploadCancel", "uploadRetry", "uploadRemove", "uploadWait", "uploadFailed", "uploadFallback"}
+	keys := []string{"uploading", "uploaded", "uploadCancel", "uploadRetry", "uploadRemove", "uploadWait", "uploadFailed", "uploadFallback", "uploadOffline"}
 	texts := make(map[string]string, len(keys))
 	for _, k := range keys {
 		texts[k] = t.T(k)

@@ -71,6 +71,7 @@ var DefaultTexts = Texts{
 	"uploadRemove":    "Remove",
 	"uploadWait":      "Please wait until your files are uploaded.",
 	"uploadFallback":  "This file could not be sent on its own: it will go with the form, or try again.",
+	"uploadOffline":   "No network: the upload goes on when it is back.",
 	"choose":          "Choose…",
 	"honeypot":        "Leave this field empty",
 }

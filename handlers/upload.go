@@ -22,6 +22,13 @@ const (
 	uploadFilename = "filename"
 	uploadSize     = "size"
 	uploadMIME     = "mime"
+	// uploadParts says the script can send the file in parts.
+	uploadParts = "parts"
+	// The upload-complete route's post: the ticket, the parts' upload id
+	// and their ETags in order.
+	uploadTicket   = "ticket"
+	uploadPartsID  = "uploadId"
+	uploadPartETag = "etag"
 )
 
 // ticketPrefix begins a posted value that stands for a file the browser
@@ -36,7 +43,11 @@ type uploadAnswer struct {
 	UploadURL string `json:"uploadUrl,omitempty"`
 	Key       string `json:"key,omitempty"`
 	Ticket    string `json:"ticket,omitempty"`
-	Error     string `json:"error,omitempty"`
+	// Parts, when the hub has the file sent in parts, are the hub's, and
+	// Complete the app's route that joins them once they are sent.
+	Parts    *hubclient.UploadParts `json:"parts,omitempty"`
+	Complete string                 `json:"complete,omitempty"`
+	Error    string                 `json:"error,omitempty"`
 }
 
 // uploadURL asks the hub for an address to which the visitor's browser
@@ -73,7 +84,7 @@ func (h *Handler) uploadURL(c echo.Context) error {
 		h.cfg.Logger.Info("upload refused: not a file of this form", "site", f.Site, "form", f.Slug, "field", r.PostForm.Get(uploadField))
 		return refuse(http.StatusBadRequest, texts, "postUnreadable")
 	}
-	req := hubclient.UploadURLRequest{Filename: r.PostForm.Get(uploadFilename), Size: size, MIME: r.PostForm.Get(uploadMIME)}
+	req := hubclient.UploadURLRequest{Filename: r.PostForm.Get(uploadFilename), Size: size, MIME: r.PostForm.Get(uploadMIME), Parts: r.PostForm.Get(uploadParts) == "1"}
 	if req.MIME == "" {
 		req.MIME = "application/octet-stream"
 	}
@@ -89,8 +100,55 @@ func (h *Handler) uploadURL(c echo.Context) error {
 		return refuse(status, texts, key)
 	}
 	a := hubclient.Attachment{Key: res.Key, Filename: req.Filename, Size: req.Size, MIME: req.MIME, Field: field.Name}
+	answer := uploadAnswer{UploadURL: res.UploadURL, Key: res.Key, Ticket: h.stamps.ticket(f, rendering, a), Parts: res.Parts}
+	if res.Parts != nil {
+		complete := *r.URL
+		complete.Path = strings.TrimSuffix(r.URL.Path, "/upload-url") + "/upload-complete"
+		answer.Complete = complete.RequestURI()
+	}
 	c.Response().Header().Set("Cache-Control", "no-store")
-	return c.JSON(http.StatusOK, uploadAnswer{UploadURL: res.UploadURL, Key: res.Key, Ticket: h.stamps.ticket(f, rendering, a)})
+	return c.JSON(http.StatusOK, answer)
+}
+
+// uploadComplete has the hub join the parts of a file the visitor's
+// browser sent in parts. The post names the field, the rendering and the
+// file's ticket, which must be this app's for them, the parts' upload id,
+// and the parts' ETags in order.
+func (h *Handler) uploadComplete(c echo.Context) error {
+	r := c.Request()
+	f := formOf(c)
+	reg := h.form(f)
+	schema, _ := h.cache.get(r.Context(), reg.client, f.Site, f.Slug) // for its texts alone
+	texts := components.TextsFor(schema, c.QueryParam("locale"))
+	refuse := func(status int, key string) error {
+		return c.JSON(status, uploadAnswer{Error: texts.T(key)})
+	}
+	r.Body = http.MaxBytesReader(c.Response(), r.Body, 1<<20)
+	if err := r.ParseForm(); err != nil {
+		return refuse(http.StatusBadRequest, "postUnreadable")
+	}
+	a, ok := h.stamps.attachment(f, r.PostForm.Get(hubclient.IdempotencyKeyField), r.PostForm.Get(uploadField), r.PostForm.Get(uploadTicket))
+	etags := r.PostForm[uploadPartETag]
+	if !ok || len(etags) == 0 {
+		h.cfg.Logger.Warn("upload not completed: the ticket is not this app's for the form, field and rendering", "site", f.Site, "form", f.Slug)
+		return refuse(http.StatusBadRequest, "postUnreadable")
+	}
+	req := hubclient.CompleteUploadRequest{Key: a.Key, UploadID: r.PostForm.Get(uploadPartsID)}
+	for i, etag := range etags {
+		req.Parts = append(req.Parts, hubclient.UploadedPart{Number: i + 1, ETag: etag})
+	}
+	ctx := hubclient.WithVisitor(r.Context(), h.visitor(c))
+	if err := reg.client.CompleteUpload(ctx, f.Site, f.Slug, req); err != nil {
+		h.cfg.Logger.Info("upload not completed by the hub", "site", f.Site, "form", f.Slug, "field", a.Field, "error", err)
+		status := http.StatusBadGateway
+		var hubErr *hubclient.HubError
+		if errors.As(err, &hubErr) && hubErr.StatusCode < 500 {
+			status = hubErr.StatusCode
+		}
+		return refuse(status, failureText(err))
+	}
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return c.JSON(http.StatusOK, uploadAnswer{Key: a.Key})
 }
 
 // ticket returns the value a form posts for attachment a, uploaded from

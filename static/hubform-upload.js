@@ -106,7 +106,25 @@
     item.querySelector('progress').value = 0;
     setUploadState(item, 'uploading', '');
     const mime = u.file.type || 'application/octet-stream';
-    const body = new URLSearchParams({ field: u.input.name, filename: u.file.name, size: String(u.file.size), mime });
+    // A file sent in parts resumes with the parts not yet sent.
+    if (u.parts) {
+      sendParts(item, u.parts, failed);
+      return;
+    }
+    post(item, u.route, { field: u.input.name, filename: u.file.name, size: String(u.file.size), mime, parts: '1' }, failed, (answer) => {
+      if (answer.parts && answer.parts.urls && answer.complete && answer.ticket) {
+        u.parts = { answer, etags: [] };
+        sendParts(item, u.parts, failed);
+      } else if (answer.uploadUrl && answer.ticket) put(item, answer, mime, failed);
+      else failed('', true);
+    });
+  }
+
+  // post sends values to the app's route, with the rendering's key and the
+  // CSRF token, and calls done with an answer that has a ticket.
+  function post(item, route, values, failed, done) {
+    const u = uploads.get(item);
+    const body = new URLSearchParams(values);
     const key = u.form.querySelector('input[name="_idempotencyKey"]');
     if (key) body.set(key.name, key.value);
     const headers = {};
@@ -117,20 +135,33 @@
     }
     const controller = new AbortController();
     u.abort = () => controller.abort();
-    fetch(u.route, { method: 'POST', body, headers, credentials: 'same-origin', signal: controller.signal })
+    fetch(route, { method: 'POST', body, headers, credentials: 'same-origin', signal: controller.signal })
       .then((res) => res.json().then((answer) => ({ res, answer }), () => ({ res, answer: {} })))
       .then(({ res, answer }) => {
-        if (!uploads.has(item) || uploads.get(item) !== u) return;
-        if (!res.ok || !answer.uploadUrl || !answer.ticket) {
+        if (uploads.get(item) !== u) return;
+        if (!res.ok || !answer.key) {
           failed(answer.error, res.status >= 500 || res.status === 429);
           return;
         }
-        put(item, answer, mime, failed);
+        done(answer);
       })
       .catch((err) => {
         if (err && err.name === 'AbortError') return;
         failed('', true);
       });
+  }
+
+  // uploaded marks item done: the form posts its ticket.
+  function uploaded(item, ticketValue) {
+    const u = uploads.get(item);
+    const ticket = document.createElement('input');
+    ticket.type = 'hidden';
+    ticket.name = u.input.name;
+    ticket.value = ticketValue;
+    item.append(ticket);
+    item.querySelector('progress').value = 100;
+    const texts = uploadTexts(u.form);
+    setUploadState(item, 'done', (texts.uploaded || '{name} is uploaded.').replaceAll('{name}', u.file.name));
   }
 
   // put sends the file with XMLHttpRequest, whose upload events report
@@ -144,23 +175,120 @@
       if (e.lengthComputable && e.total) progress.value = (e.loaded / e.total) * 100;
     });
     xhr.addEventListener('load', () => {
-      if (xhr.status < 200 || xhr.status >= 300) {
-        failed('', true);
-        return;
-      }
-      const ticket = document.createElement('input');
-      ticket.type = 'hidden';
-      ticket.name = u.input.name;
-      ticket.value = answer.ticket;
-      item.append(ticket);
-      progress.value = 100;
-      const texts = uploadTexts(u.form);
-      setUploadState(item, 'done', (texts.uploaded || '{name} is uploaded.').replaceAll('{name}', u.file.name));
+      if (xhr.status < 200 || xhr.status >= 300) failed('', true);
+      else uploaded(item, answer.ticket);
     });
     xhr.addEventListener('error', () => failed('', true));
     xhr.open('PUT', answer.uploadUrl);
     xhr.setRequestHeader('Content-Type', mime);
     xhr.send(u.file);
+  }
+
+  // PARALLEL parts go at a time; a part is tried ATTEMPTS times, waiting
+  // longer each time, and while the browser is offline it waits for the
+  // network without counting.
+  const PARALLEL = 4;
+  const ATTEMPTS = 5;
+
+  // sendParts PUTs the parts of a file the hub takes in parts, those not
+  // sent yet (a retry or a resume sends no part twice), then has the app
+  // complete the upload.
+  function sendParts(item, parts, failed) {
+    const u = uploads.get(item);
+    const { answer, etags } = parts;
+    const size = answer.parts.partSize;
+    const count = answer.parts.urls.length;
+    const progress = item.querySelector('progress');
+    const xhrs = new Set();
+    const loaded = new Map(); // part number → bytes sent of a part under way
+    let next = 0;
+    let over = false;
+    const stop = () => {
+      over = true;
+      for (const xhr of xhrs) xhr.abort();
+    };
+    u.abort = stop;
+    const showProgress = () => {
+      let sent = 0;
+      etags.forEach((etag, i) => { if (etag) sent += Math.min(size, u.file.size - i * size); });
+      for (const n of loaded.values()) sent += n;
+      progress.value = (sent / u.file.size) * 100;
+    };
+    const pending = () => {
+      while (next < count && etags[next]) next++;
+      return next < count ? next++ : -1;
+    };
+    const give = (failure) => {
+      if (over) return;
+      stop();
+      failure();
+    };
+    const sendPart = (i, attempt) => {
+      if (over) return;
+      const xhr = new XMLHttpRequest();
+      xhrs.add(xhr);
+      xhr.upload.addEventListener('progress', (e) => {
+        loaded.set(i, e.loaded);
+        showProgress();
+      });
+      const retry = () => {
+        xhrs.delete(xhr);
+        loaded.delete(i);
+        showProgress();
+        if (over) return;
+        if (!navigator.onLine) {
+          const status = item.querySelector('.hubform-upload-status');
+          status.textContent = uploadTexts(u.form).uploadOffline || 'No network: the upload goes on when it is back.';
+          window.addEventListener('online', () => {
+            status.textContent = '';
+            sendPart(i, attempt);
+          }, { once: true });
+        } else if (attempt + 1 < ATTEMPTS) {
+          setTimeout(() => sendPart(i, attempt + 1), 500 * 2 ** attempt);
+        } else give(() => failed('', true));
+      };
+      xhr.addEventListener('load', () => {
+        const etag = xhr.getResponseHeader('ETag');
+        if (xhr.status >= 200 && xhr.status < 300 && etag) {
+          xhrs.delete(xhr);
+          loaded.delete(i);
+          etags[i] = etag;
+          showProgress();
+          const n = pending();
+          if (n >= 0) sendPart(n, 0);
+          else if (!xhrs.size && etags.filter(Boolean).length === count) complete(item, parts, failed);
+        } else if (xhr.status >= 500) retry();
+        else {
+          // Refused (expired, or no longer expected): the next try starts over.
+          u.parts = null;
+          give(() => failed('', true));
+        }
+      });
+      xhr.addEventListener('error', retry);
+      xhr.open('PUT', answer.parts.urls[i]);
+      xhr.send(u.file.slice(i * size, Math.min((i + 1) * size, u.file.size)));
+    };
+    showProgress();
+    for (let k = 0; k < PARALLEL; k++) {
+      const n = pending();
+      if (n >= 0) sendPart(n, 0);
+    }
+    if (!xhrs.size) complete(item, parts, failed);
+  }
+
+  function complete(item, parts, failed) {
+    const u = uploads.get(item);
+    const { answer, etags } = parts;
+    const values = [['field', u.input.name], ['ticket', answer.ticket], ['uploadId', answer.parts.uploadId]];
+    for (const etag of etags) values.push(['etag', etag]);
+    post(item, answer.complete, values, (message, retry) => {
+      // Parts the hub could not join are sent again on the next try.
+      if (!retry) u.parts = null;
+      failed(message, true);
+    }, () => {
+      u.parts = null;
+      uploaded(item, answer.ticket);
+    });
   }
 
   // withFile puts u's file in its input, or takes it out, leaving the

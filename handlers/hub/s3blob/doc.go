@@ -12,6 +12,9 @@
 // the body copied to key with [Bucket.Seal], once, when a submission first
 // names it; nothing but Seal writes key, so an accepted file's bytes can no
 // longer change. [Bucket.SweepLeftovers] deletes staged bodies left over.
+// A large file may come in parts instead ([Bucket.StartParts]): a multipart
+// upload of the staged object, one presigned UploadPart URL per part, each
+// signed with its part's length, joined there by [Bucket.CompleteParts].
 //
 // # Signed URLs
 //
