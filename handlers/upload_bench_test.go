@@ -46,9 +46,8 @@ type uploadBench struct {
 
 // newUploadBench starts a hub keeping files in its local store, or in a
 // versitygw bucket when bucket is set, and an app.
-func newUploadBench(b *testing.B, browser context.Context, bucket bool) *uploadBench {
+func newUploadBench(b *testing.B, browser context.Context, bucket bool, configure ...func(*hub.Config)) *uploadBench {
 	u := &uploadBench{b: b, browser: browser}
-	var configure []func(*hub.Config)
 	if bucket {
 		bucketURL := s3test.URL(b)
 		s3test.AllowBrowsers(b, bucketURL)
@@ -170,7 +169,9 @@ func sparseRandomFile(b *testing.B, dir, name string, size int64) string {
 // MiB file with JavaScript, four files of 25 MiB with JavaScript against
 // the post without it, and a file of 1 GiB to the hub's local store and to
 // versitygw, with the peak of the process's heap (app and hub together)
-// and the stored file's SHA-256 checked. Run it with -benchtime 1x.
+// and the stored file's SHA-256 checked, and how much of a file of 200 MiB
+// is sent again when every connection to the storage is cut at its half.
+// Run it with -benchtime 1x.
 func BenchmarkBrowserUploads(b *testing.B) {
 	browser := browsertest.New(b)
 	dir := b.TempDir()
@@ -205,6 +206,24 @@ func BenchmarkBrowserUploads(b *testing.B) {
 		b.ReportMetric(direct.Seconds(), "js-s")
 		b.ReportMetric(posted.Seconds(), "post-s")
 		b.ReportMetric(direct.Seconds()/posted.Seconds(), "js/post")
+	})
+
+	b.Run("resume-200MiB", func(b *testing.B) {
+		const size = 200 << 20
+		file := sparseRandomFile(b, dir, "resume.bin", size)
+		var resent int64
+		for b.Loop() {
+			cut := &cutter{length: 1500 * time.Millisecond}
+			u := newUploadBench(b, browser, false, cut.configure)
+			cut.after.Store(size / 2)
+			u.send(true, file)
+			u.checkStored(file)
+			if cut.cuts.Load() != 1 {
+				b.Fatal("the connections were never cut")
+			}
+			resent = cut.received.Load() - size
+		}
+		b.ReportMetric(100*float64(resent)/size, "resent-%")
 	})
 
 	for _, bucket := range []bool{false, true} {

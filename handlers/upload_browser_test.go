@@ -377,12 +377,33 @@ type cutReader struct {
 }
 
 // cutter cuts every upload's connection for a while once the storage has
-// read after bytes of bodies.
+// read after bytes of bodies; it counts the bytes read, and the most PUTs
+// under way at once.
 type cutter struct {
-	after, received atomic.Int64
-	until           atomic.Int64 // Unix nanoseconds
-	cuts            atomic.Int32
-	length          time.Duration
+	after, received        atomic.Int64
+	until                  atomic.Int64 // Unix nanoseconds
+	cuts                   atomic.Int32
+	inFlight, mostInFlight atomic.Int32
+	length                 time.Duration
+}
+
+// configure has the hub's storage endpoint cut by c.
+func (c *cutter) configure(cfg *hub.Config) {
+	store := cfg.Uploads
+	cfg.Uploads = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPut {
+			if c.cutting() {
+				c.drop(w)
+				return
+			}
+			n := c.inFlight.Add(1)
+			defer c.inFlight.Add(-1)
+			for most := c.mostInFlight.Load(); n > most && !c.mostInFlight.CompareAndSwap(most, n); most = c.mostInFlight.Load() {
+			}
+			r.Body = &cutReader{r.Body, w, c}
+		}
+		store.ServeHTTP(w, r)
+	})
 }
 
 func (c *cutter) cutting() bool { return time.Now().UnixNano() < c.until.Load() }
@@ -418,24 +439,7 @@ func TestLargeFilesResumeInTheBrowser(t *testing.T) {
 	browser := browsertest.New(t)
 	const size = 200 << 20
 	cut := &cutter{length: 1500 * time.Millisecond}
-	var inFlight, mostInFlight atomic.Int32
-	h := testhub.Start(t, map[string]string{"acme/video": videoForm}, func(cfg *hub.Config) {
-		store := cfg.Uploads
-		cfg.Uploads = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if r.Method == http.MethodPut {
-				if cut.cutting() {
-					cut.drop(w)
-					return
-				}
-				n := inFlight.Add(1)
-				defer inFlight.Add(-1)
-				for most := mostInFlight.Load(); n > most && !mostInFlight.CompareAndSwap(most, n); most = mostInFlight.Load() {
-				}
-				r.Body = &cutReader{r.Body, w, cut}
-			}
-			store.ServeHTTP(w, r)
-		})
-	})
+	h := testhub.Start(t, map[string]string{"acme/video": videoForm}, cut.configure)
 	forms := handlers.New(handlers.Config{HubURL: h.URL, Logger: quiet})
 	e := echo.New()
 	var received atomic.Int64
@@ -467,7 +471,7 @@ func TestLargeFilesResumeInTheBrowser(t *testing.T) {
 	if cut.cuts.Load() != 1 {
 		t.Fatal("the connections were never cut")
 	}
-	if n := mostInFlight.Load(); n != 4 {
+	if n := cut.mostInFlight.Load(); n != 4 {
 		t.Errorf("at most %d parts were sent at a time, want 4", n)
 	}
 	resent := cut.received.Load() - size

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -130,7 +131,15 @@ func TestFilesInPartsOnlyWhenAskedAndLarge(t *testing.T) {
 }
 
 func TestFilesInPartsRefusals(t *testing.T) {
-	h := newPartsHarness(t)
+	var puts atomic.Int32 // PUTs under way
+	h := newPartsHarness(t, func(c *hub.Config) {
+		store := c.Uploads
+		c.Uploads = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			puts.Add(1)
+			defer puts.Add(-1)
+			store.ServeHTTP(w, r)
+		})
+	})
 	body := randomFile(t, 4*partSize+1)
 	u := h.startParts(body)
 	etags := make([]string, 5)
@@ -172,6 +181,19 @@ func TestFilesInPartsRefusals(t *testing.T) {
 	// Not yet completed, the file cannot be submitted.
 	att := hubclient.Attachment{Key: u.Key, Filename: "v.mp4", Size: int64(len(body)), MIME: "video/mp4", Field: "video"}
 	h.submit("big", hubclient.SubmitRequest{Payload: map[string]any{}, Attachments: []hubclient.Attachment{att}}).wantError(t, http.StatusUnprocessableEntity)
+	// A part sent again and cut short is no longer stored, though its
+	// first sending was.
+	cutShort, err := http.NewRequest(http.MethodPut, u.Parts.URLs[0], io.MultiReader(bytes.NewReader(body[:100]), errReader{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cutShort.ContentLength = partSize
+	if res, err := http.DefaultClient.Do(cutShort); err == nil {
+		res.Body.Close()
+	}
+	waitFor(t, "the cut part's PUT to end", func() bool { return puts.Load() == 0 })
+	h.completeParts(u, etags).wantError(t, http.StatusBadRequest)
+	etags[0] = h.putPart(u, body, 1)
 	// And all is still well with the right parts.
 	h.completeParts(u, etags).wantOK(t)
 	h.submit("big", hubclient.SubmitRequest{Payload: map[string]any{}, Attachments: []hubclient.Attachment{att}}).wantOK(t)
@@ -209,5 +231,20 @@ func TestSweepAbortsFilesInParts(t *testing.T) {
 	// Its parts are gone, with or without the sweep of leftovers.
 	if n, err := h.blobs.SweepLeftovers(context.Background(), time.Now().Add(time.Hour)); n != 0 || err != nil {
 		t.Errorf("%d files left of an aborted upload (%v), want none", n, err)
+	}
+}
+
+// errReader fails every read, as a connection cut.
+type errReader struct{}
+
+func (errReader) Read([]byte) (int, error) { return 0, io.ErrUnexpectedEOF }
+
+// waitFor polls cond for 10 seconds.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); !cond(); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited 10s for %s", what)
+		}
 	}
 }

@@ -130,6 +130,8 @@ type Captcha interface {
 const (
 	DefaultMaxBodyBytes    = 1 << 20
 	DefaultUploadURLExpiry = 15 * time.Minute
+	DefaultRateLimit       = 60
+	DefaultBodyTimeout     = 30 * time.Second
 	// DefaultUploadPartSize is small enough that a cut connection sends
 	// little again, and large enough for object stores, which take parts
 	// of 5 MiB at the least, and 10,000 parts at the most.
@@ -140,8 +142,6 @@ const (
 	// maxParts is how many parts a file goes in at the most, as S3 allows;
 	// a larger file has larger parts.
 	maxParts = 10_000
-	DefaultRateLimit       = 60
-	DefaultBodyTimeout     = 30 * time.Second
 	// UploadsPath is where the hub serves the PUT endpoint of its local
 	// storage, below the protocol version. No site id can take this name.
 	UploadsPath = "/v1/_uploads"

@@ -5,32 +5,47 @@ import (
 	"crypto/md5"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
-	"hash"
 	"io"
+	"io/fs"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
-
-	"gocloud.dev/blob"
-	"gocloud.dev/gcerrors"
 
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/hubclient"
 )
 
-// partsPrefix starts the keys of the parts of uploads in parts until they
-// are joined: part n of upload id is the object partsPrefix+id+"/"+n. No
-// key of a file takes this prefix (checkKey).
+// partsPrefix starts the directory of the uploads in parts: the parts of
+// upload id are written in place into dir/.parts/id/data, and part n,
+// once stored whole, is recorded by dir/.parts/id/n, which holds its ETag
+// and length. Completing renames the data into its object's place, so a
+// file costs one write however many parts it came in. No key of a file
+// takes this prefix (checkKey).
 const partsPrefix = ".parts/"
 
-func partKey(partsID string, n int) string { return partsPrefix + partsID + "/" + strconv.Itoa(n) }
+// partsDir returns the directory of the upload in parts id.
+func (s *Store) partsDir(id string) string {
+	return filepath.Join(s.dir, filepath.FromSlash(partsPrefix), id)
+}
+
+// checkPartsID refuses an id that is not one StartParts makes: it names a
+// directory.
+func checkPartsID(id string) error {
+	if _, err := hex.DecodeString(id); err != nil || len(id) != 32 {
+		return fmt.Errorf("localblob: %q is not an id of parts", id)
+	}
+	return nil
+}
 
 // StartParts implements hub.PartUploader: it signs one URL per part of
-// partSize bytes of u's file, on the PUT endpoint, which stores each part
-// apart; CompleteParts joins them. Nothing is stored before a part comes.
+// partSize bytes of u's file, on the PUT endpoint; CompleteParts makes the
+// file of them. Nothing is stored before a part comes.
 func (s *Store) StartParts(_ context.Context, u hub.Upload, partSize int64, expiry time.Duration) (string, []string, error) {
 	switch {
 	case expiry <= 0 || expiry > MaxExpiry:
@@ -48,13 +63,20 @@ func (s *Store) StartParts(_ context.Context, u hub.Upload, partSize int64, expi
 	urls := make([]string, parts)
 	for n := 1; n <= parts; n++ {
 		length := min(partSize, u.Size-int64(n-1)*partSize)
-		urls[n-1] = s.signer.partURL(u.Key, partsID, n, length, expiry)
+		urls[n-1] = s.signer.partURL(u.Key, partsID, n, length, expiry, int64(n-1)*partSize)
 	}
 	return partsID, urls, nil
 }
 
-// servePart stores a part of an upload in parts, which a retry may send
-// again, and answers its ETag: the quoted hex MD5 of its bytes.
+// partRecord is what dir/.parts/id/n holds of part n stored whole.
+type partRecord struct {
+	ETag   string `json:"etag"`
+	Length int64  `json:"length"`
+}
+
+// servePart writes a part of an upload in parts at its place in the file,
+// which a retry may do again, and answers its ETag: the quoted hex MD5 of
+// its bytes.
 func (h *putHandler) servePart(w http.ResponseWriter, r *http.Request, su signedURL) {
 	ctx := r.Context()
 	rec, err := h.uploads.Upload(ctx, su.key)
@@ -75,135 +97,169 @@ func (h *putHandler) servePart(w http.ResponseWriter, r *http.Request, su signed
 		refuse(w, code, msg)
 		return
 	}
+	if err := checkPartsID(su.partsID); err != nil {
+		refuse(w, http.StatusBadRequest, "the upload URL names no part of this file")
+		return
+	}
+	// Held while the part is written, and by CompleteParts while it joins.
+	busy := su.key + "#" + strconv.Itoa(su.part)
+	if !h.s.claim(busy) {
+		refuse(w, http.StatusConflict, "another upload of this part is in progress")
+		return
+	}
+	defer h.s.release(busy)
 	if exists, err := h.s.bucket.Exists(ctx, su.key); err != nil || exists {
 		refuse(w, http.StatusConflict, "the file was already uploaded")
 		return
 	}
-	key := partKey(su.partsID, su.part)
-	if !h.s.claim(key) {
-		refuse(w, http.StatusConflict, "another upload of this part is in progress")
-		return
-	}
-	defer h.s.release(key)
-	if msg, code := h.s.storeBody(ctx, key, "application/octet-stream", su.length, true, r.Body); code != 0 {
+	etag, msg, code := h.s.writePart(ctx, su, r.Body)
+	if code != 0 {
 		refuse(w, code, msg)
 		return
 	}
-	a, err := h.s.bucket.Attributes(ctx, key)
-	if err != nil || len(a.MD5) == 0 {
-		h.s.log.Error("localblob: reading a part's checksum", "key", key, "err", err)
-		refuse(w, http.StatusInternalServerError, "storing the file failed")
-		return
-	}
-	w.Header().Set("ETag", etag(a.MD5))
+	w.Header().Set("ETag", etag)
 	w.WriteHeader(http.StatusOK)
 }
 
-func etag(sum []byte) string { return `"` + hex.EncodeToString(sum) + `"` }
+// writePart writes the part su grants of body into its upload's data, and
+// records it once whole. It returns the part's ETag, or the message and
+// status of a failure.
+func (s *Store) writePart(ctx context.Context, su signedURL, body io.Reader) (string, string, int) {
+	dir := s.partsDir(su.partsID)
+	record := filepath.Join(dir, strconv.Itoa(su.part))
+	fail := func(err error) (string, string, int) {
+		s.log.Error("localblob: writing a part", "key", su.key, "part", su.part, "err", err)
+		return "", "storing the file failed", http.StatusInternalServerError
+	}
+	s.dirMu.RLock()
+	err := os.MkdirAll(dir, dirMode)
+	var f *os.File
+	if err == nil {
+		f, err = os.OpenFile(filepath.Join(dir, "data"), os.O_WRONLY|os.O_CREATE, 0o640)
+	}
+	s.dirMu.RUnlock()
+	if err != nil {
+		return fail(err)
+	}
+	defer f.Close()
+	// Sent again, a part is not whole until written again.
+	if err := os.Remove(record); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fail(err)
+	}
+	sum := md5.New()
+	dst := io.MultiWriter(io.NewOffsetWriter(f, su.offset), sum)
+	if msg, code := s.receive(ctx, su.key, dst, su.length, body); code != 0 {
+		return "", msg, code
+	}
+	if err := f.Close(); err != nil {
+		return fail(err)
+	}
+	etag := `"` + hex.EncodeToString(sum.Sum(nil)) + `"`
+	data, _ := json.Marshal(partRecord{ETag: etag, Length: su.length})
+	if err := writeFileAtomic(record, data); err != nil {
+		return fail(err)
+	}
+	return etag, "", 0
+}
 
-// CompleteParts implements hub.PartUploader: it writes u's file from its
-// parts, in order, once they are all there and add up to its size,
-// checking each against its ETag as it reads it, and deletes the parts. A
+// CompleteParts implements hub.PartUploader: once every part is stored
+// whole, with the ETag named, and they add up to u's size, it makes their
+// data u's object, with u's type, and deletes what is left of the parts. A
 // file completed already is left as it is.
 func (s *Store) CompleteParts(ctx context.Context, u hub.Upload, parts []hubclient.UploadedPart) error {
 	if err := checkKey(u.Key); err != nil {
 		return err
 	}
+	if err := checkPartsID(u.PartsID); err != nil {
+		return err
+	}
 	if a, err := s.bucket.Attributes(ctx, u.Key); err == nil && a.Size == u.Size {
 		return nil
 	}
-	if !s.claim(u.Key) {
-		return fmt.Errorf("localblob: %q is being completed: %w", u.Key, hub.ErrParts)
+	// No part is written while the file is made of them.
+	for _, p := range parts {
+		busy := u.Key + "#" + strconv.Itoa(p.Number)
+		if !s.claim(busy) {
+			return fmt.Errorf("localblob: part %d of %q is being written: %w", p.Number, u.Key, hub.ErrParts)
+		}
+		defer s.release(busy)
 	}
-	defer s.release(u.Key)
+	dir := s.partsDir(u.PartsID)
 	var total int64
 	for _, p := range parts {
-		a, err := s.bucket.Attributes(ctx, partKey(u.PartsID, p.Number))
+		var rec partRecord
+		data, err := os.ReadFile(filepath.Join(dir, strconv.Itoa(p.Number)))
 		switch {
-		case gcerrors.Code(err) == gcerrors.NotFound:
+		case errors.Is(err, fs.ErrNotExist):
 			return fmt.Errorf("localblob: part %d of %q is not stored: %w", p.Number, u.Key, hub.ErrParts)
 		case err != nil:
-			return notFound(u.Key, err)
+			return fmt.Errorf("localblob: part %d of %q: %w", p.Number, u.Key, err)
+		case json.Unmarshal(data, &rec) != nil || rec.ETag != p.ETag:
+			return fmt.Errorf("localblob: part %d of %q has another ETag: %w", p.Number, u.Key, hub.ErrParts)
 		}
-		total += a.Size
+		total += rec.Length
 	}
 	if total != u.Size {
 		return fmt.Errorf("localblob: the parts of %q hold %d bytes, not %d: %w", u.Key, total, u.Size, hub.ErrParts)
 	}
-	if err := s.join(ctx, u, parts); err != nil {
+	if err := s.place(u, filepath.Join(dir, "data")); err != nil {
 		return err
+	}
+	if a, err := s.bucket.Attributes(ctx, u.Key); err != nil || a.Size != u.Size || a.ContentType != u.MIME {
+		return fmt.Errorf("localblob: %q placed is not found as it should be (%v)", u.Key, err)
 	}
 	return s.AbortParts(ctx, u)
 }
 
-// join writes u's file from parts, streaming, and discards it unless each
-// part read has the ETag named for it.
-func (s *Store) join(ctx context.Context, u hub.Upload, parts []hubclient.UploadedPart) error {
-	wctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	bw, err := s.newWriter(wctx, u.Key, u.MIME, true)
+// place makes the file data the object u.Key of type u.MIME, as fileblob
+// keeps one: the file at the key's path, its attributes beside it.
+func (s *Store) place(u hub.Upload, data string) error {
+	path := filepath.Join(s.dir, filepath.FromSlash(u.Key))
+	attrs, _ := json.Marshal(map[string]string{"user.content_type": u.MIME})
+	s.dirMu.RLock()
+	defer s.dirMu.RUnlock()
+	err := os.MkdirAll(filepath.Dir(path), dirMode)
+	if err == nil {
+		err = writeFileAtomic(path+".attrs", attrs)
+	}
+	if err == nil {
+		err = os.Rename(data, path)
+	}
 	if err != nil {
-		return fmt.Errorf("localblob: writing %q: %w", u.Key, err)
-	}
-	sum := md5.New()
-	buf := make([]byte, copyBufSize)
-	for _, p := range parts {
-		err := s.copyPart(ctx, struct{ io.Writer }{bw}, sum, buf, partKey(u.PartsID, p.Number))
-		if err == nil && etag(sum.Sum(nil)) != p.ETag {
-			err = fmt.Errorf("localblob: part %d of %q has another ETag: %w", p.Number, u.Key, hub.ErrParts)
-		}
-		if err != nil {
-			cancel()
-			bw.Close()
-			s.prune(u.Key)
-			return err
-		}
-	}
-	if err := bw.Close(); err != nil {
-		s.prune(u.Key)
-		return fmt.Errorf("localblob: writing %q: %w", u.Key, err)
+		return fmt.Errorf("localblob: placing %q: %w", u.Key, err)
 	}
 	return nil
 }
 
-// copyPart copies the part key to w, summing it in sum, which it resets.
-func (s *Store) copyPart(ctx context.Context, w io.Writer, sum hash.Hash, buf []byte, key string) error {
-	sum.Reset()
-	r, err := s.bucket.NewReader(ctx, key, nil)
-	if err != nil {
-		return notFound(key, err)
+// writeFileAtomic writes data to a file beside name, then renames it into
+// place, so that name is never read half written.
+func writeFileAtomic(name string, data []byte) error {
+	tmp := name + "." + strconv.FormatInt(time.Now().UnixNano(), 36) + tmpExt
+	if err := os.WriteFile(tmp, data, 0o640); err != nil {
+		return err
 	}
-	defer r.Close()
-	if _, err := io.CopyBuffer(io.MultiWriter(w, sum), struct{ io.Reader }{r}, buf); err != nil {
-		return fmt.Errorf("localblob: joining %q: %w", key, err)
+	if err := os.Rename(tmp, name); err != nil {
+		os.Remove(tmp)
+		return err
 	}
 	return nil
 }
 
-// AbortParts implements hub.PartUploader: it deletes the parts stored for
-// u's upload in parts.
-func (s *Store) AbortParts(ctx context.Context, u hub.Upload) error {
-	if u.PartsID == "" || strings.ContainsAny(u.PartsID, "/.") {
-		return fmt.Errorf("localblob: %q: %q is not an id of parts", u.Key, u.PartsID)
+// AbortParts implements hub.PartUploader: it deletes what is stored of u's
+// upload in parts.
+func (s *Store) AbortParts(_ context.Context, u hub.Upload) error {
+	if err := checkPartsID(u.PartsID); err != nil {
+		return err
 	}
-	prefix := partsPrefix + u.PartsID + "/"
-	it := s.bucket.List(&blob.ListOptions{Prefix: prefix})
-	var last string
-	for {
-		obj, err := it.Next(ctx)
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return fmt.Errorf("localblob: listing the parts of %q: %w", u.Key, err)
-		}
-		if err := s.bucket.Delete(ctx, obj.Key); err != nil && gcerrors.Code(err) != gcerrors.NotFound {
-			return fmt.Errorf("localblob: deleting %q: %w", obj.Key, err)
-		}
-		last = obj.Key
+	if err := os.RemoveAll(s.partsDir(u.PartsID)); err != nil {
+		return fmt.Errorf("localblob: deleting the parts of %q: %w", u.Key, err)
 	}
-	if last != "" {
-		s.prune(last)
-	}
+	s.prune(partsPrefix + u.PartsID)
 	return nil
+}
+
+// partsLeftover reports whether path, under dir, is a file of an upload in
+// parts, which SweepLeftovers deletes once old.
+func (s *Store) partsLeftover(path string) bool {
+	return strings.HasPrefix(path, filepath.Join(s.dir, filepath.FromSlash(partsPrefix))+string(filepath.Separator))
 }

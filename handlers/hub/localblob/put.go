@@ -193,56 +193,22 @@ func checkLength(r *http.Request, length int64) (string, int) {
 // that no object, temporary file or sidecar remains. It returns the message
 // and status of a failure, or a zero status.
 func (s *Store) store(ctx context.Context, key string, rec hub.Upload, body io.Reader) (string, int) {
-	return s.storeBody(ctx, key, rec.MIME, rec.Size, false, body)
-}
-
-// storeBody is store for size bytes of type contentType; replace lets the
-// body take the place of an object key has already.
-func (s *Store) storeBody(ctx context.Context, key, contentType string, length int64, replace bool, body io.Reader) (string, int) {
-	rec := hub.Upload{MIME: contentType, Size: length}
 	wctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	bw, err := s.newWriter(wctx, key, rec.MIME, !replace)
+	bw, err := s.newWriter(wctx, key, rec.MIME)
 	if err != nil {
 		s.log.Error("localblob: starting a write", "key", key, "err", err)
 		return "storing the file failed", http.StatusInternalServerError
 	}
-	abort := func() {
+	// The wrapper hides blob.Writer's ReadFrom, which would allocate a
+	// 1 MiB buffer per upload.
+	if msg, code := s.receive(ctx, key, struct{ io.Writer }{bw}, rec.Size, body); code != 0 {
 		// A fileblob writer whose context is done discards its temporary
 		// file on Close instead of renaming it into place.
 		cancel()
 		bw.Close()
 		s.prune(key)
-	}
-	// The wrapper hides blob.Writer's ReadFrom, which would allocate a
-	// 1 MiB buffer per upload.
-	src := &bodyReader{r: io.LimitReader(body, rec.Size+1)}
-	n, err := io.CopyBuffer(struct{ io.Writer }{bw}, src, make([]byte, copyBufSize))
-	size := strconv.FormatInt(rec.Size, 10)
-	switch {
-	case src.err != nil:
-		// A client that goes away also cancels ctx; the read error says
-		// more. It names the hub's socket, so it goes to the log only.
-		abort()
-		s.log.Info("localblob: body not read", "key", key, "received", n, "size", rec.Size, "err", src.err)
-		received := strconv.FormatInt(n, 10) + " of " + size + " bytes"
-		if hub.IsTimeout(src.err) {
-			return "the body did not arrive in time: " + received + " received", http.StatusRequestTimeout
-		}
-		return "reading the body failed after " + received, http.StatusBadRequest
-	case ctx.Err() != nil:
-		abort()
-		return "the upload took too long or was cancelled", http.StatusRequestTimeout
-	case err != nil:
-		abort()
-		s.log.Error("localblob: writing", "key", key, "err", err)
-		return "storing the file failed", http.StatusInternalServerError
-	case n > rec.Size:
-		abort()
-		return "the body is longer than the " + size + " bytes declared", http.StatusRequestEntityTooLarge
-	case n < rec.Size:
-		abort()
-		return "the body ended after " + strconv.FormatInt(n, 10) + " of " + size + " bytes", http.StatusBadRequest
+		return msg, code
 	}
 	if err := bw.Close(); err != nil {
 		s.prune(key)
@@ -254,6 +220,36 @@ func (s *Store) storeBody(ctx context.Context, key, contentType string, length i
 		}
 		s.log.Error("localblob: completing a write", "key", key, "err", err)
 		return "storing the file failed", http.StatusInternalServerError
+	}
+	return "", 0
+}
+
+// receive copies exactly length bytes of body, the upload of key, to w. It
+// returns the message and status of a body of another length or a failure,
+// or a zero status.
+func (s *Store) receive(ctx context.Context, key string, w io.Writer, length int64, body io.Reader) (string, int) {
+	src := &bodyReader{r: io.LimitReader(body, length+1)}
+	n, err := io.CopyBuffer(w, src, make([]byte, copyBufSize))
+	size := strconv.FormatInt(length, 10)
+	switch {
+	case src.err != nil:
+		// A client that goes away also cancels ctx; the read error says
+		// more. It names the hub's socket, so it goes to the log only.
+		s.log.Info("localblob: body not read", "key", key, "received", n, "size", length, "err", src.err)
+		received := strconv.FormatInt(n, 10) + " of " + size + " bytes"
+		if hub.IsTimeout(src.err) {
+			return "the body did not arrive in time: " + received + " received", http.StatusRequestTimeout
+		}
+		return "reading the body failed after " + received, http.StatusBadRequest
+	case ctx.Err() != nil:
+		return "the upload took too long or was cancelled", http.StatusRequestTimeout
+	case err != nil:
+		s.log.Error("localblob: writing", "key", key, "err", err)
+		return "storing the file failed", http.StatusInternalServerError
+	case n > length:
+		return "the body is longer than the " + size + " bytes declared", http.StatusRequestEntityTooLarge
+	case n < length:
+		return "the body ended after " + strconv.FormatInt(n, 10) + " of " + size + " bytes", http.StatusBadRequest
 	}
 	return "", 0
 }

@@ -24,11 +24,12 @@ const (
 	// A part's URL (see Store.StartParts) signs three more.
 	queryPart    = "part"
 	queryPartsID = "upload"
+	queryOffset  = "offset"
 	queryLength  = "length"
 )
 
 // partMembers are the query members a part's URL signs besides the others.
-var partMembers = []string{queryPart, queryPartsID, queryLength}
+var partMembers = []string{queryPart, queryPartsID, queryOffset, queryLength}
 
 // Reasons a URL is refused; their texts are shown to the client.
 var (
@@ -54,11 +55,11 @@ type signedURL struct {
 	// contentType is empty unless the URL was signed with one.
 	contentType string
 	expiry      time.Time
-	// part, from 1, is the part of upload partsID the URL takes, length
-	// bytes of; zero for a URL of the whole file.
-	part    int
-	partsID string
-	length  int64
+	// part, from 1, is the part of upload partsID the URL takes: length
+	// bytes from offset on. Zero for a URL of the whole file.
+	part           int
+	partsID        string
+	offset, length int64
 }
 
 // URLFromKey implements fileblob.URLSigner.
@@ -111,18 +112,19 @@ func (g *signer) verify(q url.Values) (signedURL, error) {
 	}
 	if q.Has(queryPart) {
 		part, perr := strconv.Atoi(q.Get(queryPart))
+		offset, oerr := strconv.ParseInt(q.Get(queryOffset), 10, 64)
 		length, lerr := strconv.ParseInt(q.Get(queryLength), 10, 64)
-		if perr != nil || lerr != nil || part < 1 || length < 0 || q.Get(queryPartsID) == "" {
+		if perr != nil || oerr != nil || lerr != nil || part < 1 || offset < 0 || length < 0 || q.Get(queryPartsID) == "" {
 			return signedURL{}, errBadSignature // signed so by the secret's holder alone
 		}
-		su.part, su.partsID, su.length = part, q.Get(queryPartsID), length
+		su.part, su.partsID, su.offset, su.length = part, q.Get(queryPartsID), offset, length
 	}
 	return su, nil
 }
 
 // partURL returns the URL of part (from 1) of the upload partsID of key,
-// length bytes, that expires after expiry.
-func (g *signer) partURL(key, partsID string, part int, length int64, expiry time.Duration) string {
+// length bytes from offset on, that expires after expiry.
+func (g *signer) partURL(key, partsID string, part int, length int64, expiry time.Duration, offset int64) string {
 	u := g.base
 	q := url.Values{}
 	q.Set(queryKey, key)
@@ -130,6 +132,7 @@ func (g *signer) partURL(key, partsID string, part int, length int64, expiry tim
 	q.Set(queryMethod, http.MethodPut)
 	q.Set(queryPart, strconv.Itoa(part))
 	q.Set(queryPartsID, partsID)
+	q.Set(queryOffset, strconv.FormatInt(offset, 10))
 	q.Set(queryLength, strconv.FormatInt(length, 10))
 	q.Set(querySignature, g.mac(q))
 	u.RawQuery = q.Encode()

@@ -180,12 +180,11 @@ const tmpExt = ".tmp"
 // older ones belong to an upload whose record is gone.
 func (s *Store) SweepLeftovers(ctx context.Context, before time.Time) (int, error) {
 	var stale []string
-	partsDir := filepath.Join(s.dir, filepath.FromSlash(partsPrefix))
 	err := filepath.WalkDir(s.dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || ctx.Err() != nil {
 			return errors.Join(err, ctx.Err())
 		}
-		if !d.Type().IsRegular() || !strings.HasSuffix(d.Name(), tmpExt) && !strings.HasPrefix(p, partsDir) {
+		if !d.Type().IsRegular() || !strings.HasSuffix(d.Name(), tmpExt) && !s.partsLeftover(p) {
 			return nil
 		}
 		if info, err := d.Info(); err == nil && info.ModTime().Before(before) {
@@ -211,12 +210,12 @@ func (s *Store) SweepLeftovers(ctx context.Context, before time.Time) (int, erro
 }
 
 // newWriter starts writing the object key. The write is complete only when
-// Close returns nil; cancelling ctx before Close discards it. ifNotExist
+// Close returns nil; cancelling ctx before Close discards it. IfNotExist
 // makes the write fail rather than replace an object stored meanwhile.
-func (s *Store) newWriter(ctx context.Context, key, contentType string, ifNotExist bool) (*blob.Writer, error) {
+func (s *Store) newWriter(ctx context.Context, key, contentType string) (*blob.Writer, error) {
 	s.dirMu.RLock()
 	defer s.dirMu.RUnlock()
-	opts := &blob.WriterOptions{ContentType: contentType, IfNotExist: ifNotExist}
+	opts := &blob.WriterOptions{ContentType: contentType, IfNotExist: true}
 	w, err := s.bucket.NewWriter(ctx, key, opts)
 	if err != nil && gcerrors.Code(err) == gcerrors.NotFound {
 		// Another process sharing the directory pruned it between our
