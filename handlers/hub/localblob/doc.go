@@ -30,4 +30,14 @@
 // process dies during an upload, and [Store.SweepLeftovers] removes it
 // later. Directories emptied by a delete, an aborted upload or a sweep are
 // removed.
+//
+// # Files in parts
+//
+// [Store.StartParts] signs one URL per part of a large file; each also
+// signs the part's number, offset and length, and the upload's id. The
+// handler writes a part in place into dir/.parts/<id>/data and, once it is
+// whole, records its ETag (its MD5) and length in dir/.parts/<id>/<n>.
+// [Store.CompleteParts] checks the records against the ETags the client
+// names and renames the data into the object's place, with its sidecar: a
+// file costs one write, however many parts it came in.
 package localblob
