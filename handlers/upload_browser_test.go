@@ -23,6 +23,8 @@ import (
 	"github.com/hubform/hubform/components"
 	"github.com/hubform/hubform/handlers"
 	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/handlers/hub/s3blob"
+	"github.com/hubform/hubform/handlers/hub/s3blob/s3test"
 	"github.com/hubform/hubform/handlers/hub/testhub"
 	"github.com/hubform/hubform/static/browsertest"
 )
@@ -440,33 +442,11 @@ func TestLargeFilesResumeInTheBrowser(t *testing.T) {
 	const size = 200 << 20
 	cut := &cutter{length: 1500 * time.Millisecond}
 	h := testhub.Start(t, map[string]string{"acme/video": videoForm}, cut.configure)
-	forms := handlers.New(handlers.Config{HubURL: h.URL, Logger: quiet})
-	e := echo.New()
-	var received atomic.Int64
-	e.Use(countingBodies(&received))
-	forms.Mount(e)
-	e.GET("/page/:site/:slug", func(c echo.Context) error {
-		p := forms.PropsFor(c, c.Param("site"), c.Param("slug"))
-		return handlers.Page(handlers.PageProps{Title: "Form", Head: forms.Head(), Body: components.HubForm(p)}).Render(c.Request().Context(), c.Response())
-	})
-	app := httptest.NewServer(e)
-	defer app.Close()
+	v := openVideoPage(t, browser, h)
 	video, data := randomFile(t, t.TempDir(), "video.mp4", size)
-
-	tab := browsertest.NewTab(t, browser)
-	ctx, cancel := context.WithTimeout(tab, 2*time.Minute)
-	defer cancel()
-	if err := chromedp.Do(ctx, chromedp.Navigate(app.URL+"/page/acme/video"), chromedp.WaitReady(chromedp.CSS(`form[data-hubform-form]`))); err != nil {
-		t.Fatal(err)
-	}
-	browsertest.WaitFor(t, tab, 10*time.Second, `window.hubformScript && typeof htmx !== 'undefined'`)
 	cut.after.Store(size / 2)
-	if err := chromedp.Do(ctx, chromedp.SetUploadFiles(chromedp.ID("hubform-acme-video-video"), []string{video})); err != nil {
-		t.Fatal(err)
-	}
-	browsertest.WaitFor(t, tab, 90*time.Second, `!!document.querySelector('#hubform-acme-video-video-uploads li[data-state="done"], #hubform-acme-video-video-uploads li[data-state="failed"]')`)
-	if state := browsertest.Eval[string](t, tab, 5*time.Second, `document.querySelector('#hubform-acme-video-video-uploads li').dataset.state`); state != "done" {
-		t.Fatalf("the upload ended %s: %q", state, browsertest.Eval[string](t, tab, 5*time.Second, `document.querySelector('#hubform-acme-video-video-uploads li').textContent`))
+	if n := v.upload(video); n < size/hub.DefaultUploadPartSize {
+		t.Errorf("the file went in %d parts, want 13 at least", n)
 	}
 	if cut.cuts.Load() != 1 {
 		t.Fatal("the connections were never cut")
@@ -481,14 +461,114 @@ func TestLargeFilesResumeInTheBrowser(t *testing.T) {
 	if resent > 4*hub.DefaultUploadPartSize {
 		t.Errorf("%d bytes of %d were sent again after the cut, want at most the parts under way (4 of 16 MiB)", resent, size)
 	}
+	v.send(data)
+}
+
+// TestFilesInPartsToABucketInTheBrowser sends a file of 64 MiB, which goes
+// in parts, from headless Chromium to a versitygw bucket with the CORS
+// rules browsers need, ETag exposed.
+func TestFilesInPartsToABucketInTheBrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("sends 64 MiB")
+	}
+	browser := browsertest.New(t)
+	bucketURL := s3test.URL(t)
+	s3test.AllowBrowsers(t, bucketURL)
+	files, err := s3blob.Open(context.Background(), bucketURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer files.Close()
+	h := testhub.Start(t, map[string]string{"acme/video": videoForm}, func(cfg *hub.Config) { cfg.Blobs, cfg.Uploads = files, nil })
+	v := openVideoPage(t, browser, h)
+	video, data := randomFile(t, t.TempDir(), "video.mp4", hub.PartsFrom*hub.DefaultUploadPartSize)
+	if n := v.upload(video); n != hub.PartsFrom {
+		t.Errorf("the file went in %d parts, want %d", n, hub.PartsFrom)
+	}
+	v.send(data, func(key string) (io.ReadCloser, error) { return files.NewReader(context.Background(), key) })
+}
+
+// videoPage is acme/video's page, in a tab, served by an app of h that
+// counts the bytes of request bodies it reads.
+type videoPage struct {
+	t        *testing.T
+	tab      context.Context
+	hub      *testhub.Hub
+	received atomic.Int64
+}
+
+func openVideoPage(t *testing.T, browser context.Context, h *testhub.Hub) *videoPage {
+	v := &videoPage{t: t, hub: h}
+	forms := handlers.New(handlers.Config{HubURL: h.URL, Logger: quiet})
+	e := echo.New()
+	e.Use(countingBodies(&v.received))
+	forms.Mount(e)
+	e.GET("/page", func(c echo.Context) error {
+		p := forms.PropsFor(c, "acme", "video")
+		return handlers.Page(handlers.PageProps{Title: "Form", Head: forms.Head(), Body: components.HubForm(p)}).Render(c.Request().Context(), c.Response())
+	})
+	app := httptest.NewServer(e)
+	t.Cleanup(app.Close)
+	v.tab = browsertest.NewTab(t, browser)
+	ctx, cancel := context.WithTimeout(v.tab, 10*time.Second)
+	defer cancel()
+	if err := chromedp.Do(ctx, chromedp.Navigate(app.URL+"/page"), chromedp.WaitReady(chromedp.CSS(`form[data-hubform-form]`))); err != nil {
+		t.Fatal(err)
+	}
+	browsertest.WaitFor(t, v.tab, 10*time.Second, `window.hubformScript && typeof htmx !== 'undefined'`)
+	return v
+}
+
+// upload chooses the file at path, waits for its upload to end, done, and
+// returns how many distinct parts the browser sent.
+func (v *videoPage) upload(path string) int {
+	t := v.t
+	t.Helper()
+	ctx, cancel := context.WithTimeout(v.tab, 10*time.Second)
+	defer cancel()
+	if err := chromedp.Do(ctx, chromedp.SetUploadFiles(chromedp.ID("hubform-acme-video-video"), []string{path})); err != nil {
+		t.Fatal(err)
+	}
+	browsertest.WaitFor(t, v.tab, 90*time.Second, `!!document.querySelector('#hubform-acme-video-video-uploads li[data-state="done"], #hubform-acme-video-video-uploads li[data-state="failed"]')`)
+	if state := browsertest.Eval[string](t, v.tab, 5*time.Second, `document.querySelector('#hubform-acme-video-video-uploads li').dataset.state`); state != "done" {
+		t.Fatalf("the upload ended %s: %q", state, browsertest.Eval[string](t, v.tab, 5*time.Second, `document.querySelector('#hubform-acme-video-video-uploads li').textContent`))
+	}
+	return browsertest.Eval[int](t, v.tab, 5*time.Second, `new Set(performance.getEntriesByType('resource').map((e) => e.name).filter((n) => /[?&](part|partNumber)=/.test(n))).size`)
+}
+
+// send sends the form and checks that the hub stored one submission with
+// data, read from its store or with read, and that the app read no file.
+func (v *videoPage) send(data []byte, read ...func(key string) (io.ReadCloser, error)) {
+	t := v.t
+	t.Helper()
+	ctx, cancel := context.WithTimeout(v.tab, 30*time.Second)
+	defer cancel()
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`[data-hubform-submit]`)), chromedp.WaitVisible(chromedp.CSS(`[data-vendor-hubform-submitted]`))); err != nil {
 		t.Fatal(err)
 	}
-	subs := h.Submissions()
-	if len(subs) != 1 || len(subs[0].Attachments) != 1 || !bytes.Equal(h.File(subs[0].Attachments[0].Key), data) {
+	subs := v.hub.Submissions()
+	if len(subs) != 1 || len(subs[0].Attachments) != 1 {
 		t.Fatalf("stored %+v", subs)
 	}
-	if got := received.Load(); got >= 64<<10 {
-		t.Errorf("the app read %d bytes of request bodies for a file of %d", got, size)
+	stored := func() []byte { return v.hub.File(subs[0].Attachments[0].Key) }
+	if len(read) > 0 {
+		stored = func() []byte {
+			r, err := read[0](subs[0].Attachments[0].Key)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			b, err := io.ReadAll(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return b
+		}
+	}
+	if !bytes.Equal(stored(), data) {
+		t.Error("the stored file differs from the one chosen")
+	}
+	if got := v.received.Load(); got >= 64<<10 {
+		t.Errorf("the app read %d bytes of request bodies for a file of %d", got, len(data))
 	}
 }
