@@ -104,6 +104,10 @@ func (h *Handler) uploadURL(c echo.Context) error {
 	if res.Parts != nil {
 		complete := *r.URL
 		complete.Path = strings.TrimSuffix(r.URL.Path, "/upload-url") + "/upload-complete"
+		if r.URL.RawPath != "" {
+			// A site or slug with an escaped slash ("a%2Fb") keeps it.
+			complete.RawPath = strings.TrimSuffix(r.URL.RawPath, "/upload-url") + "/upload-complete"
+		}
 		answer.Complete = complete.RequestURI()
 	}
 	c.Response().Header().Set("Cache-Control", "no-store")

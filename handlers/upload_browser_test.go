@@ -386,7 +386,10 @@ type cutter struct {
 	until                  atomic.Int64 // Unix nanoseconds
 	cuts                   atomic.Int32
 	inFlight, mostInFlight atomic.Int32
-	length                 time.Duration
+	// broken counts the bodies that ended before their length: cut, or
+	// abandoned by the browser.
+	broken atomic.Int32
+	length time.Duration
 }
 
 // configure has the hub's storage endpoint cut by c.
@@ -422,6 +425,9 @@ func (r *cutReader) Read(p []byte) (int, error) {
 		return 0, r.cut.drop(r.w)
 	}
 	n, err := r.ReadCloser.Read(p)
+	if err != nil && err != io.EOF {
+		r.cut.broken.Add(1)
+	}
 	if total := r.cut.received.Add(int64(n)); total >= r.cut.after.Load() && r.cut.after.Load() > 0 {
 		r.cut.after.Store(0)
 		r.cut.cuts.Add(1)
@@ -570,5 +576,46 @@ func (v *videoPage) send(data []byte, read ...func(key string) (io.ReadCloser, e
 	}
 	if got := v.received.Load(); got >= 64<<10 {
 		t.Errorf("the app read %d bytes of request bodies for a file of %d", got, len(data))
+	}
+}
+
+// TestCancelAFileInParts cancels a file of 200 MiB while its parts go:
+// every part under way is abandoned and no other starts.
+func TestCancelAFileInParts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("sends up to 200 MiB")
+	}
+	browser := browsertest.New(t)
+	const size = 200 << 20
+	count := &cutter{} // cuts nothing: counts
+	h := testhub.Start(t, map[string]string{"acme/video": videoForm}, count.configure)
+	v := openVideoPage(t, browser, h)
+	video, _ := randomFile(t, t.TempDir(), "video.mp4", size)
+	ctx, cancel := context.WithTimeout(v.tab, 30*time.Second)
+	defer cancel()
+	if err := chromedp.Do(ctx, chromedp.SetUploadFiles(chromedp.ID("hubform-acme-video-video"), []string{video})); err != nil {
+		t.Fatal(err)
+	}
+	browsertest.WaitFor(t, v.tab, 30*time.Second, `(document.querySelector('#hubform-acme-video-video-uploads progress') || {value: 0}).value > 10`)
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#hubform-acme-video-video-uploads [data-hubform-upload-cancel]`))); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for count.inFlight.Load() != 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := count.inFlight.Load(); n != 0 {
+		t.Fatalf("%d parts still arriving 5 s after the file was cancelled", n)
+	}
+	received := count.received.Load()
+	time.Sleep(time.Second)
+	if count.received.Load() != received || count.inFlight.Load() != 0 {
+		t.Error("parts went on arriving after the file was cancelled")
+	}
+	if received >= size {
+		t.Errorf("the whole file arrived (%d bytes) though it was cancelled", received)
+	}
+	if count.broken.Load() == 0 {
+		t.Error("no part under way was abandoned: the browser sent them whole after the file was cancelled")
 	}
 }

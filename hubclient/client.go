@@ -133,7 +133,9 @@ func (c *Client) UploadURL(ctx context.Context, site, slug string, req UploadURL
 // CompleteUpload joins the parts of a file sent in parts with POST
 // {base}/upload-complete (PROTOCOL.md §10); its key may then be submitted.
 func (c *Client) CompleteUpload(ctx context.Context, site, slug string, req CompleteUploadRequest) error {
-	fail := func(err error) error { return &UploadError{Err: fmt.Errorf("completing the parts of %s: %w", req.Key, err)} }
+	fail := func(err error) error {
+		return &UploadError{Err: fmt.Errorf("completing the parts of %s: %w", req.Key, err)}
+	}
 	base, err := c.FormURL(site, slug)
 	if err != nil {
 		return fail(err)
