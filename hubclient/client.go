@@ -130,6 +130,27 @@ func (c *Client) UploadURL(ctx context.Context, site, slug string, req UploadURL
 	return &res, nil
 }
 
+// UploadParts signs the URLs of the parts of an upload in parts again,
+// with POST {base}/upload-parts (PROTOCOL.md §10), for an upload that
+// outlasted them; sent parts stay sent.
+func (c *Client) UploadParts(ctx context.Context, site, slug string, req UploadPartsRequest) (*UploadParts, error) {
+	fail := func(err error) error {
+		return &UploadURLError{Err: fmt.Errorf("signing the parts of %s again: %w", req.Key, err)}
+	}
+	base, err := c.FormURL(site, slug)
+	if err != nil {
+		return nil, fail(err)
+	}
+	var res UploadURLResponse
+	if err := c.do(ctx, http.MethodPost, base+"/upload-parts", req, maxAnswerBytes, &res); err != nil {
+		return nil, fail(err)
+	}
+	if !res.OK || res.Parts == nil || res.Parts.UploadID != req.UploadID || res.Parts.PartSize <= 0 || len(res.Parts.URLs) == 0 {
+		return nil, fail(errors.New("answer lacks ok or the upload's parts"))
+	}
+	return res.Parts, nil
+}
+
 // CompleteUpload joins the parts of a file sent in parts with POST
 // {base}/upload-complete (PROTOCOL.md §10); its key may then be submitted.
 func (c *Client) CompleteUpload(ctx context.Context, site, slug string, req CompleteUploadRequest) error {

@@ -59,6 +59,13 @@ func (p *UploadParts) Count(size int64) int {
 	return int((size + p.PartSize - 1) / p.PartSize)
 }
 
+// UploadPartsRequest is the body of the upload-parts route (PROTOCOL.md
+// §10): the upload in parts whose URLs are to be signed again.
+type UploadPartsRequest struct {
+	Key      string `json:"key"`
+	UploadID string `json:"uploadId"`
+}
+
 // CompleteUploadRequest is the body of the upload-complete route
 // (PROTOCOL.md §10): every part of the upload, in order.
 type CompleteUploadRequest struct {

@@ -248,3 +248,36 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 		}
 	}
 }
+
+// TestFilesInPartsOutlastTheirURLs has a part's URL expire: the
+// upload-parts route signs them again, and the parts sent stay sent.
+func TestFilesInPartsOutlastTheirURLs(t *testing.T) {
+	h := newPartsHarness(t, func(c *hub.Config) { c.UploadURLExpiry = time.Second })
+	body := randomFile(t, 4*partSize)
+	u := h.startParts(body)
+	etags := []string{h.putPart(u, body, 1)}
+	time.Sleep(2100 * time.Millisecond)
+	h.put(u.Parts.URLs[1], "", body[partSize:2*partSize]).wantError(t, http.StatusForbidden)
+
+	renew := hubclient.UploadPartsRequest{Key: u.Key, UploadID: u.Parts.UploadID}
+	res := h.postJSON("/v1/acme/big/upload-parts", renew)
+	res.wantStatus(t, http.StatusOK)
+	var renewed hubclient.UploadURLResponse
+	if err := json.Unmarshal(res.body, &renewed); err != nil || renewed.Parts == nil || renewed.Parts.UploadID != u.Parts.UploadID || len(renewed.Parts.URLs) != 4 {
+		t.Fatalf("upload-parts answered %s", res.body)
+	}
+	for n := 2; n <= 4; n++ {
+		etags = append(etags, h.putPart(renewed, body, n))
+	}
+	h.completeParts(u, etags).wantOK(t)
+	att := hubclient.Attachment{Key: u.Key, Filename: "v.mp4", Size: int64(len(body)), MIME: "video/mp4", Field: "video"}
+	h.submit("big", hubclient.SubmitRequest{Payload: map[string]any{}, Attachments: []hubclient.Attachment{att}}).wantOK(t)
+	if !bytes.Equal(h.stored(u.Key), body) {
+		t.Error("the stored file differs from the one sent in parts")
+	}
+
+	// Only this form's upload, by its key and id; not once submitted.
+	h.postJSON("/v1/acme/apply/upload-parts", renew).wantError(t, http.StatusNotFound)
+	h.postJSON("/v1/acme/big/upload-parts", hubclient.UploadPartsRequest{Key: u.Key, UploadID: "other"}).wantError(t, http.StatusNotFound)
+	h.postJSON("/v1/acme/big/upload-parts", renew).wantError(t, http.StatusConflict)
+}

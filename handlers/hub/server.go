@@ -90,6 +90,9 @@ type PartUploader interface {
 	// one shorter, and returns the storage's id for it and one URL per
 	// part, valid for expiry.
 	StartParts(ctx context.Context, u Upload, partSize int64, expiry time.Duration) (id string, urls []string, err error)
+	// SignParts signs the URLs of the parts of u's upload (u.PartsID)
+	// again, valid for expiry: an upload may outlast its first ones.
+	SignParts(ctx context.Context, u Upload, partSize int64, expiry time.Duration) ([]string, error)
 	// CompleteParts joins the parts of u (u.PartsID) into its file, each
 	// part named with the ETag its PUT answered. Parts missing, or whose
 	// ETags or sizes do not match, give an error wrapping ErrParts.
@@ -269,7 +272,9 @@ func (s *Server) routes() {
 	v1.OPTIONS("/:site/:slug/upload-url", s.preflight, s.cors)
 	v1.OPTIONS("/:site/:slug/submit", s.preflight, s.cors)
 	if _, ok := s.cfg.Blobs.(PartUploader); ok {
+		v1.POST("/:site/:slug/upload-parts", s.postUploadParts, s.cors, limited)
 		v1.POST("/:site/:slug/upload-complete", s.postUploadComplete, s.cors, limited)
+		v1.OPTIONS("/:site/:slug/upload-parts", s.preflight, s.cors)
 		v1.OPTIONS("/:site/:slug/upload-complete", s.preflight, s.cors)
 	}
 	if s.cfg.Uploads != nil {

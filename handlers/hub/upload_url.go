@@ -67,7 +67,7 @@ func (s *Server) postUploadURL(c echo.Context) error {
 // storage has signed its parts' URLs.
 func (s *Server) startParts(c echo.Context, parts PartUploader, u Upload) error {
 	ctx := c.Request().Context()
-	size := max(s.cfg.UploadPartSize, (u.Size+maxParts-1)/maxParts)
+	size := s.partSize(u.Size)
 	id, urls, err := parts.StartParts(ctx, u, size, s.cfg.UploadURLExpiry)
 	if err != nil {
 		return Internal("starting an upload in parts", err)
@@ -81,6 +81,52 @@ func (s *Server) startParts(c echo.Context, parts PartUploader, u Upload) error 
 	}
 	return c.JSON(http.StatusOK, hubclient.UploadURLResponse{OK: true, Key: u.Key,
 		Parts: &hubclient.UploadParts{UploadID: id, PartSize: size, URLs: urls}})
+}
+
+// partSize returns the size of the parts of a file of size bytes.
+func (s *Server) partSize(size int64) int64 {
+	return max(s.cfg.UploadPartSize, (size+maxParts-1)/maxParts)
+}
+
+// uploadInParts returns the upload in parts of form with key and id, or
+// the error answered when there is none to go on with.
+func (s *Server) uploadInParts(ctx context.Context, form *Form, key, id string) (Upload, error) {
+	u, err := s.cfg.Store.Upload(ctx, key)
+	switch {
+	case errors.Is(err, ErrNotFound) || err == nil && (u.Site != form.Site || u.Slug != form.Slug || u.PartsID == "" || u.PartsID != id):
+		return Upload{}, &Error{Status: http.StatusNotFound, Message: "this form has no upload in parts of that key and id"}
+	case err != nil:
+		return Upload{}, Internal("reading the upload record", err)
+	case u.SubmissionID != "":
+		return Upload{}, &Error{Status: http.StatusConflict, Message: "the file was already uploaded and submitted"}
+	}
+	return u, nil
+}
+
+// maxUploadPartsBody caps the upload-parts request: a key and an id.
+const maxUploadPartsBody = 8 << 10
+
+// postUploadParts signs the URLs of the parts of an upload in parts
+// again, for a client whose upload outlasted them: it goes on with the
+// parts it has not sent.
+func (s *Server) postUploadParts(c echo.Context) error {
+	var req hubclient.UploadPartsRequest
+	if err := s.readJSON(c, maxUploadPartsBody, &req); err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	u, err := s.uploadInParts(ctx, formOf(c), req.Key, req.UploadID)
+	if err != nil {
+		return err
+	}
+	size := s.partSize(u.Size)
+	urls, err := s.cfg.Blobs.(PartUploader).SignParts(ctx, u, size, s.cfg.UploadURLExpiry)
+	if err != nil {
+		return Internal("signing the URLs of parts", err)
+	}
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return c.JSON(http.StatusOK, hubclient.UploadURLResponse{OK: true, Key: u.Key,
+		Parts: &hubclient.UploadParts{UploadID: u.PartsID, PartSize: size, URLs: urls}})
 }
 
 // maxUploadCompleteBody caps the upload-complete request: a key, an id and
@@ -98,14 +144,9 @@ func (s *Server) postUploadComplete(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	u, err := s.cfg.Store.Upload(ctx, req.Key)
-	switch {
-	case errors.Is(err, ErrNotFound) || err == nil && (u.Site != form.Site || u.Slug != form.Slug || u.PartsID == "" || u.PartsID != req.UploadID):
-		return &Error{Status: http.StatusNotFound, Message: "this form has no upload in parts of that key and id"}
-	case err != nil:
-		return Internal("reading the upload record", err)
-	case u.SubmissionID != "":
-		return &Error{Status: http.StatusConflict, Message: "the file was already uploaded and submitted"}
+	u, err := s.uploadInParts(ctx, form, req.Key, req.UploadID)
+	if err != nil {
+		return err
 	}
 	if len(req.Parts) == 0 || len(req.Parts) > maxParts {
 		return &Error{Status: http.StatusBadRequest, Message: fmt.Sprintf("parts: want 1 to %d", maxParts)}

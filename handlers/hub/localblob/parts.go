@@ -46,26 +46,35 @@ func checkPartsID(id string) error {
 // StartParts implements hub.PartUploader: it signs one URL per part of
 // partSize bytes of u's file, on the PUT endpoint; CompleteParts makes the
 // file of them. Nothing is stored before a part comes.
-func (s *Store) StartParts(_ context.Context, u hub.Upload, partSize int64, expiry time.Duration) (string, []string, error) {
-	switch {
-	case expiry <= 0 || expiry > MaxExpiry:
-		return "", nil, fmt.Errorf("localblob: expiry %v: want more than 0 and at most %v", expiry, MaxExpiry)
-	case partSize <= 0 || u.Size <= 0:
-		return "", nil, fmt.Errorf("localblob: %d bytes in parts of %d: want both positive", u.Size, partSize)
-	}
+func (s *Store) StartParts(ctx context.Context, u hub.Upload, partSize int64, expiry time.Duration) (string, []string, error) {
 	if err := checkKey(u.Key); err != nil {
 		return "", nil, err
 	}
 	id := make([]byte, 16)
 	rand.Read(id)
-	partsID := hex.EncodeToString(id)
+	u.PartsID = hex.EncodeToString(id)
+	urls, err := s.SignParts(ctx, u, partSize, expiry)
+	return u.PartsID, urls, err
+}
+
+// SignParts implements hub.PartUploader.
+func (s *Store) SignParts(_ context.Context, u hub.Upload, partSize int64, expiry time.Duration) ([]string, error) {
+	switch {
+	case expiry <= 0 || expiry > MaxExpiry:
+		return nil, fmt.Errorf("localblob: expiry %v: want more than 0 and at most %v", expiry, MaxExpiry)
+	case partSize <= 0 || u.Size <= 0:
+		return nil, fmt.Errorf("localblob: %d bytes in parts of %d: want both positive", u.Size, partSize)
+	}
+	if err := checkPartsID(u.PartsID); err != nil {
+		return nil, err
+	}
 	parts := (&hubclient.UploadParts{PartSize: partSize}).Count(u.Size)
 	urls := make([]string, parts)
 	for n := 1; n <= parts; n++ {
 		length := min(partSize, u.Size-int64(n-1)*partSize)
-		urls[n-1] = s.signer.partURL(u.Key, partsID, n, length, expiry, int64(n-1)*partSize)
+		urls[n-1] = s.signer.partURL(u.Key, u.PartsID, n, length, expiry, int64(n-1)*partSize)
 	}
-	return partsID, urls, nil
+	return urls, nil
 }
 
 // partRecord is what dir/.parts/id/n holds of part n stored whole.
@@ -89,6 +98,9 @@ func (h *putHandler) servePart(w http.ResponseWriter, r *http.Request, su signed
 		refuse(w, http.StatusInternalServerError, "reading the upload record failed")
 		return
 	}
+	// The part's URL has an expiry of its own, which the upload-parts route
+	// renews: the upload may outlast the first.
+	rec.ExpiresAt = time.Time{}
 	if msg, code := checkRecord(rec, h.s.now()); code != 0 {
 		refuse(w, code, msg)
 		return

@@ -60,23 +60,48 @@ func (b *Bucket) StartParts(ctx context.Context, u hub.Upload, partSize int64, e
 	if err != nil {
 		return "", nil, fmt.Errorf("s3blob: start parts of s3://%s/%s: %w", b.name, staged, err)
 	}
-	id := aws.ToString(out.UploadId)
+	u.PartsID = aws.ToString(out.UploadId)
+	urls, err := b.signParts(ctx, client, u, partSize, expiry)
+	if err != nil {
+		// Nobody would have the id to abort it but the sweep, which only
+		// knows recorded uploads.
+		b.AbortParts(context.WithoutCancel(ctx), u)
+		return "", nil, err
+	}
+	return u.PartsID, urls, nil
+}
+
+// SignParts presigns the UploadPart URLs of u's parts again (see
+// StartParts).
+func (b *Bucket) SignParts(ctx context.Context, u hub.Upload, partSize int64, expiry time.Duration) ([]string, error) {
+	switch {
+	case expiry <= 0 || expiry > MaxExpiry:
+		return nil, fmt.Errorf("s3blob: expiry %v: want more than 0 and at most %v", expiry, MaxExpiry)
+	case u.PartsID == "" || u.Size <= 0 || partSize < MinPartSize || partSize > maxPartSize:
+		return nil, fmt.Errorf("s3blob: %q: no parts of %d bytes in parts of %d to sign", u.Key, u.Size, partSize)
+	}
+	client, err := b.client()
+	if err != nil {
+		return nil, err
+	}
+	return b.signParts(ctx, client, u, partSize, expiry)
+}
+
+func (b *Bucket) signParts(ctx context.Context, client *s3.Client, u hub.Upload, partSize int64, expiry time.Duration) ([]string, error) {
+	staged := StagingPrefix + u.Key
 	presign := s3.NewPresignClient(client)
 	var urls []string
 	for n, off := int32(1), int64(0); off < u.Size; n, off = n+1, off+partSize {
 		req, err := presign.PresignUploadPart(ctx, &s3.UploadPartInput{
-			Bucket: aws.String(b.name), Key: aws.String(staged), UploadId: aws.String(id),
+			Bucket: aws.String(b.name), Key: aws.String(staged), UploadId: aws.String(u.PartsID),
 			PartNumber: aws.Int32(n), ContentLength: aws.Int64(min(partSize, u.Size-off)),
 		}, s3.WithPresignExpires(expiry))
 		if err != nil {
-			// Nobody would have the id to abort it but the sweep, which
-			// only knows recorded uploads.
-			b.AbortParts(context.WithoutCancel(ctx), hub.Upload{Key: u.Key, PartsID: id})
-			return "", nil, fmt.Errorf("s3blob: sign part %d of s3://%s/%s: %w", n, b.name, staged, err)
+			return nil, fmt.Errorf("s3blob: sign part %d of s3://%s/%s: %w", n, b.name, staged, err)
 		}
 		urls = append(urls, req.URL)
 	}
-	return id, urls, nil
+	return urls, nil
 }
 
 // CompleteParts joins the parts named into u's staged body. It first
