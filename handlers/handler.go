@@ -175,6 +175,7 @@ func (h *Handler) Register(g *echo.Group) {
 	g.POST("/:site/:slug/submit", h.submit, compressPages)
 	g.POST("/:site/:slug/logic", h.logic, compressPages)
 	g.POST("/:site/:slug/upload-url", h.uploadURL)
+	g.POST("/:site/:slug/upload-parts", h.uploadParts)
 	g.POST("/:site/:slug/upload-complete", h.uploadComplete)
 }
 

@@ -1,12 +1,14 @@
 package handlers
 
 import (
+	"context"
 	"crypto/hmac"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"maps"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -43,10 +45,12 @@ type uploadAnswer struct {
 	UploadURL string `json:"uploadUrl,omitempty"`
 	Key       string `json:"key,omitempty"`
 	Ticket    string `json:"ticket,omitempty"`
-	// Parts, when the hub has the file sent in parts, are the hub's, and
-	// Complete the app's route that joins them once they are sent.
+	// Parts, when the hub has the file sent in parts, are the hub's;
+	// Complete is the app's route that joins them once they are sent, and
+	// Renew the one that signs their URLs again.
 	Parts    *hubclient.UploadParts `json:"parts,omitempty"`
 	Complete string                 `json:"complete,omitempty"`
+	Renew    string                 `json:"renew,omitempty"`
 	Error    string                 `json:"error,omitempty"`
 }
 
@@ -102,23 +106,24 @@ func (h *Handler) uploadURL(c echo.Context) error {
 	a := hubclient.Attachment{Key: res.Key, Filename: req.Filename, Size: req.Size, MIME: req.MIME, Field: field.Name}
 	answer := uploadAnswer{UploadURL: res.UploadURL, Key: res.Key, Ticket: h.stamps.ticket(f, rendering, a), Parts: res.Parts}
 	if res.Parts != nil {
-		complete := *r.URL
-		complete.Path = strings.TrimSuffix(r.URL.Path, "/upload-url") + "/upload-complete"
-		if r.URL.RawPath != "" {
-			// A site or slug with an escaped slash ("a%2Fb") keeps it.
-			complete.RawPath = strings.TrimSuffix(r.URL.RawPath, "/upload-url") + "/upload-complete"
-		}
-		answer.Complete = complete.RequestURI()
+		answer.Complete, answer.Renew = sibling(r.URL, "upload-complete"), sibling(r.URL, "upload-parts")
 	}
 	c.Response().Header().Set("Cache-Control", "no-store")
 	return c.JSON(http.StatusOK, answer)
 }
 
-// uploadComplete has the hub join the parts of a file the visitor's
-// browser sent in parts. The post names the field, the rendering and the
-// file's ticket, which must be this app's for them, the parts' upload id,
-// and the parts' ETags in order.
-func (h *Handler) uploadComplete(c echo.Context) error {
+// errPostLacks is the error of a post to a route of files in parts that
+// lacks what the route needs.
+var errPostLacks = errors.New("the post lacks a value the route needs")
+
+// partsCall asks the hub, for a route of files in parts, what the post
+// asks of the upload that attachment a, from a ticket, stands for.
+type partsCall func(ctx context.Context, client *hubclient.Client, f Form, a hubclient.Attachment, post url.Values) (uploadAnswer, error)
+
+// inParts serves a route of files in parts: the post names the field, the
+// rendering and the file's ticket, which must be this app's for them, and
+// the parts' upload id; call asks the hub in the visitor's name.
+func (h *Handler) inParts(c echo.Context, call partsCall) error {
 	r := c.Request()
 	f := formOf(c)
 	reg := h.form(f)
@@ -132,18 +137,17 @@ func (h *Handler) uploadComplete(c echo.Context) error {
 		return refuse(http.StatusBadRequest, "postUnreadable")
 	}
 	a, ok := h.stamps.attachment(f, r.PostForm.Get(hubclient.IdempotencyKeyField), r.PostForm.Get(uploadField), r.PostForm.Get(uploadTicket))
-	etags := r.PostForm[uploadPartETag]
-	if !ok || len(etags) == 0 {
-		h.cfg.Logger.Warn("upload not completed: the ticket is not this app's for the form, field and rendering", "site", f.Site, "form", f.Slug)
+	if !ok {
+		h.cfg.Logger.Warn("upload in parts refused: the ticket is not this app's for the form, field and rendering", "site", f.Site, "form", f.Slug, "route", r.URL.Path)
 		return refuse(http.StatusBadRequest, "postUnreadable")
 	}
-	req := hubclient.CompleteUploadRequest{Key: a.Key, UploadID: r.PostForm.Get(uploadPartsID)}
-	for i, etag := range etags {
-		req.Parts = append(req.Parts, hubclient.UploadedPart{Number: i + 1, ETag: etag})
-	}
 	ctx := hubclient.WithVisitor(r.Context(), h.visitor(c))
-	if err := reg.client.CompleteUpload(ctx, f.Site, f.Slug, req); err != nil {
-		h.cfg.Logger.Info("upload not completed by the hub", "site", f.Site, "form", f.Slug, "field", a.Field, "error", err)
+	answer, err := call(ctx, reg.client, f, a, r.PostForm)
+	switch {
+	case errors.Is(err, errPostLacks):
+		return refuse(http.StatusBadRequest, "postUnreadable")
+	case err != nil:
+		h.cfg.Logger.Info("upload in parts refused by the hub", "site", f.Site, "form", f.Slug, "field", a.Field, "route", r.URL.Path, "error", err)
 		status := http.StatusBadGateway
 		var hubErr *hubclient.HubError
 		if errors.As(err, &hubErr) && hubErr.StatusCode < 500 {
@@ -151,8 +155,46 @@ func (h *Handler) uploadComplete(c echo.Context) error {
 		}
 		return refuse(status, failureText(err))
 	}
+	answer.Key = a.Key
 	c.Response().Header().Set("Cache-Control", "no-store")
-	return c.JSON(http.StatusOK, uploadAnswer{Key: a.Key})
+	return c.JSON(http.StatusOK, answer)
+}
+
+// sibling returns the request URI of the upload route u's sibling route,
+// with u's query.
+func sibling(u *url.URL, route string) string {
+	s := *u
+	s.Path = strings.TrimSuffix(u.Path, "/upload-url") + "/" + route
+	if u.RawPath != "" {
+		// A site or slug with an escaped slash ("a%2Fb") keeps it.
+		s.RawPath = strings.TrimSuffix(u.RawPath, "/upload-url") + "/" + route
+	}
+	return s.RequestURI()
+}
+
+// uploadComplete has the hub join the parts of a file the visitor's
+// browser sent in parts, given their ETags in order.
+func (h *Handler) uploadComplete(c echo.Context) error {
+	return h.inParts(c, func(ctx context.Context, client *hubclient.Client, f Form, a hubclient.Attachment, post url.Values) (uploadAnswer, error) {
+		etags := post[uploadPartETag]
+		if len(etags) == 0 {
+			return uploadAnswer{}, errPostLacks
+		}
+		req := hubclient.CompleteUploadRequest{Key: a.Key, UploadID: post.Get(uploadPartsID)}
+		for i, etag := range etags {
+			req.Parts = append(req.Parts, hubclient.UploadedPart{Number: i + 1, ETag: etag})
+		}
+		return uploadAnswer{}, client.CompleteUpload(ctx, f.Site, f.Slug, req)
+	})
+}
+
+// uploadParts has the hub sign the URLs of a file's parts again, for a
+// visitor whose upload outlasted them.
+func (h *Handler) uploadParts(c echo.Context) error {
+	return h.inParts(c, func(ctx context.Context, client *hubclient.Client, f Form, a hubclient.Attachment, post url.Values) (uploadAnswer, error) {
+		parts, err := client.UploadParts(ctx, f.Site, f.Slug, hubclient.UploadPartsRequest{Key: a.Key, UploadID: post.Get(uploadPartsID)})
+		return uploadAnswer{Parts: parts}, err
+	})
 }
 
 // ticket returns the value a form posts for attachment a, uploaded from

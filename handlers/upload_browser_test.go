@@ -619,3 +619,36 @@ func TestCancelAFileInParts(t *testing.T) {
 		t.Error("no part under way was abandoned: the browser sent them whole after the file was cancelled")
 	}
 }
+
+// TestFilesInPartsOutlastTheirURLsInTheBrowser has the first parts of a
+// file wait until their URLs expired: the script has them signed again and
+// goes on.
+func TestFilesInPartsOutlastTheirURLsInTheBrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("sends 64 MiB")
+	}
+	browser := browsertest.New(t)
+	var first atomic.Int64 // when the first part arrived, in Unix nanoseconds
+	var expired atomic.Int32
+	h := testhub.Start(t, map[string]string{"acme/video": videoForm}, func(cfg *hub.Config) {
+		cfg.UploadURLExpiry = time.Second
+		store := cfg.Uploads
+		cfg.Uploads = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method == http.MethodPut {
+				first.CompareAndSwap(0, time.Now().UnixNano())
+				if wait := 2200*time.Millisecond - time.Since(time.Unix(0, first.Load())); wait > 0 {
+					time.Sleep(wait)
+					expired.Add(1)
+				}
+			}
+			store.ServeHTTP(w, r)
+		})
+	})
+	v := openVideoPage(t, browser, h)
+	video, data := randomFile(t, t.TempDir(), "video.mp4", hub.PartsFrom*hub.DefaultUploadPartSize)
+	v.upload(video)
+	if expired.Load() == 0 {
+		t.Fatal("no part waited for its URL to expire")
+	}
+	v.send(data)
+}

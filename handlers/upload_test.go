@@ -321,8 +321,8 @@ func newClipApp(t *testing.T) (*app, *hubRequests) {
 
 // partsAnswer is the upload route's answer with its parts.
 type partsAnswer struct {
-	UploadURL, Key, Ticket, Error, Complete string
-	Parts                                   *hubclient.UploadParts
+	UploadURL, Key, Ticket, Error, Complete, Renew string
+	Parts                                          *hubclient.UploadParts
 }
 
 // postJSON posts values to route and decodes its JSON answer, returning
@@ -402,8 +402,8 @@ func TestUploadInParts(t *testing.T) {
 	}
 
 	status, ans, m, raw := postJSON(t, a, route+"?locale=de", ask(len(body), true))
-	if status != http.StatusOK || !slices.Equal(members(m), []string{"complete", "key", "parts", "ticket"}) {
-		t.Fatalf("large, parts=1: answered %d %s, want parts, complete, key and ticket", status, raw)
+	if status != http.StatusOK || !slices.Equal(members(m), []string{"complete", "key", "parts", "renew", "ticket"}) {
+		t.Fatalf("large, parts=1: answered %d %s, want parts, complete, renew, key and ticket", status, raw)
 	}
 	if ans.Parts.UploadID == "" || ans.Parts.PartSize != clipPart || len(ans.Parts.URLs) != 6 {
 		t.Fatalf("parts %+v, want 6 of %d", ans.Parts, clipPart)
@@ -411,7 +411,21 @@ func TestUploadInParts(t *testing.T) {
 	if want := "/hubform/acme/clip/upload-complete?locale=de"; ans.Complete != want {
 		t.Errorf("complete %q, want %q", ans.Complete, want)
 	}
-	etags := putParts(t, ans, body)
+	if want := "/hubform/acme/clip/upload-parts?locale=de"; ans.Renew != want {
+		t.Errorf("renew %q, want %q", ans.Renew, want)
+	}
+	// The parts' URLs signed again, for an upload that outlasts them.
+	renew := url.Values{"field": {"video"}, "ticket": {ans.Ticket}, hubclient.IdempotencyKeyField: {rendering}, "uploadId": {ans.Parts.UploadID}}
+	status, renewed, m, raw := postJSON(t, a, ans.Renew, renew)
+	if status != http.StatusOK || renewed.Key != ans.Key || !slices.Equal(members(m), []string{"key", "parts"}) ||
+		renewed.Parts.UploadID != ans.Parts.UploadID || len(renewed.Parts.URLs) != 6 {
+		t.Fatalf("renew: answered %d %s, want 200, the key and the same upload's parts", status, raw)
+	}
+	if r, _ := hubLog.last("/upload-parts"); r.method != http.MethodPost || r.path != "/v1/acme/clip/upload-parts" || r.forwardedFor != "127.0.0.1" {
+		t.Errorf("the hub was asked %+v, want POST /v1/acme/clip/upload-parts for 127.0.0.1", r)
+	}
+	renewed.Ticket = ans.Ticket
+	etags := putParts(t, renewed, body)
 	complete := url.Values{"field": {"video"}, "ticket": {ans.Ticket}, hubclient.IdempotencyKeyField: {rendering}, "uploadId": {ans.Parts.UploadID}, "etag": etags}
 	status, done, m, raw := postJSON(t, a, ans.Complete, complete)
 	if status != http.StatusOK || done.Key != ans.Key || !slices.Equal(members(m), []string{"key"}) {
@@ -499,6 +513,7 @@ func TestUploadCompleteRefusals(t *testing.T) {
 		change(v)
 		return v
 	}
+	renewRoute := strings.Replace(ans.Complete, "/upload-complete", "/upload-parts", 1)
 	const unreadable = "The form could not be read. Please try again."
 	for _, tt := range []struct {
 		name   string
@@ -516,15 +531,17 @@ func TestUploadCompleteRefusals(t *testing.T) {
 		{"no rendering", ans.Complete, post(func(v url.Values) { v.Del(hubclient.IdempotencyKeyField) })},
 		{"another form", "/hubform/acme/contact/upload-complete", post(func(url.Values) {})},
 		{"no etags", ans.Complete, post(func(v url.Values) { v.Del("etag") })},
+		{"renew: a forged signature", renewRoute, post(func(v url.Values) { v.Set("ticket", forge(ans.Ticket)) })},
+		{"renew: another rendering", renewRoute, post(func(v url.Values) { v.Set(hubclient.IdempotencyKeyField, otherRendering) })},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			before := hubLog.to("/upload-complete")
+			before := hubLog.to("/upload-complete") + hubLog.to("/upload-parts")
 			status, got, m, raw := postJSON(t, a, tt.route, tt.values)
 			if status != http.StatusBadRequest || got.Error != unreadable || !slices.Equal(members(m), []string{"error"}) {
 				t.Errorf("answered %d %s, want 400 %q alone", status, raw, unreadable)
 			}
-			if n := hubLog.to("/upload-complete") - before; n != 0 {
-				t.Errorf("the hub was asked %d times to complete, want never", n)
+			if n := hubLog.to("/upload-complete") + hubLog.to("/upload-parts") - before; n != 0 {
+				t.Errorf("the hub was asked %d times, want never", n)
 			}
 		})
 	}

@@ -223,6 +223,20 @@
       stop();
       failure();
     };
+    // renew has the parts' URLs signed again, once for all the parts that
+    // found theirs expired.
+    let renewing = null;
+    const renew = () => {
+      renewing = renewing || new Promise((resolve, reject) => {
+        const values = [['field', u.input.name], ['ticket', answer.ticket], ['uploadId', answer.parts.uploadId]];
+        post(item, answer.renew, values, reject, (renewed) => {
+          answer.parts.urls = renewed.parts.urls;
+          resolve();
+        });
+        u.abort = stop; // post took it for its request
+      }).finally(() => { renewing = null; });
+      return renewing;
+    };
     const sendPart = (i, attempt) => {
       if (over) return;
       const xhr = new XMLHttpRequest();
@@ -258,7 +272,12 @@
           if (n >= 0) sendPart(n, 0);
           else if (!xhrs.size && etags.filter(Boolean).length === count) complete(item, parts, failed);
         } else if (xhr.status >= 500) retry();
-        else {
+        else if (xhr.status === 403 && answer.renew && attempt + 1 < ATTEMPTS) {
+          // Its URL expired: the upload outlasted it.
+          xhrs.delete(xhr);
+          loaded.delete(i);
+          renew().then(() => sendPart(i, attempt + 1), () => give(() => failed('', true)));
+        } else {
           // Refused (expired, or no longer expected): the next try starts over.
           u.parts = null;
           give(() => failed('', true));
