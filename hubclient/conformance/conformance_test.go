@@ -3,7 +3,9 @@ package conformance_test
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -15,7 +17,10 @@ import (
 
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/captcha"
+	"github.com/hubform/hubform/handlers/hub/s3blob"
+	"github.com/hubform/hubform/handlers/hub/s3blob/s3test"
 	"github.com/hubform/hubform/handlers/hub/testhub"
+	"github.com/hubform/hubform/hubclient"
 	"github.com/hubform/hubform/hubclient/conformance"
 )
 
@@ -90,14 +95,69 @@ func TestOurHubPasses(t *testing.T) {
 			if r := report.Result("upload.unknown-key"); r.Status == conformance.Info {
 				t.Errorf("our hub accepted a key it never handed out: %s", r.Detail)
 			}
+			if r := report.Result("upload.parts"); r.Status != conformance.Pass || !strings.Contains(r.Detail, "4 parts of 16777216 bytes") {
+				t.Errorf("upload.parts: %+v, want a pass in 4 parts of 16 MiB", r)
+			}
 			want := 0
 			if tc.token != "" || tc.form == conformance.Form {
-				want = 2 // submit.valid and upload.submit
+				want = 3 // submit.valid, upload.submit and upload.parts
 			}
-			if got := len(h.Submissions()); got != want {
+			subs := h.Submissions()
+			if got := len(subs); got != want {
 				t.Errorf("the hub stored %d submissions, want %d", got, want)
 			}
+			if want > 0 {
+				sameFile(t, h, subs[len(subs)-1].Attachments)
+			}
 		})
+	}
+}
+
+// sameFile checks that attachments name one file, the one upload.parts
+// sent, and that the hub stored it byte for byte: the parts went where
+// they belong.
+func sameFile(t *testing.T, h *testhub.Hub, attachments []hubclient.Attachment) {
+	t.Helper()
+	if len(attachments) != 1 || attachments[0].Size != conformance.PartsSize {
+		t.Fatalf("the last submission's attachments are %+v, want the file of %d bytes", attachments, conformance.PartsSize)
+	}
+	stored, err := h.Blobs.NewReader(context.Background(), attachments[0].Key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stored.Close()
+	got, want := sha256.New(), sha256.New()
+	n, err := io.Copy(got, stored)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(want, conformance.PartsFile())
+	if n != conformance.PartsSize || !bytes.Equal(got.Sum(nil), want.Sum(nil)) {
+		t.Errorf("the stored file has %d bytes, SHA-256 %x; want %d bytes, %x", n, got.Sum(nil), conformance.PartsSize, want.Sum(nil))
+	}
+}
+
+// TestPartsFile: the file upload.parts sends is lines of 64 bytes, each
+// numbered, so that no two parts of it are alike.
+func TestPartsFile(t *testing.T) {
+	data, err := io.ReadAll(conformance.PartsFile())
+	if err != nil || len(data) != conformance.PartsSize {
+		t.Fatalf("%d bytes, %v", len(data), err)
+	}
+	for _, n := range []int{0, 1, 0x3ffff, len(data)/64 - 1} {
+		line := string(data[n*64 : (n+1)*64])
+		if want := fmt.Sprintf("%016x hubform conformance: a file sent in parts", n); !strings.HasPrefix(line, want) || !strings.HasSuffix(line, ".\n") {
+			t.Errorf("line %d is %q, want it to begin %q and end in .\\n", n, line, want)
+		}
+	}
+	for _, off := range []int{1, 63, 64, 65, 1<<24 - 7} { // a read from anywhere reads the same bytes
+		buf := make([]byte, 100)
+		r := conformance.PartsFile()
+		io.CopyN(io.Discard, r, int64(off))
+		io.ReadFull(r, buf)
+		if !bytes.Equal(buf, data[off:off+100]) {
+			t.Errorf("from %d: %q, want %q", off, buf, data[off:off+100])
+		}
 	}
 }
 
@@ -143,7 +203,7 @@ type breaker func(next http.Handler, w http.ResponseWriter, r *http.Request)
 // the check of that rule fails, and no other. A hub that breaks only a
 // recommendation fails nothing; the check in informs reports it.
 func TestBrokenHubsFail(t *testing.T) {
-	informs := map[string]string{"attachment never checked": "upload.unknown-key"}
+	informs := map[string]string{"attachment never checked": "upload.unknown-key", "parts not offered": "upload.parts"}
 	for _, tc := range []struct {
 		name  string
 		form  string
@@ -186,7 +246,7 @@ func TestBrokenHubsFail(t *testing.T) {
 			}
 		}), []string{"submit.no-payload"}},
 		{"answer without ok", conformance.Form, "", editJSON(suffix("/submit"), func(m map[string]any) { delete(m, "ok") }),
-			[]string{"submit.valid", "upload.submit"}},
+			[]string{"submit.valid", "upload.submit", "upload.parts"}},
 		{"honeypot stored", conformance.Form, "", editBody(suffix("/submit"), func(m map[string]any) { delete(m, "_hp") }),
 			[]string{"submit.honeypot"}},
 		{"honeypot answered 400", conformance.Form, "", func(next http.Handler, w http.ResponseWriter, r *http.Request) {
@@ -214,6 +274,8 @@ func TestBrokenHubsFail(t *testing.T) {
 			[]string{"upload.size"}},
 		{"attachment never checked", conformance.Form, "", editBody(suffix("/submit"), func(m map[string]any) { delete(m, "attachments") }),
 			nil}, // a key never handed out is only a recommendation: see informs
+		{"parts not offered", conformance.Form, "", editBody(suffix("/upload-url"), func(m map[string]any) { delete(m, "parts") }),
+			nil}, // files in parts are an optional extension: see informs
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h, opts := startHub(t, tc.form)
@@ -319,5 +381,204 @@ func truncatePuts() breaker {
 			r.Header.Set("Content-Length", strconv.Itoa(len(body)))
 		}
 		next.ServeHTTP(w, r)
+	}
+}
+
+// TestBrokenPartsFail runs the kit against hubs that each break a rule of
+// files in parts (PROTOCOL.md §10): upload.parts fails, and says at which
+// step; no other check fails.
+func TestBrokenPartsFail(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		wrap breaker
+		says string
+	}{
+		{"parts without uploadId", editJSON(suffix("/upload-url"), func(m map[string]any) {
+			if parts, ok := m["parts"].(map[string]any); ok {
+				parts["uploadId"] = ""
+			}
+		}), "parts.uploadId is empty"},
+		{"parts short of a URL", editJSON(suffix("/upload-url"), func(m map[string]any) {
+			if parts, ok := m["parts"].(map[string]any); ok {
+				urls := parts["urls"].([]any)
+				parts["urls"] = urls[:len(urls)-1]
+			}
+		}), "parts.urls has 3 URLs, want 4"},
+		{"part PUT refused", func(next http.Handler, w http.ResponseWriter, r *http.Request) {
+			if r.URL.Query().Get("part") == "2" {
+				http.Error(w, "denied", http.StatusForbidden)
+				return
+			}
+			next.ServeHTTP(w, r)
+		}, "PUT of part 2 of 4 (16777216 bytes from 16777216): want 2xx with an ETag header, got 403 denied"},
+		{"part PUT without ETag", func(next http.Handler, w http.ResponseWriter, r *http.Request) {
+			if r.Method == http.MethodPut {
+				w = noETag{w}
+			}
+			next.ServeHTTP(w, r)
+		}, "without an ETag header"},
+		{"unknown upload id completed", completeAnswers(http.StatusNotFound, http.StatusOK), "upload id never handed out: want 404, got 200"},
+		{"wrong ETag accepted", completeAnswers(http.StatusBadRequest, http.StatusOK), "part 1's ETag wrong"},
+		{"wrong ETag answered 409", completeAnswers(http.StatusBadRequest, http.StatusConflict), "want 400, got 409"},
+		{"completion not repeatable", completeOnce(), "upload-complete again with every part's ETag"},
+		{"file in parts refused", func(next http.Handler, w http.ResponseWriter, r *http.Request) {
+			if strings.HasSuffix(r.URL.Path, "/submit") && bytes.Contains(readBody(r), []byte(`"size":67108864`)) {
+				http.Error(w, `{"ok": false, "error": "too large"}`, http.StatusRequestEntityTooLarge)
+				return
+			}
+			next.ServeHTTP(w, r)
+		}, "the submission naming the file sent in parts accepted"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h, opts := startHub(t, conformance.Form)
+			inner := h.Server.Config.Handler
+			h.Server.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { tc.wrap(inner, w, r) })
+			report := run(t, opts)
+			var failed []string
+			for _, r := range report.Failed() {
+				failed = append(failed, r.ID)
+			}
+			r := report.Result("upload.parts")
+			if !slices.Equal(failed, []string{"upload.parts"}) || !strings.Contains(r.Detail, tc.says) {
+				t.Errorf("failed %v, want [upload.parts] saying %q; upload.parts: %s", failed, tc.says, r.Detail)
+			}
+		})
+	}
+}
+
+// noETag drops the ETag header of an answer.
+type noETag struct{ http.ResponseWriter }
+
+func (w noETag) WriteHeader(code int) {
+	w.Header().Del("ETag")
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w noETag) Write(b []byte) (int, error) {
+	w.Header().Del("ETag")
+	return w.ResponseWriter.Write(b)
+}
+
+// completeAnswers is a hub whose upload-complete route answers status
+// instead of was, with "ok" as 2xx would have it.
+func completeAnswers(was, status int) breaker {
+	return func(next http.Handler, w http.ResponseWriter, r *http.Request) {
+		if !strings.HasSuffix(r.URL.Path, "/upload-complete") {
+			next.ServeHTTP(w, r)
+			return
+		}
+		rec := httptest.NewRecorder()
+		next.ServeHTTP(rec, r)
+		if rec.Code != was {
+			w.WriteHeader(rec.Code)
+			w.Write(rec.Body.Bytes())
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		fmt.Fprintf(w, `{"ok": %t}`, status/100 == 2)
+	}
+}
+
+// completeOnce is a hub whose upload-complete route refuses to complete a
+// file twice, with 409.
+func completeOnce() breaker {
+	var mu sync.Mutex
+	done := map[string]bool{}
+	return func(next http.Handler, w http.ResponseWriter, r *http.Request) {
+		if !strings.HasSuffix(r.URL.Path, "/upload-complete") {
+			next.ServeHTTP(w, r)
+			return
+		}
+		var req hubclient.CompleteUploadRequest
+		json.Unmarshal(readBody(r), &req)
+		mu.Lock()
+		again := done[req.Key]
+		mu.Unlock()
+		if again {
+			http.Error(w, `{"ok": false, "error": "already completed"}`, http.StatusConflict)
+			return
+		}
+		rec := httptest.NewRecorder()
+		next.ServeHTTP(rec, r)
+		if rec.Code == http.StatusOK {
+			mu.Lock()
+			done[req.Key] = true
+			mu.Unlock()
+		}
+		w.WriteHeader(rec.Code)
+		w.Write(rec.Body.Bytes())
+	}
+}
+
+// TestPartsOrder: the parts go two at a time, the last one first.
+func TestPartsOrder(t *testing.T) {
+	h, opts := startHub(t, conformance.Form)
+	inner := h.Server.Config.Handler
+	var (
+		mu             sync.Mutex
+		order          []string
+		inFlight, most int
+	)
+	h.Server.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		part := r.URL.Query().Get("part")
+		if r.Method != http.MethodPut || part == "" {
+			inner.ServeHTTP(w, r)
+			return
+		}
+		mu.Lock()
+		order = append(order, part)
+		inFlight++
+		most = max(most, inFlight)
+		mu.Unlock()
+		inner.ServeHTTP(w, r)
+		mu.Lock()
+		inFlight--
+		mu.Unlock()
+	})
+	if r := run(t, opts).Result("upload.parts"); r.Status != conformance.Pass {
+		t.Fatalf("upload.parts: %+v", r)
+	}
+	if len(order) != 4 || order[0] != "4" && order[0] != "3" || most > 2 {
+		t.Errorf("parts PUT in the order %v, at most %d at once; want 4 parts, the last two first, 2 at once", order, most)
+	}
+}
+
+// TestPartsNotTried: a form whose file limit refuses 64 MiB skips
+// upload.parts, saying why; nothing fails.
+func TestPartsNotTried(t *testing.T) {
+	form := strings.Replace(conformance.Form, `,
+  "hub": {"maxFileSize": 67108864}`, "", 1)
+	if form == conformance.Form {
+		t.Fatal("the conformance form has no file limit to take out")
+	}
+	_, opts := startHub(t, form)
+	report := run(t, opts)
+	if r := report.Result("upload.parts"); r.Status != conformance.Skip || !strings.Contains(r.Detail, "413") {
+		t.Errorf("upload.parts: %+v, want a skip saying 413", r)
+	}
+	for _, r := range report.Failed() {
+		t.Errorf("%s failed: %s", r.ID, r.Detail)
+	}
+}
+
+// TestOurHubOnBucket runs the kit against our hub keeping files in an S3
+// bucket, whose parts are the bucket's multipart upload: nothing fails and
+// the file goes in parts.
+func TestOurHubOnBucket(t *testing.T) {
+	bucket, err := s3blob.Open(context.Background(), s3test.URL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { bucket.Close() })
+	h := testhub.Start(t, map[string]string{"acme/conformance": conformance.Form}, func(c *hub.Config) {
+		c.Blobs, c.Uploads = bucket, nil
+	})
+	report := run(t, conformance.Options{HubURL: h.URL, Site: "acme", Form: "conformance"})
+	for _, r := range report.Failed() {
+		t.Errorf("%s failed: %s", r.ID, r.Detail)
+	}
+	if r := report.Result("upload.parts"); r.Status != conformance.Pass {
+		t.Errorf("upload.parts: %+v, want a pass", r)
 	}
 }

@@ -4,7 +4,8 @@ package conformance
 // file of this project's hub (hubform conformance --print-form prints it).
 // A hub of another make needs a form with the same field names and types:
 // "name" (text, required), "message" (textarea), "file" (file) and the
-// honeypot "_hp", in one step.
+// honeypot "_hp", in one step. Its "hub" member, this project's hub's
+// settings, raises the form's file limit to the 64 MiB of upload.parts.
 const Form = `{
   "title": "Conformance",
   "description": "The form hubform conformance checks a hub with.",
@@ -16,7 +17,8 @@ const Form = `{
   ],
   "steps": [
     {"id": "all", "title": "All", "fields": ["name", "message", "file", "_hp"]}
-  ]
+  ],
+  "hub": {"maxFileSize": 67108864}
 }
 `
 

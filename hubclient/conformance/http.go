@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/hubform/hubform/hubclient"
@@ -23,6 +24,7 @@ type run struct {
 	schema       *hubclient.Schema
 	upload       *hubclient.UploadURLResponse // from upload.url
 	uploaded     bool                         // upload.put succeeded
+	mu           sync.Mutex                   // guards limitHeaders: upload.parts sends parts at once
 	limitHeaders []string                     // rate-limit headers seen
 }
 
@@ -53,15 +55,27 @@ func (a *answer) ok() bool { return a.status/100 == 2 }
 
 // send makes one request; header holds extra headers.
 func (r *run) send(ctx context.Context, method, url, contentType string, body []byte, header map[string]string) (*answer, error) {
-	ctx, cancel := context.WithTimeout(ctx, r.opts.Timeout)
-	defer cancel()
 	var rd io.Reader
 	if body != nil {
 		rd = bytes.NewReader(body)
 	}
-	req, err := http.NewRequestWithContext(ctx, method, url, rd)
+	return r.sendBody(ctx, method, url, contentType, rd, int64(len(body)), header)
+}
+
+// sendBody makes one request whose body, when not nil, is length bytes
+// read from body as they are sent, with that Content-Length.
+func (r *run) sendBody(ctx context.Context, method, url, contentType string, body io.Reader, length int64, header map[string]string) (*answer, error) {
+	ctx, cancel := context.WithTimeout(ctx, r.opts.Timeout)
+	defer cancel()
+	if body != nil && length == 0 {
+		body = http.NoBody
+	}
+	req, err := http.NewRequestWithContext(ctx, method, url, body)
 	if err != nil {
 		return nil, err
+	}
+	if body != nil {
+		req.ContentLength = length
 	}
 	if contentType != "" {
 		req.Header.Set("Content-Type", contentType)
@@ -80,11 +94,13 @@ func (r *run) send(ctx context.Context, method, url, contentType string, body []
 	if err != nil {
 		return nil, fmt.Errorf("reading the answer: %w", err)
 	}
+	r.mu.Lock()
 	for _, name := range []string{"RateLimit", "RateLimit-Policy", "RateLimit-Limit", "X-RateLimit-Limit", "Retry-After"} {
 		if v := res.Header.Get(name); v != "" {
 			r.limitHeaders = append(r.limitHeaders, name+": "+v)
 		}
 	}
+	r.mu.Unlock()
 	return &answer{status: res.StatusCode, header: res.Header, body: data}, nil
 }
 
