@@ -278,7 +278,7 @@
           loaded.delete(i);
           renew().then(() => sendPart(i, attempt + 1), () => give(() => failed('', true)));
         } else {
-          // Refused (expired, or no longer expected): the next try starts over.
+          // Refused (no longer expected): the next try starts over.
           u.parts = null;
           give(() => failed('', true));
         }
