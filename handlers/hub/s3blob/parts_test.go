@@ -372,3 +372,47 @@ func TestStartPartsRefusals(t *testing.T) {
 		}
 	}
 }
+
+// TestSealLargerThanOneCopy seals a file larger than S3 copies at once
+// (5 GiB, here 5 MiB) by copying it in parts: the object has the file's
+// bytes and type.
+func TestSealLargerThanOneCopy(t *testing.T) {
+	s3blob.CopyInPartsAbove(t, s3blob.MinPartSize, s3blob.MinPartSize)
+	b, client, bucket := openWithClient(t)
+	ctx := context.Background()
+	const key, mime = "uploads/acme/contact/2e3f/film.mkv", "video/x-matroska"
+	body := randomBytes(partsSize)
+	u := upload(key, mime, partsSize)
+	id, urls := startParts(t, b, u)
+	u.PartsID = id
+	var uploaded []hubclient.UploadedPart
+	for n := range split(body, s3blob.MinPartSize) {
+		uploaded = append(uploaded, sendPart(t, urls, split(body, s3blob.MinPartSize), n+1))
+	}
+	if err := b.CompleteParts(ctx, u, uploaded); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Seal(ctx, u); err != nil {
+		t.Fatalf("Seal: %v", err)
+	}
+	r, err := b.NewReader(ctx, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	got, err := io.ReadAll(r)
+	if err != nil || !bytes.Equal(got, body) {
+		t.Fatalf("sealed file: %d bytes (%v), want the %d sent", len(got), err, len(body))
+	}
+	if _, typ, err := b.Attributes(ctx, key); err != nil || typ != mime {
+		t.Errorf("sealed file's type %q (%v), want %q", typ, err, mime)
+	}
+	if left := multipartUploads(t, client, bucket); len(left) != 0 {
+		t.Errorf("multipart uploads left: %q", left)
+	}
+	// An object made of parts has an ETag that counts them.
+	head, err := client.HeadObject(ctx, &s3.HeadObjectInput{Bucket: aws.String(bucket), Key: aws.String(key)})
+	if err != nil || !strings.HasSuffix(strings.Trim(aws.ToString(head.ETag), `"`), "-3") {
+		t.Errorf("sealed file's ETag %q (%v), want one of 3 parts", aws.ToString(head.ETag), err)
+	}
+}

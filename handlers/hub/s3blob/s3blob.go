@@ -162,17 +162,8 @@ func (b *Bucket) Seal(ctx context.Context, u hub.Upload) error {
 		if a.Size != u.Size || a.ContentType != u.MIME {
 			return fmt.Errorf("s3blob: s3://%s/%s is %d bytes of %q, not the %d of %q signed for", b.name, staged, a.Size, a.ContentType, u.Size, u.MIME)
 		}
-		err = b.bucket.Copy(ctx, u.Key, staged, &blob.CopyOptions{
-			BeforeCopy: func(as func(any) bool) error {
-				var in *s3.CopyObjectInput
-				if !as(&in) {
-					return errors.New("not an S3 CopyObject request")
-				}
-				in.CopySourceIfMatch = aws.String(a.ETag)
-				return nil
-			},
-		})
-		if gcerrors.Code(err) == gcerrors.FailedPrecondition {
+		err = b.copy(ctx, staged, u, a)
+		if errors.Is(err, errChanged) {
 			continue // a PUT replaced the body meanwhile: check it again
 		}
 		if err != nil {
