@@ -525,15 +525,17 @@ func openVideoPage(t *testing.T, browser context.Context, h *testhub.Hub) *video
 	return v
 }
 
-// upload chooses the file at path, waits for its upload to end, done, and
-// returns how many distinct parts the browser sent.
+// upload chooses the file at path, unless it is empty, waits for its upload
+// to end, done, and returns how many distinct parts the browser sent.
 func (v *videoPage) upload(path string) int {
 	t := v.t
 	t.Helper()
-	ctx, cancel := context.WithTimeout(v.tab, 10*time.Second)
-	defer cancel()
-	if err := chromedp.Do(ctx, chromedp.SetUploadFiles(chromedp.ID("hubform-acme-video-video"), []string{path})); err != nil {
-		t.Fatal(err)
+	if path != "" {
+		ctx, cancel := context.WithTimeout(v.tab, 10*time.Second)
+		defer cancel()
+		if err := chromedp.Do(ctx, chromedp.SetUploadFiles(chromedp.ID("hubform-acme-video-video"), []string{path})); err != nil {
+			t.Fatal(err)
+		}
 	}
 	browsertest.WaitFor(t, v.tab, 90*time.Second, `!!document.querySelector('#hubform-acme-video-video-uploads li[data-state="done"], #hubform-acme-video-video-uploads li[data-state="failed"]')`)
 	if state := browsertest.Eval[string](t, v.tab, 5*time.Second, `document.querySelector('#hubform-acme-video-video-uploads li').dataset.state`); state != "done" {
@@ -649,6 +651,50 @@ func TestFilesInPartsOutlastTheirURLsInTheBrowser(t *testing.T) {
 	v.upload(video)
 	if expired.Load() == 0 {
 		t.Fatal("no part waited for its URL to expire")
+	}
+	v.send(data)
+}
+
+// TestFilesInPartsWaitForTheNetwork takes the browser offline while a
+// file's parts go: the upload says so, waits for the network and, back
+// online, goes on with the parts not stored.
+func TestFilesInPartsWaitForTheNetwork(t *testing.T) {
+	if testing.Short() {
+		t.Skip("sends 200 MiB")
+	}
+	browser := browsertest.New(t)
+	const size = 200 << 20
+	cut := &cutter{length: time.Hour} // until the network is back
+	h := testhub.Start(t, map[string]string{"acme/video": videoForm}, cut.configure)
+	v := openVideoPage(t, browser, h)
+	video, data := randomFile(t, t.TempDir(), "video.mp4", size)
+	setOffline := func(offline bool) {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(v.tab, 5*time.Second)
+		defer cancel()
+		if _, err := chromedp.Call(ctx, network.OverrideNetworkState, network.OverrideNetworkStateParams{Offline: offline, DownloadThroughput: -1, UploadThroughput: -1}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx, cancel := context.WithTimeout(v.tab, 30*time.Second)
+	defer cancel()
+	if err := chromedp.Do(ctx, chromedp.SetUploadFiles(chromedp.ID("hubform-acme-video-video"), []string{video})); err != nil {
+		t.Fatal(err)
+	}
+	browsertest.WaitFor(t, v.tab, 30*time.Second, `(document.querySelector('#hubform-acme-video-video-uploads progress') || {value: 0}).value > 30`)
+	setOffline(true)
+	cut.until.Store(time.Now().Add(time.Hour).UnixNano())
+	browsertest.WaitFor(t, v.tab, 5*time.Second, `document.querySelector('#hubform-acme-video-video-uploads [role="status"]').textContent === "No network: the upload goes on when it is back."`)
+	time.Sleep(time.Second)
+	if state := browsertest.Eval[string](t, v.tab, 5*time.Second, `document.querySelector('#hubform-acme-video-video-uploads li').dataset.state`); state != "uploading" {
+		t.Fatalf("offline, the upload is %s, want it waiting", state)
+	}
+	received := cut.received.Load()
+	cut.until.Store(0)
+	setOffline(false)
+	v.upload("")
+	if resent := cut.received.Load() - size; resent > 4*hub.DefaultUploadPartSize {
+		t.Errorf("%d bytes were sent again after the network came back (%d before it went), want at most the parts under way", resent, received)
 	}
 	v.send(data)
 }
