@@ -159,6 +159,9 @@ type Config struct {
 	// Admission, when set, admits each submission once it is found valid,
 	// before it is stored.
 	Admission Admission
+	// Funnel, when set, counts the events apps send of their forms (the
+	// events route); without it the hub answers that route 404.
+	Funnel FunnelCounter
 	// Uploads serves PUTs to the URLs Blobs signs, when the storage is the
 	// hub itself; nil when clients PUT to an object store directly.
 	Uploads http.Handler
@@ -271,6 +274,10 @@ func (s *Server) routes() {
 	v1.OPTIONS("/:site/:slug", s.preflight, s.cors)
 	v1.OPTIONS("/:site/:slug/upload-url", s.preflight, s.cors)
 	v1.OPTIONS("/:site/:slug/submit", s.preflight, s.cors)
+	if s.cfg.Funnel != nil {
+		v1.POST("/:site/:slug/events", s.postEvents, s.cors, limited)
+		v1.OPTIONS("/:site/:slug/events", s.preflight, s.cors)
+	}
 	if _, ok := s.cfg.Blobs.(PartUploader); ok {
 		v1.POST("/:site/:slug/upload-parts", s.postUploadParts, s.cors, limited)
 		v1.POST("/:site/:slug/upload-complete", s.postUploadComplete, s.cors, limited)
