@@ -84,6 +84,9 @@ type Routes struct {
 	// ticket the form then posts in the file's place. Empty means none:
 	// files travel with the post, as without JavaScript.
 	Upload string
+	// Event takes the script's counts of a visitor's start and of each
+	// step reached, for the form's funnel. Empty means none are sent.
+	Event string
 	// CSRFField and CSRFToken, when set, add a hidden field, so the form
 	// passes a CSRF middleware.
 	CSRFField string

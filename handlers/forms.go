@@ -75,16 +75,19 @@ func (h *Handler) form(f Form) registered {
 // routes, a fresh submission key and stamp, and no schema yet.
 func (h *Handler) props(f Form, r registered, locale string) components.HubFormProps {
 	base := h.cfg.Prefix + "/" + url.PathEscape(f.Site) + "/" + url.PathEscape(f.Slug)
-	upload := base + "/upload-url"
+	upload, event := base+"/upload-url", base+"/event"
 	if h.cfg.PostFiles {
 		upload = ""
+	}
+	if h.counter == nil {
+		event = ""
 	}
 	return components.HubFormProps{
 		SiteID: f.Site, FormSlug: f.Slug, Locale: locale,
 		LoadingFallback: r.LoadingFallback, ErrorFallback: r.ErrorFallback,
 		UnconfiguredFallback: r.UnconfiguredFallback, SuccessFallback: r.SuccessFallback, ClosedFallback: r.ClosedFallback,
 		FormProps:     r.FormProps,
-		Routes:        components.Routes{Load: base, Submit: base + "/submit", Logic: base + "/logic", Upload: upload, TurnstileScript: h.cfg.TurnstileScript},
+		Routes:        components.Routes{Load: base, Submit: base + "/submit", Logic: base + "/logic", Upload: upload, Event: event, TurnstileScript: h.cfg.TurnstileScript},
 		SubmissionKey: newSubmissionKey(),
 		Stamp:         h.stamps.stamp(f),
 	}

@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"cmp"
 	"context"
 	"log/slog"
 	"net/http"
@@ -54,6 +55,18 @@ type Config struct {
 	// for the app's origin. By default the browser sends each file
 	// straight to the hub's storage (see the upload route).
 	PostFiles bool
+	// Counter counts the forms' funnels, what the hub's console shows: a
+	// view when a form is shown, a start at a visitor's first change or
+	// post, each step reached. Nil sends the counts to each form's hub,
+	// every CountInterval, in batches (the protocol's events route); a hub
+	// that answers 404 is not asked again. Counts only: no cookie, nothing
+	// of the visitor; a visitor who reloads counts twice.
+	Counter Counter
+	// CountInterval is how often counts go to the hubs; zero means
+	// DefaultCountInterval.
+	CountInterval time.Duration
+	// NoCounts turns counting off.
+	NoCounts bool
 	// OnSuccess is called once per submission the hub accepted, with the
 	// values sent, after the form's own FormOptions.OnSuccess. Each file
 	// is a hubclient.Attachment, its key naming it in the hub's storage;
@@ -116,6 +129,11 @@ type Handler struct {
 	cache  *schemaCache
 	stamps stamper
 	echo   *echo.Echo
+	// counter is Config.Counter, or hubs when it is nil; nil when counting
+	// is off.
+	counter Counter
+	hubs    *hubCounter
+	posts   seenPosts
 }
 
 // New returns a Handler for cfg.
@@ -157,8 +175,24 @@ func New(cfg Config) *Handler {
 		echo:   echo.New(),
 	}
 	h.registerForms()
+	switch {
+	case cfg.NoCounts:
+	case cfg.Counter != nil:
+		h.counter = cfg.Counter
+	default:
+		h.hubs = newHubCounter(h, cmp.Or(cfg.CountInterval, DefaultCountInterval))
+		h.counter = h.hubs
+	}
 	h.Mount(h.echo)
 	return h
+}
+
+// Close sends the counts of the forms' funnels not sent yet to their hubs;
+// call it when the app stops. Counting stops.
+func (h *Handler) Close(ctx context.Context) {
+	if h.hubs != nil {
+		h.hubs.close(ctx)
+	}
 }
 
 // Mount adds the routes under Prefix to e, where e's middleware (CSRF,
@@ -174,6 +208,7 @@ func (h *Handler) Register(g *echo.Group) {
 	g.GET("/:site/:slug", h.load, compressPages)
 	g.POST("/:site/:slug/submit", h.submit, compressPages)
 	g.POST("/:site/:slug/logic", h.logic, compressPages)
+	g.POST("/:site/:slug/event", h.event)
 	g.POST("/:site/:slug/upload-url", h.uploadURL)
 	g.POST("/:site/:slug/upload-parts", h.uploadParts)
 	g.POST("/:site/:slug/upload-complete", h.uploadComplete)
@@ -198,6 +233,7 @@ func (h *Handler) Props(ctx context.Context, site, slug, locale string) componen
 	defer cancel()
 	if schema, err := h.cache.get(ctx, r.client, site, slug); err == nil {
 		p.InitialSchema = schema
+		h.countView(f, schema)
 	}
 	return p
 }

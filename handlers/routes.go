@@ -24,6 +24,7 @@ func (h *Handler) load(c echo.Context) error {
 		return h.respond(c, http.StatusBadGateway, p, components.LoadError(p, ""))
 	}
 	p.InitialSchema = schema
+	h.countView(f, schema)
 	return h.respond(c, http.StatusOK, p, components.HubForm(p))
 }
 

@@ -70,6 +70,7 @@ func (h *Handler) submit(c echo.Context) error {
 		key = ""
 	}
 	p.SubmissionKey = cmp.Or(key, p.SubmissionKey)
+	h.countPost(f, schema, key, r)
 	// The form shown again keeps the stamp of its first rendering, so that
 	// fixing a field is not taken for a bot's haste.
 	timing := h.stamps.timing(f, r.PostFormValue(components.StampField))

@@ -70,6 +70,7 @@
     }
     const legend = legendOf(steps[index]);
     if (moveFocus && legend) legend.focus();
+    if (index > 0) count(form, steps[index].getAttribute('data-hubform-step'));
   }
 
   function stepIndexOf(form, el) {
@@ -332,6 +333,46 @@
     });
   }
 
+  // Counts
+
+  // The start and the steps counted, by rendering: a form swapped in
+  // again after a refused post keeps its rendering's key.
+  const counted = new Map();
+  const renderingOf = (form) => (form.querySelector('input[name="_idempotencyKey"]') || {}).value || '';
+
+  // count tells the app of a visitor's start ('' step) or of a step
+  // reached, once each per rendering; a post of the form then says so.
+  function count(form, step) {
+    const route = form.getAttribute('data-hubform-event');
+    const rendering = renderingOf(form);
+    const done = counted.get(rendering) || new Set();
+    if (!route || done.has(step)) return;
+    counted.set(rendering, done.add(step));
+    markCounted(form);
+    const body = new URLSearchParams({ event: step ? 'step' : 'start', step });
+    const headers = {};
+    const csrf = form.querySelector('input[data-hubform-csrf]');
+    if (csrf) {
+      body.set(csrf.name, csrf.value);
+      headers['X-CSRF-Token'] = csrf.value;
+    }
+    fetch(route, { method: 'POST', body, headers, credentials: 'same-origin', keepalive: true }).catch(() => {});
+  }
+
+  function markCounted(form) {
+    if (form.querySelector('input[name="_hubformCounted"]')) return;
+    const mark = document.createElement('input');
+    mark.type = 'hidden';
+    mark.name = '_hubformCounted';
+    mark.value = '1';
+    form.append(mark);
+  }
+
+  function onInput(event) {
+    const form = formOf(event.target);
+    if (form) count(form, '');
+  }
+
   // Wiring
 
   function within(root, selector) {
@@ -346,6 +387,7 @@
     for (const form of within(root, FORM)) {
       if (enhanced.has(form)) continue;
       enhanced.add(form);
+      if (counted.has(renderingOf(form))) markCounted(form);
       setupSteps(form);
       const summary = form.querySelector('[data-hubform-errors]');
       if (summary && (summary.children.length || summary.textContent.trim())) summary.focus();
@@ -358,6 +400,8 @@
   on('keydown', onKeydown);
   on('invalid', onInvalid, true); // invalid does not bubble; capture sees all
   on('change', onFileChange);
+  on('input', onInput);
+  on('change', onInput);
   on('submit', onNativeSubmit);
   on('htmx:confirm', onConfirm);
   on('htmx:beforeRequest', (event) => setBusy(event, true));

@@ -1,0 +1,174 @@
+package handlers_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/hubform/hubform/handlers"
+	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/handlers/hub/testhub"
+	"github.com/hubform/hubform/hubclient"
+)
+
+// tripForm has three steps.
+const tripForm = `{
+  "fields": [
+    {"name": "name", "type": "text", "label": "Name", "required": true},
+    {"name": "city", "type": "text", "label": "City"},
+    {"name": "day", "type": "date", "label": "Day"}
+  ],
+  "steps": [{"id": "who", "fields": ["name"]}, {"id": "where", "fields": ["city"]}, {"id": "when", "fields": ["day"]}]
+}`
+
+// tally is a handlers.Counter (and a hub.FunnelCounter) that keeps the
+// sums it is told, by "site/slug event step".
+type tally struct {
+	mu   sync.Mutex
+	sums map[string]int64
+}
+
+func (t *tally) Count(site, slug, event, step string, n int64) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.sums == nil {
+		t.sums = map[string]int64{}
+	}
+	t.sums[site+"/"+slug+" "+strings.TrimSpace(event+" "+step)] += n
+}
+
+func (t *tally) get() map[string]int64 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	out := map[string]int64{}
+	for k, v := range t.sums {
+		out[k] = v
+	}
+	return out
+}
+
+func wantTally(t *testing.T, what string, got, want map[string]int64) {
+	t.Helper()
+	for k := range want {
+		if got[k] != want[k] {
+			t.Errorf("%s: counted %v, want %v", what, got, want)
+			return
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("%s: counted %v, want %v", what, got, want)
+	}
+}
+
+func TestFunnelCountedInTheApp(t *testing.T) {
+	counts := &tally{}
+	h := testhub.Start(t, map[string]string{"acme/trip": tripForm, "acme/closed": closedForm})
+	forms := handlers.New(handlers.Config{HubURL: h.URL, Logger: quiet, Counter: counts})
+	srv := httptest.NewServer(forms)
+	defer srv.Close()
+	a := &app{hub: h, h: forms, srv: srv}
+
+	// A view for each form shown: by the load route and by Props.
+	_, doc := a.get(t, "/hubform/acme/trip", false)
+	forms.Props(context.Background(), "acme", "trip", "")
+	a.get(t, "/hubform/acme/closed", false)
+	forms.Props(context.Background(), "acme", "closed", "")
+	wantTally(t, "shown twice, and a closed form twice", counts.get(), map[string]int64{"acme/trip view": 2})
+	if route := doc.Find("form").AttrOr("data-hubform-event", ""); route != "/hubform/acme/trip/event" {
+		t.Errorf("the form sends its counts to %q", route)
+	}
+
+	// The script's start and steps.
+	event := func(values url.Values) int {
+		res, err := http.PostForm(srv.URL+"/hubform/acme/trip/event", values)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		return res.StatusCode
+	}
+	for _, v := range []url.Values{{"event": {"start"}}, {"event": {"step"}, "step": {"where"}}, {"event": {"step"}, "step": {"when"}}} {
+		if status := event(v); status != http.StatusNoContent {
+			t.Errorf("%v: status %d", v, status)
+		}
+	}
+	for _, v := range []url.Values{{"event": {"view"}}, {"event": {"click"}}, {"event": {"step"}, "step": {"nowhere"}}, {"event": {"step"}}} {
+		if status := event(v); status != http.StatusBadRequest {
+			t.Errorf("%v: status %d, want 400", v, status)
+		}
+	}
+	wantTally(t, "the script's events", counts.get(), map[string]int64{"acme/trip view": 2, "acme/trip start": 1, "acme/trip step where": 1, "acme/trip step when": 1})
+
+	// A post without the script counts its start and steps, once per
+	// rendering; one the script counted is not counted again.
+	rendering := doc.Find(`input[name="` + hubclient.IdempotencyKeyField + `"]`).AttrOr("value", "")
+	for range 2 {
+		a.post(t, "/hubform/acme/trip/submit", false, part{name: hubclient.IdempotencyKeyField, value: rendering}, part{name: "city", value: "Oslo"})
+	}
+	a.post(t, "/hubform/acme/trip/submit", false, part{name: hubclient.IdempotencyKeyField, value: "another"}, part{name: handlers.CountedField, value: "1"}, part{name: "name", value: "Ada"})
+	wantTally(t, "posts", counts.get(), map[string]int64{"acme/trip view": 2, "acme/trip start": 2, "acme/trip step where": 2, "acme/trip step when": 2})
+}
+
+func TestFunnelOff(t *testing.T) {
+	counts := &tally{}
+	h := testhub.Start(t, map[string]string{"acme/trip": tripForm})
+	forms := handlers.New(handlers.Config{HubURL: h.URL, Logger: quiet, Counter: counts, NoCounts: true})
+	srv := httptest.NewServer(forms)
+	defer srv.Close()
+	a := &app{hub: h, h: forms, srv: srv}
+	_, doc := a.get(t, "/hubform/acme/trip", false)
+	a.post(t, "/hubform/acme/trip/submit", false, part{name: "name", value: "Ada"})
+	if doc.Find("form[data-hubform-event]").Length() != 0 || len(counts.get()) != 0 {
+		t.Errorf("counting off: counted %v", counts.get())
+	}
+}
+
+func TestFunnelCountsReachTheHub(t *testing.T) {
+	counts := &tally{}
+	h := testhub.Start(t, map[string]string{"acme/trip": tripForm, "acme/contact": contactForm}, func(cfg *hub.Config) { cfg.Funnel = counts })
+	other := testhub.Start(t, map[string]string{"acme/trip": tripForm}) // counts nothing
+	var toOther int
+	var mu sync.Mutex
+	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/events") {
+			mu.Lock()
+			toOther++
+			mu.Unlock()
+		}
+		other.Server.Config.Handler.ServeHTTP(w, r)
+	}))
+	defer proxy.Close()
+	forms := handlers.New(handlers.Config{HubURL: h.URL, Logger: quiet, CountInterval: 20 * time.Millisecond})
+	ctx := context.Background()
+	// The first batch fails: its counts go with the next.
+	h.FailNext("/events", http.StatusServiceUnavailable, "busy")
+	for range 3 {
+		forms.Props(ctx, "acme", "trip", "")
+	}
+	forms.Props(ctx, "acme", "contact", "")
+	deadline := time.Now().Add(5 * time.Second)
+	for counts.get()["acme/trip view"] < 3 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	forms.Props(ctx, "acme", "trip", "")
+	forms.Close(ctx) // sends what is held
+	wantTally(t, "the hub", counts.get(), map[string]int64{"acme/trip view": 4, "acme/contact view": 1})
+
+	// A hub that answers 404 is asked once.
+	forms = handlers.New(handlers.Config{HubURL: proxy.URL + "/v1", Logger: quiet, CountInterval: 20 * time.Millisecond})
+	forms.Props(ctx, "acme", "trip", "")
+	time.Sleep(200 * time.Millisecond)
+	forms.Props(ctx, "acme", "trip", "")
+	time.Sleep(200 * time.Millisecond)
+	forms.Close(ctx)
+	mu.Lock()
+	defer mu.Unlock()
+	if toOther != 1 {
+		t.Errorf("a hub that counts nothing was sent counts %d times, want once", toOther)
+	}
+}
