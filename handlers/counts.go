@@ -32,7 +32,7 @@ const (
 	maxPendingCounts = 10_000
 	// maxCountedPosts is how many renderings posted without JavaScript the
 	// app remembers, so that a post sent again is not counted again.
-	maxCountedPosts = 4096
+	maxCountedPosts   = 4096
 	sendCountsTimeout = 10 * time.Second
 )
 

@@ -106,7 +106,7 @@ func TestFunnelCountedInTheApp(t *testing.T) {
 
 	// A post without the script counts its start and steps, once per
 	// rendering; one the script counted is not counted again.
-	rendering := doc.Find(`input[name="` + hubclient.IdempotencyKeyField + `"]`).AttrOr("value", "")
+	rendering := doc.Find(`input[name="`+hubclient.IdempotencyKeyField+`"]`).AttrOr("value", "")
 	for range 2 {
 		a.post(t, "/hubform/acme/trip/submit", false, part{name: hubclient.IdempotencyKeyField, value: rendering}, part{name: "city", value: "Oslo"})
 	}
