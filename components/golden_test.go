@@ -796,6 +796,15 @@ func TestErrorState(t *testing.T) {
 		t.Error("file field does not ask for the files again")
 	}
 
+	// Refused as a whole, with no field at fault, a form of several steps
+	// opens again at its last, by its Send button.
+	refused := props(allFieldsSchema())
+	refused.State = components.State{SubmitError: "The form cannot be sent right now."}
+	steps := allFieldsSchema().Steps
+	if last := renderDoc(t, components.HubForm(refused)).Find("[data-hubform-current]"); last.Length() != 1 || last.AttrOr("data-hubform-step", "") != steps[len(steps)-1].ID {
+		t.Errorf("a refused form opens at step %q, want its last, %q", last.AttrOr("data-hubform-step", ""), steps[len(steps)-1].ID)
+	}
+
 	noErrors := renderDoc(t, components.HubForm(props(allFieldsSchema())))
 	for _, s := range []string{"[data-hubform-current]", "[data-hubform-submit-error]", "[data-hubform-errors] li", "[aria-invalid]", ".hubform-field-error"} {
 		if n := noErrors.Find(s).Length(); n != 0 {

@@ -60,6 +60,15 @@ func newFormView(p HubFormProps, pr *prepared) *formView {
 		v.outcome = v.logic.Evaluate(values)
 	}
 	if len(p.State.Errors) == 0 {
+		if p.State.SubmitError != "" {
+			// Refused as a whole, the form was sent from its last step:
+			// it opens there again, by its Send button.
+			for i := len(v.schema.Steps) - 1; i > 0 && v.currentStep < 0; i-- {
+				if v.stepVisible(v.schema.Steps[i]) {
+					v.currentStep = i
+				}
+			}
+		}
 		return v
 	}
 	for i, step := range v.schema.Steps {
