@@ -54,6 +54,10 @@ type Config struct {
 	// the page's is not taken for a bot's. Empty means a key of this
 	// process.
 	StampKey []byte
+	// Counter counts the pages' funnels (views, starts, steps reached):
+	// the hub's funnel.Counter, so that they are counted on the hub
+	// directly. Nil counts nothing.
+	Counter handlers.Counter
 	// Logger logs what visitors are not told; nil means slog.Default().
 	Logger *slog.Logger
 }
@@ -103,6 +107,8 @@ func New(cfg Config) (*Pages, error) {
 		// without Go, whose posts carry no stamp.
 		PlainFormPosts: true,
 		StampKey:       cfg.StampKey,
+		Counter:        cfg.Counter,
+		NoCounts:       cfg.Counter == nil,
 		Logger:         cfg.Logger,
 	})
 	return p, nil
