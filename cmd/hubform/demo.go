@@ -116,6 +116,8 @@ func serveDemo(ctx context.Context, s demoSettings, stdout, stderr io.Writer) er
 		fmt.Fprintf(stdout, "hubform demo: hub at %s, data in %s (its own page of each form at %s/f/{site}/{slug})\n",
 			h.URL, s.data, strings.TrimSuffix(h.URL, "/v1"))
 	}
+	var closeForms func(context.Context)
+	app.closed = func(close func(context.Context)) { closeForms = close }
 	server := newDemoServer(s.addr, newDemoApp(app), demoTimeouts, logger)
 	errc := make(chan error, 1)
 	go func() { errc <- server.ListenAndServe() }()
@@ -130,6 +132,8 @@ func serveDemo(ctx context.Context, s demoSettings, stdout, stderr io.Writer) er
 	if err := server.Shutdown(shutdown); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
+	// The forms' counts held go to the hub, still serving.
+	closeForms(shutdown)
 	return nil
 }
 

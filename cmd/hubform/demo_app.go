@@ -36,6 +36,9 @@ type demoConfig struct {
 	onSuccess       func(ctx context.Context, f handlers.Form, values map[string]any)
 	onError         func(ctx context.Context, f handlers.Form, err error)
 	turnstileScript string
+	// closed, when set, is told of what sends the counts of the forms'
+	// funnels held when the demo stops.
+	closed func(close func(context.Context))
 }
 
 type submissionLister interface {
@@ -86,7 +89,10 @@ func newDemoApp(cfg demoConfig) *echo.Echo {
 		},
 	})
 	forms.Mount(e)
-	down := handlers.New(handlers.Config{HubURL: unreachableHub, Prefix: "/hubform-unreachable", Logger: cfg.logger, Page: demoLayout})
+	if cfg.closed != nil {
+		cfg.closed(forms.Close)
+	}
+	down := handlers.New(handlers.Config{HubURL: unreachableHub, Prefix: "/hubform-unreachable", Logger: cfg.logger, Page: demoLayout, NoCounts: true})
 	down.Mount(e)
 	d := &demo{cfg: cfg, forms: forms}
 

@@ -22,6 +22,7 @@ import (
 	"github.com/hubform/hubform/handlers/hub/console"
 	"github.com/hubform/hubform/handlers/hub/delivery"
 	"github.com/hubform/hubform/handlers/hub/formsource"
+	"github.com/hubform/hubform/handlers/hub/funnel"
 	"github.com/hubform/hubform/handlers/hub/hosted"
 	"github.com/hubform/hubform/handlers/hub/localblob"
 	"github.com/hubform/hubform/handlers/hub/metrics"
@@ -164,6 +165,8 @@ type runningHub struct {
 	metrics *metrics.Metrics
 	closers []func() error
 	cfg     hubConfig
+	// funnel counts the forms' funnels; Close stores what it holds.
+	funnel *funnel.Counter
 }
 
 // blobStore is the file storage of a running hub, local or in a bucket.
@@ -278,13 +281,23 @@ func openHub(ctx context.Context, cfg hubConfig, logger *slog.Logger) (_ *runnin
 		}
 		uploadOrigins = append(uploadOrigins, origin)
 	}
-	pages, err := hosted.New(hosted.Config{HubURL: h.URL, Forms: served, Logger: logger, TurnstileScript: cfg.turnstileScript, StampKey: stampKey, UploadOrigins: uploadOrigins})
+	// The funnels of forms, counted in memory and stored in batches; what
+	// is held is stored when the hub stops, before its database closes.
+	counter := funnel.NewCounter(h.db, funnel.CounterConfig{Logger: logger})
+	h.funnel = counter
+	h.closers = append(h.closers, func() error {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		return counter.Close(ctx)
+	})
+	pages, err := hosted.New(hosted.Config{HubURL: h.URL, Forms: served, Logger: logger, TurnstileScript: cfg.turnstileScript, StampKey: stampKey, UploadOrigins: uploadOrigins, Counter: counter})
 	if err != nil {
 		return nil, err
 	}
 	h.server, err = hub.NewServer(hub.Config{
 		Forms: served, Store: h.metrics.Store(h.db), Blobs: h.blobs, Uploads: uploads, Logger: logger,
 		Admission:      quota.New(h.db, nil),
+		Funnel:         counter,
 		Captcha:        &captcha.Verifier{TurnstileURL: cfg.turnstileVerifyURL, RecaptchaURL: cfg.recaptchaVerify},
 		CaptchaSecrets: map[string]string{"turnstile": cfg.turnstileSecret, "recaptcha-v3": cfg.recaptchaSecret},
 		MaxBodyBytes:   cfg.maxBody, RateLimit: cfg.rateLimit, TrustedProxies: proxies, Limiter: limiter,

@@ -31,12 +31,12 @@ func ownerRoutes(db *sqldb.DB, served *formsource.Layered, files blobStore, queu
 		Users: db, Workspaces: db, Audit: db, Tokens: db, Sessions: db.Sessions(), Limiter: db, Forms: served, Store: db, Logger: logger,
 		Secure: strings.HasPrefix(opts.publicURL, "https://"), PublicURL: opts.publicURL, Mailer: mailer, MailFrom: from,
 		Inbox: submissions, Deliveries: queue, OIDC: opts.sso, Signup: opts.signup,
-		People: person,
+		People: person, Funnel: db,
 	})
 	if err != nil {
 		return nil, err
 	}
-	api, err := admin.New(admin.Config{Tokens: db, Sites: db, Audit: db, Forms: db, Directory: served, Inbox: submissions, People: person, Logger: logger})
+	api, err := admin.New(admin.Config{Tokens: db, Sites: db, Audit: db, Forms: db, Directory: served, Inbox: submissions, People: person, Funnel: db, Logger: logger})
 	if err != nil {
 		return nil, err
 	}

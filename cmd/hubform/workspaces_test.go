@@ -200,8 +200,9 @@ func walkAsWorkspaces(t *testing.T, dbURL string) {
 					}
 				}
 			}
-			// A submissions:read token reads submissions, and nothing else.
-			reads := r.Method == http.MethodGet && (strings.Contains(r.Path, "/submissions") || strings.Contains(r.Path, "/export/"))
+			// A submissions:read token reads submissions and their
+			// figures, and nothing else.
+			reads := r.Method == http.MethodGet && (strings.Contains(r.Path, "/submissions") || strings.Contains(r.Path, "/export/") || strings.HasSuffix(r.Path, "/stats"))
 			status, _ := apiDo(t, srv.URL, readToken, r.Method, path)
 			switch {
 			case reads && status == http.StatusForbidden:

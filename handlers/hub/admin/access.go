@@ -56,6 +56,7 @@ var routeAccess = map[string]access{
 	"GET " + Prefix + "/forms/:site/:slug/submissions/:id/pdf":      {scope: accounts.ScopeSubmissionsRead},
 	"DELETE " + Prefix + "/forms/:site/:slug/submissions/:id":       {scope: accounts.ScopeAll},
 	"GET " + Prefix + "/forms/:site/:slug/export/:format":           {scope: accounts.ScopeSubmissionsRead},
+	"GET " + Prefix + "/forms/:site/:slug/stats":                    {scope: accounts.ScopeSubmissionsRead},
 
 	// A person's data, across the workspace's forms: what an admin does.
 	"GET " + Prefix + "/people":        {scope: accounts.ScopeAll},

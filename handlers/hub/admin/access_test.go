@@ -17,6 +17,8 @@ import (
 
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/accounts"
+	"github.com/hubform/hubform/handlers/hub/formsource"
+	"github.com/hubform/hubform/handlers/hub/inbox"
 	"github.com/hubform/hubform/handlers/hub/people"
 	"github.com/hubform/hubform/handlers/hub/sqlite"
 )
@@ -55,7 +57,9 @@ func TestTokensActOnTheirWorkspace(t *testing.T) {
 	}
 	metrics := token("prometheus", "", accounts.ScopeMetrics)
 
-	api, err := New(Config{Tokens: db, Sites: db, Audit: db, Forms: db, People: &people.People{Store: db}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	api, err := New(Config{Tokens: db, Sites: db, Audit: db, Forms: db, People: &people.People{Store: db}, Logger: logger,
+		Inbox: &inbox.Inbox{Forms: formsource.NewStored(db, logger), Store: db, Logger: logger}, Funnel: db})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +97,7 @@ func TestTokensActOnTheirWorkspace(t *testing.T) {
 	}
 
 	param := regexp.MustCompile(`:[^/]+`)
-	walked := 0
+	walked, walkedStats := 0, false
 	for _, r := range e.Routes() {
 		if !strings.HasPrefix(r.Path, Prefix+"/") || r.Method == echo.RouteNotFound {
 			continue
@@ -103,6 +107,7 @@ func TestTokensActOnTheirWorkspace(t *testing.T) {
 			t.Errorf("route %s has no access rule: every token is refused it", route)
 		}
 		walked++
+		walkedStats = walkedStats || route == "GET "+Prefix+"/forms/:site/:slug/stats"
 		path := strings.NewReplacer(":site", "acme", ":slug", "contact", ":version", "1").Replace(r.Path)
 		path = param.ReplaceAllString(path, "x")
 		for scope, secret := range theirs {
@@ -118,8 +123,8 @@ func TestTokensActOnTheirWorkspace(t *testing.T) {
 			t.Errorf("%s with the metrics token: %d %s, want 403", route, status, body)
 		}
 	}
-	if walked < 7 {
-		t.Errorf("walked %d routes of the API, want every one", walked)
+	if walked < 17 || !walkedStats {
+		t.Errorf("walked %d routes of the API (a form's stats: %v), want every one", walked, walkedStats)
 	}
 	if n := versions(); n != 1 {
 		t.Errorf("another workspace's tokens left acme/contact with %d versions, want 1", n)

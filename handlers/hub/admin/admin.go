@@ -29,6 +29,7 @@
 //	GET    /v1/admin/forms/{site}/{slug}/submissions/{id}/pdf     one as a PDF: the form's title, the time, the values under their labels, the file names
 //	DELETE /v1/admin/forms/{site}/{slug}/submissions/{id}         delete it and its files
 //	GET    /v1/admin/forms/{site}/{slug}/export/{format}          every submission selected, as csv or json
+//	GET    /v1/admin/forms/{site}/{slug}/stats                    its funnel from and to two dates in UTC (from, to), with a Funnel
 //
 // With People, it answers the requests of a person about their data, in
 // every form of the token's workspace, for a token of scope all:
@@ -78,8 +79,12 @@ type Config struct {
 	Forms FormStore
 	// Directory, when set, is the forms directory served beside Forms.
 	Directory Directory
-	// Inbox, when set, adds the routes of each form's submissions.
+	// Inbox, when set, adds the routes of each form's submissions, and
+	// of its funnel, which answers 404 without Funnel.
 	Inbox *inbox.Inbox
+	// Funnel, when set with Inbox, serves each form's funnel (package
+	// funnel): sqldb.DB.
+	Funnel FunnelStore
 	// People, when set, adds the routes of a person's data.
 	People *people.People
 	Logger *slog.Logger
@@ -114,6 +119,7 @@ func (a *API) Register(e *echo.Echo) {
 	}
 	if a.cfg.Inbox != nil {
 		a.registerSubmissions(g)
+		a.registerStats(g)
 	}
 	if a.cfg.People != nil {
 		a.registerPeople(g)

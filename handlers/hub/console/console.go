@@ -117,6 +117,10 @@ type Config struct {
 	Store admin.FormStore
 	// Deliveries, when set, adds the pages of each form's deliveries.
 	Deliveries Deliveries
+	// Funnel, when set with Inbox, adds a form's funnel to its overview:
+	// its views, starts, steps reached and submissions (package funnel),
+	// sqldb.DB.
+	Funnel FunnelStore
 	// People, when set, lets a workspace's admins export or erase the
 	// data of one person, known by their e-mail address.
 	People *people.People

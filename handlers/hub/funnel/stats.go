@@ -2,9 +2,11 @@ package funnel
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/hubclient"
 )
 
 // Store keeps the counts of events: sqldb.DB.
@@ -31,7 +33,9 @@ type Stats struct {
 	Starts   int64
 	// Steps are the form's steps, in order, with how many visitors reached
 	// each; a visitor who started is on the first.
-	Steps       []StepStat
+	Steps []StepStat
+	// Submissions and Spam are the submissions created in the period,
+	// those not marked as spam and those marked.
 	Submissions int64
 	Spam        int64
 }
@@ -40,4 +44,73 @@ type Stats struct {
 type StepStat struct {
 	ID, Title string
 	Reached   int64
+}
+
+// MaxDays is the most days Read reads at once.
+const MaxDays = 366
+
+// Read returns the funnel of form over the UTC days from from's to to's,
+// excluded: both are truncated to the midnight UTC of their day, so that a
+// period that ends today ends at tomorrow's midnight. to must be after
+// from, at most MaxDays later.
+//
+// Views and Starts are the events counted. Steps are the form's steps, in
+// the schema's order, the first reached by every visitor who started
+// (Starts), each other by the visitors counted reaching it; counts of
+// steps the schema no longer has are left out. Submissions and Spam are
+// the submissions created in the period, not marked and marked as spam.
+func Read(ctx context.Context, store Store, subs Submissions, form *hub.Form, from, to time.Time) (Stats, error) {
+	from, to = from.UTC().Truncate(24*time.Hour), to.UTC().Truncate(24*time.Hour)
+	switch {
+	case !to.After(from):
+		return Stats{}, fmt.Errorf("funnel of %s/%s: the period from %s to %s is empty", form.Site, form.Slug, from.Format(time.DateOnly), to.Format(time.DateOnly))
+	case to.Sub(from) > MaxDays*24*time.Hour:
+		return Stats{}, fmt.Errorf("funnel of %s/%s: the period from %s to %s is over %d days", form.Site, form.Slug, from.Format(time.DateOnly), to.Format(time.DateOnly), MaxDays)
+	}
+	counts, err := store.FunnelCounts(ctx, form.Site, form.Slug, from, to)
+	if err != nil {
+		return Stats{}, fmt.Errorf("funnel of %s/%s: %w", form.Site, form.Slug, err)
+	}
+	st := Stats{From: from, To: to}
+	steps := map[string]int64{}
+	for _, c := range counts {
+		switch c.Event {
+		case hubclient.EventView:
+			st.Views += c.N
+		case hubclient.EventStart:
+			st.Starts += c.N
+		case hubclient.EventStep:
+			steps[c.Step] += c.N
+		}
+	}
+	if form.Schema != nil {
+		for i, s := range form.Schema.Steps {
+			reached := steps[s.ID]
+			if i == 0 {
+				reached = st.Starts
+			}
+			st.Steps = append(st.Steps, StepStat{ID: s.ID, Title: s.Title, Reached: reached})
+		}
+	}
+	for _, c := range []struct {
+		spam hub.SpamFilter
+		n    *int64
+	}{{hub.NotSpam, &st.Submissions}, {hub.OnlySpam, &st.Spam}} {
+		n, err := subs.CountSubmissions(ctx, hub.Filter{Site: form.Site, Slug: form.Slug, Spam: c.spam, From: from, To: to})
+		if err != nil {
+			return Stats{}, fmt.Errorf("funnel of %s/%s: %w", form.Site, form.Slug, err)
+		}
+		*c.n = int64(n)
+	}
+	return st, nil
+}
+
+// CompletionRate is the share of views that ended in a submission, spam
+// left out: Submissions / Views, 0 without views. It may exceed 1 when
+// submissions come from pages that do not count their views.
+func (s Stats) CompletionRate() float64 {
+	if s.Views == 0 {
+		return 0
+	}
+	return float64(s.Submissions) / float64(s.Views)
 }

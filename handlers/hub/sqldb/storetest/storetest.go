@@ -72,6 +72,9 @@ func Run(t *testing.T, open Open) {
 		{"Limits", testLimits},
 		{"People", testPeople},
 		{"Keys", testKeys},
+		{"FunnelCounts", testFunnelCounts},
+		{"FunnelCountsRefuses", testFunnelCountsRefuses},
+		{"FunnelCountsRace", testFunnelCountsRace},
 	}
 	// Each check opens databases of its own: they run in parallel.
 	for _, tt := range tests {
