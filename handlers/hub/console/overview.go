@@ -205,7 +205,9 @@ func (con *Console) funnelOf(ctx context.Context, form *hub.Form, key string) (*
 		fp.Counted = fp.Counted || s.Reached > 0
 	}
 	if len(st.Steps) > 1 {
-		for _, s := range st.Steps {
+		// A visitor who started is on the first step: its bar would be
+		// Started's again.
+		for _, s := range st.Steps[1:] {
 			label := s.Title
 			if label == "" {
 				label = s.ID
