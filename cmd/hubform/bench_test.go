@@ -25,22 +25,28 @@ func benchHub(b *testing.B, dbURL string) (url, data string) {
 	return serveBenchHub(b, hubConfig{data: data, db: dbURL, forms: formsDir(b)}), data
 }
 
-// serveBenchHub serves a hub in this process on a loopback port, with
-// cfg's data, database, forms and deliveries and the defaults of the rest,
-// until the benchmark ends.
+// serveBenchHub is serveInProcess's hub URL.
 func serveBenchHub(b *testing.B, cfg hubConfig) string {
 	b.Helper()
+	return serveInProcess(b, cfg).URL
+}
+
+// serveInProcess serves a hub in this process on a loopback port, with
+// cfg's data, database, forms and deliveries and the defaults of the rest,
+// until the test or benchmark ends.
+func serveInProcess(tb testing.TB, cfg hubConfig) *runningHub {
+	tb.Helper()
 	cfg.addr, cfg.uploadTTL, cfg.sweepInterval = "127.0.0.1:0", 24*time.Hour, time.Hour
 	cfg.maxBody, cfg.shutdownGrace = hub.DefaultMaxBodyBytes, time.Second
 	h, err := openHub(context.Background(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	ctx, stop := context.WithCancel(context.Background())
 	served := make(chan error, 1)
 	go func() { served <- h.Serve(ctx) }()
-	b.Cleanup(func() { stop(); <-served; h.Close() })
-	return h.URL
+	tb.Cleanup(func() { stop(); <-served; h.Close() })
+	return h
 }
 
 // hammer sends n GETs of url from concurrency goroutines over kept-alive

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/hubform/hubform/handlers"
-	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/accounts"
 	"github.com/hubform/hubform/hubclient"
 )
@@ -31,16 +30,7 @@ func TestFunnelReachesTheOwner(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(forms, "acme", "trip.json"), []byte(form), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg := hubConfig{addr: "127.0.0.1:0", data: t.TempDir(), forms: forms, uploadTTL: 24 * time.Hour,
-		sweepInterval: time.Hour, maxBody: hub.DefaultMaxBodyBytes, shutdownGrace: time.Second}
-	h, err := openHub(context.Background(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, stop := context.WithCancel(context.Background())
-	served := make(chan error, 1)
-	go func() { served <- h.Serve(ctx) }()
-	defer func() { stop(); <-served; h.Close() }()
+	h := serveInProcess(t, hubConfig{data: t.TempDir(), forms: forms})
 	base, _ := url.Parse(h.URL)
 	base.Path = ""
 

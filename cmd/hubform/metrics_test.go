@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -13,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/accounts"
 	"github.com/hubform/hubform/hubclient"
 )
@@ -27,17 +25,7 @@ func TestMetrics(t *testing.T) {
 	var hits atomic.Int64
 	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hits.Add(1) }))
 	defer receiver.Close()
-	cfg := hubConfig{addr: "127.0.0.1:0", data: t.TempDir(), forms: webhookForms(t, receiver.URL), uploadTTL: 24 * time.Hour,
-		sweepInterval: time.Hour, maxBody: hub.DefaultMaxBodyBytes, shutdownGrace: time.Second,
-		delivery: deliveryConfig{allowNets: "127.0.0.0/8"}}
-	h, err := openHub(context.Background(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, stop := context.WithCancel(context.Background())
-	served := make(chan error, 1)
-	go func() { served <- h.Serve(ctx) }()
-	defer func() { stop(); <-served; h.Close() }()
+	h := serveInProcess(t, hubConfig{data: t.TempDir(), forms: webhookForms(t, receiver.URL), delivery: deliveryConfig{allowNets: "127.0.0.0/8"}})
 	base := strings.TrimSuffix(h.URL, "/v1")
 
 	token := accounts.NewToken()
