@@ -66,7 +66,7 @@ func (h *Handler) event(c echo.Context) error {
 		step = ""
 	case hubclient.EventStep:
 		schema, err := h.cache.get(r.Context(), h.form(f).client, f.Site, f.Slug)
-		if err != nil || !hasStep(schema, step) {
+		if err != nil || schema.Step(step) == nil {
 			return c.NoContent(http.StatusBadRequest)
 		}
 	default:
@@ -74,15 +74,6 @@ func (h *Handler) event(c echo.Context) error {
 	}
 	h.count(f, event, step)
 	return c.NoContent(http.StatusNoContent)
-}
-
-func hasStep(s *hubclient.Schema, id string) bool {
-	for _, st := range s.Steps {
-		if st.ID == id {
-			return true
-		}
-	}
-	return false
 }
 
 // countPost counts the start and the steps of a post sent without

@@ -78,6 +78,10 @@ func TestFunnelCountedInTheApp(t *testing.T) {
 	forms.Props(context.Background(), "acme", "trip", "")
 	a.get(t, "/hubform/acme/closed", false)
 	forms.Props(context.Background(), "acme", "closed", "")
+	// A page that lists forms reads their schemas: no view.
+	if _, err := forms.Schema(context.Background(), "acme", "trip"); err != nil {
+		t.Fatal(err)
+	}
 	wantTally(t, "shown twice, and a closed form twice", counts.get(), map[string]int64{"acme/trip view": 2})
 	if route := doc.Find("form").AttrOr("data-hubform-event", ""); route != "/hubform/acme/trip/event" {
 		t.Errorf("the form sends its counts to %q", route)

@@ -229,13 +229,20 @@ func (h *Handler) Props(ctx context.Context, site, slug, locale string) componen
 	f := Form{Site: site, Slug: slug}
 	r := h.form(f)
 	p := h.props(f, r, locale)
-	ctx, cancel := context.WithTimeout(ctx, h.cfg.FetchTimeout)
-	defer cancel()
-	if schema, err := h.cache.get(ctx, r.client, site, slug); err == nil {
+	if schema, err := h.Schema(ctx, site, slug); err == nil {
 		p.InitialSchema = schema
 		h.countView(f, schema)
 	}
 	return p
+}
+
+// Schema returns the form's schema, through the cache and within
+// FetchTimeout, as Props does, for a page that lists forms rather than
+// shows one: it counts no view.
+func (h *Handler) Schema(ctx context.Context, site, slug string) (*hubclient.Schema, error) {
+	ctx, cancel := context.WithTimeout(ctx, h.cfg.FetchTimeout)
+	defer cancel()
+	return h.cache.get(ctx, h.form(Form{Site: site, Slug: slug}).client, site, slug)
 }
 
 // PropsFor is Props for an Echo request: the locale comes from the query

@@ -39,3 +39,14 @@ func failureText(err error) string {
 	}
 	return "submitRefused"
 }
+
+// refusalStatus returns the status a route of the browser's answers for
+// err from the hub: the hub's own when it refused (4xx), 502 when it
+// failed or was not reached.
+func refusalStatus(err error) int {
+	var hubErr *hubclient.HubError
+	if errors.As(err, &hubErr) && hubErr.StatusCode < 500 {
+		return hubErr.StatusCode
+	}
+	return http.StatusBadGateway
+}

@@ -96,12 +96,7 @@ func (h *Handler) uploadURL(c echo.Context) error {
 	res, err := reg.client.UploadURL(ctx, f.Site, f.Slug, req)
 	if err != nil {
 		h.cfg.Logger.Info("upload refused by the hub", "site", f.Site, "form", f.Slug, "field", field.Name, "error", err)
-		status, key := http.StatusBadGateway, failureText(err)
-		var hubErr *hubclient.HubError
-		if errors.As(err, &hubErr) && hubErr.StatusCode < 500 {
-			status = hubErr.StatusCode
-		}
-		return refuse(status, texts, key)
+		return refuse(refusalStatus(err), texts, failureText(err))
 	}
 	a := hubclient.Attachment{Key: res.Key, Filename: req.Filename, Size: req.Size, MIME: req.MIME, Field: field.Name}
 	answer := uploadAnswer{UploadURL: res.UploadURL, Key: res.Key, Ticket: h.stamps.ticket(f, rendering, a), Parts: res.Parts}
@@ -148,12 +143,7 @@ func (h *Handler) inParts(c echo.Context, call partsCall) error {
 		return refuse(http.StatusBadRequest, "postUnreadable")
 	case err != nil:
 		h.cfg.Logger.Info("upload in parts refused by the hub", "site", f.Site, "form", f.Slug, "field", a.Field, "route", r.URL.Path, "error", err)
-		status := http.StatusBadGateway
-		var hubErr *hubclient.HubError
-		if errors.As(err, &hubErr) && hubErr.StatusCode < 500 {
-			status = hubErr.StatusCode
-		}
-		return refuse(status, failureText(err))
+		return refuse(refusalStatus(err), failureText(err))
 	}
 	answer.Key = a.Key
 	c.Response().Header().Set("Cache-Control", "no-store")

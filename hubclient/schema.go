@@ -36,6 +36,16 @@ func (s *Schema) Field(name string) *Field {
 	return nil
 }
 
+// Step returns the step of id, or nil.
+func (s *Schema) Step(id string) *Step {
+	for i := range s.Steps {
+		if s.Steps[i].ID == id {
+			return &s.Steps[i]
+		}
+	}
+	return nil
+}
+
 // Field types every part of hubform understands.
 const (
 	FieldText       = "text"

@@ -99,8 +99,8 @@ func newDemoApp(cfg demoConfig) *echo.Echo {
 	e.GET("/", func(c echo.Context) error {
 		var list []demoForm
 		for _, slug := range []string{"contact", "survey", "unconfigured"} {
-			p := forms.PropsFor(c, "demo", slug)
-			list = append(list, demoForm{Site: "demo", Slug: slug, Schema: p.InitialSchema})
+			schema, _ := forms.Schema(c.Request().Context(), "demo", slug) // nil when it cannot be fetched
+			list = append(list, demoForm{Site: "demo", Slug: slug, Schema: schema})
 		}
 		return render(c, http.StatusOK, demoIndex(forms.Head(), list))
 	})

@@ -3,7 +3,6 @@ package hub
 import (
 	"fmt"
 	"net/http"
-	"slices"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -67,7 +66,7 @@ func checkEvent(form *Form, ec hubclient.EventCount) string {
 	case ec.N < 1 || ec.N > maxEventN:
 		return fmt.Sprintf("n: want 1 to %d", maxEventN)
 	case ec.Event == hubclient.EventStep:
-		if !slices.ContainsFunc(form.Schema.Steps, func(st hubclient.Step) bool { return st.ID == ec.Step }) {
+		if form.Schema.Step(ec.Step) == nil {
 			return fmt.Sprintf("step %q: not a step of this form", ec.Step)
 		}
 	case ec.Event == hubclient.EventView || ec.Event == hubclient.EventStart:

@@ -419,7 +419,7 @@ func removeFromSteps(s *hubclient.Schema, name string) {
 func newStepID(s *hubclient.Schema) string {
 	for n := len(s.Steps) + 1; ; n++ {
 		id := "step-" + strconv.Itoa(n)
-		if !slices.ContainsFunc(s.Steps, func(st hubclient.Step) bool { return st.ID == id }) {
+		if s.Step(id) == nil {
 			return id
 		}
 	}
