@@ -167,7 +167,10 @@ type Meta struct {
 	RedirectURL string `json:"redirectUrl,omitempty"`
 	// Closed is set by the hub when the form takes no more submissions:
 	// HubForm shows its closed state.
-	Closed bool  `json:"closed,omitempty"`
+	Closed bool `json:"closed,omitempty"`
+	// Resume is set by a hub that keeps drafts of the form (PROTOCOL.md
+	// §10, "Drafts"): HubForm offers "Save and continue later".
+	Resume bool  `json:"resume,omitempty"`
 	Extra  Extra `json:"-"`
 }
 

@@ -115,7 +115,12 @@ type SubmitRequest struct {
 	// Timing is how long the visitor had the form, as the app that
 	// rendered it measured. An extension of the protocol: hubs that do not
 	// know it ignore it; nil means the client does not say.
-	Timing    *Timing `json:"timing,omitempty"`
+	Timing *Timing `json:"timing,omitempty"`
+	// Draft is the token of the draft the submission finishes (PROTOCOL.md
+	// §10, "Drafts"): a hub that keeps drafts deletes it once the
+	// submission is stored. An extension of the protocol: hubs that do not
+	// know it ignore it.
+	Draft     string `json:"draft,omitempty"`
 	Honeypots map[string]string
 }
 
@@ -126,6 +131,7 @@ type submitRequestBody struct {
 	IdempotencyKey string         `json:"idempotencyKey,omitempty"`
 	Locale         string         `json:"locale,omitempty"`
 	Timing         *Timing        `json:"timing,omitempty"`
+	Draft          string         `json:"draft,omitempty"`
 }
 
 // Timing is the time-trap signal of a submission: how many seconds passed
@@ -176,7 +182,7 @@ func CheckIdempotencyKey(key string) error {
 // MarshalJSON writes the honeypots as top-level members and an absent
 // payload as {}.
 func (r SubmitRequest) MarshalJSON() ([]byte, error) {
-	body := submitRequestBody{Payload: r.Payload, Attachments: r.Attachments, CaptchaToken: r.CaptchaToken, IdempotencyKey: r.IdempotencyKey, Locale: r.Locale, Timing: r.Timing}
+	body := submitRequestBody{Payload: r.Payload, Attachments: r.Attachments, CaptchaToken: r.CaptchaToken, IdempotencyKey: r.IdempotencyKey, Locale: r.Locale, Timing: r.Timing, Draft: r.Draft}
 	if body.Payload == nil {
 		body.Payload = map[string]any{}
 	}
@@ -225,7 +231,7 @@ func (r *SubmitRequest) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &body); err != nil {
 		return err
 	}
-	*r = SubmitRequest{Payload: body.Payload, Attachments: body.Attachments, CaptchaToken: body.CaptchaToken, IdempotencyKey: body.IdempotencyKey, Locale: body.Locale, Timing: body.Timing}
+	*r = SubmitRequest{Payload: body.Payload, Attachments: body.Attachments, CaptchaToken: body.CaptchaToken, IdempotencyKey: body.IdempotencyKey, Locale: body.Locale, Timing: body.Timing, Draft: body.Draft}
 	for name, value := range members {
 		if !IsHoneypot(name) {
 			continue

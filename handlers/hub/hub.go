@@ -234,6 +234,10 @@ type Submission struct {
 	// Limits are what the store enforces while storing the submission,
 	// in the same transaction.
 	Limits Limits `json:"-"`
+	// DraftHash, when set, is the hash of the token of the draft the
+	// submission finishes (DraftHash): the store deletes the draft in the
+	// same transaction, if it is the form's.
+	DraftHash string `json:"-"`
 }
 
 // Limits are the rules of a form a store enforces as it stores a
