@@ -8,6 +8,23 @@ import (
 	"time"
 )
 
+// Value names of a form's post that save it as a draft, or finish one
+// (PROTOCOL.md §10, "Drafts"). The pipeline sends none of them to the hub.
+const (
+	// DraftField holds the token of the draft the form continues.
+	DraftField = "_hubformDraft"
+	// DraftEmailField holds the address the visitor asks the link at.
+	DraftEmailField = "_hubformDraftEmail"
+	// DraftStepField holds the id of the step the visitor is on.
+	DraftStepField = "_hubformDraftStep"
+	// DraftPageField holds the address of the page the form is on, which
+	// the link opens.
+	DraftPageField = "_hubformPage"
+	// DraftKeepField holds, once per file, the key of a file the draft
+	// kept that the visitor keeps.
+	DraftKeepField = "_hubformKeep"
+)
+
 // DraftParam is the query parameter of a page's address that carries a
 // draft's token: the link a hub e-mails is the resume URL with it added.
 const DraftParam = "draft"

@@ -5,6 +5,7 @@ import "context"
 type (
 	localeKey struct{}
 	timingKey struct{}
+	draftKey  struct{}
 )
 
 // WithLocale returns a copy of ctx that names locale ("de", "pt-BR") as
@@ -38,4 +39,19 @@ func timingFrom(ctx context.Context) *Timing {
 		return &t
 	}
 	return nil
+}
+
+// WithDraft returns a copy of ctx that names the token of the draft the
+// submission finishes: a submission that NewSubmit's OnSubmit sends with
+// such a context carries it as "draft" (PROTOCOL.md §10, "Drafts"), and
+// the hub deletes the draft once the submission is stored. Empty sends
+// none.
+func WithDraft(ctx context.Context, token string) context.Context {
+	return context.WithValue(ctx, draftKey{}, token)
+}
+
+// draftFrom returns the draft token ctx names, or "".
+func draftFrom(ctx context.Context) string {
+	d, _ := ctx.Value(draftKey{}).(string)
+	return d
 }

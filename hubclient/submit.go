@@ -99,6 +99,7 @@ func (p *pipeline) submit(ctx context.Context, values map[string]any) (*SubmitRe
 		Honeypots:      s.honeypots,
 		Locale:         localeFrom(ctx),
 		Timing:         timingFrom(ctx),
+		Draft:          draftFrom(ctx),
 	})
 	if err != nil {
 		return nil, err

@@ -296,8 +296,9 @@ func openHub(ctx context.Context, cfg hubConfig, logger *slog.Logger) (_ *runnin
 	}
 	h.server, err = hub.NewServer(hub.Config{
 		Forms: served, Store: h.metrics.Store(h.db), Blobs: h.blobs, Uploads: uploads, Logger: logger,
-		Admission:      quota.New(h.db, nil),
-		Funnel:         counter,
+		Admission: quota.New(h.db, nil),
+		Funnel:    counter,
+		Drafts:    h.db, HostedPages: publicURL + hosted.Path + "/",
 		Captcha:        &captcha.Verifier{TurnstileURL: cfg.turnstileVerifyURL, RecaptchaURL: cfg.recaptchaVerify},
 		CaptchaSecrets: map[string]string{"turnstile": cfg.turnstileSecret, "recaptcha-v3": cfg.recaptchaSecret},
 		MaxBodyBytes:   cfg.maxBody, RateLimit: cfg.rateLimit, TrustedProxies: proxies, Limiter: limiter,

@@ -45,7 +45,7 @@ func openDelivery(ctx context.Context, cfg hubConfig, db *database, served hub.F
 		return nil, err
 	}
 	qc := delivery.Config{
-		Forms: served, Submissions: db, AllowNetworks: allow, Files: files,
+		Forms: served, Submissions: db, Drafts: db, AllowNetworks: allow, Files: files,
 		Timeout: dc.timeout, Backoff: dc.backoff, OnAttempt: onAttempt, Logger: logger,
 	}
 	if dc.smtpURL != "" {
@@ -62,5 +62,6 @@ func openDelivery(ctx context.Context, cfg hubConfig, db *database, served hub.F
 		return nil, fmt.Errorf("opening the delivery queue: %w", err)
 	}
 	db.SetSubmissionHook(q.Hook())
+	db.SetDraftHook(q.DraftHook())
 	return q, nil
 }

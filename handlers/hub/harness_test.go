@@ -197,7 +197,7 @@ func newHarnessWithForms(t *testing.T, prepare func(dir string), options ...func
 	t.Cleanup(func() { dir.Close() })
 
 	cfg := hub.Config{
-		Forms: dir, Store: db, Blobs: blobs, Uploads: blobs.PutHandler(db),
+		Forms: dir, Store: db, Blobs: blobs, Uploads: blobs.PutHandler(db), Drafts: db,
 		Logger: logger, Now: h.clock.Now,
 	}
 	for _, o := range options {

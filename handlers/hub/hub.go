@@ -112,6 +112,31 @@ type Settings struct {
 	MinSeconds *float64 `json:"minSeconds,omitempty"`
 	// Spam tunes the content checks that flag submissions as spam.
 	Spam SpamChecks `json:"spam,omitzero"`
+	// Resume, when true, has the hub keep drafts of the form, which
+	// visitors save to finish later ("Save and continue later"). Unset, a
+	// form of several steps has them; false turns them off.
+	Resume *bool `json:"resume,omitempty"`
+	// DraftDays is how many days a draft is kept after it was last saved;
+	// zero means DefaultDraftDays.
+	DraftDays int `json:"draftDays,omitempty"`
+}
+
+// Resumable reports whether the hub keeps drafts of a form of steps steps
+// under st: as Resume says, or when it has several steps.
+func (st Settings) Resumable(steps int) bool {
+	if st.Resume != nil {
+		return *st.Resume
+	}
+	return steps > 1
+}
+
+// DraftTTL is how long a draft of the form is kept after it was saved.
+func (st Settings) DraftTTL() time.Duration {
+	days := st.DraftDays
+	if days <= 0 {
+		days = DefaultDraftDays
+	}
+	return time.Duration(days) * 24 * time.Hour
 }
 
 // Autoresponder is the confirmation e-mail sent to the visitor who sent a
@@ -199,7 +224,10 @@ const (
 	DefaultMaxFiles          = 10
 	DefaultRecaptchaMinScore = 0.5
 	DefaultMinSeconds        = 2
-	DefaultMaxLinks          = 3
+	DefaultDraftDays         = 30
+	// MaxDraftDays is the longest a form may keep drafts.
+	MaxDraftDays    = 365
+	DefaultMaxLinks = 3
 )
 
 // Submission is one accepted submission.

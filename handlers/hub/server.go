@@ -162,6 +162,13 @@ type Config struct {
 	// Funnel, when set, counts the events apps send of their forms (the
 	// events route); without it the hub answers that route 404.
 	Funnel FunnelCounter
+	// Drafts, when set, keeps the drafts of forms that have them (the
+	// drafts routes); without it the hub answers those routes 404.
+	Drafts DraftStore
+	// HostedPages is the URL the hub's own pages of forms are under, with
+	// a trailing slash ("https://hub.example.com/f/"): a draft's link may
+	// lead to the form's page there, besides its allowed origins.
+	HostedPages string
 	// Uploads serves PUTs to the URLs Blobs signs, when the storage is the
 	// hub itself; nil when clients PUT to an object store directly.
 	Uploads http.Handler
@@ -277,6 +284,12 @@ func (s *Server) routes() {
 	if s.cfg.Funnel != nil {
 		v1.POST("/:site/:slug/events", s.postEvents, s.cors, limited)
 		v1.OPTIONS("/:site/:slug/events", s.preflight, s.cors)
+	}
+	if s.cfg.Drafts != nil {
+		v1.POST("/:site/:slug/drafts", s.postDraft, s.cors, limited)
+		v1.POST("/:site/:slug/drafts/resume", s.postDraftResume, s.cors, limited)
+		v1.OPTIONS("/:site/:slug/drafts", s.preflight, s.cors)
+		v1.OPTIONS("/:site/:slug/drafts/resume", s.preflight, s.cors)
 	}
 	if _, ok := s.cfg.Blobs.(PartUploader); ok {
 		v1.POST("/:site/:slug/upload-parts", s.postUploadParts, s.cors, limited)

@@ -105,6 +105,9 @@ func (s *Server) postSubmit(c echo.Context) error {
 	if sub.Attachments == nil {
 		sub.Attachments = []hubclient.Attachment{}
 	}
+	if req.Draft != "" {
+		sub.DraftHash = DraftHash(req.Draft)
+	}
 	if err := s.cfg.Store.CreateSubmission(ctx, sub); err != nil {
 		var used *KeyUsedError
 		switch {

@@ -12,8 +12,8 @@ import (
 // life plus time for the submission to follow.
 const MinUploadTTL = DefaultUploadURLExpiry + uploadGrace
 
-// Sweep deletes the uploads no submission claimed that were recorded more
-// than ttl ago, and the storage's leftovers (see LeftoverSweeper) older
+// Sweep deletes the drafts past their expiry, the uploads no submission
+// claimed nor draft holds that were recorded more than ttl ago, and the storage's leftovers (see LeftoverSweeper) older
 // than ttl, and returns how many it deleted. The record goes first, so
 // that no submission can claim a file while it is being deleted.
 func (s *Server) Sweep(ctx context.Context, ttl time.Duration) (int, error) {
@@ -22,6 +22,9 @@ func (s *Server) Sweep(ctx context.Context, ttl time.Duration) (int, error) {
 	}
 	before := s.cfg.Now().Add(-ttl)
 	deleted := 0
+	if err := s.deleteExpiredDrafts(ctx); err != nil {
+		return deleted, err
+	}
 	if sweeper, ok := s.cfg.Blobs.(LeftoverSweeper); ok {
 		// No upload lasts ttl: a body last written before is a leftover.
 		n, err := sweeper.SweepLeftovers(ctx, before)
@@ -57,6 +60,20 @@ func (s *Server) Sweep(ctx context.Context, ttl time.Duration) (int, error) {
 		}
 		if !progress {
 			return deleted, nil
+		}
+	}
+}
+
+// deleteExpiredDrafts deletes the drafts past their expiry, so that the
+// uploads they held are swept with the others.
+func (s *Server) deleteExpiredDrafts(ctx context.Context) error {
+	if s.cfg.Drafts == nil {
+		return nil
+	}
+	for {
+		n, err := s.cfg.Drafts.DeleteExpiredDrafts(ctx, s.cfg.Now(), 100)
+		if err != nil || n < 100 {
+			return err
 		}
 	}
 }

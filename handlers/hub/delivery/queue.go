@@ -70,6 +70,9 @@ type Config struct {
 	// attaching them.
 	Files     Files
 	MaxAttach int64
+	// Drafts reads the drafts whose links visitors ask to be e-mailed;
+	// nil sends no links.
+	Drafts Drafts
 	// PollInterval is how often the queue looks for jobs when the database
 	// cannot notify it (SQLite); zero means River's default, one second.
 	PollInterval time.Duration
@@ -156,6 +159,7 @@ func (q *Queue) riverConfig(work bool) *river.Config {
 	river.AddWorker(rc.Workers, &webhookWorker{q: q})
 	river.AddWorker(rc.Workers, &notifyWorker{q: q})
 	river.AddWorker(rc.Workers, &autoresponseWorker{q: q})
+	river.AddWorker(rc.Workers, &draftLinkWorker{q: q})
 	if work {
 		rc.Queues = map[string]river.QueueConfig{QueueName: {MaxWorkers: q.cfg.Workers}}
 	}

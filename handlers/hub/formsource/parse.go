@@ -84,6 +84,8 @@ func Parse(site, slug string, data []byte) (*hub.Form, error) {
 		}
 	}
 
+	// The hub says whether it keeps drafts; a file cannot.
+	s.Meta.Resume = settings.Resumable(len(s.Steps))
 	if err := Validate(&s, settings); err != nil {
 		// Flatten, so that the caller sees one list of problems.
 		if j, ok := err.(interface{ Unwrap() []error }); ok {

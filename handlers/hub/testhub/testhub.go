@@ -80,7 +80,7 @@ func Start(t testing.TB, formFiles map[string]string, configure ...func(*hub.Con
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { formDir.Close() })
-	cfg := hub.Config{Forms: formDir, Store: h.DB, Blobs: h.Blobs, Uploads: h.Blobs.PutHandler(h.DB),
+	cfg := hub.Config{Forms: formDir, Store: h.DB, Blobs: h.Blobs, Uploads: h.Blobs.PutHandler(h.DB), Drafts: h.DB,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	for _, c := range configure {
 		c(&cfg)
