@@ -221,7 +221,7 @@ func (b Buttons) IsZero() bool {
 
 // IsZero reports whether m holds nothing.
 func (m Meta) IsZero() bool {
-	return m.CaptchaProvider == "" && m.CaptchaSiteKey == "" && m.RedirectURL == "" && !m.Closed && len(m.Extra) == 0
+	return m.CaptchaProvider == "" && m.CaptchaSiteKey == "" && m.RedirectURL == "" && !m.Closed && !m.Resume && len(m.Extra) == 0
 }
 
 // IsZero reports whether i holds nothing.
