@@ -86,7 +86,9 @@ func (s *Server) postDraft(c echo.Context) error {
 	case errors.Is(err, ErrNotFound):
 		return errNoDraft
 	case errors.Is(err, ErrUploadClaim):
-		return Errorf(http.StatusUnprocessableEntity, "%v", err)
+		// Another draft or a submission took a file since it was checked.
+		s.cfg.Logger.Info("draft refused", "site", form.Site, "form", form.Slug, "error", err)
+		return &Error{Status: http.StatusUnprocessableEntity, Message: "a file of the draft belongs to a submission or another draft"}
 	case err != nil:
 		return Internal("saving a draft", err)
 	}
