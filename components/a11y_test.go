@@ -11,22 +11,33 @@ import (
 	"github.com/hubform/hubform/hubclient"
 )
 
-// a11yForms are the every-field-type form as first shown and as shown
-// again after a post with errors.
+// a11yForms are the every-field-type form as first shown, as shown again
+// after a post with errors, and resumed from a draft where it offers
+// saving, with a kept file and the address to save at refused.
 func a11yForms(t *testing.T) map[string]*goquery.Document {
 	t.Helper()
 	errored := props(allFieldsSchema())
 	errored.State = erroredState()
+	draft := props(allFieldsSchema())
+	draft.InitialSchema.Meta.Resume = true
+	draft.Routes.Save = "/hubform/acme/contact/save"
+	draft.Page = "https://example.com/contact"
+	draft.State = components.State{
+		Draft: "tok", Step: "extra",
+		Kept:   []hubclient.Attachment{{Key: "k/1", Filename: "cv.pdf", Field: "files"}, {Key: "k/2", Filename: "photo.png", Field: "files"}},
+		Errors: map[string]string{hubclient.DraftEmailField: "Enter an email address."},
+	}
 	return map[string]*goquery.Document{
 		"fresh":   renderDoc(t, components.HubForm(props(allFieldsSchema()))),
 		"errored": renderDoc(t, components.HubForm(errored)),
+		"draft":   renderDoc(t, components.HubForm(draft)),
 	}
 }
 
 func forEachForm(t *testing.T, f func(t *testing.T, doc *goquery.Document)) {
 	t.Helper()
 	forms := a11yForms(t)
-	for _, name := range []string{"fresh", "errored"} {
+	for _, name := range []string{"fresh", "errored", "draft"} {
 		t.Run(name, func(t *testing.T) { f(t, forms[name]) })
 	}
 }
@@ -322,5 +333,33 @@ func TestUntitledStepHasLegend(t *testing.T) {
 	doc.Find("fieldset.hubform-step > legend:first-child").Each(func(_ int, l *goquery.Selection) { got = append(got, l.Text()) })
 	if want := []string{"Step 1 of 2", "Step 2 of 2"}; !slices.Equal(got, want) {
 		t.Errorf("untitled steps' legends %q, want %q", got, want)
+	}
+}
+
+// TestA11yDraft checks the markup of saving and resuming: the address is
+// labelled and described by the explanation and its error, each kept
+// file's box by the line naming the file, and the notices are statuses.
+func TestA11yDraft(t *testing.T) {
+	doc := a11yForms(t)["draft"]
+	email := controls(doc, hubclient.DraftEmailField)
+	var described []string
+	for _, id := range strings.Fields(email.AttrOr("aria-describedby", "")) {
+		described = append(described, doc.Find("#"+id).Text())
+	}
+	if want := []string{components.DefaultTexts["saveExplain"], "Enter an email address."}; !slices.Equal(described, want) {
+		t.Errorf("the address is described by %q, want %q", described, want)
+	}
+	if email.AttrOr("aria-invalid", "") != "true" {
+		t.Error("the refused address lacks aria-invalid=true")
+	}
+	var files []string
+	controls(doc, hubclient.DraftKeepField).Each(func(_ int, c *goquery.Selection) {
+		files = append(files, doc.Find("#"+c.AttrOr("aria-describedby", "-")).Text())
+	})
+	if want := []string{"cv.pdf, kept from your saved form", "photo.png, kept from your saved form"}; !slices.Equal(files, want) {
+		t.Errorf("the keep boxes are described by %q, want %q", files, want)
+	}
+	if doc.Find("details[data-hubform-save-panel] > summary").Text() == "" {
+		t.Error("the save panel's summary has no text")
 	}
 }

@@ -82,6 +82,12 @@ func fieldClass(p FieldProps) string {
 	return "hubform-field hubform-field--" + p.Field.Type
 }
 
+// keptID is the id of the line naming the i-th file a draft kept for the
+// field; its box adds "-keep".
+func keptID(p FieldProps, i int) string {
+	return p.ID + "-kept-" + strconv.Itoa(i+1)
+}
+
 func inputType(fieldType string) string {
 	switch fieldType {
 	case hubclient.FieldEmail, hubclient.FieldTel, hubclient.FieldURL, hubclient.FieldNumber, hubclient.FieldDate:

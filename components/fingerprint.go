@@ -43,6 +43,7 @@ func fingerprint(s *hubclient.Schema, tr string) uint64 {
 	h.str(s.Meta.CaptchaSiteKey)
 	h.str(s.Meta.RedirectURL)
 	h.bool(s.Meta.Closed)
+	h.bool(s.Meta.Resume)
 	h.extra(s.Meta.Extra)
 	h.extra(s.I18n.Extra)
 	h.raw(s.Submit)

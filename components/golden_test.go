@@ -212,7 +212,7 @@ func goldenCases(t testing.TB) []goldenCase {
 	turnstile := props(oneStep(hubclient.Meta{CaptchaProvider: hubclient.CaptchaTurnstile, CaptchaSiteKey: "<CAPTCHA_SITE_KEY>"}, emailField))
 	recaptcha := props(oneStep(hubclient.Meta{CaptchaProvider: hubclient.CaptchaRecaptchaV3, CaptchaSiteKey: "<CAPTCHA_SITE_KEY>"}, emailField))
 
-	return []goldenCase{
+	return append([]goldenCase{
 		{"loading", components.HubForm(loading)},
 		{"loading-custom", components.HubForm(loadingCustom)},
 		{"loading-locale", components.HubForm(loadingLocale)},
@@ -236,7 +236,7 @@ func goldenCases(t testing.TB) []goldenCase {
 		{"closed-nothing", components.HubForm(closedNothing)},
 		{"closed-locale", components.Closed(closedLocale)},
 		{"stamp", components.HubForm(stamped)},
-	}
+	}, draftCases()...)
 }
 
 func TestGolden(t *testing.T) {

@@ -74,6 +74,17 @@ var DefaultTexts = Texts{
 	"uploadOffline":   "No network: the upload goes on when it is back.",
 	"choose":          "Choose…",
 	"honeypot":        "Leave this field empty",
+	"saveLater":       "Save and continue later",
+	"saveExplain":     "We e-mail you a link to continue where you left off.",
+	"saveEmail":       "Your e-mail address",
+	"saveSend":        "Send me a link",
+	"savedMailed":     "Saved. We e-mailed a link to {email}: open it to continue, on any device, until {date}.",
+	"savedLink":       "Saved. Keep this link to continue, on any device, until {date}:",
+	"saveNotMailed":   "The link could not be e-mailed.",
+	"saveFailed":      "The form could not be saved. Please try again.",
+	"draftKept":       "{name}, kept from your saved form",
+	"draftKeep":       "Keep",
+	"draftGone":       "This saved form is no longer available: it expired or was sent. You can start again below.",
 }
 
 // schemalessTexts are the texts shown before a form's schema is at hand:

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/a-h/templ"
 
@@ -55,6 +56,10 @@ type HubFormProps struct {
 	// posts it back (StampField), and the handlers tell the hub how long the
 	// visitor had the form, which a bot does not take. Empty sends none.
 	Stamp string
+	// Page is the address of the page the form is on, absolute: a saved
+	// draft's link opens it again (hubclient.DraftPageField). Empty sends
+	// none.
+	Page string
 	// State carries a post back into the form: the values and errors.
 	State State
 }
@@ -87,6 +92,10 @@ type Routes struct {
 	// Event takes the script's counts of a visitor's start and of each
 	// step reached, for the form's funnel. Empty means none are sent.
 	Event string
+	// Save takes a post that saves the form as a draft, to finish later.
+	// The form offers saving when it is set and its hub keeps drafts of it
+	// (the schema's meta.resume); empty means it offers none.
+	Save string
 	// CSRFField and CSRFToken, when set, add a hidden field, so the form
 	// passes a CSRF middleware.
 	CSRFField string
@@ -107,6 +116,34 @@ type State struct {
 	// FilesLost reports that the chosen files could not be kept (a post
 	// without JavaScript), so the form asks for them again.
 	FilesLost bool
+	// Step is the id of the step the form opens at, a draft's: a field
+	// error still opens the step that holds it.
+	Step string
+	// Draft is the token of the draft the form continues. The form posts
+	// it back (hubclient.DraftField), so that a save saves over the draft
+	// and a submission finishes it.
+	Draft string
+	// Kept are the files the draft kept, each shown in its field
+	// (Attachment.Field) with a box the visitor unticks to drop it.
+	Kept []hubclient.Attachment
+	// Saved, after a save, says where the link to the draft went.
+	Saved *Saved
+	// DraftGone reports that the draft a link named no longer exists: it
+	// expired or was sent. The form says so above a fresh form.
+	DraftGone bool
+}
+
+// Saved is what the form says after a save: the link to the draft was
+// e-mailed, or is shown to keep.
+type Saved struct {
+	// Email is the address the visitor asked the link at, or "".
+	Email string
+	// Mailed reports that the e-mail with the link is on its way.
+	Mailed bool
+	// Link resumes the draft; the form shows it when it was not mailed.
+	Link string
+	// ExpiresAt is when the hub deletes the draft.
+	ExpiresAt time.Time
 }
 
 // DefaultPrefix is where the handlers mount their routes unless told
@@ -138,6 +175,9 @@ func (p HubFormProps) routes() Routes {
 	r.Logic = withLocale(cmp.Or(r.Logic, base+"/logic"), p.Locale)
 	if r.Upload != "" {
 		r.Upload = withLocale(r.Upload, p.Locale)
+	}
+	if r.Save != "" {
+		r.Save = withLocale(r.Save, p.Locale)
 	}
 	if r.TurnstileScript == "" {
 		r.TurnstileScript = TurnstileScript

@@ -29,6 +29,9 @@ type FieldProps struct {
 	Texts Texts
 	// FilesLost reports that chosen files must be chosen again.
 	FilesLost bool
+	// Kept are the field's files that a draft kept. A required file field
+	// with one is answered: its input must not stop the post.
+	Kept []hubclient.Attachment
 }
 
 // Value returns the first value, or "".

@@ -37,6 +37,9 @@ type formView struct {
 	// values shown.
 	logic   *hubclient.Logic
 	outcome *hubclient.Outcome
+	// saving offers "Save and continue later": the app has a save route
+	// and the hub keeps drafts of the form.
+	saving bool
 }
 
 type summaryItem struct{ id, label, message string }
@@ -47,6 +50,7 @@ func newFormView(p HubFormProps, pr *prepared) *formView {
 		props: p, rootID: root, l: pr.l, schema: pr.l.Schema, routes: p.routes(), formID: root + "_form", currentStep: -1,
 		logic: pr.logic, hasFiles: pr.hasFiles, outsideSteps: pr.outsideSteps,
 	}
+	v.saving = v.routes.Save != "" && v.schema.Meta.Resume
 	switch provider := v.schema.Meta.CaptchaProvider; provider {
 	case hubclient.CaptchaTurnstile, hubclient.CaptchaRecaptchaV3:
 		v.captcha = provider
@@ -59,27 +63,41 @@ func newFormView(p HubFormProps, pr *prepared) *formView {
 		}
 		v.outcome = v.logic.Evaluate(values)
 	}
-	if len(p.State.Errors) == 0 {
-		if p.State.SubmitError != "" {
-			// Refused as a whole, the form was sent from its last step:
-			// it opens there again, by its Send button.
-			for i := len(v.schema.Steps) - 1; i > 0 && v.currentStep < 0; i-- {
-				if v.stepVisible(v.schema.Steps[i]) {
+	if len(p.State.Errors) > 0 {
+		for i, step := range v.schema.Steps {
+			for _, name := range step.Fields {
+				f := v.schema.Field(name)
+				msg := p.State.Errors[name]
+				if f == nil || msg == "" {
+					continue
+				}
+				v.summary = append(v.summary, summaryItem{id: v.fieldID(name), label: cmp.Or(f.Label, f.Name), message: msg})
+				if v.currentStep < 0 {
 					v.currentStep = i
 				}
 			}
 		}
+	}
+	if msg := v.saveError(); msg != "" {
+		v.summary = append(v.summary, summaryItem{id: v.saveEmailID(), label: v.l.Texts.T("saveEmail"), message: msg})
+	}
+	if v.currentStep >= 0 {
 		return v
 	}
-	for i, step := range v.schema.Steps {
-		for _, name := range step.Fields {
-			f := v.schema.Field(name)
-			msg := p.State.Errors[name]
-			if f == nil || msg == "" {
-				continue
+	// A draft, or a save that failed, opens at the visitor's step.
+	if p.State.Step != "" {
+		for i, step := range v.schema.Steps {
+			if step.ID == p.State.Step && v.stepVisible(step) {
+				v.currentStep = i
+				return v
 			}
-			v.summary = append(v.summary, summaryItem{id: v.fieldID(name), label: cmp.Or(f.Label, f.Name), message: msg})
-			if v.currentStep < 0 {
+		}
+	}
+	if len(p.State.Errors) == 0 && p.State.SubmitError != "" {
+		// Refused as a whole, the form was sent from its last step: it
+		// opens there again, by its Send button.
+		for i := len(v.schema.Steps) - 1; i > 0 && v.currentStep < 0; i-- {
+			if v.stepVisible(v.schema.Steps[i]) {
 				v.currentStep = i
 			}
 		}
@@ -117,6 +135,7 @@ func (v *formView) field(ctx context.Context, name string) templ.Component {
 	p := FieldProps{
 		Field: *f, ID: id, Values: v.props.State.Values[name], Error: v.props.State.Errors[name],
 		HelpID: helpID, ErrorID: errorID, Texts: v.l.Texts, FilesLost: v.props.State.FilesLost,
+		Kept: v.kept(name),
 	}
 	if hubclient.IsHoneypot(name) {
 		return Honeypot(p)
@@ -163,6 +182,49 @@ func (v *formView) stepVisible(st hubclient.Step) bool {
 // hasStepCondition reports whether the step's visibility may change.
 func (v *formView) hasStepCondition(st hubclient.Step) bool {
 	return v.logic != nil && len(st.VisibleIf) > 0
+}
+
+// kept returns the files the draft kept for the field called name.
+func (v *formView) kept(name string) []hubclient.Attachment {
+	var out []hubclient.Attachment
+	for _, a := range v.props.State.Kept {
+		if a.Field == name {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// saveError is the error of the address a save asked the link at, shown
+// only where the form offers saving.
+func (v *formView) saveError() string {
+	if !v.saving {
+		return ""
+	}
+	return v.props.State.Errors[hubclient.DraftEmailField]
+}
+
+// The ids of the save panel's address, its explanation and its error
+// derive from the form's id, which no field's id can take.
+func (v *formView) saveEmailID() string { return v.formID + "-save-email" }
+func (v *formView) saveHelpID() string  { return v.formID + "-save-help" }
+func (v *formView) saveErrorID() string { return v.formID + "-save-error" }
+
+// saveDescribedBy returns the ids that describe the save panel's address.
+func (v *formView) saveDescribedBy() string {
+	if v.saveError() != "" {
+		return v.saveHelpID() + " " + v.saveErrorID()
+	}
+	return v.saveHelpID()
+}
+
+// savedText returns what the notice after a save says, but the link.
+func (v *formView) savedText(s *Saved) string {
+	key := "savedLink"
+	if s.Mailed {
+		key = "savedMailed"
+	}
+	return strings.NewReplacer("{email}", s.Email, "{date}", s.ExpiresAt.UTC().Format("2 January 2006")).Replace(v.l.Texts.T(key))
 }
 
 func (v *formView) slotID(name string) string { return v.fieldID(name) + "-slot" }
