@@ -81,6 +81,9 @@ type DB struct {
 	r *sql.DB
 	// onSubmission runs in the transaction of every submission stored.
 	onSubmission SubmissionHook
+	// onDraft runs in the transaction of every draft stored with an
+	// e-mail address.
+	onDraft DraftHook
 	// batch, when set, gathers submissions into shared transactions.
 	batch *writeBatch
 	// search is Dialect.Search.
@@ -117,8 +120,8 @@ func New(d Dialect, w, r *sql.DB) *DB {
 	return db
 }
 
-// Tx is the transaction that stores a submission, as a SubmissionHook
-// sees it.
+// Tx is the transaction that stores a submission or a draft, as a
+// SubmissionHook or DraftHook sees it.
 type Tx struct {
 	*sql.Tx
 	conn *sql.Conn

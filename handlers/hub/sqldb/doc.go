@@ -1,9 +1,10 @@
 // Package sqldb is the hub's database over database/sql: the submissions,
-// the uploads the hub signed URLs for, the rate-limit counters that hubs
-// sharing a database share, and the owners' side: users, console sessions
-// (see [Sessions]) and API tokens, the secrets among them kept as hashes. Packages sqlite and postgres open a [DB]
-// on their database; the queries, the migrations and the rules are here,
-// once.
+// the drafts to finish later, the uploads the hub signed URLs for, the
+// rate-limit counters that hubs sharing a database share, and the owners'
+// side: users, console sessions (see [Sessions]) and API tokens, the
+// secrets among them kept as hashes. Packages sqlite and postgres open a
+// [DB] on their database; the queries, the migrations and the rules are
+// here, once.
 //
 // The schema and the queries use only what SQLite and PostgreSQL share:
 // $n placeholders, ON CONFLICT, RETURNING, and BIGINT and TEXT columns.

@@ -125,9 +125,21 @@ func (db *DB) storeTogether(w *sql.DB, batch []*storeRequest) {
 	}
 }
 
-// inSubmissionTx runs f in a transaction on a connection of its own, which a hook
-// may reach through Tx.Raw, and commits unless f fails.
+// inSubmissionTx is inHookTx for writes of submissions, which tell the
+// search queue that writing goes on once they commit.
 func (db *DB) inSubmissionTx(ctx context.Context, w *sql.DB, f func(Tx) error) error {
+	if err := inHookTx(ctx, w, f); err != nil {
+		return err
+	}
+	if db.queue != nil {
+		db.queue.written()
+	}
+	return nil
+}
+
+// inHookTx runs f in a transaction on a connection of its own, which a
+// hook may reach through Tx.Raw, and commits unless f fails.
+func inHookTx(ctx context.Context, w *sql.DB, f func(Tx) error) error {
 	conn, err := w.Conn(ctx)
 	if err != nil {
 		return err
@@ -141,18 +153,13 @@ func (db *DB) inSubmissionTx(ctx context.Context, w *sql.DB, f func(Tx) error) e
 	if err := f(Tx{Tx: tx, conn: conn}); err != nil {
 		return err
 	}
-	if err := tx.Commit(); err != nil {
-		return err
-	}
-	if db.queue != nil {
-		db.queue.written()
-	}
-	return nil
+	return tx.Commit()
 }
 
 // insertSubmission inserts r's submission in tx, enforces its limits,
-// claims its uploads and runs the hook. A repeated idempotency key is
-// answered before the limits are: a repeat is told of the first send.
+// claims its uploads, deletes the draft it finishes and runs the hook. A
+// repeated idempotency key is answered before the limits are: a repeat is
+// told of the first send.
 func (db *DB) insertSubmission(tx Tx, r *storeRequest) error {
 	ctx, s := r.ctx, r.s
 	// A used key makes the insert do nothing rather than fail, which on
@@ -184,6 +191,13 @@ func (db *DB) insertSubmission(tx Tx, r *storeRequest) error {
 	for _, a := range s.Attachments {
 		if err := claim(ctx, tx.Tx, s, a); err != nil {
 			return err
+		}
+	}
+	if s.DraftHash != "" {
+		// Last of the checks above, so a refused submission keeps its
+		// draft; within the savepoint of a batch, undone with the rest.
+		if err := finishDraft(ctx, tx.Tx, s.Site, s.Slug, s.DraftHash); err != nil {
+			return fmt.Errorf("deleting the draft finished: %w", err)
 		}
 	}
 	if db.onSubmission != nil {

@@ -88,14 +88,15 @@ func (db *DB) MarkUploaded(ctx context.Context, key string, at time.Time) error 
 	}
 }
 
-// StaleUploads returns at most limit uploads that no submission claimed and
-// that were created before the given time, oldest first.
+// StaleUploads returns at most limit uploads that no submission claimed,
+// no draft holds and that were created before the given time, oldest
+// first.
 func (db *DB) StaleUploads(ctx context.Context, before time.Time, limit int) ([]hub.Upload, error) {
 	if limit <= 0 {
 		return nil, nil
 	}
 	rows, err := db.r.QueryContext(ctx,
-		`SELECT `+uploadColumns+` FROM uploads WHERE submission_id IS NULL AND created_at < $1 ORDER BY created_at, key LIMIT $2`,
+		`SELECT `+uploadColumns+` FROM uploads WHERE submission_id IS NULL AND draft_id IS NULL AND created_at < $1 ORDER BY created_at, key LIMIT $2`,
 		millis(before), limit)
 	if err != nil {
 		return nil, db.errorf("stale uploads: %w", err)
@@ -116,14 +117,15 @@ func (db *DB) StaleUploads(ctx context.Context, before time.Time, limit int) ([]
 }
 
 // DeleteUpload deletes the upload with the given key unless a submission
-// claimed it meanwhile, which is an error wrapping hub.ErrUploadClaim. A
-// missing upload is an error wrapping hub.ErrNotFound.
+// claimed it or a draft holds it meanwhile, which is an error wrapping
+// hub.ErrUploadClaim. A missing upload is an error wrapping
+// hub.ErrNotFound.
 func (db *DB) DeleteUpload(ctx context.Context, key string) error {
 	w, err := db.writer()
 	if err != nil {
 		return err
 	}
-	res, err := w.ExecContext(ctx, `DELETE FROM uploads WHERE key = $1 AND submission_id IS NULL`, key)
+	res, err := w.ExecContext(ctx, `DELETE FROM uploads WHERE key = $1 AND submission_id IS NULL AND draft_id IS NULL`, key)
 	if err != nil {
 		return db.errorf("delete upload %q: %w", key, err)
 	}
@@ -132,11 +134,19 @@ func (db *DB) DeleteUpload(ctx context.Context, key string) error {
 	} else if n == 1 {
 		return nil
 	}
-	u, err := db.lookUpload(ctx, key)
-	if err != nil {
+	var claimedBy, heldBy sql.NullString
+	err = db.r.QueryRowContext(ctx, `SELECT submission_id, draft_id FROM uploads WHERE key = $1`, key).Scan(&claimedBy, &heldBy)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return db.errorf("delete upload %q: %w", key, hub.ErrNotFound)
+	case err != nil:
 		return db.errorf("delete upload %q: %w", key, err)
+	case claimedBy.Valid:
+		return db.errorf("delete upload %q: claimed by submission %s: %w", key, claimedBy.String, hub.ErrUploadClaim)
+	case heldBy.Valid:
+		return db.errorf("delete upload %q: held by draft %s: %w", key, heldBy.String, hub.ErrUploadClaim)
 	}
-	return db.errorf("delete upload %q: claimed by submission %s: %w", key, u.SubmissionID, hub.ErrUploadClaim)
+	return db.errorf("delete upload %q: changed meanwhile: %w", key, hub.ErrUploadClaim)
 }
 
 // scanner is a *sql.Row or *sql.Rows.

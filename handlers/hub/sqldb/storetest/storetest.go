@@ -75,6 +75,14 @@ func Run(t *testing.T, open Open) {
 		{"FunnelCounts", testFunnelCounts},
 		{"FunnelCountsRefuses", testFunnelCountsRefuses},
 		{"FunnelCountsRace", testFunnelCountsRace},
+		{"DraftRoundTrip", testDraftRoundTrip},
+		{"DraftUpdate", testDraftUpdate},
+		{"DraftHolds", testDraftHolds},
+		{"DraftHook", testDraftHook},
+		{"DraftTokens", testDraftTokens},
+		{"DeleteExpiredDrafts", testDeleteExpiredDrafts},
+		{"DraftFinished", testDraftFinished},
+		{"DraftFinishedTogether", testDraftFinishedTogether},
 	}
 	// Each check opens databases of its own: they run in parallel.
 	for _, tt := range tests {

@@ -171,6 +171,34 @@ func testStaleUploads(t *testing.T, open Open) {
 	if got, _ := db.StaleUploads(ctx, T0.Add(time.Hour), 1); len(got) != 1 || !reflect.DeepEqual(got[0], u) {
 		t.Errorf("StaleUploads returned %+v, want %+v", got, u)
 	}
+
+	// A draft's uploads are kept while it lives, and go back to the
+	// sweep once it expired and was deleted.
+	d := Draft("D1", Attachment(Upload("uploads/0")), Attachment(Upload("uploads/1")))
+	d.ExpiresAt = T0.Add(time.Hour)
+	if _, err := db.CreateDraft(ctx, d, tokenHash("1")); err != nil {
+		t.Fatal(err)
+	}
+	stale := func() []string {
+		got, err := db.StaleUploads(ctx, T0.Add(time.Hour), 10)
+		if err != nil {
+			t.Fatalf("StaleUploads: %v", err)
+		}
+		var keys []string
+		for _, u := range got {
+			keys = append(keys, u.Key)
+		}
+		return keys
+	}
+	if keys, want := stale(), []string{"uploads/4", "uploads/3", "uploads/2"}; !reflect.DeepEqual(keys, want) {
+		t.Errorf("StaleUploads with a draft holding 0 and 1 = %v, want %v", keys, want)
+	}
+	if n, err := db.DeleteExpiredDrafts(ctx, T0.Add(2*time.Hour), 10); n != 1 || err != nil {
+		t.Fatalf("DeleteExpiredDrafts = %d, %v; want 1", n, err)
+	}
+	if keys, want := stale(), []string{"uploads/0", "uploads/4", "uploads/1", "uploads/3", "uploads/2"}; !reflect.DeepEqual(keys, want) {
+		t.Errorf("StaleUploads after the draft's deletion = %v, want %v", keys, want)
+	}
 }
 
 func testDeleteUpload(t *testing.T, open Open) {
