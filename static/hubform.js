@@ -1,6 +1,7 @@
 // hubform.js enhances server-rendered hubform forms, which work without it:
-// steps become a wizard, busy state and upload progress show, and captcha
-// tokens reach the form. It works with or without htmx, may be loaded twice,
+// steps become a wizard, busy state and upload progress show, captcha
+// tokens reach the form, and a form that offers saving saves itself as the
+// visitor moves from step to step (hubform-draft.js). It works with or without htmx, may be loaded twice,
 // and runs again on content htmx swaps in.
 (() => {
   'use strict';
@@ -15,6 +16,7 @@
   const SUBMIT = '[data-hubform-submit]';
   const PROGRESS = 'progress[data-hubform-progress]';
   const TOKEN = '[data-hubform-captcha-token]';
+  const SAVE = 'data-hubform-save';
 
   // Weak, so that swapped-out forms are freed.
   const currentStep = new WeakMap();
@@ -62,6 +64,9 @@
       for (const b of all(step, '[data-hubform-next]')) b.hidden = i === last;
     });
     for (const b of all(form, SUBMIT)) b.hidden = index !== last;
+    // A save posts the step shown, at which the draft opens again.
+    const stepInput = form.querySelector('input[name="_hubformDraftStep"]');
+    if (stepInput) stepInput.value = steps[index].getAttribute('data-hubform-step');
     const status = form.querySelector('[data-hubform-step-status]');
     if (status) {
       // The server translates the template.
@@ -87,6 +92,7 @@
       if (c.willValidate && !c.checkValidity()) return c.reportValidity();
     }
     showStep(form, index + 1, true);
+    draft('autosave', form);
   }
 
   function onClick(event) {
@@ -100,6 +106,7 @@
     } else if (target.closest('[data-hubform-back]')) {
       event.preventDefault();
       showStep(form, current(form) - 1, true);
+      draft('autosave', form);
     } else if ((link = target.closest('[data-hubform-errors] a[href^="#"]'))) {
       // The error summary links to a field that may sit in a hidden step:
       // open it before the browser scrolls there.
@@ -178,21 +185,25 @@
   // form that offers it). Until it runs, the file stays in its input and
   // a post carries it as without JavaScript.
   const scriptURL = document.currentScript ? document.currentScript.src : '';
-  let uploader = null;
+  const loaded = {}; // promises of the scripts loaded, by name
 
-  function loadUploader() {
-    if (!uploader) {
-      uploader = new Promise((resolve, reject) => {
+  // loadScript loads the script name, next to this one, once, and gives
+  // what it sets as window[global].
+  function loadScript(name, global) {
+    if (!loaded[name]) {
+      loaded[name] = new Promise((resolve, reject) => {
         const script = document.createElement('script');
-        script.src = new URL('hubform-upload.js', scriptURL || location.href).href;
-        script.onload = () => (window.hubformUpload ? resolve(window.hubformUpload) : reject(new Error('hubform-upload.js did not load')));
+        script.src = new URL(name, scriptURL || location.href).href;
+        script.onload = () => (window[global] ? resolve(window[global]) : reject(new Error(name + ' did not load')));
         script.onerror = reject;
         document.head.append(script);
       });
-      uploader.catch(() => (uploader = null));
+      loaded[name].catch(() => delete loaded[name]);
     }
-    return uploader;
+    return loaded[name];
   }
+
+  const loadUploader = () => loadScript('hubform-upload.js', 'hubformUpload');
 
   // Forms whose chosen files wait for hubform-upload.js, and those of them
   // whose post waits too.
@@ -320,6 +331,9 @@
 
   function onNativeSubmit(event) {
     const form = event.target;
+    // A save goes as it is, with files still uploading in their inputs,
+    // and needs no captcha.
+    if (event.submitter && event.submitter.hasAttribute('data-hubform-save-button')) return;
     if (uploading(form)) {
       event.preventDefault();
       return;
@@ -373,6 +387,15 @@
     if (form) count(form, '');
   }
 
+  // Drafts
+
+  // draft calls fn of hubform-draft.js with form, a form that offers saving,
+  // once the script is loaded; without it the form saves by hand only.
+  function draft(fn, form) {
+    if (!form.hasAttribute(SAVE)) return;
+    loadScript('hubform-draft.js', 'hubformDraft').then((d) => d[fn](form), (err) => console.debug('hubform: drafts unavailable', err));
+  }
+
   // Wiring
 
   function within(root, selector) {
@@ -389,9 +412,12 @@
       enhanced.add(form);
       if (counted.has(renderingOf(form))) markCounted(form);
       setupSteps(form);
+      draft('resume', form);
       const summary = form.querySelector('[data-hubform-errors]');
       if (summary && (summary.children.length || summary.textContent.trim())) summary.focus();
     }
+    // A draft sent is done with.
+    if (window.hubformDraft) hubformDraft.sent(root);
     renderTurnstile(root);
   }
 
