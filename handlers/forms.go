@@ -87,7 +87,7 @@ func (h *Handler) props(f Form, r registered, locale string) components.HubFormP
 		LoadingFallback: r.LoadingFallback, ErrorFallback: r.ErrorFallback,
 		UnconfiguredFallback: r.UnconfiguredFallback, SuccessFallback: r.SuccessFallback, ClosedFallback: r.ClosedFallback,
 		FormProps:     r.FormProps,
-		Routes:        components.Routes{Load: base, Submit: base + "/submit", Logic: base + "/logic", Upload: upload, Event: event, TurnstileScript: h.cfg.TurnstileScript},
+		Routes:        components.Routes{Load: base, Submit: base + "/submit", Save: base + "/save", Logic: base + "/logic", Upload: upload, Event: event, TurnstileScript: h.cfg.TurnstileScript},
 		SubmissionKey: newSubmissionKey(),
 		Stamp:         h.stamps.stamp(f),
 	}

@@ -207,6 +207,7 @@ func (h *Handler) Register(g *echo.Group) {
 	g.GET("/static/*", h.assets())
 	g.GET("/:site/:slug", h.load, compressPages)
 	g.POST("/:site/:slug/submit", h.submit, compressPages)
+	g.POST("/:site/:slug/save", h.save, compressPages)
 	g.POST("/:site/:slug/logic", h.logic, compressPages)
 	g.POST("/:site/:slug/event", h.event)
 	g.POST("/:site/:slug/upload-url", h.uploadURL)
@@ -256,11 +257,22 @@ func (h *Handler) Schema(ctx context.Context, site, slug string) (*hubclient.Sch
 // that breaks its field's rules (an option that does not exist, a text too
 // long) is dropped, and one that is shown is checked again when the form
 // is sent, as a typed one.
+//
+// For a form the hub keeps drafts of, the page's address is the one the
+// link to a saved draft opens, and a page opened with a draft's link
+// ("?draft=…", hubclient.DraftParam) shows the draft: its values, its
+// step and its files; one gone says so.
 func (h *Handler) PropsFor(c echo.Context, site, slug string) components.HubFormProps {
 	p := h.Props(c.Request().Context(), site, slug, c.QueryParam("locale"))
 	h.addCSRF(&p, c)
 	if p.InitialSchema != nil {
 		p.State.Values = prefill(p.InitialSchema, c.QueryParams())
+		if p.InitialSchema.Meta.Resume {
+			p.Page = pageURL(c)
+			if token := c.QueryParam(hubclient.DraftParam); token != "" {
+				h.restore(c.Request().Context(), &p, Form{Site: site, Slug: slug}, token)
+			}
+		}
 	}
 	return p
 }

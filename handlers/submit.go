@@ -77,8 +77,16 @@ func (h *Handler) submit(c echo.Context) error {
 	if timing.Stamp == hubclient.StampValid {
 		p.Stamp = r.PostFormValue(components.StampField)
 	}
-	p.State = components.State{Values: shown(posted), FilesLost: !htmx && len(files) > 0}
+	draft := r.PostFormValue(hubclient.DraftField)
 	uploaded, unsigned := h.uploaded(f, key, schema, posted)
+	kept := h.kept(r.Context(), reg, f, draft, r.PostForm[hubclient.DraftKeepField])
+	for _, a := range kept {
+		if uploaded == nil {
+			uploaded = map[string][]hubclient.Attachment{}
+		}
+		uploaded[a.Field] = append(uploaded[a.Field], a)
+	}
+	p.State = components.State{Values: shown(posted), FilesLost: !htmx && len(files) > 0, Draft: draft, Kept: kept}
 	values, problems, err := typeValues(schema, posted, files, uploaded)
 	if err != nil {
 		return h.failed(c, f, reg, p, texts, err)
@@ -103,6 +111,7 @@ func (h *Handler) submit(c echo.Context) error {
 	ctx, cancel := context.WithTimeout(r.Context(), h.cfg.SubmitTimeout)
 	ctx = hubclient.WithVisitor(ctx, h.visitor(c))
 	ctx = hubclient.WithLocale(ctx, p.Locale)
+	ctx = hubclient.WithDraft(ctx, draft)
 	if timing.Stamp != hubclient.StampMissing || !h.cfg.PlainFormPosts {
 		ctx = hubclient.WithTiming(ctx, timing)
 	}
