@@ -36,6 +36,7 @@ var checks = []check{
 	{"upload.size", "a file whose length differs from the announced size is refused, at the PUT or at the submission", "§2.3, §2.5", (*run).uploadSize},
 	{"upload.unknown-key", "a submission naming a key the hub never handed out is refused (recommended)", "§2.5, not stated by the protocol", (*run).uploadUnknownKey},
 	{"upload.parts", `with "parts": true, a file of 64 MiB (the smallest this project's hub sends in parts) goes in parts if the hub answers parts: each PUT, last first, answers an ETag; upload-complete answers 404 to an unknown id, 400 to a wrong ETag, {"ok": true} to the parts and to a repeat; the file is accepted in a submission (optional: uploadUrl gets info)`, "§10 files in parts, §2.3, §2.4", (*run).uploadParts},
+	{"drafts", `when the schema has meta.resume, a draft saved with values and a step is resumed with them, saved again under the same token with other values, and deleted by a submission naming it; a token never handed out answers 404 (optional: a form without meta.resume gets info)`, "§10 drafts", (*run).drafts},
 	{"info.size-limit", "how the upload-url route answers a file of 1 TiB (a limit, answered 413, is recommended)", "§8, not stated by the protocol", (*run).infoSizeLimit},
 	{"info.cors", "whether the submit route answers a CORS preflight", "§8, not stated by the protocol", (*run).infoCORS},
 	{"info.rate-limit", "whether the hub's answers carry rate-limit headers", "§8, not stated by the protocol", (*run).infoRateLimit},

@@ -5,7 +5,8 @@
 // The form under test must have the fields of Form, which an operator of
 // any hub can create there. The checks store a few submissions and upload
 // a few small files in that form, and one of 64 MiB in parts when the hub
-// offers files in parts (upload.parts).
+// offers files in parts (upload.parts); when the hub keeps drafts of the
+// form, they save a draft and finish it with a submission (drafts).
 //
 // A Go test can run the kit against its own hub:
 //
@@ -32,7 +33,7 @@ type Status string
 
 // The outcomes. Info reports what a hub does where the protocol leaves the
 // choice open (limits, CORS, rate limits, keys it never handed out, files in
-// parts not offered): it is never a failure.
+// parts not offered, no drafts kept): it is never a failure.
 const (
 	Pass Status = "pass"
 	Fail Status = "fail"

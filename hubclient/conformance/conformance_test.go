@@ -98,16 +98,27 @@ func TestOurHubPasses(t *testing.T) {
 			if r := report.Result("upload.parts"); r.Status != conformance.Pass || !strings.Contains(r.Detail, "4 parts of 16777216 bytes") {
 				t.Errorf("upload.parts: %+v, want a pass in 4 parts of 16 MiB", r)
 			}
+			submitted := tc.token != "" || tc.form == conformance.Form
+			finished := "finished by a submission"
+			if !submitted {
+				finished = "no submission finished the draft"
+			}
+			if r := report.Result("drafts"); r.Status != conformance.Pass || !strings.Contains(r.Detail, finished) {
+				t.Errorf("drafts: %+v, want a pass saying %q", r, finished)
+			}
 			want := 0
-			if tc.token != "" || tc.form == conformance.Form {
-				want = 3 // submit.valid, upload.submit and upload.parts
+			if submitted {
+				want = 4 // submit.valid, upload.submit, upload.parts and drafts
 			}
 			subs := h.Submissions()
 			if got := len(subs); got != want {
 				t.Errorf("the hub stored %d submissions, want %d", got, want)
 			}
 			if want > 0 {
-				sameFile(t, h, subs[len(subs)-1].Attachments)
+				sameFile(t, h, subs[len(subs)-2].Attachments)
+				if last := subs[len(subs)-1]; !strings.Contains(string(last.Payload), "finishing a draft") {
+					t.Errorf("the last submission is %s, want the one finishing the draft", last.Payload)
+				}
 			}
 		})
 	}
@@ -203,7 +214,7 @@ type breaker func(next http.Handler, w http.ResponseWriter, r *http.Request)
 // the check of that rule fails, and no other. A hub that breaks only a
 // recommendation fails nothing; the check in informs reports it.
 func TestBrokenHubsFail(t *testing.T) {
-	informs := map[string]string{"attachment never checked": "upload.unknown-key", "parts not offered": "upload.parts"}
+	informs := map[string]string{"attachment never checked": "upload.unknown-key", "parts not offered": "upload.parts", "no drafts": "drafts"}
 	for _, tc := range []struct {
 		name  string
 		form  string
@@ -246,7 +257,7 @@ func TestBrokenHubsFail(t *testing.T) {
 			}
 		}), []string{"submit.no-payload"}},
 		{"answer without ok", conformance.Form, "", editJSON(suffix("/submit"), func(m map[string]any) { delete(m, "ok") }),
-			[]string{"submit.valid", "upload.submit", "upload.parts"}},
+			[]string{"submit.valid", "upload.submit", "upload.parts", "drafts"}},
 		{"honeypot stored", conformance.Form, "", editBody(suffix("/submit"), func(m map[string]any) { delete(m, "_hp") }),
 			[]string{"submit.honeypot"}},
 		{"honeypot answered 400", conformance.Form, "", func(next http.Handler, w http.ResponseWriter, r *http.Request) {
@@ -276,6 +287,8 @@ func TestBrokenHubsFail(t *testing.T) {
 			nil}, // a key never handed out is only a recommendation: see informs
 		{"parts not offered", conformance.Form, "", editBody(suffix("/upload-url"), func(m map[string]any) { delete(m, "parts") }),
 			nil}, // files in parts are an optional extension: see informs
+		{"no drafts", strings.Replace(conformance.Form, `, "resume": true`, `, "resume": false`, 1), "", pass,
+			nil}, // drafts are an optional extension: see informs
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h, opts := startHub(t, tc.form)
@@ -446,6 +459,150 @@ func TestBrokenPartsFail(t *testing.T) {
 	}
 }
 
+// pass is a hub that breaks nothing.
+func pass(next http.Handler, w http.ResponseWriter, r *http.Request) { next.ServeHTTP(w, r) }
+
+// TestBrokenDraftsFail runs the kit against hubs that each break a rule of
+// drafts (PROTOCOL.md §10): drafts fails, and says at which step; no other
+// check fails.
+func TestBrokenDraftsFail(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		wrap func() breaker
+		says string
+	}{
+		{"drafts route missing", func() breaker {
+			return func(next http.Handler, w http.ResponseWriter, r *http.Request) {
+				if strings.Contains(r.URL.Path, "/drafts") {
+					http.NotFound(w, r)
+					return
+				}
+				next.ServeHTTP(w, r)
+			}
+		}, `save a draft: the schema has "meta": {"resume": true}, yet the drafts route answered 404`},
+		{"no expiry", func() breaker {
+			return editJSON(suffix("/drafts"), func(m map[string]any) { delete(m, "expiresAt") })
+		}, `save a draft: the answer has no "expiresAt"`},
+		{"resume without expiry", func() breaker {
+			return editJSON(suffix("/drafts/resume"), func(m map[string]any) { delete(m, "expiresAt") })
+		}, `resume the draft saved: the answer has no "expiresAt"`},
+		{"step not kept", func() breaker {
+			return editJSON(suffix("/drafts/resume"), func(m map[string]any) { delete(m, "step") })
+		}, `resume the draft saved: want the step saved, "all", got ""`},
+		{"values not kept", func() breaker {
+			return editJSON(suffix("/drafts/resume"), func(m map[string]any) {
+				if p, ok := m["payload"].(map[string]any); ok {
+					delete(p, "message")
+				}
+			})
+		}, "resume the draft saved: want the payload saved"},
+		{"another token saving again", func() breaker {
+			return func(next http.Handler, w http.ResponseWriter, r *http.Request) {
+				if suffix("/drafts")(r) && bytes.Contains(readBody(r), []byte(`"token"`)) {
+					editJSON(suffix("/drafts"), func(m map[string]any) { m["token"] = "another" })(next, w, r)
+					return
+				}
+				next.ServeHTTP(w, r)
+			}
+		}, "save over the draft with its token: want the same token back"},
+		{"saves merged", func() breaker {
+			return editBody(suffix("/drafts"), func(m map[string]any) {
+				if p, ok := m["payload"].(map[string]any); ok && m["token"] != nil {
+					p["message"] = "Saved by hubform conformance."
+				}
+			})
+		}, "resume the draft saved again: want the payload saved"},
+		{"unknown token resumed", func() breaker {
+			issued := tokensIssued()
+			return func(next http.Handler, w http.ResponseWriter, r *http.Request) {
+				if suffix("/drafts/resume")(r) {
+					// Any token reads the first draft.
+					editBody(suffix("/drafts/resume"), func(m map[string]any) { m["token"] = issued.first() })(next, w, r)
+					return
+				}
+				issued.record(next, w, r)
+			}
+		}, "resume with a token never handed out: want 404, got 200"},
+		{"unknown token saved", func() breaker {
+			issued := tokensIssued()
+			return func(next http.Handler, w http.ResponseWriter, r *http.Request) {
+				if suffix("/drafts")(r) {
+					// A token the hub does not know starts a new draft.
+					var req hubclient.DraftRequest
+					json.Unmarshal(readBody(r), &req)
+					if req.Token != "" && !issued.has(req.Token) {
+						recorded := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { issued.record(next, w, r) })
+						editBody(suffix("/drafts"), func(m map[string]any) { delete(m, "token") })(recorded, w, r)
+						return
+					}
+				}
+				issued.record(next, w, r)
+			}
+		}, "save with a token never handed out: want 404, got 200"},
+		{"draft kept after its submission", func() breaker {
+			return editBody(suffix("/submit"), func(m map[string]any) { delete(m, "draft") })
+		}, `resume after a submission with "draft": the token: want 404`},
+		{"submission finishing a draft refused", func() breaker {
+			return func(next http.Handler, w http.ResponseWriter, r *http.Request) {
+				if suffix("/submit")(r) && bytes.Contains(readBody(r), []byte(`"draft"`)) {
+					http.Error(w, `{"ok": false, "error": "no"}`, http.StatusUnprocessableEntity)
+					return
+				}
+				next.ServeHTTP(w, r)
+			}
+		}, `submit with "draft": the token: want the submission accepted`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h, opts := startHub(t, conformance.Form)
+			inner, wrap := h.Server.Config.Handler, tc.wrap()
+			h.Server.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { wrap(inner, w, r) })
+			report := run(t, opts)
+			var failed []string
+			for _, r := range report.Failed() {
+				failed = append(failed, r.ID)
+			}
+			r := report.Result("drafts")
+			if !slices.Equal(failed, []string{"drafts"}) || !strings.Contains(r.Detail, tc.says) {
+				t.Errorf("failed %v, want [drafts] saying %q; drafts: %s", failed, tc.says, r.Detail)
+			}
+		})
+	}
+}
+
+// issued records the tokens a hub's drafts route answers.
+type issued struct {
+	mu     sync.Mutex
+	tokens []string
+}
+
+func tokensIssued() *issued { return &issued{} }
+
+// record serves r with next, noting the token of a drafts answer.
+func (i *issued) record(next http.Handler, w http.ResponseWriter, r *http.Request) {
+	editJSON(suffix("/drafts"), func(m map[string]any) {
+		if token, ok := m["token"].(string); ok && token != "" {
+			i.mu.Lock()
+			i.tokens = append(i.tokens, token)
+			i.mu.Unlock()
+		}
+	})(next, w, r)
+}
+
+func (i *issued) has(token string) bool {
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	return slices.Contains(i.tokens, token)
+}
+
+func (i *issued) first() string {
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	if len(i.tokens) == 0 {
+		return ""
+	}
+	return i.tokens[0]
+}
+
 // noETag drops the ETag header of an answer.
 type noETag struct{ http.ResponseWriter }
 
@@ -547,8 +704,7 @@ func TestPartsOrder(t *testing.T) {
 // TestPartsNotTried: a form whose file limit refuses 64 MiB skips
 // upload.parts, saying why; nothing fails.
 func TestPartsNotTried(t *testing.T) {
-	form := strings.Replace(conformance.Form, `,
-  "hub": {"maxFileSize": 67108864}`, "", 1)
+	form := strings.Replace(conformance.Form, `"maxFileSize": 67108864, `, "", 1)
 	if form == conformance.Form {
 		t.Fatal("the conformance form has no file limit to take out")
 	}

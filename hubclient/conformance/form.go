@@ -5,7 +5,8 @@ package conformance
 // A hub of another make needs a form with the same field names and types:
 // "name" (text, required), "message" (textarea), "file" (file) and the
 // honeypot "_hp", in one step. Its "hub" member, this project's hub's
-// settings, raises the form's file limit to the 64 MiB of upload.parts.
+// settings, raises the form's file limit to the 64 MiB of upload.parts and
+// has the hub keep drafts of the form, of one step, for the drafts check.
 const Form = `{
   "title": "Conformance",
   "description": "The form hubform conformance checks a hub with.",
@@ -18,7 +19,7 @@ const Form = `{
   "steps": [
     {"id": "all", "title": "All", "fields": ["name", "message", "file", "_hp"]}
   ],
-  "hub": {"maxFileSize": 67108864}
+  "hub": {"maxFileSize": 67108864, "resume": true}
 }
 `
 
