@@ -23,10 +23,9 @@
     }
   }
 
-  // The key of each root that showed a form offering saving, by the root's
-  // id: a swap replaces the root, and the submitted state has no form to
-  // read it from.
-  const keys = new Map();
+  // The roots that showed a form offering saving, by id: a form swapped
+  // into one after a post is no fresh start.
+  const shown = new Set();
   // Forms with a save running, and whether another waits for it.
   const saving = new WeakMap();
 
@@ -74,13 +73,14 @@
   // same page with the token, from which the app fills the form. A draft
   // the app no longer has is forgotten.
   function resume(form) {
-    const root = form.closest('[data-hubform]');
+    // A form sent or swapped out while the script loaded is done with.
+    const root = form.isConnected && form.closest('[data-hubform]');
     if (!root) return;
     const key = keyOf(form);
     // A form swapped in after a post, or a page answering a post without
     // htmx, is no fresh start: the visitor's values are in it.
-    const posted = keys.has(root.id) || [form.getAttribute('action'), form.getAttribute(SAVE)].some((u) => new URL(u, location.href).pathname === location.pathname);
-    keys.set(root.id, key);
+    const posted = shown.has(root.id) || [form.getAttribute('action'), form.getAttribute(SAVE)].some((u) => new URL(u, location.href).pathname === location.pathname);
+    shown.add(root.id);
     const token = (form.querySelector('input[name="' + DRAFT + '"]') || {}).value;
     if (token || root.querySelector('[data-hubform-draft-gone]')) return store(key, token);
     let saved = null;
@@ -95,13 +95,13 @@
     location.replace(url);
   }
 
-  // sent forgets the draft of a form whose submitted state root shows.
+  // sent forgets the draft of each form whose submitted state root shows:
+  // its mark names the form's save route, with or without htmx.
   function sent(root) {
-    const all = root.querySelectorAll ? Array.from(root.querySelectorAll('[data-vendor-hubform-submitted]')) : [];
-    if (root instanceof Element && root.matches('[data-vendor-hubform-submitted]')) all.push(root);
-    for (const done of all) {
-      const key = keys.get((done.closest('[data-hubform]') || {}).id);
-      if (key) store(key, '');
+    const marks = root.querySelectorAll ? Array.from(root.querySelectorAll('[data-hubform-sent]')) : [];
+    if (root instanceof Element && root.matches('[data-hubform-sent]')) marks.push(root);
+    for (const mark of marks) {
+      store('hubform-draft:' + new URL(mark.getAttribute('data-hubform-sent'), location.href).pathname, '');
     }
   }
 

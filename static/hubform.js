@@ -416,8 +416,8 @@
       const summary = form.querySelector('[data-hubform-errors]');
       if (summary && (summary.children.length || summary.textContent.trim())) summary.focus();
     }
-    // A draft sent is done with.
-    if (window.hubformDraft) hubformDraft.sent(root);
+    // A draft sent is done with, whether htmx or the browser posted it.
+    if (within(root, '[data-hubform-sent]').length) loadScript('hubform-draft.js', 'hubformDraft').then((d) => d.sent(root), () => {});
     renderTurnstile(root);
   }
 
