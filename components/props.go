@@ -156,6 +156,12 @@ const TurnstileScript = "https://challenges.cloudflare.com/turnstile/v0/api.js?r
 // StampField is the hidden input that carries HubFormProps.Stamp.
 const StampField = "_hubformStamp"
 
+// CountedField marks a form whose visitor's start, and steps up to the one
+// it opens at, the funnel counted already: hubform.js adds it once it has
+// counted them, and a form that continues a draft carries it, so that
+// neither its post nor its script counts them again.
+const CountedField = "_hubformCounted"
+
 // Nothing renders nothing. As UnconfiguredFallback, SuccessFallback or
 // ClosedFallback it
 // means "no output", where nil means "the default".

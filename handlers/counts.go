@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/hubform/hubform/components"
 	"github.com/hubform/hubform/hubclient"
 )
 
@@ -18,10 +19,9 @@ type Counter interface {
 	Count(site, slug, event, step string, n int64)
 }
 
-// CountedField is the hidden input hubform.js adds to a form once it has
-// counted the visitor's start and steps, so that its post is not counted
-// again.
-const CountedField = "_hubformCounted"
+// CountedField is the hidden input that marks a form whose start and
+// steps were counted already (components.CountedField).
+const CountedField = components.CountedField
 
 // Limits of counting in the app.
 const (

@@ -83,6 +83,7 @@ func (h *Handler) save(c echo.Context) error {
 	if stamp := r.PostFormValue(components.StampField); h.stamps.timing(f, stamp).Stamp == hubclient.StampValid {
 		p.Stamp = stamp
 	}
+	h.countPost(f, schema, key, r)
 	ctx, cancel := context.WithTimeout(r.Context(), h.cfg.SubmitTimeout)
 	defer cancel()
 	ctx = hubclient.WithVisitor(ctx, h.visitor(c))

@@ -261,18 +261,27 @@ func (h *Handler) Schema(ctx context.Context, site, slug string) (*hubclient.Sch
 // For a form the hub keeps drafts of, the page's address is the one the
 // link to a saved draft opens, and a page opened with a draft's link
 // ("?draft=…", hubclient.DraftParam) shows the draft: its values, its
-// step and its files; one gone says so.
+// step and its files; one gone says so. The funnel counts the visitor
+// once, when they began, not again when they come back to finish.
 func (h *Handler) PropsFor(c echo.Context, site, slug string) components.HubFormProps {
-	p := h.Props(c.Request().Context(), site, slug, c.QueryParam("locale"))
+	f := Form{Site: site, Slug: slug}
+	p := h.props(f, h.form(f), c.QueryParam("locale"))
 	h.addCSRF(&p, c)
-	if p.InitialSchema != nil {
-		p.State.Values = prefill(p.InitialSchema, c.QueryParams())
-		if p.InitialSchema.Meta.Resume {
-			p.Page = pageURL(c)
-			if token := c.QueryParam(hubclient.DraftParam); token != "" {
-				h.restore(c.Request().Context(), &p, Form{Site: site, Slug: slug}, token)
-			}
+	schema, err := h.Schema(c.Request().Context(), site, slug)
+	if err != nil {
+		return p
+	}
+	p.InitialSchema = schema
+	p.State.Values = prefill(schema, c.QueryParams())
+	if schema.Meta.Resume {
+		p.Page = pageURL(c)
+		if token := c.QueryParam(hubclient.DraftParam); token != "" {
+			h.restore(c.Request().Context(), &p, f, token)
 		}
+	}
+	if p.State.Draft == "" {
+		// A visitor who continues a draft was counted when they began.
+		h.countView(f, schema)
 	}
 	return p
 }

@@ -411,6 +411,12 @@
       if (enhanced.has(form)) continue;
       enhanced.add(form);
       if (counted.has(renderingOf(form))) markCounted(form);
+      else if (form.querySelector('input[name="_hubformCounted"]')) {
+        // A form that continues a draft was started, up to the step it opens at.
+        const steps = stepsOf(form);
+        const at = Math.max(steps.findIndex((s) => s.hasAttribute('data-hubform-current')), 0);
+        counted.set(renderingOf(form), new Set(['', ...steps.slice(0, at + 1).map((s) => s.getAttribute('data-hubform-step'))]));
+      }
       setupSteps(form);
       draft('resume', form);
       const summary = form.querySelector('[data-hubform-errors]');
