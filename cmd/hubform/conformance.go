@@ -29,8 +29,9 @@ The form under test must have the fields of the conformance form, which
 --print-form prints as a form file of this project's hub; create a form with
 those fields on the hub you check. The run stores two submissions, each with
 its name "Conformance check", and uploads a few small files in that form; a
-hub that takes files in parts also gets a third, with a file of 64 MiB sent
-in parts (the form printed takes files that large).
+hub that takes files in parts also gets one with a file of 64 MiB sent in
+parts (the form printed takes files that large), and a hub that keeps drafts
+of the form one that finishes a draft (the form printed keeps drafts).
 Beside this project's hub, --data or --db lets the honeypot check read the
 hub's submissions to see that a trapped one was not stored.
 `
