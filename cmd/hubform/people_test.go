@@ -369,7 +369,7 @@ func testSubmissionsPerson(t *testing.T, dbURL, blobURL string) {
 	}
 
 	status, stdout, stderr = person("erase", " Anna@Example.com")
-	if want := "erased 2 submissions, 1 file and 2 pending deliveries of a***@example.com\n"; status != 0 || stdout != want {
+	if want := "erased 2 submissions, 1 file, 2 pending deliveries and 0 drafts of a***@example.com\n"; status != 0 || stdout != want {
 		t.Fatalf("erase: %d %q %q, want %q", status, stdout, stderr, want)
 	}
 	if ids, want := h.ids(t), sortedIDs(h.bob, h.anna["theirs/contact"]); !slices.Equal(ids, want) {
@@ -421,7 +421,7 @@ func testSubmissionsPerson(t *testing.T, dbURL, blobURL string) {
 	// Nothing of Anna's is left to erase; the erasure is recorded all the
 	// same, as the request was answered.
 	status, stdout, stderr = person("erase", "anna@example.com")
-	if want := "erased 0 submissions, 0 files and 0 pending deliveries of a***@example.com\n"; status != 0 || stdout != want {
+	if want := "erased 0 submissions, 0 files, 0 pending deliveries and 0 drafts of a***@example.com\n"; status != 0 || stdout != want {
 		t.Errorf("second erase: %d %q %q, want %q", status, stdout, stderr, want)
 	}
 	if ids := h.ids(t); len(ids) != 2 {

@@ -237,7 +237,7 @@ func runPerson(ctx context.Context, verb string, f personFlags, stdout, stderr i
 	defer q.Close()
 	p.Files, p.Deliveries = files, q
 	e, err := p.Erase(ctx, f.workspace, f.email)
-	if e.Submissions > 0 || err == nil {
+	if e.Submissions > 0 || e.Drafts > 0 || err == nil {
 		audit(ctx, db, stderr, accounts.Event{Workspace: f.workspace, Action: accounts.ActionSubmissionsDeleted,
 			Target: people.Mask(f.email), Detail: e.Detail()})
 	}
@@ -245,7 +245,7 @@ func runPerson(ctx context.Context, verb string, f personFlags, stdout, stderr i
 		logger.Error("erasing a person's data", slog.Any("error", err))
 		return fail(1, "the erasure stopped after %s: see the log above, and run it again", plural(e.Submissions, "submission"))
 	}
-	fmt.Fprintf(stdout, "erased %s, %s and %s of %s\n", plural(e.Submissions, "submission"), plural(e.Files, "file"),
-		plurals(e.Deliveries, "pending delivery", "pending deliveries"), people.Mask(f.email))
+	fmt.Fprintf(stdout, "erased %s, %s, %s and %s of %s\n", plural(e.Submissions, "submission"), plural(e.Files, "file"),
+		plurals(e.Deliveries, "pending delivery", "pending deliveries"), plural(e.Drafts, "draft"), people.Mask(f.email))
 	return 0
 }

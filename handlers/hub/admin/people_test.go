@@ -181,11 +181,11 @@ func TestPeopleAPI(t *testing.T) {
 
 	// Erasure: the other workspace's token erases its own alone.
 	status, _, body = do(theirs, "POST", "/people/erase", `{"email":"anna@example.com"}`)
-	if status != http.StatusOK || string(bytes.TrimSpace(body)) != `{"ok":true,"erased":1,"files":0,"deliveries":0}` {
+	if status != http.StatusOK || string(bytes.TrimSpace(body)) != `{"ok":true,"erased":1,"files":0,"deliveries":0,"drafts":0}` {
 		t.Errorf("erase by the other workspace's token: %d %s", status, body)
 	}
 	status, _, body = do(token, "POST", "/people/erase", `{"email":" anna@EXAMPLE.com "}`)
-	if status != http.StatusOK || string(bytes.TrimSpace(body)) != `{"ok":true,"erased":2,"files":1,"deliveries":0}` {
+	if status != http.StatusOK || string(bytes.TrimSpace(body)) != `{"ok":true,"erased":2,"files":1,"deliveries":0,"drafts":0}` {
 		t.Errorf("erase: %d %s", status, body)
 	}
 	for id, kept := range map[string]bool{anna: false, annaSpam: false, bob: true, annaTheirs: false} {

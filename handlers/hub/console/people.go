@@ -97,13 +97,13 @@ func (con *Console) erasePerson(c echo.Context) error {
 }
 
 // erasedNotice says what an erasure deleted: "Erased 3 submissions, 2
-// files and 1 pending delivery."
+// files, 1 pending delivery and 0 drafts."
 func erasedNotice(e people.Erased, email, workspace string) string {
-	if e.Submissions == 0 {
-		return "No submission of workspace " + workspace + " holds " + email + ": nothing was erased."
+	if e.Submissions == 0 && e.Drafts == 0 {
+		return "No submission or draft of workspace " + workspace + " holds " + email + ": nothing was erased."
 	}
-	return fmt.Sprintf("Erased %s, %s and %s.", count(e.Submissions, "submission", "submissions"), count(e.Files, "file", "files"),
-		count(e.Deliveries, "pending delivery", "pending deliveries"))
+	return fmt.Sprintf("Erased %s, %s, %s and %s.", count(e.Submissions, "submission", "submissions"), count(e.Files, "file", "files"),
+		count(e.Deliveries, "pending delivery", "pending deliveries"), count(e.Drafts, "draft", "drafts"))
 }
 
 // count says how many things there are, with the word for one or for

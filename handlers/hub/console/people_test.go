@@ -116,7 +116,7 @@ func TestPersonErase(t *testing.T) {
 	if res.status != http.StatusSeeOther || res.header.Get("Location") != peoplePage {
 		t.Fatalf("erase: %d to %q %s", res.status, res.header.Get("Location"), res.body)
 	}
-	if page := b.get(peoplePage); !strings.Contains(page.body, "Erased 2 submissions, 1 file and 1 pending delivery.") {
+	if page := b.get(peoplePage); !strings.Contains(page.body, "Erased 2 submissions, 1 file, 1 pending delivery and 0 drafts.") {
 		t.Errorf("the notice of an erasure: %s", page.body)
 	}
 	for id, kept := range map[string]bool{anna[0]: false, anna[1]: false, anna[2]: true, bob: true} {
@@ -134,7 +134,7 @@ func TestPersonErase(t *testing.T) {
 	}
 	i := slices.IndexFunc(events, func(e accounts.Event) bool { return e.Action == accounts.ActionSubmissionsDeleted })
 	if i < 0 || events[i].Target != "a***@example.com" || events[i].Actor != janeEmail ||
-		events[i].Detail != "one person's data erased: 2 submissions, 1 files, 1 pending deliveries" {
+		events[i].Detail != "one person's data erased: 2 submissions, 1 files, 1 pending deliveries, 0 drafts" {
 		t.Errorf("audit log %+v: want the erasure, its count and the masked address", events)
 	}
 	for _, e := range events {
@@ -145,7 +145,7 @@ func TestPersonErase(t *testing.T) {
 
 	// Again, there is nothing left of hers in this workspace.
 	res = b.do(http.MethodPost, peoplePage+"/erase", erase, nil)
-	if page := b.get(peoplePage); res.status != http.StatusSeeOther || !strings.Contains(page.body, "No submission of workspace default holds anna@example.com: nothing was erased.") {
+	if page := b.get(peoplePage); res.status != http.StatusSeeOther || !strings.Contains(page.body, "No submission or draft of workspace default holds anna@example.com: nothing was erased.") {
 		t.Errorf("erasing again: %d, %s", res.status, page.body)
 	}
 }

@@ -53,18 +53,20 @@ type Erased struct {
 	Submissions int `json:"erased"`
 	Files       int `json:"files"`
 	Deliveries  int `json:"deliveries"`
+	// Drafts is how many drafts, forms saved half filled, were deleted.
+	Drafts int `json:"drafts"`
 }
 
 // Erase deletes every submission of workspace that holds the address
-// email, their files and their deliveries not yet made, and returns how
-// many of each. The submissions go first: a delivery that starts meanwhile
+// email, their files and their deliveries not yet made, and the drafts
+// that hold it, and returns how many of each. The submissions go first: a delivery that starts meanwhile
 // finds its submission gone and ends. A failure to delete a file or a
 // delivery is logged and the erasure stands: neither holds the values. On
 // a failure of the store, what was erased before it is returned with the
 // error.
 func (p *People) Erase(ctx context.Context, workspace, email string) (Erased, error) {
 	e, err := p.Store.ErasePerson(ctx, workspace, email)
-	out := Erased{Submissions: e.Submissions, Files: len(e.Files)}
+	out := Erased{Submissions: e.Submissions, Files: len(e.Files), Drafts: e.Drafts}
 	if p.Files != nil {
 		hub.DeleteFiles(ctx, p.Files, e.Files, p.logger())
 	}
@@ -180,7 +182,7 @@ const ExportDetail = "one person's data, json"
 
 // Detail says what an erasure deleted, for the audit log.
 func (e Erased) Detail() string {
-	return fmt.Sprintf("one person's data erased: %d submissions, %d files, %d pending deliveries", e.Submissions, e.Files, e.Deliveries)
+	return fmt.Sprintf("one person's data erased: %d submissions, %d files, %d pending deliveries, %d drafts", e.Submissions, e.Files, e.Deliveries, e.Drafts)
 }
 
 func (p *People) logger() *slog.Logger {

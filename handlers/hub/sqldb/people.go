@@ -24,6 +24,9 @@ const workspaceSites = `site IN (SELECT site FROM sites WHERE workspace = $1)`
 type Erasure struct {
 	hub.Deleted
 	IDs []string
+	// Drafts is how many drafts were deleted; the keys of the files they
+	// alone held are in Files.
+	Drafts int
 }
 
 // PersonSubmissions calls fn for each submission of the sites of workspace
@@ -67,7 +70,9 @@ func (db *DB) PersonSubmissions(ctx context.Context, workspace, email string, fn
 // ErasePerson deletes every submission of the sites of workspace whose
 // values hold the e-mail address email (see HoldsAddress), with the
 // records of their files; the rows that enforce unique values go with
-// them. It works in batches of one transaction each, so a failure midway
+// them. Then it deletes the drafts that hold the address, in their values
+// or as the address their link was mailed to, with the records of the
+// files no submission took. It works in batches of one transaction each, so a failure midway
 // leaves the batches before it erased: running it again finishes the work.
 func (db *DB) ErasePerson(ctx context.Context, workspace, email string) (Erasure, error) {
 	var e Erasure
@@ -111,9 +116,68 @@ func (db *DB) ErasePerson(ctx context.Context, workspace, email string) (Erasure
 			return e, db.errorf("erase a person's submissions: %w", err)
 		}
 		if scanned < eraseBatch {
-			return e, nil
+			break
 		}
 	}
+	if err := db.inTx(ctx, func(tx *sql.Tx) error { return erasePersonDrafts(ctx, tx, workspace, email, &e) }); err != nil {
+		return e, db.errorf("erase a person's drafts: %w", err)
+	}
+	return e, nil
+}
+
+// erasePersonDrafts deletes the drafts of workspace that hold the address
+// email (normalized), with their tokens and the records of the files they
+// held that no submission took, and adds what it deleted to e. Drafts are
+// few and short-lived: one transaction takes them all.
+func erasePersonDrafts(ctx context.Context, tx *sql.Tx, workspace, email string, e *Erasure) error {
+	rows, err := tx.QueryContext(ctx, `SELECT id, email, payload FROM drafts
+		WHERE `+workspaceSites+` AND (LOWER(email) = $2 OR LOWER(payload) LIKE $3 ESCAPE '\')`, workspace, email, searchPattern(email))
+	if err != nil {
+		return err
+	}
+	var ids []string
+	for rows.Next() {
+		var id, address, payload string
+		if err := rows.Scan(&id, &address, &payload); err != nil {
+			rows.Close()
+			return err
+		}
+		if normalAddress(address) == email || HoldsAddress(json.RawMessage(payload), email) {
+			ids = append(ids, id)
+		}
+	}
+	if err := rows.Close(); err != nil {
+		return err
+	}
+	if err := rows.Err(); err != nil || len(ids) == 0 {
+		return err
+	}
+	inIDs, args := in(ids, nil)
+	if _, err := tx.ExecContext(ctx, `DELETE FROM draft_tokens WHERE draft_id `+inIDs, args...); err != nil {
+		return err
+	}
+	rows, err = tx.QueryContext(ctx, `DELETE FROM uploads WHERE submission_id IS NULL AND draft_id `+inIDs+` RETURNING key`, args...)
+	if err != nil {
+		return err
+	}
+	keys, err := scanStrings(rows)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE uploads SET draft_id = NULL WHERE draft_id `+inIDs, args...); err != nil {
+		return err
+	}
+	rows, err = tx.QueryContext(ctx, `DELETE FROM drafts WHERE id `+inIDs+` RETURNING id`, args...)
+	if err != nil {
+		return err
+	}
+	deleted, err := scanStrings(rows)
+	if err != nil {
+		return err
+	}
+	e.Drafts += len(deleted)
+	e.Files = append(e.Files, keys...)
+	return nil
 }
 
 // erasePersonIDs deletes the submissions of workspace with the ids, their

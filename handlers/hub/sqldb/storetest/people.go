@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
@@ -65,6 +66,26 @@ func testPeople(t *testing.T, open Open) {
 	store("b06", "unowned", `{"email":"anna@x.com"}`, 0)
 	store("b07", "site", `{"name":"Anna","email":"anna@x.com","n":2}`, 0)
 
+	// Drafts: one mailed to her, one holding her address among its values
+	// with a file, one of another address, one of another workspace.
+	draft := func(id, site, email, payload string, files ...string) {
+		t.Helper()
+		var atts []hubclient.Attachment
+		for _, key := range files {
+			u := Upload(key)
+			u.Site = site
+			MustCreateUpload(t, db, u)
+			atts = append(atts, Attachment(u))
+		}
+		d := Draft(id, atts...)
+		d.Site, d.Email, d.Payload = site, email, json.RawMessage(payload)
+		mustCreateDraft(t, db, d, id)
+	}
+	draft("d1", "site", "ANNA@x.com", `{}`)
+	draft("d2", "site2", "", `{"email":"anna@x.com"}`, "uploads/d2-0")
+	draft("d3", "site", "bob@y.com", `{"message":"anna@x.com wrote"}`)
+	draft("d4", "theirs", "anna@x.com", `{}`)
+
 	found := func(workspace, email string) []string {
 		t.Helper()
 		var out []string
@@ -102,8 +123,18 @@ func testPeople(t *testing.T, open Open) {
 	}
 	slices.Sort(e.IDs)
 	slices.Sort(e.Files)
-	if e.Submissions != 3 || !reflect.DeepEqual(e.IDs, []string{"b01", "b02", "b07"}) || !reflect.DeepEqual(e.Files, keys) {
-		t.Errorf("ErasePerson(acme) = %+v; want b01, b02, b07 and files %v", e, keys)
+	if want := slices.Sorted(slices.Values(append(slices.Clone(keys), "uploads/d2-0"))); e.Submissions != 3 || !reflect.DeepEqual(e.IDs, []string{"b01", "b02", "b07"}) || !reflect.DeepEqual(e.Files, want) || e.Drafts != 2 {
+		t.Errorf("ErasePerson(acme) = %+v; want b01, b02, b07, drafts d1 and d2, files %v", e, want)
+	}
+	wantNoDraft(t, db, "d1")
+	wantNoDraft(t, db, "d2")
+	if tokensOf(t, db, "d1")+tokensOf(t, db, "d2") != 0 {
+		t.Error("the tokens of erased drafts are left")
+	}
+	for _, id := range []string{"d3", "d4"} {
+		if _, err := db.DraftByID(ctx, id); err != nil {
+			t.Errorf("draft %s, not the person's or not the workspace's: %v", id, err)
+		}
 	}
 	for _, k := range keys {
 		if _, err := db.Upload(ctx, k); !errors.Is(err, hub.ErrNotFound) {
@@ -121,10 +152,10 @@ func testPeople(t *testing.T, open Open) {
 	if n := Count(t, db, hub.Filter{}); n != 250+4 {
 		t.Errorf("%d submissions left, want 254", n)
 	}
-	if e, err := db.ErasePerson(ctx, "acme", "anna@x.com"); err != nil || e.Submissions != 0 || len(e.IDs) != 0 || len(e.Files) != 0 {
+	if e, err := db.ErasePerson(ctx, "acme", "anna@x.com"); err != nil || e.Submissions != 0 || len(e.IDs) != 0 || len(e.Files) != 0 || e.Drafts != 0 {
 		t.Errorf("erasing again: %+v, %v; want nothing", e, err)
 	}
-	if e, err := db.ErasePerson(ctx, "other", "anna@x.com"); err != nil || e.Submissions != 1 || !reflect.DeepEqual(e.IDs, []string{"b05"}) {
-		t.Errorf("ErasePerson(other) = %+v, %v; want b05", e, err)
+	if e, err := db.ErasePerson(ctx, "other", "anna@x.com"); err != nil || e.Submissions != 1 || !reflect.DeepEqual(e.IDs, []string{"b05"}) || e.Drafts != 1 {
+		t.Errorf("ErasePerson(other) = %+v, %v; want b05 and draft d4", e, err)
 	}
 }
