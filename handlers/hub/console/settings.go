@@ -16,8 +16,8 @@ import (
 
 // settingsPage is the Settings tab of a stored form: its texts, captcha,
 // files, origins, delivery, hosted page, the page after sending, the
-// confirmation e-mail, closing and limits, and spam checks, from the newest version, which
-// editSettings changes.
+// confirmation e-mail, closing and limits, drafts and spam checks, from
+// the newest version, which editSettings changes.
 func (con *Console) settingsPage(c echo.Context) error {
 	site, slug := c.Param("site"), c.Param("slug")
 	p, err := con.loadForm(c, site, slug)

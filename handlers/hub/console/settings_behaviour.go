@@ -17,10 +17,11 @@ import (
 )
 
 // The Settings tab's sections on what happens around a submission: the
-// page after sending, the confirmation e-mail, closing and limits, and
-// the spam checks. Each edit changes a section only when the page showed
-// it, which the presence of one of its text inputs tells, so that a post
-// from an older page leaves the others as they are.
+// page after sending, the confirmation e-mail, closing and limits, the
+// drafts visitors save to continue later, and the spam checks. Each edit
+// changes a section only when the page showed it, which the presence of
+// one of its text inputs tells, so that a post from an older page leaves
+// the others as they are.
 
 // editBehaviour applies the posted sections to d, and returns every
 // problem of what the owner typed, joined; d is then not saved.
@@ -34,6 +35,9 @@ func editBehaviour(d *draft, form url.Values, loc *time.Location) error {
 	}
 	if form.Has("closesAt") {
 		errs = append(errs, editLimits(d, form, loc))
+	}
+	if form.Has("draftDays") {
+		errs = append(errs, editDrafts(d, form))
 	}
 	if form.Has("minSeconds") {
 		errs = append(errs, editSpam(d, form))
@@ -300,6 +304,75 @@ func editLimits(d *draft, form url.Values, loc *time.Location) error {
 	}
 	d.setHub("uniqueFields", unique, len(unique) == 0)
 	return errors.Join(errs...)
+}
+
+// The choices of which forms keep drafts besides the default, "", which
+// leaves hub.resume out: a form of several steps keeps them.
+const (
+	resumeAlways = "always"
+	resumeNever  = "never"
+)
+
+// editDrafts sets whether the hub keeps drafts of the form, and for how
+// many days after their last save; the defaults leave both out.
+func editDrafts(d *draft, form url.Values) error {
+	var errs []error
+	switch choice := form.Get("resume"); choice {
+	case "":
+		d.setHub("resume", nil, true)
+	case resumeAlways:
+		d.setHub("resume", true, false)
+	case resumeNever:
+		d.setHub("resume", false, false)
+	default:
+		errs = append(errs, problem("hub.resume", "drafts are kept for forms of several steps, always or never, not %q", choice))
+	}
+	switch text := strings.TrimSpace(form.Get("draftDays")); {
+	case text == "":
+		d.setHub("draftDays", nil, true)
+	default:
+		n, err := strconv.Atoi(text)
+		switch {
+		case err != nil:
+			errs = append(errs, problem("hub.draftDays", "the days drafts are kept is a whole number such as %d, not %q", hub.DefaultDraftDays, text))
+		case n < 1 || n > hub.MaxDraftDays:
+			errs = append(errs, problem("hub.draftDays", "drafts are kept from 1 to %d days, not %d; leave it empty for %d", hub.MaxDraftDays, n, hub.DefaultDraftDays))
+		default:
+			d.setHub("draftDays", n, false)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// resumeChoice is the drafts' choice as the file sets it: "", the
+// default, when hub.resume is left out or is not a boolean.
+func (d *draft) resumeChoice() string {
+	var on bool
+	if raw, ok := d.Hub["resume"]; !ok || json.Unmarshal(raw, &on) != nil {
+		return ""
+	}
+	if on {
+		return resumeAlways
+	}
+	return resumeNever
+}
+
+// draftDaysText is the days drafts are kept for their input, "" for the
+// default, which a zero in the file also means.
+func (d *draft) draftDaysText() string {
+	if string(d.Hub["draftDays"]) == "0" {
+		return ""
+	}
+	return d.hubNumber("draftDays")
+}
+
+// resumeHelp says which way the default goes for a form of steps steps,
+// so that the owner need not count them.
+func resumeHelp(steps int) string {
+	if steps > 1 {
+		return "Visitors save the form to finish it later. This form has " + strconv.Itoa(steps) + " steps: by default it keeps drafts."
+	}
+	return "Visitors save the form to finish it later. This form has one step: by default it keeps none."
 }
 
 // maxMinSeconds bounds the time trap: a person who needs longer than an

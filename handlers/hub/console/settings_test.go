@@ -97,7 +97,7 @@ func TestSettingsTab(t *testing.T) {
 		got = append(got, m[1])
 	}
 	want := []string{"Texts", "After sending", "Confirmation e-mail", "In de, optional", "Closing and limits", "One response per person",
-		"Captcha", "Spam", "Files", "Origins", "Hosted page"}
+		"Save and continue later", "Captcha", "Spam", "Files", "Origins", "Hosted page"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("settings groups %q, want %q", got, want)
 	}
@@ -415,7 +415,7 @@ func withHub(members string) string {
 // behaviourFile is builderBase with every setting of the new sections
 // set, a member of meta the Settings tab does not know, and delivery.
 const behaviourMembers = `"autoresponder":{"emailField":"email","subject":"Thanks","body":"Hi {{name}},\nwe got it.","i18n":{"de":{"subject":"Danke"},"fr":{"subject":"Merci","body":"Bonjour"}}},` +
-	`"closesAt":"2026-12-31T22:59:30.123456789Z","maxSubmissions":500,"uniqueFields":["email"],"minSeconds":1.5,` +
+	`"closesAt":"2026-12-31T22:59:30.123456789Z","maxSubmissions":500,"uniqueFields":["email"],"minSeconds":1.5,"resume":false,"draftDays":90,` +
 	`"spam":{"maxLinks":-1,"linksInTextFields":true,"foreignScripts":false,"phrases":["cheap pills","free money"],"builtinPhrases":false},` +
 	`"notify":{"email":["a@example.com"],"replyToField":"email"},"webhooks":[{"url":"https://example.com/hook","secret":"whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"}]`
 
@@ -762,5 +762,100 @@ func TestSettingsSpam(t *testing.T) {
 	f.act("/settings", form)
 	if m, s := f.hubJSON("minSeconds"), f.hubJSON("spam"); m != "" || s != "" {
 		t.Errorf("defaults: hub.minSeconds %s, hub.spam %s", m, s)
+	}
+}
+
+func TestSettingsDrafts(t *testing.T) {
+	f := newBuilderForm(t)
+	page := f.b.get("/console/forms/acme/contact/settings").body
+	for _, want := range []string{"<legend>Save and continue later</legend>", `<option value="" selected>Forms of several steps</option>`,
+		`<option value="always">Always</option>`, `<option value="never">Never</option>`, "This form has 2 steps: by default it keeps drafts.",
+		`name="draftDays" type="number" value="" aria-describedby="set-draftdays-help" max="365" min="1" step="1"`,
+		"Empty: 30.", "not in the inbox", "send no e-mail or webhook", "deleted once sent", "allowed origins, or its page on the hub"} {
+		if !strings.Contains(html.UnescapeString(page), want) {
+			t.Errorf("the drafts' section lacks %s", want)
+		}
+	}
+
+	form := f.settingsForm()
+	form.Set("resume", "always")
+	form.Set("draftDays", " 7 ")
+	f.act("/settings", form)
+	if r, d := f.hubJSON("resume"), f.hubJSON("draftDays"); r != "true" || d != "7" {
+		t.Errorf("always, 7 days: hub.resume %s, hub.draftDays %s", r, d)
+	}
+	if got := f.hubJSON("retentionDays"); got != "30" {
+		t.Errorf("hub.retentionDays after the drafts' edits: %s", got)
+	}
+	page = f.b.get("/console/forms/acme/contact/settings").body
+	if !strings.Contains(page, `<option value="always" selected>Always</option>`) || !strings.Contains(page, `name="draftDays" type="number" value="7"`) {
+		t.Errorf("the page does not show the drafts' settings: %s", page)
+	}
+
+	form = f.settingsForm()
+	form.Set("resume", "never")
+	f.act("/settings", form)
+	if r, d := f.hubJSON("resume"), f.hubJSON("draftDays"); r != "false" || d != "7" {
+		t.Errorf("never: hub.resume %s, hub.draftDays %s", r, d)
+	}
+	if page := f.b.get("/console/forms/acme/contact/settings").body; !strings.Contains(page, `<option value="never" selected>Never</option>`) {
+		t.Errorf("the page does not show never: %s", page)
+	}
+
+	// Out of range or not a number: the error beside the input, what was
+	// typed kept, nothing saved.
+	for bad, msg := range map[string]string{
+		"0":    "drafts are kept from 1 to 365 days, not 0; leave it empty for 30",
+		"366":  "drafts are kept from 1 to 365 days, not 366",
+		"-3":   "not -3",
+		"abc":  `the days drafts are kept is a whole number such as 30, not "abc"`,
+		"1.5":  `not "1.5"`,
+		"1e2":  `not "1e2"`,
+		"9e99": `not "9e99"`,
+	} {
+		n, _, _ := f.last()
+		form := f.settingsForm()
+		form.Set("draftDays", bad)
+		form.Set("resume", "always")
+		form.Set("title", "Typed title")
+		body := html.UnescapeString(f.refused("/settings", form, http.StatusUnprocessableEntity))
+		if !strings.Contains(body, `<p class="hubform-field-error" id="set-draftdays-error">`) || !strings.Contains(body, msg) ||
+			!strings.Contains(body, `<code>hub.draftDays</code>`) ||
+			!strings.Contains(body, `name="draftDays" type="number" value="`+bad+`" aria-describedby="set-draftdays-help set-draftdays-error" aria-invalid="true"`) ||
+			!strings.Contains(body, `<option value="always" selected>Always</option>`) || !strings.Contains(body, `name="title" type="text" value="Typed title"`) {
+			t.Errorf("draft days %q: no error beside the input, or the typed values lost: %s", bad, body)
+		}
+		if m, _, _ := f.last(); m != n {
+			t.Errorf("draft days %q saved version %d", bad, m)
+		}
+	}
+	if r, d := f.hubJSON("resume"), f.hubJSON("draftDays"); r != "false" || d != "7" {
+		t.Errorf("after the refused posts: hub.resume %s, hub.draftDays %s", r, d)
+	}
+	// A choice no page offers.
+	form = f.settingsForm()
+	form.Set("resume", "sometimes")
+	if body := html.UnescapeString(f.refused("/settings", form, http.StatusUnprocessableEntity)); !strings.Contains(body, `id="set-resume-error">drafts are kept for forms of several steps, always or never, not "sometimes"`) {
+		t.Errorf("resume sometimes: %s", body)
+	}
+
+	// Back to the defaults, the file says nothing of drafts.
+	form = f.settingsForm()
+	form.Set("resume", "")
+	form.Set("draftDays", "")
+	f.act("/settings", form)
+	if r, d := f.hubJSON("resume"), f.hubJSON("draftDays"); r != "" || d != "" {
+		t.Errorf("defaults: hub.resume %s, hub.draftDays %s", r, d)
+	}
+	// A post without the section's inputs leaves the settings as they are.
+	f.saveFile(withHub(`"resume":true,"draftDays":12`))
+	f.act("/settings", url.Values{"title": {"Contact"}})
+	if r, d := f.hubJSON("resume"), f.hubJSON("draftDays"); r != "true" || d != "12" {
+		t.Errorf("a post without the drafts' inputs: hub.resume %s, hub.draftDays %s", r, d)
+	}
+	// One step: the help says the default keeps no drafts.
+	f.saveFile(strings.Replace(builderBase, `[{"id":"who","fields":["name"]},{"id":"how","fields":["email"]}]`, `[{"id":"who","fields":["name","email"]}]`, 1))
+	if page := f.b.get("/console/forms/acme/contact/settings").body; !strings.Contains(page, "This form has one step: by default it keeps none.") {
+		t.Errorf("a form of one step: %s", page)
 	}
 }
