@@ -138,8 +138,9 @@ func TestSaveOffered(t *testing.T) {
 	if n := doc.Find(`input[name="` + hubclient.DraftPageField + `"]`).Length(); n != 0 {
 		t.Errorf("%d page inputs without a page, want none", n)
 	}
-	if n := doc.Find("[data-hubform-save-panel] ~ [data-hubform-submit]").Length(); n != 1 {
-		t.Error("the save panel does not come before the submit button")
+	// Send stays the form's default button: Enter in a field sends.
+	if n := doc.Find("[data-hubform-submit] ~ [data-hubform-save-panel]").Length(); n != 1 {
+		t.Error("the save panel does not come after the submit button")
 	}
 }
 
