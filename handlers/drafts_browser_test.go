@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 	"github.com/labstack/echo/v4"
 
 	"github.com/hubform/hubform/components"
@@ -69,7 +70,9 @@ func TestDraftInAGoAppInTheBrowser(t *testing.T) {
 	if got := browsertest.Eval[string](t, other, 5*time.Second, `document.getElementById('hubform-acme-walk-name').value`); got != "Ada" {
 		t.Errorf("resumed name %q, want Ada", got)
 	}
-	do(other, "sending", chromedp.SendKeys(chromedp.ID("hubform-acme-walk-city"), "Oslo"), chromedp.Click(chromedp.CSS(`[data-hubform-submit]`)))
+	// Enter in a field sends the form: Send is its default button, not
+	// the save panel's.
+	do(other, "sending", chromedp.SendKeys(chromedp.ID("hubform-acme-walk-city"), "Oslo"+kb.Enter))
 	browsertest.WaitFor(t, other, 10*time.Second, `document.querySelector('[data-vendor-hubform-submitted]') !== null`)
 	subs := h.Submissions()
 	if len(subs) != 1 || !strings.Contains(string(subs[0].Payload), `"city":"Oslo"`) || !strings.Contains(string(subs[0].Payload), `"name":"Ada"`) {
