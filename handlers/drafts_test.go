@@ -210,7 +210,7 @@ func TestDraftSaveRefusals(t *testing.T) {
 	}
 
 	// A kept key the draft does not hold is not sent.
-	res, doc = d.post(t, "/hubform/acme/trip/submit", false, append(formParts(page), part{name: "name", value: "Ada"}, part{name: "city", value: "Oslo"},
+	res, _ = d.post(t, "/hubform/acme/trip/submit", false, append(formParts(page), part{name: "name", value: "Ada"}, part{name: "city", value: "Oslo"},
 		part{name: hubclient.DraftField, value: held}, part{name: hubclient.DraftKeepField, value: "uploads/acme/trip/forged/x.pdf"})...)
 	if res.StatusCode != http.StatusUnprocessableEntity || len(d.hub.Submissions()) != 0 {
 		t.Errorf("submit with a forged kept file: status %d, %d submissions", res.StatusCode, len(d.hub.Submissions()))
