@@ -21,9 +21,11 @@ import (
 	"github.com/hubform/hubform/handlers/hub/sqldb"
 )
 
-// Store finds and erases a person's submissions, as sqldb.DB does.
+// Store finds and erases a person's submissions and drafts, as sqldb.DB
+// does.
 type Store interface {
 	PersonSubmissions(ctx context.Context, workspace, email string, fn func(hub.Submission) error) error
+	PersonDrafts(ctx context.Context, workspace, email string, fn func(hub.Draft) error) error
 	ErasePerson(ctx context.Context, workspace, email string) (sqldb.Erasure, error)
 }
 
@@ -80,39 +82,64 @@ func (p *People) Erase(ctx context.Context, workspace, email string) (Erased, er
 	return out, err
 }
 
-// Export writes the submissions of workspace that hold the address email
-// as one JSON object, oldest first, streamed a submission at a time:
+// Export writes the submissions and drafts of workspace that hold the
+// address email as one JSON object, oldest first, streamed one at a time:
 //
 //	{"email": …, "workspace": …, "submissions": [
-//	  {"site", "form", "id", "createdAt", "values": {…}, "attachments": [{"filename", "size", "mime"}]}, …]}
+//	  {"site", "form", "id", "createdAt", "values": {…}, "attachments": [{"filename", "size", "mime"}]}, …],
+//	 "drafts": [
+//	  {"site", "form", "createdAt", "updatedAt", "expiresAt", "email", "step", "values": {…}, "attachments": […]}, …]}
 func (p *People) Export(ctx context.Context, workspace, email string, w io.Writer) error {
 	head, _ := json.Marshal(struct {
 		Email     string `json:"email"`
 		Workspace string `json:"workspace"`
 	}{strings.TrimSpace(email), workspace})
-	io.WriteString(w, string(head[:len(head)-1])+`,"submissions":[`)
-	first := true
-	err := p.Store.PersonSubmissions(ctx, workspace, email, func(s hub.Submission) error {
-		data, err := json.Marshal(exported(s))
-		if err != nil {
-			return err
-		}
-		if !first {
-			io.WriteString(w, ",")
-		}
-		first = false
-		io.WriteString(w, "\n  ")
-		_, err = w.Write(data)
+	io.WriteString(w, string(head[:len(head)-1])+`,"submissions":`)
+	list := newJSONList(w)
+	if err := p.Store.PersonSubmissions(ctx, workspace, email, func(s hub.Submission) error { return list.add(exported(s)) }); err != nil {
 		return err
-	})
+	}
+	list.end()
+	io.WriteString(w, `,"drafts":`)
+	list = newJSONList(w)
+	if err := p.Store.PersonDrafts(ctx, workspace, email, func(d hub.Draft) error { return list.add(exportedDraft(d)) }); err != nil {
+		return err
+	}
+	list.end()
+	_, err := io.WriteString(w, "}\n")
+	return err
+}
+
+// jsonList writes a JSON array an item at a time, one per line.
+type jsonList struct {
+	w     io.Writer
+	empty bool
+}
+
+func newJSONList(w io.Writer) *jsonList {
+	io.WriteString(w, "[")
+	return &jsonList{w: w, empty: true}
+}
+
+func (l *jsonList) add(v any) error {
+	data, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}
-	if !first {
-		io.WriteString(w, "\n")
+	if !l.empty {
+		io.WriteString(l.w, ",")
 	}
-	_, err = io.WriteString(w, "]}\n")
+	l.empty = false
+	io.WriteString(l.w, "\n  ")
+	_, err = l.w.Write(data)
 	return err
+}
+
+func (l *jsonList) end() {
+	if !l.empty {
+		io.WriteString(l.w, "\n")
+	}
+	io.WriteString(l.w, "]")
 }
 
 // Submission is one submission of a person's export.
@@ -131,6 +158,30 @@ type File struct {
 	Filename string `json:"filename"`
 	Size     int64  `json:"size"`
 	MIME     string `json:"mime"`
+}
+
+// Draft is one draft of a person's export: a form they saved half filled,
+// which the hub keeps until ExpiresAt unless it is sent.
+type Draft struct {
+	Site      string    `json:"site"`
+	Form      string    `json:"form"`
+	CreatedAt time.Time `json:"createdAt"`
+	UpdatedAt time.Time `json:"updatedAt"`
+	ExpiresAt time.Time `json:"expiresAt"`
+	// Email is where the link to the draft was mailed, if it was.
+	Email       string          `json:"email,omitempty"`
+	Step        string          `json:"step,omitempty"`
+	Values      json.RawMessage `json:"values"`
+	Attachments []File          `json:"attachments"`
+}
+
+func exportedDraft(d hub.Draft) Draft {
+	out := Draft{Site: d.Site, Form: d.Slug, CreatedAt: d.CreatedAt.UTC(), UpdatedAt: d.UpdatedAt.UTC(), ExpiresAt: d.ExpiresAt.UTC(),
+		Email: d.Email, Step: d.Step, Values: d.Payload, Attachments: []File{}}
+	for _, a := range d.Attachments {
+		out.Attachments = append(out.Attachments, File{Filename: a.Filename, Size: a.Size, MIME: a.MIME})
+	}
+	return out
 }
 
 func exported(s hub.Submission) Submission {

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"gocloud.dev/blob/memblob"
 
@@ -83,6 +84,12 @@ func fixture(t *testing.T) (*sqldb.DB, *people.People, *delivery.Queue) {
 			t.Fatal(err)
 		}
 	}
+	// Anna saved a form half filled, and had its link mailed.
+	d := storetest.Draft("D1")
+	d.Email, d.Payload = "anna@example.com", json.RawMessage(`{"name":"Anna"}`)
+	if _, err := db.CreateDraft(ctx, d, hub.DraftHash("D1")); err != nil {
+		t.Fatal(err)
+	}
 	return db, &people.People{Store: db, Files: files, Deliveries: q}, q
 }
 
@@ -93,7 +100,7 @@ func TestErase(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := (people.Erased{Submissions: 2, Files: 1, Deliveries: 2}); e != want {
+	if want := (people.Erased{Submissions: 2, Files: 1, Deliveries: 2, Drafts: 1}); e != want {
 		t.Errorf("Erase = %+v, want %+v", e, want)
 	}
 	if ok, err := p.Files.(interface {
@@ -125,6 +132,7 @@ func TestExport(t *testing.T) {
 		Email       string
 		Workspace   string
 		Submissions []people.Submission
+		Drafts      []people.Draft
 	}
 	if err := json.Unmarshal(buf.Bytes(), &got); err != nil {
 		t.Fatalf("export is not JSON: %v\n%s", err, buf.String())
@@ -143,12 +151,16 @@ func TestExport(t *testing.T) {
 	if want := []people.File{{Filename: "cv.pdf", Size: 1234, MIME: "application/pdf"}}; s3.ID != "S3" || !reflect.DeepEqual(s3.Attachments, want) {
 		t.Errorf("second submission = %+v, want S3 with %+v", s3, want)
 	}
+	if len(got.Drafts) != 1 || got.Drafts[0].Email != "anna@example.com" || string(got.Drafts[0].Values) != `{"name":"Anna"}` ||
+		got.Drafts[0].Site != "site" || !got.Drafts[0].ExpiresAt.Equal(storetest.T0.Add(24*time.Hour)) {
+		t.Errorf("drafts = %+v, want Anna's", got.Drafts)
+	}
 
 	buf.Reset()
 	if err := p.Export(context.Background(), "acme", "nobody@example.com", &buf); err != nil {
 		t.Fatal(err)
 	}
-	if strings.TrimSpace(buf.String()) != `{"email":"nobody@example.com","workspace":"acme","submissions":[]}` {
+	if strings.TrimSpace(buf.String()) != `{"email":"nobody@example.com","workspace":"acme","submissions":[],"drafts":[]}` {
 		t.Errorf("export of no one = %s", buf.String())
 	}
 }

@@ -130,33 +130,19 @@ func (db *DB) ErasePerson(ctx context.Context, workspace, email string) (Erasure
 // held that no submission took, and adds what it deleted to e. Drafts are
 // few and short-lived: one transaction takes them all.
 func erasePersonDrafts(ctx context.Context, tx *sql.Tx, workspace, email string, e *Erasure) error {
-	rows, err := tx.QueryContext(ctx, `SELECT id, email, payload FROM drafts
-		WHERE `+workspaceSites+` AND (LOWER(email) = $2 OR LOWER(payload) LIKE $3 ESCAPE '\')`, workspace, email, searchPattern(email))
-	if err != nil {
-		return err
-	}
 	var ids []string
-	for rows.Next() {
-		var id, address, payload string
-		if err := rows.Scan(&id, &address, &payload); err != nil {
-			rows.Close()
-			return err
-		}
-		if normalAddress(address) == email || HoldsAddress(json.RawMessage(payload), email) {
-			ids = append(ids, id)
-		}
-	}
-	if err := rows.Close(); err != nil {
-		return err
-	}
-	if err := rows.Err(); err != nil || len(ids) == 0 {
+	err := personDrafts(ctx, tx, workspace, email, func(d hub.Draft) error {
+		ids = append(ids, d.ID)
+		return nil
+	})
+	if err != nil || len(ids) == 0 {
 		return err
 	}
 	inIDs, args := in(ids, nil)
 	if _, err := tx.ExecContext(ctx, `DELETE FROM draft_tokens WHERE draft_id `+inIDs, args...); err != nil {
 		return err
 	}
-	rows, err = tx.QueryContext(ctx, `DELETE FROM uploads WHERE submission_id IS NULL AND draft_id `+inIDs+` RETURNING key`, args...)
+	rows, err := tx.QueryContext(ctx, `DELETE FROM uploads WHERE submission_id IS NULL AND draft_id `+inIDs+` RETURNING key`, args...)
 	if err != nil {
 		return err
 	}
@@ -238,6 +224,57 @@ func HoldsAddress(payload json.RawMessage, email string) bool {
 		}
 	}
 	return false
+}
+
+// personDrafts calls fn with each draft of workspace that holds the
+// address email (normalized): mailed to it, or holding it among its values
+// (see HoldsAddress), in id order. The database narrows the rows; each is
+// then decided exactly. An error from fn stops the listing.
+func personDrafts(ctx context.Context, q interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}, workspace, email string, fn func(hub.Draft) error) error {
+	rows, err := q.QueryContext(ctx, `SELECT `+draftColumns+` FROM drafts
+		WHERE `+workspaceSites+` AND (LOWER(email) = $2 OR LOWER(payload) LIKE $3 ESCAPE '\') ORDER BY id`, workspace, email, searchPattern(email))
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		d, err := scanDraft(rows)
+		if err != nil {
+			return err
+		}
+		if normalAddress(d.Email) != email && !HoldsAddress(d.Payload, email) {
+			continue
+		}
+		if err := fn(d); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// PersonDrafts calls fn for each draft of the sites of workspace that
+// holds the e-mail address email: mailed to it, or holding it among its
+// values (see HoldsAddress), in id order. An error from fn stops the
+// listing and is returned as is.
+func (db *DB) PersonDrafts(ctx context.Context, workspace, email string, fn func(hub.Draft) error) error {
+	email = normalAddress(email)
+	if email == "" {
+		return nil
+	}
+	var fnErr error
+	err := personDrafts(ctx, db.r, workspace, email, func(d hub.Draft) error {
+		fnErr = fn(d)
+		return fnErr
+	})
+	switch {
+	case fnErr != nil:
+		return fnErr
+	case err != nil:
+		return db.errorf("drafts of a person: %w", err)
+	}
+	return nil
 }
 
 // normalAddress is email as it is looked for: without the spaces around
