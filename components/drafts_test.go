@@ -341,7 +341,7 @@ func TestDraftTextsTranslate(t *testing.T) {
 	doc := renderDoc(t, components.HubForm(p))
 	for selector, want := range map[string]string{
 		"[data-hubform-save-panel] summary": "Speichern und später weitermachen",
-		"[data-hubform-saved]":              "Gespeichert, Link an a@b.c bis 5 March 2027.",
+		"[data-hubform-saved]":              "Gespeichert, Link an a@b.c bis 2027-03-05.",
 		".hubform-kept-file span":           "cv.pdf (gespeichert)",
 		"[data-hubform-draft-gone]":         "Nicht mehr da.",
 		"[data-hubform-save-button]":        components.DefaultTexts["saveSend"],
