@@ -113,6 +113,9 @@ type State struct {
 	Errors map[string]string
 	// SubmitError is the hub's refusal, shown in the error panel.
 	SubmitError string
+	// SaveError says why the form could not be saved as a draft, in a
+	// panel of its own: the form was not sent either.
+	SaveError string
 	// FilesLost reports that the chosen files could not be kept (a post
 	// without JavaScript), so the form asks for them again.
 	FilesLost bool

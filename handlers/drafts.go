@@ -51,14 +51,11 @@ func (h *Handler) save(c echo.Context) error {
 		return h.respond(c, http.StatusBadGateway, p, components.LoadError(p, ""))
 	}
 	p.InitialSchema = schema
-	if !schema.Meta.Resume || schema.Meta.Closed {
+	if schema.Meta.Closed {
 		if autosave {
-			return c.NoContent(http.StatusNotFound)
+			return c.NoContent(http.StatusForbidden)
 		}
-		if schema.Meta.Closed {
-			return h.respond(c, http.StatusForbidden, p, components.Closed(p))
-		}
-		return h.respond(c, http.StatusNotFound, p, components.HubForm(p))
+		return h.respond(c, http.StatusForbidden, p, components.Closed(p))
 	}
 	texts := components.TextsFor(schema, p.Locale)
 	r.Body = http.MaxBytesReader(c.Response(), r.Body, h.cfg.MaxPostBytes)
@@ -71,10 +68,20 @@ func (h *Handler) save(c echo.Context) error {
 		if autosave {
 			return c.NoContent(http.StatusBadRequest)
 		}
-		p.State = components.State{SubmitError: texts.T("saveFailed")}
+		p.State = components.State{SaveError: texts.T("saveFailed")}
 		return h.respond(c, http.StatusBadRequest, p, components.HubForm(p))
 	}
 	autosave = autosave || r.PostFormValue(AutosaveField) != ""
+	if !schema.Meta.Resume {
+		// Drafts were turned off since the page was shown: the form comes
+		// back as it was sent, to be sent.
+		h.cfg.Logger.Info("draft not saved: the form keeps no drafts", "site", f.Site, "form", f.Slug)
+		if autosave {
+			return c.NoContent(http.StatusNotFound)
+		}
+		p.State = components.State{Values: shown(posted), SaveError: texts.T("saveFailed"), FilesLost: len(files) > 0}
+		return h.respond(c, http.StatusNotFound, p, components.HubForm(p))
+	}
 	key := r.PostFormValue(hubclient.IdempotencyKeyField)
 	if hubclient.CheckIdempotencyKey(key) != nil {
 		key = ""
@@ -100,7 +107,7 @@ func (h *Handler) save(c echo.Context) error {
 		if autosave {
 			return c.NoContent(http.StatusBadGateway)
 		}
-		p.State = components.State{Values: shown(posted), Draft: token, SubmitError: texts.T("saveFailed"), FilesLost: true}
+		p.State = components.State{Values: shown(posted), Draft: token, SaveError: texts.T("saveFailed"), FilesLost: true}
 		return h.respond(c, http.StatusBadGateway, p, components.HubForm(p))
 	}
 	attachments = append(attachments, sent...)
@@ -131,7 +138,7 @@ func (h *Handler) save(c echo.Context) error {
 		if autosave {
 			return c.NoContent(http.StatusBadGateway)
 		}
-		p.State.SubmitError = texts.T("saveFailed")
+		p.State.SaveError = texts.T("saveFailed")
 		return h.respond(c, http.StatusBadGateway, p, components.HubForm(p))
 	}
 	if autosave {

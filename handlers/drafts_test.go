@@ -163,6 +163,22 @@ func TestDraftSaveRefusals(t *testing.T) {
 		t.Errorf("save with a bad address: status %d, panel %q", res.StatusCode, text(doc, "[data-hubform-save-panel]"))
 	}
 
+	// A form that keeps no drafts (turned off since the page was shown)
+	// comes back with what was typed.
+	d.hub.WriteForm("acme", "single", `{"fields": [{"name": "name", "type": "text"}], "steps": [{"id": "main", "fields": ["name"]}]}`)
+	res, doc = d.post(t, "/hubform/acme/single/save", false, part{name: "name", value: "Ada"}, part{name: hubclient.DraftEmailField, value: "ada@example.com"})
+	if v, _ := doc.Find("input[name=name]").Attr("value"); res.StatusCode != http.StatusNotFound || v != "Ada" ||
+		text(doc, "[data-hubform-save-error]") != components.DefaultTexts["saveFailed"] || doc.Find("[data-hubform-submit-error]").Length() != 0 {
+		t.Errorf("save of a form without drafts: status %d, name %q, error %q", res.StatusCode, v, text(doc, "[data-hubform-save-error], [data-hubform-submit-error]"))
+	}
+
+	// The hub fails: the form comes back with what was typed, and says so.
+	d.hub.FailNext("/drafts", http.StatusServiceUnavailable, "busy")
+	res, doc = d.post(t, "/hubform/acme/trip/save", false, append(formParts(page), part{name: "name", value: "Ada"})...)
+	if v, _ := doc.Find("input[name=name]").Attr("value"); res.StatusCode != http.StatusBadGateway || v != "Ada" || text(doc, "[data-hubform-save-error]") == "" {
+		t.Errorf("save while the hub fails: status %d, name %q, error %q", res.StatusCode, v, text(doc, "[data-hubform-save-error]"))
+	}
+
 	// The app's origin is not the form's: saved, not mailed, link shown.
 	res, doc = d.post(t, "/hubform/acme/trip/save", false, append(formParts(page), part{name: "name", value: "Ada"}, part{name: hubclient.DraftEmailField, value: "ada@example.com"})...)
 	if res.StatusCode != http.StatusOK || doc.Find("[data-hubform-saved] a").Length() != 1 {
