@@ -57,7 +57,7 @@ func New(logger *slog.Logger) *Metrics {
 			Name: "hubform_upload_urls_total", Help: "Signed upload URLs handed out.",
 		}),
 		deliveries: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "hubform_delivery_attempts_total", Help: "Delivery attempts this hub made, by kind (webhook, email) and what they left the delivery as (delivered, retrying, failed, cancelled).",
+			Name: "hubform_delivery_attempts_total", Help: "Delivery attempts this hub made, by kind (webhook, email, confirmation, draft_link) and what they left the delivery as (delivered, retrying, failed, cancelled).",
 		}, []string{"kind", "outcome"}),
 	}
 	m.reg.MustRegister(m.requests, m.submissions, m.files, m.uploadURLs, m.deliveries,
