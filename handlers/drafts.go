@@ -268,12 +268,16 @@ func (h *Handler) restore(ctx context.Context, p *components.HubFormProps, f For
 }
 
 // pageURL returns the address of the page of c's request without a
-// draft's token: the page a draft's link opens.
-func pageURL(c echo.Context) string {
+// draft's token, at PageOrigin when it is set: the page a draft's link
+// opens.
+func (h *Handler) pageURL(c echo.Context) string {
 	u := *c.Request().URL
 	q := u.Query()
 	q.Del(hubclient.DraftParam)
 	u.RawQuery = q.Encode()
 	u.Scheme, u.Host = c.Scheme(), c.Request().Host
+	if origin, err := url.Parse(h.cfg.PageOrigin); err == nil && h.cfg.PageOrigin != "" {
+		u.Scheme, u.Host = origin.Scheme, origin.Host
+	}
 	return u.String()
 }

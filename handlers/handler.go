@@ -30,6 +30,11 @@ type Config struct {
 	// Prefix is where the routes are mounted; empty means
 	// components.DefaultPrefix ("/hubform").
 	Prefix string
+	// PageOrigin is the scheme and host visitors reach the app's pages at
+	// ("https://example.com"), which the link to a saved draft opens; empty
+	// means the request's own, which a proxy that rewrites the Host header
+	// would make its internal address.
+	PageOrigin string
 	// CacheTTL is how long a fetched schema is used before it is fetched
 	// again; zero means one minute. The page that finds it older still gets
 	// it, at once, while the fetch runs behind: only a form's first page
@@ -274,7 +279,7 @@ func (h *Handler) PropsFor(c echo.Context, site, slug string) components.HubForm
 	p.InitialSchema = schema
 	p.State.Values = prefill(schema, c.QueryParams())
 	if schema.Meta.Resume {
-		p.Page = pageURL(c)
+		p.Page = h.pageURL(c)
 		if token := c.QueryParam(hubclient.DraftParam); token != "" {
 			h.restore(c.Request().Context(), &p, f, token)
 		}

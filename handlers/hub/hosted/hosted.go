@@ -98,6 +98,9 @@ func New(cfg Config) (*Pages, error) {
 		HubURL:     cfg.HubURL,
 		HTTPClient: &http.Client{Transport: p.transport},
 		Prefix:     Prefix,
+		// Behind a proxy, the request's Host may be the hub's own address:
+		// a draft's link opens the page at the public URL.
+		PageOrigin: base.Scheme + "://" + base.Host,
 		// The hub answers in process, and an unchanged form costs it a
 		// 304: a version published in the console shows within a second.
 		CacheTTL:        time.Second,
