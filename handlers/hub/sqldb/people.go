@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"slices"
 	"strings"
 
 	"github.com/hubform/hubform/handlers/hub"
@@ -138,31 +139,21 @@ func erasePersonDrafts(ctx context.Context, tx *sql.Tx, workspace, email string,
 	if err != nil || len(ids) == 0 {
 		return err
 	}
-	inIDs, args := in(ids, nil)
-	if _, err := tx.ExecContext(ctx, `DELETE FROM draft_tokens WHERE draft_id `+inIDs, args...); err != nil {
-		return err
+	for chunk := range slices.Chunk(ids, maxIDs) {
+		// The files no submission took go with the person's drafts; the
+		// rest of the drafts goes as the sweep's does.
+		inIDs, args := in(chunk, nil)
+		keys, err := scanRows(tx.QueryContext(ctx, `DELETE FROM uploads WHERE submission_id IS NULL AND draft_id `+inIDs+` RETURNING key`, args...))
+		if err != nil {
+			return err
+		}
+		n, err := deleteDrafts(ctx, tx, chunk)
+		if err != nil {
+			return err
+		}
+		e.Drafts += n
+		e.Files = append(e.Files, keys...)
 	}
-	rows, err := tx.QueryContext(ctx, `DELETE FROM uploads WHERE submission_id IS NULL AND draft_id `+inIDs+` RETURNING key`, args...)
-	if err != nil {
-		return err
-	}
-	keys, err := scanStrings(rows)
-	if err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, `UPDATE uploads SET draft_id = NULL WHERE draft_id `+inIDs, args...); err != nil {
-		return err
-	}
-	rows, err = tx.QueryContext(ctx, `DELETE FROM drafts WHERE id `+inIDs+` RETURNING id`, args...)
-	if err != nil {
-		return err
-	}
-	deleted, err := scanStrings(rows)
-	if err != nil {
-		return err
-	}
-	e.Drafts += len(deleted)
-	e.Files = append(e.Files, keys...)
 	return nil
 }
 
