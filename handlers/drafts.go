@@ -203,15 +203,12 @@ func uploadPosted(ctx context.Context, client *hubclient.Client, f Form, schema 
 			if fh.Size == 0 && fh.Filename == "" {
 				continue
 			}
-			file := hubclient.FileFromHeader(fh)
-			u, err := client.UploadURL(ctx, f.Site, f.Slug, hubclient.UploadURLRequest{Filename: file.Name(), Size: file.Size(), MIME: file.ContentType()})
+			a, err := client.Upload(ctx, f.Site, f.Slug, hubclient.FileFromHeader(fh))
 			if err != nil {
 				return nil, err
 			}
-			if err := client.Put(ctx, u.UploadURL, file); err != nil {
-				return nil, err
-			}
-			out = append(out, hubclient.Attachment{Key: u.Key, Filename: file.Name(), Size: file.Size(), MIME: file.ContentType(), Field: field.Name})
+			a.Field = field.Name
+			out = append(out, a)
 		}
 	}
 	return out, nil

@@ -191,6 +191,21 @@ func (c *Client) Submit(ctx context.Context, site, slug string, req *SubmitReque
 	return &res, nil
 }
 
+// Upload sends f to the storage of the form's hub: it asks for an upload
+// URL and PUTs the body there. The attachment it returns names the file
+// in a submission or a draft; its Field is the caller's to set.
+func (c *Client) Upload(ctx context.Context, site, slug string, f File) (Attachment, error) {
+	req := UploadURLRequest{Filename: f.Name(), Size: f.Size(), MIME: f.ContentType()}
+	res, err := c.UploadURL(ctx, site, slug, req)
+	if err != nil {
+		return Attachment{}, err
+	}
+	if err := c.Put(ctx, res.UploadURL, f); err != nil {
+		return Attachment{}, err
+	}
+	return Attachment{Key: res.Key, Filename: req.Filename, Size: req.Size, MIME: req.MIME}, nil
+}
+
 // Put streams the file's body to a presigned URL with its Content-Type and
 // Content-Length, as object storage expects (S3, R2 and the hubform hub bind
 // both into the signature).

@@ -128,16 +128,10 @@ func (p *pipeline) upload(ctx context.Context, files []fieldFile) ([]Attachment,
 				attachments[i] = u.a
 				return nil
 			}
-			req := UploadURLRequest{Filename: f.Name(), Size: f.Size(), MIME: f.ContentType()}
-			res, err := p.client.UploadURL(ctx, p.site, p.slug, req)
-			if err != nil {
-				return err
-			}
-			if err := p.client.Put(ctx, res.UploadURL, f); err != nil {
-				return err
-			}
-			attachments[i] = Attachment{Key: res.Key, Filename: req.Filename, Size: req.Size, MIME: req.MIME, Field: ff.field}
-			return nil
+			a, err := p.client.Upload(ctx, p.site, p.slug, f)
+			a.Field = ff.field
+			attachments[i] = a
+			return err
 		})
 	}
 	if err := g.Wait(); err != nil {
