@@ -1,7 +1,6 @@
 package handlers
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"mime/multipart"
@@ -82,15 +81,7 @@ func (h *Handler) save(c echo.Context) error {
 		p.State = components.State{Values: shown(posted), SaveError: texts.T("saveFailed"), FilesLost: len(files) > 0}
 		return h.respond(c, http.StatusNotFound, p, components.HubForm(p))
 	}
-	key := r.PostFormValue(hubclient.IdempotencyKeyField)
-	if hubclient.CheckIdempotencyKey(key) != nil {
-		key = ""
-	}
-	p.SubmissionKey = cmp.Or(key, p.SubmissionKey)
-	if stamp := r.PostFormValue(components.StampField); h.stamps.timing(f, stamp).Stamp == hubclient.StampValid {
-		p.Stamp = stamp
-	}
-	h.countPost(f, schema, key, r)
+	key, _ := h.posted(&p, f, schema, r)
 	ctx, cancel := context.WithTimeout(r.Context(), h.cfg.SubmitTimeout)
 	defer cancel()
 	ctx = hubclient.WithVisitor(ctx, h.visitor(c))

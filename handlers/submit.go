@@ -65,18 +65,7 @@ func (h *Handler) submit(c echo.Context) error {
 
 	// A post repeats its rendering's key, so that the hub stores it once
 	// however often it comes; the form shown again keeps it.
-	key := r.PostFormValue(hubclient.IdempotencyKeyField)
-	if hubclient.CheckIdempotencyKey(key) != nil {
-		key = ""
-	}
-	p.SubmissionKey = cmp.Or(key, p.SubmissionKey)
-	h.countPost(f, schema, key, r)
-	// The form shown again keeps the stamp of its first rendering, so that
-	// fixing a field is not taken for a bot's haste.
-	timing := h.stamps.timing(f, r.PostFormValue(components.StampField))
-	if timing.Stamp == hubclient.StampValid {
-		p.Stamp = r.PostFormValue(components.StampField)
-	}
+	key, timing := h.posted(&p, f, schema, r)
 	draft := r.PostFormValue(hubclient.DraftField)
 	uploaded, unsigned := h.uploaded(f, key, schema, posted)
 	kept := h.kept(r.Context(), reg, f, draft, r.PostForm[hubclient.DraftKeepField])
@@ -186,6 +175,25 @@ func duplicates(p components.HubFormProps, fields map[string]string) (map[string
 		return nil, text
 	}
 	return errs, ""
+}
+
+// posted reads what a post of form f carries of its rendering: its key,
+// which the form shown again keeps, as a repeated post must (the key is
+// empty when the post's is not one), and the time trap's timing, whose
+// valid stamp the form shown again keeps too, so that fixing a field is not
+// taken for a bot's haste. It counts the post for the funnel.
+func (h *Handler) posted(p *components.HubFormProps, f Form, schema *hubclient.Schema, r *http.Request) (string, hubclient.Timing) {
+	key := r.PostFormValue(hubclient.IdempotencyKeyField)
+	if hubclient.CheckIdempotencyKey(key) != nil {
+		key = ""
+	}
+	p.SubmissionKey = cmp.Or(key, p.SubmissionKey)
+	h.countPost(f, schema, key, r)
+	timing := h.stamps.timing(f, r.PostFormValue(components.StampField))
+	if timing.Stamp == hubclient.StampValid {
+		p.Stamp = r.PostFormValue(components.StampField)
+	}
+	return key, timing
 }
 
 // readPost parses a multipart or URL-encoded post, spooling files beyond
