@@ -99,22 +99,12 @@ func (s *Server) postDraft(c echo.Context) error {
 // honeypots: its values need not be complete or valid yet, but they must
 // be the form's fields.
 func (s *Server) checkDraft(form *Form, req *hubclient.DraftRequest) error {
-	fields := map[string]string{}
 	for name := range req.Payload {
-		switch f := form.Schema.Field(name); {
-		case hubclient.IsHoneypot(name):
+		if hubclient.IsHoneypot(name) {
 			delete(req.Payload, name)
-		case f == nil:
-			fields[name] = "not a field of this form"
-		case f.Type == hubclient.FieldFile && !hubclient.IsEmptyValue(req.Payload[name]):
-			fields[name] = "files are kept as attachments, not in the payload"
 		}
 	}
-	for _, a := range req.Attachments {
-		if f := form.Schema.Field(a.Field); a.Field != "" && (f == nil || f.Type != hubclient.FieldFile) {
-			fields[a.Field] = "not a file field of this form"
-		}
-	}
+	fields := shapeProblems(form.Schema, req.Payload, req.Attachments)
 	if len(fields) > 0 {
 		return &Error{Status: http.StatusUnprocessableEntity, Message: "the draft does not match the form", Fields: fields}
 	}

@@ -120,6 +120,8 @@ func TestDraftRefusals(t *testing.T) {
 		"unresumable": strings.Replace(draftForm, `"hub": {`, `"hub": {"resume": false, `, 1),
 	}, func(c *hub.Config) { c.HostedPages = "https://hub.example/f/" })
 	other := h.upload("other", "cv", "cv.pdf", "application/pdf", pdfBody)
+	misplaced := h.upload("draft", "cv", "cv.pdf", "application/pdf", pdfBody)
+	misplaced.Field = "name"
 	for _, tt := range []struct {
 		name   string
 		slug   string
@@ -130,6 +132,7 @@ func TestDraftRefusals(t *testing.T) {
 		{"a form of one step", "contact", hubclient.DraftRequest{Payload: map[string]any{"name": "Ada"}}, http.StatusNotFound, "keeps no drafts"},
 		{"a field the form has not", "draft", hubclient.DraftRequest{Payload: map[string]any{"nope": "x"}}, http.StatusUnprocessableEntity, "does not match"},
 		{"a step the form has not", "draft", hubclient.DraftRequest{Payload: map[string]any{}, Step: "nope"}, http.StatusUnprocessableEntity, "not a step"},
+		{"a file in a field for text", "draft", hubclient.DraftRequest{Payload: map[string]any{}, Attachments: []hubclient.Attachment{misplaced}}, http.StatusUnprocessableEntity, "does not match"},
 		{"a file of another form", "draft", hubclient.DraftRequest{Payload: map[string]any{}, Attachments: []hubclient.Attachment{other}}, http.StatusUnprocessableEntity, "not issued for this form"},
 		{"an address that is none", "draft", hubclient.DraftRequest{Payload: map[string]any{}, Email: "ada", ResumeURL: "https://app.example/apply"}, http.StatusUnprocessableEntity, "does not match"},
 		{"an address with a name", "draft", hubclient.DraftRequest{Payload: map[string]any{}, Email: "Ada <ada@example.com>", ResumeURL: "https://app.example/apply"}, http.StatusUnprocessableEntity, "does not match"},
