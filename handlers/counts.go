@@ -2,6 +2,8 @@ package handlers
 
 import (
 	"context"
+	"errors"
+	"math"
 	"net/http"
 	"sync"
 	"time"
@@ -34,6 +36,11 @@ const (
 	// app remembers, so that a post sent again is not counted again.
 	maxCountedPosts   = 4096
 	sendCountsTimeout = 10 * time.Second
+	// maxAnonymousPosts is how many posts of counts without a token go to
+	// one hub each CountInterval at the most: a hub takes its rate limit's
+	// posts a minute (60 by default) from the app's address, counted
+	// apart from the submissions.
+	maxAnonymousPosts = 10
 )
 
 // count counts n events of f, unless counting is off.
@@ -167,14 +174,15 @@ func (c *hubCounter) run() {
 		case <-c.stop:
 			return
 		case <-t.C:
-			c.flush(context.Background())
+			c.flush(context.Background(), maxAnonymousPosts)
 		}
 	}
 }
 
-// flush sends the counts held, a batch per form; those a hub could not
-// take are kept for the next time.
-func (c *hubCounter) flush(ctx context.Context) {
+// flush sends the counts held, in posts per form, at most posts of them
+// without a token to each hub (0: until the hub refuses more); those not
+// sent are kept for the next time.
+func (c *hubCounter) flush(ctx context.Context, posts int) {
 	c.mu.Lock()
 	pending, dropped := c.pending, c.dropped
 	c.pending, c.dropped = map[countKey]int64{}, 0
@@ -186,23 +194,93 @@ func (c *hubCounter) flush(ctx context.Context) {
 	for k, n := range pending {
 		byForm[k.form] = append(byForm[k.form], hubclient.EventCount{Event: k.event, Step: k.step, N: n})
 	}
+	if posts == 0 {
+		posts = math.MaxInt
+	}
+	// left is how many posts without a token each hub takes yet.
+	left := map[*hubclient.Client]int{}
 	for f, counts := range byForm {
+		r := c.h.form(f)
+		if _, ok := left[r.client]; !ok {
+			left[r.client] = posts
+		}
+		c.send(ctx, f, r, counts, left)
+	}
+}
+
+// send sends counts of f to its hub, r's, in posts the hub takes: with a
+// token, of at most hubclient.MaxEventCount of each event; without, of at
+// most hubclient.MaxAnonymousCount, as many as left allows the hub, which
+// ends at a 429. What is not sent is kept.
+func (c *hubCounter) send(ctx context.Context, f Form, r registered, counts []hubclient.EventCount, left map[*hubclient.Client]int) {
+	size := int64(hubclient.MaxEventCount)
+	if r.countsToken == "" {
+		size = hubclient.MaxAnonymousCount
+	}
+	for i := int64(0); ; i++ {
+		batch := slice(counts, i*size, size)
+		if len(batch) == 0 {
+			return
+		}
+		if r.countsToken == "" && left[r.client] <= 0 {
+			// The hub takes no more from this app for now.
+			c.keep(f, counts, i*size)
+			return
+		}
 		sctx, cancel := context.WithTimeout(ctx, sendCountsTimeout)
-		err := c.h.form(f).client.SendEvents(sctx, f.Site, f.Slug, counts)
+		err := r.client.SendEventsWithToken(sctx, f.Site, f.Slug, r.countsToken, batch)
 		cancel()
+		if r.countsToken == "" {
+			left[r.client]--
+		}
+		var hubErr *hubclient.HubError
 		switch {
 		case hubclient.NotCounting(err):
-			c.h.cfg.Logger.Info("the form's hub counts no visits: counting stops", "site", f.Site, "form", f.Slug)
+			c.h.cfg.Logger.Info("the form's hub counts no visits, or its counts token is of another workspace: counting stops", "site", f.Site, "form", f.Slug)
 			c.mu.Lock()
 			c.refused[f] = true
 			c.mu.Unlock()
+			return
+		case errors.As(err, &hubErr) && hubErr.StatusCode == http.StatusTooManyRequests:
+			left[r.client] = 0
+			c.keep(f, counts, i*size)
+			return
 		case err != nil:
 			c.h.cfg.Logger.Warn("counts of a form not sent: kept for the next try", "site", f.Site, "form", f.Slug, "error", err)
-			for _, ec := range counts {
-				c.Count(f.Site, f.Slug, ec.Event, ec.Step, ec.N)
-			}
+			c.keep(f, counts, i*size)
+			return
 		}
 	}
+}
+
+// slice returns the part of counts from from on, at most size of each
+// event.
+func slice(counts []hubclient.EventCount, from, size int64) []hubclient.EventCount {
+	var out []hubclient.EventCount
+	for _, ec := range counts {
+		if n := ec.N - from; n > 0 {
+			out = append(out, hubclient.EventCount{Event: ec.Event, Step: ec.Step, N: min(n, size)})
+		}
+	}
+	return out
+}
+
+// keep holds again the part of counts of f from from on, not sent.
+func (c *hubCounter) keep(f Form, counts []hubclient.EventCount, from int64) {
+	for _, ec := range slice(counts, from, math.MaxInt64) {
+		c.Count(f.Site, f.Slug, ec.Event, ec.Step, ec.N)
+	}
+}
+
+// held returns how many counts are held, not sent.
+func (c *hubCounter) held() int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var n int64
+	for _, v := range c.pending {
+		n += v
+	}
+	return n
 }
 
 // close stops the sending and sends what is held.
@@ -214,5 +292,10 @@ func (c *hubCounter) close(ctx context.Context) {
 		close(c.stop)
 	}
 	<-c.done
-	c.flush(ctx)
+	// Without a token, as many posts as the hubs take: what is left is
+	// lost.
+	c.flush(ctx, 0)
+	if n := c.held(); n > 0 {
+		c.h.cfg.Logger.Warn("counts of forms lost as the app closes: their hubs took no more without a token (Config.CountsToken)", "count", n)
+	}
 }

@@ -26,6 +26,10 @@ type FormOptions struct {
 	// HubURL is the hub serving the form; empty means Config.HubURL. One
 	// Handler can serve forms of several hubs, one hub per site and slug.
 	HubURL string
+	// CountsToken is the API token the form's counts carry to its hub
+	// (Config.CountsToken); empty means Config.CountsToken when the form's
+	// hub is Config's, and none for another hub.
+	CountsToken string
 	// LoadingFallback, ErrorFallback, UnconfiguredFallback,
 	// SuccessFallback and ClosedFallback replace the built-in states, as
 	// the props of the same names do (components.HubFormProps).
@@ -44,10 +48,12 @@ type FormOptions struct {
 	OnError func(ctx context.Context, form Form, err error)
 }
 
-// registered is a form's options with the client of its hub.
+// registered is a form's options with the client of its hub, and the
+// token its counts carry there.
 type registered struct {
 	FormOptions
-	client *hubclient.Client
+	client      *hubclient.Client
+	countsToken string
 }
 
 // registerForms makes the client of every hub the forms name, one per hub.
@@ -59,7 +65,11 @@ func (h *Handler) registerForms() {
 		if clients[hub] == nil {
 			clients[hub] = &hubclient.Client{HubURL: hub, HTTPClient: h.cfg.HTTPClient}
 		}
-		h.forms[f] = registered{FormOptions: o, client: clients[hub]}
+		token := o.CountsToken
+		if token == "" && hub == h.client.HubURL {
+			token = h.cfg.CountsToken
+		}
+		h.forms[f] = registered{FormOptions: o, client: clients[hub], countsToken: token}
 	}
 }
 
@@ -68,7 +78,7 @@ func (h *Handler) form(f Form) registered {
 	if r, ok := h.forms[f]; ok {
 		return r
 	}
-	return registered{client: h.client}
+	return registered{client: h.client, countsToken: h.cfg.CountsToken}
 }
 
 // props returns the props of a form as registered, with this handler's

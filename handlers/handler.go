@@ -67,6 +67,19 @@ type Config struct {
 	// that answers 404 is not asked again. Counts only: no cookie, nothing
 	// of the visitor; a visitor who reloads counts twice.
 	Counter Counter
+	// CountsToken is an API token of scope counts:write of the workspace
+	// that owns the forms (hubform tokens create --scope counts:write, or
+	// the console's Tokens page), which the counts sent to Config's hub
+	// carry: with it the hub takes what the app aggregates from all its
+	// visitors. Without it the hub takes from the app what it would from
+	// one client, at most hubclient.MaxAnonymousCount of each event a
+	// post and its rate limit's posts a minute: the app sends its counts
+	// in posts that size, a few each CountInterval, and what a busy form
+	// collects beyond waits for the next ones; what still waits when the
+	// app closes is lost. A form of another hub takes its own token,
+	// FormOptions.CountsToken: this one goes to Config's hub alone. Keep
+	// it out of the pages: it is sent by the app, never by a browser.
+	CountsToken string
 	// CountInterval is how often counts go to the hubs; zero means
 	// DefaultCountInterval.
 	CountInterval time.Duration

@@ -95,7 +95,11 @@ func (c *Client) SchemaIfNoneMatch(ctx context.Context, site, slug, etag string)
 		return nil, "", &SchemaError{err}
 	}
 	var s Schema
-	header, err := c.exchange(ctx, http.MethodGet, base+".json", etag, nil, maxSchemaBytes, &s)
+	var h http.Header
+	if etag != "" {
+		h = http.Header{"If-None-Match": {etag}}
+	}
+	header, err := c.exchange(ctx, http.MethodGet, base+".json", h, nil, maxSchemaBytes, &s)
 	switch {
 	case errors.Is(err, errNotModified):
 		return nil, etag, nil
@@ -251,7 +255,7 @@ func (c *Client) Put(ctx context.Context, uploadURL string, f File) error {
 // do sends one JSON request (a nil in sends no body) and decodes the answer
 // into out, reading at most limit bytes of it.
 func (c *Client) do(ctx context.Context, method, rawURL string, in any, limit int64, out any) error {
-	_, err := c.exchange(ctx, method, rawURL, "", in, limit, out)
+	_, err := c.exchange(ctx, method, rawURL, nil, in, limit, out)
 	return err
 }
 
@@ -259,9 +263,10 @@ func (c *Client) do(ctx context.Context, method, rawURL string, in any, limit in
 // with If-None-Match.
 var errNotModified = errors.New("not modified")
 
-// exchange is do, sending If-None-Match when ifNoneMatch is set, and
-// returning the answer's header.
-func (c *Client) exchange(ctx context.Context, method, rawURL, ifNoneMatch string, in any, limit int64, out any) (http.Header, error) {
+// exchange is do, sending the headers of extra as well (If-None-Match,
+// Authorization), and returning the answer's header. With If-None-Match,
+// a 304 is errNotModified.
+func (c *Client) exchange(ctx context.Context, method, rawURL string, extra http.Header, in any, limit int64, out any) (http.Header, error) {
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, c.timeout())
@@ -284,8 +289,8 @@ func (c *Client) exchange(ctx context.Context, method, rawURL, ifNoneMatch strin
 		req.Header.Set("Content-Type", "application/json")
 	}
 	req.Header.Set("User-Agent", c.userAgent())
-	if ifNoneMatch != "" {
-		req.Header.Set("If-None-Match", ifNoneMatch)
+	for k, v := range extra {
+		req.Header[k] = v
 	}
 	if method != http.MethodGet {
 		// Schema GETs are shared by every visitor and cached: they name none.
@@ -296,7 +301,7 @@ func (c *Client) exchange(ctx context.Context, method, rawURL, ifNoneMatch strin
 		return nil, transportError(method, req.URL, err)
 	}
 	defer res.Body.Close()
-	if ifNoneMatch != "" && res.StatusCode == http.StatusNotModified {
+	if extra.Get("If-None-Match") != "" && res.StatusCode == http.StatusNotModified {
 		return res.Header, errNotModified
 	}
 	if res.StatusCode/100 != 2 {

@@ -194,6 +194,9 @@ A token acts for one workspace, on its sites alone, within its scope:
   all                everything the admin API offers (the default)
   forms              read, push and publish forms
   submissions:read   read and export submissions
+  counts:write       send the counts of the forms' funnels that an app
+                     aggregates from its visitors (handlers.Config.CountsToken),
+                     on the forms' events route, and nothing else
 
 A token of scope metrics belongs to no workspace and reads /metrics alone.
 
@@ -209,6 +212,7 @@ const tokensTail = `
 Example:
   hubform tokens create --data ./hub-data --workspace default --name ci > ci.token
   hubform tokens create --data ./hub-data --name prometheus --scope metrics > metrics.token
+  hubform tokens create --data ./hub-data --workspace default --name shop-app --scope counts:write > counts.token
   curl -H "Authorization: Bearer $(cat ci.token)" http://127.0.0.1:8081/v1/admin/whoami
   hubform tokens revoke --data ./hub-data --name ci
 `
@@ -218,7 +222,7 @@ func runTokens(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	data, dbURL := dbFlags(fs)
 	name := fs.String("name", "", "the token's `NAME`: letters, digits, '.', '_' or '-'")
 	workspace := fs.String("workspace", "", "create: the `NAME` of the workspace the token acts for")
-	scopeName := fs.String("scope", string(accounts.ScopeAll), "create: what the token may do: all, forms, submissions:read or metrics")
+	scopeName := fs.String("scope", string(accounts.ScopeAll), "create: what the token may do: all, forms, submissions:read, counts:write or metrics")
 	args, status, ok := fs.parse(args, stdout)
 	if !ok {
 		return status

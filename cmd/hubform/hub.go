@@ -262,7 +262,7 @@ func openHub(ctx context.Context, cfg hubConfig, logger *slog.Logger) (_ *runnin
 	if err != nil {
 		return nil, fmt.Errorf("--signup %w", err)
 	}
-	owners, err := ownerRoutes(h.db.DB, served, h.blobs, h.queue, h.metrics, logger, consoleOptions{publicURL: publicURL, sso: sso, signup: signup})
+	owners, countTokens, err := ownerRoutes(h.db.DB, served, h.blobs, h.queue, h.metrics, logger, consoleOptions{publicURL: publicURL, sso: sso, signup: signup})
 	if err != nil {
 		return nil, err
 	}
@@ -298,7 +298,9 @@ func openHub(ctx context.Context, cfg hubConfig, logger *slog.Logger) (_ *runnin
 		Forms: served, Store: h.metrics.Store(h.db), Blobs: h.blobs, Uploads: uploads, Logger: logger,
 		Admission: quota.New(h.db, nil),
 		Funnel:    counter,
-		Drafts:    h.db, HostedPages: publicURL + hosted.Path + "/",
+		// Apps' counts of their visitors come with a workspace's token.
+		CountTokens: countTokens,
+		Drafts:      h.db, HostedPages: publicURL + hosted.Path + "/",
 		Captcha:        &captcha.Verifier{TurnstileURL: cfg.turnstileVerifyURL, RecaptchaURL: cfg.recaptchaVerify},
 		CaptchaSecrets: map[string]string{"turnstile": cfg.turnstileSecret, "recaptcha-v3": cfg.recaptchaSecret},
 		MaxBodyBytes:   cfg.maxBody, RateLimit: cfg.rateLimit, TrustedProxies: proxies, Limiter: limiter,

@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/admin"
 	"github.com/hubform/hubform/handlers/hub/console"
 	"github.com/hubform/hubform/handlers/hub/delivery"
@@ -18,10 +19,11 @@ import (
 
 // ownerRoutes returns what the hub mounts for its owners: the console,
 // the admin API and the metrics, both on the hub's database, so that a session or a token
-// any hub on it made is accepted by all. Sign-in attempts are counted in
+// any hub on it made is accepted by all; and the check of the tokens apps
+// present with their counts, the admin API's. Sign-in attempts are counted in
 // the database too, even on SQLite: they are few, and a budget shared by
 // every hub is the point.
-func ownerRoutes(db *sqldb.DB, served *formsource.Layered, files blobStore, queue *delivery.Queue, m *metrics.Metrics, logger *slog.Logger, opts consoleOptions) ([]func(*echo.Echo), error) {
+func ownerRoutes(db *sqldb.DB, served *formsource.Layered, files blobStore, queue *delivery.Queue, m *metrics.Metrics, logger *slog.Logger, opts consoleOptions) ([]func(*echo.Echo), hub.CountTokens, error) {
 	mailer, from := queue.Mailer()
 	submissions := &inbox.Inbox{Forms: served, Store: db, Files: files, Logger: logger}
 	// A person's data is erased from the stores the hub itself writes: its
@@ -34,15 +36,15 @@ func ownerRoutes(db *sqldb.DB, served *formsource.Layered, files blobStore, queu
 		People: person, Funnel: db,
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	api, err := admin.New(admin.Config{Tokens: db, Sites: db, Audit: db, Forms: db, Directory: served, Inbox: submissions, People: person, Funnel: db, Logger: logger})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	// The metrics need a hub-wide token of scope metrics.
 	withMetrics := func(e *echo.Echo) { m.Register(e, api.RequireMetricsToken) }
-	return []func(*echo.Echo){con.Register, api.Register, withMetrics}, nil
+	return []func(*echo.Echo){con.Register, api.Register, withMetrics}, api, nil
 }
 
 // consoleOptions are the console's settings of the hub's flags.

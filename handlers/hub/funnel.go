@@ -1,8 +1,11 @@
 package hub
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -29,17 +32,78 @@ type FunnelCounter interface {
 	Count(site, slug, event, step string, n int64)
 }
 
+// CountTokens checks the API tokens that apps present on the events route
+// (package admin's API is one).
+type CountTokens interface {
+	// AllowCounts returns nil when token may send the counts of site's
+	// forms, else the error to answer: an *Error, 401 for a token not
+	// known, 403 for one whose scope does not allow it; or one wrapping
+	// ErrNotFound for a site of another workspace, or of none, answered
+	// as a form that does not exist is.
+	AllowCounts(ctx context.Context, token, site string) error
+}
+
 // Limits of the events route: a batch of an app's counts.
 const (
 	maxEventCounts = 256
-	maxEventN      = 100_000
+	maxEventN      = hubclient.MaxEventCount
 	maxEventsBody  = 64 << 10
 )
 
-// postEvents takes counts of a form's events from an app that serves the
-// form (PROTOCOL.md §10, "Counts"), as of now: the hub's day is theirs.
-// Counts are believed as sent, as an analytics beacon's are, within the
-// route's limits and rate.
+// appKey marks, in a request's context, counts sent with a token that
+// countsAccess accepted.
+const appKey = "hubform.events.app"
+
+// countsAccess lets a post of counts that carries a valid token through,
+// an app's counts of its visitors, and counts every other post against
+// limited, the client's budget, one whose token is refused included.
+func (s *Server) countsAccess(limited echo.MiddlewareFunc) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		anonymous := limited(next)
+		return func(c echo.Context) error {
+			auth := c.Request().Header.Get(echo.HeaderAuthorization)
+			if auth == "" {
+				return anonymous(c)
+			}
+			if err := s.allowCounts(c, auth); err != nil {
+				return limited(func(echo.Context) error { return err })(c)
+			}
+			c.Set(appKey, true)
+			return next(c)
+		}
+	}
+}
+
+// allowCounts checks the Authorization header auth of a post of counts.
+func (s *Server) allowCounts(c echo.Context, auth string) error {
+	scheme, token, ok := strings.Cut(auth, " ")
+	token = strings.TrimSpace(token)
+	var err error
+	switch {
+	case !ok || !strings.EqualFold(scheme, "Bearer") || token == "":
+		err = &Error{Status: http.StatusUnauthorized, Message: "send an API token as Authorization: Bearer TOKEN, or none"}
+	case s.cfg.CountTokens == nil:
+		err = &Error{Status: http.StatusUnauthorized, Message: "this hub takes no tokens with counts: send them without one"}
+	default:
+		form := formOf(c)
+		err = s.cfg.CountTokens.AllowCounts(c.Request().Context(), token, form.Site)
+		if errors.Is(err, ErrNotFound) {
+			err = &Error{Status: http.StatusNotFound, Message: fmt.Sprintf("no form %s/%s", form.Site, form.Slug)}
+		}
+	}
+	if e, ok := err.(*Error); ok && e.Status == http.StatusUnauthorized {
+		c.Response().Header().Set(echo.HeaderWWWAuthenticate, `Bearer realm="hubform"`)
+	}
+	return err
+}
+
+// postEvents takes counts of a form's events (PROTOCOL.md §10, "Counts"),
+// as of now: the hub's day is theirs. Counts sent with a token of the
+// form's workspace are an app's, aggregated from its visitors, and
+// believed as sent, as an analytics beacon's are, within the route's
+// limits. Without one they are a client's own: at most
+// hubclient.MaxAnonymousCount of each event a post, at the client's rate,
+// what one visitor could have caused.
 func (s *Server) postEvents(c echo.Context) error {
 	form := formOf(c)
 	var req hubclient.EventsRequest
@@ -52,6 +116,11 @@ func (s *Server) postEvents(c echo.Context) error {
 	for i, ec := range req.Counts {
 		if msg := checkEvent(form, ec); msg != "" {
 			return &Error{Status: http.StatusBadRequest, Message: fmt.Sprintf("counts[%d]: %s", i, msg)}
+		}
+	}
+	if app, _ := c.Get(appKey).(bool); !app {
+		if err := checkAnonymous(req.Counts); err != nil {
+			return err
 		}
 	}
 	for _, ec := range req.Counts {
@@ -77,4 +146,24 @@ func checkEvent(form *Form, ec hubclient.EventCount) string {
 		return fmt.Sprintf("event %q: want view, start or step", ec.Event)
 	}
 	return ""
+}
+
+// checkAnonymous refuses counts sent without a token that hold more of an
+// event, all its counts in the post summed, than one client could have
+// caused.
+func checkAnonymous(counts []hubclient.EventCount) error {
+	sums := map[[2]string]int64{}
+	for _, ec := range counts {
+		k := [2]string{ec.Event, ec.Step}
+		if sums[k] += ec.N; sums[k] > hubclient.MaxAnonymousCount {
+			what := ec.Event
+			if ec.Step != "" {
+				what += " " + ec.Step
+			}
+			return &Error{Status: http.StatusBadRequest, Message: fmt.Sprintf(
+				"counts: %s: at most %d of each event a post without a token; an app that sends its visitors' counts presents an API token of scope counts:write",
+				what, hubclient.MaxAnonymousCount)}
+		}
+	}
+	return nil
 }

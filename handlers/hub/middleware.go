@@ -176,13 +176,15 @@ func (s *Server) readDeadline(next echo.HandlerFunc) echo.HandlerFunc {
 
 // rateLimit allows each client RateLimit requests a minute and answers 429
 // with Retry-After beyond that: counted by Limiter when set, in clock
-// minutes, else by this process alone, in bursts of up to RateLimit.
-func (s *Server) rateLimit() echo.MiddlewareFunc {
+// minutes, else by this process alone, in bursts of up to RateLimit. Each
+// budget is counted apart: the submissions' ("") and the counts'
+// ("events"), so that an app's counts never cost a visitor a submission.
+func (s *Server) rateLimit(budget string) echo.MiddlewareFunc {
 	if s.cfg.RateLimit == 0 {
 		return func(next echo.HandlerFunc) echo.HandlerFunc { return next }
 	}
 	if s.cfg.Limiter != nil {
-		return s.sharedRateLimit
+		return s.sharedRateLimit(budget)
 	}
 	perMinute := s.cfg.RateLimit
 	store := middleware.NewRateLimiterMemoryStoreWithConfig(middleware.RateLimiterMemoryStoreConfig{
@@ -197,25 +199,30 @@ func (s *Server) rateLimit() echo.MiddlewareFunc {
 	})
 }
 
-// sharedRateLimit is the rate limit counted by Limiter.
+// sharedRateLimit is the rate limit counted by Limiter, a client's
+// requests of budget under the name "budget client" ("client" alone for
+// the submissions', the first budget, as ever).
 //
 // When Limiter fails, the request is let through and a warning logged:
 // the limit protects the hub from floods, and refusing every client
 // because the database hiccupped would be a worse outage than a few
 // uncounted requests. Requests that go on to write need that database
 // anyway, and fail on their own if it is down.
-func (s *Server) sharedRateLimit(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		ctx := c.Request().Context()
-		ok, retryAfter, err := s.cfg.Limiter.Allow(ctx, c.RealIP(), s.cfg.RateLimit, time.Minute, s.cfg.Now())
-		switch {
-		case err != nil:
-			s.cfg.Logger.LogAttrs(ctx, slog.LevelWarn, "rate limit not counted; request let through",
-				slog.String("client", c.RealIP()), slog.Any("error", err))
-		case !ok:
-			return s.tooManyRequests(c, retryAfter)
+func (s *Server) sharedRateLimit(budget string) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			ctx := c.Request().Context()
+			client := strings.TrimSpace(budget + " " + c.RealIP())
+			ok, retryAfter, err := s.cfg.Limiter.Allow(ctx, client, s.cfg.RateLimit, time.Minute, s.cfg.Now())
+			switch {
+			case err != nil:
+				s.cfg.Logger.LogAttrs(ctx, slog.LevelWarn, "rate limit not counted; request let through",
+					slog.String("client", c.RealIP()), slog.Any("error", err))
+			case !ok:
+				return s.tooManyRequests(c, retryAfter)
+			}
+			return next(c)
 		}
-		return next(c)
 	}
 }
 

@@ -162,6 +162,11 @@ type Config struct {
 	// Funnel, when set, counts the events apps send of their forms (the
 	// events route); without it the hub answers that route 404.
 	Funnel FunnelCounter
+	// CountTokens, when set, checks the API tokens that apps present on
+	// the events route to send the counts they aggregate from their
+	// visitors; without it a post with a token is answered 401, and only
+	// a client's own counts are taken (hubclient.MaxAnonymousCount).
+	CountTokens CountTokens
 	// Drafts, when set, keeps the drafts of forms that have them (the
 	// drafts routes); without it the hub answers those routes 404.
 	Drafts DraftStore
@@ -188,7 +193,8 @@ type Config struct {
 	// the base of an upload's allowance; zero means DefaultBodyTimeout.
 	BodyTimeout time.Duration
 	// RateLimit is how many upload-url and submit requests one client may
-	// make per minute; zero turns the limit off.
+	// make per minute, and, counted apart, how many posts of counts
+	// without a token; zero turns the limit off.
 	RateLimit int
 	// Limiter, when set, keeps the count of requests for RateLimit, so
 	// that hubs sharing it enforce one budget per client. Without it each
@@ -273,7 +279,7 @@ func (s *Server) routes() {
 	e.Use(s.readDeadline)
 
 	e.GET("/healthz", func(c echo.Context) error { return c.JSON(http.StatusOK, map[string]bool{"ok": true}) })
-	limited := s.rateLimit()
+	limited := s.rateLimit("")
 	v1 := e.Group("/v1")
 	v1.GET("/:site/:slug", s.getSchema, s.cors)
 	v1.POST("/:site/:slug/upload-url", s.postUploadURL, s.cors, limited)
@@ -282,7 +288,7 @@ func (s *Server) routes() {
 	v1.OPTIONS("/:site/:slug/upload-url", s.preflight, s.cors)
 	v1.OPTIONS("/:site/:slug/submit", s.preflight, s.cors)
 	if s.cfg.Funnel != nil {
-		v1.POST("/:site/:slug/events", s.postEvents, s.cors, limited)
+		v1.POST("/:site/:slug/events", s.postEvents, s.cors, s.countsAccess(s.rateLimit("events")))
 		v1.OPTIONS("/:site/:slug/events", s.preflight, s.cors)
 	}
 	if s.cfg.Drafts != nil {

@@ -120,6 +120,10 @@ const (
 	// ScopeSubmissionsRead lets a workspace's token read and export
 	// submissions, and nothing else.
 	ScopeSubmissionsRead Scope = "submissions:read"
+	// ScopeCounts lets a workspace's token send the counts of its forms'
+	// funnels that an app aggregates from its visitors (the events route),
+	// beyond what one anonymous client may send, and nothing else.
+	ScopeCounts Scope = "counts:write"
 	// ScopeMetrics is the scope of a hub-wide token, which belongs to no
 	// workspace and may read /metrics alone.
 	ScopeMetrics Scope = "metrics"
@@ -128,14 +132,15 @@ const (
 // ParseScope returns the scope s names.
 func ParseScope(s string) (Scope, error) {
 	switch sc := Scope(s); sc {
-	case ScopeAll, ScopeForms, ScopeSubmissionsRead, ScopeMetrics:
+	case ScopeAll, ScopeForms, ScopeSubmissionsRead, ScopeCounts, ScopeMetrics:
 		return sc, nil
 	}
-	return "", fmt.Errorf("%q is not a scope: want all, forms, submissions:read or metrics", s)
+	return "", fmt.Errorf("%q is not a scope: want all, forms, submissions:read, counts:write or metrics", s)
 }
 
 // Allows reports whether a token of scope s may do what needs scope need.
-// All covers forms and submissions:read; metrics covers only itself.
+// All covers forms, submissions:read and counts:write; metrics covers
+// only itself.
 func (s Scope) Allows(need Scope) bool {
 	if s == need {
 		return true

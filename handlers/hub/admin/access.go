@@ -129,3 +129,29 @@ func (a *API) claimSite(c echo.Context) error {
 	}
 	return nil
 }
+
+// AllowCounts lets a token of scope counts:write (or all) send the counts
+// of its workspace's forms on the hub's events route (hub.CountTokens),
+// which an app aggregates from its visitors. A site of another workspace,
+// or of none, is hub.ErrNotFound, as on the API's routes.
+func (a *API) AllowCounts(ctx context.Context, token, site string) error {
+	t, err := a.cfg.Tokens.UseToken(ctx, accounts.HashToken(token), a.cfg.Now())
+	switch {
+	case errors.Is(err, hub.ErrNotFound):
+		return &hub.Error{Status: http.StatusUnauthorized, Message: "the API token is not valid, or was revoked"}
+	case err != nil:
+		return hub.Internal("checking the API token", err)
+	case t.Workspace == "":
+		return &hub.Error{Status: http.StatusForbidden, Message: "a metrics token reads /metrics alone"}
+	}
+	switch owner, err := a.cfg.Sites.SiteWorkspace(ctx, site); {
+	case errors.Is(err, hub.ErrNotFound) || err == nil && owner != t.Workspace:
+		return hub.ErrNotFound
+	case err != nil:
+		return hub.Internal("finding the site's workspace", err)
+	}
+	if !t.Scope.Allows(accounts.ScopeCounts) {
+		return &hub.Error{Status: http.StatusForbidden, Message: fmt.Sprintf("token %s has the scope %s, and sending counts needs %s", t.Name, t.Scope, accounts.ScopeCounts)}
+	}
+	return nil
+}

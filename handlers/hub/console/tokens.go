@@ -34,7 +34,7 @@ type tokensProps struct {
 }
 
 // tokenScopes are the scopes a workspace's token may have.
-var tokenScopes = []accounts.Scope{accounts.ScopeAll, accounts.ScopeForms, accounts.ScopeSubmissionsRead}
+var tokenScopes = []accounts.Scope{accounts.ScopeAll, accounts.ScopeForms, accounts.ScopeSubmissionsRead, accounts.ScopeCounts}
 
 func (con *Console) tokensPage(c echo.Context) error {
 	return con.renderTokens(c, http.StatusOK, tokensProps{Notice: con.sessions.PopString(c.Request().Context(), sessionNotice)})
@@ -61,7 +61,7 @@ func (con *Console) createToken(c echo.Context) error {
 		return con.renderTokens(c, http.StatusUnprocessableEntity, p)
 	}
 	if !slices.Contains(tokenScopes, p.Scope) {
-		p.Error = "Choose all, forms or submissions:read."
+		p.Error = "Choose all, forms, submissions:read or counts:write."
 		return con.renderTokens(c, http.StatusUnprocessableEntity, p)
 	}
 	secret := accounts.NewToken()

@@ -415,6 +415,8 @@ func scopeText(s accounts.Scope) string {
 		return "forms: read, push and publish forms"
 	case accounts.ScopeSubmissionsRead:
 		return "submissions:read: read and export submissions"
+	case accounts.ScopeCounts:
+		return "counts:write: an app sends its visitors' counts"
 	}
 	return "all: everything the admin API offers"
 }
