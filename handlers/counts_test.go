@@ -2,6 +2,7 @@ package handlers_test
 
 import (
 	"context"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -176,3 +177,124 @@ func TestFunnelCountsReachTheHub(t *testing.T) {
 		t.Errorf("a hub that counts nothing was sent counts %d times, want once", toOther)
 	}
 }
+
+// appTokens is a hub.CountTokens that knows one token, of the site acme,
+// and counts the posts it lets through.
+type appTokens struct {
+	token string
+	mu    sync.Mutex
+	posts int
+}
+
+func (a *appTokens) AllowCounts(_ context.Context, token, site string) error {
+	switch {
+	case token != a.token:
+		return &hub.Error{Status: http.StatusUnauthorized, Message: "the API token is not valid"}
+	case site != "acme":
+		return hub.ErrNotFound
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.posts++
+	return nil
+}
+
+func (a *appTokens) taken() int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.posts
+}
+
+// waitFor waits until cond holds, for 5 seconds at the most.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); !cond(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: still not so after 5s", what)
+		}
+	}
+}
+
+// TestAppSendsItsCountsToken is an app that sets Config.CountsToken: its
+// hub takes what it aggregates of many visitors in one post, beyond what
+// one client may send, and the token goes to Config's hub alone, never to
+// the hub of a form registered with another, which takes that form's
+// counts without it, within the bound.
+func TestAppSendsItsCountsToken(t *testing.T) {
+	counts, tokens := &tally{}, &appTokens{token: "hft_app"}
+	h := testhub.Start(t, map[string]string{"acme/trip": tripForm}, func(cfg *hub.Config) {
+		cfg.Funnel, cfg.CountTokens, cfg.RateLimit = counts, tokens, 2
+	})
+	theirs := &tally{}
+	other := testhub.Start(t, map[string]string{"acme/contact": contactForm}, func(cfg *hub.Config) { cfg.Funnel = theirs })
+	forms := handlers.New(handlers.Config{HubURL: h.URL, Logger: quiet, CountInterval: time.Hour, CountsToken: "hft_app",
+		Forms: map[handlers.Form]handlers.FormOptions{{Site: "acme", Slug: "contact"}: {HubURL: other.URL}}})
+	ctx := context.Background()
+	for range 250 {
+		forms.Props(ctx, "acme", "trip", "")
+	}
+	for range 3 {
+		forms.Props(ctx, "acme", "contact", "")
+	}
+	forms.Close(ctx)
+	wantTally(t, "the app's hub", counts.get(), map[string]int64{"acme/trip view": 250})
+	if n := tokens.taken(); n != 1 {
+		t.Errorf("250 views went in %d posts with the token, want 1", n)
+	}
+	wantTally(t, "the other hub, which takes no token", theirs.get(), map[string]int64{"acme/contact view": 3})
+}
+
+// TestAppWithoutTokenSendsVisitSizedBatches is an app without a token: it
+// sends what it aggregates in posts the hub takes from one client, at
+// most hubclient.MaxAnonymousCount of each event, and what the hub does
+// not take yet (429) waits for the next post: nothing is lost while the
+// app runs. What the hub still refuses when the app closes is logged as
+// lost.
+func TestAppWithoutTokenSendsVisitSizedBatches(t *testing.T) {
+	counts := &tally{}
+	h := testhub.Start(t, map[string]string{"acme/trip": tripForm}, func(cfg *hub.Config) { cfg.Funnel, cfg.RateLimit = counts, 600 })
+	var log strings.Builder
+	var logMu sync.Mutex
+	logger := slog.New(slog.NewTextHandler(writerFunc(func(p []byte) (int, error) {
+		logMu.Lock()
+		defer logMu.Unlock()
+		return log.Write(p)
+	}), nil))
+	forms := handlers.New(handlers.Config{HubURL: h.URL, Logger: logger, CountInterval: 20 * time.Millisecond})
+	ctx := context.Background()
+	h.FailNext("/events", http.StatusTooManyRequests, "too many requests")
+	for range 245 {
+		forms.Props(ctx, "acme", "trip", "")
+	}
+	srv := httptest.NewServer(forms)
+	defer srv.Close()
+	for range 3 {
+		res, err := http.PostForm(srv.URL+"/hubform/acme/trip/event", url.Values{"event": {"start"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+	}
+	waitFor(t, "245 views at the hub", func() bool { return counts.get()["acme/trip view"] == 245 })
+	forms.Close(ctx)
+	wantTally(t, "the hub", counts.get(), map[string]int64{"acme/trip view": 245, "acme/trip start": 3})
+
+	// Closing, an app sends what the hub takes; the rest is lost, and
+	// said so.
+	forms = handlers.New(handlers.Config{HubURL: h.URL, Logger: logger, CountInterval: time.Hour})
+	for range 25 {
+		forms.Props(ctx, "acme", "trip", "")
+	}
+	h.FailNext("/events", http.StatusTooManyRequests, "too many requests")
+	forms.Close(ctx)
+	wantTally(t, "the hub", counts.get(), map[string]int64{"acme/trip view": 245, "acme/trip start": 3})
+	logMu.Lock()
+	defer logMu.Unlock()
+	if !strings.Contains(log.String(), "counts of forms lost as the app closes") || !strings.Contains(log.String(), "count=25") {
+		t.Errorf("25 views lost with no word in the log: %s", log.String())
+	}
+}
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
