@@ -135,7 +135,7 @@ func runHub(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.recaptchaVerify, "recaptcha-verify-url", captcha.RecaptchaVerifyURL, "reCAPTCHA siteverify `URL` (HUBFORM_RECAPTCHA_VERIFY_URL)")
 	fs.StringVar(&cfg.turnstileScript, "turnstile-script-url", "", "Turnstile script `URL` of the forms' pages; empty: Cloudflare's (HUBFORM_TURNSTILE_SCRIPT_URL)")
 	fs.Int64Var(&cfg.maxBody, "max-body", hub.DefaultMaxBodyBytes, "largest submit body in `BYTES` (HUBFORM_MAX_BODY)")
-	fs.IntVar(&cfg.rateLimit, "rate-limit", int(hub.DefaultRateLimit), "upload-url and submit requests per minute per client; 0: no limit (HUBFORM_RATE_LIMIT)")
+	fs.IntVar(&cfg.rateLimit, "rate-limit", int(hub.DefaultRateLimit), "upload-url and submit requests per minute per client, and apart posts of counts without a token; 0: no limit (HUBFORM_RATE_LIMIT)")
 	fs.StringVar(&cfg.trustedProxies, "trusted-proxies", "", "comma-separated `CIDRS` of proxies and host apps whose X-Forwarded-For\nnames the client; empty: the client is the socket's address (HUBFORM_TRUSTED_PROXIES)")
 	fs.DurationVar(&cfg.uploadTTL, "upload-ttl", 24*time.Hour, "delete uploads no submission claimed after this long (HUBFORM_UPLOAD_TTL)")
 	fs.DurationVar(&cfg.sweepInterval, "sweep-interval", 10*time.Minute, "how often to look for such uploads, and delete submissions past their form's retentionDays (HUBFORM_SWEEP_INTERVAL)")

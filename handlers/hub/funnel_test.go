@@ -1,6 +1,7 @@
 package hub_test
 
 import (
+	"context"
 	"net/http"
 	"slices"
 	"strings"
@@ -74,4 +75,51 @@ func TestEventsNotCountedWithoutAFunnel(t *testing.T) {
 	if !hubclient.NotCounting(err) {
 		t.Errorf("SendEvents to a hub that counts nothing: %v, want NotCounting", err)
 	}
+}
+
+// oneToken is a hub.CountTokens that knows one token, of the site acme.
+type oneToken string
+
+func (o oneToken) AllowCounts(_ context.Context, token, site string) error {
+	switch {
+	case token != string(o):
+		return &hub.Error{Status: http.StatusUnauthorized, Message: "the API token is not valid"}
+	case site != "acme":
+		return hub.ErrNotFound
+	}
+	return nil
+}
+
+func TestEventsWithAndWithoutAToken(t *testing.T) {
+	log := &countLog{}
+	h := newHarness(t, func(c *hub.Config) { c.Funnel, c.CountTokens = log, oneToken("hft_app") })
+	views := func(n int64) hubclient.EventsRequest {
+		return hubclient.EventsRequest{Counts: []hubclient.EventCount{{Event: hubclient.EventView, N: n}}}
+	}
+	// Without a token: at most MaxAnonymousCount of an event, its counts
+	// in the post summed.
+	h.postJSON("/v1/acme/logic/events", views(hubclient.MaxAnonymousCount)).wantOK(t)
+	h.postJSON("/v1/acme/logic/events", views(hubclient.MaxAnonymousCount+1)).wantError(t, http.StatusBadRequest)
+	h.postJSON("/v1/acme/logic/events", hubclient.EventsRequest{Counts: slices.Repeat([]hubclient.EventCount{{Event: hubclient.EventStart, N: 6}}, 2)}).
+		wantError(t, http.StatusBadRequest)
+	// With the token: an app's counts.
+	h.postJSON("/v1/acme/logic/events", views(5000), "Authorization: Bearer hft_app").wantOK(t)
+	for _, auth := range []string{"Bearer hft_other", "Basic aGZ0X2FwcA==", "Bearer "} {
+		res := h.postJSON("/v1/acme/logic/events", views(5000), "Authorization: "+auth)
+		res.wantError(t, http.StatusUnauthorized)
+		if res.header.Get("WWW-Authenticate") == "" {
+			t.Errorf("%q: 401 without WWW-Authenticate", auth)
+		}
+	}
+	var n int
+	for _, c := range log.taken() {
+		n += strings.Count(c, "+")
+	}
+	if n != hubclient.MaxAnonymousCount+5000 {
+		t.Errorf("%d counted, want %d", n, hubclient.MaxAnonymousCount+5000)
+	}
+
+	// A hub that checks no tokens refuses one.
+	plain := newHarness(t, func(c *hub.Config) { c.Funnel = &countLog{} })
+	plain.postJSON("/v1/acme/logic/events", views(1), "Authorization: Bearer hft_app").wantError(t, http.StatusUnauthorized)
 }
