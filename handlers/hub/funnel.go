@@ -91,7 +91,7 @@ func (s *Server) allowCounts(c echo.Context, auth string) error {
 			err = &Error{Status: http.StatusNotFound, Message: fmt.Sprintf("no form %s/%s", form.Site, form.Slug)}
 		}
 	}
-	if e, ok := err.(*Error); ok && e.Status == http.StatusUnauthorized {
+	if e, ok := errors.AsType[*Error](err); ok && e.Status == http.StatusUnauthorized {
 		c.Response().Header().Set(echo.HeaderWWWAuthenticate, `Bearer realm="hubform"`)
 	}
 	return err
