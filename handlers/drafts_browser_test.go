@@ -3,6 +3,7 @@ package handlers_test
 import (
 	"context"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -52,6 +53,17 @@ func TestDraftInAGoAppInTheBrowser(t *testing.T) {
 	do(tab, "filling the first step", chromedp.SendKeys(chromedp.ID("hubform-acme-walk-name"), "Ada"),
 		chromedp.Click(chromedp.CSS(`fieldset[data-hubform-step="who"] [data-hubform-next]`)))
 	browsertest.WaitFor(t, tab, 10*time.Second, `document.querySelector('[name=_hubformDraft]')?.value.length > 20`)
+	// Each save answers a new token and retires the one sent: the page and
+	// the browser's storage keep the newest, on which the next save goes.
+	first := browsertest.Eval[string](t, tab, 5*time.Second, `document.querySelector('[name=_hubformDraft]').value`)
+	do(tab, "going back", chromedp.Click(chromedp.CSS(`fieldset[data-hubform-step="where"] [data-hubform-back]`)))
+	browsertest.WaitFor(t, tab, 10*time.Second, `(() => {
+		const token = document.querySelector('[name=_hubformDraft]').value;
+		return token !== `+strconv.Quote(first)+` && token.length > 20 && localStorage.getItem('hubform-draft:/hubform/acme/walk/save') === token;
+	})()`)
+	second := browsertest.Eval[string](t, tab, 5*time.Second, `document.querySelector('[name=_hubformDraft]').value`)
+	do(tab, "moving on again", chromedp.Click(chromedp.CSS(`fieldset[data-hubform-step="who"] [data-hubform-next]`)))
+	browsertest.WaitFor(t, tab, 10*time.Second, `document.querySelector('[name=_hubformDraft]').value !== `+strconv.Quote(second))
 	do(tab, "saving by hand", chromedp.Click(chromedp.CSS(`[data-hubform-save-panel] summary`)),
 		chromedp.SendKeys(chromedp.CSS(`[name=_hubformDraftEmail]`), "ada@example.com"),
 		chromedp.Click(chromedp.CSS(`[data-hubform-save-button]`)))

@@ -203,13 +203,20 @@ func TestDraftSaveRefusals(t *testing.T) {
 		}
 		return a.Token
 	}
+	// Each save answers the draft's new token, which the browser keeps:
+	// the one it sent is retired.
 	first := autosave("")
-	if second := autosave(first); second != first {
-		t.Errorf("autosave with a token answered %q, want the same", second)
+	second := autosave(first)
+	if second == first {
+		t.Error("autosave with a token answered the same token, want the hub's new one")
 	}
-	draft, err := (&hubclient.Client{HubURL: d.hub.URL}).Draft(t.Context(), "acme", "trip", first)
+	client := &hubclient.Client{HubURL: d.hub.URL}
+	draft, err := client.Draft(t.Context(), "acme", "trip", second)
 	if err != nil || draft.Step != "where" || draft.Payload["name"] != "Ada" {
 		t.Errorf("autosaved draft %+v, %v", draft, err)
+	}
+	if _, err := client.Draft(t.Context(), "acme", "trip", first); !hubclient.NoDraft(err) {
+		t.Errorf("the token autosaved over: %v, want retired", err)
 	}
 	// A draft gone is saved anew rather than lost.
 	if token := autosave("gone"); token == "" || token == "gone" {

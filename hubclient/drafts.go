@@ -55,8 +55,10 @@ type DraftRequest struct {
 // DraftResponse is the answer of the drafts route.
 type DraftResponse struct {
 	OK bool `json:"ok"`
-	// Token names the draft: the same as the request's when it saved over
-	// one. The hub keeps only a hash of it, so it cannot be sent again.
+	// Token names the draft from now on: each save answers a new one and
+	// retires those before it, the request's among them, so a client keeps
+	// it in place of the one it sent. The hub keeps only a hash of it, so
+	// it cannot be sent again.
 	Token string `json:"token"`
 	// ExpiresAt is when the hub deletes the draft unless it is saved again.
 	ExpiresAt time.Time `json:"expiresAt"`

@@ -122,7 +122,7 @@ func runHub(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.db, "db", "", "database `URL`: postgres://USER:PASSWORD@HOST:PORT/DB for hubs sharing\none database; empty: SQLite in DATA/hub.db (HUBFORM_DB)")
 	fs.StringVar(&cfg.blob, "blob", "", "file storage `URL`: s3://BUCKET?region=R[&endpoint=URL] for an S3-compatible\nbucket clients upload to directly, with credentials from AWS_ACCESS_KEY_ID and\nAWS_SECRET_ACCESS_KEY; empty: DATA/files, uploaded through the hub (HUBFORM_BLOB)")
 	fs.StringVar(&cfg.forms, "forms", "", "`DIR` of forms, DIR/<site>/<slug>.json, served read-only beside the\ndatabase's forms; empty: the database's forms only (HUBFORM_FORMS)")
-	fs.StringVar(&cfg.formsWorkspace, "forms-workspace", accounts.DefaultWorkspace, "the `WORKSPACE` that owns the sites of --forms, those no other workspace\nowns already; claimed at start (HUBFORM_FORMS_WORKSPACE)")
+	fs.StringVar(&cfg.formsWorkspace, "forms-workspace", accounts.DefaultWorkspace, "the `WORKSPACE` that owns the sites of --forms, claimed at start and as\nthey appear; a site another workspace owns stops the hub (HUBFORM_FORMS_WORKSPACE)")
 	fs.StringVar(&cfg.publicURL, "public-url", "", "`URL` clients reach the hub at, used in signed upload URLs;\nempty: http://ADDR (HUBFORM_PUBLIC_URL)")
 	fs.StringVar(&cfg.oidcIssuer, "oidc-issuer", "", "`URL` of an OpenID Connect provider the console offers single sign-on with;\nits redirect URL is PUBLIC-URL/console/sso/callback (HUBFORM_OIDC_ISSUER)")
 	fs.StringVar(&cfg.signup, "signup", string(console.SignupInvite), "who may join the console: closed (the operator adds people), invite (admins also\ninvite people to their workspace) or open (anyone also signs up, with a\nworkspace of their own, once their e-mail address is confirmed) (HUBFORM_SIGNUP)")
@@ -219,7 +219,7 @@ func openHub(ctx context.Context, cfg hubConfig, logger *slog.Logger) (_ *runnin
 			return nil, err
 		}
 		h.closers = append(h.closers, served.Dir.Close)
-		if err := claimDirectorySites(ctx, h.db, served.Dir, cmp.Or(cfg.formsWorkspace, accounts.DefaultWorkspace), logger); err != nil {
+		if err := claimDirectorySites(ctx, h.db, served.Dir, cmp.Or(cfg.formsWorkspace, accounts.DefaultWorkspace)); err != nil {
 			return nil, err
 		}
 	}
@@ -573,28 +573,25 @@ func newLogger(format string, w io.Writer) (*slog.Logger, error) {
 	return nil, fmt.Errorf("--log-format %q: want text or json", format)
 }
 
-// claimDirectorySites gives the sites of the forms directory that no
-// workspace owns to workspace, whose members then see them in the console.
-// A site another workspace owns stays theirs, with a warning: its forms are
-// served all the same.
-func claimDirectorySites(ctx context.Context, db *database, dir *formsource.Dir, workspace string, logger *slog.Logger) error {
+// claimDirectorySites makes the forms directory's sites workspace's, those
+// it holds now and, through dir, those it gains while the hub runs, whose
+// members then see them in the console. A site the database gives to
+// another workspace is an error: that workspace would read the submissions
+// of the directory's forms.
+func claimDirectorySites(ctx context.Context, db *database, dir *formsource.Dir, workspace string) error {
 	if _, err := db.Workspace(ctx, workspace); errors.Is(err, hub.ErrNotFound) {
 		return fmt.Errorf("--forms-workspace: no workspace %s (hubform workspaces list)", workspace)
 	} else if err != nil {
 		return err
 	}
+	dir.Own(workspace, db)
 	sites, err := dir.Sites()
 	if err != nil {
 		return err
 	}
 	for _, site := range sites {
-		owner, err := db.ClaimSite(ctx, site, workspace, time.Now())
-		if err != nil {
+		if _, err := dir.Claim(ctx, site); err != nil {
 			return err
-		}
-		if owner != workspace {
-			logger.Warn("a site of the forms directory belongs to another workspace, whose members alone see it",
-				slog.String("site", site), slog.String("workspace", owner), slog.String("forms-workspace", workspace))
 		}
 	}
 	return nil

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"log/slog"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -29,8 +32,9 @@ func ownerRoutes(db *sqldb.DB, served *formsource.Layered, files blobStore, queu
 	// A person's data is erased from the stores the hub itself writes: its
 	// database, its files and its queue of deliveries.
 	person := &people.People{Store: db, Files: files, Deliveries: queue, Logger: logger}
+	sites := siteOwners{DB: db, dir: served.Dir}
 	con, err := console.New(console.Config{
-		Users: db, Workspaces: db, Audit: db, Tokens: db, Sessions: db.Sessions(), Limiter: db, Forms: served, Store: db, Logger: logger,
+		Users: db, Workspaces: sites, Audit: db, Tokens: db, Sessions: db.Sessions(), Limiter: db, Forms: served, Store: db, Logger: logger,
 		Secure: strings.HasPrefix(opts.publicURL, "https://"), PublicURL: opts.publicURL, Mailer: mailer, MailFrom: from,
 		Inbox: submissions, Deliveries: queue, OIDC: opts.sso, Signup: opts.signup,
 		People: person, Funnel: db,
@@ -38,7 +42,7 @@ func ownerRoutes(db *sqldb.DB, served *formsource.Layered, files blobStore, queu
 	if err != nil {
 		return nil, nil, err
 	}
-	api, err := admin.New(admin.Config{Tokens: db, Sites: db, Audit: db, Forms: db, Directory: served, Inbox: submissions, People: person, Funnel: db, Logger: logger})
+	api, err := admin.New(admin.Config{Tokens: db, Sites: sites, Audit: db, Forms: db, Directory: served, Inbox: submissions, People: person, Funnel: db, Logger: logger})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -55,4 +59,47 @@ type consoleOptions struct {
 	// sso, when set, is the console's single sign-on.
 	sso    *console.OIDC
 	signup console.Signup
+}
+
+// siteOwners is the database as the console and the admin API ask it who
+// owns a site: a site the forms directory holds is claimed for the
+// directory's workspace the moment it is asked about, before any other
+// workspace can claim it, however recently the directory gained it.
+type siteOwners struct {
+	*sqldb.DB
+	// dir is the forms directory, nil when there is none.
+	dir *formsource.Dir
+}
+
+// SiteWorkspace returns the workspace that owns site, as the database does.
+func (s siteOwners) SiteWorkspace(ctx context.Context, site string) (string, error) {
+	if err := s.claimHeld(ctx, site); err != nil {
+		return "", err
+	}
+	return s.DB.SiteWorkspace(ctx, site)
+}
+
+// ClaimSite gives site to workspace unless another owns it, as the
+// database does: a site of the forms directory is the directory's
+// workspace's first.
+func (s siteOwners) ClaimSite(ctx context.Context, site, workspace string, now time.Time) (string, error) {
+	if err := s.claimHeld(ctx, site); err != nil {
+		return "", err
+	}
+	return s.DB.ClaimSite(ctx, site, workspace, now)
+}
+
+// claimHeld claims site for the directory's workspace when the directory
+// holds it. A site another workspace owned first stays that workspace's,
+// and the directory serves none of its forms.
+func (s siteOwners) claimHeld(ctx context.Context, site string) error {
+	if s.dir == nil {
+		return nil
+	}
+	_, err := s.dir.Claim(ctx, site)
+	var conflict *formsource.SiteConflictError
+	if errors.As(err, &conflict) {
+		return nil
+	}
+	return err
 }

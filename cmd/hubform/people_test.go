@@ -69,23 +69,31 @@ func startPersonHub(t *testing.T, dbURL, blobURL string) *personHub {
 	if status, _, stderr := hubform(t, append([]string{"workspaces", "create", "other", "--admin", "owner@example.com"}, h.where...)...); status != 0 {
 		t.Fatalf("workspaces create: %d %s", status, stderr)
 	}
+	closed, err := testkit.FreeAddr()
+	if err != nil {
+		t.Fatal(err)
+	}
+	form := strings.ReplaceAll(personForm, "HOOK", "http://"+closed+"/hook")
+	// The other workspace's form is in the database: the forms
+	// directory's sites are the default workspace's.
 	db, err := openDB(ctx, dbURL, h.data, false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, err = db.ClaimSite(ctx, "theirs", "other", time.Now())
+	if err == nil {
+		_, err = db.SaveFormVersion(ctx, "theirs", "contact", []byte(form), "test", time.Now())
+	}
+	if err == nil {
+		err = db.PublishFormVersion(ctx, "theirs", "contact", 1, time.Now())
+	}
 	db.Close()
 	if err != nil {
 		t.Fatal(err)
 	}
 
-	closed, err := testkit.FreeAddr()
-	if err != nil {
-		t.Fatal(err)
-	}
 	forms := t.TempDir()
-	form := strings.ReplaceAll(personForm, "HOOK", "http://"+closed+"/hook")
-	for path, body := range map[string]string{"acme/contact": form, "acme/signup": form, "theirs/contact": form} {
+	for path, body := range map[string]string{"acme/contact": form, "acme/signup": form} {
 		os.MkdirAll(filepath.Join(forms, filepath.Dir(path)), 0o755)
 		if err := os.WriteFile(filepath.Join(forms, path+".json"), []byte(body), 0o644); err != nil {
 			t.Fatal(err)

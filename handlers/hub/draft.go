@@ -49,9 +49,10 @@ type DraftStore interface {
 	// UpdateDraft replaces the payload, step, attachments, locale, e-mail,
 	// resume URL, UpdatedAt and ExpiresAt of the draft of d.Site and d.Slug
 	// that tokenHash finds, as CreateDraft stores them, releasing the
-	// uploads it no longer holds. A draft not found, expired at d.UpdatedAt,
-	// is an error wrapping ErrNotFound.
-	UpdateDraft(ctx context.Context, d Draft, tokenHash string) (mailed bool, err error)
+	// uploads it no longer holds, and has newHash alone find the draft
+	// from then on: every earlier token is retired. A draft not found,
+	// expired at d.UpdatedAt, is an error wrapping ErrNotFound.
+	UpdateDraft(ctx context.Context, d Draft, tokenHash, newHash string) (mailed bool, err error)
 	// DraftByToken returns the draft of site and slug tokenHash finds and
 	// that has not expired at now, or an error wrapping ErrNotFound.
 	DraftByToken(ctx context.Context, site, slug, tokenHash string, now time.Time) (Draft, error)

@@ -33,7 +33,8 @@ func (s *Server) keepsDrafts(form *Form) error {
 }
 
 // postDraft saves a form half filled (PROTOCOL.md §10, "Drafts"): a new
-// draft, or over the one the request's token names. Its files are checked
+// draft, or over the one the request's token names, and answers the
+// draft's new token. Its files are checked
 // as a submission's, and held from the sweep while the draft lives. With an
 // e-mail address the store has the link mailed, within the address's
 // budget of the day.
@@ -74,13 +75,16 @@ func (s *Server) postDraft(c echo.Context) error {
 	if d.Attachments == nil {
 		d.Attachments = []hubclient.Attachment{}
 	}
-	token := req.Token
+	// Each save answers a new token and retires those before it, so that
+	// only the latest holder reads the draft: not someone who saved it
+	// first with another's address, whom the hub then mailed a link.
+	token := NewDraftToken()
 	var mailed bool
-	if token == "" {
-		token, d.ID = NewDraftToken(), NewID(now)
+	if req.Token == "" {
+		d.ID = NewID(now)
 		mailed, err = s.cfg.Drafts.CreateDraft(ctx, d, DraftHash(token))
 	} else {
-		mailed, err = s.cfg.Drafts.UpdateDraft(ctx, d, DraftHash(token))
+		mailed, err = s.cfg.Drafts.UpdateDraft(ctx, d, DraftHash(req.Token), DraftHash(token))
 	}
 	switch {
 	case errors.Is(err, ErrNotFound):

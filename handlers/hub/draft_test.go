@@ -93,13 +93,17 @@ func TestDraftRoundTrip(t *testing.T) {
 		t.Error("the token itself is stored")
 	}
 
-	// Saved again with its token: the same draft, its new values.
+	// Saved again with its token: the same draft, its new values, under a
+	// new token; the one it was saved with is retired.
 	again := h.saveDraft("draft", hubclient.DraftRequest{Token: saved.Token, Payload: map[string]any{"name": "Ada L."}, Step: "you"}).draftSaved(t)
-	if again.Token != saved.Token {
-		t.Errorf("saving again answered token %q, want the same", again.Token)
+	if again.Token == saved.Token {
+		t.Error("saving again answered the same token, want a new one")
 	}
-	if d, _ := h.draft("draft", saved.Token); d.Payload["name"] != "Ada L." || d.Step != "you" || len(d.Attachments) != 0 {
+	if d, _ := h.draft("draft", again.Token); d.Payload["name"] != "Ada L." || d.Step != "you" || len(d.Attachments) != 0 {
 		t.Errorf("draft after saving again: %+v", d)
+	}
+	if _, err := h.draft("draft", saved.Token); !hubclient.NoDraft(err) {
+		t.Errorf("the token saved with, after the save: %v, want 404", err)
 	}
 
 	// Another form, or a token the hub never gave, finds nothing.

@@ -50,10 +50,20 @@ func (r *run) drafts(ctx context.Context) (Status, string) {
 	if why != "" {
 		return Fail, why
 	}
-	if again.Token != saved.Token {
-		return failf("save over the draft with its token: want the same token back, got another (%d characters for %d): a draft saved again must keep its name", len(again.Token), len(saved.Token))
+	if again.Token == saved.Token {
+		return failf("save over the draft with its token: want a new token, got the one sent: each save answers a new token and retires the ones before it, so that only the latest holder reads the draft")
 	}
-	if why := r.resumeDraft(ctx, "resume the draft saved again", saved.Token, draftAgain(), first); why != "" {
+	// The token saved over is retired: whoever held it, such as someone
+	// who saved the draft first with another's address, reads nothing
+	// saved since.
+	a, err := r.postJSON(ctx, "/drafts/resume", hubclient.DraftTokenRequest{Token: saved.Token})
+	if err != nil {
+		return failf("resume with the token saved over: POST %s/drafts/resume: %v", r.base, err)
+	}
+	if a.status != http.StatusNotFound {
+		return failf("resume with the token saved over: want 404, the token retired by the save, got %s", a)
+	}
+	if why := r.resumeDraft(ctx, "resume the draft saved again", again.Token, draftAgain(), first); why != "" {
 		return Fail, why
 	}
 
@@ -74,20 +84,20 @@ func (r *run) drafts(ctx context.Context) (Status, string) {
 		}
 	}
 
-	note := fmt.Sprintf("saved, resumed, saved again and resumed; expires at %s", again.ExpiresAt.UTC().Format("2006-01-02 15:04 UTC"))
+	note := fmt.Sprintf("saved, resumed, saved again under a new token and resumed; expires at %s", again.ExpiresAt.UTC().Format("2006-01-02 15:04 UTC"))
 	if r.needsToken() {
 		return Pass, note + "; " + noToken + ", so no submission finished the draft"
 	}
 	payload := validPayload()
 	payload["message"] = "Sent by hubform conformance, finishing a draft."
-	a, err := r.submit(ctx, hubclient.SubmitRequest{Payload: payload, Draft: saved.Token})
+	a, err = r.submit(ctx, hubclient.SubmitRequest{Payload: payload, Draft: again.Token})
 	if err != nil {
 		return failf("POST %s/submit: %v", r.base, err)
 	}
 	if ok, why := accepted(a); !ok {
 		return failf(`submit with "draft": the token: want the submission accepted: %s`, why)
 	}
-	a, err = r.postJSON(ctx, "/drafts/resume", hubclient.DraftTokenRequest{Token: saved.Token})
+	a, err = r.postJSON(ctx, "/drafts/resume", hubclient.DraftTokenRequest{Token: again.Token})
 	if err != nil {
 		return failf("POST %s/drafts/resume: %v", r.base, err)
 	}

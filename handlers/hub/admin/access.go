@@ -85,6 +85,8 @@ func (a *API) authorize(next echo.HandlerFunc) echo.HandlerFunc {
 		if site != "" {
 			owner, err := a.cfg.Sites.SiteWorkspace(c.Request().Context(), site)
 			switch {
+			case err == nil && owner != t.Workspace && need.claim && a.heldByDirectory(site):
+				return errDirectorySite(site)
 			case err == nil && owner != t.Workspace:
 				return a.formError(c, site, c.Param("slug"), hub.ErrNotFound)
 			case err != nil && !errors.Is(err, hub.ErrNotFound):
@@ -124,6 +126,8 @@ func (a *API) claimSite(c echo.Context) error {
 	switch {
 	case err != nil:
 		return hub.Internal("claiming the site", err)
+	case owner != t.Workspace && a.heldByDirectory(site):
+		return errDirectorySite(site)
 	case owner != t.Workspace:
 		return a.formError(c, site, c.Param("slug"), hub.ErrNotFound)
 	}
@@ -154,4 +158,16 @@ func (a *API) AllowCounts(ctx context.Context, token, site string) error {
 		return &hub.Error{Status: http.StatusForbidden, Message: fmt.Sprintf("token %s has the scope %s, and sending counts needs %s", t.Name, t.Scope, accounts.ScopeCounts)}
 	}
 	return nil
+}
+
+// heldByDirectory reports whether the hub's forms directory holds site.
+func (a *API) heldByDirectory(site string) bool {
+	return a.cfg.Directory != nil && a.cfg.Directory.HoldsSite(site)
+}
+
+// errDirectorySite refuses a site of the forms directory to a workspace
+// other than the one that serves the directory. Its forms are served to
+// anyone: naming the site tells nothing a visitor could not learn.
+func errDirectorySite(site string) error {
+	return &hub.Error{Status: http.StatusConflict, Message: fmt.Sprintf("site %s is served from the hub's forms directory and belongs to the workspace that serves it: choose another site name", site)}
 }

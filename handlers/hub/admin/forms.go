@@ -36,6 +36,9 @@ type FormStore interface {
 // served instead.
 type Directory interface {
 	InDirectory(site, slug string) bool
+	// HoldsSite reports whether the directory holds site, which then
+	// belongs to the workspace that serves the directory alone.
+	HoldsSite(site string) bool
 	Forms() ([]*hub.Form, []error)
 }
 

@@ -75,7 +75,9 @@ func (con *Console) createForm(c echo.Context) error {
 	if len(p.Errors) == 0 {
 		// A site of another workspace is not available, whether it exists
 		// or not: its name is all that is said.
-		if owner, err := con.cfg.Workspaces.SiteWorkspace(ctx, p.Site); err == nil && owner != workspace {
+		if owner, err := con.cfg.Workspaces.SiteWorkspace(ctx, p.Site); err == nil && owner != workspace && con.holdsSite(p.Site) {
+			p.Errors["site"] = errDirectorySite
+		} else if err == nil && owner != workspace {
 			p.Errors["site"] = "This site name is not available: choose another."
 		} else if err != nil && !errors.Is(err, hub.ErrNotFound) {
 			return hub.Internal("finding the site's workspace", err)
@@ -96,6 +98,9 @@ func (con *Console) createForm(c echo.Context) error {
 	}
 	if owner, err := con.cfg.Workspaces.ClaimSite(ctx, p.Site, workspace, con.cfg.Now()); err != nil {
 		return hub.Internal("claiming the site", err)
+	} else if owner != workspace && con.holdsSite(p.Site) {
+		p.Errors["site"] = errDirectorySite
+		return con.renderSites(c, http.StatusUnprocessableEntity, p)
 	} else if owner != workspace {
 		// Another workspace claimed it in the meantime.
 		p.Errors["site"] = "This site name is not available: choose another."
@@ -105,6 +110,17 @@ func (con *Console) createForm(c echo.Context) error {
 		return err
 	}
 	return c.Redirect(http.StatusSeeOther, formURL(p.Site, p.Slug))
+}
+
+// errDirectorySite refuses a site of the forms directory to a workspace
+// other than the one that serves the directory. Its forms are served to
+// anyone: naming the site tells nothing a visitor could not learn.
+const errDirectorySite = "This site is served from the hub's forms directory, and belongs to the workspace that serves it: choose another."
+
+// holdsSite reports whether the forms directory holds site.
+func (con *Console) holdsSite(site string) bool {
+	d, ok := con.cfg.Forms.(interface{ HoldsSite(site string) bool })
+	return ok && d.HoldsSite(site)
 }
 
 // inDirectory reports whether the forms directory holds site and slug, so

@@ -1,6 +1,7 @@
 package formsource
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -42,6 +43,9 @@ type Dir struct {
 	// loadMu makes one goroutine at a time look at the file system, so that
 	// a changed file is read and logged once, not by every request at once.
 	loadMu sync.Mutex
+
+	// owner, set by Own, is given each site as the directory sees it.
+	owner *siteOwner
 }
 
 type formKey struct{ site, slug string }
@@ -52,6 +56,9 @@ type entry struct {
 	form *hub.Form
 	err  error // an *InvalidError when the file could not be used
 	sig  fileSig
+	// conflict is set when the file is not served because another
+	// workspace owns its site (see SiteConflictError).
+	conflict bool
 	// checked is when the file was last looked at, in Unix nanoseconds.
 	checked atomic.Int64
 }
@@ -152,12 +159,30 @@ func (d *Dir) reload(k formKey) (*hub.Form, error) {
 		}
 		return nil, notFound(k.site, k.slug)
 	}
-	if err == nil && old != nil && sigOf(info) == old.sig {
+	// The site is the directory's workspace's before any of its forms is
+	// served, so that no other workspace can claim it and read what they
+	// receive.
+	ctx, cancel := context.WithTimeout(context.Background(), lookupTimeout)
+	claimErr := d.claim(ctx, k.site)
+	cancel()
+	var conflict *SiteConflictError
+	if claimErr != nil && !errors.As(claimErr, &conflict) {
+		return nil, fmt.Errorf("form %q of site %q: %w", k.slug, k.site, claimErr)
+	}
+	if err == nil && old != nil && sigOf(info) == old.sig && old.conflict == (conflict != nil) {
 		old.checked.Store(now.UnixNano())
 		return old.form, old.err
 	}
 
-	e := d.read(k, name, info, err)
+	var e *entry
+	if conflict != nil {
+		e = &entry{err: &InvalidError{Path: d.filePath(name), Err: conflict}, conflict: true}
+		if err == nil {
+			e.sig = sigOf(info)
+		}
+	} else {
+		e = d.read(k, name, info, err)
+	}
 	e.checked.Store(now.UnixNano())
 	d.mu.Lock()
 	d.entries[k] = e
@@ -166,7 +191,7 @@ func (d *Dir) reload(k formKey) (*hub.Form, error) {
 	switch {
 	case e.err != nil:
 		// Once per change: a file that stays broken is not logged again.
-		if old == nil || old.err == nil || old.sig != e.sig {
+		if old == nil || old.err == nil || old.sig != e.sig || old.conflict != e.conflict {
 			d.logger.Error("form not served", "path", d.filePath(name), "err", e.err.(*InvalidError).Err)
 		}
 	case old != nil:

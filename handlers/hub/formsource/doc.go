@@ -17,5 +17,8 @@
 // A directory's files are read when first asked for and re-read when they
 // change, so forms can be edited while the hub runs. A file that does not
 // parse or validate is never served in part: its form answers with an
-// [InvalidError] until the file is fixed.
+// [InvalidError] until the file is fixed. Given a workspace with
+// [Dir.Own], a directory makes each of its sites that workspace's from the
+// moment it sees the site, so that no other workspace claims it first, and
+// serves no form of a site the database gives to another workspace.
 package formsource

@@ -161,6 +161,13 @@ func (l *Layered) InDirectory(site, slug string) bool {
 	return !errors.Is(err, hub.ErrNotFound)
 }
 
+// HoldsSite reports whether the forms directory holds site: a site whose
+// forms belong to the workspace that serves the directory alone (see
+// [Dir.Own]).
+func (l *Layered) HoldsSite(site string) bool {
+	return l.Dir != nil && l.Dir.HoldsSite(site)
+}
+
 // Forms returns the forms of the directory, for the console's listing.
 // Database forms are listed by the admin API.
 func (l *Layered) Forms() ([]*hub.Form, []error) {

@@ -120,17 +120,21 @@ func (db *DB) CreateDraft(ctx context.Context, d hub.Draft, tokenHash string) (m
 // UpdateDraft replaces what a visitor changes of the draft of d.Site and
 // d.Slug that tokenHash finds: its payload, step, attachments, locale,
 // e-mail, resume URL, UpdatedAt and ExpiresAt. The draft's id and
-// CreatedAt are kept; those of d are ignored. A draft not found, of
-// another form, or expired at d.UpdatedAt (ExpiresAt not after it) is an
-// error wrapping hub.ErrNotFound. The uploads the draft no longer lists
-// are released to the sweep and those it lists held as CreateDraft holds
-// them, refusals and DraftHook alike.
-func (db *DB) UpdateDraft(ctx context.Context, d hub.Draft, tokenHash string) (mailed bool, err error) {
+// CreatedAt are kept; those of d are ignored. From then on newHash alone
+// finds the draft: every token it had, tokenHash among them, is retired.
+// A draft not found, of another form, or expired at d.UpdatedAt
+// (ExpiresAt not after it) is an error wrapping hub.ErrNotFound. The
+// uploads the draft no longer lists are released to the sweep and those it
+// lists held as CreateDraft holds them, refusals and DraftHook alike.
+func (db *DB) UpdateDraft(ctx context.Context, d hub.Draft, tokenHash, newHash string) (mailed bool, err error) {
 	w, err := db.writer()
 	if err != nil {
 		return false, err
 	}
 	action := fmt.Sprintf("update draft of %s/%s", d.Site, d.Slug)
+	if newHash == "" || newHash == tokenHash {
+		return false, db.errorf("%s: the new token hash must be set, and differ from the old", action)
+	}
 	row, err := db.draftRowOf(action, d, tokenHash)
 	if err != nil {
 		return false, err
@@ -154,6 +158,14 @@ func (db *DB) UpdateDraft(ctx context.Context, d hub.Draft, tokenHash string) (m
 			return err
 		}
 		d.CreatedAt = fromMillis(created)
+		// Whoever held a token before, such as someone who saved the
+		// draft with another's address, reads nothing saved from now on.
+		if _, err := tx.ExecContext(ctx, `DELETE FROM draft_tokens WHERE draft_id = $1`, d.ID); err != nil {
+			return fmt.Errorf("token: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO draft_tokens (hash, draft_id) VALUES ($1, $2)`, newHash, d.ID); err != nil {
+			return fmt.Errorf("token: %w", err)
+		}
 		keys := make([]string, 0, len(d.Attachments))
 		for _, a := range d.Attachments {
 			keys = append(keys, a.Key)

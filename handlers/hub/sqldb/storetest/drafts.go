@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -233,12 +234,12 @@ func testDraftUpdate(t *testing.T, open Open) {
 	u.Payload = json.RawMessage(`{"name":"Jane Doe","n":2}`)
 	u.Step, u.Locale, u.Email, u.ResumeURL = "files", "de", "", ""
 	u.UpdatedAt, u.ExpiresAt = T0.Add(2*time.Hour), T0.Add(48*time.Hour)
-	if mailed, err := db.UpdateDraft(ctx, u, tokenHash("1")); err != nil || mailed {
+	if mailed, err := db.UpdateDraft(ctx, u, tokenHash("1"), tokenHash("1u")); err != nil || mailed {
 		t.Fatalf("UpdateDraft = %v, %v; want false, nil", mailed, err)
 	}
 	want := u
 	want.ID, want.CreatedAt = "D1", T0
-	wantDraft(t, db, "1", T0, want)
+	wantDraft(t, db, "1u", T0, want)
 	// The upload no longer listed goes back to the sweep.
 	if keys := staleKeys(t, db); !reflect.DeepEqual(keys, []string{"uploads/a"}) {
 		t.Errorf("stale uploads = %v, want [uploads/a]", keys)
@@ -259,25 +260,30 @@ func testDraftUpdate(t *testing.T, open Open) {
 		token string
 		is    error
 	}{
-		{"another form", func(d hub.Draft) hub.Draft { d.Slug = "other"; return d }, "1", hub.ErrNotFound},
-		{"another site", func(d hub.Draft) hub.Draft { d.Site = "other"; return d }, "1", hub.ErrNotFound},
+		{"another form", func(d hub.Draft) hub.Draft { d.Slug = "other"; return d }, "1u", hub.ErrNotFound},
+		{"another site", func(d hub.Draft) hub.Draft { d.Site = "other"; return d }, "1u", hub.ErrNotFound},
 		{"another form's token", func(d hub.Draft) hub.Draft { return d }, "2", hub.ErrNotFound},
 		{"an unknown token", func(d hub.Draft) hub.Draft { return d }, "3", hub.ErrNotFound},
-		{"expired", func(d hub.Draft) hub.Draft { d.UpdatedAt = want.ExpiresAt; return d }, "1", hub.ErrNotFound},
+		{"a retired token", func(d hub.Draft) hub.Draft { return d }, "1", hub.ErrNotFound},
+		{"expired", func(d hub.Draft) hub.Draft { d.UpdatedAt = want.ExpiresAt; return d }, "1u", hub.ErrNotFound},
 		{"a claimed upload", func(d hub.Draft) hub.Draft {
 			d.Attachments = []hubclient.Attachment{Attachment(claimed)}
 			return d
-		}, "1", hub.ErrUploadClaim},
+		}, "1u", hub.ErrUploadClaim},
 		{"a missing upload", func(d hub.Draft) hub.Draft {
 			d.Attachments = []hubclient.Attachment{Attachment(Upload("uploads/missing"))}
 			return d
-		}, "1", hub.ErrUploadClaim},
+		}, "1u", hub.ErrUploadClaim},
 	} {
-		if _, err := db.UpdateDraft(ctx, tt.d(refused), tokenHash(tt.token)); !errors.Is(err, tt.is) {
+		if _, err := db.UpdateDraft(ctx, tt.d(refused), tokenHash(tt.token), tokenHash("refused")); !errors.Is(err, tt.is) {
 			t.Errorf("UpdateDraft of %s = %v, want %v", tt.name, err, tt.is)
 		}
 	}
-	wantDraft(t, db, "1", T0, want)
+	// A refused save retires no token.
+	wantDraft(t, db, "1u", T0, want)
+	if n := tokensOf(t, db, "D1"); n != 1 {
+		t.Errorf("D1 has %d tokens after refused updates, want 1", n)
+	}
 	if keys := staleKeys(t, db); !reflect.DeepEqual(keys, []string{"uploads/a"}) {
 		t.Errorf("stale uploads = %v after refused updates, want [uploads/a]", keys)
 	}
@@ -290,7 +296,7 @@ func testDraftUpdate(t *testing.T, open Open) {
 	// none.
 	last := refused
 	last.UpdatedAt = want.ExpiresAt.Add(-time.Millisecond)
-	if _, err := db.UpdateDraft(ctx, last, tokenHash("1")); err != nil {
+	if _, err := db.UpdateDraft(ctx, last, tokenHash("1u"), tokenHash("1v")); err != nil {
 		t.Fatalf("UpdateDraft before expiry: %v", err)
 	}
 	if keys := staleKeys(t, db); !reflect.DeepEqual(keys, []string{"uploads/a", "uploads/b", "uploads/c"}) {
@@ -342,7 +348,7 @@ func testDraftHolds(t *testing.T, open Open) {
 	}
 	// A draft may list an upload twice, and hold what it holds again.
 	mustCreateDraft(t, db, Draft("D1", Attachment(free), Attachment(free)), "1")
-	if _, err := db.UpdateDraft(ctx, Draft("D1", Attachment(free)), tokenHash("1")); err != nil {
+	if _, err := db.UpdateDraft(ctx, Draft("D1", Attachment(free)), tokenHash("1"), tokenHash("1u")); err != nil {
 		t.Errorf("UpdateDraft holding its upload again: %v", err)
 	}
 	// The sweep cannot delete a held upload, even one it listed before
@@ -395,7 +401,17 @@ func testDraftHook(t *testing.T, open Open) {
 		return mail, hookErr
 	})
 	create := func(d hub.Draft, token string) (bool, error) { return db.CreateDraft(ctx, d, tokenHash(token)) }
-	update := func(d hub.Draft, token string) (bool, error) { return db.UpdateDraft(ctx, d, tokenHash(token)) }
+	// Each save retires the token it was made with: tokens holds the
+	// current token of each draft, by its first.
+	tokens := map[string]string{}
+	update := func(d hub.Draft, token string) (bool, error) {
+		current := cmp.Or(tokens[token], token)
+		mailed, err := db.UpdateDraft(ctx, d, tokenHash(current), tokenHash(current+"+"))
+		if err == nil {
+			tokens[token] = current + "+"
+		}
+		return mailed, err
+	}
 
 	// Without an address, the hook does not run.
 	if mailed, err := create(Draft("D1"), "1"); err != nil || mailed || runs != 0 {
@@ -458,6 +474,56 @@ func testDraftHook(t *testing.T, open Open) {
 	}
 }
 
+// testDraftTokenRetiredBySave is the attack of someone who saves a draft
+// with another's address: the hub mails that address a link with a token
+// of its own, and what its owner saves through the link is not read with
+// the first token, nor with any token but the one the save answered. A
+// save with a new token already in use, or none, changes nothing.
+func testDraftTokenRetiredBySave(t *testing.T, open Open) {
+	ctx := context.Background()
+	db := open1(t, open)
+	d := Draft("D1")
+	d.Email, d.ResumeURL = "victim@example.com", "https://example.com/form"
+	mustCreateDraft(t, db, d, "attacker")
+	mustCreateDraft(t, db, Draft("D2"), "other")
+	// The link's token, as the e-mail's job adds it.
+	if err := db.AddDraftToken(ctx, "D1", tokenHash("link")); err != nil {
+		t.Fatal(err)
+	}
+
+	for i, next := range []string{"", tokenHash("link"), tokenHash("other")} {
+		if _, err := db.UpdateDraft(ctx, d, tokenHash("link"), next); err == nil {
+			t.Errorf("UpdateDraft with new token hash %d (none, its own, another draft's) succeeded", i)
+		}
+	}
+	if n := tokensOf(t, db, "D1"); n != 2 {
+		t.Errorf("D1 has %d tokens after refused saves, want its 2", n)
+	}
+
+	victim := d
+	victim.Payload = json.RawMessage(`{"name":"Victim's secret"}`)
+	victim.UpdatedAt = T0.Add(time.Minute)
+	if _, err := db.UpdateDraft(ctx, victim, tokenHash("link"), tokenHash("saved")); err != nil {
+		t.Fatalf("the victim's save: %v", err)
+	}
+	for _, token := range []string{"attacker", "link"} {
+		if got, err := db.DraftByToken(ctx, "site", "form", tokenHash(token), T0); !errors.Is(err, hub.ErrNotFound) {
+			t.Errorf("DraftByToken(%s) after the victim's save = %+v, %v; want ErrNotFound", token, got, err)
+		}
+		if _, err := db.UpdateDraft(ctx, d, tokenHash(token), tokenHash(token+"+")); !errors.Is(err, hub.ErrNotFound) {
+			t.Errorf("UpdateDraft(%s) after the victim's save = %v, want ErrNotFound", token, err)
+		}
+	}
+	victim.Attachments = []hubclient.Attachment{}
+	wantDraft(t, db, "saved", T0, victim)
+	if n := tokensOf(t, db, "D1"); n != 1 {
+		t.Errorf("D1 has %d tokens, want the one saved", n)
+	}
+	if got, err := db.DraftByToken(ctx, "site", "form", tokenHash("other"), T0); err != nil || got.ID != "D2" {
+		t.Errorf("another draft's token = %+v, %v; want D2, untouched", got, err)
+	}
+}
+
 func testDraftTokens(t *testing.T, open Open) {
 	ctx := context.Background()
 	db := open1(t, open)
@@ -472,10 +538,10 @@ func testDraftTokens(t *testing.T, open Open) {
 	wantDraft(t, db, "1b", T0, d)
 	// An update through the new token is one of the same draft.
 	d.Step = "files"
-	if _, err := db.UpdateDraft(ctx, d, tokenHash("1b")); err != nil {
+	if _, err := db.UpdateDraft(ctx, d, tokenHash("1b"), tokenHash("1c")); err != nil {
 		t.Fatalf("UpdateDraft through the second token: %v", err)
 	}
-	wantDraft(t, db, "1", T0, d)
+	wantDraft(t, db, "1c", T0, d)
 
 	if err := db.AddDraftToken(ctx, "none", tokenHash("x")); !errors.Is(err, hub.ErrNotFound) {
 		t.Errorf("AddDraftToken(none) = %v, want ErrNotFound", err)
@@ -490,8 +556,8 @@ func testDraftTokens(t *testing.T, open Open) {
 	if got, err := db.DraftByToken(ctx, "site", "form", tokenHash("2"), T0); err != nil || got.ID != "D2" {
 		t.Errorf("DraftByToken(2) = %+v, %v; want D2", got, err)
 	}
-	if n := tokensOf(t, db, "D1"); n != 2 {
-		t.Errorf("D1 has %d tokens, want 2", n)
+	if n := tokensOf(t, db, "D1"); n != 1 {
+		t.Errorf("D1 has %d tokens, want 1", n)
 	}
 }
 

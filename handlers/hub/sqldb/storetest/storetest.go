@@ -80,6 +80,7 @@ func Run(t *testing.T, open Open) {
 		{"DraftHolds", testDraftHolds},
 		{"DraftHook", testDraftHook},
 		{"DraftTokens", testDraftTokens},
+		{"DraftTokenRetiredBySave", testDraftTokenRetiredBySave},
 		{"DeleteExpiredDrafts", testDeleteExpiredDrafts},
 		{"DraftFinished", testDraftFinished},
 		{"DraftFinishedTogether", testDraftFinishedTogether},
