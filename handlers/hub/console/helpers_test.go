@@ -72,7 +72,13 @@ func newConsole(t *testing.T, change func(*console.Config)) *testConsole {
 	}
 	e := echo.New()
 	con.Register(e)
-	srv := httptest.NewServer(e)
+	// A console with Secure cookies is served as it would be, over HTTPS.
+	srv := httptest.NewUnstartedServer(e)
+	if cfg.Secure {
+		srv.StartTLS()
+	} else {
+		srv.Start()
+	}
 	t.Cleanup(srv.Close)
 	return &testConsole{t: t, db: db, srv: srv}
 }
@@ -85,7 +91,7 @@ type browser struct {
 
 func (tc *testConsole) browser() *browser {
 	jar, _ := cookiejar.New(nil)
-	return &browser{tc: tc, client: &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
+	return &browser{tc: tc, client: &http.Client{Jar: jar, Transport: tc.srv.Client().Transport, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
 }
 
 // response is an answer read whole.
