@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"reflect"
+	"time"
 
 	"github.com/labstack/echo/v4"
 )
@@ -48,13 +49,17 @@ func (s *Server) readJSON(c echo.Context, limit int64, v any) error {
 // the first read, which would invite the client to send what is then
 // refused, and have it see the connection reset rather than the 413. The
 // body left unread must not be taken for the next request, hence the
-// close (which also keeps net/http from reading it to reuse the
-// connection).
+// close; and the connection takes no more reads, or net/http would still
+// wait, once the answer is sent, for up to 256 KiB of a body the client
+// may never send.
 func OverLimit(c echo.Context, limit int64) bool {
 	if c.Request().ContentLength <= limit {
 		return false
 	}
 	c.Response().Header().Set("Connection", "close")
+	// An error means the connection takes no deadlines (HTTP/2), whose
+	// streams need no close.
+	_ = http.NewResponseController(c.Response()).SetReadDeadline(time.Now())
 	return true
 }
 
