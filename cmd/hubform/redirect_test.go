@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/hubform/hubform/handlers/hub/accounts"
+	"github.com/hubform/hubform/handlers/hub/postgres/pgtest"
 )
 
 // redirectForm is a form file whose meta.redirectUrl is REDIRECT.
@@ -25,13 +26,18 @@ const redirectForm = `{"title": "Thanks", "fields": [{"name": "email", "type": "
 // nothing saved). An http or https address and a path are taken.
 func TestRedirectURLRefusesJavaScript(t *testing.T) {
 	t.Parallel()
+	t.Run("sqlite", func(t *testing.T) { t.Parallel(); redirectURLRefusesJavaScript(t, "") })
+	t.Run("postgres", func(t *testing.T) { t.Parallel(); redirectURLRefusesJavaScript(t, pgtest.URL(t)) })
+}
+
+func redirectURLRefusesJavaScript(t *testing.T, dbURL string) {
 	ctx := context.Background()
 	forms := t.TempDir()
 	os.MkdirAll(filepath.Join(forms, "acme"), 0o755)
 	if err := os.WriteFile(filepath.Join(forms, "acme", "bad.json"), []byte(strings.Replace(redirectForm, "REDIRECT", "javascript:alert(document.domain)", 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	h := serveInProcess(t, hubConfig{data: t.TempDir(), forms: forms})
+	h := serveInProcess(t, hubConfig{data: t.TempDir(), db: dbURL, forms: forms})
 	base := strings.TrimSuffix(h.URL, "/v1")
 
 	// The forms directory: the file is not served.

@@ -14,7 +14,11 @@ import (
 // another site could: refused, since a token in a URL ends in logs and
 // Referer headers. In the header a script sends, the same token passes.
 func TestCSRFTokenNotTakenFromTheQuery(t *testing.T) {
-	tc := newConsole(t, nil)
+	onBothDatabases(t, csrfTokenNotTakenFromTheQuery)
+}
+
+func csrfTokenNotTakenFromTheQuery(t *testing.T, dbURL string) {
+	tc := newConsoleOn(t, dbURL, nil)
 	b := tc.browser()
 	if res := b.signIn(janeEmail, janePassword); res.status != http.StatusSeeOther {
 		t.Fatalf("sign-in: %d", res.status)
@@ -44,7 +48,11 @@ func TestCSRFTokenNotTakenFromTheQuery(t *testing.T) {
 // token the victim's sign-in page carried before they signed in. Each is
 // refused; the victim's own token passes.
 func TestCSRFTokenBoundToTheSession(t *testing.T) {
-	tc := newConsole(t, nil)
+	onBothDatabases(t, csrfTokenBoundToTheSession)
+}
+
+func csrfTokenBoundToTheSession(t *testing.T, dbURL string) {
+	tc := newConsoleOn(t, dbURL, nil)
 	victim := tc.browser()
 	before := victim.csrf(console.SignInPath)
 	if res := victim.do(http.MethodPost, console.SignInPath, url.Values{"email": {janeEmail}, "password": {janePassword}, "_csrf": {before}}, nil); res.status != http.StatusSeeOther {
