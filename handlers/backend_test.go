@@ -36,7 +36,11 @@ const (
 		"hub": {"uniqueFields": ["email"], "minSeconds": 0}}`
 	redirectForm = `{"fields": [{"name": "email", "type": "email", "label": "Email"}], "steps": [{"id": "s", "fields": ["email"]}],
 		"meta": {"redirectUrl": "https://owner.example/thanks?from=form"}}`
-	badRedirectForm = `{"fields": [{"name": "email", "type": "email", "label": "Email"}], "steps": [{"id": "s", "fields": ["email"]}],
+	// badRedirectForm is served by the hub without a redirect, which it
+	// would refuse, and reaches the app as badRedirectSchema: what a hub
+	// that does not check it would send.
+	badRedirectForm   = `{"fields": [{"name": "email", "type": "email", "label": "Email"}], "steps": [{"id": "s", "fields": ["email"]}]}`
+	badRedirectSchema = `{"fields": [{"name": "email", "type": "email", "label": "Email"}], "steps": [{"id": "s", "fields": ["email"]}],
 		"meta": {"redirectUrl": "javascript:alert(1)"}}`
 	prefillForm = `{"fields": [
 		{"name": "name", "type": "text", "label": "Name"},
@@ -70,6 +74,11 @@ func newBackend(t *testing.T, configure ...func(*handlers.Config)) *backend {
 	target, _ := url.Parse(b.hub.Server.URL)
 	proxy := httputil.NewSingleHostReverseProxy(target)
 	recorder := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet && strings.HasPrefix(r.URL.Path, "/v1/acme/badredirect") {
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, badRedirectSchema)
+			return
+		}
 		if strings.HasSuffix(r.URL.Path, "/submit") {
 			data, _ := io.ReadAll(r.Body)
 			var body map[string]json.RawMessage
@@ -228,7 +237,8 @@ func TestRedirectAfterSuccess(t *testing.T) {
 	if res.Header.Get("HX-Redirect") != "" || !strings.Contains(html, "hubform-field-error") {
 		t.Errorf("an invalid post was redirected: %q, %s", res.Header.Get("HX-Redirect"), html)
 	}
-	// A redirect that is not an http or https page is ignored.
+	// A javascript: redirect, sent by a hub that does not refuse it, is
+	// ignored.
 	res, html = b.send(t, "/hubform/acme/badredirect/submit", false, part{name: "email", value: "c@example.com"})
 	if res.StatusCode != http.StatusOK || res.Header.Get("Location") != "" || !strings.Contains(html, "data-vendor-hubform-submitted") {
 		t.Errorf("javascript: redirect: %d, Location %q", res.StatusCode, res.Header.Get("Location"))

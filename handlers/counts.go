@@ -63,9 +63,9 @@ func (h *Handler) countView(f Form, schema *hubclient.Schema) {
 func (h *Handler) event(c echo.Context) error {
 	r := c.Request()
 	f := formOf(c)
-	r.Body = http.MaxBytesReader(c.Response(), r.Body, 4<<10)
+	limitBody(c, 4<<10)
 	if err := r.ParseForm(); err != nil {
-		return c.NoContent(http.StatusBadRequest)
+		return c.NoContent(statusOf(err))
 	}
 	event, step := r.PostForm.Get("event"), r.PostForm.Get("step")
 	switch event {

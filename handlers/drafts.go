@@ -57,7 +57,7 @@ func (h *Handler) save(c echo.Context) error {
 		return h.respond(c, http.StatusForbidden, p, components.Closed(p))
 	}
 	texts := components.TextsFor(schema, p.Locale)
-	r.Body = http.MaxBytesReader(c.Response(), r.Body, h.cfg.MaxPostBytes)
+	limitBody(c, h.cfg.MaxPostBytes)
 	posted, files, err := h.readPost(r, schema)
 	if r.MultipartForm != nil {
 		defer r.MultipartForm.RemoveAll()
@@ -65,10 +65,10 @@ func (h *Handler) save(c echo.Context) error {
 	if err != nil {
 		h.cfg.Logger.Info("draft not saved: the post cannot be read", "site", f.Site, "form", f.Slug, "error", err)
 		if autosave {
-			return c.NoContent(http.StatusBadRequest)
+			return c.NoContent(statusOf(err))
 		}
 		p.State = components.State{SaveError: texts.T("saveFailed")}
-		return h.respond(c, http.StatusBadRequest, p, components.HubForm(p))
+		return h.respond(c, statusOf(err), p, components.HubForm(p))
 	}
 	autosave = autosave || r.PostFormValue(AutosaveField) != ""
 	if !schema.Meta.Resume {

@@ -27,10 +27,10 @@ func (h *Handler) logic(c echo.Context) error {
 		h.cfg.Logger.Warn("logic update failed: the form's schema cannot be fetched", "site", f.Site, "form", f.Slug, "error", err)
 		return c.NoContent(http.StatusBadGateway)
 	}
-	r.Body = http.MaxBytesReader(c.Response(), r.Body, maxLogicPost)
+	limitBody(c, maxLogicPost)
 	if err := r.ParseForm(); err != nil {
 		h.cfg.Logger.Info("logic post refused", "site", f.Site, "form", f.Slug, "error", err)
-		return c.NoContent(http.StatusBadRequest)
+		return c.NoContent(statusOf(err))
 	}
 	posted := map[string][]string{}
 	for _, name := range fieldNames(schema) {

@@ -47,14 +47,14 @@ func (h *Handler) submit(c echo.Context) error {
 	texts := components.TextsFor(schema, p.Locale)
 	htmx := r.Header.Get("HX-Request") == "true"
 
-	r.Body = http.MaxBytesReader(c.Response(), r.Body, h.cfg.MaxPostBytes)
+	limitBody(c, h.cfg.MaxPostBytes)
 	posted, files, err := h.readPost(r, schema)
 	if r.MultipartForm != nil {
 		defer r.MultipartForm.RemoveAll()
 	}
 	if err != nil {
 		status, message := http.StatusBadRequest, texts.T("postUnreadable")
-		if tooLarge := (*http.MaxBytesError)(nil); errors.As(err, &tooLarge) {
+		if tooLarge(err) {
 			status = http.StatusRequestEntityTooLarge
 			message = strings.ReplaceAll(texts.T("postTooLarge"), "{max}", strconv.FormatInt(h.cfg.MaxPostBytes>>20, 10))
 		}

@@ -77,9 +77,9 @@ func (h *Handler) uploadURL(c echo.Context) error {
 	if schema.Meta.Closed {
 		return refuse(http.StatusForbidden, texts, "closed")
 	}
-	r.Body = http.MaxBytesReader(c.Response(), r.Body, 64<<10)
+	limitBody(c, 64<<10)
 	if err := r.ParseForm(); err != nil {
-		return refuse(http.StatusBadRequest, texts, "postUnreadable")
+		return refuse(statusOf(err), texts, "postUnreadable")
 	}
 	field := schema.Field(r.PostForm.Get(uploadField))
 	size, sizeErr := strconv.ParseInt(r.PostForm.Get(uploadSize), 10, 64)
@@ -127,9 +127,9 @@ func (h *Handler) inParts(c echo.Context, call partsCall) error {
 	refuse := func(status int, key string) error {
 		return c.JSON(status, uploadAnswer{Error: texts.T(key)})
 	}
-	r.Body = http.MaxBytesReader(c.Response(), r.Body, 1<<20)
+	limitBody(c, 1<<20)
 	if err := r.ParseForm(); err != nil {
-		return refuse(http.StatusBadRequest, "postUnreadable")
+		return refuse(statusOf(err), "postUnreadable")
 	}
 	a, ok := h.stamps.attachment(f, r.PostForm.Get(hubclient.IdempotencyKeyField), r.PostForm.Get(uploadField), r.PostForm.Get(uploadTicket))
 	if !ok {

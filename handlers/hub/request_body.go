@@ -12,14 +12,19 @@ import (
 	"net/http"
 	"os"
 	"reflect"
+	"time"
 
 	"github.com/labstack/echo/v4"
 )
 
 // readJSON decodes a JSON request body of at most limit bytes into v, or
-// answers 415, 413 or 400 and returns the answer's error.
+// answers 413, 415 or 400 and returns the answer's error. A body declared
+// longer than limit is refused before any of it is read (see OverLimit).
 func (s *Server) readJSON(c echo.Context, limit int64, v any) error {
 	r := c.Request()
+	if OverLimit(c, limit) {
+		return &Error{Status: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf("body larger than %d bytes", limit)}
+	}
 	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != "application/json" {
 		return &Error{Status: http.StatusUnsupportedMediaType, Message: "send the body as application/json"}
 	}
@@ -35,6 +40,45 @@ func (s *Server) readJSON(c echo.Context, limit int64, v any) error {
 		return &Error{Status: http.StatusBadRequest, Message: "malformed JSON: " + jsonError(data, err)}
 	}
 	return nil
+}
+
+// OverLimit reports whether the request declares, in its Content-Length, a
+// body longer than limit; if so it marks the answer to close the
+// connection. A route checks it before reading any of the body: net/http
+// answers "100 Continue" to a client that sent "Expect: 100-continue" at
+// the first read, which would invite the client to send what is then
+// refused, and have it see the connection reset rather than the 413. The
+// body left unread must not be taken for the next request, hence the
+// close; and the connection takes no more reads, or net/http would still
+// wait, once the answer is sent, for up to 256 KiB of a body the client
+// may never send.
+func OverLimit(c echo.Context, limit int64) bool {
+	if c.Request().ContentLength <= limit {
+		return false
+	}
+	c.Response().Header().Set("Connection", "close")
+	// An error means the connection takes no deadlines (HTTP/2), whose
+	// streams need no close.
+	_ = http.NewResponseController(c.Response()).SetReadDeadline(time.Now())
+	return true
+}
+
+// LimitBody is the middleware of routes whose request bodies may be at
+// most limit bytes: a body declared longer is answered 413 before any of
+// it is read (OverLimit), and a longer one sent without its length is cut
+// at limit by http.MaxBytesReader, whose error the route's reading meets.
+// The 413 is an *Error, for the surface's own error handler to answer.
+func LimitBody(limit int64, message string) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			if OverLimit(c, limit) {
+				return &Error{Status: http.StatusRequestEntityTooLarge, Message: message}
+			}
+			r := c.Request()
+			r.Body = http.MaxBytesReader(c.Response(), r.Body, limit)
+			return next(c)
+		}
+	}
 }
 
 // bodyFailed answers a request whose body could not be read: 408 when the

@@ -259,6 +259,9 @@ func (a *API) putDraft(c echo.Context) error {
 	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != echo.MIMEApplicationJSON {
 		return &hub.Error{Status: http.StatusUnsupportedMediaType, Message: "send the form file as application/json"}
 	}
+	if hub.OverLimit(c, maxFormBody) {
+		return &hub.Error{Status: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf("the form file is larger than %d bytes", maxFormBody-1)}
+	}
 	body, err := io.ReadAll(http.MaxBytesReader(c.Response(), r.Body, maxFormBody))
 	var tooLarge *http.MaxBytesError
 	switch {

@@ -2,6 +2,7 @@ package admin
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 
@@ -51,12 +52,18 @@ type Erased struct {
 	people.Erased
 }
 
+// maxEraseBody caps the body of an erasure, one address in JSON.
+const maxEraseBody = 4096
+
 // erasePerson deletes every submission of the token's workspace that holds
 // the address the body names, their files and pending deliveries, and
 // records the count in the audit log without the address.
 func (a *API) erasePerson(c echo.Context) error {
 	var req EraseRequest
-	body, err := io.ReadAll(io.LimitReader(c.Request().Body, 4096))
+	if hub.OverLimit(c, maxEraseBody) {
+		return &hub.Error{Status: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf("body larger than %d bytes", maxEraseBody)}
+	}
+	body, err := io.ReadAll(io.LimitReader(c.Request().Body, maxEraseBody))
 	if err == nil {
 		err = json.Unmarshal(body, &req)
 	}

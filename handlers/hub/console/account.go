@@ -40,7 +40,7 @@ func (con *Console) accountPage(c echo.Context) error {
 
 func (con *Console) renderAccount(c echo.Context, status int, p accountProps) error {
 	ctx := c.Request().Context()
-	p.CSRF, p.Email, p.Current = csrfToken(c), userEmail(c), con.sessions.GetString(ctx, sessionID)
+	p.CSRF, p.Email, p.Current = con.csrfToken(c), userEmail(c), con.sessions.GetString(ctx, sessionID)
 	if p.Zone == "" {
 		p.Zone = con.location(ctx).String()
 	}
@@ -140,7 +140,7 @@ type resetProps struct {
 }
 
 func (con *Console) resetPage(c echo.Context) error {
-	return con.render(c, http.StatusOK, resetPageView(resetProps{CSRF: csrfToken(c), Path: resetPath}))
+	return con.render(c, http.StatusOK, resetPageView(resetProps{CSRF: con.csrfToken(c), Path: resetPath}))
 }
 
 // requestReset takes a request for a reset link. It answers the same
@@ -149,7 +149,7 @@ func (con *Console) resetPage(c echo.Context) error {
 // limited per client address and per e-mail address, as sign-ins are.
 func (con *Console) requestReset(c echo.Context) error {
 	ctx := c.Request().Context()
-	p := resetProps{CSRF: csrfToken(c), Path: resetPath, Email: c.FormValue("email")}
+	p := resetProps{CSRF: con.csrfToken(c), Path: resetPath, Email: c.FormValue("email")}
 	email, err := accounts.NormalizeEmail(p.Email)
 	if err != nil {
 		p.Problem = "Give the e-mail address you sign in with, such as ann@example.com."
@@ -211,7 +211,7 @@ func (con *Console) resetLinkPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return con.render(c, http.StatusOK, resetLinkPageView(resetProps{CSRF: csrfToken(c), Path: resetPath + "/" + c.Param("token"), Email: email}))
+	return con.render(c, http.StatusOK, resetLinkPageView(resetProps{CSRF: con.csrfToken(c), Path: resetPath + "/" + c.Param("token"), Email: email}))
 }
 
 // resetPassword uses a reset link: the user takes the new password, every
@@ -228,7 +228,7 @@ func (con *Console) resetPassword(c echo.Context) error {
 		return err
 	}
 	if problem != "" {
-		return con.render(c, http.StatusUnprocessableEntity, resetLinkPageView(resetProps{CSRF: csrfToken(c), Path: resetPath + "/" + c.Param("token"), Email: email, Problem: problem}))
+		return con.render(c, http.StatusUnprocessableEntity, resetLinkPageView(resetProps{CSRF: con.csrfToken(c), Path: resetPath + "/" + c.Param("token"), Email: email, Problem: problem}))
 	}
 	if email, err = con.cfg.Users.ResetPassword(ctx, hashed, hash, con.cfg.Now()); errors.Is(err, hub.ErrNotFound) {
 		return invalidReset

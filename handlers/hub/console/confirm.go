@@ -54,7 +54,7 @@ func (con *Console) confirmed(c echo.Context, q confirmation) (bool, error) {
 			q.Values = append(q.Values, [2]string{name, v})
 		}
 	}
-	q.Path, q.CSRF = c.Request().URL.Path, csrfToken(c)
+	q.Path, q.CSRF = c.Request().URL.Path, con.csrfToken(c)
 	if c.Request().Header.Get("HX-Request") != "" {
 		h := c.Response().Header()
 		h.Set("HX-Retarget", "#content")

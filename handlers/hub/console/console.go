@@ -25,7 +25,6 @@ import (
 
 	"github.com/alexedwards/scs/v2"
 	"github.com/labstack/echo/v4"
-	"github.com/labstack/echo/v4/middleware"
 
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/accounts"
@@ -158,7 +157,6 @@ type Config struct {
 type Console struct {
 	cfg      Config
 	sessions *scs.SessionManager
-	csrf     echo.MiddlewareFunc
 }
 
 // Session keys: the signed-in user's address, and the id of the session's
@@ -193,39 +191,43 @@ func New(cfg Config) (*Console, error) {
 	// nothing a browser could present.
 	sm.HashTokenInStore = true
 	sm.Cookie = scs.SessionCookie{
-		Name: "hubform_console", Path: Path, HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: cfg.Secure, Persist: true,
+		Name: SessionCookie, Path: Path, HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: cfg.Secure, Persist: true,
+	}
+	if cfg.Secure {
+		// Over HTTPS the cookie takes the __Host- prefix, which browsers
+		// accept only from the hub itself, Secure, for the whole host
+		// (Path=/) and without Domain: a sibling subdomain or a page over
+		// plain HTTP cannot plant a session, nor its CSRF token, in a
+		// browser.
+		sm.Cookie.Name, sm.Cookie.Path = SecureSessionCookie, "/"
 	}
 	sm.ErrorFunc = func(w http.ResponseWriter, r *http.Request, err error) {
 		cfg.Logger.ErrorContext(r.Context(), "console session", slog.String("path", r.URL.Path), slog.Any("error", err))
 		http.Error(w, "The console cannot serve this request right now; try again later.", http.StatusInternalServerError)
 	}
-	csrf := middleware.CSRFWithConfig(middleware.CSRFConfig{
-		TokenLookup: "form:" + csrfField + ",header:X-CSRF-Token",
-		CookieName:  "hubform_csrf", CookiePath: Path, CookieHTTPOnly: true, CookieSecure: cfg.Secure,
-		CookieSameSite: http.SameSiteLaxMode, CookieMaxAge: int(cfg.Lifetime.Seconds()),
-		ErrorHandler: func(err error, c echo.Context) error {
-			cfg.Logger.InfoContext(c.Request().Context(), "console post refused by CSRF protection",
-				slog.String("path", c.Request().URL.Path), slog.String("client", c.RealIP()), slog.Any("error", err))
-			return c.String(http.StatusForbidden, "This form has expired or came from another site. Reload the page and try again.")
-		},
-	})
-	return &Console{cfg: cfg, sessions: sm, csrf: csrf}, nil
+	return &Console{cfg: cfg, sessions: sm}, nil
 }
 
-// csrfField is the name of the form field carrying the CSRF token.
-const csrfField = "_csrf"
+// Names of the session's cookie: over HTTPS (Config.Secure) the second.
+const (
+	SessionCookie       = "hubform_console"
+	SecureSessionCookie = "__Host-hubform_console"
+)
 
 // maxBody caps every console request body. It comes before the CSRF check,
 // which parses a posted form whole. A form file may be 1 MiB, which
 // URL-encoding can make three times as long.
-const maxBody = "3M"
+const maxBody = 3 << 20
+
+// bodyTooLarge answers a request whose body is over maxBody.
+var bodyTooLarge = &hub.Error{Status: http.StatusRequestEntityTooLarge, Message: "This request is larger than the console accepts (3 MiB)."}
 
 // Register adds the console's routes to e, on a group that requires a
 // signed-in user except for the routes in public. The session is checked
 // before the CSRF token, so that a post without a session is answered 401
 // whatever it carries.
 func (con *Console) Register(e *echo.Echo) {
-	g := e.Group(Path, middleware.BodyLimit(maxBody), securityHeaders, hub.Answer(con.writeError), con.loadSession, con.requireUser, con.authorize, con.csrf)
+	g := e.Group(Path, securityHeaders, hub.Answer(con.writeError), hub.LimitBody(maxBody, bodyTooLarge.Message), con.loadSession, con.requireUser, con.authorize, con.checkCSRF)
 	g.GET("/static/*", serveStatic)
 	g.GET("/sign-in", con.signInPage)
 	g.POST("/sign-in", con.signIn)
@@ -386,12 +388,6 @@ func securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 		h.Set("Content-Security-Policy", "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'; form-action 'self'; base-uri 'none'")
 		return next(c)
 	}
-}
-
-// csrfToken returns the token the page's forms must carry.
-func csrfToken(c echo.Context) string {
-	t, _ := c.Get(middleware.DefaultCSRFConfig.ContextKey).(string)
-	return t
 }
 
 // minutes describes d in whole minutes, rounded up, for people.

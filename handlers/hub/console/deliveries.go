@@ -81,7 +81,7 @@ func (con *Console) deliveriesPage(c echo.Context) error {
 	if err != nil {
 		return hub.Internal("listing deliveries", err)
 	}
-	p := deliveriesProps{CSRF: csrfToken(c), Site: site, Slug: slug, Submission: c.QueryParam("submission")}
+	p := deliveriesProps{CSRF: con.csrfToken(c), Site: site, Slug: slug, Submission: c.QueryParam("submission")}
 	p.Retried, _ = strconv.ParseInt(c.QueryParam("retried"), 10, 64)
 	for _, d := range list {
 		if p.Submission == "" || d.SubmissionID == p.Submission {

@@ -20,9 +20,21 @@ import (
 	"github.com/hubform/hubform/handlers/hub/console"
 	"github.com/hubform/hubform/handlers/hub/delivery"
 	"github.com/hubform/hubform/handlers/hub/delivery/mailpittest"
+	"github.com/hubform/hubform/handlers/hub/postgres"
+	"github.com/hubform/hubform/handlers/hub/postgres/pgtest"
 	"github.com/hubform/hubform/handlers/hub/sqldb"
 	"github.com/hubform/hubform/handlers/hub/sqlite"
 )
+
+// TestMain stops the PostgreSQL server pgtest may have started.
+func TestMain(m *testing.M) { pgtest.Main(m) }
+
+// onBothDatabases runs test on SQLite and, in a subtest of its own, on
+// PostgreSQL: each gets the URL to give newConsoleOn.
+func onBothDatabases(t *testing.T, test func(t *testing.T, dbURL string)) {
+	t.Run("sqlite", func(t *testing.T) { test(t, "") })
+	t.Run("postgres", func(t *testing.T) { test(t, pgtest.URL(t)) })
+}
 
 const (
 	janeEmail    = "jane@example.com"
@@ -40,7 +52,20 @@ type testConsole struct {
 // adjusts the configuration.
 func newConsole(t *testing.T, change func(*console.Config)) *testConsole {
 	t.Helper()
-	db, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "hub.db"))
+	return newConsoleOn(t, "", change)
+}
+
+// newConsoleOn is newConsole on the PostgreSQL database at dbURL, or on
+// SQLite when it is "".
+func newConsoleOn(t *testing.T, dbURL string, change func(*console.Config)) *testConsole {
+	t.Helper()
+	var db *sqldb.DB
+	var err error
+	if dbURL == "" {
+		db, err = sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "hub.db"))
+	} else {
+		db, err = postgres.Open(context.Background(), dbURL)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +97,13 @@ func newConsole(t *testing.T, change func(*console.Config)) *testConsole {
 	}
 	e := echo.New()
 	con.Register(e)
-	srv := httptest.NewServer(e)
+	// A console with Secure cookies is served as it would be, over HTTPS.
+	srv := httptest.NewUnstartedServer(e)
+	if cfg.Secure {
+		srv.StartTLS()
+	} else {
+		srv.Start()
+	}
 	t.Cleanup(srv.Close)
 	return &testConsole{t: t, db: db, srv: srv}
 }
@@ -85,7 +116,7 @@ type browser struct {
 
 func (tc *testConsole) browser() *browser {
 	jar, _ := cookiejar.New(nil)
-	return &browser{tc: tc, client: &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
+	return &browser{tc: tc, client: &http.Client{Jar: jar, Transport: tc.srv.Client().Transport, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
 }
 
 // response is an answer read whole.

@@ -90,7 +90,7 @@ func (con *Console) inbox(c echo.Context) error {
 		return err
 	}
 	q, f, problem := inbox.ParseQuery(form, c.QueryParams(), con.location(c.Request().Context()))
-	p := inboxProps{CSRF: csrfToken(c), Site: form.Site, Slug: form.Slug, Title: inbox.Title(form), Query: q, Error: problem,
+	p := inboxProps{CSRF: con.csrfToken(c), Site: form.Site, Slug: form.Slug, Title: inbox.Title(form), Query: q, Error: problem,
 		Path: inboxPath(form.Site, form.Slug), Return: q.Values().Encode()}
 	if problem != "" {
 		return con.render(c, http.StatusBadRequest, inboxPage(p))
@@ -143,7 +143,7 @@ func (con *Console) submission(c echo.Context) error {
 		return err
 	}
 	schema := con.cfg.Inbox.SchemaOf(c.Request().Context(), form, s)
-	p := submissionProps{CSRF: csrfToken(c), Title: inbox.Title(form), Inbox: inboxPath(form.Site, form.Slug), Sub: s,
+	p := submissionProps{CSRF: con.csrfToken(c), Title: inbox.Title(form), Inbox: inboxPath(form.Site, form.Slug), Sub: s,
 		Created: formatTime(s.CreatedAt, con.location(c.Request().Context())), Values: inbox.Values(s.Payload, inbox.Labels(schema))}
 	p.PDF = p.Inbox + "/" + s.ID + "/pdf"
 	for i, a := range s.Attachments {

@@ -51,7 +51,7 @@ func (con *Console) renderMembers(c echo.Context, status int, p membersProps) er
 	if err != nil {
 		return hub.Internal("listing members", err)
 	}
-	p.CSRF, p.Workspace, p.Self, p.Members = csrfToken(c), m.Workspace, userEmail(c), members
+	p.CSRF, p.Workspace, p.Self, p.Members = con.csrfToken(c), m.Workspace, userEmail(c), members
 	p.Invites = con.cfg.Signup != SignupClosed
 	if p.InviteRole == "" {
 		p.InviteRole = accounts.Editor
@@ -206,7 +206,7 @@ func (con *Console) openInvitation(c echo.Context) (invitationProps, error) {
 	if err != nil && !errors.Is(err, hub.ErrNotFound) {
 		return invitationProps{}, hub.Internal("looking up a user", err)
 	}
-	return invitationProps{CSRF: csrfToken(c), Path: invitationsPath + "/" + token, Invitation: inv, NewUser: err != nil}, nil
+	return invitationProps{CSRF: con.csrfToken(c), Path: invitationsPath + "/" + token, Invitation: inv, NewUser: err != nil}, nil
 }
 
 func (con *Console) invitationPage(c echo.Context) error {

@@ -40,7 +40,7 @@ func (con *Console) peoplePage(c echo.Context) error {
 }
 
 func (con *Console) renderPeople(c echo.Context, status int, p peopleProps) error {
-	p.CSRF, p.Workspace = csrfToken(c), memberOf(c).Workspace
+	p.CSRF, p.Workspace = con.csrfToken(c), memberOf(c).Workspace
 	return con.render(c, status, peoplePageView(p))
 }
 

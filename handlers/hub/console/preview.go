@@ -57,7 +57,7 @@ func (con *Console) previewOf(c echo.Context, site, slug string, body []byte, lo
 	submit := formURL(site, slug) + "/preview/submit"
 	p.Form = &components.HubFormProps{
 		SiteID: site, FormSlug: slug, Locale: p.Locale, InitialSchema: s,
-		Routes: components.Routes{Load: formURL(site, slug), Submit: submit, CSRFField: csrfField, CSRFToken: csrfToken(c)},
+		Routes: components.Routes{Load: formURL(site, slug), Submit: submit, CSRFField: csrfField, CSRFToken: con.csrfToken(c)},
 	}
 	return p
 }

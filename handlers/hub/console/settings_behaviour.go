@@ -57,13 +57,12 @@ func editRedirect(d *draft, text string) error {
 }
 
 // isWebPage reports whether s is an absolute http or https URL with a
-// host, which a browser can be sent to.
+// host, which a browser can be sent to. The schema also takes a path
+// (hubclient.ValidRedirect), for the app that shows the form; the hub's
+// own page would find it on the hub, so the settings ask for a full
+// address.
 func isWebPage(s string) bool {
-	if strings.ContainsFunc(s, func(r rune) bool { return r <= ' ' || r == 0x7f }) {
-		return false
-	}
-	u, err := url.Parse(s)
-	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" && u.User == nil
+	return hubclient.ValidRedirect(s) && !strings.HasPrefix(s, "/")
 }
 
 // autoresponder returns the form's confirmation e-mail, nil when it has

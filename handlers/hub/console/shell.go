@@ -156,7 +156,7 @@ func (con *Console) shell(c echo.Context) (*shell, error) {
 	ctx := c.Request().Context()
 	u, _ := c.Get(userKey).(accounts.User)
 	s := &shell{
-		Email: u.Email, CSRF: csrfToken(c), Member: memberOf(c), Path: c.Request().URL.Path,
+		Email: u.Email, CSRF: con.csrfToken(c), Member: memberOf(c), Path: c.Request().URL.Path,
 		Location: con.location(ctx), Deliveries: con.cfg.Deliveries != nil, People: con.cfg.People != nil,
 	}
 	ms, err := con.memberships(c)

@@ -21,7 +21,7 @@ func (con *Console) signInPage(c echo.Context) error {
 	if con.sessions.GetString(c.Request().Context(), sessionUser) != "" {
 		return c.Redirect(http.StatusSeeOther, Path)
 	}
-	return con.render(c, http.StatusOK, signInPage(signInProps{CSRF: csrfToken(c), SSO: con.cfg.OIDC != nil, Signup: con.cfg.Signup == SignupOpen}))
+	return con.render(c, http.StatusOK, signInPage(signInProps{CSRF: con.csrfToken(c), SSO: con.cfg.OIDC != nil, Signup: con.cfg.Signup == SignupOpen}))
 }
 
 // signIn checks the posted e-mail address and password. Attempts are
@@ -31,7 +31,7 @@ func (con *Console) signInPage(c echo.Context) error {
 // signing in for a window.
 func (con *Console) signIn(c echo.Context) error {
 	ctx := c.Request().Context()
-	p := signInProps{CSRF: csrfToken(c), Email: c.FormValue("email"), SSO: con.cfg.OIDC != nil, Signup: con.cfg.Signup == SignupOpen}
+	p := signInProps{CSRF: con.csrfToken(c), Email: c.FormValue("email"), SSO: con.cfg.OIDC != nil, Signup: con.cfg.Signup == SignupOpen}
 	email, emailErr := accounts.NormalizeEmail(p.Email)
 	password := c.FormValue("password")
 
@@ -75,6 +75,8 @@ func (con *Console) startSession(c echo.Context, email, workspace string) error 
 	if err := con.sessions.RenewToken(ctx); err != nil {
 		return hub.Internal("renewing a session", err)
 	}
+	// Nor its CSRF token: the next page makes the session a new one.
+	con.sessions.Remove(ctx, sessionCSRF)
 	now := con.cfg.Now()
 	s := accounts.Session{ID: accounts.NewLinkToken(), Email: email, CreatedAt: now, LastSeenAt: now, Client: c.RealIP(), UserAgent: c.Request().UserAgent()}
 	if err := con.cfg.Users.CreateUserSession(ctx, s); err != nil {

@@ -57,7 +57,7 @@ func (con *Console) signupPage(c echo.Context) error {
 	if con.cfg.Signup != SignupOpen {
 		return noSignup
 	}
-	return con.render(c, http.StatusOK, signupPageView(signupProps{CSRF: csrfToken(c), Path: signupPath}))
+	return con.render(c, http.StatusOK, signupPageView(signupProps{CSRF: con.csrfToken(c), Path: signupPath}))
 }
 
 // requestSignup sends a link that confirms the address. It answers the
@@ -68,7 +68,7 @@ func (con *Console) requestSignup(c echo.Context) error {
 		return noSignup
 	}
 	ctx := c.Request().Context()
-	p := signupProps{CSRF: csrfToken(c), Path: signupPath, Email: c.FormValue("email")}
+	p := signupProps{CSRF: con.csrfToken(c), Path: signupPath, Email: c.FormValue("email")}
 	email, err := accounts.NormalizeEmail(p.Email)
 	if err != nil {
 		p.Problem = "Give your e-mail address, such as ann@example.com."
@@ -113,7 +113,7 @@ func (con *Console) signupLinkPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return con.render(c, http.StatusOK, signupLinkPageView(signupProps{CSRF: csrfToken(c), Path: signupPath + "/" + c.Param("token"), Email: email}))
+	return con.render(c, http.StatusOK, signupLinkPageView(signupProps{CSRF: con.csrfToken(c), Path: signupPath + "/" + c.Param("token"), Email: email}))
 }
 
 // completeSignup creates the account and its workspace, and signs in.
@@ -127,7 +127,7 @@ func (con *Console) completeSignup(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	p := signupProps{CSRF: csrfToken(c), Path: signupPath + "/" + c.Param("token"), Email: email, Workspace: c.FormValue("workspace")}
+	p := signupProps{CSRF: con.csrfToken(c), Path: signupPath + "/" + c.Param("token"), Email: email, Workspace: c.FormValue("workspace")}
 	if !accounts.ValidWorkspaceName(p.Workspace) {
 		p.Problem = "Name your workspace with 1 to 64 letters, digits, '.', '_' or '-'."
 		return con.render(c, http.StatusUnprocessableEntity, signupLinkPageView(p))

@@ -85,7 +85,7 @@ func (con *Console) ssoCallback(c echo.Context) error {
 	}
 	fail := func(why string, err error) error {
 		con.cfg.Logger.WarnContext(ctx, "single sign-on refused", slog.String("why", why), slog.Any("error", err), slog.String("client", c.RealIP()))
-		return con.render(c, http.StatusUnauthorized, signInPage(signInProps{CSRF: csrfToken(c), SSO: true, Signup: con.cfg.Signup == SignupOpen, Error: "Single sign-on did not work: " + why + "."}))
+		return con.render(c, http.StatusUnauthorized, signInPage(signInProps{CSRF: con.csrfToken(c), SSO: true, Signup: con.cfg.Signup == SignupOpen, Error: "Single sign-on did not work: " + why + "."}))
 	}
 	if e := c.QueryParam("error"); e != "" {
 		// The provider's code goes to the log: a link could put any words

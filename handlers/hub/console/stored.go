@@ -46,7 +46,7 @@ func (con *Console) sitesPage(c echo.Context) error {
 }
 
 func (con *Console) renderSites(c echo.Context, status int, create createProps) error {
-	create.CSRF = csrfToken(c)
+	create.CSRF = con.csrfToken(c)
 	return con.render(c, status, sitesPage(sitesProps{Create: create}))
 }
 
@@ -199,7 +199,7 @@ func (con *Console) formPage(c echo.Context) error {
 // loadForm reads the form's record and versions, or returns a 404.
 func (con *Console) loadForm(c echo.Context, site, slug string) (formProps, error) {
 	ctx := c.Request().Context()
-	p := formProps{CSRF: csrfToken(c), Site: site, Slug: slug}
+	p := formProps{CSRF: con.csrfToken(c), Site: site, Slug: slug}
 	var err error
 	if p.Record, err = con.cfg.Store.FormRecord(ctx, site, slug); err != nil {
 		return p, con.formError(err)

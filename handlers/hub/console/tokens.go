@@ -46,7 +46,7 @@ func (con *Console) renderTokens(c echo.Context, status int, p tokensProps) erro
 	if err != nil {
 		return hub.Internal("listing tokens", err)
 	}
-	p.CSRF, p.Workspace, p.Tokens = csrfToken(c), ws, tokens
+	p.CSRF, p.Workspace, p.Tokens = con.csrfToken(c), ws, tokens
 	if p.Scope == "" {
 		p.Scope = accounts.ScopeSubmissionsRead
 	}

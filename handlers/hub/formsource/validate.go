@@ -179,6 +179,11 @@ func (v *validator) meta() {
 	default:
 		v.addf("meta.captchaProvider", "meta.captchaProvider: %q is not %q or %q", m.CaptchaProvider, hubclient.CaptchaTurnstile, hubclient.CaptchaRecaptchaV3)
 	}
+	// Clients send the visitor there: a javascript: URL would run in the
+	// page of whoever shows the form.
+	if m.RedirectURL != "" && !hubclient.ValidRedirect(m.RedirectURL) {
+		v.addf("meta.redirectUrl", "meta.redirectUrl: %q is not an http or https address nor a path starting with a single \"/\"", m.RedirectURL)
+	}
 }
 
 func (v *validator) translations() {

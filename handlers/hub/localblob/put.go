@@ -272,6 +272,11 @@ func (b *bodyReader) Read(p []byte) (int, error) {
 // refuse answers with status code and the JSON error body of the hub's
 // routes.
 func refuse(w http.ResponseWriter, code int, msg string) {
+	// The body of a refused upload is mostly unread: the connection
+	// closes rather than read it, or take it for the next request
+	// (hub.OverLimit).
+	w.Header().Set("Connection", "close")
+	_ = http.NewResponseController(w).SetReadDeadline(time.Now())
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(code)

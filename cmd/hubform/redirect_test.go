@@ -1,0 +1,97 @@
+package main
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hubform/hubform/handlers/hub/accounts"
+	"github.com/hubform/hubform/handlers/hub/postgres/pgtest"
+)
+
+// redirectForm is a form file whose meta.redirectUrl is REDIRECT.
+const redirectForm = `{"title": "Thanks", "fields": [{"name": "email", "type": "email", "label": "Email"}],
+  "steps": [{"id": "main", "fields": ["email"]}], "meta": {"redirectUrl": "REDIRECT"}}`
+
+// TestRedirectURLRefusesJavaScript gives a form a meta.redirectUrl that
+// would run script in the page of whoever shows the form: a javascript:
+// URL, or one that a browser reads as another host. Each way a form
+// reaches the hub refuses it as a schema error: the forms directory when
+// it loads the file, the admin API's push and the console's save (422,
+// nothing saved). An http or https address and a path are taken.
+func TestRedirectURLRefusesJavaScript(t *testing.T) {
+	t.Parallel()
+	t.Run("sqlite", func(t *testing.T) { t.Parallel(); redirectURLRefusesJavaScript(t, "") })
+	t.Run("postgres", func(t *testing.T) { t.Parallel(); redirectURLRefusesJavaScript(t, pgtest.URL(t)) })
+}
+
+func redirectURLRefusesJavaScript(t *testing.T, dbURL string) {
+	ctx := context.Background()
+	forms := t.TempDir()
+	os.MkdirAll(filepath.Join(forms, "acme"), 0o755)
+	if err := os.WriteFile(filepath.Join(forms, "acme", "bad.json"), []byte(strings.Replace(redirectForm, "REDIRECT", "javascript:alert(document.domain)", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h := serveInProcess(t, hubConfig{data: t.TempDir(), db: dbURL, forms: forms})
+	base := strings.TrimSuffix(h.URL, "/v1")
+
+	// The forms directory: the file is not served.
+	res, err := http.Get(h.URL + "/acme/bad.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode == http.StatusOK {
+		t.Errorf("a directory form with a javascript: redirect is served: %d", res.StatusCode)
+	}
+
+	token := accounts.NewToken()
+	if err := h.db.CreateToken(ctx, accounts.Token{Name: "push", Hash: accounts.HashToken(token), CreatedAt: time.Now(),
+		Workspace: accounts.DefaultWorkspace, Scope: accounts.ScopeForms}); err != nil {
+		t.Fatal(err)
+	}
+	push := func(redirect string) (int, string) {
+		t.Helper()
+		return apiCall(t, base, token, http.MethodPut, "/v1/admin/forms/shop/thanks/draft", strings.Replace(redirectForm, "REDIRECT", redirect, 1))
+	}
+	bad := []string{"javascript:alert(1)", "JavaScript:alert(1)", " javascript:alert(1)", "java\\tscript:alert(1)",
+		"data:text/html,<script>alert(1)</script>", "//evil.example/thanks", "/\\\\evil.example/thanks", "thanks", "ftp://example.com/x"}
+	for _, redirect := range bad {
+		if status, body := push(redirect); status != http.StatusUnprocessableEntity || !strings.Contains(body, `"path":"meta.redirectUrl"`) {
+			t.Errorf("push with redirect %q: %d %s, want 422 at meta.redirectUrl", redirect, status, body)
+		}
+	}
+	for _, redirect := range []string{"https://example.com/thanks?from=form", "/thanks"} {
+		if status, body := push(redirect); status != http.StatusCreated {
+			t.Errorf("push with redirect %q: %d %s, want 201", redirect, status, body)
+		}
+	}
+
+	// The console's JSON editor.
+	const email, password = "owner@example.com", "correct horse battery"
+	hash, err := accounts.HashPassword(password, accounts.Params{Memory: 64, Time: 1, Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h.db.CreateUser(ctx, accounts.User{Email: email, PasswordHash: hash, CreatedAt: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.db.SetMember(ctx, accounts.Member{Workspace: accounts.DefaultWorkspace, Email: email, Role: accounts.Admin, CreatedAt: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	owner := signIn(t, base, email, password)
+	for _, redirect := range bad {
+		status, page := owner.do(http.MethodPost, "/console/forms/shop/thanks", url.Values{"body": {strings.Replace(redirectForm, "REDIRECT", redirect, 1)}})
+		if status != http.StatusUnprocessableEntity || !strings.Contains(page, "meta.redirectUrl") {
+			t.Errorf("console save with redirect %q: %d, want 422 naming meta.redirectUrl", redirect, status)
+		}
+	}
+	if status, _ := owner.do(http.MethodPost, "/console/forms/shop/thanks", url.Values{"body": {strings.Replace(redirectForm, "REDIRECT", "https://example.com/thanks", 1)}}); status != http.StatusSeeOther {
+		t.Errorf("console save with an https redirect: %d, want 303", status)
+	}
+}
