@@ -49,7 +49,7 @@ func newConsole(t *testing.T, change func(*console.Config)) *testConsole {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := db.CreateUser(context.Background(), accounts.User{Email: janeEmail, PasswordHash: hash, CreatedAt: time.Now()}); err != nil {
+	if err := db.CreateUser(context.Background(), accounts.User{Email: janeEmail, PasswordHash: hash, CreatedAt: time.Now(), ProvedAt: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
 	// Jane is an admin of the default workspace, which owns the sites the

@@ -51,8 +51,9 @@ func openSignup(ctx context.Context, q querier, tokenHash string, now time.Time)
 }
 
 // CompleteSignup uses the sign-up link whose token has the hash, at now:
-// in one transaction it creates the user with the password hash and the
-// workspace, with them as its admin. It returns their address. The error
+// in one transaction it creates the user with the password hash, their
+// address proved by the link mailed to it, and the workspace, with them as
+// its admin. It returns their address. The error
 // wraps hub.ErrNotFound when the link cannot be used (it works once),
 // accounts.ErrExists when the workspace's name is taken or a user has the
 // address by now.
@@ -73,7 +74,7 @@ func (db *DB) CompleteSignup(ctx context.Context, tokenHash, passwordHash, works
 			query string
 			args  []any
 		}{
-			{`INSERT INTO users (email, password_hash, created_at) VALUES ($1, $2, $3) ON CONFLICT (email) DO NOTHING`, []any{email, passwordHash, millis(now)}},
+			{`INSERT INTO users (email, password_hash, created_at, proved_at) VALUES ($1, $2, $3, $4) ON CONFLICT (email) DO NOTHING`, []any{email, passwordHash, millis(now), millis(now)}},
 			{`INSERT INTO workspaces (name, created_at) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING`, []any{workspace, millis(now)}},
 		} {
 			res, err := tx.ExecContext(ctx, insert.query, insert.args...)
