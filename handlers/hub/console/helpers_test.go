@@ -20,6 +20,8 @@ import (
 	"github.com/hubform/hubform/handlers/hub/console"
 	"github.com/hubform/hubform/handlers/hub/delivery"
 	"github.com/hubform/hubform/handlers/hub/delivery/mailpittest"
+	"github.com/hubform/hubform/handlers/hub/postgres"
+	"github.com/hubform/hubform/handlers/hub/postgres/pgtest"
 	"github.com/hubform/hubform/handlers/hub/sqldb"
 	"github.com/hubform/hubform/handlers/hub/sqlite"
 )
@@ -40,11 +42,43 @@ type testConsole struct {
 // adjusts the configuration.
 func newConsole(t *testing.T, change func(*console.Config)) *testConsole {
 	t.Helper()
+	return newConsoleOn(t, openSQLite(t), change)
+}
+
+// openSQLite opens a fresh SQLite database, closed when t ends.
+func openSQLite(t *testing.T) *sqldb.DB {
+	t.Helper()
 	db, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "hub.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// openPostgres opens a fresh PostgreSQL database, closed when t ends; t
+// is skipped without PostgreSQL (see pgtest).
+func openPostgres(t *testing.T) *sqldb.DB {
+	t.Helper()
+	db, err := postgres.Open(context.Background(), pgtest.URL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// onEachStore runs test as a subtest on SQLite and on PostgreSQL.
+func onEachStore(t *testing.T, test func(t *testing.T, db *sqldb.DB)) {
+	for name, open := range map[string]func(*testing.T) *sqldb.DB{"sqlite": openSQLite, "postgres": openPostgres} {
+		t.Run(name, func(t *testing.T) { test(t, open(t)) })
+	}
+}
+
+// newConsoleOn serves a console on db, a fresh database, which it fills
+// as newConsole does.
+func newConsoleOn(t *testing.T, db *sqldb.DB, change func(*console.Config)) *testConsole {
+	t.Helper()
 	hash, err := accounts.HashPassword(janePassword, accounts.Params{Memory: 64, Time: 1, Threads: 1})
 	if err != nil {
 		t.Fatal(err)
