@@ -147,7 +147,7 @@ func runUsers(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		now := time.Now()
 		err = db.CreateUser(ctx, accounts.User{Email: addr, PasswordHash: hash, CreatedAt: now, ProvedAt: now})
 		if errors.Is(err, accounts.ErrExists) {
-			return fail(1, "a user %s exists already (remove it first to change the password)", addr)
+			return fail(1, "a user %s exists already (hubform users prove --password-stdin sets its password)", addr)
 		}
 		if err != nil {
 			break

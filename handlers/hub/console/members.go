@@ -174,12 +174,12 @@ func (con *Console) invite(c echo.Context) error {
 	link := con.cfg.PublicURL + invitationsPath + "/" + token
 	p.InviteEmail = ""
 	if con.cfg.Mailer == nil {
-		p.Notice, p.Link = "The hub sends no e-mail: copy this link to "+email+". It works once, for 72 hours.", link
+		p.Notice, p.Link = "The hub sends no e-mail: copy this link to "+email+". It works once, for 72 hours. "+shownLinkNote, link
 		return con.renderMembers(c, http.StatusOK, p)
 	}
 	if err := con.sendInvitation(ctx, inv, link); err != nil {
 		con.cfg.Logger.ErrorContext(ctx, "invitation not sent", slog.String("email", email), slog.Any("error", err))
-		p.Notice, p.Link = "The e-mail could not be sent: copy this link to "+email+". It works once, for 72 hours.", link
+		p.Notice, p.Link = "The e-mail could not be sent: copy this link to "+email+". It works once, for 72 hours. "+shownLinkNote, link
 		return con.renderMembers(c, http.StatusOK, p)
 	}
 	// Mailed, and never shown: the link now proves the address to whoever
@@ -189,6 +189,9 @@ func (con *Console) invite(c echo.Context) error {
 	}
 	return con.noticeAndGo(c, membersPath, "An invitation was sent to "+email+".")
 }
+
+// shownLinkNote says what a link shown, not mailed, cannot do.
+const shownLinkNote = "A link not mailed proves nothing of the address: an account it makes reaches this workspace alone, and one made elsewhere that way joins only once its address is proved."
 
 func (con *Console) sendInvitation(ctx context.Context, inv accounts.Invitation, link string) error {
 	return con.send(ctx, inv.Email, fmt.Sprintf("%s invites you to the workspace %s", inv.InvitedBy, inv.Workspace),
@@ -238,7 +241,9 @@ type invitationProps struct {
 }
 
 // SetsPassword is whether the visitor chooses a password.
-func (p invitationProps) SetsPassword() bool { return p.Step == inviteNewUser || p.Step == inviteReclaim }
+func (p invitationProps) SetsPassword() bool {
+	return p.Step == inviteNewUser || p.Step == inviteReclaim
+}
 
 // CanAccept is whether the page offers to accept.
 func (p invitationProps) CanAccept() bool { return p.SetsPassword() || p.Step == inviteJoin }
