@@ -431,3 +431,42 @@ func TestInvitationDemotingTheLastAdminIsRefused(t *testing.T) {
 		t.Errorf("jane's memberships: %+v, want admin still", ms)
 	}
 }
+
+// TestSingleSignOnTakesAnUnprovedAccount has the owner of an address sign
+// in by single sign-on to the account an attacker made from a shown
+// invitation link: the provider's verified address proves it, and the
+// attacker's session and password end.
+func TestSingleSignOnTakesAnUnprovedAccount(t *testing.T) {
+	onEachStore(t, func(t *testing.T, db *sqldb.DB) {
+		provider := startOIDC(t)
+		oidc, err := console.NewOIDC(context.Background(), provider.Issuer(), provider.ClientID, provider.ClientSecret, publicURL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tc := newConsoleOn(t, db, func(cfg *console.Config) {
+			cfg.PublicURL, cfg.OIDC = publicURL, oidc
+			cfg.PasswordParams = accounts.Params{Memory: 64, Time: 1, Threads: 1}
+		})
+		jane := tc.browser()
+		jane.signIn(janeEmail, janePassword)
+		_, link := jane.invite(newhire, accounts.Editor)
+		attacker := tc.browser()
+		if res := attacker.accept(link, janePassword); res.status != http.StatusSeeOther || !isSignedIn(attacker) {
+			t.Fatalf("the attacker accepting the shown link: %d %s", res.status, res.body)
+		}
+		provider.QueueUser(&mockoidc.MockUser{Subject: "7", Email: newhire, EmailVerified: true})
+		owner := tc.browser()
+		if res := ssoSignIn(t, owner); res.status != http.StatusSeeOther || !isSignedIn(owner) {
+			t.Fatalf("the owner's single sign-on: %d %s", res.status, res.body)
+		}
+		if isSignedIn(attacker) {
+			t.Error("the attacker's session outlives the owner's single sign-on")
+		}
+		if res := tc.browser().signIn(newhire, janePassword); res.status != http.StatusUnauthorized {
+			t.Errorf("the attacker's password after the owner's single sign-on: %d, want 401", res.status)
+		}
+		if u, _ := db.User(context.Background(), newhire); !u.Proved() {
+			t.Error("the address is not proved after single sign-on")
+		}
+	})
+}
