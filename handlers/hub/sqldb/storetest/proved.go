@@ -223,6 +223,21 @@ func testProvedAddresses(t *testing.T, open Open) {
 		t.Errorf("ProveUser(nobody) = %v, want ErrNotFound", err)
 	}
 
+	// A reset link, mailed to the address, proves it.
+	invite("shown3", "aaa", "fay@example.com", accounts.Viewer, false)
+	if _, _, err := db.AcceptInvitation(ctx, "shown3", "$argon2id$fay", "", now); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.CreatePasswordReset(ctx, "rf", "fay@example.com", now, now.Add(accounts.ResetTTL)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.ResetPassword(ctx, "rf", "$argon2id$owner", now); err != nil {
+		t.Fatal(err)
+	}
+	if u := user("fay@example.com"); !u.Proved() || u.PasswordHash != "$argon2id$owner" {
+		t.Errorf("after a reset: %+v, want proved with the new password", u)
+	}
+
 	// An invitation that would take the last admin their role is refused
 	// with ErrLastAdmin, and changes nothing.
 	invite("demote", "wsy", "boss@example.com", accounts.Viewer, true)
