@@ -509,7 +509,7 @@ func inviteForm(p membersProps) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 41, "</div><p class=\"hubform-help\">They receive a link that works once, for 72 hours.</p><button type=\"submit\" class=\"hubform-button hubform-button--primary\">Invite</button></form></section>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 41, "</div><p class=\"hubform-help\">They receive a link that works once, for 72 hours. Someone who has an account joins signed in as themselves.</p><button type=\"submit\" class=\"hubform-button hubform-button--primary\">Invite</button></form></section>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
