@@ -37,8 +37,8 @@ func stdinOf(ctx context.Context) io.Reader {
 }
 
 const usersHelp = `
-Usage: hubform users add|list|remove --data DIR|--db URL [--email E] [--password-stdin]
-                                    [--workspace NAME --role ROLE]
+Usage: hubform users add|prove|list|remove --data DIR|--db URL [--email E] [--password-stdin]
+                                          [--workspace NAME --role ROLE]
 
 Manages the people who sign in to a hub's console at /console, in the hub's
 database: SQLite under DIR, or the PostgreSQL database --db names. A user
@@ -48,8 +48,20 @@ sees the workspaces they are a member of (see hubform workspaces).
            never from a flag, and must have at least 10 characters. It is
            stored as an argon2id hash and never printed or logged. With
            --workspace the user joins that workspace with --role; without,
-           they join none until hubform workspaces add-member.
-  list     the users, with when each was added
+           they join none until hubform workspaces add-member. The operator
+           vouches for the address: it counts as proved.
+  prove    vouch for a user's address. An account made from an invitation
+           link that the console showed to the inviting admin (a hub without
+           e-mail) has an address nobody proved: it reaches only the
+           workspace whose link made it, and another workspace's invitation
+           grants it nothing. Proving it also takes the account from whoever
+           set its password: the password is cleared, every session ends and
+           every pending reset link is retired. With --password-stdin the
+           account takes the password read from standard input (a proved
+           user's too, which sets their password); without, its owner sets
+           one by a reset link, or signs in by single sign-on.
+  list     the users, with when each was added and whether their address is
+           proved
   remove   a user; their console sessions are refused from the next request
 `
 
@@ -57,6 +69,7 @@ const usersTail = `
 Example:
   printf '%s\n' "$OWNER_PASSWORD" | hubform users add --data ./hub-data --email jane@example.com --password-stdin \
       --workspace default --role admin
+  printf '%s\n' "$NEW_PASSWORD" | hubform users prove --data ./hub-data --email newhire@example.com --password-stdin
   hubform users list --db 'postgres://hub:PASSWORD@db.internal/hub'
   hubform users remove --data ./hub-data --email jane@example.com
 `
@@ -65,7 +78,7 @@ func runUsers(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fs := newFlagSet("users", usersHelp, usersTail, stderr)
 	data, dbURL := dbFlags(fs)
 	email := fs.String("email", "", "the user's e-mail `ADDRESS`, which they sign in with")
-	fromStdin := fs.Bool("password-stdin", false, "read the password from standard input (required by add)")
+	fromStdin := fs.Bool("password-stdin", false, "read the password from standard input (required by add; prove: set it)")
 	workspace := fs.String("workspace", "", "add: the `NAME` of a workspace the user joins")
 	roleName := fs.String("role", "", "add: the user's `ROLE` in --workspace: admin, editor or viewer")
 	args, status, ok := fs.parse(args, stdout)
@@ -77,19 +90,19 @@ func runUsers(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return status
 	}
 	if len(args) != 1 {
-		return fail(2, "say add, list or remove (see hubform users --help)")
+		return fail(2, "say add, prove, list or remove (see hubform users --help)")
 	}
 	verb := args[0]
 	var addr string
 	switch verb {
-	case "add", "remove":
+	case "add", "prove", "remove":
 		var err error
 		if addr, err = accounts.NormalizeEmail(*email); err != nil {
 			return fail(2, "--email: %v", err)
 		}
 	case "list":
 	default:
-		return fail(2, "unknown action %q: say add, list or remove", verb)
+		return fail(2, "unknown action %q: say add, prove, list or remove", verb)
 	}
 	var hash string
 	var role accounts.Role
@@ -106,6 +119,8 @@ func runUsers(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		if !*fromStdin {
 			return fail(2, "add reads the password from standard input: give --password-stdin")
 		}
+	}
+	if *fromStdin && (verb == "add" || verb == "prove") {
 		password, err := readSecretLine(stdinOf(ctx))
 		if err != nil {
 			return fail(1, "reading the password: %v", err)
@@ -130,9 +145,9 @@ func runUsers(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			}
 		}
 		now := time.Now()
-		err = db.CreateUser(ctx, accounts.User{Email: addr, PasswordHash: hash, CreatedAt: now})
+		err = db.CreateUser(ctx, accounts.User{Email: addr, PasswordHash: hash, CreatedAt: now, ProvedAt: now})
 		if errors.Is(err, accounts.ErrExists) {
-			return fail(1, "a user %s exists already (remove it first to change the password)", addr)
+			return fail(1, "a user %s exists already (hubform users prove --password-stdin sets its password)", addr)
 		}
 		if err != nil {
 			break
@@ -149,6 +164,29 @@ func runUsers(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		if err == nil {
 			fmt.Fprintf(stdout, "%s is %s of workspace %s\n", addr, role.Article(), *workspace)
 			audit(ctx, db, stderr, accounts.Event{Workspace: *workspace, Action: accounts.ActionMemberSet, Target: addr, Detail: string(role)})
+		}
+	case "prove":
+		var unproved bool
+		unproved, err = db.ProveUser(ctx, addr, hash, time.Now())
+		if errors.Is(err, hub.ErrNotFound) {
+			return fail(1, "no user %s", addr)
+		}
+		if err != nil {
+			break
+		}
+		switch {
+		case unproved && hash != "":
+			fmt.Fprintf(stdout, "proved the address of %s; it has the new password, and its sessions and reset links ended\n", addr)
+		case unproved:
+			fmt.Fprintf(stdout, "proved the address of %s; its password was cleared, and its sessions and reset links ended\n", addr)
+			fmt.Fprintf(stderr, "hubform users: %s has no password: they choose one by a reset link, or you set it with hubform users prove --password-stdin\n", addr)
+		case hash != "":
+			fmt.Fprintf(stdout, "the address of %s was proved already; it has the new password, and its sessions and reset links ended\n", addr)
+		default:
+			fmt.Fprintf(stdout, "the address of %s was proved already\n", addr)
+		}
+		if unproved || hash != "" {
+			audit(ctx, db, stderr, accounts.Event{Action: accounts.ActionAddressProved, Target: addr})
 		}
 	case "remove":
 		err = db.DeleteUser(ctx, addr)
@@ -173,9 +211,13 @@ func listUsers(ctx context.Context, db *sqldb.DB, w io.Writer) error {
 		return err
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "EMAIL\tADDED")
+	fmt.Fprintln(tw, "EMAIL\tADDED\tPROVED")
 	for _, u := range users {
-		fmt.Fprintf(tw, "%s\t%s\n", u.Email, u.CreatedAt.Format(time.RFC3339))
+		proved := "no"
+		if u.Proved() {
+			proved = u.ProvedAt.Format(time.RFC3339)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", u.Email, u.CreatedAt.Format(time.RFC3339), proved)
 	}
 	return tw.Flush()
 }

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hubform/hubform/handlers/hub/accounts"
 	"github.com/hubform/hubform/handlers/hub/sqlite"
@@ -65,7 +66,8 @@ func TestUsersCommand(t *testing.T) {
 		{password, []string{"add", "--email", "bob", "--password-stdin"}, 2, "not an e-mail address"},
 		{"", []string{"remove", "--email", "nobody@example.com"}, 1, "no user"},
 		{"", []string{"rename"}, 2, "unknown action"},
-		{"", nil, 2, "say add, list or remove"},
+		{"", nil, 2, "say add, prove, list or remove"},
+		{"", []string{"prove", "--email", "nobody@example.com"}, 1, "no user"},
 	} {
 		status, stdout, stderr := hubformIn(t, tc.stdin, append(append([]string{"users"}, tc.args...), "--data", data)...)
 		if status != tc.status || !strings.Contains(stderr, tc.want) {
@@ -92,6 +94,70 @@ func TestUsersCommand(t *testing.T) {
 	}
 	if _, stdout, _ := hubform(t, "--help"); !strings.Contains(stdout, "users ") || !strings.Contains(stdout, "tokens ") {
 		t.Errorf("--help lacks users or tokens: %q", stdout)
+	}
+}
+
+// TestUsersProveCommand proves the address of an account made from an
+// invitation link shown to the inviting admin: its password, sessions and
+// reset links end, and with --password-stdin it takes the one read.
+func TestUsersProveCommand(t *testing.T) {
+	t.Parallel()
+	data := t.TempDir()
+	const password = "correct horse battery"
+	addUser(t, "jane@example.com", password, "--data", data)
+	ctx := context.Background()
+	db, err := sqlite.Open(ctx, filepath.Join(data, "hub.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if u, err := db.User(ctx, "jane@example.com"); err != nil || !u.Proved() {
+		t.Errorf("a user the operator added: %+v, %v; want proved", u, err)
+	}
+	// An account made from a shown link, with its holder signed in and a
+	// reset link pending.
+	now := time.Now()
+	if err := db.CreateInvitation(ctx, "shown", accounts.Invitation{Workspace: accounts.DefaultWorkspace, Email: "new@example.com", Role: accounts.Editor,
+		InvitedBy: "jane@example.com", CreatedAt: now, ExpiresAt: now.Add(time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := db.AcceptInvitation(ctx, "shown", "$argon2id$first", "", now); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.CreateUserSession(ctx, accounts.Session{ID: "s", Email: "new@example.com", CreatedAt: now, LastSeenAt: now}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.CreatePasswordReset(ctx, "r", "new@example.com", now, now.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if _, stdout, _ := hubform(t, "users", "list", "--data", data); !regexp.MustCompile(`new@example.com\s+\S+\s+no\n`).MatchString(stdout) {
+		t.Errorf("users list does not show the address unproved: %q", stdout)
+	}
+
+	status, stdout, stderr := hubform(t, "users", "prove", "--data", data, "--email", "new@example.com")
+	if status != 0 || !strings.Contains(stdout, "proved the address of new@example.com; its password was cleared") || !strings.Contains(stderr, "has no password") {
+		t.Fatalf("users prove: %d %q %q", status, stdout, stderr)
+	}
+	if u, _ := db.User(ctx, "new@example.com"); !u.Proved() || u.PasswordHash != "" {
+		t.Errorf("after users prove: %+v, want proved, no password", u)
+	}
+	if ss, _ := db.UserSessions(ctx, "new@example.com"); len(ss) != 0 {
+		t.Errorf("sessions after users prove: %+v", ss)
+	}
+	if _, err := db.PasswordReset(ctx, "r", now); err == nil {
+		t.Error("a reset link works after users prove")
+	}
+	status, stdout, stderr = hubformIn(t, "the owner's password\n", "users", "prove", "--data", data, "--email", "new@example.com", "--password-stdin")
+	if status != 0 || !strings.Contains(stdout, "was proved already; it has the new password") || strings.Contains(stdout+stderr, "owner's password") {
+		t.Fatalf("users prove --password-stdin: %d %q %q", status, stdout, stderr)
+	}
+	if u, _ := db.User(ctx, "new@example.com"); u.PasswordHash == "" {
+		t.Error("users prove --password-stdin set no password")
+	} else if ok, _ := accounts.CheckPassword(u.PasswordHash, "the owner's password"); !ok {
+		t.Error("users prove --password-stdin set another password")
+	}
+	if _, stdout, _ := hubform(t, "users", "prove", "--data", data, "--email", "jane@example.com"); !strings.Contains(stdout, "was proved already\n") {
+		t.Errorf("users prove of a proved user: %q", stdout)
 	}
 }
 

@@ -28,7 +28,7 @@ var commands = map[string]command{
 	"submissions": {"list or export the submissions a hub stored", runSubmissions},
 	"demo":        {"serve a site that renders hub forms with HubForm", runDemo},
 	"version":     {"print hubform's version (also: hubform --version)", runVersion},
-	"users":       {"add, list or remove the people who sign in to a hub's console", runUsers},
+	"users":       {"add, prove, list or remove the people who sign in to a hub's console", runUsers},
 	"tokens":      {"create, list or revoke API tokens of a hub's admin API", runTokens},
 	"workspaces":  {"create workspaces and manage their members and roles", runWorkspaces},
 	"conformance": {"check a live hub against the protocol, rule by rule", runConformance},

@@ -129,6 +129,9 @@ func runWorkspaces(ctx context.Context, args []string, stdout, stderr io.Writer)
 		if err == nil {
 			fmt.Fprintf(stdout, "%s is %s of workspace %s\n", addr, role.Article(), name)
 			audit(ctx, db, stderr, accounts.Event{Workspace: name, Action: accounts.ActionMemberSet, Target: addr, Detail: string(role)})
+			if u, err := db.User(ctx, addr); err == nil && !u.Proved() {
+				fmt.Fprintf(stderr, "hubform workspaces: warning: nobody proved that %s is its owner's address: whoever opened the shown invitation that made it holds the account; hubform users prove hands it to the owner\n", addr)
+			}
 		}
 	case "remove-member":
 		err = db.RemoveMember(ctx, name, addr)

@@ -29,16 +29,34 @@ var (
 	// ErrLastAdmin means a change would leave a workspace without an
 	// admin.
 	ErrLastAdmin = errors.New("a workspace keeps at least one admin")
+	// ErrNotInvitee means an invitation to a user who exists was to be
+	// accepted by someone not signed in as them: it grants nothing.
+	ErrNotInvitee = errors.New("an invitation to a user is accepted by that user, signed in")
+	// ErrUnproved means an invitation to an account whose address nobody
+	// proved was to be accepted from a link that was not mailed to the
+	// address: it grants nothing until the address is proved.
+	ErrUnproved = errors.New("the address is not proved")
 )
 
 // User is an owner who signs in to the console.
 type User struct {
 	// Email is the address the user signs in with, in lower case.
 	Email string
-	// PasswordHash is the password's argon2id hash, in PHC string format.
+	// PasswordHash is the password's argon2id hash, in PHC string format;
+	// empty when the user has none, and signs in by single sign-on or sets
+	// one by a reset link.
 	PasswordHash string
 	CreatedAt    time.Time
+	// ProvedAt is when the address was proved to be the user's: by a link
+	// mailed to it, by the operator, or by a single sign-on provider that
+	// verified it. Zero when nobody proved it: the account was made from
+	// an invitation's link shown to the inviting admin, who may have set
+	// its password; it reaches only the workspace whose link made it.
+	ProvedAt time.Time
 }
+
+// Proved reports whether the user's address was proved to be theirs.
+func (u User) Proved() bool { return !u.ProvedAt.IsZero() }
 
 // Token is an API token, known by its name; only its hash is kept.
 type Token struct {

@@ -42,6 +42,7 @@ const (
 	ActionPasswordChanged    = "password changed"
 	ActionResetRequested     = "password reset asked for"
 	ActionPasswordReset      = "password reset"
+	ActionAddressProved      = "address proved"
 	ActionSignedUp           = "signed up"
 	ActionQuotaSet           = "quota set"
 	ActionTokenCreated       = "token created"

@@ -21,6 +21,10 @@ type Invitation struct {
 	CreatedAt  time.Time
 	ExpiresAt  time.Time
 	AcceptedAt time.Time
+	// Mailed is whether the link went out by e-mail to the address, and so
+	// proves it to whoever opens it; false when it was only shown to the
+	// inviting admin, who could open it themselves.
+	Mailed bool
 }
 
 // NewLinkToken returns the secret of a link sent by e-mail: 256 random bits

@@ -27,12 +27,16 @@ type Workspaces interface {
 	Members(ctx context.Context, workspace string) ([]accounts.Member, error)
 	SetMember(ctx context.Context, m accounts.Member) error
 	RemoveMember(ctx context.Context, workspace, email string) error
-	// CreateInvitation, Invitation and AcceptInvitation keep invitations
-	// by the hash of their link's token; an invitation that expired or was
-	// accepted is hub.ErrNotFound.
+	// CreateInvitation, InvitationMailed, Invitation and AcceptInvitation
+	// keep invitations by the hash of their link's token; an invitation
+	// that expired or was accepted is hub.ErrNotFound. AcceptInvitation
+	// takes the address the visitor is signed in as, and refuses with
+	// accounts.ErrNotInvitee, accounts.ErrUnproved or accounts.ErrLastAdmin
+	// (see sqldb.DB.AcceptInvitation).
 	CreateInvitation(ctx context.Context, tokenHash string, inv accounts.Invitation) error
+	InvitationMailed(ctx context.Context, tokenHash string) error
 	Invitation(ctx context.Context, tokenHash string, now time.Time) (accounts.Invitation, error)
-	AcceptInvitation(ctx context.Context, tokenHash, passwordHash string, now time.Time) (accounts.Invitation, bool, error)
+	AcceptInvitation(ctx context.Context, tokenHash, passwordHash, as string, now time.Time) (accounts.Invitation, bool, error)
 	// SiteWorkspace returns the workspace that owns site, or an error
 	// wrapping hub.ErrNotFound when none does.
 	SiteWorkspace(ctx context.Context, site string) (string, error)
@@ -180,15 +184,18 @@ func (con *Console) memberships(c echo.Context) ([]accounts.Member, error) {
 }
 
 // current returns the membership of the workspace named chosen, or else
-// the first; the zero Member when there is none.
+// the one the user joined first; the zero Member when there is none. The
+// workspace a user works in changes only by their own choice: being added
+// to another, earlier by name, never moves a new session there.
 func current(ms []accounts.Member, chosen string) accounts.Member {
 	if i := slices.IndexFunc(ms, func(m accounts.Member) bool { return m.Workspace == chosen }); i >= 0 {
 		return ms[i]
 	}
-	if len(ms) > 0 {
-		return ms[0]
+	if len(ms) == 0 {
+		return accounts.Member{}
 	}
-	return accounts.Member{}
+	// ms is by name: the first of the earliest joined wins a tie.
+	return slices.MinFunc(ms, func(a, b accounts.Member) int { return a.CreatedAt.Compare(b.CreatedAt) })
 }
 
 // memberOf returns the membership authorize found for the request.

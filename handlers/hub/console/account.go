@@ -89,7 +89,8 @@ func (con *Console) setTimeZone(c echo.Context) error {
 }
 
 // changePassword gives the user a new password, once they gave the one
-// they have, and ends their other sessions.
+// they have, ends their other sessions and retires their pending reset
+// links.
 func (con *Console) changePassword(c echo.Context) error {
 	ctx := c.Request().Context()
 	email := userEmail(c)
@@ -107,7 +108,7 @@ func (con *Console) changePassword(c echo.Context) error {
 		}
 		return con.renderAccount(c, http.StatusUnprocessableEntity, accountProps{Problem: problem})
 	}
-	if err := con.cfg.Users.SetPassword(ctx, email, hash, con.sessions.GetString(ctx, sessionID)); err != nil {
+	if err := con.cfg.Users.SetPassword(ctx, email, hash, con.sessions.GetString(ctx, sessionID), con.cfg.Now()); err != nil {
 		return hub.Internal("changing a password", err)
 	}
 	con.auditUser(c, email, accounts.ActionPasswordChanged)
@@ -215,7 +216,8 @@ func (con *Console) resetLinkPage(c echo.Context) error {
 }
 
 // resetPassword uses a reset link: the user takes the new password, every
-// session of theirs ends, and they are signed in afresh.
+// session and every other reset link of theirs ends, their address is
+// proved (the link was mailed to it), and they are signed in afresh.
 func (con *Console) resetPassword(c echo.Context) error {
 	ctx := c.Request().Context()
 	hashed := accounts.HashToken(c.Param("token"))

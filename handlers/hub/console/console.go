@@ -56,9 +56,15 @@ type Users interface {
 	TouchUserSession(ctx context.Context, id, email string, now time.Time) error
 	UserSessions(ctx context.Context, email string) ([]accounts.Session, error)
 	EndUserSessions(ctx context.Context, email, keep string, ids ...string) (int, error)
-	// SetPassword gives a user a new password hash and ends their other
-	// sessions.
-	SetPassword(ctx context.Context, email, passwordHash, keep string) error
+	// SetPassword gives a user a new password hash, ends their other
+	// sessions and retires their pending reset links.
+	SetPassword(ctx context.Context, email, passwordHash, keep string, now time.Time) error
+	// ProveUser marks a user's address proved; when it was not, the
+	// password (replaced by passwordHash, empty for none), sessions and
+	// reset links of whoever made the account end.
+	ProveUser(ctx context.Context, email, passwordHash string, now time.Time) (bool, error)
+	// RetirePasswordResets retires every pending reset link of a user.
+	RetirePasswordResets(ctx context.Context, email string, now time.Time) (int, error)
 	// CreatePasswordReset, PasswordReset and ResetPassword keep password
 	// resets by the hash of their link's token; one used or expired is
 	// hub.ErrNotFound.

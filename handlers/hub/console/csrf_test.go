@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/hubform/hubform/handlers/hub/console"
+	"github.com/hubform/hubform/handlers/hub/sqldb"
 )
 
 // TestCSRFTokenNotTakenFromTheQuery posts, in a signed-in browser, with the
@@ -14,11 +15,11 @@ import (
 // another site could: refused, since a token in a URL ends in logs and
 // Referer headers. In the header a script sends, the same token passes.
 func TestCSRFTokenNotTakenFromTheQuery(t *testing.T) {
-	onBothDatabases(t, csrfTokenNotTakenFromTheQuery)
+	onEachStore(t, csrfTokenNotTakenFromTheQuery)
 }
 
-func csrfTokenNotTakenFromTheQuery(t *testing.T, dbURL string) {
-	tc := newConsoleOn(t, dbURL, nil)
+func csrfTokenNotTakenFromTheQuery(t *testing.T, db *sqldb.DB) {
+	tc := newConsoleOn(t, db, nil)
 	b := tc.browser()
 	if res := b.signIn(janeEmail, janePassword); res.status != http.StatusSeeOther {
 		t.Fatalf("sign-in: %d", res.status)
@@ -48,11 +49,11 @@ func csrfTokenNotTakenFromTheQuery(t *testing.T, dbURL string) {
 // token the victim's sign-in page carried before they signed in. Each is
 // refused; the victim's own token passes.
 func TestCSRFTokenBoundToTheSession(t *testing.T) {
-	onBothDatabases(t, csrfTokenBoundToTheSession)
+	onEachStore(t, csrfTokenBoundToTheSession)
 }
 
-func csrfTokenBoundToTheSession(t *testing.T, dbURL string) {
-	tc := newConsoleOn(t, dbURL, nil)
+func csrfTokenBoundToTheSession(t *testing.T, db *sqldb.DB) {
+	tc := newConsoleOn(t, db, nil)
 	victim := tc.browser()
 	before := victim.csrf(console.SignInPath)
 	if res := victim.do(http.MethodPost, console.SignInPath, url.Values{"email": {janeEmail}, "password": {janePassword}, "_csrf": {before}}, nil); res.status != http.StatusSeeOther {

@@ -26,16 +26,6 @@ import (
 	"github.com/hubform/hubform/handlers/hub/sqlite"
 )
 
-// TestMain stops the PostgreSQL server pgtest may have started.
-func TestMain(m *testing.M) { pgtest.Main(m) }
-
-// onBothDatabases runs test on SQLite and, in a subtest of its own, on
-// PostgreSQL: each gets the URL to give newConsoleOn.
-func onBothDatabases(t *testing.T, test func(t *testing.T, dbURL string)) {
-	t.Run("sqlite", func(t *testing.T) { test(t, "") })
-	t.Run("postgres", func(t *testing.T) { test(t, pgtest.URL(t)) })
-}
-
 const (
 	janeEmail    = "jane@example.com"
 	janePassword = "correct horse battery"
@@ -52,29 +42,48 @@ type testConsole struct {
 // adjusts the configuration.
 func newConsole(t *testing.T, change func(*console.Config)) *testConsole {
 	t.Helper()
-	return newConsoleOn(t, "", change)
+	return newConsoleOn(t, openSQLite(t), change)
 }
 
-// newConsoleOn is newConsole on the PostgreSQL database at dbURL, or on
-// SQLite when it is "".
-func newConsoleOn(t *testing.T, dbURL string, change func(*console.Config)) *testConsole {
+// openSQLite opens a fresh SQLite database, closed when t ends.
+func openSQLite(t *testing.T) *sqldb.DB {
 	t.Helper()
-	var db *sqldb.DB
-	var err error
-	if dbURL == "" {
-		db, err = sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "hub.db"))
-	} else {
-		db, err = postgres.Open(context.Background(), dbURL)
-	}
+	db, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "hub.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// openPostgres opens a fresh PostgreSQL database, closed when t ends; t
+// is skipped without PostgreSQL (see pgtest).
+func openPostgres(t *testing.T) *sqldb.DB {
+	t.Helper()
+	db, err := postgres.Open(context.Background(), pgtest.URL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// onEachStore runs test as a subtest on SQLite and on PostgreSQL.
+func onEachStore(t *testing.T, test func(t *testing.T, db *sqldb.DB)) {
+	for name, open := range map[string]func(*testing.T) *sqldb.DB{"sqlite": openSQLite, "postgres": openPostgres} {
+		t.Run(name, func(t *testing.T) { test(t, open(t)) })
+	}
+}
+
+// newConsoleOn serves a console on db, a fresh database, which it fills
+// as newConsole does.
+func newConsoleOn(t *testing.T, db *sqldb.DB, change func(*console.Config)) *testConsole {
+	t.Helper()
 	hash, err := accounts.HashPassword(janePassword, accounts.Params{Memory: 64, Time: 1, Threads: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := db.CreateUser(context.Background(), accounts.User{Email: janeEmail, PasswordHash: hash, CreatedAt: time.Now()}); err != nil {
+	if err := db.CreateUser(context.Background(), accounts.User{Email: janeEmail, PasswordHash: hash, CreatedAt: time.Now(), ProvedAt: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
 	// Jane is an admin of the default workspace, which owns the sites the

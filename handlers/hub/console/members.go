@@ -104,6 +104,22 @@ func (con *Console) removeMember(c echo.Context) error {
 	return con.noticeAndGo(c, membersPath, email+" was removed.")
 }
 
+// isLastAdmin reports whether email is the one admin of workspace.
+func (con *Console) isLastAdmin(c echo.Context, workspace, email string) bool {
+	members, err := con.cfg.Workspaces.Members(c.Request().Context(), workspace)
+	if err != nil {
+		return false
+	}
+	admins, is := 0, false
+	for _, m := range members {
+		if m.Role == accounts.Admin {
+			admins++
+			is = is || m.Email == email
+		}
+	}
+	return admins == 1 && is
+}
+
 func (con *Console) isMember(c echo.Context, workspace, email string) bool {
 	members, err := con.cfg.Workspaces.Members(c.Request().Context(), workspace)
 	if err != nil {
@@ -143,6 +159,12 @@ func (con *Console) invite(c echo.Context) error {
 		p.Error = "Too many invitations. Try again in " + minutes(retry) + "."
 		return con.renderMembers(c, http.StatusTooManyRequests, p)
 	}
+	// An invitation that would take the workspace's last admin their role
+	// could never be accepted: refused now, with the reason.
+	if p.InviteRole != accounts.Admin && con.isLastAdmin(c, ws, email) {
+		p.Error = email + " is the last admin of this workspace: make another member admin first."
+		return con.renderMembers(c, http.StatusUnprocessableEntity, p)
+	}
 	token, now := accounts.NewLinkToken(), con.cfg.Now()
 	inv := accounts.Invitation{Workspace: ws, Email: email, Role: p.InviteRole, InvitedBy: userEmail(c), CreatedAt: now, ExpiresAt: now.Add(accounts.InvitationTTL)}
 	if err := con.cfg.Workspaces.CreateInvitation(ctx, accounts.HashToken(token), inv); err != nil {
@@ -152,16 +174,24 @@ func (con *Console) invite(c echo.Context) error {
 	link := con.cfg.PublicURL + invitationsPath + "/" + token
 	p.InviteEmail = ""
 	if con.cfg.Mailer == nil {
-		p.Notice, p.Link = "The hub sends no e-mail: copy this link to "+email+". It works once, for 72 hours.", link
+		p.Notice, p.Link = "The hub sends no e-mail: copy this link to "+email+". It works once, for 72 hours. "+shownLinkNote, link
 		return con.renderMembers(c, http.StatusOK, p)
 	}
 	if err := con.sendInvitation(ctx, inv, link); err != nil {
 		con.cfg.Logger.ErrorContext(ctx, "invitation not sent", slog.String("email", email), slog.Any("error", err))
-		p.Notice, p.Link = "The e-mail could not be sent: copy this link to "+email+". It works once, for 72 hours.", link
+		p.Notice, p.Link = "The e-mail could not be sent: copy this link to "+email+". It works once, for 72 hours. "+shownLinkNote, link
 		return con.renderMembers(c, http.StatusOK, p)
+	}
+	// Mailed, and never shown: the link now proves the address to whoever
+	// opens it. Not recorded, it counts as shown, which proves nothing.
+	if err := con.cfg.Workspaces.InvitationMailed(ctx, accounts.HashToken(token)); err != nil {
+		return hub.Internal("recording an invitation mailed", err)
 	}
 	return con.noticeAndGo(c, membersPath, "An invitation was sent to "+email+".")
 }
+
+// shownLinkNote says what a link shown, not mailed, cannot do.
+const shownLinkNote = "A link not mailed proves nothing of the address: an account it makes reaches this workspace alone, and one made elsewhere that way joins only once its address is proved."
 
 func (con *Console) sendInvitation(ctx context.Context, inv accounts.Invitation, link string) error {
 	return con.send(ctx, inv.Email, fmt.Sprintf("%s invites you to the workspace %s", inv.InvitedBy, inv.Workspace),
@@ -175,38 +205,107 @@ The link works once, until %s. If you did not expect this e-mail, ignore it.
 `, inv.InvitedBy, inv.Workspace, inv.Role.Article(), link, inv.ExpiresAt.UTC().Format("2006-01-02 15:04 UTC")))
 }
 
+// invitationStep is what the visitor of an invitation's link may do.
+type invitationStep int
+
+const (
+	// inviteNewUser: no user has the address; the visitor chooses the
+	// password of the new account.
+	inviteNewUser invitationStep = iota
+	// inviteJoin: the visitor is signed in as the invitee, whose address
+	// is proved, and joins.
+	inviteJoin
+	// inviteSignIn: the invitee has an account and the visitor is not
+	// signed in as them: nothing is granted until they are.
+	inviteSignIn
+	// inviteReclaim: nobody proved the invitee's address, and the link,
+	// mailed to it, proves it: the visitor sets a new password, which
+	// replaces the one whoever made the account chose.
+	inviteReclaim
+	// inviteUnproved: nobody proved the invitee's address, and the link
+	// was only shown to the inviting admin: it grants nothing.
+	inviteUnproved
+)
+
 // invitationProps are what the page of an invitation's link shows.
 type invitationProps struct {
 	CSRF, Path string
 	Invitation accounts.Invitation
-	// NewUser is whether the invitee has no account yet, and so sets a
-	// password.
-	NewUser bool
-	Error   string
+	Step       invitationStep
+	// SignedInAs is the address the visitor is signed in as, empty when
+	// none.
+	SignedInAs string
+	// Mailer is whether the hub sends e-mail, and so reset links.
+	Mailer bool
+	Error  string
 }
+
+// SetsPassword is whether the visitor chooses a password.
+func (p invitationProps) SetsPassword() bool {
+	return p.Step == inviteNewUser || p.Step == inviteReclaim
+}
+
+// CanAccept is whether the page offers to accept.
+func (p invitationProps) CanAccept() bool { return p.SetsPassword() || p.Step == inviteJoin }
 
 // invalidInvitation answers a link that cannot be used.
 var invalidInvitation = &hub.Error{Status: http.StatusNotFound,
 	Message: "This invitation is not valid: it may have expired or been used already. Ask the person who invited you for a new one."}
 
-// openInvitation returns the page of the request's invitation link.
+// openInvitation returns the page of the request's invitation link: what
+// its visitor may do depends on who has the address, whether it is
+// proved, and whom the visitor is signed in as.
 func (con *Console) openInvitation(c echo.Context) (invitationProps, error) {
 	if con.cfg.Signup == SignupClosed {
 		return invitationProps{}, invalidInvitation
 	}
+	ctx := c.Request().Context()
 	token := c.Param("token")
-	inv, err := con.cfg.Workspaces.Invitation(c.Request().Context(), accounts.HashToken(token), con.cfg.Now())
+	inv, err := con.cfg.Workspaces.Invitation(ctx, accounts.HashToken(token), con.cfg.Now())
 	if errors.Is(err, hub.ErrNotFound) {
 		return invitationProps{}, invalidInvitation
 	}
 	if err != nil {
 		return invitationProps{}, hub.Internal("reading an invitation", err)
 	}
-	_, err = con.cfg.Users.User(c.Request().Context(), inv.Email)
-	if err != nil && !errors.Is(err, hub.ErrNotFound) {
-		return invitationProps{}, hub.Internal("looking up a user", err)
+	p := invitationProps{CSRF: con.csrfToken(c), Path: invitationsPath + "/" + token, Invitation: inv, Mailer: con.cfg.Mailer != nil}
+	if p.SignedInAs, err = con.signedInAs(c); err != nil {
+		return p, err
 	}
-	return invitationProps{CSRF: con.csrfToken(c), Path: invitationsPath + "/" + token, Invitation: inv, NewUser: err != nil}, nil
+	u, err := con.cfg.Users.User(ctx, inv.Email)
+	switch {
+	case errors.Is(err, hub.ErrNotFound):
+		p.Step = inviteNewUser
+	case err != nil:
+		return p, hub.Internal("looking up a user", err)
+	case !u.Proved() && inv.Mailed:
+		p.Step = inviteReclaim
+	case !u.Proved():
+		p.Step = inviteUnproved
+	case p.SignedInAs == inv.Email:
+		p.Step = inviteJoin
+	default:
+		p.Step = inviteSignIn
+	}
+	return p, nil
+}
+
+// signedInAs returns the address the request's session is signed in as,
+// or "" when none: on a public route, which requireUser did not check.
+func (con *Console) signedInAs(c echo.Context) (string, error) {
+	ctx := c.Request().Context()
+	email := con.sessions.GetString(ctx, sessionUser)
+	if email == "" {
+		return "", nil
+	}
+	err := con.cfg.Users.TouchUserSession(ctx, con.sessions.GetString(ctx, sessionID), email, con.cfg.Now())
+	if errors.Is(err, hub.ErrNotFound) {
+		return "", nil
+	}
+	if err != nil {
+		return "", hub.Internal("looking up the session", err)
+	}
+	return email, nil
 }
 
 func (con *Console) invitationPage(c echo.Context) error {
@@ -218,15 +317,21 @@ func (con *Console) invitationPage(c echo.Context) error {
 }
 
 // acceptInvitation accepts the link's invitation: a new user sets their
-// password and is signed in; one who exists joins and signs in as usual.
+// password and is signed in; one whose address the mailed link proves sets
+// a new password, which replaces the old one, and is signed in; one who
+// exists joins only signed in as themselves. Anyone else is told what to
+// do, and nothing is granted.
 func (con *Console) acceptInvitation(c echo.Context) error {
 	ctx := c.Request().Context()
 	p, err := con.openInvitation(c)
 	if err != nil {
 		return err
 	}
+	if !p.CanAccept() {
+		return con.render(c, http.StatusForbidden, invitationPageView(p))
+	}
 	var hash string
-	if p.NewUser {
+	if p.SetsPassword() {
 		password := c.FormValue("password")
 		if err := accounts.CheckPasswordRules(password); err != nil {
 			p.Error = "Choose another password: " + err.Error() + "."
@@ -240,17 +345,31 @@ func (con *Console) acceptInvitation(c echo.Context) error {
 			return hub.Internal("hashing a password", err)
 		}
 	}
-	inv, added, err := con.cfg.Workspaces.AcceptInvitation(ctx, accounts.HashToken(c.Param("token")), hash, con.cfg.Now())
-	if errors.Is(err, hub.ErrNotFound) {
+	inv, setPassword, err := con.cfg.Workspaces.AcceptInvitation(ctx, accounts.HashToken(c.Param("token")), hash, p.SignedInAs, con.cfg.Now())
+	switch {
+	case errors.Is(err, hub.ErrNotFound):
 		return invalidInvitation
-	}
-	if err != nil {
+	case errors.Is(err, accounts.ErrLastAdmin):
+		return &hub.Error{Status: http.StatusConflict, Message: fmt.Sprintf(
+			"This invitation would make %s, the last admin of workspace %s, %s: a workspace keeps at least one admin. Make another member admin first.",
+			p.Invitation.Email, p.Invitation.Workspace, p.Invitation.Role.Article())}
+	case errors.Is(err, accounts.ErrNotInvitee), errors.Is(err, accounts.ErrUnproved):
+		// The account changed since the page was read: the page says what
+		// holds now.
+		return &hub.Error{Status: http.StatusConflict, Message: "This invitation cannot be accepted this way any more: open its link again."}
+	case err != nil:
 		return hub.Internal("accepting an invitation", err)
 	}
+	detail := string(inv.Role)
+	if p.Step == inviteReclaim {
+		detail += "; address proved by the mailed link, password replaced"
+	}
 	con.record(ctx, accounts.Event{Workspace: inv.Workspace, At: con.cfg.Now(), Actor: inv.Email, Action: accounts.ActionInvitationAccepted,
-		Target: inv.Email, Client: c.RealIP(), Detail: string(inv.Role)})
-	if !added {
-		return c.Redirect(http.StatusSeeOther, SignInPath)
+		Target: inv.Email, Client: c.RealIP(), Detail: detail})
+	if !setPassword {
+		// Joined by their own choice: they work in it from now.
+		con.sessions.Put(ctx, sessionWorkspace, inv.Workspace)
+		return c.Redirect(http.StatusSeeOther, Path)
 	}
 	if err := con.startSession(c, inv.Email, inv.Workspace); err != nil {
 		return err

@@ -110,7 +110,8 @@ func TestInvitationByEmail(t *testing.T) {
 }
 
 // TestInvitationWithoutEmail shows the link to copy when the hub sends no
-// e-mail; an existing user joins through it and signs in as usual.
+// e-mail; an existing user joins through it signed in as themselves, and
+// anyone else is asked to sign in as them.
 func TestInvitationWithoutEmail(t *testing.T) {
 	tc := newConsole(t, func(cfg *console.Config) { cfg.PublicURL = publicURL })
 	admin := tc.browser()
@@ -136,7 +137,16 @@ func TestInvitationWithoutEmail(t *testing.T) {
 	if page.status != http.StatusOK || strings.Contains(page.body, `name="password"`) {
 		t.Fatalf("the invitation of an existing user asks for a password: %d %s", page.status, page.body)
 	}
-	if res := other.do(http.MethodPost, m[1], url.Values{"_csrf": {other.csrf(m[1])}}, nil); res.status != http.StatusSeeOther || res.header.Get("Location") != console.SignInPath {
-		t.Errorf("an existing user accepting: %d %v, want 303 to sign in", res.status, res.header)
+	if !strings.Contains(page.body, "Sign in as jane@example.com, then open this link again.") {
+		t.Errorf("the invitation of an existing user, not signed in: %s", page.body)
+	}
+	if res := other.do(http.MethodPost, m[1], url.Values{"_csrf": {other.csrf(m[1])}}, nil); res.status != http.StatusForbidden {
+		t.Errorf("accepting an existing user's invitation not signed in: %d, want 403", res.status)
+	}
+	if page := admin.get(m[1]); !strings.Contains(page.body, "You are signed in as jane@example.com") || !strings.Contains(page.body, ">Join</button>") {
+		t.Errorf("the invitation of the user signed in: %s", page.body)
+	}
+	if res := admin.do(http.MethodPost, m[1], url.Values{"_csrf": {token}}, nil); res.status != http.StatusSeeOther || res.header.Get("Location") != console.Path {
+		t.Errorf("the existing user accepting, signed in: %d %v, want 303 to the console", res.status, res.header)
 	}
 }

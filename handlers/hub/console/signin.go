@@ -111,6 +111,11 @@ func (con *Console) checkPassword(ctx context.Context, email string, emailErr er
 	if err != nil {
 		return false, err
 	}
+	if u.PasswordHash == "" {
+		// None: the address was proved by someone other than whoever set
+		// the one it had, who sets one by a reset link.
+		return accounts.CheckNoPassword(password), nil
+	}
 	return accounts.CheckPassword(u.PasswordHash, password)
 }
 

@@ -71,7 +71,8 @@ func (con *Console) ssoStart(c echo.Context) error {
 
 // ssoCallback takes the provider's answer: the code is exchanged with the
 // PKCE verifier, the ID token checked with its nonce, and the verified
-// address signed in when a user has it.
+// address signed in when a user has it, which proves the address and
+// retires every pending reset link of the user.
 func (con *Console) ssoCallback(c echo.Context) error {
 	if con.cfg.OIDC == nil {
 		return &hub.Error{Status: http.StatusNotFound, Message: "This hub has no single sign-on."}
@@ -117,11 +118,23 @@ func (con *Console) ssoCallback(c echo.Context) error {
 	if err != nil || !claims.EmailVerified {
 		return fail("the provider gave no verified e-mail address", err)
 	}
-	if _, err := con.cfg.Users.User(ctx, email); errors.Is(err, hub.ErrNotFound) {
+	// The provider vouches for the address: it is proved, and an account
+	// whose address nobody had proved is taken from whoever set its
+	// password (see sqldb.DB.ProveUser).
+	unproved, err := con.cfg.Users.ProveUser(ctx, email, "", con.cfg.Now())
+	if errors.Is(err, hub.ErrNotFound) {
 		con.auditUser(c, email, accounts.ActionSignInFailed)
 		return fail("no account has the address "+email+": ask an admin of a workspace to invite you", nil)
 	} else if err != nil {
-		return hub.Internal("looking up a user", err)
+		return hub.Internal("proving an address", err)
+	}
+	if unproved {
+		con.auditUser(c, email, accounts.ActionAddressProved)
+	}
+	// A reset link asked for before is no longer needed, and must not
+	// outlive a sign-in that proves who holds the account.
+	if _, err := con.cfg.Users.RetirePasswordResets(ctx, email, con.cfg.Now()); err != nil {
+		return hub.Internal("retiring reset links", err)
 	}
 	if err := con.startSession(c, email, ""); err != nil {
 		return err

@@ -204,6 +204,11 @@ func TestWorkspacesMigration(t *testing.T) {
 	storetest.WorkspacesMigration(t, old, open)
 }
 
+func TestProvedAddressesMigration(t *testing.T) {
+	old, _, open := migrated(t, storetest.BeforeProvedAddresses)
+	storetest.ProvedAddressesMigration(t, old, open)
+}
+
 func TestSearchMigration(t *testing.T) {
 	pool, d, open := migrated(t, storetest.BeforeSearch)
 	old := sqldb.New(d, pool, nil)

@@ -11,7 +11,7 @@ import (
 	"github.com/hubform/hubform/handlers/hub"
 )
 
-// CreateUser stores u. When a user with u.Email exists, nothing is stored
+// CreateUser stores u, whose address is proved when u.ProvedAt is set. When a user with u.Email exists, nothing is stored
 // and the error wraps accounts.ErrExists.
 func (db *DB) CreateUser(ctx context.Context, u accounts.User) error {
 	w, err := db.writer()
@@ -22,8 +22,8 @@ func (db *DB) CreateUser(ctx context.Context, u accounts.User) error {
 		return db.errorf("create user: email and password hash must be set")
 	}
 	res, err := w.ExecContext(ctx,
-		`INSERT INTO users (email, password_hash, created_at) VALUES ($1, $2, $3) ON CONFLICT (email) DO NOTHING`,
-		text(u.Email), u.PasswordHash, millis(u.CreatedAt))
+		`INSERT INTO users (email, password_hash, created_at, proved_at) VALUES ($1, $2, $3, $4) ON CONFLICT (email) DO NOTHING`,
+		text(u.Email), u.PasswordHash, millis(u.CreatedAt), nullMillis(u.ProvedAt))
 	if err != nil {
 		return db.errorf("create user %s: %w", u.Email, err)
 	}
@@ -35,21 +35,22 @@ func (db *DB) CreateUser(ctx context.Context, u accounts.User) error {
 func (db *DB) User(ctx context.Context, email string) (accounts.User, error) {
 	var u accounts.User
 	var created int64
-	err := db.r.QueryRowContext(ctx, `SELECT email, password_hash, created_at FROM users WHERE email = $1`, text(email)).
-		Scan(&u.Email, &u.PasswordHash, &created)
+	var proved sql.NullInt64
+	err := db.r.QueryRowContext(ctx, `SELECT email, password_hash, created_at, proved_at FROM users WHERE email = $1`, text(email)).
+		Scan(&u.Email, &u.PasswordHash, &created, &proved)
 	if errors.Is(err, sql.ErrNoRows) {
 		return accounts.User{}, db.errorf("user %s: %w", email, hub.ErrNotFound)
 	}
 	if err != nil {
 		return accounts.User{}, db.errorf("user %s: %w", email, err)
 	}
-	u.CreatedAt = fromMillis(created)
+	u.CreatedAt, u.ProvedAt = fromMillis(created), fromNullMillis(proved)
 	return u, nil
 }
 
 // Users returns every user, by e-mail address, without password hashes.
 func (db *DB) Users(ctx context.Context) ([]accounts.User, error) {
-	rows, err := db.r.QueryContext(ctx, `SELECT email, created_at FROM users ORDER BY email`)
+	rows, err := db.r.QueryContext(ctx, `SELECT email, created_at, proved_at FROM users ORDER BY email`)
 	if err != nil {
 		return nil, db.errorf("users: %w", err)
 	}
@@ -58,10 +59,11 @@ func (db *DB) Users(ctx context.Context) ([]accounts.User, error) {
 	for rows.Next() {
 		var u accounts.User
 		var created int64
-		if err := rows.Scan(&u.Email, &created); err != nil {
+		var proved sql.NullInt64
+		if err := rows.Scan(&u.Email, &created, &proved); err != nil {
 			return nil, db.errorf("users: %w", err)
 		}
-		u.CreatedAt = fromMillis(created)
+		u.CreatedAt, u.ProvedAt = fromMillis(created), fromNullMillis(proved)
 		users = append(users, u)
 	}
 	if err := rows.Err(); err != nil {

@@ -12,15 +12,19 @@ import (
 )
 
 // CreateSignup stores a sign-up of email under the hash of its link's
-// token. The error wraps accounts.ErrExists when a user has the address.
+// token. The error wraps accounts.ErrExists when a user whose address is
+// proved has it; an account whose address nobody proved does not keep its
+// owner from signing up (see CompleteSignup).
 func (db *DB) CreateSignup(ctx context.Context, tokenHash, email string, now, expires time.Time) error {
 	err := db.inTx(ctx, func(tx *sql.Tx) error {
-		if err := userExists(ctx, tx, email); err == nil {
+		var proved sql.NullInt64
+		err := tx.QueryRowContext(ctx, `SELECT proved_at FROM users WHERE email = $1`, email).Scan(&proved)
+		if err == nil && proved.Valid {
 			return accounts.ErrExists
-		} else if !errors.Is(err, hub.ErrNotFound) {
+		} else if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO signups (token_hash, email, created_at, expires_at) VALUES ($1, $2, $3, $4)`,
+		_, err = tx.ExecContext(ctx, `INSERT INTO signups (token_hash, email, created_at, expires_at) VALUES ($1, $2, $3, $4)`,
 			tokenHash, text(email), millis(now), millis(expires))
 		return err
 	})
@@ -51,11 +55,13 @@ func openSignup(ctx context.Context, q querier, tokenHash string, now time.Time)
 }
 
 // CompleteSignup uses the sign-up link whose token has the hash, at now:
-// in one transaction it creates the user with the password hash and the
-// workspace, with them as its admin. It returns their address. The error
-// wraps hub.ErrNotFound when the link cannot be used (it works once),
-// accounts.ErrExists when the workspace's name is taken or a user has the
-// address by now.
+// in one transaction it creates the user with the password hash, their
+// address proved by the link mailed to it, and the workspace, with them as
+// its admin. An account of the address that nobody proved is taken over:
+// it takes the password hash, and every session and reset link of it ends.
+// It returns their address. The error wraps hub.ErrNotFound when the link
+// cannot be used (it works once), accounts.ErrExists when the workspace's
+// name is taken or a user whose address is proved has it by now.
 func (db *DB) CompleteSignup(ctx context.Context, tokenHash, passwordHash, workspace string, now time.Time) (string, error) {
 	if !accounts.ValidWorkspaceName(workspace) {
 		return "", db.errorf("complete a sign-up: %q is not a workspace name", workspace)
@@ -69,20 +75,28 @@ func (db *DB) CompleteSignup(ctx context.Context, tokenHash, passwordHash, works
 		if err := useLink(ctx, tx, "signups", "used_at", tokenHash, now); err != nil {
 			return err
 		}
-		for _, insert := range []struct {
-			query string
-			args  []any
-		}{
-			{`INSERT INTO users (email, password_hash, created_at) VALUES ($1, $2, $3) ON CONFLICT (email) DO NOTHING`, []any{email, passwordHash, millis(now)}},
-			{`INSERT INTO workspaces (name, created_at) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING`, []any{workspace, millis(now)}},
-		} {
-			res, err := tx.ExecContext(ctx, insert.query, insert.args...)
-			if err != nil {
+		unproved, err := lockUnproved(ctx, tx, email)
+		switch {
+		case errors.Is(err, hub.ErrNotFound):
+			if _, err := tx.ExecContext(ctx, `INSERT INTO users (email, password_hash, created_at, proved_at) VALUES ($1, $2, $3, $4)`,
+				email, passwordHash, millis(now), millis(now)); err != nil {
 				return err
 			}
-			if n, err := res.RowsAffected(); err != nil || n == 0 {
-				return errors.Join(err, accounts.ErrExists)
+		case err != nil:
+			return err
+		case unproved:
+			if err := takeOver(ctx, tx, email, passwordHash, now); err != nil {
+				return err
 			}
+		default:
+			return accounts.ErrExists
+		}
+		res, err := tx.ExecContext(ctx, `INSERT INTO workspaces (name, created_at) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING`, workspace, millis(now))
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 0 {
+			return errors.Join(err, accounts.ErrExists)
 		}
 		_, err = tx.ExecContext(ctx, `INSERT INTO workspace_members (workspace, email, role, created_at) VALUES ($1, $2, $3, $4)`,
 			workspace, email, string(accounts.Admin), millis(now))

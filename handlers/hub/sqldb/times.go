@@ -21,6 +21,14 @@ func nullMillis(t time.Time) sql.NullInt64 {
 	return sql.NullInt64{Int64: millis(t), Valid: true}
 }
 
+// fromNullMillis is the inverse of nullMillis.
+func fromNullMillis(ms sql.NullInt64) time.Time {
+	if !ms.Valid {
+		return time.Time{}
+	}
+	return fromMillis(ms.Int64)
+}
+
 // nullInt stores 0 as NULL.
 func nullInt(n int64) sql.NullInt64 { return sql.NullInt64{Int64: n, Valid: n != 0} }
 

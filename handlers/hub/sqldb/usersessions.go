@@ -109,9 +109,10 @@ func endSessions(ctx context.Context, tx *sql.Tx, email, keep string, ids ...str
 	return int(n), err
 }
 
-// SetPassword gives the user of email the password hash, and ends every
-// session of theirs but keep's.
-func (db *DB) SetPassword(ctx context.Context, email, passwordHash, keep string) error {
+// SetPassword gives the user of email the password hash at now, ends
+// every session of theirs but keep's, and retires every pending reset link
+// of theirs: one asked for before the change must not undo it.
+func (db *DB) SetPassword(ctx context.Context, email, passwordHash, keep string, now time.Time) error {
 	err := db.inTx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE users SET password_hash = $1 WHERE email = $2`, passwordHash, email)
 		if err != nil {
@@ -120,13 +121,101 @@ func (db *DB) SetPassword(ctx context.Context, email, passwordHash, keep string)
 		if n, err := res.RowsAffected(); err != nil || n == 0 {
 			return errors.Join(err, hub.ErrNotFound)
 		}
-		_, err = endSessions(ctx, tx, email, keep)
-		return err
+		if _, err = endSessions(ctx, tx, email, keep); err != nil {
+			return err
+		}
+		return retireResets(ctx, tx, email, now)
 	})
 	if err != nil {
 		return db.errorf("set the password of %s: %w", email, err)
 	}
 	return nil
+}
+
+// RetirePasswordResets retires, as used at now, every pending reset link
+// of the user of email: a sign-in by single sign-on, like a new password,
+// leaves none of them working. It returns how many it retired.
+func (db *DB) RetirePasswordResets(ctx context.Context, email string, now time.Time) (int, error) {
+	w, err := db.writer()
+	if err != nil {
+		return 0, err
+	}
+	res, err := w.ExecContext(ctx, `UPDATE password_resets SET used_at = $1 WHERE email = $2 AND used_at IS NULL`, millis(now), email)
+	if err != nil {
+		return 0, db.errorf("retire the reset links of %s: %w", email, err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return 0, db.errorf("retire the reset links of %s: %w", email, err)
+	}
+	return int(n), nil
+}
+
+// retireResets marks every pending reset link of email used at now.
+func retireResets(ctx context.Context, tx *sql.Tx, email string, now time.Time) error {
+	_, err := tx.ExecContext(ctx, `UPDATE password_resets SET used_at = $1 WHERE email = $2 AND used_at IS NULL`, millis(now), email)
+	return err
+}
+
+// ProveUser marks the address of the user of email proved at now, as the
+// operator or a single sign-on provider vouches for it. When it was not
+// proved, whoever set the account's password never showed they own the
+// address: the password becomes passwordHash (empty: none, until one is
+// set by a reset link or the operator), every session ends and every
+// pending reset link is retired, so that the account is the owner's alone
+// from then on. A passwordHash given replaces the password of a proved
+// user too, with the same ends. It reports whether the address was
+// unproved; the error wraps hub.ErrNotFound when no user has it.
+func (db *DB) ProveUser(ctx context.Context, email, passwordHash string, now time.Time) (bool, error) {
+	unproved := false
+	err := db.inTx(ctx, func(tx *sql.Tx) error {
+		var err error
+		if unproved, err = lockUnproved(ctx, tx, email); err != nil {
+			return err
+		}
+		if !unproved && passwordHash == "" {
+			return nil
+		}
+		return takeOver(ctx, tx, email, passwordHash, now)
+	})
+	if err != nil {
+		return false, db.errorf("prove the address of %s: %w", email, err)
+	}
+	return unproved, nil
+}
+
+// lockUnproved locks the row of the user of email until tx ends, and
+// reports whether their address is unproved. The error wraps
+// hub.ErrNotFound when no user has it.
+func lockUnproved(ctx context.Context, tx *sql.Tx, email string) (bool, error) {
+	// A write locks the row on PostgreSQL: a proof and an invitation's
+	// acceptance at once are one after the other.
+	res, err := tx.ExecContext(ctx, `UPDATE users SET email = email WHERE email = $1`, email)
+	if err != nil {
+		return false, err
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return false, errors.Join(err, fmt.Errorf("no user %s: %w", email, hub.ErrNotFound))
+	}
+	var proved sql.NullInt64
+	if err := tx.QueryRowContext(ctx, `SELECT proved_at FROM users WHERE email = $1`, email).Scan(&proved); err != nil {
+		return false, err
+	}
+	return !proved.Valid, nil
+}
+
+// takeOver gives the account of email to whoever proved the address at
+// now: its password becomes passwordHash, every session of it ends, every
+// pending reset link of it is retired, and the address is proved.
+func takeOver(ctx context.Context, tx *sql.Tx, email, passwordHash string, now time.Time) error {
+	if _, err := tx.ExecContext(ctx, `UPDATE users SET password_hash = $1, proved_at = COALESCE(proved_at, $2) WHERE email = $3`,
+		passwordHash, millis(now), email); err != nil {
+		return err
+	}
+	if _, err := endSessions(ctx, tx, email, ""); err != nil {
+		return err
+	}
+	return retireResets(ctx, tx, email, now)
 }
 
 // CreatePasswordReset stores a password reset of the user of email under
@@ -169,9 +258,11 @@ func openReset(ctx context.Context, q querier, tokenHash string, now time.Time) 
 }
 
 // ResetPassword uses the reset link whose token has the hash, at now: the
-// user takes the password hash, and every session of theirs ends. It
-// returns their address; the error wraps hub.ErrNotFound when the link
-// cannot be used (see PasswordReset): it works once.
+// user takes the password hash, every session of theirs ends, every other
+// pending reset link of theirs is retired, and their address, which the
+// link was mailed to, is proved. It returns their address; the error wraps
+// hub.ErrNotFound when the link cannot be used (see PasswordReset): it
+// works once.
 func (db *DB) ResetPassword(ctx context.Context, tokenHash, passwordHash string, now time.Time) (string, error) {
 	var email string
 	err := db.inTx(ctx, func(tx *sql.Tx) error {
@@ -182,11 +273,7 @@ func (db *DB) ResetPassword(ctx context.Context, tokenHash, passwordHash string,
 		if err := useLink(ctx, tx, "password_resets", "used_at", tokenHash, now); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE users SET password_hash = $1 WHERE email = $2`, passwordHash, email); err != nil {
-			return err
-		}
-		_, err = endSessions(ctx, tx, email, "")
-		return err
+		return takeOver(ctx, tx, email, passwordHash, now)
 	})
 	if err != nil {
 		return "", db.errorf("reset a password: %w", err)

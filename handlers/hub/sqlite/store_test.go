@@ -88,3 +88,8 @@ func TestCountsMigration(t *testing.T) {
 	defer old.Close()
 	storetest.CountsMigration(t, old, open)
 }
+
+func TestProvedAddressesMigration(t *testing.T) {
+	old, open := migrated(t, storetest.BeforeProvedAddresses)
+	storetest.ProvedAddressesMigration(t, old, open)
+}

@@ -17,7 +17,7 @@ func testInvitations(t *testing.T, open Open) {
 	ctx := context.Background()
 	dbs := open(t, 2)
 	a, b := dbs[0], dbs[1]
-	if err := a.CreateUser(ctx, accounts.User{Email: "ann@example.com", PasswordHash: "$argon2id$ann", CreatedAt: T0}); err != nil {
+	if err := a.CreateUser(ctx, accounts.User{Email: "ann@example.com", PasswordHash: "$argon2id$ann", CreatedAt: T0, ProvedAt: T0}); err != nil {
 		t.Fatal(err)
 	}
 	invite := func(hash, email string, role accounts.Role, ttl time.Duration) {
@@ -42,11 +42,11 @@ func testInvitations(t *testing.T, open Open) {
 		if _, err := b.Invitation(ctx, hash, now); !errors.Is(err, hub.ErrNotFound) {
 			t.Errorf("Invitation(%s) = %v, want ErrNotFound", hash, err)
 		}
-		if _, _, err := b.AcceptInvitation(ctx, hash, "$argon2id$x", now); !errors.Is(err, hub.ErrNotFound) {
+		if _, _, err := b.AcceptInvitation(ctx, hash, "$argon2id$x", "", now); !errors.Is(err, hub.ErrNotFound) {
 			t.Errorf("AcceptInvitation(%s) = %v, want ErrNotFound", hash, err)
 		}
 	}
-	if _, _, err := a.AcceptInvitation(ctx, "new", "", now); err == nil {
+	if _, _, err := a.AcceptInvitation(ctx, "new", "", "", now); err == nil {
 		t.Error("a new user was accepted without a password")
 	}
 
@@ -55,20 +55,29 @@ func testInvitations(t *testing.T, open Open) {
 	errs := make([]error, 2)
 	added := make([]bool, 2)
 	for i, db := range dbs {
-		wg.Go(func() { _, added[i], errs[i] = db.AcceptInvitation(ctx, "new", "$argon2id$cy", now) })
+		wg.Go(func() { _, added[i], errs[i] = db.AcceptInvitation(ctx, "new", "$argon2id$cy", "", now) })
 	}
 	wg.Wait()
 	if (errs[0] == nil) == (errs[1] == nil) || !added[0] && !added[1] {
 		t.Errorf("two accepts at once: %v, %v (added %v); want one to add the user and the other ErrNotFound", errs[0], errs[1], added)
 	}
-	if u, err := b.User(ctx, "cy@example.com"); err != nil || u.PasswordHash != "$argon2id$cy" {
-		t.Errorf("the invited user: %+v, %v", u, err)
+	if u, err := b.User(ctx, "cy@example.com"); err != nil || u.PasswordHash != "$argon2id$cy" || u.Proved() {
+		t.Errorf("the invited user: %+v, %v; want the password, unproved (the link was not mailed)", u, err)
 	}
 	if ms, err := b.Memberships(ctx, "cy@example.com"); err != nil || len(ms) != 1 || ms[0].Role != accounts.Editor {
 		t.Errorf("the invited user's memberships = %+v, %v", ms, err)
 	}
-	// A user who exists keeps their password, and takes the role.
-	inv, isNew, err := b.AcceptInvitation(ctx, "old", "$argon2id$other", now)
+	// A user who exists accepts only signed in as themselves; they keep
+	// their password, and take the role.
+	for _, as := range []string{"", "cy@example.com"} {
+		if _, _, err := b.AcceptInvitation(ctx, "old", "$argon2id$other", as, now); !errors.Is(err, accounts.ErrNotInvitee) {
+			t.Errorf("ann's invitation accepted signed in as %q: %v, want ErrNotInvitee", as, err)
+		}
+	}
+	if ms, _ := a.Memberships(ctx, "ann@example.com"); len(ms) != 0 {
+		t.Errorf("ann's memberships after refused acceptances = %+v", ms)
+	}
+	inv, isNew, err := b.AcceptInvitation(ctx, "old", "$argon2id$other", "ann@example.com", now)
 	if err != nil || isNew || inv.Email != "ann@example.com" {
 		t.Fatalf("accepting for an existing user: %+v %v %v", inv, isNew, err)
 	}

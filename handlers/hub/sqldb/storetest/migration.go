@@ -54,3 +54,31 @@ func WorkspacesMigration(t *testing.T, old *sql.DB, open func() *sqldb.DB) {
 		t.Errorf("workspaces after the migration = %+v, %v; want default alone", all, err)
 	}
 }
+
+// BeforeProvedAddresses is the schema version of a hub that did not record
+// whether an address was proved.
+const BeforeProvedAddresses = 23
+
+// ProvedAddressesMigration fills old, a database at schema version
+// BeforeProvedAddresses, with a workspace, a user and an invitation still
+// open; open then opens the same database, which migrates it. The user
+// counts as proved since they were made, and the invitation as shown.
+func ProvedAddressesMigration(t *testing.T, old *sql.DB, open func() *sqldb.DB) {
+	ctx := context.Background()
+	for _, stmt := range []string{
+		`INSERT INTO users (email, password_hash, created_at) VALUES ('ann@example.com', '$argon2id$a', 1000)`,
+		`INSERT INTO workspaces (name, created_at) VALUES ('aaa', 1000)`,
+		`INSERT INTO invitations (token_hash, workspace, email, role, invited_by, created_at, expires_at) VALUES ('inv', 'aaa', 'cy@example.com', 'editor', 'ann@example.com', 2000, 9000000000000)`,
+	} {
+		if _, err := old.ExecContext(ctx, stmt); err != nil {
+			t.Fatalf("filling the old database: %v\n%s", err, stmt)
+		}
+	}
+	db := open()
+	if u, err := db.User(ctx, "ann@example.com"); err != nil || !u.ProvedAt.Equal(time.UnixMilli(1000)) {
+		t.Errorf("a user after the migration = %+v, %v; want proved when made", u, err)
+	}
+	if inv, err := db.Invitation(ctx, "inv", time.UnixMilli(3000)); err != nil || inv.Mailed {
+		t.Errorf("an open invitation after the migration = %+v, %v; want it counted as shown", inv, err)
+	}
+}

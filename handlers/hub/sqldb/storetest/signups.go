@@ -16,7 +16,7 @@ func testSignups(t *testing.T, open Open) {
 	ctx := context.Background()
 	dbs := open(t, 2)
 	a, b := dbs[0], dbs[1]
-	if err := a.CreateUser(ctx, accounts.User{Email: "ann@example.com", PasswordHash: "$argon2id$ann", CreatedAt: T0}); err != nil {
+	if err := a.CreateUser(ctx, accounts.User{Email: "ann@example.com", PasswordHash: "$argon2id$ann", CreatedAt: T0, ProvedAt: T0}); err != nil {
 		t.Fatal(err)
 	}
 	if err := a.CreateSignup(ctx, "x", "ann@example.com", T0, T0.Add(time.Hour)); !errors.Is(err, accounts.ErrExists) {
@@ -51,5 +51,29 @@ func testSignups(t *testing.T, open Open) {
 	}
 	if _, err := a.CompleteSignup(ctx, "s2", "$argon2id$dee", "cys-shop", T0); !errors.Is(err, accounts.ErrExists) {
 		t.Errorf("a second sign-up into a taken name: %v", err)
+	}
+
+	// An account whose address nobody proved does not keep its owner from
+	// signing up: the sign-up's link, mailed to the address, takes it.
+	if err := a.CreateUser(ctx, accounts.User{Email: "eve@example.com", PasswordHash: "$argon2id$first", CreatedAt: T0}); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.CreateUserSession(ctx, accounts.Session{ID: "e1", Email: "eve@example.com", CreatedAt: T0, LastSeenAt: T0}); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.CreateSignup(ctx, "s3", "eve@example.com", T0, T0.Add(time.Hour)); err != nil {
+		t.Fatalf("a sign-up of an unproved address: %v", err)
+	}
+	if _, err := b.CompleteSignup(ctx, "s3", "$argon2id$eve", "eves-shop", T0); err != nil {
+		t.Fatal(err)
+	}
+	if u, _ := a.User(ctx, "eve@example.com"); u.PasswordHash != "$argon2id$eve" || !u.Proved() {
+		t.Errorf("the unproved account after the sign-up: %+v, want the new password, proved", u)
+	}
+	if ss, _ := a.UserSessions(ctx, "eve@example.com"); len(ss) != 0 {
+		t.Errorf("sessions of the unproved account after the sign-up: %+v", ss)
+	}
+	if u, _ := a.User(ctx, "cy@example.com"); !u.Proved() {
+		t.Error("a signed-up user's address is not proved")
 	}
 }

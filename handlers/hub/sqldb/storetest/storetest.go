@@ -58,6 +58,8 @@ func Run(t *testing.T, open Open) {
 		{"Invitations", testInvitations},
 		{"UserSessions", testUserSessions},
 		{"Signups", testSignups},
+		{"ResetLinksRetired", testResetLinksRetired},
+		{"ProvedAddresses", testProvedAddresses},
 		{"Quotas", testQuotas},
 		{"Sessions", testSessions},
 		{"FormVersions", testFormVersions},

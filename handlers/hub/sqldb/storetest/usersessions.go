@@ -49,7 +49,7 @@ func testUserSessions(t *testing.T, open Open) {
 		t.Errorf("bob's session after ann ended hers: %v", err)
 	}
 	// A new password ends the other sessions.
-	if err := a.SetPassword(ctx, "ann@example.com", "$argon2id$new", "s3"); err != nil {
+	if err := a.SetPassword(ctx, "ann@example.com", "$argon2id$new", "s3", T0); err != nil {
 		t.Fatal(err)
 	}
 	if ss, _ := b.UserSessions(ctx, "ann@example.com"); len(ss) != 1 || ss[0].ID != "s3" {
