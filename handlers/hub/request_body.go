@@ -42,7 +42,7 @@ func (s *Server) readJSON(c echo.Context, limit int64, v any) error {
 // the error names the hub's own socket; the log keeps it.
 func (s *Server) bodyFailed(c echo.Context, err error) error {
 	s.cfg.Logger.LogAttrs(c.Request().Context(), slog.LevelInfo, "request body not read",
-		slog.String("path", c.Request().URL.Path), slog.String("client", c.RealIP()), slog.Any("error", err))
+		slog.String("path", LogPath(c)), slog.String("client", c.RealIP()), slog.Any("error", err))
 	if IsTimeout(err) {
 		c.Response().Header().Set("Connection", "close")
 		return &Error{Status: http.StatusRequestTimeout, Message: "the request body did not arrive in time"}

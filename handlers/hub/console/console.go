@@ -196,7 +196,7 @@ func New(cfg Config) (*Console, error) {
 		Name: "hubform_console", Path: Path, HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: cfg.Secure, Persist: true,
 	}
 	sm.ErrorFunc = func(w http.ResponseWriter, r *http.Request, err error) {
-		cfg.Logger.ErrorContext(r.Context(), "console session", slog.String("path", r.URL.Path), slog.Any("error", err))
+		cfg.Logger.ErrorContext(r.Context(), "console session", slog.String("path", hub.MaskPath(r.URL.Path)), slog.Any("error", err))
 		http.Error(w, "The console cannot serve this request right now; try again later.", http.StatusInternalServerError)
 	}
 	csrf := middleware.CSRFWithConfig(middleware.CSRFConfig{
@@ -205,7 +205,7 @@ func New(cfg Config) (*Console, error) {
 		CookieSameSite: http.SameSiteLaxMode, CookieMaxAge: int(cfg.Lifetime.Seconds()),
 		ErrorHandler: func(err error, c echo.Context) error {
 			cfg.Logger.InfoContext(c.Request().Context(), "console post refused by CSRF protection",
-				slog.String("path", c.Request().URL.Path), slog.String("client", c.RealIP()), slog.Any("error", err))
+				slog.String("path", hub.LogPath(c)), slog.String("client", c.RealIP()), slog.Any("error", err))
 			return c.String(http.StatusForbidden, "This form has expired or came from another site. Reload the page and try again.")
 		},
 	})
@@ -368,7 +368,7 @@ func (con *Console) refuse(c echo.Context) error {
 func (con *Console) writeError(c echo.Context, err error) {
 	e := hub.AsError(err)
 	if e.Status >= http.StatusInternalServerError {
-		con.cfg.Logger.ErrorContext(c.Request().Context(), e.Message, slog.String("path", c.Request().URL.Path), slog.Any("error", err))
+		con.cfg.Logger.ErrorContext(c.Request().Context(), e.Message, slog.String("path", hub.LogPath(c)), slog.Any("error", err))
 		c.String(e.Status, "The console cannot serve this request right now; try again later.")
 		return
 	}
