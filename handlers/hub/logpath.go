@@ -1,6 +1,7 @@
 package hub
 
 import (
+	"net/url"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -71,4 +72,20 @@ func maskSegment(s string) string {
 		return "…"
 	}
 	return s
+}
+
+// RedactURL returns the scheme and host of the URL raw, and "…" for any
+// path or query: what a log line or a page for those who may not read a
+// form's secrets names of a webhook's URL, which often carries the
+// receiver's token. A URL that does not parse is "…" whole.
+func RedactURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return "…"
+	}
+	out := u.Scheme + "://" + u.Host
+	if strings.TrimPrefix(raw, out) != "" {
+		out += "/…"
+	}
+	return out
 }
