@@ -1,6 +1,7 @@
 package formsource_test
 
 import (
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -55,8 +56,11 @@ func TestHiddenSecretsStayInTheirPlace(t *testing.T) {
 		if name == "other kind" {
 			// The captcha's mark as a webhook's URL.
 			j := strings.Index(hidden, `"url": "`) + len(`"url": `)
-			end := strings.Index(hidden[j:], `,`)
-			posted = hidden[:j] + mark + hidden[j+end:]
+			end := j + 1 + strings.Index(hidden[j+1:], `"`) + 1
+			posted = hidden[:j] + mark + hidden[end:]
+			if strings.Count(posted, "[set, hidden #") != 5 || !json.Valid([]byte(posted)) {
+				t.Fatalf("the case is not a file of five marks: %s", posted)
+			}
 		}
 		if _, err := formsource.KeepSecrets([]byte(posted), []byte(secretFile)); !errors.Is(err, formsource.ErrHiddenUnknown) {
 			t.Errorf("%s: %v, want ErrHiddenUnknown", name, err)
