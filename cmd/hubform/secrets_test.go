@@ -157,7 +157,8 @@ var textarea = regexp.MustCompile(`(?s)<textarea[^>]*name="body"[^>]*>(.*?)</tex
 // secrets hidden, save the JSON file and the Settings tab back: the stored
 // file keeps every secret. A secret typed in place of its mark replaces
 // it; a mark moved to where its value would be shown or sent elsewhere is
-// refused, and nothing is saved.
+// refused, and nothing is saved. The hidden file pushed with a forms token
+// keeps the secrets as well.
 func TestEditorSaveKeepsHiddenSecrets(t *testing.T) {
 	t.Parallel()
 	t.Run("sqlite", func(t *testing.T) { t.Parallel(); editorSaveKeepsHiddenSecrets(t, "") })
@@ -254,6 +255,20 @@ func editorSaveKeepsHiddenSecrets(t *testing.T, dbURL string) {
 	}
 	if file := newest(); !strings.Contains(file, "0x4AAAAAAANewCaptchaKey") || strings.Contains(file, captchaKey) || !strings.Contains(file, signingKey) {
 		t.Errorf("a typed secret did not replace the captcha's alone: %s", file)
+	}
+
+	// The hidden file pushed through the admin API keeps the secrets too.
+	token := accounts.NewToken()
+	if err := db.CreateToken(ctx, accounts.Token{Name: "push", Hash: accounts.HashToken(token), CreatedAt: time.Now(), Workspace: "default", Scope: accounts.ScopeForms}); err != nil {
+		t.Fatal(err)
+	}
+	m = textarea.FindStringSubmatch(editor.get(base + "?view=json"))
+	pushed := strings.Replace(html.UnescapeString(m[1]), `"title": "Order again"`, `"title": "Order pushed"`, 1)
+	if status, body := apiCall(t, srv.URL, token, http.MethodPut, "/v1/admin/forms/shop/order/draft", pushed); status != http.StatusCreated {
+		t.Fatalf("pushing the hidden file: %d %s", status, body)
+	}
+	if file := newest(); !strings.Contains(file, "Order pushed") || !strings.Contains(file, signingKey) || !strings.Contains(file, hookToken) || !strings.Contains(file, "0x4AAAAAAANewCaptchaKey") {
+		t.Errorf("the pushed file lost its secrets: %s", file)
 	}
 }
 
