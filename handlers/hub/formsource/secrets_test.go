@@ -66,6 +66,11 @@ func TestHiddenSecretsStayInTheirPlace(t *testing.T) {
 			t.Errorf("%s: %v, want ErrHiddenUnknown", name, err)
 		}
 	}
+	// A mark that reaches Parse is never taken for a captcha's secret.
+	marked := `{"title": "T", "fields": [], "steps": [], "hub": {"captchaSecret": ` + mark + `}}`
+	if _, err := formsource.Parse("acme", "t", []byte(marked)); err == nil || !strings.Contains(err.Error(), "hub.captchaSecret") {
+		t.Errorf("Parse of a captcha secret that is a mark: %v", err)
+	}
 	// A value typed in place of a mark replaces the secret.
 	typed := strings.Replace(hidden, mark, `"new-key"`, 1)
 	back, err := formsource.KeepSecrets([]byte(typed), []byte(secretFile))
