@@ -155,7 +155,7 @@ func (h *Handler) saveDraft(ctx context.Context, client *hubclient.Client, f For
 	}
 	var hubErr *hubclient.HubError
 	if errors.As(err, &hubErr) && hubErr.StatusCode == http.StatusUnprocessableEntity && strings.HasPrefix(hubErr.Message, "resumeUrl") {
-		h.cfg.Logger.Warn("the hub will not e-mail a draft's link to this page: add its origin to the form's allowedOrigins", "site", f.Site, "form", f.Slug, "page", req.ResumeURL, "error", err)
+		h.cfg.Logger.Warn("the hub will not e-mail a draft's link to this page: add its origin to the form's allowedOrigins", "site", f.Site, "form", f.Slug, "origin", originOf(req.ResumeURL), "error", err)
 		req.Email, req.ResumeURL = "", ""
 		res, err = client.SaveDraft(ctx, f.Site, f.Slug, req)
 	}
@@ -268,4 +268,14 @@ func (h *Handler) pageURL(c echo.Context) string {
 		u.Scheme, u.Host = origin.Scheme, origin.Host
 	}
 	return u.String()
+}
+
+// originOf is the origin of the page at link, all a log line names of it:
+// a page's address may carry a token in its query.
+func originOf(link string) string {
+	u, err := url.Parse(link)
+	if err != nil || u.Host == "" {
+		return ""
+	}
+	return u.Scheme + "://" + u.Host
 }

@@ -133,7 +133,7 @@ func (h *Handler) inParts(c echo.Context, call partsCall) error {
 	}
 	a, ok := h.stamps.attachment(f, r.PostForm.Get(hubclient.IdempotencyKeyField), r.PostForm.Get(uploadField), r.PostForm.Get(uploadTicket))
 	if !ok {
-		h.cfg.Logger.Warn("upload in parts refused: the ticket is not this app's for the form, field and rendering", "site", f.Site, "form", f.Slug, "route", r.URL.Path)
+		h.cfg.Logger.Warn("upload in parts refused: the ticket is not this app's for the form, field and rendering", "site", f.Site, "form", f.Slug, "route", c.Path())
 		return refuse(http.StatusBadRequest, "postUnreadable")
 	}
 	ctx := hubclient.WithVisitor(r.Context(), h.visitor(c))
@@ -142,7 +142,7 @@ func (h *Handler) inParts(c echo.Context, call partsCall) error {
 	case errors.Is(err, errPostLacks):
 		return refuse(http.StatusBadRequest, "postUnreadable")
 	case err != nil:
-		h.cfg.Logger.Info("upload in parts refused by the hub", "site", f.Site, "form", f.Slug, "field", a.Field, "route", r.URL.Path, "error", err)
+		h.cfg.Logger.Info("upload in parts refused by the hub", "site", f.Site, "form", f.Slug, "field", a.Field, "route", c.Path(), "error", err)
 		return refuse(refusalStatus(err), failureText(err))
 	}
 	answer.Key = a.Key

@@ -97,7 +97,7 @@ func Answer(write func(c echo.Context, err error)) echo.MiddlewareFunc {
 func WriteError(c echo.Context, err error, logger *slog.Logger) {
 	e := AsError(err)
 	if e.Status >= http.StatusInternalServerError {
-		logger.ErrorContext(c.Request().Context(), e.Message, slog.String("path", c.Request().URL.Path), slog.Any("error", err))
+		logger.ErrorContext(c.Request().Context(), e.Message, slog.String("path", LogPath(c)), slog.Any("error", err))
 	}
 	c.Response().Header().Set("Cache-Control", "no-store")
 	if c.Request().Method == http.MethodHead {

@@ -235,16 +235,17 @@ func (s *Server) tooManyRequests(c echo.Context, retryAfter time.Duration) error
 	return &Error{Status: http.StatusTooManyRequests, Message: fmt.Sprintf("too many requests: at most %d a minute", s.cfg.RateLimit)}
 }
 
-// logRequests logs every request once it is answered.
+// logRequests logs every request once it is answered, naming its path by
+// LogPath: a link's token or a draft's is never written.
 func (s *Server) logRequests() echo.MiddlewareFunc {
 	return middleware.RequestLoggerWithConfig(middleware.RequestLoggerConfig{
 		// The error handler writes a returned error's answer before the
 		// line is logged, so that the line has its status.
 		HandleError: true,
-		LogMethod:   true, LogURIPath: true, LogStatus: true, LogLatency: true, LogRemoteIP: true,
+		LogMethod:   true, LogStatus: true, LogLatency: true, LogRemoteIP: true,
 		LogValuesFunc: func(c echo.Context, v middleware.RequestLoggerValues) error {
 			s.cfg.Logger.LogAttrs(c.Request().Context(), slog.LevelInfo, "request",
-				slog.String("method", v.Method), slog.String("path", v.URIPath), slog.Int("status", v.Status),
+				slog.String("method", v.Method), slog.String("path", LogPath(c)), slog.Int("status", v.Status),
 				slog.Duration("latency", v.Latency), slog.String("client", v.RemoteIP))
 			return nil
 		},

@@ -86,7 +86,7 @@ func LimitBody(limit int64, message string) echo.MiddlewareFunc {
 // the error names the hub's own socket; the log keeps it.
 func (s *Server) bodyFailed(c echo.Context, err error) error {
 	s.cfg.Logger.LogAttrs(c.Request().Context(), slog.LevelInfo, "request body not read",
-		slog.String("path", c.Request().URL.Path), slog.String("client", c.RealIP()), slog.Any("error", err))
+		slog.String("path", LogPath(c)), slog.String("client", c.RealIP()), slog.Any("error", err))
 	if IsTimeout(err) {
 		c.Response().Header().Set("Connection", "close")
 		return &Error{Status: http.StatusRequestTimeout, Message: "the request body did not arrive in time"}

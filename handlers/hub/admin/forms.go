@@ -271,6 +271,23 @@ func (a *API) putDraft(c echo.Context) error {
 		a.cfg.Logger.InfoContext(r.Context(), "form body not read", "error", err)
 		return &hub.Error{Status: http.StatusBadRequest, Message: "the request body could not be read"}
 	}
+	// A file copied from a console page that hides its secrets keeps the
+	// stored ones.
+	if formsource.HasHidden(body) {
+		var stored []byte
+		if rec, err := a.cfg.Forms.FormRecord(r.Context(), site, slug); err == nil {
+			v, err := a.cfg.Forms.FormVersion(r.Context(), site, slug, rec.LastVersion)
+			if err != nil {
+				return hub.Internal("reading a form", err)
+			}
+			stored = v.Body
+		} else if !errors.Is(err, hub.ErrNotFound) {
+			return hub.Internal("reading a form", err)
+		}
+		if body, err = formsource.KeepSecrets(body, stored); err != nil {
+			return c.JSON(http.StatusUnprocessableEntity, invalid(fmt.Sprintf("form %s/%s is not valid; nothing was saved", site, slug), err))
+		}
+	}
 	if _, err := formsource.Parse(site, slug, body); err != nil {
 		return c.JSON(http.StatusUnprocessableEntity, invalid(fmt.Sprintf("form %s/%s is not valid; nothing was saved", site, slug), err))
 	}

@@ -204,6 +204,11 @@ func (con *Console) builderAction(edit editFunc, view string) echo.HandlerFunc {
 			return hub.Internal("encoding a form", err)
 		}
 		p.Body = string(body)
+		// An input that showed a secret hidden posts its mark back.
+		if body, err = formsource.KeepSecrets(body, v.Body); err != nil {
+			p.Problems = formsource.Problems(err)
+			return con.renderEdit(c, http.StatusUnprocessableEntity, p)
+		}
 		if _, err := formsource.Parse(site, slug, body); err != nil {
 			p.Problems = formsource.Problems(err)
 			return con.renderEdit(c, http.StatusUnprocessableEntity, p)
@@ -232,11 +237,10 @@ func (con *Console) renderEdit(c echo.Context, status int, p formProps) error {
 	if c.Request().Header.Get("HX-Request") != "" {
 		status = http.StatusOK
 	}
-	if p.View == viewSettings {
-		return con.render(c, status, settingsPage(p))
+	if p.View != viewSettings {
+		p.Preview = con.previewOf(c, p.Site, p.Slug, []byte(p.Body), "")
 	}
-	p.Preview = con.previewOf(c, p.Site, p.Slug, []byte(p.Body), "")
-	return con.render(c, status, formPage(p))
+	return con.renderForm(c, status, p)
 }
 
 // fieldAt returns the index of the field the route names.

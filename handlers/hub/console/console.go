@@ -208,7 +208,7 @@ func New(cfg Config) (*Console, error) {
 		sm.Cookie.Name, sm.Cookie.Path = SecureSessionCookie, "/"
 	}
 	sm.ErrorFunc = func(w http.ResponseWriter, r *http.Request, err error) {
-		cfg.Logger.ErrorContext(r.Context(), "console session", slog.String("path", r.URL.Path), slog.Any("error", err))
+		cfg.Logger.ErrorContext(r.Context(), "console session", slog.String("path", hub.MaskPath(r.URL.Path)), slog.Any("error", err))
 		http.Error(w, "The console cannot serve this request right now; try again later.", http.StatusInternalServerError)
 	}
 	return &Console{cfg: cfg, sessions: sm}, nil
@@ -376,7 +376,7 @@ func (con *Console) refuse(c echo.Context) error {
 func (con *Console) writeError(c echo.Context, err error) {
 	e := hub.AsError(err)
 	if e.Status >= http.StatusInternalServerError {
-		con.cfg.Logger.ErrorContext(c.Request().Context(), e.Message, slog.String("path", c.Request().URL.Path), slog.Any("error", err))
+		con.cfg.Logger.ErrorContext(c.Request().Context(), e.Message, slog.String("path", hub.LogPath(c)), slog.Any("error", err))
 		c.String(e.Status, "The console cannot serve this request right now; try again later.")
 		return
 	}

@@ -85,7 +85,12 @@ func (con *Console) deliveriesPage(c echo.Context) error {
 	p.Retried, _ = strconv.ParseInt(c.QueryParam("retried"), 10, 64)
 	for _, d := range list {
 		if p.Submission == "" || d.SubmissionID == p.Submission {
-			p.Rows = append(p.Rows, newDeliveryRow(d))
+			row := newDeliveryRow(d)
+			if row.Kind == "Webhook" && !seesSecrets(c) {
+				// A webhook's URL is a secret of the form's file.
+				row.Target = hub.RedactURL(row.Target)
+			}
+			p.Rows = append(p.Rows, row)
 		}
 	}
 	return con.render(c, http.StatusOK, deliveriesPage(p))

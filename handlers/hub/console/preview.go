@@ -66,7 +66,17 @@ func (con *Console) previewOf(c echo.Context, site, slug string, body []byte, lo
 // beside the editor as the owner types.
 func (con *Console) preview(c echo.Context) error {
 	site, slug := c.Param("site"), c.Param("slug")
-	return con.render(c, http.StatusOK, previewPanel(con.previewOf(c, site, slug, []byte(c.FormValue("body")), c.FormValue("locale"))))
+	body := []byte(c.FormValue("body"))
+	if formsource.HasHidden(body) {
+		r, err := con.cfg.Store.FormRecord(c.Request().Context(), site, slug)
+		if err != nil {
+			return con.formError(err)
+		}
+		if kept, err := con.keepSecrets(c, site, slug, r.LastVersion, body); err == nil {
+			body = kept
+		}
+	}
+	return con.render(c, http.StatusOK, previewPanel(con.previewOf(c, site, slug, body, c.FormValue("locale"))))
 }
 
 // previewSubmit is where the preview's form posts: nothing is stored or

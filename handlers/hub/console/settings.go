@@ -32,7 +32,7 @@ func (con *Console) settingsPage(c echo.Context) error {
 	if n := c.QueryParam("saved"); n != "" {
 		p.Notice = "Saved as draft version " + n + ". Publish it on the Build tab to serve it."
 	}
-	return con.render(c, http.StatusOK, settingsPage(p))
+	return con.renderForm(c, http.StatusOK, p)
 }
 
 // editSettings sets the title, step titles, buttons' texts, captcha and

@@ -1344,7 +1344,7 @@ func settingsForm(p formProps, d *draft) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = settingInput("set-secret", "captchaSecret", "Secret", "Kept by the hub, never served. Empty: the hub's own secret for the provider.", p.typed(act, "captchaSecret", d.hubString("captchaSecret")), p.problemAt("hub.captchaSecret"), 0).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = settingInput("set-secret", "captchaSecret", "Secret", "Kept by the hub, never served, and shown to the workspace's admins alone: others see it is set, and leave its mark to keep it. Empty: the hub's own secret for the provider.", p.typed(act, "captchaSecret", d.hubString("captchaSecret")), p.problemAt("hub.captchaSecret"), 0).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

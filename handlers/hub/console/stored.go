@@ -193,7 +193,38 @@ func (con *Console) formPage(c echo.Context) error {
 		p.Notice = "Version " + c.QueryParam("published") + " is live."
 	}
 	p.Preview = con.previewOf(c, site, slug, v.Body, "")
-	return con.render(c, http.StatusOK, formPage(p))
+	return con.renderForm(c, http.StatusOK, p)
+}
+
+// seesSecrets reports whether the signed-in member reads the secrets of
+// the workspace's form files (formsource.HideSecrets): an admin does. An
+// editor replaces a secret without reading it; a viewer sees it is set.
+func seesSecrets(c echo.Context) bool { return memberOf(c).Role.Allows(accounts.Admin) }
+
+// renderForm shows the page of p.View, Build or Settings, with the
+// secrets of p.Body hidden from a member who may not read them: every
+// page that shows a form file goes through here.
+func (con *Console) renderForm(c echo.Context, status int, p formProps) error {
+	if !seesSecrets(c) {
+		p.Body = string(formsource.HideSecrets([]byte(p.Body)))
+	}
+	if p.View == viewSettings {
+		return con.render(c, status, settingsPage(p))
+	}
+	return con.render(c, status, formPage(p))
+}
+
+// keepSecrets returns body, posted, with the secrets it shows hidden
+// taken from the newest version, as formsource.KeepSecrets does.
+func (con *Console) keepSecrets(c echo.Context, site, slug string, last int64, body []byte) ([]byte, error) {
+	if !formsource.HasHidden(body) || last == 0 {
+		return formsource.KeepSecrets(body, nil)
+	}
+	v, err := con.cfg.Store.FormVersion(c.Request().Context(), site, slug, last)
+	if err != nil {
+		return nil, con.formError(err)
+	}
+	return formsource.KeepSecrets(body, v.Body)
 }
 
 // loadForm reads the form's record and versions, or returns a 404.
@@ -229,15 +260,21 @@ func (con *Console) saveForm(c echo.Context) error {
 		return err
 	}
 	p.Body, p.View = c.FormValue("body"), viewJSON
-	body := []byte(p.Body)
-	if _, err := formsource.Parse(site, slug, body); err != nil {
+	body, err := con.keepSecrets(c, site, slug, p.Record.LastVersion, []byte(p.Body))
+	if he := (*hub.Error)(nil); errors.As(err, &he) {
+		return he
+	}
+	if err == nil {
+		_, err = formsource.Parse(site, slug, body)
+	}
+	if err != nil {
 		p.Problems = formsource.Problems(err)
-		p.Preview = con.previewOf(c, site, slug, body, "")
-		return con.render(c, http.StatusUnprocessableEntity, formPage(p))
+		p.Preview = con.previewOf(c, site, slug, []byte(p.Body), "")
+		return con.renderForm(c, http.StatusUnprocessableEntity, p)
 	}
 	if con.inDirectory(site, slug) {
 		p.Problems = []formsource.Problem{{Err: errors.New("the forms directory holds this form and wins over the database: nothing was saved")}}
-		return con.render(c, http.StatusConflict, formPage(p))
+		return con.renderForm(c, http.StatusConflict, p)
 	}
 	n, err := con.save(c, site, slug, body)
 	if err != nil {
@@ -273,7 +310,7 @@ func (con *Console) publish(c echo.Context) error {
 		}
 		p.Notice = fmt.Sprintf("Version %d was not published.", n)
 		p.Preview = con.previewOf(c, site, slug, v.Body, "")
-		return con.render(c, http.StatusUnprocessableEntity, formPage(p))
+		return con.renderForm(c, http.StatusUnprocessableEntity, p)
 	}
 	if err := con.cfg.Store.PublishFormVersion(ctx, site, slug, n, con.cfg.Now()); err != nil {
 		return con.formError(err)

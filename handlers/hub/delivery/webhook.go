@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strconv"
 	"time"
 
@@ -107,14 +108,14 @@ func (w *webhookWorker) Work(ctx context.Context, job *river.Job[WebhookArgs]) e
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, a.URL, bytes.NewReader(body))
 	if err != nil {
-		return river.JobCancel(fmt.Errorf("webhook URL: %w", err))
+		return river.JobCancel(fmt.Errorf("webhook URL: %w", withoutURL(err)))
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", "hubform-hub")
 	setHeaders(req.Header, key, WebhookID(a.SubmissionID, job.ID), w.q.cfg.Now(), body)
 	resp, err := w.q.cfg.Client.Do(req)
 	if err != nil {
-		err = fmt.Errorf("webhook: %w", err)
+		err = fmt.Errorf("webhook: %w", withoutURL(err))
 		logFailure(log, job.JobRow, err)
 		return err
 	}
@@ -141,5 +142,15 @@ func (q *Queue) secret(a WebhookArgs) ([]byte, error) {
 			return h.Key()
 		}
 	}
-	return nil, fmt.Errorf("the form's webhook %s %w", a.URL, errGone)
+	return nil, fmt.Errorf("the form's webhook to %s %w", hub.RedactURL(a.URL), errGone)
+}
+
+// withoutURL returns err with the URL of the *url.Error it is, or wraps,
+// cut to its host: the error is logged and kept with the delivery, and a
+// webhook's URL is a secret of the form's file.
+func withoutURL(err error) error {
+	if ue, ok := errors.AsType[*url.Error](err); ok {
+		return fmt.Errorf("%s %s: %w", ue.Op, hub.RedactURL(ue.URL), ue.Err)
+	}
+	return err
 }

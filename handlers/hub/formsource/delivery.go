@@ -57,19 +57,21 @@ func (v *validator) webhooks(hooks []hub.Webhook) {
 		v.addf("hub.webhooks", "hub.webhooks: %d receivers, at most %d", len(hooks), maxWebhooks)
 	}
 	seen := make(map[string]bool, len(hooks))
+	// The messages never repeat a URL: it is a secret, which those who
+	// may edit the form but not read it must not learn from them.
 	for i, h := range hooks {
 		at := fmt.Sprintf("hub.webhooks[%d]", i)
 		u, err := url.Parse(h.URL)
 		switch {
 		case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Opaque != "":
-			v.addf(at+".url", "%s.url: %q is not an absolute http or https URL", at, h.URL)
+			v.addf(at+".url", "%s.url: not an absolute http or https URL", at)
 		case u.User != nil:
 			// It would be logged and listed with every delivery.
-			v.addf(at+".url", "%s.url: %q carries a user name or password; put credentials in the receiver's check of the signature", at, redactURL(u))
+			v.addf(at+".url", "%s.url: carries a user name or password; put credentials in the receiver's check of the signature", at)
 		case u.Fragment != "":
-			v.addf(at+".url", "%s.url: %q has a fragment, which is never sent", at, h.URL)
+			v.addf(at+".url", "%s.url: has a fragment, which is never sent", at)
 		case seen[h.URL]:
-			v.addf(at+".url", "%s.url: %q is listed twice", at, h.URL)
+			v.addf(at+".url", "%s.url: the URL of an earlier webhook again", at)
 		}
 		seen[h.URL] = true
 		if _, err := h.Key(); err != nil {
@@ -77,6 +79,3 @@ func (v *validator) webhooks(hooks []hub.Webhook) {
 		}
 	}
 }
-
-// redactURL returns u without its password, for messages.
-func redactURL(u *url.URL) string { return u.Redacted() }

@@ -227,6 +227,9 @@ func (v *validator) settings(s hub.Settings) {
 	if s.MaxFiles < 0 {
 		v.addf("hub.maxFiles", "hub.maxFiles: %d is negative", s.MaxFiles)
 	}
+	if IsHidden(s.CaptchaSecret) {
+		v.addf("hub.captchaSecret", "hub.captchaSecret: the mark of a hidden secret, not a secret: type the secret")
+	}
 	if math.IsNaN(s.RecaptchaMinScore) || s.RecaptchaMinScore < 0 || s.RecaptchaMinScore > 1 {
 		v.addf("hub.recaptchaMinScore", "hub.recaptchaMinScore: %v is not between 0 and 1", s.RecaptchaMinScore)
 	}

@@ -213,7 +213,7 @@ func (p *Pages) lookup(site, slug string) (*hub.Form, error) {
 func (p *Pages) refuse(c echo.Context, err error) error {
 	status, title, message := http.StatusNotFound, "Form not found", "There is no form at this address. It may have been taken down, or the link may be mistyped."
 	if !errors.Is(err, hub.ErrNotFound) && !errors.Is(err, errNoPage) {
-		p.cfg.Logger.Error("a form's page cannot be shown", slog.String("path", c.Request().URL.Path), slog.Any("error", err))
+		p.cfg.Logger.Error("a form's page cannot be shown", slog.String("path", hub.LogPath(c)), slog.Any("error", err))
 		status, title, message = http.StatusInternalServerError, "Form unavailable", "This form cannot be shown right now. Please try again later."
 	}
 	return render(c, status, messagePage(title, message))
