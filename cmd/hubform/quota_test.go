@@ -50,7 +50,7 @@ func TestQuotaRefusesSubmissions(t *testing.T) {
 	if n := strings.Count(out, `"id"`); n != 3 {
 		t.Errorf("%d submissions stored, want the 3 admitted", n)
 	}
-	if _, stdout, _ := hubform(t, "workspaces", "list", "--data", data); !strings.Contains(stdout, "3 submissions a month, 100 bytes stored") {
+	if _, stdout, _ := hubform(t, "workspaces", "list", "--data", data); !strings.Contains(stdout, "3 submissions a month, 100 bytes stored, 500 e-mails a day (the default)") {
 		t.Errorf("workspaces list:\n%s", stdout)
 	}
 }

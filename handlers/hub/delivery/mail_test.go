@@ -106,7 +106,7 @@ func TestEmailListsLargeFiles(t *testing.T) {
 	q := newQueue(Config{MailFrom: "hub@example.com", MaxAttach: 1000, Files: files{"up/cv": make([]byte, 1234)}})
 	u := storetest.Upload("up/cv")
 	s := storetest.Submission("S1", storetest.Attachment(u))
-	m, err := q.message(context.Background(), mailForm(), s, 7)
+	m, err := q.message(context.Background(), mailForm(), s, mailForm().Settings.Notify.Email, 7)
 	if err != nil {
 		t.Fatal(err)
 	}
