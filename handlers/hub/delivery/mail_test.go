@@ -53,6 +53,7 @@ func TestEmailSent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	ownSite(t, db, "acme", "site", "owner@example.com", "two@example.org")
 	pdf := bytes.Repeat([]byte("%PDF"), 1234/4)
 	pdf = append(pdf, "xx"...)
 	q := openQueueWith(t, db, "", forms{"site/form": mailForm()}, func(c *Config) {
