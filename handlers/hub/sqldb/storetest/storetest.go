@@ -59,6 +59,7 @@ func Run(t *testing.T, open Open) {
 		{"UserSessions", testUserSessions},
 		{"Signups", testSignups},
 		{"Quotas", testQuotas},
+		{"MailRecipients", testMailRecipients},
 		{"Sessions", testSessions},
 		{"FormVersions", testFormVersions},
 		{"FormSaveRace", testFormSaveRace},
