@@ -253,7 +253,7 @@ func TestWorkspacesCommand(t *testing.T) {
 	}
 
 	status, stdout, _ := hubform(t, "workspaces", "list", "--data", data)
-	if status != 0 || !regexp.MustCompile(`(?m)^NAME +MEMBERS +SITES +CREATED +QUOTA\nagency +1 +0 +\S+ +no quota\ndefault +1 +0 +\S+ +no quota\n$`).MatchString(stdout) {
+	if status != 0 || !regexp.MustCompile(`(?m)^NAME +MEMBERS +SITES +CREATED +QUOTA\nagency +1 +0 +\S+ +no quota of submissions or bytes, 500 e-mails a day \(the default\)\ndefault +1 +0 +\S+ +no quota of submissions or bytes, 500 e-mails a day \(the default\)\n$`).MatchString(stdout) {
 		t.Errorf("workspaces list: %d\n%s", status, stdout)
 	}
 	for _, tc := range []struct {

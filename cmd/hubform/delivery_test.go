@@ -259,7 +259,10 @@ func TestHubSendsEmail(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "acme", "contact.json"), []byte(form), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	p := startHub(t, dir, t.TempDir(), "--smtp-url", mp.URL(), "--smtp-from", "forms@example.com")
+	// Notifications go to the members of the form's workspace.
+	data := t.TempDir()
+	addUser(t, "owner@example.com", "correct horse battery", "--data", data)
+	p := startHub(t, dir, data, "--smtp-url", mp.URL(), "--smtp-from", "forms@example.com")
 	if _, err := (&hubclient.Client{HubURL: p.url}).Submit(context.Background(), "acme", "contact",
 		&hubclient.SubmitRequest{Payload: map[string]any{"name": "Jane", "email": "jane@example.net"}}); err != nil {
 		t.Fatal(err)

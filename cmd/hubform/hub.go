@@ -237,7 +237,7 @@ func openHub(ctx context.Context, cfg hubConfig, logger *slog.Logger) (_ *runnin
 		uploads = local.PutHandler(h.db)
 	}
 	h.metrics = metrics.New(logger)
-	if h.queue, err = openDelivery(ctx, cfg, h.db, served, h.blobs, h.metrics.OnAttempt, logger); err != nil {
+	if h.queue, err = openDelivery(ctx, cfg, h.db, served, h.blobs, publicURL, h.metrics.OnAttempt, logger); err != nil {
 		return nil, err
 	}
 	h.metrics.CountQueue(h.queue.Depth)

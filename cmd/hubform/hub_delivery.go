@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/handlers/hub/console"
 	"github.com/hubform/hubform/handlers/hub/delivery"
 )
 
@@ -33,8 +34,9 @@ func addDeliveryFlags(fs *flagSet, cfg *deliveryConfig) {
 
 // openDelivery opens the delivery queue in the hub's database, has db
 // insert each submission's deliveries with it, and returns it unstarted;
-// onAttempt hears of each attempt.
-func openDelivery(ctx context.Context, cfg hubConfig, db *database, served hub.FormSource, files delivery.Files, onAttempt func(kind, outcome string), logger *slog.Logger) (*delivery.Queue, error) {
+// onAttempt hears of each attempt. The links that ask an address to take
+// a workspace's notifications lead to the console under publicURL.
+func openDelivery(ctx context.Context, cfg hubConfig, db *database, served hub.FormSource, files delivery.Files, publicURL string, onAttempt func(kind, outcome string), logger *slog.Logger) (*delivery.Queue, error) {
 	dc := cfg.delivery
 	// Zero, as other commands leave them, means the defaults.
 	if dc.timeout < 0 || dc.backoff < 0 {
@@ -45,7 +47,8 @@ func openDelivery(ctx context.Context, cfg hubConfig, db *database, served hub.F
 		return nil, err
 	}
 	qc := delivery.Config{
-		Forms: served, Submissions: db, Drafts: db, AllowNetworks: allow, Files: files,
+		Forms: served, Submissions: db, Drafts: db, Recipients: db, ConfirmURL: publicURL + console.RecipientsPath,
+		AllowNetworks: allow, Files: files,
 		Timeout: dc.timeout, Backoff: dc.backoff, OnAttempt: onAttempt, Logger: logger,
 	}
 	if dc.smtpURL != "" {

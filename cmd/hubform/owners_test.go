@@ -23,12 +23,14 @@ import (
 // consolePublic are the owners' routes that answer without a session:
 // the sign-in page, its post, the stylesheet and script those pages load,
 // asking for a password reset or a sign-up, the pages and posts of an
-// invitation's, a reset's or a sign-up's link, which is its own proof, and
-// single sign-on, whose answer the provider vouches for. Adding to this list is a decision, not an accident.
+// invitation's, a reset's, a sign-up's or a notification address's link,
+// which is its own proof, and single sign-on, whose answer the provider
+// vouches for. Adding to this list is a decision, not an accident.
 var consolePublic = []string{"GET /console/sign-in", "POST /console/sign-in", "GET /console/static/*",
 	"GET /console/invitations/:token", "POST /console/invitations/:token",
 	"GET /console/reset", "POST /console/reset", "GET /console/reset/:token", "POST /console/reset/:token",
 	"GET /console/signup", "POST /console/signup", "GET /console/signup/:token", "POST /console/signup/:token",
+	"GET /console/mail-recipients/:token", "POST /console/mail-recipients/:token",
 	"GET /console/sso", "GET /console/sso/callback"}
 
 // TestOwnerRoutesClosed walks every route of the hub as hubform hub wires

@@ -50,7 +50,12 @@ func TestQuotaRefusesSubmissions(t *testing.T) {
 	if n := strings.Count(out, `"id"`); n != 3 {
 		t.Errorf("%d submissions stored, want the 3 admitted", n)
 	}
-	if _, stdout, _ := hubform(t, "workspaces", "list", "--data", data); !strings.Contains(stdout, "3 submissions a month, 100 bytes stored") {
+	if _, stdout, _ := hubform(t, "workspaces", "list", "--data", data); !strings.Contains(stdout, "3 submissions a month, 100 bytes stored, 500 e-mails a day (the default)") {
 		t.Errorf("workspaces list:\n%s", stdout)
+	}
+	// A flag left out keeps its setting.
+	quota("--mail-per-day", "7")
+	if _, stdout, _ := hubform(t, "workspaces", "list", "--data", data); !strings.Contains(stdout, "3 submissions a month, 100 bytes stored, 7 e-mails a day") {
+		t.Errorf("workspaces list after --mail-per-day 7:\n%s", stdout)
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"text/tabwriter"
@@ -35,9 +36,15 @@ workspaces. A site belongs to the first workspace that creates a form in it.
                                 make a user a member, or change their role
   remove-member NAME --email EMAIL
                                 end a membership; the last admin stays
-  set-quota NAME [--submissions-per-month N] [--stored-bytes N]
-                                limit what a workspace takes; 0 is no limit.
-                                A submission over quota is refused with 429.
+  set-quota NAME [--submissions-per-month N] [--stored-bytes N] [--mail-per-day N]
+                                limit what a workspace takes; a flag left out
+                                keeps its setting. Submissions and bytes: 0 is
+                                no limit, and a submission over quota is
+                                refused with 429. E-mails a day (UTC) the hub
+                                sends for the workspace (notifications,
+                                confirmations, requests to confirm an address,
+                                draft links): 0 is the default, 500; over it,
+                                e-mail is not sent that day.
 `
 
 const workspacesTail = `
@@ -45,6 +52,7 @@ Example:
   hubform workspaces create --data ./hub-data agency --admin ann@example.com
   hubform workspaces add-member --data ./hub-data agency --email bob@example.com --role editor
   hubform workspaces set-quota --data ./hub-data agency --submissions-per-month 10000 --stored-bytes 5000000000
+  hubform workspaces set-quota --data ./hub-data agency --mail-per-day 2000
   hubform workspaces list --data ./hub-data
 `
 
@@ -56,6 +64,7 @@ func runWorkspaces(ctx context.Context, args []string, stdout, stderr io.Writer)
 	roleName := fs.String("role", "", "add-member: the member's `ROLE`, admin, editor or viewer")
 	perMonth := fs.Int64("submissions-per-month", 0, "set-quota: the most submissions a calendar month (UTC), `N`; 0 is no limit")
 	storedBytes := fs.Int64("stored-bytes", 0, "set-quota: the most bytes of files stored, `N`; 0 is no limit")
+	mailPerDay := fs.Int64("mail-per-day", 0, fmt.Sprintf("set-quota: the most e-mails a day (UTC) the hub sends for the workspace, `N`;\n0 is the default, %d", accounts.DefaultMailPerDay))
 	args, status, ok := fs.parse(args, stdout)
 	if !ok {
 		return status
@@ -83,8 +92,8 @@ func runWorkspaces(ctx context.Context, args []string, stdout, stderr io.Writer)
 			return fail(2, "%q: a workspace's name is 1 to 64 letters, digits, '.', '_' or '-'", name)
 		}
 		if verb == "set-quota" {
-			if *perMonth < 0 || *storedBytes < 0 {
-				return fail(2, "a quota is 0 (no limit) or more")
+			if *perMonth < 0 || *storedBytes < 0 || *mailPerDay < 0 {
+				return fail(2, "a quota is 0 or more")
 			}
 			break
 		}
@@ -146,7 +155,25 @@ func runWorkspaces(ctx context.Context, args []string, stdout, stderr io.Writer)
 			audit(ctx, db, stderr, accounts.Event{Workspace: name, Action: accounts.ActionMemberRemoved, Target: addr})
 		}
 	case "set-quota":
-		q := accounts.Quota{SubmissionsPerMonth: *perMonth, StoredBytes: *storedBytes}
+		var w accounts.Workspace
+		w, err = db.Workspace(ctx, name)
+		if errors.Is(err, hub.ErrNotFound) {
+			return fail(1, "no workspace %s (hubform workspaces list)", name)
+		}
+		if err != nil {
+			break
+		}
+		q := w.Quota
+		fs.Visit(func(f *flag.Flag) {
+			switch f.Name {
+			case "submissions-per-month":
+				q.SubmissionsPerMonth = *perMonth
+			case "stored-bytes":
+				q.StoredBytes = *storedBytes
+			case "mail-per-day":
+				q.MailPerDay = *mailPerDay
+			}
+		})
 		err = db.SetQuota(ctx, name, q)
 		if errors.Is(err, hub.ErrNotFound) {
 			return fail(1, "no workspace %s (hubform workspaces list)", name)
@@ -200,8 +227,12 @@ func audit(ctx context.Context, db *database, stderr io.Writer, e accounts.Event
 
 // quotaText says what q limits.
 func quotaText(q accounts.Quota) string {
-	if q == (accounts.Quota{}) {
-		return "no quota"
+	mail := fmt.Sprintf("%d e-mails a day", q.MailLimit())
+	if q.MailPerDay == 0 {
+		mail += " (the default)"
+	}
+	if q.Unlimited() {
+		return "no quota of submissions or bytes, " + mail
 	}
 	limit := func(n int64, what string) string {
 		if n == 0 {
@@ -209,5 +240,5 @@ func quotaText(q accounts.Quota) string {
 		}
 		return fmt.Sprintf("%d %s", n, what)
 	}
-	return limit(q.SubmissionsPerMonth, "submissions a month") + ", " + limit(q.StoredBytes, "bytes stored")
+	return limit(q.SubmissionsPerMonth, "submissions a month") + ", " + limit(q.StoredBytes, "bytes stored") + ", " + mail
 }

@@ -51,6 +51,9 @@ const (
 	ActionFormPublished      = "form published"
 	ActionSubmissionsDeleted = "submissions deleted"
 	ActionSubmissionsExport  = "submissions exported"
+	// ActionRecipientConfirmed is an address in a form's notify.email
+	// agreeing, by the link mailed to it, to the workspace's notifications.
+	ActionRecipientConfirmed = "notification address confirmed"
 )
 
 // PublishedDetail says, for the audit log, which version was published

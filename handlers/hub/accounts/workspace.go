@@ -21,11 +21,30 @@ type Workspace struct {
 }
 
 // Quota limits what a workspace takes: submissions a calendar month (UTC)
-// and bytes of files stored. Zero is no limit.
+// and bytes of files stored, zero for no limit; and e-mails the hub sends
+// on its behalf a day (UTC), zero for DefaultMailPerDay.
 type Quota struct {
 	SubmissionsPerMonth int64
 	StoredBytes         int64
+	MailPerDay          int64
 }
+
+// DefaultMailPerDay is how many e-mails a day the hub sends on behalf of a
+// workspace whose quota sets none: notifications, confirmations, requests
+// to confirm an address and draft links together.
+const DefaultMailPerDay = 500
+
+// MailLimit returns how many e-mails a day the hub sends on the
+// workspace's behalf.
+func (q Quota) MailLimit() int64 {
+	if q.MailPerDay > 0 {
+		return q.MailPerDay
+	}
+	return DefaultMailPerDay
+}
+
+// Unlimited reports whether q limits neither submissions nor stored bytes.
+func (q Quota) Unlimited() bool { return q.SubmissionsPerMonth == 0 && q.StoredBytes == 0 }
 
 // Usage is what a workspace has taken: submissions this month, bytes of
 // files stored.

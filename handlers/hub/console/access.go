@@ -49,6 +49,9 @@ type Workspaces interface {
 	// has taken since the month began.
 	Workspace(ctx context.Context, name string) (accounts.Workspace, error)
 	WorkspaceUsage(ctx context.Context, workspace string, monthStart time.Time) (accounts.Usage, error)
+	// MailSent returns how many e-mails the hub sent on a workspace's
+	// behalf on a day (sqldb.Day).
+	MailSent(ctx context.Context, workspace string, day int64) (int64, error)
 }
 
 // signedIn is the need of the routes any signed-in user may use, member of

@@ -10,6 +10,7 @@ import (
 
 	"github.com/hubform/hubform/handlers/hub/accounts"
 	"github.com/hubform/hubform/handlers/hub/console"
+	"github.com/hubform/hubform/handlers/hub/sqldb"
 )
 
 // TestAuditLog has Jane sign in, fail to sign in, publish, delete and
@@ -83,19 +84,23 @@ func TestAuditLog(t *testing.T) {
 	}
 }
 
-// TestHomeShowsUsage shows the workspace's usage of the month beside its
-// quota on the home page.
+// TestHomeShowsUsage shows the workspace's usage of the month, and its
+// e-mails of the day, beside its quota on the home page.
 func TestHomeShowsUsage(t *testing.T) {
 	tc := inboxConsole(t, &memFiles{files: map[string][]byte{}})
 	tc.submit("contact", time.Now(), 2, `{"name":"Ann"}`, "a.pdf")
 	tc.submit("contact", time.Now().AddDate(0, -2, 0), 2, `{"name":"Old"}`)
-	if err := tc.db.SetQuota(context.Background(), accounts.DefaultWorkspace, accounts.Quota{SubmissionsPerMonth: 5000, StoredBytes: 1 << 30}); err != nil {
+	if err := tc.db.SetQuota(context.Background(), accounts.DefaultWorkspace, accounts.Quota{SubmissionsPerMonth: 5000, StoredBytes: 1 << 30, MailPerDay: 40}); err != nil {
 		t.Fatal(err)
+	}
+	if ok, err := tc.db.TakeMail(context.Background(), accounts.DefaultWorkspace, sqldb.Day(time.Now()), 2, 40); !ok || err != nil {
+		t.Fatalf("TakeMail: %v, %v", ok, err)
 	}
 	b := tc.browser()
 	b.signIn(janeEmail, janePassword)
 	home := b.get(console.Path)
-	for _, want := range []string{"<dt>Submissions this month</dt><dd>1 of 5,000</dd>", "<dt>Files stored</dt><dd>5 bytes of 1 GB</dd>"} {
+	for _, want := range []string{"<dt>Submissions this month</dt><dd>1 of 5,000</dd>", "<dt>Files stored</dt><dd>5 bytes of 1 GB</dd>",
+		"<dt>E-mails today (UTC)</dt><dd>2 of 40</dd>"} {
 		if !strings.Contains(home.body, want) {
 			t.Errorf("the home page's usage lacks %q: %s", want, home.body)
 		}

@@ -77,6 +77,11 @@ type Users interface {
 	CreateSignup(ctx context.Context, tokenHash, email string, now, expires time.Time) error
 	Signup(ctx context.Context, tokenHash string, now time.Time) (string, error)
 	CompleteSignup(ctx context.Context, tokenHash, passwordHash, workspace string, now time.Time) (string, error)
+	// MailRecipientLink and ConfirmMailRecipient read and use the links
+	// that ask an address to take a workspace's notifications, by the hash
+	// of their token; one that expired or was used is hub.ErrNotFound.
+	MailRecipientLink(ctx context.Context, tokenHash string, now time.Time) (string, error)
+	ConfirmMailRecipient(ctx context.Context, tokenHash string, now time.Time) (string, error)
 }
 
 // FormLister lists the forms the hub serves, as formsource.Dir does.
@@ -253,6 +258,8 @@ func (con *Console) Register(e *echo.Echo) {
 	g.POST("/account/time-zone", con.setTimeZone)
 	g.GET("/reset", con.resetPage)
 	g.POST("/reset", con.requestReset)
+	g.GET("/mail-recipients/:token", con.recipientPage)
+	g.POST("/mail-recipients/:token", con.confirmRecipient)
 	g.GET("/reset/:token", con.resetLinkPage)
 	g.POST("/reset/:token", con.resetPassword)
 	if con.cfg.Tokens != nil {
@@ -310,6 +317,9 @@ var public = map[string]bool{
 	// Single sign-on, whose answer the provider vouches for.
 	http.MethodGet + " " + ssoPath:         true,
 	http.MethodGet + " " + ssoCallbackPath: true,
+	// A link that asks an address to take notifications is its own proof.
+	http.MethodGet + " " + RecipientsPath + "/:token":  true,
+	http.MethodPost + " " + RecipientsPath + "/:token": true,
 	// An invitation's link is its own proof.
 	http.MethodGet + " " + invitationsPath + "/:token":  true,
 	http.MethodPost + " " + invitationsPath + "/:token": true,

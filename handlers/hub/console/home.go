@@ -12,6 +12,7 @@ import (
 
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/accounts"
+	"github.com/hubform/hubform/handlers/hub/sqldb"
 )
 
 // formRow is one form on the home page.
@@ -43,7 +44,11 @@ func (con *Console) home(c echo.Context) error {
 		if err != nil {
 			return hub.Internal("counting the workspace's usage", err)
 		}
-		p.Quota, p.Usage = w.Quota, usage
+		mail, err := con.cfg.Workspaces.MailSent(ctx, ws, sqldb.Day(con.cfg.Now()))
+		if err != nil {
+			return hub.Internal("counting the workspace's e-mails", err)
+		}
+		p.Quota, p.Usage, p.MailToday = w.Quota, usage, mail
 	}
 	return con.render(c, http.StatusOK, homePage(p))
 }

@@ -17,9 +17,10 @@ import (
 	"github.com/hubform/hubform/hubclient"
 )
 
-// AutoresponsesPerDay is the most confirmation e-mails a form sends to one
-// address on one day (UTC), however many submissions carry it: a form must
-// not become a way to mail strangers.
+// AutoresponsesPerDay is the most confirmation e-mails the hub sends to
+// one address on one day (UTC), however many submissions carry it and
+// whatever their forms and workspaces, requests to confirm an address for
+// notifications included: forms must not become a way to mail strangers.
 const AutoresponsesPerDay = 3
 
 // maxAddressLen is the longest address a confirmation goes to (RFC 5321's
@@ -47,7 +48,7 @@ func (AutoresponseArgs) Kind() string { return "confirmation" }
 // autoresponse returns the confirmation job of s, a submission of form
 // being stored in tx, or nil when it gets none: the form has no
 // autoresponder, the hub no mailer, the field no valid address, or the
-// address has had its AutoresponsesPerDay from this form today. The budget
+// address has had its AutoresponsesPerDay from the hub today. The budget
 // is taken in tx, so a submission rolled back takes nothing of it.
 func (q *Queue) autoresponse(ctx context.Context, tx sqldb.Tx, s hub.Submission, form *hub.Form) (*river.InsertManyParams, error) {
 	ar := form.Settings.Autoresponder
@@ -68,7 +69,7 @@ func (q *Queue) autoresponse(ctx context.Context, tx sqldb.Tx, s hub.Submission,
 	if err := q.pruneAutoresponses(ctx, tx, now); err != nil {
 		return nil, err
 	}
-	ok, err := sqldb.TakeAutoresponse(ctx, tx, s.Site, s.Slug, to, sqldb.Day(now), AutoresponsesPerDay)
+	ok, err := sqldb.TakeAutoresponse(ctx, tx, draftLinkBudget, confirmationBudget, to, sqldb.Day(now), AutoresponsesPerDay)
 	if err != nil {
 		return nil, err
 	}

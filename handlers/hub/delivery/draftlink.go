@@ -122,6 +122,9 @@ func (w *draftLinkWorker) Work(ctx context.Context, job *river.Job[DraftLinkArgs
 	if err != nil {
 		return err
 	}
+	if err := q.takeMail(ctx, log, job.Attempt, d.Site, 1); err != nil {
+		return err
+	}
 	ctx, cancel := context.WithTimeout(ctx, q.cfg.Timeout)
 	defer cancel()
 	if err := q.cfg.Mailer.Send(ctx, m); err != nil {

@@ -29,8 +29,10 @@ type Delivery struct {
 	Site         string `json:"site"`
 	Slug         string `json:"form"`
 	SubmissionID string `json:"submissionId"`
-	// Target is the receiver's URL, "e-mail" to the form's owners or
-	// "confirmation e-mail" to the visitor.
+	// Target is the receiver's URL, "e-mail" to the form's owners (with
+	// how many addresses were left out, waiting for confirmation),
+	// "confirmation e-mail" to the visitor, or "request to confirm an
+	// address" listed in notify.email.
 	Target  string `json:"target"`
 	Outcome string `json:"outcome"`
 	// Attempts is how many attempts were made, Errors why those that
@@ -103,6 +105,12 @@ func delivery(j *rivertype.JobRow) Delivery {
 	switch j.Kind {
 	case NotifyArgs{}.Kind():
 		d.Target = "e-mail"
+		var out notifyOutput
+		if json.Unmarshal(j.Output(), &out) == nil && out.Waiting > 0 {
+			d.Target += fmt.Sprintf(" (not to %d addresses waiting for confirmation)", out.Waiting)
+		}
+	case ConfirmRecipientArgs{}.Kind():
+		d.Target = "request to confirm an address"
 	case AutoresponseArgs{}.Kind():
 		d.Target = "confirmation e-mail"
 	}

@@ -117,15 +117,36 @@ func (w *notifyWorker) NextRetry(job *river.Job[NotifyArgs]) time.Time {
 	return w.q.cfg.Now().Add(w.q.schedule.delay(job.Attempt))
 }
 
-// Work sends one message to every owner the form lists now.
+// Work sends one message to the owners the form lists now that may take
+// it now: members of the form's workspace, and addresses that confirmed.
+// The others are asked to confirm, once, and left out; the delivery's
+// output says how many.
 func (w *notifyWorker) Work(ctx context.Context, job *river.Job[NotifyArgs]) error {
 	a := job.Args
+	log := w.q.cfg.Logger.With("job", job.ID, "submission", a.SubmissionID, "site", a.Site, "form", a.Slug)
 	return w.q.mailAbout(ctx, job.JobRow, a.Site, a.Slug, a.SubmissionID, func(form *hub.Form, sub hub.Submission) (*gomail.Msg, error) {
 		if form.Settings.Notify == nil || len(form.Settings.Notify.Email) == 0 {
 			return nil, river.JobCancel(errors.New("the form no longer lists owners to e-mail"))
 		}
-		return w.q.message(ctx, form, sub, job.ID)
+		to, waiting, err := w.q.notifiable(ctx, log, a.Site, a.Slug, form.Settings.Notify.Email)
+		if err != nil {
+			return nil, err
+		}
+		if waiting > 0 {
+			_ = river.RecordOutput(ctx, notifyOutput{Waiting: waiting})
+		}
+		if len(to) == 0 {
+			return nil, river.JobCancel(fmt.Errorf("none of the %d addresses in notify.email is a member's or has confirmed", waiting))
+		}
+		return w.q.message(ctx, form, sub, to, job.ID)
 	})
+}
+
+// notifyOutput is what a notification records of its last attempt.
+type notifyOutput struct {
+	// Waiting is how many addresses in notify.email were left out: no
+	// member's, and not confirmed.
+	Waiting int `json:"waiting"`
 }
 
 // mailAbout makes one attempt of an e-mail job about a submission: it
@@ -152,6 +173,10 @@ func (q *Queue) mailAbout(ctx context.Context, job *rivertype.JobRow, site, slug
 	if err != nil {
 		return err
 	}
+	to, _ := m.GetRecipients()
+	if err := q.takeMail(ctx, log, job.Attempt, site, len(to)); err != nil {
+		return err
+	}
 	ctx, cancel := context.WithTimeout(ctx, q.cfg.Timeout)
 	defer cancel()
 	if err := q.cfg.Mailer.Send(ctx, m); err != nil {
@@ -162,17 +187,18 @@ func (q *Queue) mailAbout(ctx context.Context, job *rivertype.JobRow, site, slug
 	return nil
 }
 
-// message builds the e-mail of sub: the values under the form's labels,
-// in the form's order, and the files attached while they fit in MaxAttach
-// together, listed otherwise. Its Message-ID is the same on every attempt,
+// message builds the e-mail of sub to the addresses to: the values under
+// the form's labels, in the form's order, and the files attached while
+// they fit in MaxAttach together, listed otherwise, each with the content
+// type attachmentType lets through. Its Message-ID is the same on every attempt,
 // so that mail clients show a message sent twice once.
-func (q *Queue) message(ctx context.Context, form *hub.Form, sub hub.Submission, jobID int64) (*gomail.Msg, error) {
+func (q *Queue) message(ctx context.Context, form *hub.Form, sub hub.Submission, to []string, jobID int64) (*gomail.Msg, error) {
 	n := form.Settings.Notify
 	m := gomail.NewMsg(gomail.WithNoDefaultUserAgent())
 	if err := m.From(q.cfg.MailFrom); err != nil {
 		return nil, river.JobCancel(fmt.Errorf("--smtp-from: %w", err))
 	}
-	if err := m.To(n.Email...); err != nil {
+	if err := m.To(to...); err != nil {
 		return nil, river.JobCancel(fmt.Errorf("notify.email: %w", err))
 	}
 	var values map[string]any
@@ -240,7 +266,7 @@ func (q *Queue) message(ctx context.Context, form *hub.Form, sub hub.Submission,
 			if err != nil {
 				return nil, fmt.Errorf("reading file %s: %w", a.Key, err)
 			}
-			err = m.AttachReader(a.Filename, io.LimitReader(r, a.Size), gomail.WithFileContentType(gomail.ContentType(a.MIME)))
+			err = m.AttachReader(a.Filename, io.LimitReader(r, a.Size), gomail.WithFileContentType(gomail.ContentType(attachmentType(a.MIME))))
 			r.Close()
 			if err != nil {
 				return nil, fmt.Errorf("attaching file %s: %w", a.Key, err)

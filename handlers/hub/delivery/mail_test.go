@@ -53,6 +53,7 @@ func TestEmailSent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	ownSite(t, db, "acme", "site", "owner@example.com", "two@example.org")
 	pdf := bytes.Repeat([]byte("%PDF"), 1234/4)
 	pdf = append(pdf, "xx"...)
 	q := openQueueWith(t, db, "", forms{"site/form": mailForm()}, func(c *Config) {
@@ -106,7 +107,7 @@ func TestEmailListsLargeFiles(t *testing.T) {
 	q := newQueue(Config{MailFrom: "hub@example.com", MaxAttach: 1000, Files: files{"up/cv": make([]byte, 1234)}})
 	u := storetest.Upload("up/cv")
 	s := storetest.Submission("S1", storetest.Attachment(u))
-	m, err := q.message(context.Background(), mailForm(), s, 7)
+	m, err := q.message(context.Background(), mailForm(), s, mailForm().Settings.Notify.Email, 7)
 	if err != nil {
 		t.Fatal(err)
 	}

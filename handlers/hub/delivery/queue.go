@@ -73,6 +73,15 @@ type Config struct {
 	// Drafts reads the drafts whose links visitors ask to be e-mailed;
 	// nil sends no links.
 	Drafts Drafts
+	// Recipients tells which addresses a form's notify.email may reach
+	// (its workspace's members', and those that confirmed) and counts the
+	// e-mails of each workspace against its quota; nil sends notifications
+	// to no one.
+	Recipients Recipients
+	// ConfirmURL starts the links that ask an address to confirm it takes
+	// a workspace's notifications: ConfirmURL + "/" + token. Empty asks
+	// none.
+	ConfirmURL string
 	// PollInterval is how often the queue looks for jobs when the database
 	// cannot notify it (SQLite); zero means River's default, one second.
 	PollInterval time.Duration
@@ -136,6 +145,7 @@ type riverClient interface {
 	JobList(ctx context.Context, params *river.JobListParams) (*river.JobListResult, error)
 	JobRetry(ctx context.Context, id int64) (*rivertype.JobRow, error)
 	JobGet(ctx context.Context, id int64) (*rivertype.JobRow, error)
+	Insert(ctx context.Context, args river.JobArgs, opts *river.InsertOpts) (*rivertype.JobInsertResult, error)
 }
 
 // riverConfig returns the River configuration of q, with its workers.
@@ -160,6 +170,7 @@ func (q *Queue) riverConfig(work bool) *river.Config {
 	river.AddWorker(rc.Workers, &notifyWorker{q: q})
 	river.AddWorker(rc.Workers, &autoresponseWorker{q: q})
 	river.AddWorker(rc.Workers, &draftLinkWorker{q: q})
+	river.AddWorker(rc.Workers, &confirmRecipientWorker{q: q})
 	if work {
 		rc.Queues = map[string]river.QueueConfig{QueueName: {MaxWorkers: q.cfg.Workers}}
 	}

@@ -100,7 +100,7 @@ func openQueue(t *testing.T, db *sqldb.DB, pgURL string, fs hub.FormSource) *Que
 func openQueueWith(t *testing.T, db *sqldb.DB, pgURL string, fs hub.FormSource, change func(*Config)) *Queue {
 	t.Helper()
 	cfg := Config{
-		Forms: fs, Submissions: db,
+		Forms: fs, Submissions: db, Recipients: db, ConfirmURL: "https://hub.example.com/console/mail-recipients",
 		AllowNetworks: []*Network{{IP: net.IPv4(127, 0, 0, 0), Mask: net.CIDRMask(8, 32)}},
 		Timeout:       5 * time.Second, Backoff: 10 * time.Millisecond, PollInterval: 20 * time.Millisecond,
 	}

@@ -71,7 +71,7 @@ func New(store Store, now func() time.Time) *Quotas {
 func (q *Quotas) Admit(ctx context.Context, site string, bytes int64) error {
 	now := q.now()
 	ws, quota, err := q.siteQuota(ctx, site, now)
-	if err != nil || ws == "" || quota == (accounts.Quota{}) {
+	if err != nil || ws == "" || quota.Unlimited() {
 		return err
 	}
 	month := accounts.MonthStart(now)

@@ -52,13 +52,17 @@ func TakeAutoresponse(ctx context.Context, tx Tx, site, slug, address string, da
 }
 
 // PruneAutoresponses deletes, in tx, the counts of the days before
-// yesterday (days are those of Day), which no budget reads any more, and
-// returns how many it deleted.
+// yesterday (days are those of Day), which no budget or mail quota reads
+// any more, and returns how many it deleted.
 func PruneAutoresponses(ctx context.Context, tx Tx, today int64) (int64, error) {
-	res, err := tx.ExecContext(ctx, `DELETE FROM autoresponses WHERE day < $1`, today-1)
-	if err != nil {
-		return 0, fmt.Errorf("pruning autoresponse budgets: %w", err)
+	var total int64
+	for _, table := range []string{"autoresponses", "workspace_mail"} {
+		res, err := tx.ExecContext(ctx, `DELETE FROM `+table+` WHERE day < $1`, today-1)
+		if err != nil {
+			return 0, fmt.Errorf("pruning the counts of %s: %w", table, err)
+		}
+		n, _ := res.RowsAffected()
+		total += n
 	}
-	n, _ := res.RowsAffected()
-	return n, nil
+	return total, nil
 }

@@ -57,8 +57,8 @@ func userExists(ctx context.Context, q querier, email string) error {
 func (db *DB) Workspace(ctx context.Context, name string) (accounts.Workspace, error) {
 	var w accounts.Workspace
 	var created int64
-	err := db.r.QueryRowContext(ctx, `SELECT name, created_at, quota_submissions, quota_bytes FROM workspaces WHERE name = $1`, name).
-		Scan(&w.Name, &created, &w.Quota.SubmissionsPerMonth, &w.Quota.StoredBytes)
+	err := db.r.QueryRowContext(ctx, `SELECT name, created_at, quota_submissions, quota_bytes, quota_mail_per_day FROM workspaces WHERE name = $1`, name).
+		Scan(&w.Name, &created, &w.Quota.SubmissionsPerMonth, &w.Quota.StoredBytes, &w.Quota.MailPerDay)
 	if errors.Is(err, sql.ErrNoRows) {
 		return w, db.errorf("workspace %s: %w", name, hub.ErrNotFound)
 	}
@@ -72,7 +72,7 @@ func (db *DB) Workspace(ctx context.Context, name string) (accounts.Workspace, e
 // Workspaces returns every workspace with how many members and sites it
 // has, by name.
 func (db *DB) Workspaces(ctx context.Context) ([]accounts.Workspace, error) {
-	rows, err := db.r.QueryContext(ctx, `SELECT w.name, w.created_at, w.quota_submissions, w.quota_bytes,
+	rows, err := db.r.QueryContext(ctx, `SELECT w.name, w.created_at, w.quota_submissions, w.quota_bytes, w.quota_mail_per_day,
 		(SELECT COUNT(*) FROM workspace_members m WHERE m.workspace = w.name),
 		(SELECT COUNT(*) FROM sites s WHERE s.workspace = w.name)
 		FROM workspaces w ORDER BY w.name`)
@@ -84,7 +84,7 @@ func (db *DB) Workspaces(ctx context.Context) ([]accounts.Workspace, error) {
 	for rows.Next() {
 		var w accounts.Workspace
 		var created int64
-		if err := rows.Scan(&w.Name, &created, &w.Quota.SubmissionsPerMonth, &w.Quota.StoredBytes, &w.Members, &w.Sites); err != nil {
+		if err := rows.Scan(&w.Name, &created, &w.Quota.SubmissionsPerMonth, &w.Quota.StoredBytes, &w.Quota.MailPerDay, &w.Members, &w.Sites); err != nil {
 			return nil, db.errorf("workspaces: %w", err)
 		}
 		w.CreatedAt = fromMillis(created)
@@ -262,8 +262,8 @@ func (db *DB) SetQuota(ctx context.Context, workspace string, q accounts.Quota) 
 	if err != nil {
 		return err
 	}
-	res, err := w.ExecContext(ctx, `UPDATE workspaces SET quota_submissions = $1, quota_bytes = $2 WHERE name = $3`,
-		max(0, q.SubmissionsPerMonth), max(0, q.StoredBytes), workspace)
+	res, err := w.ExecContext(ctx, `UPDATE workspaces SET quota_submissions = $1, quota_bytes = $2, quota_mail_per_day = $3 WHERE name = $4`,
+		max(0, q.SubmissionsPerMonth), max(0, q.StoredBytes), max(0, q.MailPerDay), workspace)
 	if err != nil {
 		return db.errorf("set the quota of %s: %w", workspace, err)
 	}
@@ -275,8 +275,8 @@ func (db *DB) SetQuota(ctx context.Context, workspace string, q accounts.Quota) 
 func (db *DB) SiteQuota(ctx context.Context, site string) (string, accounts.Quota, error) {
 	var ws string
 	var q accounts.Quota
-	err := db.r.QueryRowContext(ctx, `SELECT w.name, w.quota_submissions, w.quota_bytes FROM sites s JOIN workspaces w ON w.name = s.workspace
-		WHERE s.site = $1`, site).Scan(&ws, &q.SubmissionsPerMonth, &q.StoredBytes)
+	err := db.r.QueryRowContext(ctx, `SELECT w.name, w.quota_submissions, w.quota_bytes, w.quota_mail_per_day FROM sites s JOIN workspaces w ON w.name = s.workspace
+		WHERE s.site = $1`, site).Scan(&ws, &q.SubmissionsPerMonth, &q.StoredBytes, &q.MailPerDay)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", q, db.errorf("site %s: %w", site, hub.ErrNotFound)
 	}

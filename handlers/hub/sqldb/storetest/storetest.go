@@ -61,6 +61,7 @@ func Run(t *testing.T, open Open) {
 		{"ResetLinksRetired", testResetLinksRetired},
 		{"ProvedAddresses", testProvedAddresses},
 		{"Quotas", testQuotas},
+		{"MailRecipients", testMailRecipients},
 		{"Sessions", testSessions},
 		{"FormVersions", testFormVersions},
 		{"FormSaveRace", testFormSaveRace},
