@@ -33,7 +33,7 @@ func (con *Console) recipientPage(c echo.Context) error {
 	} else if err != nil {
 		return hub.Internal("reading a link", err)
 	}
-	return con.render(c, http.StatusOK, recipientPageView(recipientProps{CSRF: csrfToken(c), Path: RecipientsPath + "/" + c.Param("token"), Workspace: ws}))
+	return con.render(c, http.StatusOK, recipientPageView(recipientProps{CSRF: con.csrfToken(c), Path: RecipientsPath + "/" + c.Param("token"), Workspace: ws}))
 }
 
 // confirmRecipient uses the link: its address takes the notifications of
