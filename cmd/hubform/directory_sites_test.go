@@ -5,7 +5,6 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -35,26 +34,14 @@ func TestDirectorySiteCannotBeClaimed(t *testing.T) {
 func claimDirectorySite(t *testing.T, dbURL string) {
 	ctx := context.Background()
 	forms := formsDir(t)
-	cfg := hubConfig{addr: "127.0.0.1:0", data: t.TempDir(), db: dbURL, forms: forms, uploadTTL: 24 * time.Hour,
-		sweepInterval: time.Hour, maxBody: hub.DefaultMaxBodyBytes, shutdownGrace: time.Second}
-	h, err := openHub(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close()
-	srv := httptest.NewServer(h.server)
-	defer srv.Close()
+	cfg := testHubConfig(t, dbURL)
+	cfg.forms = forms
+	h, srv := serveRoutes(t, cfg, nil)
 	db := h.db
 
 	// The attacker: the admin of a workspace of their own, and its token.
 	const password = "correct horse battery"
-	hash, err := accounts.HashPassword(password, accounts.Params{Memory: 64, Time: 1, Threads: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := db.CreateUser(ctx, accounts.User{Email: "mallory@other.example", PasswordHash: hash, CreatedAt: time.Now()}); err != nil {
-		t.Fatal(err)
-	}
+	addTestUser(t, db, "mallory@other.example", password)
 	if err := db.CreateWorkspace(ctx, "other", "mallory@other.example", time.Now()); err != nil {
 		t.Fatal(err)
 	}

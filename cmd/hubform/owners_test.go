@@ -1,22 +1,17 @@
 package main
 
 import (
-	"context"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/cookiejar"
-	"net/http/httptest"
 	"net/url"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/postgres/pgtest"
 )
 
@@ -39,15 +34,8 @@ var consolePublic = []string{"GET /console/sign-in", "POST /console/sign-in", "G
 // added later cannot be left open by mistake.
 func TestOwnerRoutesClosed(t *testing.T) {
 	t.Parallel()
-	cfg := hubConfig{addr: "127.0.0.1:0", data: t.TempDir(), forms: formsDir(t), uploadTTL: 24 * time.Hour,
-		sweepInterval: time.Hour, maxBody: hub.DefaultMaxBodyBytes, shutdownGrace: time.Second}
-	h, err := openHub(context.Background(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close()
-	srv := httptest.NewServer(h.server)
-	defer srv.Close()
+	cfg := testHubConfig(t, "")
+	h, srv := serveRoutes(t, cfg, nil)
 	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	param := regexp.MustCompile(`:[^/]+`)
 

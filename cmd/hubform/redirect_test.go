@@ -74,13 +74,7 @@ func redirectURLRefusesJavaScript(t *testing.T, dbURL string) {
 
 	// The console's JSON editor.
 	const email, password = "owner@example.com", "correct horse battery"
-	hash, err := accounts.HashPassword(password, accounts.Params{Memory: 64, Time: 1, Threads: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := h.db.CreateUser(ctx, accounts.User{Email: email, PasswordHash: hash, CreatedAt: time.Now()}); err != nil {
-		t.Fatal(err)
-	}
+	addTestUser(t, h.db, email, password)
 	if err := h.db.SetMember(ctx, accounts.Member{Workspace: accounts.DefaultWorkspace, Email: email, Role: accounts.Admin, CreatedAt: time.Now()}); err != nil {
 		t.Fatal(err)
 	}

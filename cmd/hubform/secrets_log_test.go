@@ -6,7 +6,6 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"regexp"
 	"strings"
@@ -53,26 +52,14 @@ func TestNoSecretInTheLog(t *testing.T) {
 func noSecretInTheLog(t *testing.T, dbURL string) {
 	ctx := context.Background()
 	var log lockedBuffer
-	cfg := hubConfig{addr: "127.0.0.1:0", data: t.TempDir(), db: dbURL, forms: formsDir(t), uploadTTL: 24 * time.Hour,
-		sweepInterval: time.Hour, maxBody: hub.DefaultMaxBodyBytes, shutdownGrace: time.Second, signup: "open"}
-	h, err := openHub(ctx, cfg, slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelDebug})))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close()
-	srv := httptest.NewServer(h.server)
-	defer srv.Close()
+	cfg := testHubConfig(t, dbURL)
+	cfg.signup = "open"
+	h, srv := serveRoutes(t, cfg, slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelDebug})))
 	db := h.db
 
 	const password = "correct horse battery"
-	hash, err := accounts.HashPassword(password, accounts.Params{Memory: 64, Time: 1, Threads: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
 	admin := "admin@default.example"
-	if err := db.CreateUser(ctx, accounts.User{Email: admin, PasswordHash: hash, CreatedAt: time.Now()}); err != nil {
-		t.Fatal(err)
-	}
+	addTestUser(t, db, admin, password)
 	if err := db.SetMember(ctx, accounts.Member{Workspace: "default", Email: admin, Role: accounts.Admin, CreatedAt: time.Now()}); err != nil {
 		t.Fatal(err)
 	}

@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"html"
-	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -14,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/accounts"
 	"github.com/hubform/hubform/handlers/hub/postgres/pgtest"
 	"github.com/hubform/hubform/handlers/hub/sqldb"
@@ -55,25 +52,12 @@ func TestViewersDoNotSeeSecrets(t *testing.T) {
 func secretsHub(t *testing.T, dbURL string) (*httptest.Server, *sqldb.DB) {
 	t.Helper()
 	ctx := context.Background()
-	cfg := hubConfig{addr: "127.0.0.1:0", data: t.TempDir(), db: dbURL, forms: formsDir(t), uploadTTL: 24 * time.Hour,
-		sweepInterval: time.Hour, maxBody: hub.DefaultMaxBodyBytes, shutdownGrace: time.Second}
-	h, err := openHub(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { h.Close() })
-	srv := httptest.NewServer(h.server)
-	t.Cleanup(srv.Close)
+	cfg := testHubConfig(t, dbURL)
+	h, srv := serveRoutes(t, cfg, nil)
 	db := h.db
-	hash, err := accounts.HashPassword(rolePassword, accounts.Params{Memory: 64, Time: 1, Threads: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, role := range []accounts.Role{accounts.Admin, accounts.Editor, accounts.Viewer} {
 		email := string(role) + "@default.example"
-		if err := db.CreateUser(ctx, accounts.User{Email: email, PasswordHash: hash, CreatedAt: time.Now()}); err != nil {
-			t.Fatal(err)
-		}
+		addTestUser(t, db, email, rolePassword)
 		if err := db.SetMember(ctx, accounts.Member{Workspace: "default", Email: email, Role: role, CreatedAt: time.Now()}); err != nil {
 			t.Fatal(err)
 		}

@@ -3,10 +3,8 @@ package main
 import (
 	"context"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/cookiejar"
-	"net/http/httptest"
 	"net/url"
 	"regexp"
 	"slices"
@@ -45,30 +43,17 @@ func TestOwnerRoutesPerWorkspace(t *testing.T) {
 
 func walkAsWorkspaces(t *testing.T, dbURL string) {
 	ctx := context.Background()
-	cfg := hubConfig{addr: "127.0.0.1:0", data: t.TempDir(), db: dbURL, forms: formsDir(t), uploadTTL: 24 * time.Hour,
-		sweepInterval: time.Hour, maxBody: hub.DefaultMaxBodyBytes, shutdownGrace: time.Second}
-	h, err := openHub(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close()
-	srv := httptest.NewServer(h.server)
-	defer srv.Close()
+	cfg := testHubConfig(t, dbURL)
+	h, srv := serveRoutes(t, cfg, nil)
 	db := h.db
 
 	// People: an admin, an editor and a viewer in each workspace.
 	const password = "correct horse battery"
-	hash, err := accounts.HashPassword(password, accounts.Params{Memory: 64, Time: 1, Threads: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
 	roles := []accounts.Role{accounts.Admin, accounts.Editor, accounts.Viewer}
 	for _, ws := range []string{"default", "other"} {
 		for _, role := range roles {
 			email := string(role) + "@" + ws + ".example"
-			if err := db.CreateUser(ctx, accounts.User{Email: email, PasswordHash: hash, CreatedAt: time.Now()}); err != nil {
-				t.Fatal(err)
-			}
+			addTestUser(t, db, email, password)
 			if ws == "other" && role == accounts.Admin {
 				if err := db.CreateWorkspace(ctx, ws, email, time.Now()); err != nil {
 					t.Fatal(err)
