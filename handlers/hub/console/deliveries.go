@@ -66,6 +66,9 @@ type deliveryRow struct {
 	Count string
 	// Next is when the next attempt is due, empty when none is.
 	Next time.Time
+	// Resendable is whether the delivery may be sent again (see
+	// delivery.Delivery.SentOnce).
+	Resendable bool
 }
 
 // attemptRow is one attempt of a delivery.
@@ -101,9 +104,15 @@ func newDeliveryRow(d delivery.Delivery) deliveryRow {
 		ID: d.ID, Kind: "Webhook", Target: d.Target, SubmissionID: d.SubmissionID, Next: d.Next,
 		Outcome: outcomeText[d.Outcome], Count: strconv.Itoa(d.Attempts) + " of " + strconv.Itoa(d.MaxAttempts),
 	}
-	if d.Kind == (delivery.NotifyArgs{}).Kind() {
-		r.Kind, r.Target = "E-mail", "the form's owners"
+	switch d.Kind {
+	case delivery.WebhookArgs{}.Kind():
+	case delivery.NotifyArgs{}.Kind():
+		// The queue's target says how many addresses wait for confirmation.
+		r.Kind, r.Target = "E-mail", "the form's owners"+strings.TrimPrefix(d.Target, "e-mail")
+	default:
+		r.Kind = "E-mail"
 	}
+	r.Resendable = !d.SentOnce()
 	for _, e := range d.Errors {
 		r.Attempts = append(r.Attempts, attemptRow{N: e.Attempt, At: e.At, Result: shortError(e.Error)})
 	}
@@ -170,7 +179,9 @@ func (con *Console) retryDelivery(c echo.Context) error {
 	if err != nil {
 		return hub.Internal("looking up a delivery", err)
 	}
-	if _, err := con.cfg.Deliveries.Retry(ctx, id); err != nil {
+	if _, err := con.cfg.Deliveries.Retry(ctx, id); errors.Is(err, delivery.ErrSentOnce) {
+		return c.String(http.StatusConflict, "This e-mail went to a visitor or to an address that has not confirmed: it is sent once, never again.")
+	} else if err != nil {
 		return hub.Internal("retrying a delivery", err)
 	}
 	u, _ := c.Get(userKey).(accounts.User)

@@ -86,9 +86,34 @@ func (q *Queue) Delivery(ctx context.Context, id int64) (Delivery, error) {
 	return delivery(j), nil
 }
 
-// Retry has a delivery attempted again soon, whatever its outcome; its
-// webhook-id stays the same. It returns the delivery.
+// ErrSentOnce means a delivery asked to be sent again is an e-mail to an
+// address the workspace did not prove its own (a visitor's confirmation, a
+// request to confirm an address, a draft's link) that was delivered or
+// cancelled already: such an e-mail goes out once, so that nobody can
+// mail a stranger again and again through the hub by asking.
+var ErrSentOnce = errors.New("an e-mail to a visitor or to an address that has not confirmed is sent once, never again")
+
+// SentOnce reports whether d is an e-mail that ErrSentOnce keeps from
+// being sent again.
+func (d Delivery) SentOnce() bool {
+	switch d.Kind {
+	case AutoresponseArgs{}.Kind(), ConfirmRecipientArgs{}.Kind(), DraftLinkArgs{}.Kind():
+		return d.Outcome == OutcomeDelivered || d.Outcome == OutcomeCancelled
+	}
+	return false
+}
+
+// Retry has a delivery attempted again soon, whatever its outcome but for
+// those SentOnce holds (ErrSentOnce); its webhook-id stays the same. It
+// returns the delivery.
 func (q *Queue) Retry(ctx context.Context, id int64) (Delivery, error) {
+	d, err := q.Delivery(ctx, id)
+	if err != nil {
+		return Delivery{}, err
+	}
+	if d.SentOnce() {
+		return d, fmt.Errorf("delivery %d: %w", id, ErrSentOnce)
+	}
 	j, err := q.river.JobRetry(ctx, id)
 	if err != nil {
 		return Delivery{}, fmt.Errorf("delivery: retry %d: %w", id, err)

@@ -391,3 +391,56 @@ func TestNotificationAttachesUploadsAsSafeTypes(t *testing.T) {
 		}
 	}
 }
+
+// TestStrangersAreNotMailedAgainOnRequest has an owner ask every delivery
+// of a submission to be sent again, on each database: the visitor's
+// confirmation e-mail and the request to confirm an address went out once
+// and stay so (ErrSentOnce), while the owners' own e-mail goes again. An
+// owner cannot make the hub a relay by asking again and again.
+func TestStrangersAreNotMailedAgainOnRequest(t *testing.T) {
+	for name, open := range databases(t) {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			db, pgURL := open(t)
+			ownSite(t, db, "aaa", "site", "owner@example.com")
+			mailer := &recordingMailer{sent: map[string]int{}}
+			q := openQueueWith(t, db, pgURL, forms{"site/f": confirmForm("f")}, func(c *Config) { c.Mailer, c.MailFrom = mailer, "hub@forms.example.com" })
+			if err := db.CreateSubmission(ctx, confirmation("s1", "f", "visitor@example.net", "V", "")); err != nil {
+				t.Fatal(err)
+			}
+			sent := func() bool {
+				return settled(t, q, "site", "f") && mailer.count("visitor@example.net") > 0 && mailer.count("two@example.org") > 0
+			}
+			waitFor(t, "the first e-mails", sent)
+			list, err := q.List(ctx, "site", "f")
+			if err != nil {
+				t.Fatal(err)
+			}
+			kinds := map[string]bool{}
+			for _, d := range list {
+				kinds[d.Kind] = true
+				_, err := q.Retry(ctx, d.ID)
+				switch d.Kind {
+				case AutoresponseArgs{}.Kind(), ConfirmRecipientArgs{}.Kind():
+					if !errors.Is(err, ErrSentOnce) {
+						t.Errorf("retry of the %s delivery: %v, want ErrSentOnce", d.Kind, err)
+					}
+				default:
+					if err != nil {
+						t.Errorf("retry of the %s delivery: %v", d.Kind, err)
+					}
+				}
+			}
+			if len(kinds) != 3 {
+				t.Fatalf("deliveries of kinds %v, want the owners' e-mail, the confirmation and the request to confirm", kinds)
+			}
+			waitFor(t, "the owners' e-mail again", func() bool { return settled(t, q, "site", "f") && mailer.count("owner@example.com") == 2 })
+			time.Sleep(200 * time.Millisecond)
+			for _, a := range []string{"visitor@example.net", "two@example.org"} {
+				if n := mailer.count(a); n != 1 {
+					t.Errorf("%s got %d e-mails, want 1", a, n)
+				}
+			}
+		})
+	}
+}
