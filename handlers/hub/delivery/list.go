@@ -132,7 +132,7 @@ func delivery(j *rivertype.JobRow) Delivery {
 		d.Target = "e-mail"
 		var out notifyOutput
 		if json.Unmarshal(j.Output(), &out) == nil && out.Waiting > 0 {
-			d.Target += fmt.Sprintf(" (not to %d addresses waiting for confirmation)", out.Waiting)
+			d.Target += fmt.Sprintf(" (not to %s waiting for confirmation)", plural(out.Waiting, "address", "addresses"))
 		}
 	case ConfirmRecipientArgs{}.Kind():
 		d.Target = "request to confirm an address"
@@ -162,4 +162,12 @@ func delivery(j *rivertype.JobRow) Delivery {
 		d.FinishedAt = *j.FinalizedAt
 	}
 	return d
+}
+
+// plural returns n with the word that goes with it.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
