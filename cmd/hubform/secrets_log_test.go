@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"log/slog"
@@ -9,33 +8,15 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/accounts"
 	"github.com/hubform/hubform/handlers/hub/postgres/pgtest"
+	"github.com/hubform/hubform/handlers/hub/testkit"
 	"github.com/hubform/hubform/hubclient"
 )
-
-// lockedBuffer is a log's output that the hub's goroutines write at once.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
 
 // TestNoSecretInTheLog follows every flow that carries a secret through
 // the hub's routes, with the log at its most detailed: the links of a
@@ -51,7 +32,7 @@ func TestNoSecretInTheLog(t *testing.T) {
 
 func noSecretInTheLog(t *testing.T, dbURL string) {
 	ctx := context.Background()
-	var log lockedBuffer
+	var log testkit.Buffer
 	cfg := testHubConfig(t, dbURL)
 	cfg.signup = "open"
 	h, srv := serveRoutes(t, cfg, slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelDebug})))

@@ -1,37 +1,18 @@
 package delivery
 
 import (
-	"bytes"
 	"context"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/sqldb/storetest"
+	"github.com/hubform/hubform/handlers/hub/testkit"
 )
-
-// syncBuffer is a log's output written by the queue's workers.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // TestWebhookURLNotLogged delivers to a receiver whose URL carries a token
 // in its path and query and that cannot be reached: neither the log nor the
@@ -46,7 +27,7 @@ func TestWebhookURLNotLogged(t *testing.T) {
 			gone.Close() // connections to it are refused
 			hook := gone.URL + "/services/T0KENPATH?key=QUERYTOKEN"
 			fs := forms{"site/form": {Site: "site", Slug: "form", Settings: hub.Settings{Webhooks: []hub.Webhook{{URL: hook, Secret: secret}}}}}
-			var log syncBuffer
+			var log testkit.Buffer
 			q := openQueueWith(t, db, pgURL, fs, func(c *Config) {
 				c.Logger = slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelDebug}))
 			})
