@@ -26,7 +26,9 @@ if missing), and may run while hubs serve it.
   list   a form's deliveries, newest first: id, submission, target, outcome,
          attempts and the last error
   retry  has each delivery ID attempted again within seconds by a running
-         hub, whatever its outcome; a webhook keeps its webhook-id
+         hub, whatever its outcome; a webhook keeps its webhook-id. An e-mail
+         to a visitor or to an address that has not confirmed, once delivered
+         or cancelled, is never sent again
 
 Outcomes: pending (not attempted yet, or under way), retrying (failed, to be
 attempted again), delivered, failed (retried for 24 hours in vain),
