@@ -110,6 +110,19 @@ func noSecretInTheLog(t *testing.T, dbURL string) {
 	visit(http.MethodGet, "/console/signup/"+signup, nil)
 	visit(http.MethodPost, "/console/signup/"+signup, url.Values{"password": {password}, "confirm": {password}, "workspace": {"joiners"}})
 
+	// The link that asks an address to take a workspace's notifications,
+	// opened and confirmed.
+	recipient := accounts.NewLinkToken()
+	secrets = append(secrets, recipient)
+	if _, err := db.AskMailRecipient(ctx, "default", "listed@elsewhere.example", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.SetMailRecipientToken(ctx, "default", "listed@elsewhere.example", accounts.HashToken(recipient), time.Now().Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	visit(http.MethodGet, "/console/mail-recipients/"+recipient, nil)
+	visit(http.MethodPost, "/console/mail-recipients/"+recipient, url.Values{})
+
 	// A draft: saved and read on the protocol, opened on the hub's page
 	// (whose form is the app's), and a token that is no draft.
 	client := &hubclient.Client{HubURL: srv.URL + "/v1"}
@@ -143,8 +156,10 @@ func noSecretInTheLog(t *testing.T, dbURL string) {
 	apiCall(t, srv.URL, wrong, http.MethodGet, "/v1/admin/forms", "")
 
 	out := log.String()
-	if !strings.Contains(out, "/console/reset/:token") {
-		t.Fatalf("the log names no request to a reset link:\n%s", out)
+	for _, route := range []string{"/console/reset/:token", "/console/mail-recipients/:token"} {
+		if !strings.Contains(out, route) {
+			t.Fatalf("the log names no request to %s:\n%s", route, out)
+		}
 	}
 	for _, s := range secrets {
 		if s != "" && strings.Contains(out, s) {
