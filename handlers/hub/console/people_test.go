@@ -24,6 +24,10 @@ const peoplePage = console.Path + "/people"
 // delivery.Queue does.
 type pendingDeliveries struct{ ids []string }
 
+func (p *pendingDeliveries) DeleteRequests(context.Context, string, string) (int, error) {
+	return 0, nil
+}
+
 func (p *pendingDeliveries) DeletePending(_ context.Context, ids []string) (int, error) {
 	n := 0
 	p.ids = slices.DeleteFunc(p.ids, func(id string) bool {

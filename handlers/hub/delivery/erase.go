@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/rivertype"
@@ -32,30 +33,50 @@ func (q *Queue) DeletePending(ctx context.Context, submissionIDs []string) (int,
 	if len(submissionIDs) == 0 {
 		return 0, nil
 	}
-	deleter, ok := q.river.(jobDeleter)
-	if !ok {
-		return 0, errors.New("delivery: the queue cannot delete jobs")
-	}
 	wanted := make(map[string]bool, len(submissionIDs))
 	for _, id := range submissionIDs {
 		wanted[id] = true
 	}
-	// River filters jobs by state, not by their arguments: the pending
-	// deliveries are read a page at a time and picked here, which holds
-	// whatever their kind.
+	return q.deleteJobs(ctx, river.NewJobListParams().States(pendingStates...), pendingStates, func(j *rivertype.JobRow) bool {
+		var args struct {
+			SubmissionID string `json:"submissionId"`
+		}
+		return json.Unmarshal(j.EncodedArgs, &args) == nil && wanted[args.SubmissionID]
+	})
+}
+
+// notRunning are the states of every job but one under way.
+var notRunning = append([]rivertype.JobState{rivertype.JobStateCompleted, rivertype.JobStateCancelled, rivertype.JobStateDiscarded}, pendingStates...)
+
+// DeleteRequests deletes the requests to confirm address for workspace's
+// notifications, made or not: their arguments hold the address, which
+// erasing a person must not leave behind. It returns how many it deleted.
+func (q *Queue) DeleteRequests(ctx context.Context, workspace, address string) (int, error) {
+	params := river.NewJobListParams().Kinds(ConfirmRecipientArgs{}.Kind()).States(notRunning...)
+	return q.deleteJobs(ctx, params, notRunning, func(j *rivertype.JobRow) bool {
+		var args ConfirmRecipientArgs
+		return json.Unmarshal(j.EncodedArgs, &args) == nil && args.Workspace == workspace && strings.EqualFold(args.Address, strings.TrimSpace(address))
+	})
+}
+
+// deleteJobs deletes the deliveries params lists that match picks, if they
+// are still in one of states when deleted.
+func (q *Queue) deleteJobs(ctx context.Context, params *river.JobListParams, states []rivertype.JobState, picks func(*rivertype.JobRow) bool) (int, error) {
+	deleter, ok := q.river.(jobDeleter)
+	if !ok {
+		return 0, errors.New("delivery: the queue cannot delete jobs")
+	}
+	// River filters jobs by state and kind, not by their arguments: the
+	// jobs are read a page at a time and picked here.
 	var ids []int64
-	params := river.NewJobListParams().Queues(QueueName).States(pendingStates...).
-		OrderBy(river.JobListOrderByID, river.SortOrderAsc).First(10000)
+	params = params.Queues(QueueName).OrderBy(river.JobListOrderByID, river.SortOrderAsc).First(10000)
 	for {
 		res, err := q.river.JobList(ctx, params)
 		if err != nil {
-			return 0, fmt.Errorf("delivery: list pending: %w", err)
+			return 0, fmt.Errorf("delivery: list jobs to delete: %w", err)
 		}
 		for _, j := range res.Jobs {
-			var args struct {
-				SubmissionID string `json:"submissionId"`
-			}
-			if json.Unmarshal(j.EncodedArgs, &args) == nil && wanted[args.SubmissionID] {
+			if picks(j) {
 				ids = append(ids, j.ID)
 			}
 		}
@@ -68,9 +89,9 @@ func (q *Queue) DeletePending(ctx context.Context, submissionIDs []string) (int,
 	for chunk := range slices.Chunk(ids, 1000) {
 		// The states again: a job that began running since it was listed
 		// is left alone.
-		res, err := deleter.JobDeleteMany(ctx, river.NewJobDeleteManyParams().IDs(chunk...).States(pendingStates...).First(len(chunk)))
+		res, err := deleter.JobDeleteMany(ctx, river.NewJobDeleteManyParams().IDs(chunk...).States(states...).First(len(chunk)))
 		if err != nil {
-			return n, fmt.Errorf("delivery: delete pending: %w", err)
+			return n, fmt.Errorf("delivery: delete jobs: %w", err)
 		}
 		n += len(res.Jobs)
 	}

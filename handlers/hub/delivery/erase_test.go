@@ -88,3 +88,46 @@ func mustList(t *testing.T, q *Queue) []Delivery {
 	}
 	return list
 }
+
+// TestDeleteRequests erases an address that a form's notify.email listed,
+// on each database: the request that asked it to confirm, made already,
+// is deleted with the address its arguments hold; another workspace's
+// erasure, or another address's, deletes nothing.
+func TestDeleteRequests(t *testing.T) {
+	for name, open := range databases(t) {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			db, pgURL := open(t)
+			ownSite(t, db, "aaa", "site", "owner@example.com")
+			mailer := &recordingMailer{sent: map[string]int{}}
+			q := openQueueWith(t, db, pgURL, forms{"site/form": mailForm()}, func(c *Config) { c.Mailer, c.MailFrom = mailer, "hub@forms.example.com" })
+			if err := db.CreateSubmission(ctx, storetest.Submission("S1")); err != nil {
+				t.Fatal(err)
+			}
+			waitFor(t, "the request to confirm", func() bool { return settled(t, q, "site", "form") && mailer.count("two@example.org") == 1 })
+			requests := func() int {
+				n := 0
+				for _, d := range mustList(t, q) {
+					if d.Kind == (ConfirmRecipientArgs{}).Kind() {
+						n++
+					}
+				}
+				return n
+			}
+			if n := requests(); n != 1 {
+				t.Fatalf("%d requests to confirm listed, want 1", n)
+			}
+			for _, other := range [][2]string{{"bbb", "two@example.org"}, {"aaa", "three@example.org"}} {
+				if n, err := q.DeleteRequests(ctx, other[0], other[1]); err != nil || n != 0 {
+					t.Errorf("DeleteRequests(%s, %s) = %d, %v; want 0", other[0], other[1], n, err)
+				}
+			}
+			if n, err := q.DeleteRequests(ctx, "aaa", " Two@Example.org"); err != nil || n != 1 {
+				t.Fatalf("DeleteRequests(aaa, Two@Example.org) = %d, %v; want 1", n, err)
+			}
+			if n := requests(); n != 0 {
+				t.Errorf("%d requests to confirm left", n)
+			}
+		})
+	}
+}

@@ -36,9 +36,10 @@ type Files interface {
 }
 
 // Deliveries deletes the deliveries not yet made of erased submissions,
-// as delivery.Queue does.
+// and the requests to confirm an erased address, as delivery.Queue does.
 type Deliveries interface {
 	DeletePending(ctx context.Context, submissionIDs []string) (int, error)
+	DeleteRequests(ctx context.Context, workspace, address string) (int, error)
 }
 
 // People answers the requests about one person's data. Store is required;
@@ -78,6 +79,13 @@ func (p *People) Erase(ctx context.Context, workspace, email string) (Erased, er
 			p.logger().ErrorContext(ctx, "pending deliveries of erased submissions left to end on their own", slog.Any("error", derr))
 		}
 		out.Deliveries = n
+	}
+	if p.Deliveries != nil {
+		n, derr := p.Deliveries.DeleteRequests(ctx, workspace, email)
+		if derr != nil {
+			p.logger().ErrorContext(ctx, "requests to confirm an erased address left in the queue", slog.Any("error", derr))
+		}
+		out.Deliveries += n
 	}
 	return out, err
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -93,10 +94,27 @@ func fixture(t *testing.T) (*sqldb.DB, *people.People, *delivery.Queue) {
 	return db, &people.People{Store: db, Files: files, Deliveries: q}, q
 }
 
+// askedDeliveries notes the address whose requests to confirm it were
+// deleted.
+type askedDeliveries struct {
+	people.Deliveries
+	asked []string
+}
+
+func (a *askedDeliveries) DeleteRequests(ctx context.Context, workspace, address string) (int, error) {
+	a.asked = append(a.asked, workspace+" "+address)
+	return a.Deliveries.DeleteRequests(ctx, workspace, address)
+}
+
 func TestErase(t *testing.T) {
 	ctx := context.Background()
 	db, p, q := fixture(t)
+	asked := &askedDeliveries{Deliveries: p.Deliveries}
+	p.Deliveries = asked
 	e, err := p.Erase(ctx, "acme", " Anna@Example.com")
+	if want := []string{"acme  Anna@Example.com"}; !slices.Equal(asked.asked, want) {
+		t.Errorf("requests to confirm deleted for %q, want %q", asked.asked, want)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
