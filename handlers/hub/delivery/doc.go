@@ -1,6 +1,20 @@
 // Package delivery gets each submission to its form's owners: signed
 // webhooks (Standard Webhooks) to the receivers a form's settings list,
-// as jobs of a River queue in the hub's database.
+// and e-mail, as jobs of a River queue in the hub's database. It sends
+// four kinds of e-mail:
+//
+//   - the owners' notification of a submission ([NotifyArgs]), to the
+//     addresses of notify.email that are members of the form's workspace
+//     or confirmed a link it mailed them;
+//   - the request to confirm an address listed there ([ConfirmRecipientArgs]),
+//     once per workspace and address, in the hub's own words;
+//   - the confirmation e-mail to the visitor ([AutoresponseArgs]);
+//   - a saved draft's link to the visitor ([DraftLinkArgs]).
+//
+// The last three go to addresses nobody in the workspace proved: each is
+// held to a budget per address across the hub and sent once (see
+// [ErrSentOnce]); every e-mail counts against its workspace's daily mail
+// quota.
 //
 // The jobs are inserted by the hook [Queue.Hook] returns, in the
 // transaction that stores the submission (see sqldb.DB.SetSubmissionHook):
