@@ -1,7 +1,8 @@
 // Package hub is the self-hosted hub: the three routes of the hosted-form
-// protocol, the signed-upload endpoint of its local storage, and the rules
-// that make it safe to expose. The domain types (Form, Submission, Upload,
-// Error) live here; each dependency has a package below it:
+// protocol, the signed-upload endpoint of its local storage, the visitors'
+// drafts (forms saved half filled, resumed by a token) and counts, and the
+// rules that make it safe to expose. The domain types (Form, Submission,
+// Upload, Draft, Error) live here; each dependency has a package below it:
 //
 //   - sqldb stores forms, submissions, uploads, users and tokens over
 //     database/sql; sqlite and postgres open it on their database.
@@ -16,6 +17,9 @@
 //     users, workspaces and roles, tokens and scopes, the audit log.
 //   - inbox reads and manages a form's submissions for both; quota admits
 //     submissions within their workspace's quota.
+//   - people answers data-protection requests: one person's submissions
+//     and drafts, found by their e-mail address, exported or erased.
+//   - funnel counts where a form's visitors go: views, starts, steps.
 //   - hosted serves each form's own page, /f/{site}/{slug}, rendered and
 //     posted through package handlers as an app would, calling the hub in
 //     process.
