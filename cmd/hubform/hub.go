@@ -74,9 +74,11 @@ Console cookies are marked Secure when --public-url is https://.
 
 Forms whose settings list "webhooks" or "notify" e-mail addresses have each
 submission delivered at least once: signed Standard Webhooks POSTs, retried
-for 24 hours, and one e-mail over --smtp-url. The deliveries are jobs in the
-database, stored with the submission; every hub on it works them, and
-"hubform deliveries" lists and retries them.
+for 24 hours, and one e-mail over --smtp-url. The e-mail goes to the addresses
+that are members of the form's workspace or confirmed a link the hub mailed
+them; any other listed address is asked once, in the hub's own words. The
+deliveries are jobs in the database, stored with the submission; every hub on
+it works them, and "hubform deliveries" lists and retries them.
 `
 
 const hubTail = `
