@@ -13,6 +13,7 @@ import (
 
 	"github.com/hubform/hubform/handlers"
 	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/handlers/hub/protocol"
 	"github.com/hubform/hubform/handlers/hub/testhub"
 	"github.com/hubform/hubform/hubclient"
 )
@@ -135,7 +136,7 @@ func TestFunnelOff(t *testing.T) {
 
 func TestFunnelCountsReachTheHub(t *testing.T) {
 	counts := &tally{}
-	h := testhub.Start(t, map[string]string{"acme/trip": tripForm, "acme/contact": contactForm}, func(cfg *hub.Config) { cfg.Funnel = counts })
+	h := testhub.Start(t, map[string]string{"acme/trip": tripForm, "acme/contact": contactForm}, func(cfg *protocol.Config) { cfg.Funnel = counts })
 	other := testhub.Start(t, map[string]string{"acme/trip": tripForm}) // counts nothing
 	var toOther int
 	var mu sync.Mutex
@@ -222,11 +223,11 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 // counts without it, within the bound.
 func TestAppSendsItsCountsToken(t *testing.T) {
 	counts, tokens := &tally{}, &appTokens{token: "hft_app"}
-	h := testhub.Start(t, map[string]string{"acme/trip": tripForm}, func(cfg *hub.Config) {
+	h := testhub.Start(t, map[string]string{"acme/trip": tripForm}, func(cfg *protocol.Config) {
 		cfg.Funnel, cfg.CountTokens, cfg.RateLimit = counts, tokens, 2
 	})
 	theirs := &tally{}
-	other := testhub.Start(t, map[string]string{"acme/contact": contactForm}, func(cfg *hub.Config) { cfg.Funnel = theirs })
+	other := testhub.Start(t, map[string]string{"acme/contact": contactForm}, func(cfg *protocol.Config) { cfg.Funnel = theirs })
 	forms := handlers.New(handlers.Config{HubURL: h.URL, Logger: quiet, CountInterval: time.Hour, CountsToken: "hft_app",
 		Forms: map[handlers.Form]handlers.FormOptions{{Site: "acme", Slug: "contact"}: {HubURL: other.URL}}})
 	ctx := context.Background()
@@ -252,7 +253,7 @@ func TestAppSendsItsCountsToken(t *testing.T) {
 // lost.
 func TestAppWithoutTokenSendsVisitSizedBatches(t *testing.T) {
 	counts := &tally{}
-	h := testhub.Start(t, map[string]string{"acme/trip": tripForm}, func(cfg *hub.Config) { cfg.Funnel, cfg.RateLimit = counts, 600 })
+	h := testhub.Start(t, map[string]string{"acme/trip": tripForm}, func(cfg *protocol.Config) { cfg.Funnel, cfg.RateLimit = counts, 600 })
 	var log strings.Builder
 	var logMu sync.Mutex
 	logger := slog.New(slog.NewTextHandler(writerFunc(func(p []byte) (int, error) {

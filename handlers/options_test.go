@@ -18,8 +18,8 @@ import (
 
 	"github.com/hubform/hubform/components"
 	"github.com/hubform/hubform/handlers"
-	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/captcha"
+	"github.com/hubform/hubform/handlers/hub/protocol"
 	"github.com/hubform/hubform/handlers/hub/testhub"
 	"github.com/hubform/hubform/hubclient"
 	"github.com/hubform/hubform/hubclient/fakehub"
@@ -351,7 +351,7 @@ func (r *tokenRecorder) Verify(_ context.Context, req captcha.Request) error {
 func TestCaptchaWiredByTheSchema(t *testing.T) {
 	verifier := &tokenRecorder{}
 	withCaptcha := strings.Replace(contactForm, `"hub": {`, `"meta": {"captchaProvider": "turnstile", "captchaSiteKey": "site-key"}, "hub": {"captchaSecret": "secret", `, 1)
-	h := testhub.Start(t, map[string]string{"acme/contact": withCaptcha}, func(cfg *hub.Config) { cfg.Captcha = verifier })
+	h := testhub.Start(t, map[string]string{"acme/contact": withCaptcha}, func(cfg *protocol.Config) { cfg.Captcha = verifier })
 	log := &callbackLog{}
 	cfg := handlers.Config{HubURL: h.URL, Logger: quiet}
 	o := handlers.FormOptions{}

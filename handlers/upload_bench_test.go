@@ -17,7 +17,7 @@ import (
 
 	"github.com/hubform/hubform/components"
 	"github.com/hubform/hubform/handlers"
-	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/handlers/hub/protocol"
 	"github.com/hubform/hubform/handlers/hub/s3blob"
 	"github.com/hubform/hubform/handlers/hub/s3blob/s3test"
 	"github.com/hubform/hubform/handlers/hub/testhub"
@@ -46,7 +46,7 @@ type uploadBench struct {
 
 // newUploadBench starts a hub keeping files in its local store, or in a
 // versitygw bucket when bucket is set, and an app.
-func newUploadBench(b *testing.B, browser context.Context, bucket bool, configure ...func(*hub.Config)) *uploadBench {
+func newUploadBench(b *testing.B, browser context.Context, bucket bool, configure ...func(*protocol.Config)) *uploadBench {
 	u := &uploadBench{b: b, browser: browser}
 	if bucket {
 		bucketURL := s3test.URL(b)
@@ -56,7 +56,7 @@ func newUploadBench(b *testing.B, browser context.Context, bucket bool, configur
 			b.Fatal(err)
 		}
 		b.Cleanup(func() { files.Close() })
-		configure = append(configure, func(cfg *hub.Config) { cfg.Blobs, cfg.Uploads = files, nil })
+		configure = append(configure, func(cfg *protocol.Config) { cfg.Blobs, cfg.Uploads = files, nil })
 		u.read = func(key string) (io.ReadCloser, error) { return files.NewReader(context.Background(), key) }
 	}
 	u.hub = testhub.Start(b, map[string]string{"acme/big": bigFilesForm}, configure...)

@@ -22,7 +22,7 @@ import (
 
 	"github.com/hubform/hubform/components"
 	"github.com/hubform/hubform/handlers"
-	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/handlers/hub/protocol"
 	"github.com/hubform/hubform/handlers/hub/s3blob"
 	"github.com/hubform/hubform/handlers/hub/s3blob/s3test"
 	"github.com/hubform/hubform/handlers/hub/testhub"
@@ -84,7 +84,7 @@ func TestFilesGoStraightToStorageInTheBrowser(t *testing.T) {
 	// gate opens or the browser gives up.
 	var gate atomic.Pointer[chan struct{}]
 	var abandoned atomic.Int32 // held uploads the browser gave up
-	h := testhub.Start(t, map[string]string{"acme/contact": contactForm, "acme/cv": cvForm}, func(cfg *hub.Config) {
+	h := testhub.Start(t, map[string]string{"acme/contact": contactForm, "acme/cv": cvForm}, func(cfg *protocol.Config) {
 		store := cfg.Uploads
 		cfg.Uploads = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if open := gate.Load(); open != nil && r.Method == http.MethodPut {
@@ -395,7 +395,7 @@ type cutter struct {
 }
 
 // configure has the hub's storage endpoint cut by c.
-func (c *cutter) configure(cfg *hub.Config) {
+func (c *cutter) configure(cfg *protocol.Config) {
 	store := cfg.Uploads
 	cfg.Uploads = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPut {
@@ -454,7 +454,7 @@ func TestLargeFilesResumeInTheBrowser(t *testing.T) {
 	v := openVideoPage(t, browser, h)
 	video, data := randomFile(t, t.TempDir(), "video.mp4", size)
 	cut.after.Store(size / 2)
-	if n := v.upload(video); n < size/hub.DefaultUploadPartSize {
+	if n := v.upload(video); n < size/protocol.DefaultUploadPartSize {
 		t.Errorf("the file went in %d parts, want 13 at least", n)
 	}
 	if cut.cuts.Load() != 1 {
@@ -468,7 +468,7 @@ func TestLargeFilesResumeInTheBrowser(t *testing.T) {
 	t.Logf("sent again after the cut: %d MiB of %d MiB (%.0f%%)", resent>>20, size>>20, 100*float64(resent)/size)
 	// No more than the 4 parts of 16 MiB under way at the cut (the goal is
 	// 60%).
-	if resent > 4*hub.DefaultUploadPartSize {
+	if resent > 4*protocol.DefaultUploadPartSize {
 		t.Errorf("%d bytes of %d were sent again after the cut, want at most the parts under way (4 of 16 MiB)", resent, size)
 	}
 	v.send(data)
@@ -489,11 +489,11 @@ func TestFilesInPartsToABucketInTheBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer files.Close()
-	h := testhub.Start(t, map[string]string{"acme/video": videoForm}, func(cfg *hub.Config) { cfg.Blobs, cfg.Uploads = files, nil })
+	h := testhub.Start(t, map[string]string{"acme/video": videoForm}, func(cfg *protocol.Config) { cfg.Blobs, cfg.Uploads = files, nil })
 	v := openVideoPage(t, browser, h)
-	video, data := randomFile(t, t.TempDir(), "video.mp4", hub.PartsFrom*hub.DefaultUploadPartSize)
-	if n := v.upload(video); n != hub.PartsFrom {
-		t.Errorf("the file went in %d parts, want %d", n, hub.PartsFrom)
+	video, data := randomFile(t, t.TempDir(), "video.mp4", protocol.PartsFrom*protocol.DefaultUploadPartSize)
+	if n := v.upload(video); n != protocol.PartsFrom {
+		t.Errorf("the file went in %d parts, want %d", n, protocol.PartsFrom)
 	}
 	v.send(data, func(key string) (io.ReadCloser, error) { return files.NewReader(context.Background(), key) })
 }
@@ -638,7 +638,7 @@ func TestFilesInPartsOutlastTheirURLsInTheBrowser(t *testing.T) {
 	browser := browsertest.New(t)
 	var first atomic.Int64 // when the first part arrived, in Unix nanoseconds
 	var expired atomic.Int32
-	h := testhub.Start(t, map[string]string{"acme/video": videoForm}, func(cfg *hub.Config) {
+	h := testhub.Start(t, map[string]string{"acme/video": videoForm}, func(cfg *protocol.Config) {
 		cfg.UploadURLExpiry = time.Second
 		store := cfg.Uploads
 		cfg.Uploads = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -653,7 +653,7 @@ func TestFilesInPartsOutlastTheirURLsInTheBrowser(t *testing.T) {
 		})
 	})
 	v := openVideoPage(t, browser, h)
-	video, data := randomFile(t, t.TempDir(), "video.mp4", hub.PartsFrom*hub.DefaultUploadPartSize)
+	video, data := randomFile(t, t.TempDir(), "video.mp4", protocol.PartsFrom*protocol.DefaultUploadPartSize)
 	v.upload(video)
 	if expired.Load() == 0 {
 		t.Fatal("no part waited for its URL to expire")
@@ -699,7 +699,7 @@ func TestFilesInPartsWaitForTheNetwork(t *testing.T) {
 	cut.until.Store(0)
 	setOffline(false)
 	v.upload("")
-	if resent := cut.received.Load() - size; resent > 4*hub.DefaultUploadPartSize {
+	if resent := cut.received.Load() - size; resent > 4*protocol.DefaultUploadPartSize {
 		t.Errorf("%d bytes were sent again after the network came back (%d before it went), want at most the parts under way", resent, received)
 	}
 	v.send(data)

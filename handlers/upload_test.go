@@ -23,7 +23,7 @@ import (
 	"github.com/labstack/echo/v4/middleware"
 
 	"github.com/hubform/hubform/handlers"
-	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/handlers/hub/protocol"
 	"github.com/hubform/hubform/handlers/hub/testhub"
 	"github.com/hubform/hubform/hubclient"
 )
@@ -302,7 +302,7 @@ func newClipApp(t *testing.T) (*app, *hubRequests) {
 	t.Helper()
 	a := &app{calls: &calls{}}
 	a.hub = testhub.Start(t, map[string]string{"acme/clip": clipForm, "acme/contact": contactForm},
-		func(c *hub.Config) { c.UploadPartSize = clipPart })
+		func(c *protocol.Config) { c.UploadPartSize = clipPart })
 	log := &hubRequests{}
 	served := a.hub.Server.Config.Handler
 	a.hub.Server.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/postgres/pgtest"
+	"github.com/hubform/hubform/handlers/hub/protocol"
 	"github.com/hubform/hubform/hubclient"
 )
 
@@ -37,7 +38,7 @@ func serveBenchHub(b *testing.B, cfg hubConfig) string {
 func serveInProcess(tb testing.TB, cfg hubConfig) *runningHub {
 	tb.Helper()
 	cfg.addr, cfg.uploadTTL, cfg.sweepInterval = "127.0.0.1:0", 24*time.Hour, time.Hour
-	cfg.maxBody, cfg.shutdownGrace = hub.DefaultMaxBodyBytes, time.Second
+	cfg.maxBody, cfg.shutdownGrace = protocol.DefaultMaxBodyBytes, time.Second
 	h, err := openHub(context.Background(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		tb.Fatal(err)

@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/accounts"
+	"github.com/hubform/hubform/handlers/hub/protocol"
 	"github.com/hubform/hubform/hubclient"
 )
 
@@ -65,10 +65,10 @@ func TestOversizedRequestAnswered413BeforeContinue(t *testing.T) {
 		limit                              int64
 		says                               string
 	}{
-		{"submit", "POST /v1/acme/contact/submit", json, "", hub.DefaultMaxBodyBytes, refusal},
+		{"submit", "POST /v1/acme/contact/submit", json, "", protocol.DefaultMaxBodyBytes, refusal},
 		{"upload-url", "POST /v1/acme/contact/upload-url", json, "", 16 << 10, refusal},
 		{"events", "POST /v1/acme/contact/events", json, "", 64 << 10, refusal},
-		{"drafts", "POST /v1/acme/trip/drafts", json, "", hub.DefaultMaxBodyBytes, refusal},
+		{"drafts", "POST /v1/acme/trip/drafts", json, "", protocol.DefaultMaxBodyBytes, refusal},
 		{"drafts/resume", "POST /v1/acme/trip/drafts/resume", json, "", 1 << 10, refusal},
 		{"admin API push", "PUT /v1/admin/forms/shop/contact/draft", json, bearer, 1<<20 + 1, refusal},
 		{"admin API erasure", "POST /v1/admin/people/erase", json, bearer, 4096, refusal},

@@ -31,6 +31,7 @@ import (
 	"github.com/hubform/hubform/handlers"
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/captcha"
+	"github.com/hubform/hubform/handlers/hub/protocol"
 	"github.com/hubform/hubform/handlers/hub/testhub"
 	"github.com/hubform/hubform/hubclient"
 	"github.com/hubform/hubform/static/browsertest"
@@ -284,7 +285,7 @@ func TestBrowserDemo(t *testing.T) {
 	forms["demo/contact"] = string(contact)
 	run("turnstile", demoOptions{
 		forms: forms,
-		configureHub: func(c *hub.Config) {
+		configureHub: func(c *protocol.Config) {
 			c.Captcha = &captcha.Verifier{TurnstileURL: turnstile.verifyURL()}
 			c.CaptchaSecrets = map[string]string{hubclient.CaptchaTurnstile: "turnstile-secret"}
 		},
@@ -395,7 +396,7 @@ func TestBrowserDemo(t *testing.T) {
 type demoOptions struct {
 	// forms replaces the example forms.
 	forms           map[string]string
-	configureHub    func(*hub.Config)
+	configureHub    func(*protocol.Config)
 	turnstileScript string
 }
 
@@ -427,7 +428,7 @@ func newBrowserDemo(t *testing.T, browser context.Context, opts demoOptions) *br
 	if forms == nil {
 		forms = exampleFormFiles(t)
 	}
-	var configure []func(*hub.Config)
+	var configure []func(*protocol.Config)
 	if opts.configureHub != nil {
 		configure = append(configure, opts.configureHub)
 	}

@@ -14,8 +14,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/captcha"
+	"github.com/hubform/hubform/handlers/hub/protocol"
 	"github.com/hubform/hubform/hubclient"
 )
 
@@ -92,7 +92,7 @@ func serveDemo(ctx context.Context, s demoSettings, stdout, stderr io.Writer) er
 			return err
 		}
 		h, err := openHub(ctx, hubConfig{
-			addr: "127.0.0.1:0", data: s.data, forms: formsDir, maxBody: hub.DefaultMaxBodyBytes,
+			addr: "127.0.0.1:0", data: s.data, forms: formsDir, maxBody: protocol.DefaultMaxBodyBytes,
 			uploadTTL: 24 * time.Hour, sweepInterval: 10 * time.Minute, shutdownGrace: 10 * time.Second,
 			turnstileSecret: s.captcha.turnstileSecret, recaptchaSecret: s.captcha.recaptchaSecret,
 			turnstileVerifyURL: s.turnstileVerifyURL, recaptchaVerify: s.recaptchaVerifyURL,

@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/accounts"
 	"github.com/hubform/hubform/handlers/hub/postgres/pgtest"
+	"github.com/hubform/hubform/handlers/hub/protocol"
 	"github.com/hubform/hubform/hubclient"
 )
 
@@ -146,7 +146,7 @@ func directorySiteConflict(t *testing.T, dbURL string) {
 	db.Close()
 
 	cfg := hubConfig{addr: "127.0.0.1:0", data: data, db: dbURL, forms: formsDir(t), uploadTTL: 24 * time.Hour,
-		sweepInterval: time.Hour, maxBody: hub.DefaultMaxBodyBytes, shutdownGrace: time.Second}
+		sweepInterval: time.Hour, maxBody: protocol.DefaultMaxBodyBytes, shutdownGrace: time.Second}
 	h, err := openHub(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err == nil {
 		h.Close()

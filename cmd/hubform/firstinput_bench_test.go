@@ -21,7 +21,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/hubform/hubform/handlers"
-	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/handlers/hub/protocol"
 	"github.com/hubform/hubform/handlers/hub/testhub"
 	"github.com/hubform/hubform/static/browsertest"
 )
@@ -260,7 +260,7 @@ func startPagesHub(b *testing.B, logger *slog.Logger) string {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	h, err := openHub(ctx, hubConfig{
-		addr: "127.0.0.1:0", data: data, forms: forms, maxBody: hub.DefaultMaxBodyBytes,
+		addr: "127.0.0.1:0", data: data, forms: forms, maxBody: protocol.DefaultMaxBodyBytes,
 		uploadTTL: 24 * time.Hour, sweepInterval: time.Hour, shutdownGrace: time.Second,
 	}, logger)
 	if err != nil {

@@ -27,6 +27,7 @@ import (
 	"github.com/hubform/hubform/handlers/hub/localblob"
 	"github.com/hubform/hubform/handlers/hub/metrics"
 	"github.com/hubform/hubform/handlers/hub/postgres"
+	"github.com/hubform/hubform/handlers/hub/protocol"
 	"github.com/hubform/hubform/handlers/hub/quota"
 	"github.com/hubform/hubform/handlers/hub/s3blob"
 	"github.com/hubform/hubform/handlers/hub/sqldb"
@@ -136,8 +137,8 @@ func runHub(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.turnstileVerifyURL, "turnstile-verify-url", captcha.TurnstileVerifyURL, "Turnstile siteverify `URL` (HUBFORM_TURNSTILE_VERIFY_URL)")
 	fs.StringVar(&cfg.recaptchaVerify, "recaptcha-verify-url", captcha.RecaptchaVerifyURL, "reCAPTCHA siteverify `URL` (HUBFORM_RECAPTCHA_VERIFY_URL)")
 	fs.StringVar(&cfg.turnstileScript, "turnstile-script-url", "", "Turnstile script `URL` of the forms' pages; empty: Cloudflare's (HUBFORM_TURNSTILE_SCRIPT_URL)")
-	fs.Int64Var(&cfg.maxBody, "max-body", hub.DefaultMaxBodyBytes, "largest submit body in `BYTES` (HUBFORM_MAX_BODY)")
-	fs.IntVar(&cfg.rateLimit, "rate-limit", int(hub.DefaultRateLimit), "upload-url and submit requests per minute per client, and apart posts of counts without a token; 0: no limit (HUBFORM_RATE_LIMIT)")
+	fs.Int64Var(&cfg.maxBody, "max-body", protocol.DefaultMaxBodyBytes, "largest submit body in `BYTES` (HUBFORM_MAX_BODY)")
+	fs.IntVar(&cfg.rateLimit, "rate-limit", int(protocol.DefaultRateLimit), "upload-url and submit requests per minute per client, and apart posts of counts without a token; 0: no limit (HUBFORM_RATE_LIMIT)")
 	fs.StringVar(&cfg.trustedProxies, "trusted-proxies", "", "comma-separated `CIDRS` of proxies and host apps whose X-Forwarded-For\nnames the client; empty: the client is the socket's address (HUBFORM_TRUSTED_PROXIES)")
 	fs.DurationVar(&cfg.uploadTTL, "upload-ttl", 24*time.Hour, "delete uploads no submission claimed after this long (HUBFORM_UPLOAD_TTL)")
 	fs.DurationVar(&cfg.sweepInterval, "sweep-interval", 10*time.Minute, "how often to look for such uploads, and delete submissions past their form's retentionDays (HUBFORM_SWEEP_INTERVAL)")
@@ -160,7 +161,7 @@ type runningHub struct {
 	URL     string
 	logger  *slog.Logger
 	ln      net.Listener
-	server  *hub.Server
+	server  *protocol.Server
 	db      *database
 	blobs   blobStore
 	queue   *delivery.Queue
@@ -179,8 +180,8 @@ type blobStore interface {
 
 // openHub listens on cfg.addr and opens the hub's forms and storage.
 func openHub(ctx context.Context, cfg hubConfig, logger *slog.Logger) (_ *runningHub, err error) {
-	if cfg.uploadTTL < hub.MinUploadTTL || cfg.sweepInterval <= 0 {
-		return nil, fmt.Errorf("--upload-ttl must be at least %v and --sweep-interval positive", hub.MinUploadTTL)
+	if cfg.uploadTTL < protocol.MinUploadTTL || cfg.sweepInterval <= 0 {
+		return nil, fmt.Errorf("--upload-ttl must be at least %v and --sweep-interval positive", protocol.MinUploadTTL)
 	}
 	if cfg.shutdownGrace <= 0 {
 		return nil, errors.New("--shutdown-grace must be positive")
@@ -296,7 +297,7 @@ func openHub(ctx context.Context, cfg hubConfig, logger *slog.Logger) (_ *runnin
 	if err != nil {
 		return nil, err
 	}
-	h.server, err = hub.NewServer(hub.Config{
+	h.server, err = protocol.NewServer(protocol.Config{
 		Forms: served, Store: h.metrics.Store(h.db), Blobs: h.blobs, Uploads: uploads, Logger: logger,
 		Admission: quota.New(h.db, nil),
 		Funnel:    counter,
@@ -485,7 +486,7 @@ func openFiles(ctx context.Context, blobURL, dataDir, publicURL string, secret f
 	if err != nil {
 		return nil, nil, err
 	}
-	if local, err = localblob.Open(ctx, filepath.Join(dataDir, "files"), publicURL+hub.UploadsPath, key); err != nil {
+	if local, err = localblob.Open(ctx, filepath.Join(dataDir, "files"), publicURL+protocol.UploadsPath, key); err != nil {
 		return nil, nil, err
 	}
 	return local, local, nil

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/accounts"
+	"github.com/hubform/hubform/handlers/hub/protocol"
 )
 
 // testHubConfig is the configuration of a hub served in the test's own
@@ -17,7 +17,7 @@ import (
 // in the data directory when it is ""), and the test forms directory.
 func testHubConfig(t *testing.T, dbURL string) hubConfig {
 	return hubConfig{addr: "127.0.0.1:0", data: t.TempDir(), db: dbURL, forms: formsDir(t), uploadTTL: 24 * time.Hour,
-		sweepInterval: time.Hour, maxBody: hub.DefaultMaxBodyBytes, shutdownGrace: time.Second}
+		sweepInterval: time.Hour, maxBody: protocol.DefaultMaxBodyBytes, shutdownGrace: time.Second}
 }
 
 // serveRoutes opens the hub cfg describes, as hubform hub would, logging to

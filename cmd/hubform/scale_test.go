@@ -16,6 +16,7 @@ import (
 
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/postgres/pgtest"
+	"github.com/hubform/hubform/handlers/hub/protocol"
 	"github.com/hubform/hubform/handlers/hub/s3blob"
 	"github.com/hubform/hubform/handlers/hub/s3blob/s3test"
 	"github.com/hubform/hubform/hubclient"
@@ -101,8 +102,8 @@ func TestTwoHubsShareDatabaseAndBucket(t *testing.T) {
 		t.Errorf("submit naming an upload never put: %v, want 422", err)
 	}
 	// With a bucket, the hub serves no upload endpoint of its own.
-	if status := putStatus(t, strings.TrimSuffix(a.url, "/v1")+hub.UploadsPath); status != http.StatusNotFound && status != http.StatusMethodNotAllowed {
-		t.Errorf("PUT %s on a hub with --blob: status %d, want 404 or 405", hub.UploadsPath, status)
+	if status := putStatus(t, strings.TrimSuffix(a.url, "/v1")+protocol.UploadsPath); status != http.StatusNotFound && status != http.StatusMethodNotAllowed {
+		t.Errorf("PUT %s on a hub with --blob: status %d, want 404 or 405", protocol.UploadsPath, status)
 	}
 
 	status, stdout, stderr := hubform(t, "submissions", "export", "--db", dbURL)

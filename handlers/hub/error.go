@@ -3,11 +3,9 @@ package hub
 import (
 	"errors"
 	"fmt"
-	"log/slog"
+	"net"
 	"net/http"
-
-	"github.com/hubform/hubform/hubclient"
-	"github.com/labstack/echo/v4"
+	"os"
 )
 
 // Error is a request that fails with a known answer: its HTTP status, a
@@ -52,57 +50,8 @@ func AsError(err error) *Error {
 	return &Error{Status: http.StatusInternalServerError, Message: "internal error", Err: err}
 }
 
-// handleError answers every error a handler or middleware returned, with
-// WriteError; Echo's own errors (unknown routes, wrong methods) keep their
-// status.
-func (s *Server) handleError(err error, c echo.Context) {
-	if c.Response().Committed {
-		return
-	}
-	var he *echo.HTTPError
-	if errors.As(err, &he) {
-		e := &Error{Status: he.Code, Message: fmt.Sprint(he.Message)}
-		if he.Code == http.StatusNotFound {
-			e.Message = "no such route: " + c.Request().Method + " " + c.Request().URL.Path
-		}
-		err = e
-	}
-	WriteError(c, err, s.cfg.Logger)
-}
-
-// Answer returns the middleware of a surface's one error handler: it hands
-// the error a handler returned to write, unless the answer was already
-// written. Echo's own errors (unknown routes, wrong methods) go on to the
-// server's handler.
-func Answer(write func(c echo.Context, err error)) echo.MiddlewareFunc {
-	return func(next echo.HandlerFunc) echo.HandlerFunc {
-		return func(c echo.Context) error {
-			err := next(c)
-			if err == nil || c.Response().Committed {
-				return err
-			}
-			if _, ok := errors.AsType[*echo.HTTPError](err); ok {
-				return err
-			}
-			write(c, err)
-			return nil
-		}
-	}
-}
-
-// WriteError answers err in the JSON of a failed answer, the protocol's
-// and the admin API's alike, {ok:false, error, fields?}: an *Error with its
-// status, message and fields, anything else as 500 "internal error". The
-// cause of a server-side failure goes to logger, never to the client.
-func WriteError(c echo.Context, err error, logger *slog.Logger) {
-	e := AsError(err)
-	if e.Status >= http.StatusInternalServerError {
-		logger.ErrorContext(c.Request().Context(), e.Message, slog.String("path", LogPath(c)), slog.Any("error", err))
-	}
-	c.Response().Header().Set("Cache-Control", "no-store")
-	if c.Request().Method == http.MethodHead {
-		c.NoContent(e.Status)
-		return
-	}
-	c.JSON(e.Status, hubclient.SubmitResponse{Error: e.Message, Fields: e.Fields})
+// IsTimeout reports whether err is a read that ran past its deadline.
+func IsTimeout(err error) bool {
+	var ne net.Error
+	return errors.Is(err, os.ErrDeadlineExceeded) || errors.As(err, &ne) && ne.Timeout()
 }

@@ -34,10 +34,10 @@ var problemMessages = map[string]string{
 
 func problemMessage(code string) string { return problemMessages[code] }
 
-// shapeProblems returns a message per name of the payload that is no field
+// ShapeProblems returns a message per name of the payload that is no field
 // of the schema or holds a file, and per attachment's field that is no file
 // field: what a submission and a draft alike may not carry.
-func shapeProblems(schema *hubclient.Schema, payload map[string]any, attachments []hubclient.Attachment) map[string]string {
+func ShapeProblems(schema *hubclient.Schema, payload map[string]any, attachments []hubclient.Attachment) map[string]string {
 	problems := map[string]string{}
 	for name := range payload {
 		f := schema.Field(name)
@@ -56,13 +56,13 @@ func shapeProblems(schema *hubclient.Schema, payload map[string]any, attachments
 	return problems
 }
 
-// validatePayload checks the payload and the attachments' fields against
+// ValidatePayload checks the payload and the attachments' fields against
 // the schema, its rules and its conditions, and returns a message per
 // offending field, or nil. The values of fields the conditions hide are
 // dropped from the payload, and their attachments from the list: they
 // were not shown, so they are not kept.
-func validatePayload(schema *hubclient.Schema, payload map[string]any, attachments *[]hubclient.Attachment) map[string]string {
-	problems := shapeProblems(schema, payload, *attachments)
+func ValidatePayload(schema *hubclient.Schema, payload map[string]any, attachments *[]hubclient.Attachment) map[string]string {
+	problems := ShapeProblems(schema, payload, *attachments)
 	values := make(map[string]any, len(payload))
 	for name, v := range payload {
 		values[name] = v

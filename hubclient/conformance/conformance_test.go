@@ -15,8 +15,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/captcha"
+	"github.com/hubform/hubform/handlers/hub/protocol"
 	"github.com/hubform/hubform/handlers/hub/s3blob"
 	"github.com/hubform/hubform/handlers/hub/s3blob/s3test"
 	"github.com/hubform/hubform/handlers/hub/testhub"
@@ -41,7 +41,7 @@ func (tokens) Verify(_ context.Context, r captcha.Request) error {
 // startHub runs our hub with the conformance form at acme/conformance and
 // returns options that check it, storage included.
 func startHub(t *testing.T, form string) (*testhub.Hub, conformance.Options) {
-	h := testhub.Start(t, map[string]string{"acme/conformance": form}, func(c *hub.Config) {
+	h := testhub.Start(t, map[string]string{"acme/conformance": form}, func(c *protocol.Config) {
 		c.Captcha = tokens{}
 		c.CaptchaSecrets = map[string]string{"turnstile": "secret"}
 	})
@@ -756,7 +756,7 @@ func TestOurHubOnBucket(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { bucket.Close() })
-	h := testhub.Start(t, map[string]string{"acme/conformance": conformance.Form}, func(c *hub.Config) {
+	h := testhub.Start(t, map[string]string{"acme/conformance": conformance.Form}, func(c *protocol.Config) {
 		c.Blobs, c.Uploads = bucket, nil
 	})
 	report := run(t, conformance.Options{HubURL: h.URL, Site: "acme", Form: "conformance"})

@@ -50,6 +50,7 @@ import (
 
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/accounts"
+	"github.com/hubform/hubform/handlers/hub/hubhttp"
 	"github.com/hubform/hubform/handlers/hub/inbox"
 	"github.com/hubform/hubform/handlers/hub/people"
 )
@@ -130,7 +131,7 @@ func (a *API) Register(e *echo.Echo) {
 // routes registered on it get the check.
 func (a *API) Group(e *echo.Echo) *echo.Group {
 	// Errors are answered in the protocol's JSON.
-	answer := hub.Answer(func(c echo.Context, err error) { hub.WriteError(c, err, a.cfg.Logger) })
+	answer := hubhttp.Answer(func(c echo.Context, err error) { hubhttp.WriteError(c, err, a.cfg.Logger) })
 	return e.Group(Prefix, noStore, answer, a.requireToken, a.authorize)
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/accounts"
 	"github.com/hubform/hubform/handlers/hub/formsource"
+	"github.com/hubform/hubform/handlers/hub/hubhttp"
 )
 
 // FormStore is the forms kept in the hub's database, as sqldb.DB keeps
@@ -259,7 +260,7 @@ func (a *API) putDraft(c echo.Context) error {
 	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != echo.MIMEApplicationJSON {
 		return &hub.Error{Status: http.StatusUnsupportedMediaType, Message: "send the form file as application/json"}
 	}
-	if hub.OverLimit(c, maxFormBody) {
+	if hubhttp.OverLimit(c, maxFormBody) {
 		return &hub.Error{Status: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf("the form file is larger than %d bytes", maxFormBody-1)}
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(c.Response(), r.Body, maxFormBody))

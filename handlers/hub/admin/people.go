@@ -10,6 +10,7 @@ import (
 
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/accounts"
+	"github.com/hubform/hubform/handlers/hub/hubhttp"
 	"github.com/hubform/hubform/handlers/hub/people"
 )
 
@@ -60,7 +61,7 @@ const maxEraseBody = 4096
 // records the count in the audit log without the address.
 func (a *API) erasePerson(c echo.Context) error {
 	var req EraseRequest
-	if hub.OverLimit(c, maxEraseBody) {
+	if hubhttp.OverLimit(c, maxEraseBody) {
 		return &hub.Error{Status: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf("body larger than %d bytes", maxEraseBody)}
 	}
 	body, err := io.ReadAll(io.LimitReader(c.Request().Body, maxEraseBody))

@@ -29,6 +29,7 @@ import (
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/accounts"
 	"github.com/hubform/hubform/handlers/hub/admin"
+	"github.com/hubform/hubform/handlers/hub/hubhttp"
 	"github.com/hubform/hubform/handlers/hub/inbox"
 	"github.com/hubform/hubform/handlers/hub/people"
 )
@@ -238,7 +239,7 @@ var bodyTooLarge = &hub.Error{Status: http.StatusRequestEntityTooLarge, Message:
 // before the CSRF token, so that a post without a session is answered 401
 // whatever it carries.
 func (con *Console) Register(e *echo.Echo) {
-	g := e.Group(Path, securityHeaders, hub.Answer(con.writeError), hub.LimitBody(maxBody, bodyTooLarge.Message), con.loadSession, con.requireUser, con.authorize, con.checkCSRF)
+	g := e.Group(Path, securityHeaders, hubhttp.Answer(con.writeError), hubhttp.LimitBody(maxBody, bodyTooLarge.Message), con.loadSession, con.requireUser, con.authorize, con.checkCSRF)
 	g.GET("/static/*", serveStatic)
 	g.GET("/sign-in", con.signInPage)
 	g.POST("/sign-in", con.signIn)
@@ -386,7 +387,7 @@ func (con *Console) refuse(c echo.Context) error {
 func (con *Console) writeError(c echo.Context, err error) {
 	e := hub.AsError(err)
 	if e.Status >= http.StatusInternalServerError {
-		con.cfg.Logger.ErrorContext(c.Request().Context(), e.Message, slog.String("path", hub.LogPath(c)), slog.Any("error", err))
+		con.cfg.Logger.ErrorContext(c.Request().Context(), e.Message, slog.String("path", hubhttp.LogPath(c)), slog.Any("error", err))
 		c.String(e.Status, "The console cannot serve this request right now; try again later.")
 		return
 	}

@@ -27,6 +27,7 @@ import (
 	"github.com/hubform/hubform/handlers/hub/formsource"
 	"github.com/hubform/hubform/handlers/hub/hosted"
 	"github.com/hubform/hubform/handlers/hub/localblob"
+	"github.com/hubform/hubform/handlers/hub/protocol"
 	"github.com/hubform/hubform/handlers/hub/sqldb"
 	"github.com/hubform/hubform/handlers/hub/sqlite"
 	"github.com/hubform/hubform/handlers/hub/testkit"
@@ -53,7 +54,7 @@ type testHub struct {
 
 // startHub serves files, "site/slug" to a form file, and the hub's pages.
 // configure adjusts the hub's configuration.
-func startHub(t *testing.T, files map[string]string, configure ...func(*hub.Config)) *testHub {
+func startHub(t *testing.T, files map[string]string, configure ...func(*protocol.Config)) *testHub {
 	t.Helper()
 	ctx := context.Background()
 	root := t.TempDir()
@@ -71,7 +72,7 @@ func startHub(t *testing.T, files map[string]string, configure ...func(*hub.Conf
 	base := "http://" + h.srv.Listener.Addr().String()
 	secret := make([]byte, 32)
 	rand.Read(secret)
-	if h.blobs, err = localblob.Open(ctx, filepath.Join(root, "files"), base+hub.UploadsPath, secret); err != nil {
+	if h.blobs, err = localblob.Open(ctx, filepath.Join(root, "files"), base+protocol.UploadsPath, secret); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { h.blobs.Close() })
@@ -85,7 +86,7 @@ func startHub(t *testing.T, files map[string]string, configure ...func(*hub.Conf
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := hub.Config{
+	cfg := protocol.Config{
 		Forms: forms, Store: h.db, Blobs: h.blobs, Uploads: h.blobs.PutHandler(h.db), Logger: logger,
 		Captcha: h.captcha, CaptchaSecrets: map[string]string{"turnstile": "turnstile-secret"},
 		Mount: []func(*echo.Echo){pages.Mount},
@@ -93,7 +94,7 @@ func startHub(t *testing.T, files map[string]string, configure ...func(*hub.Conf
 	for _, c := range configure {
 		c(&cfg)
 	}
-	server, err := hub.NewServer(cfg)
+	server, err := protocol.NewServer(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

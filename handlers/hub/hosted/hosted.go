@@ -19,6 +19,7 @@ import (
 	"github.com/hubform/hubform/components"
 	"github.com/hubform/hubform/handlers"
 	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/handlers/hub/hubhttp"
 )
 
 // Path is where the pages are served: Path/{site}/{slug}.
@@ -118,7 +119,7 @@ func New(cfg Config) (*Pages, error) {
 }
 
 // Mount adds the pages, their icon and the routes they post to, to e, the
-// hub's router (hub.Config.Mount), which also serves the pages' calls to
+// hub's router (protocol.Config.Mount), which also serves the pages' calls to
 // the hub. The routes take no CSRF token: a form's page is public, and so
 // are the protocol's routes it posts to; its policy lets it post to the
 // hub only.
@@ -213,7 +214,7 @@ func (p *Pages) lookup(site, slug string) (*hub.Form, error) {
 func (p *Pages) refuse(c echo.Context, err error) error {
 	status, title, message := http.StatusNotFound, "Form not found", "There is no form at this address. It may have been taken down, or the link may be mistyped."
 	if !errors.Is(err, hub.ErrNotFound) && !errors.Is(err, errNoPage) {
-		p.cfg.Logger.Error("a form's page cannot be shown", slog.String("path", hub.LogPath(c)), slog.Any("error", err))
+		p.cfg.Logger.Error("a form's page cannot be shown", slog.String("path", hubhttp.LogPath(c)), slog.Any("error", err))
 		status, title, message = http.StatusInternalServerError, "Form unavailable", "This form cannot be shown right now. Please try again later."
 	}
 	return render(c, status, messagePage(title, message))

@@ -15,6 +15,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/handlers/hub/protocol"
 )
 
 const (
@@ -475,7 +476,7 @@ func TestPostFile(t *testing.T) {
 // visitor's own X-Forwarded-For changes nothing.
 func TestVisitorAddress(t *testing.T) {
 	t.Parallel()
-	h := startHub(t, testForms(), func(c *hub.Config) { c.RateLimit = 2 })
+	h := startHub(t, testForms(), func(c *protocol.Config) { c.RateLimit = 2 })
 	post := func(visitor, form string, values url.Values, headers ...string) *answer {
 		t.Helper()
 		return h.post("/hubform/acme/"+form+"/submit", values, append(headers, visitorHeader+": "+visitor)...)
@@ -517,7 +518,7 @@ func TestVisitorAddress(t *testing.T) {
 func TestVisitorBehindProxy(t *testing.T) {
 	t.Parallel()
 	_, loopback, _ := net.ParseCIDR("127.0.0.0/8")
-	h := startHub(t, testForms(), func(c *hub.Config) { c.TrustedProxies = []*net.IPNet{loopback} })
+	h := startHub(t, testForms(), func(c *protocol.Config) { c.TrustedProxies = []*net.IPNet{loopback} })
 	a := h.post("/hubform/acme/newsletter/submit", url.Values{"email": {"jo@example.com"}}, "X-Forwarded-For: 192.0.2.44")
 	if a.status != http.StatusOK {
 		t.Fatalf("post: %d", a.status)

@@ -54,7 +54,7 @@ type putHandler struct {
 	uploads Uploads
 }
 
-// UploadKey returns the object key r's signed URL names (hub.UploadKeyer);
+// UploadKey returns the object key r's signed URL names (protocol.UploadKeyer);
 // the handler checks the signature.
 func (h *putHandler) UploadKey(r *http.Request) string { return r.URL.Query().Get(queryKey) }
 
@@ -274,7 +274,7 @@ func (b *bodyReader) Read(p []byte) (int, error) {
 func refuse(w http.ResponseWriter, code int, msg string) {
 	// The body of a refused upload is mostly unread: the connection
 	// closes rather than read it, or take it for the next request
-	// (hub.OverLimit).
+	// (hubhttp.OverLimit).
 	w.Header().Set("Connection", "close")
 	_ = http.NewResponseController(w).SetReadDeadline(time.Now())
 	w.Header().Set("Content-Type", "application/json")

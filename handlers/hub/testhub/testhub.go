@@ -20,6 +20,7 @@ import (
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/formsource"
 	"github.com/hubform/hubform/handlers/hub/localblob"
+	"github.com/hubform/hubform/handlers/hub/protocol"
 	"github.com/hubform/hubform/handlers/hub/sqldb"
 	"github.com/hubform/hubform/handlers/hub/sqlite"
 	"github.com/hubform/hubform/hubclient"
@@ -47,7 +48,7 @@ type fault struct {
 
 // Start runs a hub serving formFiles, a map of "site/slug" to the form file's
 // JSON. configure, when given, adjusts the hub's configuration.
-func Start(t testing.TB, formFiles map[string]string, configure ...func(*hub.Config)) *Hub {
+func Start(t testing.TB, formFiles map[string]string, configure ...func(*protocol.Config)) *Hub {
 	t.Helper()
 	ctx := context.Background()
 	dir := t.TempDir()
@@ -71,7 +72,7 @@ func Start(t testing.TB, formFiles map[string]string, configure ...func(*hub.Con
 	t.Cleanup(func() { h.DB.Close() })
 	secret := make([]byte, 32)
 	rand.Read(secret)
-	if h.Blobs, err = localblob.Open(ctx, filepath.Join(dir, "files"), h.Server.URL+hub.UploadsPath, secret); err != nil {
+	if h.Blobs, err = localblob.Open(ctx, filepath.Join(dir, "files"), h.Server.URL+protocol.UploadsPath, secret); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { h.Blobs.Close() })
@@ -80,12 +81,12 @@ func Start(t testing.TB, formFiles map[string]string, configure ...func(*hub.Con
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { formDir.Close() })
-	cfg := hub.Config{Forms: formDir, Store: h.DB, Blobs: h.Blobs, Uploads: h.Blobs.PutHandler(h.DB), Drafts: h.DB,
+	cfg := protocol.Config{Forms: formDir, Store: h.DB, Blobs: h.Blobs, Uploads: h.Blobs.PutHandler(h.DB), Drafts: h.DB,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	for _, c := range configure {
 		c(&cfg)
 	}
-	server, err := hub.NewServer(cfg)
+	server, err := protocol.NewServer(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

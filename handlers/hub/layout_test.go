@@ -1,0 +1,51 @@
+package hub_test
+
+import (
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// servers are the packages that serve HTTP on Echo: the library an app
+// mounts, the hub's surfaces, the command that assembles them, and the
+// harness that starts a hub for tests. No other package of the module may
+// depend on Echo, directly or through another: the domain and the storage
+// adapters stay free of the HTTP framework.
+var servers = []string{
+	"cmd/hubform",
+	"handlers",
+	"handlers/hub/admin",
+	"handlers/hub/console",
+	"handlers/hub/hosted",
+	"handlers/hub/hubhttp",
+	"handlers/hub/inbox",
+	"handlers/hub/metrics",
+	"handlers/hub/protocol",
+	"handlers/hub/testhub",
+}
+
+func TestOnlyServersDependOnEcho(t *testing.T) {
+	if testing.Short() {
+		t.Skip("lists the module's packages with the go command")
+	}
+	const module, echo = "github.com/hubform/hubform/", "github.com/labstack/echo/v4"
+	out, err := exec.Command("go", "list", "-deps=false", "-f", `{{.ImportPath}} {{join .Deps " "}}`, module+"...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	checked := 0
+	for line := range strings.Lines(string(out)) {
+		pkg, deps, _ := strings.Cut(strings.TrimSpace(line), " ")
+		checked++
+		if slices.Contains(servers, strings.TrimPrefix(pkg, module)) {
+			continue
+		}
+		if slices.Contains(strings.Fields(deps), echo) {
+			t.Errorf("%s depends on Echo: only the servers may (see servers)", pkg)
+		}
+	}
+	if checked < 30 {
+		t.Fatalf("go list named %d packages: the module was not listed", checked)
+	}
+}
