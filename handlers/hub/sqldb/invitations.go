@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/hubform/hubform/handlers/hub"
@@ -62,12 +61,8 @@ func (db *DB) Invitation(ctx context.Context, tokenHash string, now time.Time) (
 func openInvitation(ctx context.Context, q querier, tokenHash string, now time.Time) (accounts.Invitation, error) {
 	var inv accounts.Invitation
 	var created, expires int64
-	err := q.QueryRowContext(ctx, `SELECT workspace, email, role, invited_by, created_at, expires_at, mailed FROM invitations
-		WHERE token_hash = $1 AND accepted_at IS NULL AND expires_at > $2`, tokenHash, millis(now)).
-		Scan(&inv.Workspace, &inv.Email, &inv.Role, &inv.InvitedBy, &created, &expires, &inv.Mailed)
-	if errors.Is(err, sql.ErrNoRows) {
-		return inv, fmt.Errorf("no open invitation: %w", hub.ErrNotFound)
-	}
+	err := invitationLinks.open(ctx, q, tokenHash, now, "workspace, email, role, invited_by, created_at, expires_at, mailed",
+		&inv.Workspace, &inv.Email, &inv.Role, &inv.InvitedBy, &created, &expires, &inv.Mailed)
 	inv.CreatedAt, inv.ExpiresAt = fromMillis(created), fromMillis(expires)
 	return inv, err
 }
@@ -100,7 +95,7 @@ func (db *DB) AcceptInvitation(ctx context.Context, tokenHash, passwordHash, as 
 		if inv, err = openInvitation(ctx, tx, tokenHash, now); err != nil {
 			return err
 		}
-		if err := useLink(ctx, tx, "invitations", "accepted_at", tokenHash, now); err != nil {
+		if err := invitationLinks.use(ctx, tx, tokenHash, now); err != nil {
 			return err
 		}
 		unproved, err := lockUnproved(ctx, tx, inv.Email)
@@ -144,19 +139,4 @@ func (db *DB) AcceptInvitation(ctx context.Context, tokenHash, passwordHash, as 
 		return inv, false, db.errorf("accept invitation: %w", err)
 	}
 	return inv, setPassword, nil
-}
-
-// useLink marks the link of tokenHash in table used at now, in its column
-// used, unless it was already: then the error wraps hub.ErrNotFound. Of
-// two transactions using one link at once, one wins.
-func useLink(ctx context.Context, tx *sql.Tx, table, used, tokenHash string, now time.Time) error {
-	// table and used are this package's constants, never input.
-	res, err := tx.ExecContext(ctx, `UPDATE `+table+` SET `+used+` = $1 WHERE token_hash = $2 AND `+used+` IS NULL`, millis(now), tokenHash)
-	if err != nil {
-		return err
-	}
-	if n, err := res.RowsAffected(); err != nil || n == 0 {
-		return errors.Join(err, hub.ErrNotFound)
-	}
-	return nil
 }

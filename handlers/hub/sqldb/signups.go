@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/hubform/hubform/handlers/hub"
@@ -24,9 +23,7 @@ func (db *DB) CreateSignup(ctx context.Context, tokenHash, email string, now, ex
 		} else if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, `INSERT INTO signups (token_hash, email, created_at, expires_at) VALUES ($1, $2, $3, $4)`,
-			tokenHash, text(email), millis(now), millis(expires))
-		return err
+		return signupLinks.create(ctx, tx, tokenHash, email, now, expires)
 	})
 	if err != nil {
 		return db.errorf("create a sign-up: %w", err)
@@ -37,21 +34,7 @@ func (db *DB) CreateSignup(ctx context.Context, tokenHash, email string, now, ex
 // Signup returns the address of the sign-up whose link has the token hash,
 // when it can still be used at now; else the error wraps hub.ErrNotFound.
 func (db *DB) Signup(ctx context.Context, tokenHash string, now time.Time) (string, error) {
-	email, err := openSignup(ctx, db.r, tokenHash, now)
-	if err != nil {
-		return "", db.errorf("sign-up: %w", err)
-	}
-	return email, nil
-}
-
-func openSignup(ctx context.Context, q querier, tokenHash string, now time.Time) (string, error) {
-	var email string
-	err := q.QueryRowContext(ctx, `SELECT email FROM signups WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2`,
-		tokenHash, millis(now)).Scan(&email)
-	if errors.Is(err, sql.ErrNoRows) {
-		return "", fmt.Errorf("no open sign-up: %w", hub.ErrNotFound)
-	}
-	return email, err
+	return signupLinks.email(ctx, db, tokenHash, now)
 }
 
 // CompleteSignup uses the sign-up link whose token has the hash, at now:
@@ -69,10 +52,7 @@ func (db *DB) CompleteSignup(ctx context.Context, tokenHash, passwordHash, works
 	var email string
 	err := db.inTx(ctx, func(tx *sql.Tx) error {
 		var err error
-		if email, err = openSignup(ctx, tx, tokenHash, now); err != nil {
-			return err
-		}
-		if err := useLink(ctx, tx, "signups", "used_at", tokenHash, now); err != nil {
+		if email, err = signupLinks.openAndUse(ctx, tx, tokenHash, now); err != nil {
 			return err
 		}
 		unproved, err := lockUnproved(ctx, tx, email)

@@ -226,9 +226,7 @@ func (db *DB) CreatePasswordReset(ctx context.Context, tokenHash, email string, 
 		if err := userExists(ctx, tx, email); err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO password_resets (token_hash, email, created_at, expires_at) VALUES ($1, $2, $3, $4)`,
-			tokenHash, email, millis(now), millis(expires))
-		return err
+		return resetLinks.create(ctx, tx, tokenHash, email, now, expires)
 	})
 	if err != nil {
 		return db.errorf("create a password reset: %w", err)
@@ -240,21 +238,7 @@ func (db *DB) CreatePasswordReset(ctx context.Context, tokenHash, email string, 
 // token hash, when it can still be used at now; else the error wraps
 // hub.ErrNotFound.
 func (db *DB) PasswordReset(ctx context.Context, tokenHash string, now time.Time) (string, error) {
-	email, err := openReset(ctx, db.r, tokenHash, now)
-	if err != nil {
-		return "", db.errorf("password reset: %w", err)
-	}
-	return email, nil
-}
-
-func openReset(ctx context.Context, q querier, tokenHash string, now time.Time) (string, error) {
-	var email string
-	err := q.QueryRowContext(ctx, `SELECT email FROM password_resets WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2`,
-		tokenHash, millis(now)).Scan(&email)
-	if errors.Is(err, sql.ErrNoRows) {
-		return "", fmt.Errorf("no open reset: %w", hub.ErrNotFound)
-	}
-	return email, err
+	return resetLinks.email(ctx, db, tokenHash, now)
 }
 
 // ResetPassword uses the reset link whose token has the hash, at now: the
@@ -267,10 +251,7 @@ func (db *DB) ResetPassword(ctx context.Context, tokenHash, passwordHash string,
 	var email string
 	err := db.inTx(ctx, func(tx *sql.Tx) error {
 		var err error
-		if email, err = openReset(ctx, tx, tokenHash, now); err != nil {
-			return err
-		}
-		if err := useLink(ctx, tx, "password_resets", "used_at", tokenHash, now); err != nil {
+		if email, err = resetLinks.openAndUse(ctx, tx, tokenHash, now); err != nil {
 			return err
 		}
 		return takeOver(ctx, tx, email, passwordHash, now)
