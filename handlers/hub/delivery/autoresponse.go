@@ -109,14 +109,7 @@ func recipient(s hub.Submission, ar *hub.Autoresponder) (string, bool) {
 	return to, true
 }
 
-type autoresponseWorker struct {
-	river.WorkerDefaults[AutoresponseArgs]
-	q *Queue
-}
-
-func (w *autoresponseWorker) NextRetry(job *river.Job[AutoresponseArgs]) time.Time {
-	return w.q.cfg.Now().Add(w.q.schedule.delay(job.Attempt))
-}
+type autoresponseWorker struct{ worker[AutoresponseArgs] }
 
 // Work sends the confirmation of a submission, as the form's autoresponder
 // says now, to the address the submission holds.
@@ -140,12 +133,9 @@ func (w *autoresponseWorker) Work(ctx context.Context, job *river.Job[Autorespon
 // as HTML escaped from it. Replies go to the form's first owner, and the
 // Message-ID is the same on every attempt.
 func (q *Queue) confirmation(form *hub.Form, sub hub.Submission, to string, jobID int64) (*gomail.Msg, error) {
-	m := gomail.NewMsg(gomail.WithNoDefaultUserAgent())
-	if err := m.From(q.cfg.MailFrom); err != nil {
-		return nil, river.JobCancel(fmt.Errorf("--smtp-from: %w", err))
-	}
-	if err := m.To(to); err != nil {
-		return nil, river.JobCancel(fmt.Errorf("autoresponder address: %w", err))
+	m, err := q.newMessage([]string{to}, "autoresponder address", WebhookID(sub.ID, jobID), true)
+	if err != nil {
+		return nil, err
 	}
 	if n := form.Settings.Notify; n != nil && len(n.Email) > 0 {
 		if err := m.ReplyTo(n.Email[0]); err != nil {
@@ -171,10 +161,7 @@ func (q *Queue) confirmation(form *hub.Form, sub hub.Submission, to string, jobI
 		return strings.ReplaceAll(value(name), "\n", ", ")
 	})
 	m.Subject(strings.Join(strings.Fields(subject), " "))
-	m.SetMessageIDWithValue(WebhookID(sub.ID, jobID) + "@" + domainOf(q.cfg.MailFrom))
 	m.SetDateWithValue(sub.CreatedAt)
-	// RFC 3834: other responders must not answer it.
-	m.SetGenHeader("Auto-Submitted", "auto-generated")
 	m.SetBodyString(gomail.TypeTextPlain, hub.Fill(body, identity, value))
 	escape := func(s string) string { return strings.ReplaceAll(html.EscapeString(s), "\n", "<br>\n") }
 	m.AddAlternativeString(gomail.TypeTextHTML, `<!DOCTYPE html><html><body><p>`+

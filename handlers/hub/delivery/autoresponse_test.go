@@ -281,7 +281,7 @@ func TestConfirmationCancelled(t *testing.T) {
 		{"form gone", forms{}, "S1"},
 	} {
 		q := newQueue(Config{Forms: tt.fs, Submissions: db, MailFrom: "hub@example.com", Mailer: &flakyMailer{failTo: "*", failed: map[string]bool{}}})
-		w := &autoresponseWorker{q: q}
+		w := &autoresponseWorker{worker[AutoresponseArgs]{q: q}}
 		err := w.Work(ctx, &river.Job[AutoresponseArgs]{JobRow: &rivertype.JobRow{ID: 1, Attempt: 1}, Args: AutoresponseArgs{SubmissionID: tt.id, Site: "site", Slug: "form"}})
 		var cancel *river.JobCancelError
 		if !errors.As(err, &cancel) {

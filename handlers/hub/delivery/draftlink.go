@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"html"
-	"time"
 
 	"github.com/riverqueue/river"
 	gomail "github.com/wneessen/go-mail"
@@ -77,14 +76,7 @@ func (q *Queue) DraftHook() sqldb.DraftHook {
 	}
 }
 
-type draftLinkWorker struct {
-	river.WorkerDefaults[DraftLinkArgs]
-	q *Queue
-}
-
-func (w *draftLinkWorker) NextRetry(job *river.Job[DraftLinkArgs]) time.Time {
-	return w.q.cfg.Now().Add(w.q.schedule.delay(job.Attempt))
-}
+type draftLinkWorker struct{ worker[DraftLinkArgs] }
 
 // Work mails the link of a draft that still lives, with a token made for
 // this attempt.
@@ -137,12 +129,9 @@ func (w *draftLinkWorker) Work(ctx context.Context, job *river.Job[DraftLinkArgs
 
 // draftLink builds the e-mail of d's link, as text and as HTML.
 func (q *Queue) draftLink(form *hub.Form, d hub.Draft, link string, jobID int64) (*gomail.Msg, error) {
-	m := gomail.NewMsg(gomail.WithNoDefaultUserAgent())
-	if err := m.From(q.cfg.MailFrom); err != nil {
-		return nil, river.JobCancel(fmt.Errorf("--smtp-from: %w", err))
-	}
-	if err := m.To(d.Email); err != nil {
-		return nil, river.JobCancel(fmt.Errorf("draft's address: %w", err))
+	m, err := q.newMessage([]string{d.Email}, "draft's address", fmt.Sprintf("draft-%s-%d", d.ID, jobID), true)
+	if err != nil {
+		return nil, err
 	}
 	title := form.Schema.Title
 	if t, ok := form.Schema.I18n.Translations[d.Locale]; ok && t.Title != "" {
@@ -153,8 +142,6 @@ func (q *Queue) draftLink(form *hub.Form, d hub.Draft, link string, jobID int64)
 	}
 	until := d.ExpiresAt.UTC().Format("2 January 2006")
 	m.Subject("Continue " + title)
-	m.SetMessageIDWithValue(fmt.Sprintf("draft-%s-%d@%s", d.ID, jobID, domainOf(q.cfg.MailFrom)))
-	m.SetGenHeader("Auto-Submitted", "auto-generated")
 	m.SetBodyString(gomail.TypeTextPlain, fmt.Sprintf("You saved %s to finish later. Open this link to go on where you left off, on any device:\n\n%s\n\n"+
 		"The link works until %s. Anyone who has it can read what you entered: keep it to yourself. "+
 		"If you did not ask for it, ignore this e-mail.\n", title, link, until))

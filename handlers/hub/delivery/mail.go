@@ -108,14 +108,7 @@ type NotifyArgs struct {
 // Kind is the River kind of e-mail jobs.
 func (NotifyArgs) Kind() string { return "email" }
 
-type notifyWorker struct {
-	river.WorkerDefaults[NotifyArgs]
-	q *Queue
-}
-
-func (w *notifyWorker) NextRetry(job *river.Job[NotifyArgs]) time.Time {
-	return w.q.cfg.Now().Add(w.q.schedule.delay(job.Attempt))
-}
+type notifyWorker struct{ worker[NotifyArgs] }
 
 // Work sends one message to the owners the form lists now that may take
 // it now: members of the form's workspace, and addresses that confirmed.
@@ -194,12 +187,9 @@ func (q *Queue) mailAbout(ctx context.Context, job *rivertype.JobRow, site, slug
 // so that mail clients show a message sent twice once.
 func (q *Queue) message(ctx context.Context, form *hub.Form, sub hub.Submission, to []string, jobID int64) (*gomail.Msg, error) {
 	n := form.Settings.Notify
-	m := gomail.NewMsg(gomail.WithNoDefaultUserAgent())
-	if err := m.From(q.cfg.MailFrom); err != nil {
-		return nil, river.JobCancel(fmt.Errorf("--smtp-from: %w", err))
-	}
-	if err := m.To(to...); err != nil {
-		return nil, river.JobCancel(fmt.Errorf("notify.email: %w", err))
+	m, err := q.newMessage(to, "notify.email", WebhookID(sub.ID, jobID), false)
+	if err != nil {
+		return nil, err
 	}
 	var values map[string]any
 	json.Unmarshal(sub.Payload, &values)
@@ -213,7 +203,6 @@ func (q *Queue) message(ctx context.Context, form *hub.Form, sub hub.Submission,
 		title = sub.Site + "/" + sub.Slug
 	}
 	m.Subject("New submission: " + title)
-	m.SetMessageIDWithValue(WebhookID(sub.ID, jobID) + "@" + domainOf(q.cfg.MailFrom))
 	m.SetDateWithValue(sub.CreatedAt)
 
 	var b strings.Builder
@@ -329,4 +318,25 @@ func domainOf(from string) string {
 		}
 	}
 	return "hubform.invalid"
+}
+
+// newMessage starts each e-mail the hub sends: from the hub's sender to
+// the addresses to (named by where they come from, for an error), with a
+// Message-ID made of id that is the same on every attempt, so that mail
+// clients show a message sent twice once. An automatic message, one not
+// to the owners, is marked so that other responders do not answer it (RFC
+// 3834). An address that cannot be used cancels the job: no retry mends it.
+func (q *Queue) newMessage(to []string, toSource, id string, automatic bool) (*gomail.Msg, error) {
+	m := gomail.NewMsg(gomail.WithNoDefaultUserAgent())
+	if err := m.From(q.cfg.MailFrom); err != nil {
+		return nil, river.JobCancel(fmt.Errorf("--smtp-from: %w", err))
+	}
+	if err := m.To(to...); err != nil {
+		return nil, river.JobCancel(fmt.Errorf("%s: %w", toSource, err))
+	}
+	m.SetMessageIDWithValue(id + "@" + domainOf(q.cfg.MailFrom))
+	if automatic {
+		m.SetGenHeader("Auto-Submitted", "auto-generated")
+	}
+	return m, nil
 }

@@ -166,11 +166,11 @@ func (q *Queue) riverConfig(work bool) *river.Config {
 	if q.cfg.OnAttempt != nil {
 		rc.Middleware = []rivertype.Middleware{&observer{onAttempt: q.cfg.OnAttempt}}
 	}
-	river.AddWorker(rc.Workers, &webhookWorker{q: q})
-	river.AddWorker(rc.Workers, &notifyWorker{q: q})
-	river.AddWorker(rc.Workers, &autoresponseWorker{q: q})
-	river.AddWorker(rc.Workers, &draftLinkWorker{q: q})
-	river.AddWorker(rc.Workers, &confirmRecipientWorker{q: q})
+	river.AddWorker(rc.Workers, &webhookWorker{worker[WebhookArgs]{q: q}})
+	river.AddWorker(rc.Workers, &notifyWorker{worker[NotifyArgs]{q: q}})
+	river.AddWorker(rc.Workers, &autoresponseWorker{worker[AutoresponseArgs]{q: q}})
+	river.AddWorker(rc.Workers, &draftLinkWorker{worker[DraftLinkArgs]{q: q}})
+	river.AddWorker(rc.Workers, &confirmRecipientWorker{worker[ConfirmRecipientArgs]{q: q}})
 	if work {
 		rc.Queues = map[string]river.QueueConfig{QueueName: {MaxWorkers: q.cfg.Workers}}
 	}
@@ -275,3 +275,15 @@ var errGone = errors.New("no longer exists")
 // when the hub sends no e-mail. Others who send the hub's e-mail, such as
 // the console's invitations, use the same.
 func (q *Queue) Mailer() (Mailer, string) { return q.cfg.Mailer, q.cfg.MailFrom }
+
+// worker is what every job's worker shares: the queue, and retries on its
+// schedule (exponential, with jitter).
+type worker[T river.JobArgs] struct {
+	river.WorkerDefaults[T]
+	q *Queue
+}
+
+// NextRetry is the schedule's.
+func (w *worker[T]) NextRetry(job *river.Job[T]) time.Time {
+	return w.q.cfg.Now().Add(w.q.schedule.delay(job.Attempt))
+}

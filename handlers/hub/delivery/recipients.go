@@ -135,14 +135,7 @@ type ConfirmRecipientArgs struct {
 // Kind is the River kind of requests to confirm an address.
 func (ConfirmRecipientArgs) Kind() string { return "recipient_confirmation" }
 
-type confirmRecipientWorker struct {
-	river.WorkerDefaults[ConfirmRecipientArgs]
-	q *Queue
-}
-
-func (w *confirmRecipientWorker) NextRetry(job *river.Job[ConfirmRecipientArgs]) time.Time {
-	return w.q.cfg.Now().Add(w.q.schedule.delay(job.Attempt))
-}
+type confirmRecipientWorker struct{ worker[ConfirmRecipientArgs] }
 
 // Work mails the request with a link made for this attempt, within the
 // address's budget across the hub and the workspace's quota.
@@ -190,17 +183,12 @@ func (w *confirmRecipientWorker) Work(ctx context.Context, job *river.Job[Confir
 // recipientRequest builds the request to confirm address: the hub's fixed
 // text and link, as text and as HTML.
 func (q *Queue) recipientRequest(address, link string, until time.Time, jobID int64) (*gomail.Msg, error) {
-	m := gomail.NewMsg(gomail.WithNoDefaultUserAgent())
-	if err := m.From(q.cfg.MailFrom); err != nil {
-		return nil, river.JobCancel(fmt.Errorf("--smtp-from: %w", err))
-	}
-	if err := m.To(address); err != nil {
-		return nil, river.JobCancel(fmt.Errorf("notify.email: %w", err))
+	m, err := q.newMessage([]string{address}, "notify.email", fmt.Sprintf("recipient-%d", jobID), true)
+	if err != nil {
+		return nil, err
 	}
 	day := until.UTC().Format("2 January 2006")
 	m.Subject("Do you want the submissions of a form by e-mail?")
-	m.SetMessageIDWithValue(fmt.Sprintf("recipient-%d@%s", jobID, domainOf(q.cfg.MailFrom)))
-	m.SetGenHeader("Auto-Submitted", "auto-generated")
 	const text = "A form on this forms hub lists this address to receive its submissions by e-mail. " +
 		"Nothing is sent to it unless you agree. To agree, open this link and confirm:"
 	const ignore = "If you do not know why, ignore this e-mail: you will not be asked again, and get nothing more."

@@ -65,15 +65,7 @@ func WebhookID(submissionID string, jobID int64) string {
 // connection reusable; the rest is discarded with it.
 const maxAnswer = 64 << 10
 
-type webhookWorker struct {
-	river.WorkerDefaults[WebhookArgs]
-	q *Queue
-}
-
-// NextRetry is the schedule's: exponential, with jitter.
-func (w *webhookWorker) NextRetry(job *river.Job[WebhookArgs]) time.Time {
-	return w.q.cfg.Now().Add(w.q.schedule.delay(job.Attempt))
-}
+type webhookWorker struct{ worker[WebhookArgs] }
 
 // Work makes one attempt: any 2xx answer is success; another answer, a
 // timeout or a network error is retried.
