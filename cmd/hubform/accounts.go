@@ -365,8 +365,8 @@ func listTokens(ctx context.Context, db *sqldb.DB, w io.Writer) error {
 // dbFlags defines --data and --db, which name a hub's database as the hub
 // command's flags do.
 func dbFlags(fs *flagSet) (data, dbURL *string) {
-	data = fs.String("data", "hubform-data", "the hub's data `DIR`, holding its SQLite database (HUBFORM_DATA)")
-	dbURL = fs.String("db", "", "the hubs' database `URL`, postgres://…; empty: SQLite in DIR (HUBFORM_DB)")
+	data = fs.String("data", "hubform-data", "the hub's data `DIR`, holding its SQLite database")
+	dbURL = fs.String("db", "", "the hubs' database `URL`, postgres://…; empty: SQLite in DIR")
 	return data, dbURL
 }
 

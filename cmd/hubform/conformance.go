@@ -47,9 +47,9 @@ Example:
 
 func runConformance(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("conformance", conformanceHelp, conformanceExample, stderr)
-	hubURL := fs.String("hub-url", hubclient.DefaultHubURL, "hub endpoint base `URL`, ending in the protocol version (HUBFORM_HUB_URL)")
-	site := fs.String("site", "", "`SITE` id of the form under test (HUBFORM_SITE; required)")
-	form := fs.String("form", "", "`SLUG` of the form under test (HUBFORM_FORM; required)")
+	hubURL := fs.String("hub-url", hubclient.DefaultHubURL, "hub endpoint base `URL`, ending in the protocol version")
+	site := fs.String("site", "", "`SITE` id of the form under test, required")
+	form := fs.String("form", "", "`SLUG` of the form under test, required")
 	token := fs.String("captcha-token", "", "captcha `TOKEN` sent with the submissions that must be accepted, for a form\n"+
 		"that asks for a captcha; without it those checks are skipped")
 	oddSite := fs.String("odd-site", "", "`SITE` of a second form whose site and slug need escaping (spaces, slashes,\n"+

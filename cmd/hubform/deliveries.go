@@ -47,8 +47,8 @@ Example:
 
 func runDeliveries(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("deliveries", deliveriesHelp, deliveriesTail, stderr)
-	data := fs.String("data", "hubform-data", "the hub's data `DIR` (HUBFORM_DATA)")
-	dbURL := fs.String("db", "", "the hubs' database `URL`, postgres://…; empty: SQLite in DIR (HUBFORM_DB)")
+	data := fs.String("data", "hubform-data", "the hub's data `DIR`")
+	dbURL := fs.String("db", "", "the hubs' database `URL`, postgres://…; empty: SQLite in DIR")
 	site := fs.String("site", "", "the form's `SITE` (list)")
 	form := fs.String("form", "", "the form's `SLUG` (list)")
 	format := fs.String("format", "table", "`FORMAT` of list: table or json")

@@ -56,16 +56,16 @@ type captchaKeys struct {
 func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var s demoSettings
 	fs := newFlagSet("demo", demoHelp, demoTail, stderr)
-	fs.StringVar(&s.addr, "addr", "127.0.0.1:8080", "`ADDR` the demo site listens on (HUBFORM_DEMO_ADDR)")
-	fs.StringVar(&s.hubURL, "hub-url", "", "a hub's `URL` to show forms of; empty: start one (HUBFORM_HUB_URL)")
-	fs.StringVar(&s.data, "data", defaultDemoData(), "`DIR` for the started hub's forms, database and files (HUBFORM_DATA)")
-	fs.StringVar(&s.captcha.turnstileSiteKey, "turnstile-site-key", "", "Turnstile site `KEY`: with the secret, the contact form asks for Turnstile (HUBFORM_TURNSTILE_SITE_KEY)")
-	fs.StringVar(&s.captcha.turnstileSecret, "turnstile-secret", "", "Turnstile `SECRET` for the started hub (HUBFORM_TURNSTILE_SECRET)")
-	fs.StringVar(&s.captcha.recaptchaSiteKey, "recaptcha-site-key", "", "reCAPTCHA v3 site `KEY`: with the secret, the survey asks for reCAPTCHA (HUBFORM_RECAPTCHA_SITE_KEY)")
-	fs.StringVar(&s.captcha.recaptchaSecret, "recaptcha-secret", "", "reCAPTCHA `SECRET` for the started hub (HUBFORM_RECAPTCHA_SECRET)")
-	fs.StringVar(&s.turnstileScript, "turnstile-script-url", "", "Turnstile script `URL`; empty: Cloudflare's (HUBFORM_TURNSTILE_SCRIPT_URL)")
-	fs.StringVar(&s.turnstileVerifyURL, "turnstile-verify-url", captcha.TurnstileVerifyURL, "Turnstile siteverify `URL` for the started hub (HUBFORM_TURNSTILE_VERIFY_URL)")
-	fs.StringVar(&s.recaptchaVerifyURL, "recaptcha-verify-url", captcha.RecaptchaVerifyURL, "reCAPTCHA siteverify `URL` for the started hub (HUBFORM_RECAPTCHA_VERIFY_URL)")
+	fs.StringVar(&s.addr, "addr", "127.0.0.1:8080", "`ADDR` the demo site listens on")
+	fs.StringVar(&s.hubURL, "hub-url", "", "a hub's `URL` to show forms of; empty: start one")
+	fs.StringVar(&s.data, "data", defaultDemoData(), "`DIR` for the started hub's forms, database and files")
+	fs.StringVar(&s.captcha.turnstileSiteKey, "turnstile-site-key", "", "Turnstile site `KEY`: with the secret, the contact form asks for Turnstile")
+	fs.StringVar(&s.captcha.turnstileSecret, "turnstile-secret", "", "Turnstile `SECRET` for the started hub")
+	fs.StringVar(&s.captcha.recaptchaSiteKey, "recaptcha-site-key", "", "reCAPTCHA v3 site `KEY`: with the secret, the survey asks for reCAPTCHA")
+	fs.StringVar(&s.captcha.recaptchaSecret, "recaptcha-secret", "", "reCAPTCHA `SECRET` for the started hub")
+	fs.StringVar(&s.turnstileScript, "turnstile-script-url", "", "Turnstile script `URL`; empty: Cloudflare's")
+	fs.StringVar(&s.turnstileVerifyURL, "turnstile-verify-url", captcha.TurnstileVerifyURL, "Turnstile siteverify `URL` for the started hub")
+	fs.StringVar(&s.recaptchaVerifyURL, "recaptcha-verify-url", captcha.RecaptchaVerifyURL, "reCAPTCHA siteverify `URL` for the started hub")
 	if _, status, ok := fs.parse(args, stdout); !ok {
 		return status
 	}

@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"reflect"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -45,6 +44,9 @@ func (fs *flagSet) printHelp(w io.Writer) {
 			fmt.Fprintf(w, " %s", name)
 		}
 		fmt.Fprintf(w, "\n    \t%s", strings.ReplaceAll(usage, "\n", "\n    \t"))
+		if variable := environment[fs.name][f.Name]; variable != "" {
+			fmt.Fprintf(w, " (%s)", variable)
+		}
 		if def := defaultText(f); def != "" {
 			fmt.Fprintf(w, " (default %s)", def)
 		}
@@ -71,7 +73,7 @@ func defaultText(f *flag.Flag) string {
 	return f.DefValue
 }
 
-// parse sets the flags from the environment variables their usage names,
+// parse sets the flags from their environment variables (see environment),
 // then parses the command line's flags, which win, that may stand before,
 // between or after the positional arguments ("--" ends the flags), and
 // returns the positional ones. When ok
@@ -104,28 +106,23 @@ func (fs *flagSet) parse(args []string, stdout io.Writer) (positional []string, 
 	return positional, 0, true
 }
 
-// envInUsage finds the environment variable a flag's usage names, as
-// "(HUBFORM_NAME)" or "(HUBFORM_NAME; …)".
-var envInUsage = regexp.MustCompile(`\((HUBFORM_[A-Z0-9_]+)[;)]`)
-
-// setFromEnv sets each flag whose usage names an environment variable to
-// that variable's value, when it is set, so that the help and the program
-// cannot disagree on which variable stands in for which flag. A value the
-// flag cannot take is an error that names the variable: a setting that was
+// setFromEnv sets each flag that has an environment variable (see
+// environment) to that variable's value, when it is set. A value the flag
+// cannot take is an error that names the variable: a setting that was
 // meant is never dropped for the default.
 func (fs *flagSet) setFromEnv() error {
 	var err error
 	fs.VisitAll(func(f *flag.Flag) {
-		m := envInUsage.FindStringSubmatch(f.Usage)
-		if m == nil || err != nil {
+		variable := environment[fs.name][f.Name]
+		if variable == "" || err != nil {
 			return
 		}
-		v, ok := os.LookupEnv(m[1])
+		v, ok := os.LookupEnv(variable)
 		if !ok {
 			return
 		}
 		if fs.Set(f.Name, v) != nil {
-			err = fmt.Errorf("%s=%q: --%s takes %s", m[1], v, f.Name, valueKind(f))
+			err = fmt.Errorf("%s=%q: --%s takes %s", variable, v, f.Name, valueKind(f))
 		}
 	})
 	return err

@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"io"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -42,18 +44,20 @@ func TestHelpDefaults(t *testing.T) {
 	}
 }
 
-// TestFlagsFromEnvironment checks that the variable a flag's usage names
-// sets it, that the command line wins, and that a value the flag cannot
+// TestFlagsFromEnvironment checks that the variable environment gives a
+// flag sets it, that the command line wins, and that a value the flag cannot
 // take stops the command with a message naming the variable.
 func TestFlagsFromEnvironment(t *testing.T) {
 	newFlags := func() (*flagSet, *string, *time.Duration, *int64, *bytes.Buffer) {
 		var stderr bytes.Buffer
 		fs := newFlagSet("test", "Usage: test\n", "", &stderr)
-		addr := fs.String("addr", "127.0.0.1:8081", "`ADDR` to listen on (HUBFORM_TEST_ADDR)")
-		ttl := fs.Duration("upload-ttl", 24*time.Hour, "how long (HUBFORM_TEST_TTL; at least 1m)")
-		body := fs.Int64("max-body", 1<<20, "largest body (HUBFORM_TEST_BODY)")
+		addr := fs.String("addr", "127.0.0.1:8081", "`ADDR` to listen on")
+		ttl := fs.Duration("upload-ttl", 24*time.Hour, "how long (at least 1m)")
+		body := fs.Int64("max-body", 1<<20, "largest body")
 		return fs, addr, ttl, body, &stderr
 	}
+	environment["test"] = map[string]string{"addr": "HUBFORM_TEST_ADDR", "upload-ttl": "HUBFORM_TEST_TTL", "max-body": "HUBFORM_TEST_BODY"}
+	t.Cleanup(func() { delete(environment, "test") })
 	t.Setenv("HUBFORM_TEST_ADDR", "0.0.0.0:80")
 	t.Setenv("HUBFORM_TEST_TTL", "90m")
 	fs, addr, ttl, body, _ := newFlags()
@@ -86,5 +90,23 @@ func TestHubRefusesABadEnvironment(t *testing.T) {
 	status, _, stderr := hubform(t, "hub", "--data", t.TempDir())
 	if status != 2 || !strings.Contains(stderr, `HUBFORM_UPLOAD_TTL="24"`) {
 		t.Errorf("status %d, stderr %q; want 2 and a message naming HUBFORM_UPLOAD_TTL", status, stderr)
+	}
+}
+
+// TestEnvironmentNamesFlags checks that every variable of the environment
+// table stands beside a flag of its command in the command's help: a
+// variable of a flag that was renamed or removed would set nothing.
+func TestEnvironmentNamesFlags(t *testing.T) {
+	for command, variables := range environment {
+		var help bytes.Buffer
+		if status := run(context.Background(), []string{command, "--help"}, &help, io.Discard); status != 0 {
+			t.Errorf("hubform %s --help: status %d", command, status)
+			continue
+		}
+		for flagName, variable := range variables {
+			if !regexp.MustCompile(`(?m)^  --` + regexp.QuoteMeta(flagName) + `\b[^\n]*\n(?:    \t[^\n]*\n)*?    \t[^\n]*\(` + variable + `\)`).MatchString(help.String()) {
+				t.Errorf("hubform %s --help does not show %s beside --%s", command, variable, flagName)
+			}
+		}
 	}
 }

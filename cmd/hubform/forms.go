@@ -58,10 +58,10 @@ Examples:
 
 func runForms(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("forms", formsHelp, formsTail, stderr)
-	hubURL := fs.String("hub-url", hubclient.DefaultHubURL, "hub endpoint base `URL`, ending in the protocol version (HUBFORM_HUB_URL)")
-	token := fs.String("token", "", "API `TOKEN` (HUBFORM_TOKEN; required)")
-	site := fs.String("site", "", "`SITE` id of the form (HUBFORM_SITE; required)")
-	form := fs.String("form", "", "`SLUG` of the form within the site (HUBFORM_FORM; required)")
+	hubURL := fs.String("hub-url", hubclient.DefaultHubURL, "hub endpoint base `URL`, ending in the protocol version")
+	token := fs.String("token", "", "API `TOKEN`, required")
+	site := fs.String("site", "", "`SITE` id of the form, required")
+	form := fs.String("form", "", "`SLUG` of the form within the site, required")
 	publish := fs.Bool("publish", false, "push: make the pushed version live")
 	version := fs.String("version", "live", "pull: the version `N` to print, live or latest")
 	timeout := fs.Duration("timeout", time.Minute, "give up after this long")

@@ -69,7 +69,7 @@ func runGen(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	typ := fs.String("type", "", "`NAME` of the struct, an exported Go name; empty: from the form's slug or file name")
 	out := fs.String("out", "", "write to `FILE` instead of standard output")
 	fs.StringVar(out, "o", "", "short for --out `FILE`")
-	hubURL := fs.String("hub-url", hubclient.DefaultHubURL, "hub endpoint base `URL`, ending in the protocol version, with --site and --form (HUBFORM_HUB_URL)")
+	hubURL := fs.String("hub-url", hubclient.DefaultHubURL, "hub endpoint base `URL`, ending in the protocol version, with --site and --form")
 	site := fs.String("site", "", "`SITE` id of the form on the hub")
 	slug := fs.String("form", "", "`SLUG` of the form within the site")
 	timeout := fs.Duration("timeout", 30*time.Second, "give up fetching the schema after this long")

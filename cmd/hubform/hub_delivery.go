@@ -25,11 +25,11 @@ type deliveryConfig struct {
 
 // addDeliveryFlags adds the flags of deliveries to fs.
 func addDeliveryFlags(fs *flagSet, cfg *deliveryConfig) {
-	fs.StringVar(&cfg.smtpURL, "smtp-url", "", "`URL` of the SMTP server e-mail goes through, for forms that ask for it:\nsmtp://USER:PASSWORD@HOST:PORT (STARTTLS required; ?tls=opportunistic or\n?tls=none to relax) or smtps://… (TLS); empty: no e-mail (HUBFORM_SMTP_URL)")
-	fs.StringVar(&cfg.smtpFrom, "smtp-from", "", "`ADDRESS` e-mail is sent from; required with --smtp-url (HUBFORM_SMTP_FROM)")
-	fs.StringVar(&cfg.allowNets, "webhook-allow-nets", "", "comma-separated `CIDRS` of private networks webhook receivers may be in;\nempty: receivers must have public addresses (HUBFORM_WEBHOOK_ALLOW_NETS)")
-	fs.DurationVar(&cfg.timeout, "delivery-timeout", delivery.DefaultTimeout, "how long one delivery attempt may take; a delivery running on a hub that\ndied is taken up by a live one 1.5 times this long after it began, within\nanother 30s (HUBFORM_DELIVERY_TIMEOUT)")
-	fs.DurationVar(&cfg.backoff, "delivery-backoff", delivery.DefaultBackoff, "delay before a failed delivery's first retry, doubling up to 1h; deliveries\nare retried for 24h whatever it is; tests make it short (HUBFORM_DELIVERY_BACKOFF)")
+	fs.StringVar(&cfg.smtpURL, "smtp-url", "", "`URL` of the SMTP server e-mail goes through, for forms that ask for it:\nsmtp://USER:PASSWORD@HOST:PORT (STARTTLS required; ?tls=opportunistic or\n?tls=none to relax) or smtps://… (TLS); empty: no e-mail")
+	fs.StringVar(&cfg.smtpFrom, "smtp-from", "", "`ADDRESS` e-mail is sent from; required with --smtp-url")
+	fs.StringVar(&cfg.allowNets, "webhook-allow-nets", "", "comma-separated `CIDRS` of private networks webhook receivers may be in;\nempty: receivers must have public addresses")
+	fs.DurationVar(&cfg.timeout, "delivery-timeout", delivery.DefaultTimeout, "how long one delivery attempt may take; a delivery running on a hub that\ndied is taken up by a live one 1.5 times this long after it began, within\nanother 30s")
+	fs.DurationVar(&cfg.backoff, "delivery-backoff", delivery.DefaultBackoff, "delay before a failed delivery's first retry, doubling up to 1h; deliveries\nare retried for 24h whatever it is; tests make it short")
 }
 
 // openDelivery opens the delivery queue in the hub's database, has db

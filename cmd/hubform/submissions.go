@@ -71,14 +71,14 @@ Example:
 
 func runSubmissions(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("submissions", submissionsHelp, submissionsTail, stderr)
-	data := fs.String("data", "hubform-data", "the hub's data `DIR` (HUBFORM_DATA)")
-	dbURL := fs.String("db", "", "the hubs' database `URL`, postgres://…; empty: SQLite in DIR (HUBFORM_DB)")
+	data := fs.String("data", "hubform-data", "the hub's data `DIR`")
+	dbURL := fs.String("db", "", "the hubs' database `URL`, postgres://…; empty: SQLite in DIR")
 	site := fs.String("site", "", "only this `SITE`")
 	form := fs.String("form", "", "only this form `SLUG`")
 	format := fs.String("format", "", "`FORMAT`: table, json or csv")
 	workspace := fs.String("workspace", "", "export --email, erase: the `NAME` of the workspace whose forms to search")
 	email := fs.String("email", "", "export, erase: the person's e-mail `ADDRESS`")
-	blobURL := fs.String("blob", "", "erase: the hubs' file storage `URL`, s3://…; empty: DIR/files (HUBFORM_BLOB)")
+	blobURL := fs.String("blob", "", "erase: the hubs' file storage `URL`, s3://…; empty: DIR/files")
 	args, status, ok := fs.parse(args, stdout)
 	if !ok {
 		return status

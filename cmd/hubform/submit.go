@@ -44,9 +44,9 @@ Example:
 
 func runSubmit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("submit", submitHelp, submitExample, stderr)
-	hubURL := fs.String("hub-url", hubclient.DefaultHubURL, "hub endpoint base `URL`, ending in the protocol version (HUBFORM_HUB_URL)")
-	site := fs.String("site", "", "`SITE` id the form belongs to (HUBFORM_SITE; required)")
-	form := fs.String("form", "", "`SLUG` of the form within the site (HUBFORM_FORM; required)")
+	hubURL := fs.String("hub-url", hubclient.DefaultHubURL, "hub endpoint base `URL`, ending in the protocol version")
+	site := fs.String("site", "", "`SITE` id the form belongs to, required")
+	form := fs.String("form", "", "`SLUG` of the form within the site, required")
 	timeout := fs.Duration("timeout", 5*time.Minute, "give up after this long, uploads included")
 	concurrency := fs.Int("concurrency", hubclient.DefaultUploadConcurrency, "files uploaded at once")
 	asJSON := fs.Bool("json", false, "print the hub's whole JSON answer instead of the id")
