@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/hubform/hubform/handlers/hub/accounts"
+	"github.com/hubform/hubform/handlers/hub/hubserver"
 	"github.com/hubform/hubform/handlers/hub/sqldb"
 
 	"github.com/hubform/hubform/handlers/hub"
@@ -131,7 +132,7 @@ func runUsers(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			return fail(1, "%v", err)
 		}
 	}
-	db, err := openDB(ctx, *dbURL, *data, verb == "list")
+	db, err := hubserver.OpenDatabase(ctx, *dbURL, *data, verb == "list")
 	if err != nil {
 		return fail(1, "%v", err)
 	}
@@ -300,7 +301,7 @@ func runTokens(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	default:
 		return fail(2, "unknown action %q: say create, list or revoke", verb)
 	}
-	db, err := openDB(ctx, *dbURL, *data, verb == "list")
+	db, err := hubserver.OpenDatabase(ctx, *dbURL, *data, verb == "list")
 	if err != nil {
 		return fail(1, "%v", err)
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/handlers/hub/hubserver"
 	"github.com/hubform/hubform/handlers/hub/postgres/pgtest"
 	"github.com/hubform/hubform/handlers/hub/protocol"
 	"github.com/hubform/hubform/hubclient"
@@ -23,11 +24,11 @@ import (
 // database at dbURL (empty: SQLite in data).
 func benchHub(b *testing.B, dbURL string) (url, data string) {
 	data = b.TempDir()
-	return serveBenchHub(b, hubConfig{data: data, db: dbURL, forms: formsDir(b)}), data
+	return serveBenchHub(b, hubserver.Config{Data: data, DB: dbURL, Forms: formsDir(b)}), data
 }
 
 // serveBenchHub is serveInProcess's hub URL.
-func serveBenchHub(b *testing.B, cfg hubConfig) string {
+func serveBenchHub(b *testing.B, cfg hubserver.Config) string {
 	b.Helper()
 	return serveInProcess(b, cfg).URL
 }
@@ -35,11 +36,11 @@ func serveBenchHub(b *testing.B, cfg hubConfig) string {
 // serveInProcess serves a hub in this process on a loopback port, with
 // cfg's data, database, forms and deliveries and the defaults of the rest,
 // until the test or benchmark ends.
-func serveInProcess(tb testing.TB, cfg hubConfig) *runningHub {
+func serveInProcess(tb testing.TB, cfg hubserver.Config) *hubserver.Hub {
 	tb.Helper()
-	cfg.addr, cfg.uploadTTL, cfg.sweepInterval = "127.0.0.1:0", 24*time.Hour, time.Hour
-	cfg.maxBody, cfg.shutdownGrace = protocol.DefaultMaxBodyBytes, time.Second
-	h, err := openHub(context.Background(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	cfg.Addr, cfg.UploadTTL, cfg.SweepInterval = "127.0.0.1:0", 24*time.Hour, time.Hour
+	cfg.MaxBody, cfg.ShutdownGrace = protocol.DefaultMaxBodyBytes, time.Second
+	h, err := hubserver.Open(context.Background(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -159,7 +160,7 @@ func benchSubmissions(b *testing.B, dbURL string, concurrency int) {
 			b.Fatalf("a submission failed: %v", err)
 		}
 	}
-	db, err := openDB(context.Background(), dbURL, data, true)
+	db, err := hubserver.OpenDatabase(context.Background(), dbURL, data, true)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/hubform/hubform/handlers/hub/accounts"
+	"github.com/hubform/hubform/handlers/hub/hubserver"
 	"github.com/hubform/hubform/handlers/hub/protocol"
 	"github.com/hubform/hubform/hubclient"
 )
@@ -42,7 +43,7 @@ func TestOversizedRequestAnswered413BeforeContinue(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(forms, "acme", "apply.json"), []byte(apply), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	h := serveInProcess(t, hubConfig{data: t.TempDir(), forms: forms})
+	h := serveInProcess(t, hubserver.Config{Data: t.TempDir(), Forms: forms})
 	// An upload URL for a file of 100 bytes.
 	u, err := (&hubclient.Client{HubURL: h.URL}).UploadURL(context.Background(), "acme", "apply", hubclient.UploadURLRequest{Filename: "cv.pdf", Size: 100, MIME: "application/pdf"})
 	if err != nil {
@@ -51,7 +52,7 @@ func TestOversizedRequestAnswered413BeforeContinue(t *testing.T) {
 	put, _ := url.Parse(u.UploadURL)
 	base, _ := url.Parse(h.URL)
 	token := accounts.NewToken()
-	if err := h.db.CreateToken(context.Background(), accounts.Token{Name: "push", Hash: accounts.HashToken(token), CreatedAt: time.Now(),
+	if err := h.DB.CreateToken(context.Background(), accounts.Token{Name: "push", Hash: accounts.HashToken(token), CreatedAt: time.Now(),
 		Workspace: accounts.DefaultWorkspace, Scope: accounts.ScopeAll}); err != nil {
 		t.Fatal(err)
 	}

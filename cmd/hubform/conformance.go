@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/handlers/hub/hubserver"
 	"github.com/hubform/hubform/hubclient"
 	"github.com/hubform/hubform/hubclient/conformance"
 )
@@ -84,7 +85,7 @@ func runConformance(ctx context.Context, args []string, stdout, stderr io.Writer
 		OddSite: *oddSite, OddForm: *oddForm, Timeout: *timeout,
 	}
 	if *data != "" || *dbURL != "" {
-		db, err := openDB(ctx, *dbURL, *data, true)
+		db, err := hubserver.OpenDatabase(ctx, *dbURL, *data, true)
 		if err != nil {
 			fmt.Fprintf(stderr, "hubform conformance: %v\n", err)
 			return 1

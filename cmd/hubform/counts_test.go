@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/hubform/hubform/handlers/hub/accounts"
+	"github.com/hubform/hubform/handlers/hub/hubserver"
 	"github.com/hubform/hubform/handlers/hub/postgres/pgtest"
 	"github.com/hubform/hubform/hubclient"
 )
@@ -21,7 +22,7 @@ import (
 // default workspace, with a rate limit of countsRate a minute per client,
 // and a second workspace, other, with a site of its own.
 type countsHub struct {
-	*runningHub
+	*hubserver.Hub
 	where []string
 }
 
@@ -40,23 +41,23 @@ func startCountsHub(t *testing.T, dbURL string) *countsHub {
 		t.Fatal(err)
 	}
 	data := t.TempDir()
-	h := &countsHub{runningHub: serveInProcess(t, hubConfig{data: data, db: dbURL, forms: forms, rateLimit: countsRate}), where: []string{"--data", data}}
+	h := &countsHub{Hub: serveInProcess(t, hubserver.Config{Data: data, DB: dbURL, Forms: forms, RateLimit: countsRate}), where: []string{"--data", data}}
 	if dbURL != "" {
 		h.where = append(h.where, "--db", dbURL)
 	}
-	if err := h.db.CreateUser(ctx, accounts.User{Email: "owner@other.example", PasswordHash: "x", CreatedAt: time.Now()}); err != nil {
+	if err := h.DB.CreateUser(ctx, accounts.User{Email: "owner@other.example", PasswordHash: "x", CreatedAt: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
-	if err := h.db.CreateWorkspace(ctx, "other", "owner@other.example", time.Now()); err != nil {
+	if err := h.DB.CreateWorkspace(ctx, "other", "owner@other.example", time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := h.db.ClaimSite(ctx, "theirs", "other", time.Now()); err != nil {
+	if _, err := h.DB.ClaimSite(ctx, "theirs", "other", time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := h.db.SaveFormVersion(ctx, "theirs", "trip", []byte(tripForm), "test", time.Now()); err != nil {
+	if _, err := h.DB.SaveFormVersion(ctx, "theirs", "trip", []byte(tripForm), "test", time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	if err := h.db.PublishFormVersion(ctx, "theirs", "trip", 1, time.Now()); err != nil {
+	if err := h.DB.PublishFormVersion(ctx, "theirs", "trip", 1, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	return h
@@ -67,11 +68,11 @@ func startCountsHub(t *testing.T, dbURL string) *countsHub {
 func (h *countsHub) funnel(t *testing.T) map[string]int64 {
 	t.Helper()
 	ctx := context.Background()
-	if err := h.runningHub.funnel.Flush(ctx); err != nil {
+	if err := h.Hub.Funnel.Flush(ctx); err != nil {
 		t.Fatal(err)
 	}
 	now := time.Now().UTC()
-	counts, err := h.db.FunnelCounts(ctx, "acme", "trip", now.Add(-48*time.Hour), now.Add(48*time.Hour))
+	counts, err := h.DB.FunnelCounts(ctx, "acme", "trip", now.Add(-48*time.Hour), now.Add(48*time.Hour))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/hubform/hubform/handlers/hub/delivery"
+	"github.com/hubform/hubform/handlers/hub/hubserver"
 )
 
 const deliveriesHelp = `
@@ -84,12 +85,12 @@ func runDeliveries(ctx context.Context, args []string, stdout, stderr io.Writer)
 			ids = append(ids, id)
 		}
 	}
-	db, err := openDB(ctx, *dbURL, *data, false)
+	db, err := hubserver.OpenDatabase(ctx, *dbURL, *data, false)
 	if err != nil {
 		return fail(1, "%v", err)
 	}
 	defer db.Close()
-	q, err := db.openQueue(ctx, delivery.Config{Submissions: db}, delivery.Options{})
+	q, err := db.OpenQueue(ctx, delivery.Config{Submissions: db}, delivery.Options{})
 	if err != nil {
 		return fail(1, "%v", err)
 	}

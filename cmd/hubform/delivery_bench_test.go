@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hubform/hubform/handlers/hub/hubserver"
 	"github.com/hubform/hubform/handlers/hub/postgres/pgtest"
 	"github.com/hubform/hubform/hubclient"
 )
@@ -20,7 +21,7 @@ import (
 // given and loopback receivers allowed, on SQLite, or on the PostgreSQL
 // database dbURL names.
 func benchDeliveryHub(b *testing.B, forms, dbURL string) string {
-	return serveBenchHub(b, hubConfig{data: b.TempDir(), db: dbURL, forms: forms, delivery: deliveryConfig{allowNets: "127.0.0.0/8"}})
+	return serveBenchHub(b, hubserver.Config{Data: b.TempDir(), DB: dbURL, Forms: forms, Delivery: hubserver.DeliveryConfig{AllowNets: "127.0.0.0/8"}})
 }
 
 // BenchmarkDeliveries sends 1,000 submissions from 32 clients to a form

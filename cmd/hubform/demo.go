@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/hubform/hubform/handlers/hub/captcha"
+	"github.com/hubform/hubform/handlers/hub/hubserver"
 	"github.com/hubform/hubform/handlers/hub/protocol"
 	"github.com/hubform/hubform/hubclient"
 )
@@ -91,11 +92,11 @@ func serveDemo(ctx context.Context, s demoSettings, stdout, stderr io.Writer) er
 		if err := writeExampleForms(formsDir, s.captcha); err != nil {
 			return err
 		}
-		h, err := openHub(ctx, hubConfig{
-			addr: "127.0.0.1:0", data: s.data, forms: formsDir, maxBody: protocol.DefaultMaxBodyBytes,
-			uploadTTL: 24 * time.Hour, sweepInterval: 10 * time.Minute, shutdownGrace: 10 * time.Second,
-			turnstileSecret: s.captcha.turnstileSecret, recaptchaSecret: s.captcha.recaptchaSecret,
-			turnstileVerifyURL: s.turnstileVerifyURL, recaptchaVerify: s.recaptchaVerifyURL,
+		h, err := hubserver.Open(ctx, hubserver.Config{
+			Addr: "127.0.0.1:0", Data: s.data, Forms: formsDir, MaxBody: protocol.DefaultMaxBodyBytes,
+			UploadTTL: 24 * time.Hour, SweepInterval: 10 * time.Minute, ShutdownGrace: 10 * time.Second,
+			TurnstileSecret: s.captcha.turnstileSecret, RecaptchaSecret: s.captcha.recaptchaSecret,
+			TurnstileVerifyURL: s.turnstileVerifyURL, RecaptchaVerifyURL: s.recaptchaVerifyURL,
 		}, logger)
 		if err != nil {
 			return err
@@ -112,7 +113,7 @@ func serveDemo(ctx context.Context, s demoSettings, stdout, stderr io.Writer) er
 			}
 			h.Close()
 		}()
-		app.hubURL, app.submissions, app.files = h.URL, h.db, h.blobs
+		app.hubURL, app.submissions, app.files = h.URL, h.DB, h.Blobs
 		fmt.Fprintf(stdout, "hubform demo: hub at %s, data in %s (its own page of each form at %s/f/{site}/{slug})\n",
 			h.URL, s.data, strings.TrimSuffix(h.URL, "/v1"))
 	}

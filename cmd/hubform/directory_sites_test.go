@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/hubform/hubform/handlers/hub/accounts"
+	"github.com/hubform/hubform/handlers/hub/hubserver"
 	"github.com/hubform/hubform/handlers/hub/postgres/pgtest"
 	"github.com/hubform/hubform/handlers/hub/protocol"
 	"github.com/hubform/hubform/hubclient"
@@ -35,9 +36,9 @@ func claimDirectorySite(t *testing.T, dbURL string) {
 	ctx := context.Background()
 	forms := formsDir(t)
 	cfg := testHubConfig(t, dbURL)
-	cfg.forms = forms
+	cfg.Forms = forms
 	h, srv := serveRoutes(t, cfg, nil)
-	db := h.db
+	db := h.DB
 
 	// The attacker: the admin of a workspace of their own, and its token.
 	const password = "correct horse battery"
@@ -130,7 +131,7 @@ func TestDirectorySiteConflictStopsTheHub(t *testing.T) {
 func directorySiteConflict(t *testing.T, dbURL string) {
 	ctx := context.Background()
 	data := t.TempDir()
-	db, err := openDB(ctx, dbURL, data, false)
+	db, err := hubserver.OpenDatabase(ctx, dbURL, data, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,9 +146,9 @@ func directorySiteConflict(t *testing.T, dbURL string) {
 	}
 	db.Close()
 
-	cfg := hubConfig{addr: "127.0.0.1:0", data: data, db: dbURL, forms: formsDir(t), uploadTTL: 24 * time.Hour,
-		sweepInterval: time.Hour, maxBody: protocol.DefaultMaxBodyBytes, shutdownGrace: time.Second}
-	h, err := openHub(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	cfg := hubserver.Config{Addr: "127.0.0.1:0", Data: data, DB: dbURL, Forms: formsDir(t), UploadTTL: 24 * time.Hour,
+		SweepInterval: time.Hour, MaxBody: protocol.DefaultMaxBodyBytes, ShutdownGrace: time.Second}
+	h, err := hubserver.Open(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err == nil {
 		h.Close()
 		t.Fatal("the hub started with a site of its forms directory owned by another workspace")
@@ -158,8 +159,8 @@ func directorySiteConflict(t *testing.T, dbURL string) {
 		}
 	}
 	// Served for the workspace that owns it, the hub starts.
-	cfg.formsWorkspace = "agency"
-	h, err = openHub(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	cfg.FormsWorkspace = "agency"
+	h, err = hubserver.Open(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		t.Fatalf("--forms-workspace agency: %v", err)
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/hubform/hubform/handlers"
+	"github.com/hubform/hubform/handlers/hub/hubserver"
 	"github.com/hubform/hubform/handlers/hub/protocol"
 	"github.com/hubform/hubform/handlers/hub/testhub"
 	"github.com/hubform/hubform/static/browsertest"
@@ -259,9 +260,9 @@ func startPagesHub(b *testing.B, logger *slog.Logger) string {
 		b.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	h, err := openHub(ctx, hubConfig{
-		addr: "127.0.0.1:0", data: data, forms: forms, maxBody: protocol.DefaultMaxBodyBytes,
-		uploadTTL: 24 * time.Hour, sweepInterval: time.Hour, shutdownGrace: time.Second,
+	h, err := hubserver.Open(ctx, hubserver.Config{
+		Addr: "127.0.0.1:0", Data: data, Forms: forms, MaxBody: protocol.DefaultMaxBodyBytes,
+		UploadTTL: 24 * time.Hour, SweepInterval: time.Hour, ShutdownGrace: time.Second,
 	}, logger)
 	if err != nil {
 		b.Fatal(err)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/hubform/hubform/handlers"
 	"github.com/hubform/hubform/handlers/hub/accounts"
+	"github.com/hubform/hubform/handlers/hub/hubserver"
 	"github.com/hubform/hubform/hubclient"
 )
 
@@ -30,7 +31,7 @@ func TestFunnelReachesTheOwner(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(forms, "acme", "trip.json"), []byte(form), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	h := serveInProcess(t, hubConfig{data: t.TempDir(), forms: forms})
+	h := serveInProcess(t, hubserver.Config{Data: t.TempDir(), Forms: forms})
 	base, _ := url.Parse(h.URL)
 	base.Path = ""
 
@@ -59,12 +60,12 @@ func TestFunnelReachesTheOwner(t *testing.T) {
 	if _, err := (&hubclient.Client{HubURL: h.URL}).Submit(context.Background(), "acme", "trip", &hubclient.SubmitRequest{Payload: map[string]any{"name": "Ada", "city": "Oslo"}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := h.funnel.Flush(context.Background()); err != nil {
+	if err := h.Funnel.Flush(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 
 	token := accounts.NewToken()
-	if err := h.db.CreateToken(context.Background(), accounts.Token{Name: "charts", Hash: accounts.HashToken(token), CreatedAt: time.Now(),
+	if err := h.DB.CreateToken(context.Background(), accounts.Token{Name: "charts", Hash: accounts.HashToken(token), CreatedAt: time.Now(),
 		Workspace: accounts.DefaultWorkspace, Scope: accounts.ScopeSubmissionsRead}); err != nil {
 		t.Fatal(err)
 	}

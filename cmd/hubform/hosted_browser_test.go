@@ -5,14 +5,15 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/hubform/hubform/handlers/hub/s3blob"
-	"github.com/hubform/hubform/handlers/hub/s3blob/s3test"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hubform/hubform/handlers/hub/s3blob"
+	"github.com/hubform/hubform/handlers/hub/s3blob/s3test"
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/page"

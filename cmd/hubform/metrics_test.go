@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/hubform/hubform/handlers/hub/accounts"
+	"github.com/hubform/hubform/handlers/hub/hubserver"
 	"github.com/hubform/hubform/hubclient"
 )
 
@@ -25,11 +26,11 @@ func TestMetrics(t *testing.T) {
 	var hits atomic.Int64
 	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hits.Add(1) }))
 	defer receiver.Close()
-	h := serveInProcess(t, hubConfig{data: t.TempDir(), forms: webhookForms(t, receiver.URL), delivery: deliveryConfig{allowNets: "127.0.0.0/8"}})
+	h := serveInProcess(t, hubserver.Config{Data: t.TempDir(), Forms: webhookForms(t, receiver.URL), Delivery: hubserver.DeliveryConfig{AllowNets: "127.0.0.0/8"}})
 	base := strings.TrimSuffix(h.URL, "/v1")
 
 	token := accounts.NewToken()
-	if err := h.db.CreateToken(context.Background(), accounts.Token{Name: "prometheus", Hash: accounts.HashToken(token), CreatedAt: time.Now(), Scope: accounts.ScopeMetrics}); err != nil {
+	if err := h.DB.CreateToken(context.Background(), accounts.Token{Name: "prometheus", Hash: accounts.HashToken(token), CreatedAt: time.Now(), Scope: accounts.ScopeMetrics}); err != nil {
 		t.Fatal(err)
 	}
 	scrape := func(bearer string) (int, string) {
@@ -53,7 +54,7 @@ func TestMetrics(t *testing.T) {
 	}
 	// A workspace's token, even of scope all, reads nothing of the hub's.
 	workspaceToken := accounts.NewToken()
-	if err := h.db.CreateToken(context.Background(), accounts.Token{Name: "ci", Hash: accounts.HashToken(workspaceToken), CreatedAt: time.Now(),
+	if err := h.DB.CreateToken(context.Background(), accounts.Token{Name: "ci", Hash: accounts.HashToken(workspaceToken), CreatedAt: time.Now(),
 		Workspace: accounts.DefaultWorkspace, Scope: accounts.ScopeAll}); err != nil {
 		t.Fatal(err)
 	}

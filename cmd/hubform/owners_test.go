@@ -40,7 +40,7 @@ func TestOwnerRoutesClosed(t *testing.T) {
 	param := regexp.MustCompile(`:[^/]+`)
 
 	var checked, public []string
-	for _, r := range h.server.Routes() {
+	for _, r := range h.Server.Routes() {
 		console := r.Path == "/console" || strings.HasPrefix(r.Path, "/console/")
 		// The metrics take a token as the admin API does.
 		api := r.Path == "/v1/admin" || strings.HasPrefix(r.Path, "/v1/admin/") || r.Path == "/metrics"

@@ -16,6 +16,7 @@ import (
 	"github.com/hubform/hubform/handlers/hub/accounts"
 	"github.com/hubform/hubform/handlers/hub/admin"
 	"github.com/hubform/hubform/handlers/hub/delivery"
+	"github.com/hubform/hubform/handlers/hub/hubserver"
 	"github.com/hubform/hubform/handlers/hub/people"
 	"github.com/hubform/hubform/handlers/hub/postgres/pgtest"
 	"github.com/hubform/hubform/handlers/hub/s3blob"
@@ -76,7 +77,7 @@ func startPersonHub(t *testing.T, dbURL, blobURL string) *personHub {
 	form := strings.ReplaceAll(personForm, "HOOK", "http://"+closed+"/hook")
 	// The other workspace's form is in the database: the forms
 	// directory's sites are the default workspace's.
-	db, err := openDB(ctx, dbURL, h.data, false)
+	db, err := hubserver.OpenDatabase(ctx, dbURL, h.data, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -392,7 +393,7 @@ func testSubmissionsPerson(t *testing.T, dbURL, blobURL string) {
 		}
 	}
 
-	db, err := openDB(context.Background(), dbURL, h.data, true)
+	db, err := hubserver.OpenDatabase(context.Background(), dbURL, h.data, true)
 	if err != nil {
 		t.Fatal(err)
 	}

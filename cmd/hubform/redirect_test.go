@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/hubform/hubform/handlers/hub/accounts"
+	"github.com/hubform/hubform/handlers/hub/hubserver"
 	"github.com/hubform/hubform/handlers/hub/postgres/pgtest"
 )
 
@@ -37,7 +38,7 @@ func redirectURLRefusesJavaScript(t *testing.T, dbURL string) {
 	if err := os.WriteFile(filepath.Join(forms, "acme", "bad.json"), []byte(strings.Replace(redirectForm, "REDIRECT", "javascript:alert(document.domain)", 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	h := serveInProcess(t, hubConfig{data: t.TempDir(), db: dbURL, forms: forms})
+	h := serveInProcess(t, hubserver.Config{Data: t.TempDir(), DB: dbURL, Forms: forms})
 	base := strings.TrimSuffix(h.URL, "/v1")
 
 	// The forms directory: the file is not served.
@@ -51,7 +52,7 @@ func redirectURLRefusesJavaScript(t *testing.T, dbURL string) {
 	}
 
 	token := accounts.NewToken()
-	if err := h.db.CreateToken(ctx, accounts.Token{Name: "push", Hash: accounts.HashToken(token), CreatedAt: time.Now(),
+	if err := h.DB.CreateToken(ctx, accounts.Token{Name: "push", Hash: accounts.HashToken(token), CreatedAt: time.Now(),
 		Workspace: accounts.DefaultWorkspace, Scope: accounts.ScopeForms}); err != nil {
 		t.Fatal(err)
 	}
@@ -74,8 +75,8 @@ func redirectURLRefusesJavaScript(t *testing.T, dbURL string) {
 
 	// The console's JSON editor.
 	const email, password = "owner@example.com", "correct horse battery"
-	addTestUser(t, h.db, email, password)
-	if err := h.db.SetMember(ctx, accounts.Member{Workspace: accounts.DefaultWorkspace, Email: email, Role: accounts.Admin, CreatedAt: time.Now()}); err != nil {
+	addTestUser(t, h.DB, email, password)
+	if err := h.DB.SetMember(ctx, accounts.Member{Workspace: accounts.DefaultWorkspace, Email: email, Role: accounts.Admin, CreatedAt: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
 	owner := signIn(t, base, email, password)

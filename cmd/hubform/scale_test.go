@@ -144,7 +144,7 @@ func TestScaleFlagErrors(t *testing.T) {
 	}{
 		{[]string{"hub", "--forms", forms, "--data", t.TempDir(), "--addr", "127.0.0.1:0", "--db", "mysql://u:secret@h/db"}, "--db: want a postgres:// URL"},
 		{[]string{"hub", "--forms", forms, "--data", t.TempDir(), "--addr", "127.0.0.1:0", "--blob", "gs://bucket"}, "--blob: want an s3:// URL"},
-		{[]string{"submissions", "list", "--db", "sqlite:///tmp/x.db"}, "--db: want a postgres:// URL"},
+		{[]string{"submissions", "list", "--db", "sqlite:///tmp/x.DB"}, "--db: want a postgres:// URL"},
 	} {
 		status, _, stderr := hubform(t, tc.args...)
 		if status != 1 || !strings.Contains(stderr, tc.want) {

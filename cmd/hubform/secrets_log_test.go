@@ -34,9 +34,9 @@ func noSecretInTheLog(t *testing.T, dbURL string) {
 	ctx := context.Background()
 	var log testkit.Buffer
 	cfg := testHubConfig(t, dbURL)
-	cfg.signup = "open"
+	cfg.Signup = "open"
 	h, srv := serveRoutes(t, cfg, slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelDebug})))
-	db := h.db
+	db := h.DB
 
 	const password = "correct horse battery"
 	admin := "admin@default.example"

@@ -54,7 +54,7 @@ func secretsHub(t *testing.T, dbURL string) (*httptest.Server, *sqldb.DB) {
 	ctx := context.Background()
 	cfg := testHubConfig(t, dbURL)
 	h, srv := serveRoutes(t, cfg, nil)
-	db := h.db
+	db := h.DB
 	for _, role := range []accounts.Role{accounts.Admin, accounts.Editor, accounts.Viewer} {
 		email := string(role) + "@default.example"
 		addTestUser(t, db, email, rolePassword)

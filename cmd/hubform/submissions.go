@@ -18,6 +18,7 @@ import (
 	"github.com/hubform/hubform/handlers/hub/accounts"
 	"github.com/hubform/hubform/handlers/hub/delivery"
 	"github.com/hubform/hubform/handlers/hub/export"
+	"github.com/hubform/hubform/handlers/hub/hubserver"
 	"github.com/hubform/hubform/handlers/hub/localblob"
 	"github.com/hubform/hubform/handlers/hub/people"
 	"github.com/hubform/hubform/handlers/hub/sqldb"
@@ -104,7 +105,7 @@ func runSubmissions(ctx context.Context, args []string, stdout, stderr io.Writer
 		fmt.Fprintf(stderr, "hubform submissions: --format %q: want table, json or csv\n", *format)
 		return 2
 	}
-	db, err := openDB(ctx, *dbURL, *data, true)
+	db, err := hubserver.OpenDatabase(ctx, *dbURL, *data, true)
 	if err != nil {
 		fmt.Fprintf(stderr, "hubform submissions: %v\n", err)
 		return 1
@@ -191,7 +192,7 @@ func runPerson(ctx context.Context, verb string, f personFlags, stdout, stderr i
 	}
 	// Errors of the storage go to the log, in full; people read a sentence.
 	logger := slog.New(slog.NewTextHandler(stderr, nil))
-	db, err := openDB(ctx, f.db, f.data, false)
+	db, err := hubserver.OpenDatabase(ctx, f.db, f.data, false)
 	if err != nil {
 		return fail(1, "%v", err)
 	}
@@ -220,7 +221,7 @@ func runPerson(ctx context.Context, verb string, f personFlags, stdout, stderr i
 
 	// The files and the queue the hubs use, opened as they open them. The
 	// command signs no upload URL: the local store's key is any.
-	files, _, err := openFiles(ctx, f.blob, f.data, "http://127.0.0.1", func() ([]byte, error) {
+	files, _, err := hubserver.OpenFiles(ctx, f.blob, f.data, "http://127.0.0.1", func() ([]byte, error) {
 		key := make([]byte, localblob.MinSecretLen)
 		rand.Read(key)
 		return key, nil
@@ -229,7 +230,7 @@ func runPerson(ctx context.Context, verb string, f personFlags, stdout, stderr i
 		return fail(1, "%v", err)
 	}
 	defer files.Close()
-	q, err := db.openQueue(ctx, delivery.Config{Submissions: db}, delivery.Options{})
+	q, err := db.OpenQueue(ctx, delivery.Config{Submissions: db}, delivery.Options{})
 	if err != nil {
 		logger.Error("opening the delivery queue", slog.Any("error", err))
 		return fail(1, "the delivery queue could not be opened: see the log above")

@@ -11,6 +11,7 @@ import (
 
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/accounts"
+	"github.com/hubform/hubform/handlers/hub/hubserver"
 )
 
 const workspacesHelp = `
@@ -113,7 +114,7 @@ func runWorkspaces(ctx context.Context, args []string, stdout, stderr io.Writer)
 	default:
 		return fail(2, "unknown action %q: say create, list, add-member, remove-member or set-quota", verb)
 	}
-	db, err := openDB(ctx, *dbURL, *data, verb == "list")
+	db, err := hubserver.OpenDatabase(ctx, *dbURL, *data, verb == "list")
 	if err != nil {
 		return fail(1, "%v", err)
 	}
@@ -203,7 +204,7 @@ func membershipError(err error, workspace, email string) (string, bool) {
 	return "", false
 }
 
-func listWorkspaces(ctx context.Context, db *database, w io.Writer) error {
+func listWorkspaces(ctx context.Context, db *hubserver.Database, w io.Writer) error {
 	all, err := db.Workspaces(ctx)
 	if err != nil {
 		return err
@@ -218,7 +219,7 @@ func listWorkspaces(ctx context.Context, db *database, w io.Writer) error {
 
 // audit records in the audit log what the operator did from the command
 // line. The change is made: a failure to record is a warning.
-func audit(ctx context.Context, db *database, stderr io.Writer, e accounts.Event) {
+func audit(ctx context.Context, db *hubserver.Database, stderr io.Writer, e accounts.Event) {
 	e.Actor, e.At = accounts.Operator, time.Now()
 	if err := db.RecordEvents(ctx, e); err != nil {
 		fmt.Fprintf(stderr, "hubform: warning: not recorded in the audit log: %v\n", err)

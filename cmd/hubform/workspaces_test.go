@@ -45,7 +45,7 @@ func walkAsWorkspaces(t *testing.T, dbURL string) {
 	ctx := context.Background()
 	cfg := testHubConfig(t, dbURL)
 	h, srv := serveRoutes(t, cfg, nil)
-	db := h.db
+	db := h.DB
 
 	// People: an admin, an editor and a viewer in each workspace.
 	const password = "correct horse battery"
@@ -141,7 +141,7 @@ func walkAsWorkspaces(t *testing.T, dbURL string) {
 	// account, whatever their role.
 	ownAccount := map[string]bool{"/console/workspace": true, "/console/account/password": true, "/console/account/sessions": true, "/console/account/time-zone": true}
 	walked := 0
-	for _, r := range h.server.Routes() {
+	for _, r := range h.Server.Routes() {
 		route := r.Method + " " + r.Path
 		path := param.ReplaceAllString(values.Replace(r.Path), "x")
 		switch {

@@ -19,6 +19,7 @@ var servers = []string{
 	"handlers/hub/console",
 	"handlers/hub/hosted",
 	"handlers/hub/hubhttp",
+	"handlers/hub/hubserver",
 	"handlers/hub/inbox",
 	"handlers/hub/metrics",
 	"handlers/hub/protocol",

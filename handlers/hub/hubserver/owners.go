@@ -1,4 +1,4 @@
-package main
+package hubserver
 
 import (
 	"context"
@@ -26,7 +26,7 @@ import (
 // present with their counts, the admin API's. Sign-in attempts are counted in
 // the database too, even on SQLite: they are few, and a budget shared by
 // every hub is the point.
-func ownerRoutes(db *sqldb.DB, served *formsource.Layered, files blobStore, queue *delivery.Queue, m *metrics.Metrics, logger *slog.Logger, opts consoleOptions) ([]func(*echo.Echo), hub.CountTokens, error) {
+func ownerRoutes(db *sqldb.DB, served *formsource.Layered, files BlobStore, queue *delivery.Queue, m *metrics.Metrics, logger *slog.Logger, opts consoleOptions) ([]func(*echo.Echo), hub.CountTokens, error) {
 	mailer, from := queue.Mailer()
 	submissions := &inbox.Inbox{Forms: served, Store: db, Files: files, Logger: logger}
 	// A person's data is erased from the stores the hub itself writes: its
