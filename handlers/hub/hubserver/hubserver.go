@@ -90,7 +90,7 @@ type Hub struct {
 	// Server is the hub's HTTP handler.
 	Server *protocol.Server
 	// DB is the hub's database.
-	DB      *Database
+	DB *Database
 	// Blobs is the hub's file storage.
 	Blobs   BlobStore
 	queue   *delivery.Queue
@@ -411,7 +411,7 @@ func openBlob(ctx context.Context, blobURL string) (*s3blob.Bucket, error) {
 }
 
 // signingSecret returns the configured secret (its length checked by
-// openHub), else the one kept in the data directory, made on first use.
+// Open), else the one kept in the data directory, made on first use.
 func signingSecret(configured, dataDir string) ([]byte, error) {
 	if configured != "" {
 		return []byte(configured), nil
