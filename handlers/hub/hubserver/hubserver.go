@@ -97,7 +97,7 @@ type Hub struct {
 	metrics *metrics.Metrics
 	closers []func() error
 	cfg     Config
-	// funnel counts the forms' funnels; Close stores what it holds.
+	// Funnel counts the forms' funnels; Close stores what it holds.
 	Funnel *funnel.Counter
 }
 
