@@ -50,23 +50,17 @@ func (db *DB) User(ctx context.Context, email string) (accounts.User, error) {
 
 // Users returns every user, by e-mail address, without password hashes.
 func (db *DB) Users(ctx context.Context) ([]accounts.User, error) {
-	rows, err := db.r.QueryContext(ctx, `SELECT email, created_at, proved_at FROM users ORDER BY email`)
-	if err != nil {
-		return nil, db.errorf("users: %w", err)
-	}
-	defer rows.Close()
-	var users []accounts.User
-	for rows.Next() {
+	users, err := queryAll(ctx, db.r, func(row scanner) (accounts.User, error) {
 		var u accounts.User
 		var created int64
 		var proved sql.NullInt64
-		if err := rows.Scan(&u.Email, &created, &proved); err != nil {
-			return nil, db.errorf("users: %w", err)
+		if err := row.Scan(&u.Email, &created, &proved); err != nil {
+			return u, err
 		}
 		u.CreatedAt, u.ProvedAt = fromMillis(created), fromNullMillis(proved)
-		users = append(users, u)
-	}
-	if err := rows.Err(); err != nil {
+		return u, nil
+	}, `SELECT email, created_at, proved_at FROM users ORDER BY email`)
+	if err != nil {
 		return nil, db.errorf("users: %w", err)
 	}
 	return users, nil
@@ -153,20 +147,8 @@ func (db *DB) Tokens(ctx context.Context, workspace string) ([]accounts.Token, e
 	if workspace != "" {
 		query, args = `SELECT `+tokenColumns+` FROM api_tokens WHERE workspace = $1 ORDER BY name`, []any{workspace}
 	}
-	rows, err := db.r.QueryContext(ctx, query, args...)
+	tokens, err := queryAll(ctx, db.r, scanToken, query, args...)
 	if err != nil {
-		return nil, db.errorf("tokens: %w", err)
-	}
-	defer rows.Close()
-	var tokens []accounts.Token
-	for rows.Next() {
-		t, err := scanToken(rows)
-		if err != nil {
-			return nil, db.errorf("tokens: %w", err)
-		}
-		tokens = append(tokens, t)
-	}
-	if err := rows.Err(); err != nil {
 		return nil, db.errorf("tokens: %w", err)
 	}
 	return tokens, nil
@@ -175,7 +157,7 @@ func (db *DB) Tokens(ctx context.Context, workspace string) ([]accounts.Token, e
 const tokenColumns = "name, hash, created_at, last_used_at, COALESCE(workspace, ''), scope"
 
 // scanToken scans the tokenColumns of a row.
-func scanToken(row interface{ Scan(...any) error }) (accounts.Token, error) {
+func scanToken(row scanner) (accounts.Token, error) {
 	var t accounts.Token
 	var created int64
 	var used sql.NullInt64

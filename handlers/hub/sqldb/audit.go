@@ -51,22 +51,16 @@ func (db *DB) Events(ctx context.Context, workspace, before string, limit int) (
 		args = append(args, limit)
 		query += ` LIMIT $` + strconv.Itoa(len(args))
 	}
-	rows, err := db.r.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, db.errorf("audit events: %w", err)
-	}
-	defer rows.Close()
-	var out []accounts.Event
-	for rows.Next() {
+	out, err := queryAll(ctx, db.r, func(row scanner) (accounts.Event, error) {
 		var e accounts.Event
 		var at int64
-		if err := rows.Scan(&e.ID, &e.Workspace, &at, &e.Actor, &e.Action, &e.Target, &e.Client, &e.Detail); err != nil {
-			return nil, db.errorf("audit events: %w", err)
+		if err := row.Scan(&e.ID, &e.Workspace, &at, &e.Actor, &e.Action, &e.Target, &e.Client, &e.Detail); err != nil {
+			return e, err
 		}
 		e.At = fromMillis(at)
-		out = append(out, e)
-	}
-	if err := rows.Err(); err != nil {
+		return e, nil
+	}, query, args...)
+	if err != nil {
 		return nil, db.errorf("audit events: %w", err)
 	}
 	return out, nil

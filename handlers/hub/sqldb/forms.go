@@ -108,23 +108,17 @@ func (db *DB) FormVersions(ctx context.Context, site, slug string) ([]formsource
 	if _, err := db.FormRecord(ctx, site, slug); err != nil {
 		return nil, err
 	}
-	rows, err := db.r.QueryContext(ctx,
-		`SELECT version, created_at, created_by FROM form_versions WHERE site = $1 AND slug = $2 ORDER BY version DESC`, site, slug)
-	if err != nil {
-		return nil, db.errorf("form %s/%s versions: %w", site, slug, err)
-	}
-	defer rows.Close()
-	var out []formsource.Version
-	for rows.Next() {
+	out, err := queryAll(ctx, db.r, func(row scanner) (formsource.Version, error) {
 		v := formsource.Version{Site: site, Slug: slug}
 		var created int64
-		if err := rows.Scan(&v.Version, &created, &v.CreatedBy); err != nil {
-			return nil, db.errorf("form %s/%s versions: %w", site, slug, err)
+		if err := row.Scan(&v.Version, &created, &v.CreatedBy); err != nil {
+			return v, err
 		}
 		v.CreatedAt = fromMillis(created)
-		out = append(out, v)
-	}
-	if err := rows.Err(); err != nil {
+		return v, nil
+	},
+		`SELECT version, created_at, created_by FROM form_versions WHERE site = $1 AND slug = $2 ORDER BY version DESC`, site, slug)
+	if err != nil {
 		return nil, db.errorf("form %s/%s versions: %w", site, slug, err)
 	}
 	return out, nil
@@ -132,7 +126,7 @@ func (db *DB) FormVersions(ctx context.Context, site, slug string) ([]formsource
 
 const formColumns = `site, slug, last_version, live_version, created_at, updated_at, published_at`
 
-func scanForm(row interface{ Scan(...any) error }) (formsource.Record, error) {
+func scanForm(row scanner) (formsource.Record, error) {
 	var r formsource.Record
 	var live, published sql.NullInt64
 	var created, updated int64
@@ -162,20 +156,8 @@ func (db *DB) FormRecord(ctx context.Context, site, slug string) (formsource.Rec
 
 // FormRecords returns every form kept in the database, by site then slug.
 func (db *DB) FormRecords(ctx context.Context) ([]formsource.Record, error) {
-	rows, err := db.r.QueryContext(ctx, `SELECT `+formColumns+` FROM forms`)
+	out, err := queryAll(ctx, db.r, scanForm, `SELECT `+formColumns+` FROM forms`)
 	if err != nil {
-		return nil, db.errorf("forms: %w", err)
-	}
-	defer rows.Close()
-	var out []formsource.Record
-	for rows.Next() {
-		r, err := scanForm(rows)
-		if err != nil {
-			return nil, db.errorf("forms: %w", err)
-		}
-		out = append(out, r)
-	}
-	if err := rows.Err(); err != nil {
 		return nil, db.errorf("forms: %w", err)
 	}
 	// Sorted here, byte-wise: PostgreSQL's ORDER BY follows the database's

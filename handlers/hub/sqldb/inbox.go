@@ -161,40 +161,21 @@ func (db *DB) SetSpam(ctx context.Context, site, slug string, ids []string, spam
 // caller runs its hook on the transaction's connection.
 func release(ctx context.Context, tx Tx, site, slug string, ids []string) ([]hub.Submission, error) {
 	inIDs, args := in(ids, []any{site, slug, false})
-	rows, err := tx.QueryContext(ctx, `UPDATE submissions SET held = $3
+	return queryAll(ctx, tx, scanSubmission, `UPDATE submissions SET held = $3
 		WHERE site = $1 AND form = $2 AND held AND id `+inIDs+` RETURNING `+submissionColumns, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []hub.Submission
-	for rows.Next() {
-		s, err := scanSubmission(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, s)
-	}
-	return out, rows.Err()
 }
 
 // SubmissionForms returns the forms that have submissions, in no
 // particular order: those whose retention the hub applies.
 func (db *DB) SubmissionForms(ctx context.Context) ([]hubclient.FormID, error) {
-	rows, err := db.r.QueryContext(ctx, `SELECT DISTINCT site, form FROM submissions`)
-	if err != nil {
-		return nil, db.errorf("forms with submissions: %w", err)
-	}
-	defer rows.Close()
-	var out []hubclient.FormID
-	for rows.Next() {
+	out, err := queryAll(ctx, db.r, func(row scanner) (hubclient.FormID, error) {
 		var k hubclient.FormID
-		if err := rows.Scan(&k.Site, &k.Slug); err != nil {
-			return nil, db.errorf("forms with submissions: %w", err)
+		if err := row.Scan(&k.Site, &k.Slug); err != nil {
+			return k, err
 		}
-		out = append(out, k)
-	}
-	if err := rows.Err(); err != nil {
+		return k, nil
+	}, `SELECT DISTINCT site, form FROM submissions`)
+	if err != nil {
 		return nil, db.errorf("forms with submissions: %w", err)
 	}
 	return out, nil

@@ -95,22 +95,10 @@ func (db *DB) StaleUploads(ctx context.Context, before time.Time, limit int) ([]
 	if limit <= 0 {
 		return nil, nil
 	}
-	rows, err := db.r.QueryContext(ctx,
+	out, err := queryAll(ctx, db.r, scanUpload,
 		`SELECT `+uploadColumns+` FROM uploads WHERE submission_id IS NULL AND draft_id IS NULL AND created_at < $1 ORDER BY created_at, key LIMIT $2`,
 		millis(before), limit)
 	if err != nil {
-		return nil, db.errorf("stale uploads: %w", err)
-	}
-	defer rows.Close()
-	var out []hub.Upload
-	for rows.Next() {
-		u, err := scanUpload(rows)
-		if err != nil {
-			return nil, db.errorf("stale uploads: %w", err)
-		}
-		out = append(out, u)
-	}
-	if err := rows.Err(); err != nil {
 		return nil, db.errorf("stale uploads: %w", err)
 	}
 	return out, nil
@@ -147,11 +135,6 @@ func (db *DB) DeleteUpload(ctx context.Context, key string) error {
 		return db.errorf("delete upload %q: held by draft %s: %w", key, heldBy.String, hub.ErrUploadClaim)
 	}
 	return db.errorf("delete upload %q: changed meanwhile: %w", key, hub.ErrUploadClaim)
-}
-
-// scanner is a *sql.Row or *sql.Rows.
-type scanner interface {
-	Scan(dest ...any) error
 }
 
 // scanUpload reads the columns uploadColumns names.

@@ -56,23 +56,17 @@ func (db *DB) TouchUserSession(ctx context.Context, id, email string, now time.T
 
 // UserSessions returns the open sessions of email, the newest first.
 func (db *DB) UserSessions(ctx context.Context, email string) ([]accounts.Session, error) {
-	rows, err := db.r.QueryContext(ctx, `SELECT id, email, created_at, last_seen_at, client_addr, user_agent FROM user_sessions
-		WHERE email = $1 ORDER BY created_at DESC, id`, email)
-	if err != nil {
-		return nil, db.errorf("sessions of %s: %w", email, err)
-	}
-	defer rows.Close()
-	var out []accounts.Session
-	for rows.Next() {
+	out, err := queryAll(ctx, db.r, func(row scanner) (accounts.Session, error) {
 		var s accounts.Session
 		var created, seen int64
-		if err := rows.Scan(&s.ID, &s.Email, &created, &seen, &s.Client, &s.UserAgent); err != nil {
-			return nil, db.errorf("sessions of %s: %w", email, err)
+		if err := row.Scan(&s.ID, &s.Email, &created, &seen, &s.Client, &s.UserAgent); err != nil {
+			return s, err
 		}
 		s.CreatedAt, s.LastSeenAt = fromMillis(created), fromMillis(seen)
-		out = append(out, s)
-	}
-	if err := rows.Err(); err != nil {
+		return s, nil
+	}, `SELECT id, email, created_at, last_seen_at, client_addr, user_agent FROM user_sessions
+		WHERE email = $1 ORDER BY created_at DESC, id`, email)
+	if err != nil {
 		return nil, db.errorf("sessions of %s: %w", email, err)
 	}
 	return out, nil

@@ -72,25 +72,19 @@ func (db *DB) Workspace(ctx context.Context, name string) (accounts.Workspace, e
 // Workspaces returns every workspace with how many members and sites it
 // has, by name.
 func (db *DB) Workspaces(ctx context.Context) ([]accounts.Workspace, error) {
-	rows, err := db.r.QueryContext(ctx, `SELECT w.name, w.created_at, w.quota_submissions, w.quota_bytes, w.quota_mail_per_day,
+	out, err := queryAll(ctx, db.r, func(row scanner) (accounts.Workspace, error) {
+		var w accounts.Workspace
+		var created int64
+		if err := row.Scan(&w.Name, &created, &w.Quota.SubmissionsPerMonth, &w.Quota.StoredBytes, &w.Quota.MailPerDay, &w.Members, &w.Sites); err != nil {
+			return w, err
+		}
+		w.CreatedAt = fromMillis(created)
+		return w, nil
+	}, `SELECT w.name, w.created_at, w.quota_submissions, w.quota_bytes, w.quota_mail_per_day,
 		(SELECT COUNT(*) FROM workspace_members m WHERE m.workspace = w.name),
 		(SELECT COUNT(*) FROM sites s WHERE s.workspace = w.name)
 		FROM workspaces w ORDER BY w.name`)
 	if err != nil {
-		return nil, db.errorf("workspaces: %w", err)
-	}
-	defer rows.Close()
-	var out []accounts.Workspace
-	for rows.Next() {
-		var w accounts.Workspace
-		var created int64
-		if err := rows.Scan(&w.Name, &created, &w.Quota.SubmissionsPerMonth, &w.Quota.StoredBytes, &w.Quota.MailPerDay, &w.Members, &w.Sites); err != nil {
-			return nil, db.errorf("workspaces: %w", err)
-		}
-		w.CreatedAt = fromMillis(created)
-		out = append(out, w)
-	}
-	if err := rows.Err(); err != nil {
 		return nil, db.errorf("workspaces: %w", err)
 	}
 	return out, nil
@@ -189,22 +183,16 @@ func (db *DB) Memberships(ctx context.Context, email string) ([]accounts.Member,
 }
 
 func (db *DB) members(ctx context.Context, query, arg string) ([]accounts.Member, error) {
-	rows, err := db.r.QueryContext(ctx, query, arg)
-	if err != nil {
-		return nil, db.errorf("members: %w", err)
-	}
-	defer rows.Close()
-	var out []accounts.Member
-	for rows.Next() {
+	out, err := queryAll(ctx, db.r, func(row scanner) (accounts.Member, error) {
 		var m accounts.Member
 		var created int64
-		if err := rows.Scan(&m.Workspace, &m.Email, &m.Role, &created); err != nil {
-			return nil, db.errorf("members: %w", err)
+		if err := row.Scan(&m.Workspace, &m.Email, &m.Role, &created); err != nil {
+			return m, err
 		}
 		m.CreatedAt = fromMillis(created)
-		out = append(out, m)
-	}
-	if err := rows.Err(); err != nil {
+		return m, nil
+	}, query, arg)
+	if err != nil {
 		return nil, db.errorf("members: %w", err)
 	}
 	return out, nil
