@@ -117,14 +117,7 @@ func (w *draftLinkWorker) Work(ctx context.Context, job *river.Job[DraftLinkArgs
 	if err := q.takeMail(ctx, log, job.Attempt, d.Site, 1); err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(ctx, q.cfg.Timeout)
-	defer cancel()
-	if err := q.cfg.Mailer.Send(ctx, m); err != nil {
-		err = fmt.Errorf("e-mail: %w", err)
-		logFailure(log, job.JobRow, err)
-		return err
-	}
-	return nil
+	return q.send(ctx, log, job.JobRow, m)
 }
 
 // draftLink builds the e-mail of d's link, as text and as HTML.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/mail"
 	"net/url"
@@ -170,14 +171,7 @@ func (q *Queue) mailAbout(ctx context.Context, job *rivertype.JobRow, site, slug
 	if err := q.takeMail(ctx, log, job.Attempt, site, len(to)); err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(ctx, q.cfg.Timeout)
-	defer cancel()
-	if err := q.cfg.Mailer.Send(ctx, m); err != nil {
-		err = fmt.Errorf("e-mail: %w", err)
-		logFailure(log, job, err)
-		return err
-	}
-	return nil
+	return q.send(ctx, log, job, m)
 }
 
 // message builds the e-mail of sub to the addresses to: the values under
@@ -339,4 +333,18 @@ func (q *Queue) newMessage(to []string, toSource, id string, automatic bool) (*g
 		m.SetGenHeader("Auto-Submitted", "auto-generated")
 	}
 	return m, nil
+}
+
+// send sends m within the queue's timeout. A failure is logged, as the
+// last when job has no attempt left, and returned for the job to be
+// retried.
+func (q *Queue) send(ctx context.Context, log *slog.Logger, job *rivertype.JobRow, m *gomail.Msg) error {
+	ctx, cancel := context.WithTimeout(ctx, q.cfg.Timeout)
+	defer cancel()
+	if err := q.cfg.Mailer.Send(ctx, m); err != nil {
+		err = fmt.Errorf("e-mail: %w", err)
+		logFailure(log, job, err)
+		return err
+	}
+	return nil
 }

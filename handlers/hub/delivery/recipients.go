@@ -170,14 +170,7 @@ func (w *confirmRecipientWorker) Work(ctx context.Context, job *river.Job[Confir
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(ctx, q.cfg.Timeout)
-	defer cancel()
-	if err := q.cfg.Mailer.Send(ctx, m); err != nil {
-		err = fmt.Errorf("e-mail: %w", err)
-		logFailure(log, job.JobRow, err)
-		return err
-	}
-	return nil
+	return q.send(ctx, log, job.JobRow, m)
 }
 
 // recipientRequest builds the request to confirm address: the hub's fixed

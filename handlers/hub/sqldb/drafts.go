@@ -78,10 +78,6 @@ func (db *DB) draftRowOf(action string, d hub.Draft, tokenHash string) (draftRow
 // DraftHook, if any, runs in the same transaction and mailed is what it
 // answered; otherwise mailed is false.
 func (db *DB) CreateDraft(ctx context.Context, d hub.Draft, tokenHash string) (mailed bool, err error) {
-	w, err := db.writer()
-	if err != nil {
-		return false, err
-	}
 	if d.ID == "" {
 		return false, db.errorf("create draft: empty id")
 	}
@@ -93,8 +89,8 @@ func (db *DB) CreateDraft(ctx context.Context, d hub.Draft, tokenHash string) (m
 	if err != nil {
 		return false, err
 	}
-	d = row.d
-	err = inHookTx(ctx, w, func(tx Tx) error {
+	return db.saveDraft(ctx, action, row, func(tx Tx, row *draftRow) error {
+		d := row.d
 		_, err := tx.ExecContext(ctx,
 			`INSERT INTO drafts (`+draftColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
 			d.ID, d.Site, d.Slug, row.payload, d.Step, row.attachments, d.Locale, d.Email, d.ResumeURL,
@@ -105,10 +101,26 @@ func (db *DB) CreateDraft(ctx context.Context, d hub.Draft, tokenHash string) (m
 		if _, err := tx.ExecContext(ctx, `INSERT INTO draft_tokens (hash, draft_id) VALUES ($1, $2)`, tokenHash, d.ID); err != nil {
 			return fmt.Errorf("token: %w", err)
 		}
-		if err := hold(ctx, tx.Tx, d); err != nil {
+		return nil
+	})
+}
+
+// saveDraft stores the draft of row in one transaction: store writes it
+// (and may change row.d), then the draft holds the uploads it lists and,
+// with an e-mail address, the DraftHook runs; mailed is what it answered.
+func (db *DB) saveDraft(ctx context.Context, action string, row draftRow, store func(tx Tx, row *draftRow) error) (mailed bool, err error) {
+	w, err := db.writer()
+	if err != nil {
+		return false, err
+	}
+	err = inHookTx(ctx, w, func(tx Tx) error {
+		if err := store(tx, &row); err != nil {
 			return err
 		}
-		mailed, err = db.runDraftHook(ctx, tx, d)
+		if err := hold(ctx, tx.Tx, row.d); err != nil {
+			return err
+		}
+		mailed, err = db.runDraftHook(ctx, tx, row.d)
 		return err
 	})
 	if err != nil {
@@ -127,10 +139,6 @@ func (db *DB) CreateDraft(ctx context.Context, d hub.Draft, tokenHash string) (m
 // uploads the draft no longer lists are released to the sweep and those it
 // lists held as CreateDraft holds them, refusals and DraftHook alike.
 func (db *DB) UpdateDraft(ctx context.Context, d hub.Draft, tokenHash, newHash string) (mailed bool, err error) {
-	w, err := db.writer()
-	if err != nil {
-		return false, err
-	}
 	action := fmt.Sprintf("update draft of %s/%s", d.Site, d.Slug)
 	if newHash == "" || newHash == tokenHash {
 		return false, db.errorf("%s: the new token hash must be set, and differ from the old", action)
@@ -139,8 +147,8 @@ func (db *DB) UpdateDraft(ctx context.Context, d hub.Draft, tokenHash, newHash s
 	if err != nil {
 		return false, err
 	}
-	d = row.d
-	err = inHookTx(ctx, w, func(tx Tx) error {
+	return db.saveDraft(ctx, action, row, func(tx Tx, row *draftRow) error {
+		d := &row.d
 		// One statement finds and changes the draft, so one deleted or
 		// expired meanwhile is not found rather than changed.
 		var created int64
@@ -170,19 +178,8 @@ func (db *DB) UpdateDraft(ctx context.Context, d hub.Draft, tokenHash, newHash s
 		for _, a := range d.Attachments {
 			keys = append(keys, a.Key)
 		}
-		if err := releaseUnlisted(ctx, tx.Tx, d.ID, keys); err != nil {
-			return err
-		}
-		if err := hold(ctx, tx.Tx, d); err != nil {
-			return err
-		}
-		mailed, err = db.runDraftHook(ctx, tx, d)
-		return err
+		return releaseUnlisted(ctx, tx.Tx, d.ID, keys)
 	})
-	if err != nil {
-		return false, db.errorf("%s: %w", action, err)
-	}
-	return mailed, nil
 }
 
 // runDraftHook runs the DraftHook for d when d has an e-mail address.

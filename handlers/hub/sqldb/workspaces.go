@@ -44,10 +44,16 @@ func (db *DB) CreateWorkspace(ctx context.Context, name, admin string, now time.
 // userExists returns nil when a user has the address email, else an error
 // wrapping hub.ErrNotFound.
 func userExists(ctx context.Context, q querier, email string) error {
+	return rowExists(ctx, q, "no user "+email, `SELECT 1 FROM users WHERE email = $1`, email)
+}
+
+// rowExists returns nil when query finds a row, else an error wrapping
+// hub.ErrNotFound that says missing.
+func rowExists(ctx context.Context, q querier, missing, query string, args ...any) error {
 	var one int
-	err := q.QueryRowContext(ctx, `SELECT 1 FROM users WHERE email = $1`, email).Scan(&one)
+	err := q.QueryRowContext(ctx, query, args...).Scan(&one)
 	if errors.Is(err, sql.ErrNoRows) {
-		return fmt.Errorf("no user %s: %w", email, hub.ErrNotFound)
+		return fmt.Errorf("%s: %w", missing, hub.ErrNotFound)
 	}
 	return err
 }
@@ -145,12 +151,7 @@ func (db *DB) RemoveMember(ctx context.Context, workspace, email string) error {
 }
 
 func workspaceExists(ctx context.Context, q querier, name string) error {
-	var one int
-	err := q.QueryRowContext(ctx, `SELECT 1 FROM workspaces WHERE name = $1`, name).Scan(&one)
-	if errors.Is(err, sql.ErrNoRows) {
-		return fmt.Errorf("no workspace %s: %w", name, hub.ErrNotFound)
-	}
-	return err
+	return rowExists(ctx, q, "no workspace "+name, `SELECT 1 FROM workspaces WHERE name = $1`, name)
 }
 
 // keepsAnAdmin returns accounts.ErrLastAdmin when email is the one admin
