@@ -31,4 +31,6 @@
 // hubclient: that is the library. The packages under handlers/hub are the
 // hub that "hubform hub" serves (see package hub for a map of them); an app
 // imports none of them, and they are not needed to render or submit a form.
+//
+// GUIDE.md beside this package is the guide to forms in a Go app.
 package handlers

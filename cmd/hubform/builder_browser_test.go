@@ -33,7 +33,7 @@ const builtForm = `{
 // publishes it, sees the hub serve it and the demo render it and take a
 // submission, edits and publishes it again with no restart, and rolls it
 // back; axe-core checks each console page. With HUBFORM_SCREENSHOTS=DIR it
-// saves the screenshots of the README there.
+// saves the screenshots of the console's guide there.
 func TestBrowserConsoleForms(t *testing.T) {
 	browser := browsertest.New(t)
 	axe := readAxe(t)

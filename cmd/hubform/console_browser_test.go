@@ -126,7 +126,7 @@ func (c *consoleTab) screenshot(name string) {
 }
 
 // saveScreenshot saves the page in tab as DIR/name.png when
-// HUBFORM_SCREENSHOTS=DIR: the README's screenshots of the console.
+// HUBFORM_SCREENSHOTS=DIR: the screenshots of the console's guide.
 func saveScreenshot(t *testing.T, tab context.Context, name string) {
 	t.Helper()
 	dir := os.Getenv("HUBFORM_SCREENSHOTS")

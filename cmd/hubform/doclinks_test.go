@@ -103,3 +103,42 @@ func headingAnchor(heading string) string {
 	}
 	return b.String()
 }
+
+// maxReadmeLines is how long the README may grow: it is the front door,
+// and what does not fit belongs in a guide beside its package.
+const maxReadmeLines = 300
+
+// TestReadmeIsAFrontDoor checks that the README stays short and links to
+// every guide: each Markdown file of the repository but a README.
+func TestReadmeIsAFrontDoor(t *testing.T) {
+	out, err := exec.Command("git", "-C", "../..", "ls-files", "*.md").Output()
+	if err != nil {
+		t.Skipf("no git checkout to list the Markdown files of: %v", err)
+	}
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(b)
+	if n := strings.Count(readme, "\n"); n > maxReadmeLines {
+		t.Errorf("README.md has %d lines, more than %d: move what is not the front door into a guide", n, maxReadmeLines)
+	}
+	linked := map[string]bool{}
+	for _, m := range mdLink.FindAllStringSubmatch(withoutCode(readme), -1) {
+		name, _, _ := strings.Cut(m[1], "#")
+		linked[filepath.Clean(name)] = true
+	}
+	guides := 0
+	for _, file := range strings.Fields(string(out)) {
+		if filepath.Base(file) == "README.md" {
+			continue
+		}
+		guides++
+		if !linked[filepath.Clean(file)] {
+			t.Errorf("README.md does not link to the guide %s", file)
+		}
+	}
+	if guides == 0 {
+		t.Fatal("found no guide beside the README")
+	}
+}

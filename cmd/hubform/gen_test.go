@@ -16,6 +16,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -561,11 +562,11 @@ func genWriteFile(t *testing.T, path, data string) {
 	}
 }
 
-// TestGenReadme keeps the README's excerpt of what hubform gen writes for
-// the demo's contact form the same as what it writes.
-func TestGenReadme(t *testing.T) {
+// TestGenGuide keeps the app guide's excerpt of what hubform gen writes
+// for the demo's contact form the same as what it writes.
+func TestGenGuide(t *testing.T) {
 	t.Parallel()
-	readme, err := os.ReadFile("../../README.md")
+	guide, err := os.ReadFile("../../handlers/GUIDE.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -574,9 +575,13 @@ func TestGenReadme(t *testing.T) {
 	if start < 0 {
 		t.Fatalf("hubform gen wrote no Contact struct:\n%s", src)
 	}
-	section := readmeBlock(t, readme, "(?s)\n## Forms as Go types: `hubform gen`\n(.*?)\n## ")
+	m := regexp.MustCompile("(?s)\n## Forms as Go types: `hubform gen`\n(.*?)\n## ").FindStringSubmatch(string(guide))
+	if m == nil {
+		t.Fatal("handlers/GUIDE.md has no section on hubform gen")
+	}
+	section := m[1]
 	if !strings.Contains(section, "```go\n"+src[start:]+"```") {
-		t.Errorf("the README's section on hubform gen does not show what it writes for the contact form:\n%s", src[start:])
+		t.Errorf("the guide's section on hubform gen does not show what it writes for the contact form:\n%s", src[start:])
 	}
 	for _, want := range []string{
 		"hubform gen --package forms forms/demo/contact.json > ",
@@ -585,7 +590,7 @@ func TestGenReadme(t *testing.T) {
 		"handlers.Bind(values, &c)",
 	} {
 		if !strings.Contains(section, want) {
-			t.Errorf("the README's section on hubform gen lacks %q", want)
+			t.Errorf("the guide's section on hubform gen lacks %q", want)
 		}
 	}
 }

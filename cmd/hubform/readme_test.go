@@ -37,7 +37,7 @@ func TestReadmeExampleBuilds(t *testing.T) {
 }
 
 // TestExampleDataIgnored checks that git ignores the data directories the
-// README's, the operations guide's and the help's examples write, so that
+// README's, the guides' and the help's examples write, so that
 // running an example in a checkout leaves nothing to commit by mistake.
 func TestExampleDataIgnored(t *testing.T) {
 	t.Parallel()
@@ -45,7 +45,7 @@ func TestExampleDataIgnored(t *testing.T) {
 	if err != nil {
 		t.Skipf("not in a git checkout: %v", err)
 	}
-	docs := []string{"../../README.md", "../../handlers/hub/OPERATIONS.md", "main.go", "hub.go", "submissions.go"}
+	docs := []string{"../../README.md", "../../handlers/GUIDE.md", "../../handlers/hub/OPERATIONS.md", "../../handlers/hub/admin/API.md", "main.go", "hub.go", "submissions.go"}
 	dataFlag := regexp.MustCompile(`--data (\.?/?[A-Za-z][\w./-]*)`)
 	seen := map[string]bool{}
 	for _, doc := range docs {

@@ -36,6 +36,8 @@
 //
 //	GET  /v1/admin/people?email=ADDR   the submissions that hold the address, as JSON
 //	POST /v1/admin/people/erase        {"email": ADDR}: delete them, their files and pending deliveries; {"erased": n, …}
+//
+// API.md beside this package lists every route, with the scope it needs.
 package admin
 
 import (

@@ -12,6 +12,8 @@
 // access.go): each route needs the role routeRoles names, in the workspace
 // that owns the route's site or else in the user's current one, and a
 // route routeRoles does not name is refused.
+//
+// GUIDE.md beside this package is the owners' guide to the console.
 package console
 
 import (
