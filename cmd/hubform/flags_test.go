@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -106,6 +108,33 @@ func TestEnvironmentNamesFlags(t *testing.T) {
 		for flagName, variable := range variables {
 			if !regexp.MustCompile(`(?m)^  --` + regexp.QuoteMeta(flagName) + `\b[^\n]*\n(?:    \t[^\n]*\n)*?    \t[^\n]*\(` + variable + `\)`).MatchString(help.String()) {
 				t.Errorf("hubform %s --help does not show %s beside --%s", command, variable, flagName)
+			}
+		}
+	}
+}
+
+// TestOperationsGuideListsTheEnvironment checks that the operations guide
+// has a row for each variable of the environment table, beside its flag:
+// the hub's in its table of flags, the other commands' with the command.
+func TestOperationsGuideListsTheEnvironment(t *testing.T) {
+	guide, err := os.ReadFile("../../handlers/hub/OPERATIONS.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []string
+	for line := range strings.Lines(string(guide)) {
+		if strings.HasPrefix(line, "| `") {
+			rows = append(rows, line)
+		}
+	}
+	for command, variables := range environment {
+		for flagName, variable := range variables {
+			row := "| `hubform " + command + "` | `--" + flagName + "` | `" + variable + "` |"
+			if command == "hub" {
+				row = "| `--" + flagName + "` | `" + variable + "` |"
+			}
+			if !slices.ContainsFunc(rows, func(r string) bool { return strings.HasPrefix(r, row) }) {
+				t.Errorf("OPERATIONS.md has no row %s", row)
 			}
 		}
 	}
