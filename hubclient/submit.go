@@ -32,8 +32,9 @@ type SubmitOptions struct {
 
 // Submitter delivers submissions to one form of a hub: the submit
 // pipeline of PROTOCOL.md §4 rule 3, files uploaded first, then the
-// submission that names them. A Submitter is safe for concurrent use;
-// make one with NewSubmitter.
+// submission that names them. A Submitter is safe for concurrent use.
+// Make one with NewSubmitter: the zero value sends to DefaultHubURL for
+// no form, and every call fails.
 type Submitter struct {
 	client      Client
 	site, slug  string
@@ -43,17 +44,13 @@ type Submitter struct {
 
 // NewSubmitter returns a Submitter for the form opts names.
 func NewSubmitter(opts SubmitOptions) *Submitter {
-	s := &Submitter{
+	return &Submitter{
 		client:      Client{HubURL: opts.HubURL, HTTPClient: opts.HTTPClient, UserAgent: opts.UserAgent},
 		site:        opts.SiteID,
 		slug:        opts.FormSlug,
 		concurrency: opts.UploadConcurrency,
 		plugins:     opts.Plugins,
 	}
-	if s.concurrency <= 0 {
-		s.concurrency = DefaultUploadConcurrency
-	}
-	return s
 }
 
 // Submission is one send of a form: the values typed in it, and what
@@ -140,8 +137,12 @@ func (s *Submitter) upload(ctx context.Context, client *Client, files []fieldFil
 		return nil, nil
 	}
 	attachments := make([]Attachment, len(files))
+	limit := s.concurrency
+	if limit <= 0 {
+		limit = DefaultUploadConcurrency
+	}
 	g, ctx := errgroup.WithContext(ctx)
-	g.SetLimit(s.concurrency)
+	g.SetLimit(limit)
 	for i, ff := range files {
 		if ctx.Err() != nil {
 			break // a failed upload cancelled the rest

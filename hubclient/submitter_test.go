@@ -3,6 +3,7 @@ package hubclient_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log"
 	"slices"
@@ -134,4 +135,15 @@ func ExampleSubmitter_Submit() {
 	// Output:
 	// true sub-1 hello.txt
 	// map[name:Jane] de 203.0.113.7
+}
+
+// TestZeroSubmitterFails checks that a Submitter not made by NewSubmitter
+// fails, files and all, rather than waiting for an upload slot forever.
+func TestZeroSubmitterFails(t *testing.T) {
+	var s hubclient.Submitter
+	_, err := s.Submit(context.Background(), hubclient.Submission{Values: map[string]any{"f": memFile("a.txt", "text/plain", "x")}})
+	var uerr *hubclient.UploadURLError
+	if !errors.As(err, &uerr) {
+		t.Errorf("zero Submitter: %v, want an *UploadURLError", err)
+	}
 }
