@@ -84,15 +84,15 @@ func (h *Handler) save(c echo.Context) error {
 	key, _ := h.posted(&p, f, schema, r)
 	ctx, cancel := context.WithTimeout(r.Context(), h.cfg.SubmitTimeout)
 	defer cancel()
-	ctx = hubclient.WithVisitor(ctx, h.visitor(c))
+	client := h.clientFor(c, reg)
 
 	token := r.PostFormValue(hubclient.DraftField)
 	uploaded, _ := h.uploaded(f, key, schema, posted)
-	attachments := h.kept(ctx, reg, f, token, r.PostForm[hubclient.DraftKeepField])
+	attachments := h.kept(ctx, client, f, token, r.PostForm[hubclient.DraftKeepField])
 	for _, field := range schema.Fields {
 		attachments = append(attachments, uploaded[field.Name]...)
 	}
-	sent, err := uploadPosted(ctx, reg.client, f, schema, files)
+	sent, err := uploadPosted(ctx, client, f, schema, files)
 	if err != nil {
 		h.cfg.Logger.Warn("draft not saved: a file could not be uploaded", "site", f.Site, "form", f.Slug, "error", err)
 		if autosave {
@@ -115,7 +115,7 @@ func (h *Handler) save(c echo.Context) error {
 	if !autosave && email != "" {
 		req.Email, req.ResumeURL = email, page
 	}
-	res, err := h.saveDraft(ctx, reg.client, f, req)
+	res, err := h.saveDraft(ctx, client, f, req)
 	p.State = components.State{Values: shown(posted), Draft: token, Kept: attachments, Step: req.Step}
 	var hubErr *hubclient.HubError
 	switch {
@@ -164,11 +164,11 @@ func (h *Handler) saveDraft(ctx context.Context, client *hubclient.Client, f For
 
 // kept returns the files of the draft token names whose keys the post
 // keeps: the hub's record of them, never the post's word.
-func (h *Handler) kept(ctx context.Context, reg registered, f Form, token string, keys []string) []hubclient.Attachment {
+func (h *Handler) kept(ctx context.Context, client *hubclient.Client, f Form, token string, keys []string) []hubclient.Attachment {
 	if token == "" || len(keys) == 0 {
 		return nil
 	}
-	d, err := reg.client.Draft(ctx, f.Site, f.Slug, token)
+	d, err := client.Draft(ctx, f.Site, f.Slug, token)
 	if err != nil {
 		h.cfg.Logger.Info("a draft's files are not kept: the draft cannot be read", "site", f.Site, "form", f.Slug, "error", err)
 		return nil

@@ -68,7 +68,7 @@ func (h *Handler) submit(c echo.Context) error {
 	key, timing := h.posted(&p, f, schema, r)
 	draft := r.PostFormValue(hubclient.DraftField)
 	uploaded, unsigned := h.uploaded(f, key, schema, posted)
-	kept := h.kept(r.Context(), reg, f, draft, r.PostForm[hubclient.DraftKeepField])
+	kept := h.kept(r.Context(), reg.client, f, draft, r.PostForm[hubclient.DraftKeepField])
 	for _, a := range kept {
 		if uploaded == nil {
 			uploaded = map[string][]hubclient.Attachment{}
@@ -98,21 +98,18 @@ func (h *Handler) submit(c echo.Context) error {
 		return h.failed(c, f, reg, p, texts, err)
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), h.cfg.SubmitTimeout)
-	ctx = hubclient.WithVisitor(ctx, h.visitor(c))
-	ctx = hubclient.WithLocale(ctx, p.Locale)
-	ctx = hubclient.WithDraft(ctx, draft)
-	if timing.Stamp != hubclient.StampMissing || !h.cfg.PlainFormPosts {
-		ctx = hubclient.WithTiming(ctx, timing)
-	}
 	defer cancel()
-	sent := values
-	if key != "" {
-		sent = maps.Clone(values)
-		sent[hubclient.IdempotencyKeyField] = key
+	sub := hubclient.Submission{Values: values, Locale: p.Locale, Draft: draft, Visitor: h.visitor(c)}
+	if timing.Stamp != hubclient.StampMissing || !h.cfg.PlainFormPosts {
+		sub.Timing = &timing
 	}
-	res, err := hubclient.NewSubmit(hubclient.SubmitOptions{
+	if key != "" {
+		sub.Values = maps.Clone(values)
+		sub.Values[hubclient.IdempotencyKeyField] = key
+	}
+	res, err := hubclient.NewSubmitter(hubclient.SubmitOptions{
 		HubURL: reg.client.HubURL, SiteID: f.Site, FormSlug: f.Slug, HTTPClient: h.cfg.HTTPClient, Plugins: plugins,
-	}).OnSubmit(ctx, sent)
+	}).Submit(ctx, sub)
 	if err != nil {
 		return h.failed(c, f, reg, p, texts, err)
 	}

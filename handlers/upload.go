@@ -92,8 +92,7 @@ func (h *Handler) uploadURL(c echo.Context) error {
 	if req.MIME == "" {
 		req.MIME = "application/octet-stream"
 	}
-	ctx := hubclient.WithVisitor(r.Context(), h.visitor(c))
-	res, err := reg.client.UploadURL(ctx, f.Site, f.Slug, req)
+	res, err := h.clientFor(c, reg).UploadURL(r.Context(), f.Site, f.Slug, req)
 	if err != nil {
 		h.cfg.Logger.Info("upload refused by the hub", "site", f.Site, "form", f.Slug, "field", field.Name, "error", err)
 		return refuse(refusalStatus(err), texts, failureText(err))
@@ -136,8 +135,7 @@ func (h *Handler) inParts(c echo.Context, call partsCall) error {
 		h.cfg.Logger.Warn("upload in parts refused: the ticket is not this app's for the form, field and rendering", "site", f.Site, "form", f.Slug, "route", c.Path())
 		return refuse(http.StatusBadRequest, "postUnreadable")
 	}
-	ctx := hubclient.WithVisitor(r.Context(), h.visitor(c))
-	answer, err := call(ctx, reg.client, f, a, r.PostForm)
+	answer, err := call(r.Context(), h.clientFor(c, reg), f, a, r.PostForm)
 	switch {
 	case errors.Is(err, errPostLacks):
 		return refuse(http.StatusBadRequest, "postUnreadable")

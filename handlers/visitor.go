@@ -1,6 +1,10 @@
 package handlers
 
-import "github.com/labstack/echo/v4"
+import (
+	"github.com/labstack/echo/v4"
+
+	"github.com/hubform/hubform/hubclient"
+)
 
 // visitor returns the address of the visitor who posted, for the hub to
 // count, check and record instead of the app's: Config.VisitorAddr's
@@ -16,4 +20,13 @@ func (h *Handler) visitor(c echo.Context) string {
 		return c.RealIP()
 	}
 	return echo.ExtractIPDirect()(c.Request())
+}
+
+// clientFor returns a copy of the client of reg's hub that names the
+// visitor who sent c's request (hubclient.Client.Visitor), for the calls
+// made in that visitor's name.
+func (h *Handler) clientFor(c echo.Context, reg registered) *hubclient.Client {
+	client := *reg.client
+	client.Visitor = h.visitor(c)
+	return &client
 }

@@ -1,10 +1,13 @@
 package handlers_test
 
 import (
+	"maps"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/labstack/echo/v4"
@@ -101,5 +104,59 @@ func TestVisitorReachesTheHub(t *testing.T) {
 				t.Errorf("%d calls for the visitor, want upload-url, PUT and submit", calls)
 			}
 		})
+	}
+}
+
+// TestVisitorNamedOnUploadsAndDrafts checks the calls made for a visitor
+// besides a submission: the upload route's upload-url, and a draft's
+// saves, with the file a save uploads and the draft a later save reads
+// for the files it keeps. The visitor is the socket's address.
+func TestVisitorNamedOnUploadsAndDrafts(t *testing.T) {
+	d := newDraftApp(t, func(appURL string) string { return appURL })
+	log := &hubRequests{}
+	served := d.hub.Server.Config.Handler
+	d.hub.Server.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		log.mu.Lock()
+		log.list = append(log.list, hubRequest{r.Method, r.URL.Path, r.Header.Get("X-Forwarded-For")})
+		log.mu.Unlock()
+		served.ServeHTTP(w, r)
+	})
+
+	rendering, route := rendered(t, &d.app, "acme/trip")
+	status, ans := askUpload(t, &d.app, route, url.Values{"field": {"ticket"}, "filename": {"t.pdf"}, "size": {"5"}, "mime": {"application/pdf"}, hubclient.IdempotencyKeyField: {rendering}})
+	if status != http.StatusOK || ans.Key == "" {
+		t.Fatalf("upload route: %d %+v", status, ans)
+	}
+	_, page := d.get(t, "/trip", false)
+	res, saved := d.post(t, "/hubform/acme/trip/save", false, append(formParts(page),
+		part{name: "name", value: "Ada"}, part{name: "ticket", value: "%PDF-1.4 ticket", filename: "ticket.pdf"})...)
+	key, _ := saved.Find("input[name=" + hubclient.DraftKeepField + "]").Attr("value")
+	if res.StatusCode != http.StatusOK || key == "" {
+		t.Fatalf("save: status %d, kept file %q", res.StatusCode, key)
+	}
+	res, _ = d.post(t, "/hubform/acme/trip/save", false, append(formParts(saved),
+		part{name: "name", value: "Ada"}, part{name: hubclient.DraftKeepField, value: key})...)
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("second save: status %d", res.StatusCode)
+	}
+
+	// Each call the app made for the visitor, by its route's last segment.
+	named := map[string]int{}
+	log.mu.Lock()
+	defer log.mu.Unlock()
+	for _, r := range log.list {
+		switch {
+		case r.method == http.MethodGet:
+		case r.forwardedFor != "127.0.0.1":
+			t.Errorf("%s %s: X-Forwarded-For %q, want 127.0.0.1", r.method, r.path, r.forwardedFor)
+		case r.method == http.MethodPut:
+			named["PUT"]++
+		default:
+			named[r.method+" "+r.path[strings.LastIndex(r.path, "/")+1:]]++
+		}
+	}
+	want := map[string]int{"POST upload-url": 2, "PUT": 1, "POST drafts": 2, "POST resume": 1}
+	if !maps.Equal(named, want) {
+		t.Errorf("calls naming the visitor %v, want %v", named, want)
 	}
 }

@@ -40,8 +40,8 @@ type FormID struct {
 
 // Client calls the three routes of a hub (PROTOCOL.md §4) and PUTs files to the
 // presigned addresses it hands out. The zero value talks to DefaultHubURL
-// with http.DefaultClient. A Client is safe for concurrent use. A context
-// made with WithVisitor names the visitor a call acts for to the hub.
+// with http.DefaultClient. A Client is safe for concurrent use; for the
+// calls of one visitor, use a copy with Visitor set.
 type Client struct {
 	// HubURL is the endpoint base, e.g. "https://hub.example.com/v1".
 	// Empty means DefaultHubURL. A trailing slash is ignored.
@@ -54,6 +54,18 @@ type Client struct {
 	// DefaultTimeout. A PUT gets Timeout plus the time to send its body at
 	// MinUploadRate.
 	Timeout time.Duration
+	// Visitor is the IP address of the visitor the calls act for, such as
+	// "203.0.113.7" or "2001:db8::1". Every call but a schema fetch sends
+	// it as "X-Forwarded-For: Visitor", so that a hub which trusts the
+	// caller's address as a proxy (hubform hub --trusted-proxies) counts
+	// its rate limit, checks the captcha and records the submission for
+	// the visitor rather than for the app. Schema fetches carry no
+	// address: they are shared between visitors and cached.
+	//
+	// Empty leaves the visitor to the context (WithVisitor). Anything else
+	// that is not an IP address names no visitor; a zone ("%eth0") is
+	// dropped, and an IPv4 address mapped into IPv6 is sent as IPv4.
+	Visitor string
 }
 
 // FormURL returns {hub_url}/<site>/<slug>, each segment escaped as one path
@@ -239,7 +251,7 @@ func (c *Client) Put(ctx context.Context, uploadURL string, f File) error {
 	}
 	req.Header.Set("Content-Type", f.ContentType())
 	req.Header.Set("User-Agent", c.userAgent())
-	setVisitor(req)
+	c.setVisitor(req)
 	res, err := c.httpClient().Do(req)
 	if err != nil {
 		return fail(transportError(http.MethodPut, u, err))
@@ -294,7 +306,7 @@ func (c *Client) exchange(ctx context.Context, method, rawURL string, extra http
 	}
 	if method != http.MethodGet {
 		// Schema GETs are shared by every visitor and cached: they name none.
-		setVisitor(req)
+		c.setVisitor(req)
 	}
 	res, err := c.httpClient().Do(req)
 	if err != nil {

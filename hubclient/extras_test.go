@@ -13,9 +13,10 @@ import (
 	"github.com/hubform/hubform/hubclient/fakehub"
 )
 
-func TestSubmitCarriesTheContextsLocaleAndTiming(t *testing.T) {
+func TestSubmitCarriesTheContextsLocaleTimingAndDraft(t *testing.T) {
 	h := newHub(t)
 	ctx := hubclient.WithTiming(hubclient.WithLocale(context.Background(), "de-AT"), hubclient.Timing{Stamp: hubclient.StampValid, Seconds: 12.5})
+	ctx = hubclient.WithDraft(ctx, "draft-token")
 	if _, err := submitter(h, hubclient.SubmitOptions{}).OnSubmit(ctx, map[string]any{"name": "Jane"}); err != nil {
 		t.Fatal(err)
 	}
@@ -28,8 +29,8 @@ func TestSubmitCarriesTheContextsLocaleAndTiming(t *testing.T) {
 	}
 	var body map[string]json.RawMessage
 	json.Unmarshal(subs[0].Body, &body)
-	if string(body["locale"]) != `"de-AT"` || string(body["timing"]) != `{"stamp":"valid","seconds":12.5}` {
-		t.Errorf("locale %s, timing %s", body["locale"], body["timing"])
+	if string(body["locale"]) != `"de-AT"` || string(body["timing"]) != `{"stamp":"valid","seconds":12.5}` || string(body["draft"]) != `"draft-token"` {
+		t.Errorf("locale %s, timing %s, draft %s", body["locale"], body["timing"], body["draft"])
 	}
 	if _, ok := body["payload"]; !ok {
 		t.Error("no payload")
@@ -41,6 +42,9 @@ func TestSubmitCarriesTheContextsLocaleAndTiming(t *testing.T) {
 	}
 	if _, ok := body["timing"]; ok {
 		t.Errorf("a context without timing sent %s", body["timing"])
+	}
+	if _, ok := body["draft"]; ok {
+		t.Errorf("a context without a draft sent %s", body["draft"])
 	}
 }
 

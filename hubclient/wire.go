@@ -257,6 +257,6 @@ type SubmitResponse struct {
 	Error        string            `json:"error,omitempty"`
 	Fields       map[string]string `json:"fields,omitempty"`
 	// Attachments are the files the submission carried, as sent: set by
-	// the submit pipeline (NewSubmit), not read from the hub's answer.
+	// the submit pipeline (Submitter.Submit), not read from the hub's answer.
 	Attachments []Attachment `json:"-"`
 }

@@ -130,7 +130,7 @@ type demo struct {
 }
 
 // standalone is the page whose markup is the app's own: it posts to the
-// app, which hands the values to hubclient.NewSubmit.
+// app, which hands the values to a hubclient.Submitter.
 func (d *demo) standalone(c echo.Context) error {
 	token, _ := c.Get(middleware.DefaultCSRFConfig.ContextKey).(string)
 	page := standaloneView{CSRF: token}
@@ -145,7 +145,7 @@ func (d *demo) standalone(c echo.Context) error {
 	return render(c, status, demoStandalone(d.forms.Head(), page))
 }
 
-// submitStandalone hands the post to hubclient.NewSubmit and returns the
+// submitStandalone hands the post to a hubclient.Submitter and returns the
 // submission's id, or a message for the visitor; the error itself, which
 // names the hub, goes to the log.
 func (d *demo) submitStandalone(c echo.Context) (string, string) {
@@ -163,10 +163,10 @@ func (d *demo) submitStandalone(c echo.Context) (string, string) {
 	if files := nonEmpty(r.MultipartForm.File["files"]); len(files) > 0 {
 		values["files"] = files
 	}
-	submit := hubclient.NewSubmit(hubclient.SubmitOptions{HubURL: d.cfg.hubURL, SiteID: "demo", FormSlug: "contact"})
+	s := hubclient.NewSubmitter(hubclient.SubmitOptions{HubURL: d.cfg.hubURL, SiteID: "demo", FormSlug: "contact"})
 	// The hub counts and records the visitor, not the demo (c.RealIP with
 	// the demo's ExtractIPDirect is the socket's address).
-	res, err := submit.OnSubmit(hubclient.WithVisitor(r.Context(), c.RealIP()), values)
+	res, err := s.Submit(r.Context(), hubclient.Submission{Values: values, Visitor: c.RealIP()})
 	if err != nil {
 		d.cfg.logger.Warn("standalone submission failed", "error", err)
 		return "", "Your message could not be sent. Please try again in a moment."

@@ -316,7 +316,7 @@ func indexPage(forms []demoForm) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 22, "</ul><h2>More</h2><ul><li><a href=\"/standalone\">Standalone</a>: the app's own markup, posted through <code>hubclient.NewSubmit</code></li><li><a href=\"/unreachable\">Unreachable hub</a>: the error state</li><li><a href=\"/submissions\">Submissions</a>: what the hub stored, with the files</li></ul>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 22, "</ul><h2>More</h2><ul><li><a href=\"/standalone\">Standalone</a>: the app's own markup, posted through a <code>hubclient.Submitter</code></li><li><a href=\"/unreachable\">Unreachable hub</a>: the error state</li><li><a href=\"/submissions\">Submissions</a>: what the hub stored, with the files</li></ul>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -542,7 +542,7 @@ func demoStandalone(head templ.Component, v standaloneView) templ.Component {
 				}()
 			}
 			ctx = templ.InitializeContext(ctx)
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 28, "<h1>Standalone</h1><p>This form's markup is the app's own. The app posts it to the hub with <code>hubclient.NewSubmit</code>, as the contact form.</p>  <div class=\"hubform\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 28, "<h1>Standalone</h1><p>This form's markup is the app's own. The app posts it to the hub with a <code>hubclient.Submitter</code>, as the contact form.</p>  <div class=\"hubform\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

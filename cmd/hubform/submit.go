@@ -77,10 +77,9 @@ func runSubmit(ctx context.Context, args []string, stdout, stderr io.Writer) int
 
 	ctx, cancel := context.WithTimeout(ctx, *timeout)
 	defer cancel()
-	submit := hubclient.NewSubmit(hubclient.SubmitOptions{
+	res, err := hubclient.NewSubmitter(hubclient.SubmitOptions{
 		HubURL: *hubURL, SiteID: *site, FormSlug: *form, UploadConcurrency: *concurrency,
-	})
-	res, err := submit.OnSubmit(ctx, values)
+	}).Submit(ctx, hubclient.Submission{Values: values})
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1

@@ -10,10 +10,10 @@
 // process: a request addressed to the hub's public URL is served by the
 // hub's own router without leaving the process, bodies streamed through
 // pipes, while any other host (a bucket's presigned URL) is called over
-// the network. Such a request names the visitor (hubclient.WithVisitor) as
-// its client address, so that the hub's rate limit, captcha check and
-// stored submission see the visitor, as they do behind an app the hub
-// trusts.
+// the network. Such a request names the visitor
+// (hubclient.Client.Visitor) as its client address, so that the hub's
+// rate limit, captcha check and stored submission see the visitor, as
+// they do behind an app the hub trusts.
 //
 // The locale is the query's "locale", else the translation the browser
 // asks for (Accept-Language). A form that is not found or not published

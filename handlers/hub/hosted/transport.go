@@ -76,7 +76,7 @@ func (t *inProcess) RoundTrip(req *http.Request) (*http.Response, error) {
 // serverRequest makes of a client's request the request a server would
 // have read from the wire: a path and query only, the host in Host, no
 // Host header, and the visitor the client named (X-Forwarded-For, see
-// hubclient.WithVisitor) as the client address. The hub then counts,
+// hubclient.Client.Visitor) as the client address. The hub then counts,
 // checks and records that visitor whatever proxies it trusts, exactly as
 // it would a visitor who posted to it directly; the header itself is
 // dropped, since the address now travels where no one else can set it.
