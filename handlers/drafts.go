@@ -34,11 +34,8 @@ type autosaved struct {
 // autosave is answered with the draft's token alone.
 func (h *Handler) save(c echo.Context) error {
 	r := c.Request()
-	f := formOf(c)
-	reg := h.form(f)
-	p := h.props(f, reg, c.QueryParam("locale"))
-	h.addCSRF(&p, c)
-	schema, err := h.cache.get(r.Context(), reg.client, f.Site, f.Slug)
+	f, reg, p, err := h.openForm(c)
+	schema := p.InitialSchema
 	// The script asks for JSON; its post also says so, for a proxy that
 	// drops the header.
 	autosave := strings.HasPrefix(r.Header.Get("Accept"), echo.MIMEApplicationJSON)
@@ -49,7 +46,6 @@ func (h *Handler) save(c echo.Context) error {
 		}
 		return h.respond(c, http.StatusBadGateway, p, components.LoadError(p, ""))
 	}
-	p.InitialSchema = schema
 	if schema.Meta.Closed {
 		if autosave {
 			return c.NoContent(http.StatusForbidden)

@@ -18,11 +18,8 @@ const maxLogicPost = 1 << 20
 // without JavaScript the submit route applies the same conditions.
 func (h *Handler) logic(c echo.Context) error {
 	r := c.Request()
-	f := formOf(c)
-	reg := h.form(f)
-	p := h.props(f, reg, c.QueryParam("locale"))
-	h.addCSRF(&p, c)
-	schema, err := h.cache.get(r.Context(), reg.client, f.Site, f.Slug)
+	f, _, p, err := h.openForm(c)
+	schema := p.InitialSchema
 	if err != nil {
 		h.cfg.Logger.Warn("logic update failed: the form's schema cannot be fetched", "site", f.Site, "form", f.Slug, "error", err)
 		return c.NoContent(http.StatusBadGateway)
@@ -38,7 +35,6 @@ func (h *Handler) logic(c echo.Context) error {
 			posted[name] = v
 		}
 	}
-	p.InitialSchema = schema
 	p.State = components.State{Values: posted}
 	header := c.Response().Header()
 	header.Set("Cache-Control", "no-store")

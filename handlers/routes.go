@@ -14,18 +14,26 @@ import (
 // to the loading state's request, or a page of its own when opened
 // directly, as it is without JavaScript.
 func (h *Handler) load(c echo.Context) error {
-	f := formOf(c)
-	r := h.form(f)
-	p := h.props(f, r, c.QueryParam("locale"))
-	h.addCSRF(&p, c)
-	schema, err := h.cache.get(c.Request().Context(), r.client, f.Site, f.Slug)
+	f, _, p, err := h.openForm(c)
 	if err != nil {
 		h.cfg.Logger.Warn("schema fetch failed", "site", f.Site, "form", f.Slug, "error", err)
 		return h.respond(c, http.StatusBadGateway, p, components.LoadError(p, ""))
 	}
-	p.InitialSchema = schema
-	h.countView(f, schema)
+	h.countView(f, p.InitialSchema)
 	return h.respond(c, http.StatusOK, p, components.HubForm(p))
+}
+
+// openForm starts every request of a form's page: the form the route
+// names, its registration, the page's props in the locale asked for, with
+// the CSRF token, and the form's schema in them. An error is the schema's
+// fetch failing; the props are then ready for the error state.
+func (h *Handler) openForm(c echo.Context) (f Form, reg registered, p components.HubFormProps, err error) {
+	f = formOf(c)
+	reg = h.form(f)
+	p = h.props(f, reg, c.QueryParam("locale"))
+	h.addCSRF(&p, c)
+	p.InitialSchema, err = h.cache.get(c.Request().Context(), reg.client, f.Site, f.Slug)
+	return f, reg, p, err
 }
 
 // respond renders a state: alone for htmx, which swaps it in (always with

@@ -28,17 +28,13 @@ var captchaNames = []string{hubclient.TokenField, hubclient.LegacyTokenField, "c
 // the visitor.
 func (h *Handler) submit(c echo.Context) error {
 	r := c.Request()
-	f := formOf(c)
-	reg := h.form(f)
-	p := h.props(f, reg, c.QueryParam("locale"))
-	h.addCSRF(&p, c)
-	schema, err := h.cache.get(r.Context(), reg.client, f.Site, f.Slug)
+	f, reg, p, err := h.openForm(c)
+	schema := p.InitialSchema
 	if err != nil {
 		h.cfg.Logger.Warn("submission failed: the form's schema cannot be fetched", "site", f.Site, "form", f.Slug, "error", err)
 		h.reportError(r.Context(), f, reg, err)
 		return h.respond(c, http.StatusBadGateway, p, components.LoadError(p, ""))
 	}
-	p.InitialSchema = schema
 	if schema.Meta.Closed {
 		// The hub would refuse it: say so before any file is uploaded.
 		h.cfg.Logger.Info("post refused: the form is closed", "site", f.Site, "form", f.Slug)
