@@ -65,15 +65,19 @@ type signedURL struct {
 // sign returns the URL for method on key that expires after expiry; a
 // contentType other than "" is signed too, and binds the request's.
 func (g *signer) sign(key, method, contentType string, expiry time.Duration) string {
-	u := g.base
-	q := url.Values{}
-	q.Set(queryKey, key)
-	q.Set(queryExpiry, strconv.FormatInt(g.now().Add(expiry).Unix(), 10))
-	q.Set(queryMethod, method)
+	q := url.Values{queryKey: {key}, queryMethod: {method}}
 	if contentType != "" {
 		q.Set(queryContentType, contentType)
 	}
+	return g.url(q, expiry)
+}
+
+// url returns the endpoint's URL with the query q, which it signs with an
+// expiry of expiry from now.
+func (g *signer) url(q url.Values, expiry time.Duration) string {
+	q.Set(queryExpiry, strconv.FormatInt(g.now().Add(expiry).Unix(), 10))
 	q.Set(querySignature, g.mac(q))
+	u := g.base
 	u.RawQuery = q.Encode()
 	return u.String()
 }
@@ -117,21 +121,17 @@ func (g *signer) verify(q url.Values) (signedURL, error) {
 // partURL returns the URL of part (from 1) of the upload partsID of key,
 // length bytes from offset on, that expires after expiry.
 func (g *signer) partURL(key, partsID string, part int, length int64, expiry time.Duration, offset int64) string {
-	u := g.base
-	q := url.Values{}
-	q.Set(queryKey, key)
-	q.Set(queryExpiry, strconv.FormatInt(g.now().Add(expiry).Unix(), 10))
-	q.Set(queryMethod, http.MethodPut)
-	q.Set(queryPart, strconv.Itoa(part))
-	q.Set(queryPartsID, partsID)
-	q.Set(queryOffset, strconv.FormatInt(offset, 10))
-	q.Set(queryLength, strconv.FormatInt(length, 10))
-	q.Set(querySignature, g.mac(q))
-	u.RawQuery = q.Encode()
-	return u.String()
+	return g.url(url.Values{
+		queryKey:     {key},
+		queryMethod:  {http.MethodPut},
+		queryPart:    {strconv.Itoa(part)},
+		queryPartsID: {partsID},
+		queryOffset:  {strconv.FormatInt(offset, 10)},
+		queryLength:  {strconv.FormatInt(length, 10)},
+	}, expiry)
 }
 
-// mac is fileblob.URLSignerHMAC's MAC: HMAC-SHA256 over the query encoding
+// mac is fileblob.URLSignerHMAC's MAC, over a part's members too: HMAC-SHA256 over the query encoding
 // of the signed members, unpadded base64url.
 func (g *signer) mac(q url.Values) string {
 	signed := url.Values{}
