@@ -152,7 +152,13 @@ func (s *Store) place(data, key, contentType string) error {
 	if err := writeFileAtomic(p+attrsExt, sidecar); err != nil {
 		return err
 	}
-	return os.Rename(data, p)
+	if err := os.Rename(data, p); err != nil {
+		// No object has the sidecar: those placed check first that
+		// there is none.
+		os.Remove(p + attrsExt)
+		return err
+	}
+	return nil
 }
 
 // remove deletes the object key and its sidecar; an absent object is not
