@@ -131,8 +131,9 @@ func (g *signer) partURL(key, partsID string, part int, length int64, expiry tim
 	}, expiry)
 }
 
-// mac is fileblob.URLSignerHMAC's MAC, over a part's members too: HMAC-SHA256 over the query encoding
-// of the signed members, unpadded base64url.
+// mac is fileblob.URLSignerHMAC's MAC, over a part's members too:
+// HMAC-SHA256 over the query encoding of the signed members, unpadded
+// base64url.
 func (g *signer) mac(q url.Values) string {
 	signed := url.Values{}
 	signed.Set(queryKey, q.Get(queryKey))

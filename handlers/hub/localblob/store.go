@@ -57,7 +57,7 @@ type Store struct {
 	busy   map[string]bool
 }
 
-// Open opens (creating if needed) the directory dir as a bucket. putURL is
+// Open opens (creating if needed) the directory dir as a store. putURL is
 // the absolute URL of the hub's PUT endpoint as clients reach it (e.g.
 // "http://127.0.0.1:8081/v1/_uploads"); secret, of at least MinSecretLen
 // bytes, keys the HMAC, so several hub processes sharing the secret verify
