@@ -1,6 +1,5 @@
-// Package localblob is the hub's file storage on a local directory, through
-// gocloud.dev/blob and its fileblob driver, with the signed upload URLs that
-// let a client PUT a file straight to the hub.
+// Package localblob is the hub's file storage on a local directory, with the
+// signed upload URLs that let a client PUT a file straight to the hub.
 //
 // The hub signs a URL for one key with [Store.SignedPutURL] and hands it out
 // from the upload-url route. The client PUTs the body to it, with the
@@ -11,7 +10,8 @@
 // # Signed URLs
 //
 // A signed URL is the PUT endpoint's URL with four query members, in the
-// form of fileblob.URLSignerHMAC, so either verifies the other's URLs:
+// form of gocloud.dev's fileblob.URLSignerHMAC, which earlier versions of
+// the store signed with, so either verifies the other's URLs:
 //
 //	http://127.0.0.1:8081/v1/_uploads?expiry=1767225600&method=PUT&obj=uploads%2Fsite%2Fform%2F...%2Fa.pdf&signature=...
 //
@@ -24,11 +24,14 @@
 // # Files on disk
 //
 // An object with key k is the file dir/k, with its content type in the
-// sidecar dir/k.attrs. While a body arrives it is written to
-// dir/k.<hex>.tmp and renamed into place only when complete, so a reader
-// never sees half a file; a temporary file is left behind only when the
-// process dies during an upload, and [Store.SweepLeftovers] removes it
-// later. Directories emptied by a delete, an aborted upload or a sweep are
+// sidecar dir/k.attrs, a JSON object in the form of fileblob's sidecars
+// (the store reads and writes its "user.content_type"), so that the
+// directory of an earlier version is this one's and back. An object
+// without a sidecar is application/octet-stream. While a body arrives it
+// is written to dir/k.<hex>.tmp and renamed into place only when complete,
+// so a reader never sees half a file; a temporary file is left behind only
+// when the process dies during an upload, and [Store.SweepLeftovers]
+// removes it later. Directories emptied by a delete, an aborted upload or a sweep are
 // removed.
 //
 // # Files in parts

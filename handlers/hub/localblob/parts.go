@@ -120,7 +120,7 @@ func (h *putHandler) servePart(w http.ResponseWriter, r *http.Request, su signed
 		return
 	}
 	defer h.s.release(busy)
-	if exists, err := h.s.bucket.Exists(ctx, su.key); err != nil || exists {
+	if exists, err := h.s.exists(su.key); err != nil || exists {
 		refuse(w, http.StatusConflict, "the file was already uploaded")
 		return
 	}
@@ -185,7 +185,7 @@ func (s *Store) CompleteParts(ctx context.Context, u hub.Upload, parts []hubclie
 	if err := checkPartsID(u.PartsID); err != nil {
 		return err
 	}
-	if a, err := s.bucket.Attributes(ctx, u.Key); err == nil && a.Size == u.Size {
+	if size, _, err := s.stat(u.Key); err == nil && size == u.Size {
 		return nil
 	}
 	// No part is written while the file is made of them.
@@ -214,45 +214,26 @@ func (s *Store) CompleteParts(ctx context.Context, u hub.Upload, parts []hubclie
 	if total != u.Size {
 		return fmt.Errorf("localblob: the parts of %q hold %d bytes, not %d: %w", u.Key, total, u.Size, hub.ErrParts)
 	}
-	if err := s.place(u, filepath.Join(dir, "data")); err != nil {
+	if err := s.placeParts(u, filepath.Join(dir, "data")); err != nil {
 		return err
 	}
-	if a, err := s.bucket.Attributes(ctx, u.Key); err != nil || a.Size != u.Size || a.ContentType != u.MIME {
+	if size, contentType, err := s.stat(u.Key); err != nil || size != u.Size || contentType != u.MIME {
 		return fmt.Errorf("localblob: %q placed is not found as it should be (%v)", u.Key, err)
 	}
 	return s.AbortParts(ctx, u)
 }
 
-// place makes the file data the object u.Key of type u.MIME, as fileblob
-// keeps one: the file at the key's path, its attributes beside it.
-func (s *Store) place(u hub.Upload, data string) error {
-	path := filepath.Join(s.dir, filepath.FromSlash(u.Key))
-	attrs, _ := json.Marshal(map[string]string{"user.content_type": u.MIME})
+// placeParts makes the file data, the parts joined, the object u.Key of
+// type u.MIME.
+func (s *Store) placeParts(u hub.Upload, data string) error {
 	s.dirMu.RLock()
 	defer s.dirMu.RUnlock()
-	err := os.MkdirAll(filepath.Dir(path), dirMode)
+	err := os.MkdirAll(filepath.Dir(s.path(u.Key)), dirMode)
 	if err == nil {
-		err = writeFileAtomic(path+".attrs", attrs)
-	}
-	if err == nil {
-		err = os.Rename(data, path)
+		err = s.place(data, u.Key, u.MIME)
 	}
 	if err != nil {
 		return fmt.Errorf("localblob: placing %q: %w", u.Key, err)
-	}
-	return nil
-}
-
-// writeFileAtomic writes data to a file beside name, then renames it into
-// place, so that name is never read half written.
-func writeFileAtomic(name string, data []byte) error {
-	tmp := name + "." + strconv.FormatInt(time.Now().UnixNano(), 36) + tmpExt
-	if err := os.WriteFile(tmp, data, 0o640); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, name); err != nil {
-		os.Remove(tmp)
-		return err
 	}
 	return nil
 }

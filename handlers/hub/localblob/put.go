@@ -11,8 +11,6 @@ import (
 	"strconv"
 	"time"
 
-	"gocloud.dev/gcerrors"
-
 	"github.com/hubform/hubform/handlers/hub"
 )
 
@@ -106,7 +104,7 @@ func (h *putHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer h.s.release(key)
-	switch exists, err := h.s.bucket.Exists(ctx, key); {
+	switch exists, err := h.s.exists(key); {
 	case err != nil:
 		h.s.log.Error("localblob: looking for the object", "key", key, "err", err)
 		refuse(w, http.StatusInternalServerError, "storing the file failed")
@@ -189,31 +187,26 @@ func checkLength(r *http.Request, length int64) (string, int) {
 }
 
 // store streams exactly rec.Size bytes of body into the object key. Anything
-// else, a short body, a longer one or a failed write, aborts the write so
+// else, a short body, a longer one or a failed write, discards the write so
 // that no object, temporary file or sidecar remains. It returns the message
 // and status of a failure, or a zero status.
 func (s *Store) store(ctx context.Context, key string, rec hub.Upload, body io.Reader) (string, int) {
-	wctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	bw, err := s.newWriter(wctx, key, rec.MIME)
+	f, err := s.create(key)
 	if err != nil {
 		s.log.Error("localblob: starting a write", "key", key, "err", err)
 		return "storing the file failed", http.StatusInternalServerError
 	}
-	// The wrapper hides blob.Writer's ReadFrom, which would allocate a
-	// 1 MiB buffer per upload.
-	if msg, code := s.receive(ctx, key, struct{ io.Writer }{bw}, rec.Size, body); code != 0 {
-		// A fileblob writer whose context is done discards its temporary
-		// file on Close instead of renaming it into place.
-		cancel()
-		bw.Close()
+	// The wrapper hides os.File's ReadFrom, which would bypass receive's
+	// one buffer.
+	if msg, code := s.receive(ctx, key, struct{ io.Writer }{f}, rec.Size, body); code != 0 {
+		discard(f)
 		s.prune(key)
 		return msg, code
 	}
-	if err := bw.Close(); err != nil {
+	if err := s.commit(ctx, f, key, rec.MIME); err != nil {
 		s.prune(key)
 		switch {
-		case gcerrors.Code(err) == gcerrors.FailedPrecondition:
+		case errors.Is(err, errExists):
 			return "the file was already uploaded", http.StatusConflict
 		case ctx.Err() != nil:
 			return "the upload took too long or was cancelled", http.StatusRequestTimeout

@@ -277,14 +277,7 @@ func TestPutMarkUploadedFails(t *testing.T) {
 func TestPutObjectAlreadyThere(t *testing.T) {
 	h := newTestHub(t, testSecret)
 	u := h.expect(t, testKey, "text/plain", 3)
-	w, err := h.store.bucket.NewWriter(context.Background(), testKey, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	io.WriteString(w, "old")
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	writeObject(t, h.store, testKey, "text/plain", "old")
 	wantRefusal(t, put(t, u, "text/plain", 3, []byte("new")), http.StatusConflict, "already uploaded")
 	r, _ := h.store.NewReader(context.Background(), testKey)
 	got, _ := io.ReadAll(r)

@@ -1,7 +1,6 @@
 package localblob
 
 import (
-	"context"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
@@ -10,11 +9,10 @@ import (
 	"net/url"
 	"strconv"
 	"time"
-
-	"gocloud.dev/blob/driver"
 )
 
-// Query members of a signed URL, named as fileblob.URLSignerHMAC names them.
+// Query members of a signed URL, named as gocloud.dev's
+// fileblob.URLSignerHMAC named them.
 const (
 	queryKey         = "obj"
 	queryExpiry      = "expiry"
@@ -38,11 +36,13 @@ var (
 	errExpired      = errors.New("upload URL has expired")
 )
 
-// signer is a fileblob.URLSigner that makes and checks the URLs of
-// fileblob.URLSignerHMAC, byte for byte. It exists because that signer reads
-// the wall clock and gives one answer for a forged URL and an expired one;
-// this one reads now and tells the two apart, checking the MAC first so that
-// "expired" is said only of URLs the hub did sign.
+// signer makes and checks URLs in the form of gocloud.dev's
+// fileblob.URLSignerHMAC, byte for byte: earlier versions of the store
+// signed with that one, and hub processes of either version take each
+// other's URLs. Unlike that signer it reads
+// now rather than the wall clock, and tells a forged URL from an expired
+// one, checking the MAC first so that "expired" is said only of URLs the
+// hub did sign.
 type signer struct {
 	base   url.URL
 	secret []byte
@@ -62,28 +62,24 @@ type signedURL struct {
 	offset, length int64
 }
 
-// URLFromKey implements fileblob.URLSigner.
-func (g *signer) URLFromKey(_ context.Context, key string, opts *driver.SignedURLOptions) (*url.URL, error) {
-	u := g.base
-	q := url.Values{}
-	q.Set(queryKey, key)
-	q.Set(queryExpiry, strconv.FormatInt(g.now().Add(opts.Expiry).Unix(), 10))
-	q.Set(queryMethod, opts.Method)
-	if opts.ContentType != "" {
-		q.Set(queryContentType, opts.ContentType)
+// sign returns the URL for method on key that expires after expiry; a
+// contentType other than "" is signed too, and binds the request's.
+func (g *signer) sign(key, method, contentType string, expiry time.Duration) string {
+	q := url.Values{queryKey: {key}, queryMethod: {method}}
+	if contentType != "" {
+		q.Set(queryContentType, contentType)
 	}
-	q.Set(querySignature, g.mac(q))
-	u.RawQuery = q.Encode()
-	return &u, nil
+	return g.url(q, expiry)
 }
 
-// KeyFromURL implements fileblob.URLSigner.
-func (g *signer) KeyFromURL(_ context.Context, u *url.URL) (string, error) {
-	s, err := g.verify(u.Query())
-	if err != nil {
-		return "", err
-	}
-	return s.key, nil
+// url returns the endpoint's URL with the query q, which it signs with an
+// expiry of expiry from now.
+func (g *signer) url(q url.Values, expiry time.Duration) string {
+	q.Set(queryExpiry, strconv.FormatInt(g.now().Add(expiry).Unix(), 10))
+	q.Set(querySignature, g.mac(q))
+	u := g.base
+	u.RawQuery = q.Encode()
+	return u.String()
 }
 
 // verify checks the MAC of a signed URL's query, then its expiry.
@@ -125,22 +121,19 @@ func (g *signer) verify(q url.Values) (signedURL, error) {
 // partURL returns the URL of part (from 1) of the upload partsID of key,
 // length bytes from offset on, that expires after expiry.
 func (g *signer) partURL(key, partsID string, part int, length int64, expiry time.Duration, offset int64) string {
-	u := g.base
-	q := url.Values{}
-	q.Set(queryKey, key)
-	q.Set(queryExpiry, strconv.FormatInt(g.now().Add(expiry).Unix(), 10))
-	q.Set(queryMethod, http.MethodPut)
-	q.Set(queryPart, strconv.Itoa(part))
-	q.Set(queryPartsID, partsID)
-	q.Set(queryOffset, strconv.FormatInt(offset, 10))
-	q.Set(queryLength, strconv.FormatInt(length, 10))
-	q.Set(querySignature, g.mac(q))
-	u.RawQuery = q.Encode()
-	return u.String()
+	return g.url(url.Values{
+		queryKey:     {key},
+		queryMethod:  {http.MethodPut},
+		queryPart:    {strconv.Itoa(part)},
+		queryPartsID: {partsID},
+		queryOffset:  {strconv.FormatInt(offset, 10)},
+		queryLength:  {strconv.FormatInt(length, 10)},
+	}, expiry)
 }
 
-// mac is fileblob.URLSignerHMAC's MAC: HMAC-SHA256 over the query encoding
-// of the signed members, unpadded base64url.
+// mac is fileblob.URLSignerHMAC's MAC, over a part's members too:
+// HMAC-SHA256 over the query encoding of the signed members, unpadded
+// base64url.
 func (g *signer) mac(q url.Values) string {
 	signed := url.Values{}
 	signed.Set(queryKey, q.Get(queryKey))

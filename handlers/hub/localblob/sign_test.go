@@ -8,9 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"gocloud.dev/blob/driver"
-	"gocloud.dev/blob/fileblob"
-
 	"github.com/hubform/hubform/handlers/hub"
 )
 
@@ -50,29 +47,44 @@ func TestSignedPutURLExpiryBounds(t *testing.T) {
 	}
 }
 
-// TestSignerMatchesFileblob checks that URLs of fileblob.URLSignerHMAC and
-// of the Store verify with each other, so a Store can be replaced by a
-// fileblob bucket opened with the same secret, and back.
+// fileblobURLs are URLs that gocloud.dev's fileblob.URLSignerHMAC signed
+// with testSecret for http://hub.example/v1/_uploads, expiring at
+// fileblobExpiry: URLs of hub processes that kept files through it.
+var fileblobURLs = []struct{ method, contentType, url string }{
+	{http.MethodPut, "", "http://hub.example/v1/_uploads?expiry=4949455272&method=PUT&obj=uploads%2Facme%2Fcontact%2F0123456789abcdef01234567%2Freport.pdf&signature=JKqg_ERv8I3LHOLS648teYq85Lc3lYvlQvJRUiK2Nvw"},
+	{http.MethodGet, "", "http://hub.example/v1/_uploads?expiry=4949455272&method=GET&obj=uploads%2Facme%2Fcontact%2F0123456789abcdef01234567%2Freport.pdf&signature=qSipz2uOdHliyY6UCzwC-_ViKvPlIjudopxt6t9pj7M"},
+	{http.MethodPut, "image/png", "http://hub.example/v1/_uploads?contentType=image%2Fpng&expiry=4949455272&method=PUT&obj=uploads%2Facme%2Fcontact%2F0123456789abcdef01234567%2Freport.pdf&signature=g3BhrXqKSHvEq9MdU7_EZy-jEUZSuNAcGkMM2CKFVdU"},
+	{http.MethodGet, "image/png", "http://hub.example/v1/_uploads?contentType=image%2Fpng&expiry=4949455272&method=GET&obj=uploads%2Facme%2Fcontact%2F0123456789abcdef01234567%2Freport.pdf&signature=WctkXuq7F8yohmOWFAwKdayOii-G8houPz6hNCsUgEk"},
+}
+
+const fileblobExpiry = 4949455272
+
+// TestSignerMatchesFileblob checks that the signer makes the URLs of
+// fileblob.URLSignerHMAC byte for byte and verifies them, so that hub
+// processes signing with either take each other's URLs.
 func TestSignerMatchesFileblob(t *testing.T) {
+	const key = "uploads/acme/contact/0123456789abcdef01234567/report.pdf"
 	base, _ := url.Parse("http://hub.example/v1/_uploads")
-	fb := fileblob.NewURLSignerHMAC(base, testSecret)
-	ours := &signer{base: *base, secret: testSecret, now: time.Now}
-	opts := &driver.SignedURLOptions{Method: http.MethodPut, Expiry: time.Minute}
-	for _, ct := range []string{"", "image/png"} {
-		opts.ContentType = ct
-		u, err := fb.URLFromKey(context.Background(), testKey, opts)
-		if err != nil {
-			t.Fatal(err)
+	now := time.Unix(fileblobExpiry, 0).Add(-time.Minute)
+	ours := &signer{base: *base, secret: testSecret, now: func() time.Time { return now }}
+	for _, f := range fileblobURLs {
+		if got := ours.sign(key, f.method, f.contentType, time.Minute); got != f.url {
+			t.Errorf("signed %s %q:\n%s\nwant fileblob's\n%s", f.method, f.contentType, got, f.url)
 		}
-		if key, err := ours.KeyFromURL(context.Background(), u); err != nil || key != testKey {
-			t.Errorf("fileblob's URL %s: key %q, error %v", u, key, err)
+		u, _ := url.Parse(f.url)
+		su, err := ours.verify(u.Query())
+		if err != nil || su.key != key || su.method != f.method || su.contentType != f.contentType || su.expiry.Unix() != fileblobExpiry {
+			t.Errorf("fileblob's URL %s: %+v, error %v", f.url, su, err)
 		}
-		u, err = ours.URLFromKey(context.Background(), testKey, opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if key, err := fb.KeyFromURL(context.Background(), u); err != nil || key != testKey {
-			t.Errorf("our URL %s: fileblob gives key %q, error %v", u, key, err)
+	}
+	// A byte changed in the secret refuses them all.
+	other := append([]byte(nil), testSecret...)
+	other[0] ^= 1
+	theirs := &signer{base: *base, secret: other, now: ours.now}
+	for _, f := range fileblobURLs {
+		u, _ := url.Parse(f.url)
+		if _, err := theirs.verify(u.Query()); err != errBadSignature {
+			t.Errorf("fileblob's URL %s under another secret: %v, want %v", f.url, err, errBadSignature)
 		}
 	}
 }
@@ -126,25 +138,18 @@ func TestTamperedURL(t *testing.T) {
 func TestURLNotForPut(t *testing.T) {
 	h := newTestHub(t, testSecret)
 	h.expect(t, testKey, "application/pdf", 3)
-	u, err := h.store.bucket.SignedURL(context.Background(), testKey, nil) // GET
-	if err != nil {
-		t.Fatal(err)
-	}
+	u := h.store.signer.sign(testKey, http.MethodGet, "", time.Minute)
 	wantRefusal(t, put(t, u, "application/pdf", 3, []byte("abc")), http.StatusForbidden, "not signed for PUT")
 }
 
 // TestSignedContentType holds a client to the type a URL was signed with,
-// for URLs signed by fileblob with one.
+// for URLs signed with one, as fileblob's signer could.
 func TestSignedContentType(t *testing.T) {
 	h := newTestHub(t, testSecret)
 	h.expect(t, testKey, "application/pdf", 3)
 	base, _ := url.Parse(h.putURL)
-	u, err := (&signer{base: *base, secret: testSecret, now: h.clock.Now}).URLFromKey(context.Background(), testKey,
-		&driver.SignedURLOptions{Method: http.MethodPut, Expiry: time.Minute, ContentType: "image/png"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	wantRefusal(t, put(t, u.String(), "application/pdf", 3, []byte("abc")), http.StatusUnsupportedMediaType, "signed type")
+	u := (&signer{base: *base, secret: testSecret, now: h.clock.Now}).sign(testKey, http.MethodPut, "image/png", time.Minute)
+	wantRefusal(t, put(t, u, "application/pdf", 3, []byte("abc")), http.StatusUnsupportedMediaType, "signed type")
 }
 
 func TestOtherStoreSecret(t *testing.T) {

@@ -17,10 +17,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"gocloud.dev/blob"
-	"gocloud.dev/blob/fileblob"
-	"gocloud.dev/gcerrors"
-
 	"github.com/hubform/hubform/handlers/hub"
 )
 
@@ -43,7 +39,6 @@ var errInvalidKey = errors.New("invalid object key")
 // Store keeps files under a directory and signs upload URLs that point at
 // the hub's PUT endpoint. A Store is safe for concurrent use.
 type Store struct {
-	bucket *blob.Bucket
 	signer *signer
 	// dir is the directory's absolute path.
 	dir string
@@ -62,7 +57,7 @@ type Store struct {
 	busy   map[string]bool
 }
 
-// Open opens (creating if needed) the directory dir as a bucket. putURL is
+// Open opens (creating if needed) the directory dir as a store. putURL is
 // the absolute URL of the hub's PUT endpoint as clients reach it (e.g.
 // "http://127.0.0.1:8081/v1/_uploads"); secret, of at least MinSecretLen
 // bytes, keys the HMAC, so several hub processes sharing the secret verify
@@ -89,27 +84,15 @@ func Open(ctx context.Context, dir, putURL string, secret []byte) (*Store, error
 	// The signer reads the Store's clock through a closure so that the
 	// clock can be replaced after Open.
 	s.signer = &signer{base: *u, secret: append([]byte(nil), secret...), now: func() time.Time { return s.now() }}
-	s.bucket, err = fileblob.OpenBucket(abs, &fileblob.Options{
-		URLSigner:   s.signer,
-		CreateDir:   true,
-		DirFileMode: dirMode,
-		// Temporary files beside their objects, not in os.TempDir: the
-		// rename that completes a write fails across file systems.
-		NoTempDir: true,
-	})
-	if err != nil {
+	if err := os.MkdirAll(abs, dirMode); err != nil {
 		return nil, fmt.Errorf("localblob: open %s: %w", abs, err)
 	}
 	return s, nil
 }
 
-// Close releases the bucket. Uploads in progress fail.
-func (s *Store) Close() error {
-	if err := s.bucket.Close(); err != nil {
-		return fmt.Errorf("localblob: close: %w", err)
-	}
-	return nil
-}
+// Close does nothing: a Store holds no file open between calls. It is
+// there so that a Store closes as the hub's other storage does.
+func (s *Store) Close() error { return nil }
 
 // SignedPutURL returns a URL for PUT of u.Key that expires after expiry,
 // which must be positive and at most MaxExpiry. The URL binds only the key:
@@ -122,11 +105,7 @@ func (s *Store) SignedPutURL(ctx context.Context, u hub.Upload, expiry time.Dura
 	if err := checkKey(key); err != nil {
 		return "", err
 	}
-	signed, err := s.bucket.SignedURL(ctx, key, &blob.SignedURLOptions{Method: http.MethodPut, Expiry: expiry})
-	if err != nil {
-		return "", fmt.Errorf("localblob: sign %q: %w", key, err)
-	}
-	return signed, nil
+	return s.signer.sign(key, http.MethodPut, "", expiry), nil
 }
 
 // Attributes returns the size and content type of the object key. An
@@ -135,11 +114,11 @@ func (s *Store) Attributes(ctx context.Context, key string) (size int64, content
 	if err := checkKey(key); err != nil {
 		return 0, "", err
 	}
-	a, err := s.bucket.Attributes(ctx, key)
+	size, contentType, err = s.stat(key)
 	if err != nil {
 		return 0, "", notFound(key, err)
 	}
-	return a.Size, a.ContentType, nil
+	return size, contentType, nil
 }
 
 // NewReader returns a reader of the object key's bytes; the caller closes
@@ -148,11 +127,20 @@ func (s *Store) NewReader(ctx context.Context, key string) (io.ReadCloser, error
 	if err := checkKey(key); err != nil {
 		return nil, err
 	}
-	r, err := s.bucket.NewReader(ctx, key, nil)
+	f, err := os.Open(s.path(key))
+	if err == nil {
+		var info fs.FileInfo
+		if info, err = f.Stat(); err == nil && !info.Mode().IsRegular() {
+			err = fs.ErrNotExist
+		}
+		if err != nil {
+			f.Close()
+		}
+	}
 	if err != nil {
 		return nil, notFound(key, err)
 	}
-	return r, nil
+	return f, nil
 }
 
 // Delete removes the object key. An absent object is not an error.
@@ -160,16 +148,15 @@ func (s *Store) Delete(ctx context.Context, key string) error {
 	if err := checkKey(key); err != nil {
 		return err
 	}
-	err := s.bucket.Delete(ctx, key)
-	if err != nil && gcerrors.Code(err) != gcerrors.NotFound {
+	if err := s.remove(key); err != nil {
 		return fmt.Errorf("localblob: delete %q: %w", key, err)
 	}
 	s.prune(key)
 	return nil
 }
 
-// tmpExt ends the name of the file fileblob writes a body to before it
-// renames it into place: dir/k.<hex>.tmp. No key ends so (see checkKey).
+// tmpExt ends the name of the file a body is written to before it is
+// renamed into place: dir/k.<hex>.tmp. No key ends so (see checkKey).
 const tmpExt = ".tmp"
 
 // SweepLeftovers deletes the temporary files of uploads, and the parts of
@@ -209,22 +196,6 @@ func (s *Store) SweepLeftovers(ctx context.Context, before time.Time) (int, erro
 	return deleted, nil
 }
 
-// newWriter starts writing the object key. The write is complete only when
-// Close returns nil; cancelling ctx before Close discards it. IfNotExist
-// makes the write fail rather than replace an object stored meanwhile.
-func (s *Store) newWriter(ctx context.Context, key, contentType string) (*blob.Writer, error) {
-	s.dirMu.RLock()
-	defer s.dirMu.RUnlock()
-	opts := &blob.WriterOptions{ContentType: contentType, IfNotExist: true}
-	w, err := s.bucket.NewWriter(ctx, key, opts)
-	if err != nil && gcerrors.Code(err) == gcerrors.NotFound {
-		// Another process sharing the directory pruned it between our
-		// creating it and the temporary file; once more is enough.
-		w, err = s.bucket.NewWriter(ctx, key, opts)
-	}
-	return w, err
-}
-
 // prune removes the now empty directories that held key, deepest first,
 // stopping at the first one still in use and never removing the root.
 func (s *Store) prune(key string) {
@@ -256,7 +227,7 @@ func (s *Store) release(key string) {
 
 // notFound wraps hub.ErrNotFound into err when it says the object is absent.
 func notFound(key string, err error) error {
-	if gcerrors.Code(err) == gcerrors.NotFound {
+	if errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("localblob: %q: %w", key, hub.ErrNotFound)
 	}
 	return fmt.Errorf("localblob: %q: %w", key, err)
@@ -265,9 +236,9 @@ func notFound(key string, err error) error {
 // checkKey accepts keys that map to one obvious path under the directory:
 // slash-separated, no empty, "." or ".." element, no backslash or control
 // character, and not ending in ".attrs" or ".tmp", the suffixes of
-// fileblob's sidecars and temporary files.
-// fileblob refuses keys that resolve outside its root, but escapes some
-// others into odd names; refusing them all is simpler to reason about.
+// sidecars and temporary files. These are also the keys that gocloud.dev's
+// fileblob, which earlier versions of the store used, kept under their own
+// names rather than escaping them, so both find the same files.
 func checkKey(key string) error {
 	bad := func(why string) error { return fmt.Errorf("localblob: key %q: %w: %s", key, errInvalidKey, why) }
 	switch {
@@ -277,7 +248,7 @@ func checkKey(key string) error {
 		return bad("too long")
 	case !utf8.ValidString(key):
 		return bad("not UTF-8")
-	case strings.HasSuffix(key, ".attrs"):
+	case strings.HasSuffix(key, attrsExt):
 		return bad(`ends in ".attrs"`)
 	case strings.HasSuffix(key, tmpExt):
 		return bad(`ends in ".tmp"`)

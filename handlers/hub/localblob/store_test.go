@@ -15,8 +15,6 @@ import (
 	"testing"
 	"time"
 
-	"gocloud.dev/blob/driver"
-
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/hubclient"
 )
@@ -157,11 +155,8 @@ func TestPutBadKeys(t *testing.T) {
 			continue // an empty obj is an unsigned URL
 		}
 		h.uploads.put(hub.Upload{Key: key, MIME: "text/plain", Size: 3})
-		u, err := sg.URLFromKey(context.Background(), key, &driver.SignedURLOptions{Method: http.MethodPut, Expiry: time.Minute})
-		if err != nil {
-			t.Fatal(err)
-		}
-		wantRefusal(t, put(t, u.String(), "text/plain", 3, []byte("abc")), http.StatusBadRequest, "invalid object key")
+		u := sg.sign(key, http.MethodPut, "", time.Minute)
+		wantRefusal(t, put(t, u, "text/plain", 3, []byte("abc")), http.StatusBadRequest, "invalid object key")
 	}
 	if got := files(t, root); !slices.Equal(got, []string{"blobs/"}) {
 		t.Errorf("%s holds %q, want only the empty bucket directory", root, got)

@@ -2,15 +2,12 @@ package s3blob
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"mime"
-	"net/http"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
-	"gocloud.dev/blob"
 )
 
 // SignedGetURL returns the bucket's presigned URL for downloading the file
@@ -25,21 +22,13 @@ func (b *Bucket) SignedGetURL(ctx context.Context, key, filename string, expiry 
 	if disposition == "" {
 		disposition = "attachment"
 	}
-	signed, err := b.bucket.SignedURL(ctx, key, &blob.SignedURLOptions{
-		Method: http.MethodGet,
-		Expiry: expiry,
-		BeforeSign: func(as func(any) bool) error {
-			var in *s3.GetObjectInput
-			if !as(&in) {
-				return errors.New("not an S3 GetObject request")
-			}
-			in.ResponseContentDisposition = aws.String(disposition)
-			in.ResponseContentType = aws.String("application/octet-stream")
-			return nil
-		},
-	})
+	req, err := b.presign.PresignGetObject(ctx, &s3.GetObjectInput{
+		Bucket: aws.String(b.name), Key: aws.String(key),
+		ResponseContentDisposition: aws.String(disposition),
+		ResponseContentType:        aws.String("application/octet-stream"),
+	}, s3.WithPresignExpires(expiry))
 	if err != nil {
 		return "", fmt.Errorf("s3blob: sign download of %q: %w", key, err)
 	}
-	return signed, nil
+	return req.URL, nil
 }

@@ -10,7 +10,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
-	"github.com/aws/smithy-go"
 
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/hubclient"
@@ -49,19 +48,15 @@ func (b *Bucket) StartParts(ctx context.Context, u hub.Upload, partSize int64, e
 	case (u.Size+partSize-1)/partSize > maxParts:
 		return "", nil, fmt.Errorf("s3blob: %d bytes in parts of %d are more than %d parts", u.Size, partSize, maxParts)
 	}
-	client, err := b.client()
-	if err != nil {
-		return "", nil, err
-	}
 	staged := StagingPrefix + u.Key
-	out, err := client.CreateMultipartUpload(ctx, &s3.CreateMultipartUploadInput{
+	out, err := b.client.CreateMultipartUpload(ctx, &s3.CreateMultipartUploadInput{
 		Bucket: aws.String(b.name), Key: aws.String(staged), ContentType: aws.String(u.MIME),
 	})
 	if err != nil {
 		return "", nil, fmt.Errorf("s3blob: start parts of s3://%s/%s: %w", b.name, staged, err)
 	}
 	u.PartsID = aws.ToString(out.UploadId)
-	urls, err := b.signParts(ctx, client, u, partSize, expiry)
+	urls, err := b.signParts(ctx, u, partSize, expiry)
 	if err != nil {
 		// Nobody would have the id to abort it but the sweep, which only
 		// knows recorded uploads.
@@ -80,19 +75,14 @@ func (b *Bucket) SignParts(ctx context.Context, u hub.Upload, partSize int64, ex
 	case u.PartsID == "" || u.Size <= 0 || partSize < MinPartSize || partSize > maxPartSize:
 		return nil, fmt.Errorf("s3blob: %q: no parts of %d bytes in parts of %d to sign", u.Key, u.Size, partSize)
 	}
-	client, err := b.client()
-	if err != nil {
-		return nil, err
-	}
-	return b.signParts(ctx, client, u, partSize, expiry)
+	return b.signParts(ctx, u, partSize, expiry)
 }
 
-func (b *Bucket) signParts(ctx context.Context, client *s3.Client, u hub.Upload, partSize int64, expiry time.Duration) ([]string, error) {
+func (b *Bucket) signParts(ctx context.Context, u hub.Upload, partSize int64, expiry time.Duration) ([]string, error) {
 	staged := StagingPrefix + u.Key
-	presign := s3.NewPresignClient(client)
 	var urls []string
 	for n, off := int32(1), int64(0); off < u.Size; n, off = n+1, off+partSize {
-		req, err := presign.PresignUploadPart(ctx, &s3.UploadPartInput{
+		req, err := b.presign.PresignUploadPart(ctx, &s3.UploadPartInput{
 			Bucket: aws.String(b.name), Key: aws.String(staged), UploadId: aws.String(u.PartsID),
 			PartNumber: aws.Int32(n), ContentLength: aws.Int64(min(partSize, u.Size-off)),
 		}, s3.WithPresignExpires(expiry))
@@ -111,15 +101,11 @@ func (b *Bucket) signParts(ctx context.Context, client *s3.Client, u hub.Upload,
 // NoSuchUpload means the upload ended: completed already, for a client
 // asking again after a lost answer, when the file is there whole.
 func (b *Bucket) CompleteParts(ctx context.Context, u hub.Upload, parts []hubclient.UploadedPart) error {
-	client, err := b.client()
-	if err != nil {
-		return err
-	}
 	staged := StagingPrefix + u.Key
 	if u.PartsID == "" || len(parts) == 0 {
 		return fmt.Errorf("s3blob: complete s3://%s/%s: no upload id or no parts: %w", b.name, staged, hub.ErrParts)
 	}
-	stored, err := b.storedParts(ctx, client, u)
+	stored, err := b.storedParts(ctx, u)
 	if err != nil {
 		return b.completeErr(ctx, u, err)
 	}
@@ -136,7 +122,7 @@ func (b *Bucket) CompleteParts(ctx context.Context, u hub.Upload, parts []hubcli
 	if sum != u.Size {
 		return fmt.Errorf("s3blob: the parts named of s3://%s/%s have %d bytes, not %d: %w", b.name, staged, sum, u.Size, hub.ErrParts)
 	}
-	_, err = client.CompleteMultipartUpload(ctx, &s3.CompleteMultipartUploadInput{
+	_, err = b.client.CompleteMultipartUpload(ctx, &s3.CompleteMultipartUploadInput{
 		Bucket: aws.String(b.name), Key: aws.String(staged), UploadId: aws.String(u.PartsID),
 		MultipartUpload: &types.CompletedMultipartUpload{Parts: completed},
 	})
@@ -148,16 +134,16 @@ func (b *Bucket) CompleteParts(ctx context.Context, u hub.Upload, parts []hubcli
 	if size, _, err := b.Staged(ctx, u.Key); err != nil {
 		return err
 	} else if size != u.Size {
-		b.bucket.Delete(context.WithoutCancel(ctx), staged)
+		b.client.DeleteObject(context.WithoutCancel(ctx), &s3.DeleteObjectInput{Bucket: aws.String(b.name), Key: aws.String(staged)})
 		return fmt.Errorf("s3blob: s3://%s/%s completed with %d bytes, not %d: %w", b.name, staged, size, u.Size, hub.ErrParts)
 	}
 	return nil
 }
 
 // storedParts lists the parts the bucket holds for u, by number.
-func (b *Bucket) storedParts(ctx context.Context, client *s3.Client, u hub.Upload) (map[int32]types.Part, error) {
+func (b *Bucket) storedParts(ctx context.Context, u hub.Upload) (map[int32]types.Part, error) {
 	stored := map[int32]types.Part{}
-	pages := s3.NewListPartsPaginator(client, &s3.ListPartsInput{
+	pages := s3.NewListPartsPaginator(b.client, &s3.ListPartsInput{
 		Bucket: aws.String(b.name), Key: aws.String(StagingPrefix + u.Key), UploadId: aws.String(u.PartsID),
 	})
 	for pages.HasMorePages() {
@@ -193,38 +179,15 @@ func (b *Bucket) completeErr(ctx context.Context, u hub.Upload, err error) error
 // AbortParts aborts u's multipart upload, so that the bucket drops its
 // parts, which it keeps and bills for otherwise.
 func (b *Bucket) AbortParts(ctx context.Context, u hub.Upload) error {
-	client, err := b.client()
-	if err != nil {
-		return err
-	}
 	staged := StagingPrefix + u.Key
 	if u.PartsID == "" {
 		return fmt.Errorf("s3blob: abort s3://%s/%s: no upload id", b.name, staged)
 	}
-	_, err = client.AbortMultipartUpload(ctx, &s3.AbortMultipartUploadInput{
+	_, err := b.client.AbortMultipartUpload(ctx, &s3.AbortMultipartUploadInput{
 		Bucket: aws.String(b.name), Key: aws.String(staged), UploadId: aws.String(u.PartsID),
 	})
 	if err != nil && errorCode(err) != "NoSuchUpload" {
 		return fmt.Errorf("s3blob: abort s3://%s/%s: %w", b.name, staged, err)
 	}
 	return nil
-}
-
-// client returns gocloud's S3 client of the bucket, for the multipart
-// requests gocloud's blob API does not expose.
-func (b *Bucket) client() (*s3.Client, error) {
-	var client *s3.Client
-	if !b.bucket.As(&client) {
-		return nil, fmt.Errorf("s3blob: s3://%s has no S3 client", b.name)
-	}
-	return client, nil
-}
-
-// errorCode returns the S3 error code in err, or "".
-func errorCode(err error) string {
-	var api smithy.APIError
-	if errors.As(err, &api) {
-		return api.ErrorCode()
-	}
-	return ""
 }

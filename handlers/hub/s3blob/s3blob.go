@@ -11,10 +11,9 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
-	"gocloud.dev/blob"
-	gcs3blob "gocloud.dev/blob/s3blob"
-	"gocloud.dev/gcerrors"
+	"github.com/aws/smithy-go"
 
 	"github.com/hubform/hubform/handlers/hub"
 )
@@ -29,9 +28,16 @@ var addressingParams = []string{"use_path_style", "s3ForcePathStyle", "hostname_
 
 // Bucket keeps files in an S3-compatible bucket. A Bucket is safe for
 // concurrent use.
+//
+// Keys are sent as they are. gocloud.dev's s3blob, through which earlier
+// versions reached the bucket, escaped control characters and the slash
+// of "../" in keys, which no key of the hub's holds (hub.NewUploadKey), so
+// both name the same objects.
 type Bucket struct {
-	bucket *blob.Bucket
-	name   string
+	client  *s3.Client
+	presign *s3.PresignClient
+	name    string
+	enc     encryption
 }
 
 // Open opens the bucket named by rawURL, an s3:// URL (see the package
@@ -41,7 +47,7 @@ func Open(ctx context.Context, rawURL string) (*Bucket, error) {
 	if err != nil {
 		return nil, fmt.Errorf("s3blob: %w", err)
 	}
-	if u.Scheme != gcs3blob.Scheme || u.Host == "" || (u.Path != "" && u.Path != "/") {
+	if u.Scheme != "s3" || u.Host == "" || (u.Path != "" && u.Path != "/") {
 		return nil, fmt.Errorf("s3blob: %q: want s3://BUCKET?QUERY", redact(u))
 	}
 	q := u.Query()
@@ -49,29 +55,27 @@ func Open(ctx context.Context, rawURL string) (*Bucket, error) {
 		q.Set("use_path_style", "true")
 		u.RawQuery = q.Encode()
 	}
-	opener := &gcs3blob.URLOpener{}
-	b, err := opener.OpenBucketURL(ctx, u)
+	client, enc, err := newClient(ctx, q)
 	if err != nil {
 		return nil, fmt.Errorf("s3blob: open %s: %w", redact(u), err)
 	}
-	ok, err := b.IsAccessible(ctx)
-	if err == nil && !ok {
+	b := &Bucket{client: client, presign: s3.NewPresignClient(client), name: u.Host, enc: enc}
+	// One key listed: the bucket exists and the credentials may list it,
+	// as the sweep of StagingPrefix needs.
+	_, err = client.ListObjectsV2(ctx, &s3.ListObjectsV2Input{Bucket: aws.String(b.name), MaxKeys: aws.Int32(1)})
+	if isNotFound(err) {
 		err = errors.New("no such bucket")
 	}
 	if err != nil {
-		b.Close()
 		return nil, fmt.Errorf("s3blob: bucket %q at %s: %w", u.Host, redact(u), err)
 	}
-	return &Bucket{bucket: b, name: u.Host}, nil
+	return b, nil
 }
 
-// Close releases the bucket's client.
-func (b *Bucket) Close() error {
-	if err := b.bucket.Close(); err != nil {
-		return fmt.Errorf("s3blob: close: %w", err)
-	}
-	return nil
-}
+// Close does nothing: the bucket's client holds only idle connections,
+// which the HTTP transport closes in time. It is there so that a Bucket
+// closes as the hub's other storage does.
+func (b *Bucket) Close() error { return nil }
 
 // StagingPrefix starts the names of the objects clients upload to: the body
 // of key k arrives as StagingPrefix+k, and becomes k only when [Bucket.Seal]
@@ -103,23 +107,14 @@ func (b *Bucket) SignedPutURL(ctx context.Context, u hub.Upload, expiry time.Dur
 	case u.Size < 0:
 		return "", fmt.Errorf("s3blob: upload %q has negative size %d", u.Key, u.Size)
 	}
-	signed, err := b.bucket.SignedURL(ctx, StagingPrefix+u.Key, &blob.SignedURLOptions{
-		Method: http.MethodPut,
-		Expiry: expiry,
-		BeforeSign: func(as func(any) bool) error {
-			var in *s3.PutObjectInput
-			if !as(&in) {
-				return errors.New("not an S3 PutObject request")
-			}
-			in.ContentType = aws.String(u.MIME)
-			in.ContentLength = aws.Int64(u.Size)
-			return nil
-		},
-	})
+	req, err := b.presign.PresignPutObject(ctx, &s3.PutObjectInput{
+		Bucket: aws.String(b.name), Key: aws.String(StagingPrefix + u.Key),
+		ContentType: aws.String(u.MIME), ContentLength: aws.Int64(u.Size),
+	}, s3.WithPresignExpires(expiry))
 	if err != nil {
 		return "", fmt.Errorf("s3blob: sign %q: %w", u.Key, err)
 	}
-	return signed, nil
+	return req.URL, nil
 }
 
 // UploadOrigin returns the origin (scheme and host) of the bucket's
@@ -155,14 +150,15 @@ func (b *Bucket) Staged(ctx context.Context, key string) (size int64, contentTyp
 func (b *Bucket) Seal(ctx context.Context, u hub.Upload) error {
 	staged := StagingPrefix + u.Key
 	for range sealAttempts {
-		a, err := b.bucket.Attributes(ctx, staged)
+		a, err := b.head(ctx, staged)
 		if err != nil {
 			return b.wrap(staged, err)
 		}
-		if a.Size != u.Size || a.ContentType != u.MIME {
-			return fmt.Errorf("s3blob: s3://%s/%s is %d bytes of %q, not the %d of %q signed for", b.name, staged, a.Size, a.ContentType, u.Size, u.MIME)
+		size, contentType := aws.ToInt64(a.ContentLength), aws.ToString(a.ContentType)
+		if size != u.Size || contentType != u.MIME {
+			return fmt.Errorf("s3blob: s3://%s/%s is %d bytes of %q, not the %d of %q signed for", b.name, staged, size, contentType, u.Size, u.MIME)
 		}
-		err = b.copy(ctx, staged, u, a)
+		err = b.copy(ctx, staged, u, size, aws.ToString(a.ETag))
 		if errors.Is(err, errChanged) {
 			continue // a PUT replaced the body meanwhile: check it again
 		}
@@ -181,45 +177,52 @@ func (b *Bucket) Seal(ctx context.Context, u hub.Upload) error {
 // sealed already or belong to uploads the hub has swept: one a client PUT
 // again after its submission, or one never submitted.
 func (b *Bucket) SweepLeftovers(ctx context.Context, before time.Time) (int, error) {
-	it := b.bucket.List(&blob.ListOptions{Prefix: StagingPrefix})
+	pages := s3.NewListObjectsV2Paginator(b.client, &s3.ListObjectsV2Input{
+		Bucket: aws.String(b.name), Prefix: aws.String(StagingPrefix),
+	})
 	deleted := 0
-	for {
-		obj, err := it.Next(ctx)
-		if err == io.EOF {
-			return deleted, nil
-		}
+	for pages.HasMorePages() {
+		page, err := pages.NextPage(ctx)
 		if err != nil {
 			return deleted, fmt.Errorf("s3blob: listing s3://%s/%s: %w", b.name, StagingPrefix, err)
 		}
-		if obj.IsDir || !obj.ModTime.Before(before) {
-			continue
+		for _, obj := range page.Contents {
+			if !aws.ToTime(obj.LastModified).Before(before) {
+				continue
+			}
+			if err := b.Delete(ctx, aws.ToString(obj.Key)); err != nil {
+				return deleted, err
+			}
+			deleted++
 		}
-		if err := b.Delete(ctx, obj.Key); err != nil {
-			return deleted, err
-		}
-		deleted++
 	}
+	return deleted, nil
 }
 
 // Attributes returns the size and content type of the object key, as the
 // bucket stored them. An absent object gives an error wrapping
 // hub.ErrNotFound.
 func (b *Bucket) Attributes(ctx context.Context, key string) (size int64, contentType string, err error) {
-	a, err := b.bucket.Attributes(ctx, key)
+	a, err := b.head(ctx, key)
 	if err != nil {
 		return 0, "", b.wrap(key, err)
 	}
-	return a.Size, a.ContentType, nil
+	return aws.ToInt64(a.ContentLength), aws.ToString(a.ContentType), nil
+}
+
+// head returns what the bucket holds of the object key but its bytes.
+func (b *Bucket) head(ctx context.Context, key string) (*s3.HeadObjectOutput, error) {
+	return b.client.HeadObject(ctx, &s3.HeadObjectInput{Bucket: aws.String(b.name), Key: aws.String(key)})
 }
 
 // NewReader returns a reader of the object key's bytes; the caller closes
 // it. An absent object gives an error wrapping hub.ErrNotFound.
 func (b *Bucket) NewReader(ctx context.Context, key string) (io.ReadCloser, error) {
-	r, err := b.bucket.NewReader(ctx, key, nil)
+	out, err := b.client.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String(b.name), Key: aws.String(key)})
 	if err != nil {
 		return nil, b.wrap(key, err)
 	}
-	return r, nil
+	return out.Body, nil
 }
 
 // Delete removes the object key and its staged body, if any. An absent
@@ -231,8 +234,8 @@ func (b *Bucket) Delete(ctx context.Context, key string) error {
 		keys = append(keys, StagingPrefix+key)
 	}
 	for _, k := range keys {
-		err := b.bucket.Delete(ctx, k)
-		if err != nil && gcerrors.Code(err) != gcerrors.NotFound {
+		_, err := b.client.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String(b.name), Key: aws.String(k)})
+		if err != nil && !isNotFound(err) {
 			return b.wrap(k, err)
 		}
 	}
@@ -242,10 +245,33 @@ func (b *Bucket) Delete(ctx context.Context, key string) error {
 // wrap names the object in err and wraps hub.ErrNotFound into it when it
 // says the object is absent.
 func (b *Bucket) wrap(key string, err error) error {
-	if gcerrors.Code(err) == gcerrors.NotFound {
+	if isNotFound(err) {
 		return fmt.Errorf("s3blob: s3://%s/%s: %w", b.name, key, hub.ErrNotFound)
 	}
 	return fmt.Errorf("s3blob: s3://%s/%s: %w", b.name, key, err)
+}
+
+// isNotFound reports whether err says that the object or the bucket is
+// absent: the error codes of S3 and of its imitations, or a 404 without
+// one (a HEAD answers without a body).
+func isNotFound(err error) bool {
+	switch errorCode(err) {
+	case "NoSuchBucket", "NoSuchKey", "NotFound", "ObjectNotInActiveTierError":
+		return true
+	case "":
+		var re *awshttp.ResponseError
+		return errors.As(err, &re) && (re.HTTPStatusCode() == http.StatusNotFound || re.HTTPStatusCode() == http.StatusMovedPermanently)
+	}
+	return false
+}
+
+// errorCode returns the S3 error code in err, or "".
+func errorCode(err error) string {
+	var api smithy.APIError
+	if errors.As(err, &api) {
+		return api.ErrorCode()
+	}
+	return ""
 }
 
 func hasAny(q url.Values, keys []string) bool {
