@@ -16,7 +16,7 @@ import (
 	"github.com/hubform/hubform/handlers/hub/formsource"
 	"github.com/hubform/hubform/handlers/hub/inbox"
 	"github.com/hubform/hubform/handlers/hub/metrics"
-	"github.com/hubform/hubform/handlers/hub/people"
+	"github.com/hubform/hubform/handlers/hub/privacy"
 	"github.com/hubform/hubform/handlers/hub/sqldb"
 )
 
@@ -31,7 +31,7 @@ func ownerRoutes(db *sqldb.DB, served *formsource.Layered, files blobStore, queu
 	submissions := &inbox.Inbox{Forms: served, Store: db, Files: files, Logger: logger}
 	// A person's data is erased from the stores the hub itself writes: its
 	// database, its files and its queue of deliveries.
-	person := &people.People{Store: db, Files: files, Deliveries: queue, Logger: logger}
+	person := &privacy.People{Store: db, Files: files, Deliveries: queue, Logger: logger}
 	sites := siteOwners{DB: db, dir: served.Dir}
 	con, err := console.New(console.Config{
 		Users: db, Workspaces: sites, Audit: db, Tokens: db, Sessions: db.Sessions(), Limiter: db, Forms: served, Store: db, Logger: logger,

@@ -19,7 +19,7 @@ import (
 	"github.com/hubform/hubform/handlers/hub/delivery"
 	"github.com/hubform/hubform/handlers/hub/export"
 	"github.com/hubform/hubform/handlers/hub/localblob"
-	"github.com/hubform/hubform/handlers/hub/people"
+	"github.com/hubform/hubform/handlers/hub/privacy"
 	"github.com/hubform/hubform/handlers/hub/sqldb"
 )
 
@@ -181,7 +181,7 @@ func runPerson(ctx context.Context, verb string, f personFlags, stdout, stderr i
 		return fail(2, "%s of a person's data takes --workspace NAME and --email ADDRESS", verb)
 	case !accounts.ValidWorkspaceName(f.workspace):
 		return fail(2, "--workspace %q: a workspace's name is 1 to 64 letters, digits, '.', '_' or '-'", f.workspace)
-	case !people.ValidAddress(f.email):
+	case !privacy.ValidAddress(f.email):
 		return fail(2, "--email %q: want one e-mail address, such as jo@example.com", f.email)
 	}
 	if _, err := os.Stat(filepath.Join(f.data, "hub.db")); f.db == "" && err != nil {
@@ -202,7 +202,7 @@ func runPerson(ctx context.Context, verb string, f personFlags, stdout, stderr i
 		logger.Error("reading the workspace", slog.Any("error", err))
 		return fail(1, "the database could not be read: see the log above")
 	}
-	p := &people.People{Store: db.DB, Logger: logger}
+	p := &privacy.People{Store: db.DB, Logger: logger}
 	if verb == "export" {
 		out := bufio.NewWriter(stdout)
 		if err := p.Export(ctx, f.workspace, f.email, out); err != nil {
@@ -214,7 +214,7 @@ func runPerson(ctx context.Context, verb string, f personFlags, stdout, stderr i
 			return fail(1, "%v", err)
 		}
 		audit(ctx, db, stderr, accounts.Event{Workspace: f.workspace, Action: accounts.ActionSubmissionsExport,
-			Target: people.Mask(f.email), Detail: people.ExportDetail})
+			Target: privacy.Mask(f.email), Detail: privacy.ExportDetail})
 		return 0
 	}
 
@@ -239,13 +239,13 @@ func runPerson(ctx context.Context, verb string, f personFlags, stdout, stderr i
 	e, err := p.Erase(ctx, f.workspace, f.email)
 	if e.Submissions > 0 || e.Drafts > 0 || err == nil {
 		audit(ctx, db, stderr, accounts.Event{Workspace: f.workspace, Action: accounts.ActionSubmissionsDeleted,
-			Target: people.Mask(f.email), Detail: e.Detail()})
+			Target: privacy.Mask(f.email), Detail: e.Detail()})
 	}
 	if err != nil {
 		logger.Error("erasing a person's data", slog.Any("error", err))
 		return fail(1, "the erasure stopped after %s: see the log above, and run it again", plural(e.Submissions, "submission"))
 	}
 	fmt.Fprintf(stdout, "erased %s, %s, %s and %s of %s\n", plural(e.Submissions, "submission"), plural(e.Files, "file"),
-		plurals(e.Deliveries, "pending delivery", "pending deliveries"), plural(e.Drafts, "draft"), people.Mask(f.email))
+		plurals(e.Deliveries, "pending delivery", "pending deliveries"), plural(e.Drafts, "draft"), privacy.Mask(f.email))
 	return 0
 }

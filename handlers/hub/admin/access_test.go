@@ -19,7 +19,7 @@ import (
 	"github.com/hubform/hubform/handlers/hub/accounts"
 	"github.com/hubform/hubform/handlers/hub/formsource"
 	"github.com/hubform/hubform/handlers/hub/inbox"
-	"github.com/hubform/hubform/handlers/hub/people"
+	"github.com/hubform/hubform/handlers/hub/privacy"
 	"github.com/hubform/hubform/handlers/hub/sqlite"
 )
 
@@ -58,7 +58,7 @@ func TestTokensActOnTheirWorkspace(t *testing.T) {
 	metrics := token("prometheus", "", accounts.ScopeMetrics)
 
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	api, err := New(Config{Tokens: db, Sites: db, Audit: db, Forms: db, People: &people.People{Store: db}, Logger: logger,
+	api, err := New(Config{Tokens: db, Sites: db, Audit: db, Forms: db, People: &privacy.People{Store: db}, Logger: logger,
 		Inbox: &inbox.Inbox{Forms: formsource.NewStored(db, logger), Store: db, Logger: logger}, Funnel: db})
 	if err != nil {
 		t.Fatal(err)

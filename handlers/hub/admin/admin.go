@@ -51,7 +51,7 @@ import (
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/accounts"
 	"github.com/hubform/hubform/handlers/hub/inbox"
-	"github.com/hubform/hubform/handlers/hub/people"
+	"github.com/hubform/hubform/handlers/hub/privacy"
 )
 
 // Prefix is where the admin API is served, below the protocol's version,
@@ -86,7 +86,7 @@ type Config struct {
 	// funnel): sqldb.DB.
 	Funnel FunnelStore
 	// People, when set, adds the routes of a person's data.
-	People *people.People
+	People *privacy.People
 	Logger *slog.Logger
 	// Now returns the time; nil means time.Now.
 	Now func() time.Time

@@ -10,7 +10,7 @@ import (
 
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/accounts"
-	"github.com/hubform/hubform/handlers/hub/people"
+	"github.com/hubform/hubform/handlers/hub/privacy"
 )
 
 func (a *API) registerPeople(g *echo.Group) {
@@ -21,21 +21,21 @@ func (a *API) registerPeople(g *echo.Group) {
 // personEmail returns the address a request about a person names, or the
 // answer 400.
 func personEmail(email string) (string, error) {
-	if !people.ValidAddress(email) {
+	if !privacy.ValidAddress(email) {
 		return "", &hub.Error{Status: http.StatusBadRequest, Message: "give the person's e-mail address, as email"}
 	}
 	return email, nil
 }
 
 // exportPerson answers the submissions of the token's workspace that hold
-// the address ?email=, as one JSON document (see people.People.Export).
+// the address ?email=, as one JSON document (see privacy.People.Export).
 func (a *API) exportPerson(c echo.Context) error {
 	email, err := personEmail(c.QueryParam("email"))
 	if err != nil {
 		return err
 	}
 	t := TokenOf(c)
-	a.audit(c, accounts.ActionSubmissionsExport, people.Mask(email), people.ExportDetail)
+	a.audit(c, accounts.ActionSubmissionsExport, privacy.Mask(email), privacy.ExportDetail)
 	a.cfg.People.ServeExport(c.Request().Context(), c.Response(), t.Workspace, email)
 	return nil
 }
@@ -49,7 +49,7 @@ type EraseRequest struct {
 // submissions, files and pending deliveries were deleted.
 type Erased struct {
 	OK bool `json:"ok"`
-	people.Erased
+	privacy.Erased
 }
 
 // maxEraseBody caps the body of an erasure, one address in JSON.
@@ -76,7 +76,7 @@ func (a *API) erasePerson(c echo.Context) error {
 	}
 	e, err := a.cfg.People.Erase(c.Request().Context(), TokenOf(c).Workspace, email)
 	if e.Submissions > 0 || err == nil {
-		a.audit(c, accounts.ActionSubmissionsDeleted, people.Mask(email), e.Detail())
+		a.audit(c, accounts.ActionSubmissionsDeleted, privacy.Mask(email), e.Detail())
 	}
 	if err != nil {
 		return hub.Internal("erasing a person's data", err)

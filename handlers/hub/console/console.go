@@ -30,7 +30,7 @@ import (
 	"github.com/hubform/hubform/handlers/hub/accounts"
 	"github.com/hubform/hubform/handlers/hub/admin"
 	"github.com/hubform/hubform/handlers/hub/inbox"
-	"github.com/hubform/hubform/handlers/hub/people"
+	"github.com/hubform/hubform/handlers/hub/privacy"
 )
 
 // Paths of the console.
@@ -133,7 +133,7 @@ type Config struct {
 	Funnel FunnelStore
 	// People, when set, lets a workspace's admins export or erase the
 	// data of one person, known by their e-mail address.
-	People *people.People
+	People *privacy.People
 	// Secure marks the cookies Secure: set it when browsers reach the hub
 	// over HTTPS (its public URL is https://).
 	Secure bool

@@ -13,7 +13,7 @@ import (
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/accounts"
 	"github.com/hubform/hubform/handlers/hub/console"
-	"github.com/hubform/hubform/handlers/hub/people"
+	"github.com/hubform/hubform/handlers/hub/privacy"
 	"github.com/hubform/hubform/handlers/hub/sqldb"
 	"github.com/hubform/hubform/hubclient"
 )
@@ -51,7 +51,7 @@ func peopleConsole(t *testing.T) (tc *testConsole, files *memFiles, anna []strin
 	files = &memFiles{files: map[string][]byte{}}
 	pending := &pendingDeliveries{}
 	tc = inboxConsole(t, files, func(cfg *console.Config) {
-		cfg.People = &people.People{Store: cfg.Users.(*sqldb.DB), Files: files, Deliveries: pending, Logger: cfg.Logger}
+		cfg.People = &privacy.People{Store: cfg.Users.(*sqldb.DB), Files: files, Deliveries: pending, Logger: cfg.Logger}
 	})
 	if err := tc.db.CreateUser(ctx, accounts.User{Email: "olga@example.com", PasswordHash: "$argon2id$x", CreatedAt: time.Now()}); err != nil {
 		t.Fatal(err)
@@ -166,7 +166,7 @@ func TestPersonExport(t *testing.T) {
 	}
 	var doc struct {
 		Email, Workspace string
-		Submissions      []people.Submission
+		Submissions      []privacy.Submission
 	}
 	if err := json.Unmarshal([]byte(res.body), &doc); err != nil {
 		t.Fatalf("export: %v in %s", err, res.body)
