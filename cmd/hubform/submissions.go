@@ -19,6 +19,7 @@ import (
 	"github.com/hubform/hubform/handlers/hub/delivery"
 	"github.com/hubform/hubform/handlers/hub/export"
 	"github.com/hubform/hubform/handlers/hub/localblob"
+	"github.com/hubform/hubform/handlers/hub/manage"
 	"github.com/hubform/hubform/handlers/hub/privacy"
 	"github.com/hubform/hubform/handlers/hub/sqldb"
 )
@@ -203,9 +204,15 @@ func runPerson(ctx context.Context, verb string, f personFlags, stdout, stderr i
 		return fail(1, "the database could not be read: see the log above")
 	}
 	p := &privacy.People{Store: db.DB, Logger: logger}
+	// The operator's changes are recorded as the console's and the admin
+	// API's are. The log says no more than a failure to record them: what
+	// was done, the command prints.
+	quiet := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	data := manage.NewPrivacy(manage.Config{Sites: db, Audit: db, Logger: quiet}, p)
+	operator := manage.Operator(f.workspace)
 	if verb == "export" {
 		out := bufio.NewWriter(stdout)
-		if err := p.Export(ctx, f.workspace, f.email, out); err != nil {
+		if err := data.Export(ctx, operator, f.email, out); err != nil {
 			out.Flush()
 			logger.Error("exporting a person's data", slog.Any("error", err))
 			return fail(1, "the export stopped short: see the log above")
@@ -213,8 +220,6 @@ func runPerson(ctx context.Context, verb string, f personFlags, stdout, stderr i
 		if err := out.Flush(); err != nil {
 			return fail(1, "%v", err)
 		}
-		audit(ctx, db, stderr, accounts.Event{Workspace: f.workspace, Action: accounts.ActionSubmissionsExport,
-			Target: privacy.Mask(f.email), Detail: privacy.ExportDetail})
 		return 0
 	}
 
@@ -236,11 +241,7 @@ func runPerson(ctx context.Context, verb string, f personFlags, stdout, stderr i
 	}
 	defer q.Close()
 	p.Files, p.Deliveries = files, q
-	e, err := p.Erase(ctx, f.workspace, f.email)
-	if e.Submissions > 0 || e.Drafts > 0 || err == nil {
-		audit(ctx, db, stderr, accounts.Event{Workspace: f.workspace, Action: accounts.ActionSubmissionsDeleted,
-			Target: privacy.Mask(f.email), Detail: e.Detail()})
-	}
+	e, err := data.Erase(ctx, operator, f.email)
 	if err != nil {
 		logger.Error("erasing a person's data", slog.Any("error", err))
 		return fail(1, "the erasure stopped after %s: see the log above, and run it again", plural(e.Submissions, "submission"))

@@ -19,6 +19,7 @@ import (
 	"github.com/hubform/hubform/handlers/hub/accounts"
 	"github.com/hubform/hubform/handlers/hub/formsource"
 	"github.com/hubform/hubform/handlers/hub/inbox"
+	"github.com/hubform/hubform/handlers/hub/manage"
 	"github.com/hubform/hubform/handlers/hub/privacy"
 	"github.com/hubform/hubform/handlers/hub/sqlite"
 )
@@ -58,8 +59,11 @@ func TestTokensActOnTheirWorkspace(t *testing.T) {
 	metrics := token("prometheus", "", accounts.ScopeMetrics)
 
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	api, err := New(Config{Tokens: db, Sites: db, Audit: db, Forms: db, People: &privacy.People{Store: db}, Logger: logger,
-		Inbox: &inbox.Inbox{Forms: formsource.NewStored(db, logger), Store: db, Logger: logger}, Funnel: db})
+	mc := manage.Config{Sites: db, Audit: db, Logger: logger}
+	in := &inbox.Inbox{Forms: formsource.NewStored(db, logger), Store: db, Logger: logger}
+	api, err := New(Config{Tokens: db, Sites: db, Audit: db, Forms: db, FormChanges: manage.NewForms(mc, db),
+		Privacy: manage.NewPrivacy(mc, &privacy.People{Store: db}), Logger: logger,
+		Inbox: in, SubmissionChanges: manage.NewSubmissions(mc, in, db, nil), Funnel: db})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,20 +10,17 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/hubform/hubform/handlers/hub"
-	"github.com/hubform/hubform/handlers/hub/accounts"
 	"github.com/hubform/hubform/handlers/hub/formsource"
 )
 
-// FormStore is the forms kept in the hub's database, as sqldb.DB keeps
-// them. Errors wrap hub.ErrNotFound for a missing form or version.
+// FormStore reads the forms kept in the hub's database, as sqldb.DB keeps
+// them; Config.FormChanges saves and publishes their versions. Errors
+// wrap hub.ErrNotFound for a missing form or version.
 type FormStore interface {
-	SaveFormVersion(ctx context.Context, site, slug string, body []byte, by string, now time.Time) (int64, error)
-	PublishFormVersion(ctx context.Context, site, slug string, version int64, now time.Time) error
 	FormRecord(ctx context.Context, site, slug string) (formsource.Record, error)
 	FormRecords(ctx context.Context) ([]formsource.Record, error)
 	FormVersion(ctx context.Context, site, slug string, version int64) (formsource.Version, error)
@@ -297,11 +294,10 @@ func (a *API) putDraft(c echo.Context) error {
 	if err := a.claimSite(c); err != nil {
 		return err
 	}
-	n, err := a.cfg.Forms.SaveFormVersion(r.Context(), site, slug, body, TokenOf(c).Name, a.cfg.Now())
+	n, err := a.cfg.FormChanges.Save(r.Context(), actorOf(c), site, slug, body)
 	if err != nil {
-		return hub.Internal("saving a form", err)
+		return a.changeError(c, site, slug, err)
 	}
-	a.audit(c, accounts.ActionFormSaved, site+"/"+slug, fmt.Sprintf("version %d", n))
 	return c.JSON(http.StatusCreated, Saved{OK: true, Site: site, Slug: slug, Version: n})
 }
 
@@ -337,14 +333,9 @@ func (a *API) publish(c echo.Context) error {
 	if _, err := formsource.Parse(site, slug, v.Body); err != nil {
 		return c.JSON(http.StatusUnprocessableEntity, invalid(fmt.Sprintf("version %d of form %s/%s is not valid; it was not published", n, site, slug), err))
 	}
-	rec, err := a.cfg.Forms.FormRecord(ctx, site, slug)
-	if err != nil {
-		return a.formError(c, site, slug, err)
+	if err := a.cfg.FormChanges.Publish(ctx, actorOf(c), site, slug, n); err != nil {
+		return a.changeError(c, site, slug, err)
 	}
-	if err := a.cfg.Forms.PublishFormVersion(ctx, site, slug, n, a.cfg.Now()); err != nil {
-		return a.formError(c, site, slug, err)
-	}
-	a.audit(c, accounts.ActionFormPublished, site+"/"+slug, accounts.PublishedDetail(n, rec.LiveVersion))
 	return c.JSON(http.StatusOK, Saved{OK: true, Site: site, Slug: slug, Version: n, Live: true})
 }
 

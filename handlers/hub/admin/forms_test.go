@@ -47,7 +47,7 @@ func TestAdminForms(t *testing.T) {
 	if _, err := db.ClaimSite(context.Background(), "acme", accounts.DefaultWorkspace, time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	api, err := admin.New(admin.Config{Tokens: db, Sites: db, Audit: db, Forms: db, Directory: served, Logger: logger})
+	api, err := admin.New(withServices(db, admin.Config{Tokens: db, Sites: db, Audit: db, Forms: db, Directory: served, Logger: logger}, nil))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/hubform/hubform/handlers/hub"
-	"github.com/hubform/hubform/handlers/hub/accounts"
 	"github.com/hubform/hubform/handlers/hub/privacy"
 )
 
@@ -34,10 +33,7 @@ func (a *API) exportPerson(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	t := TokenOf(c)
-	a.audit(c, accounts.ActionSubmissionsExport, privacy.Mask(email), privacy.ExportDetail)
-	a.cfg.People.ServeExport(c.Request().Context(), c.Response(), t.Workspace, email)
-	return nil
+	return a.cfg.Privacy.ServeExport(c.Request().Context(), actorOf(c), email, c.Response())
 }
 
 // EraseRequest is the body of POST /v1/admin/people/erase.
@@ -74,12 +70,9 @@ func (a *API) erasePerson(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	e, err := a.cfg.People.Erase(c.Request().Context(), TokenOf(c).Workspace, email)
-	if e.Submissions > 0 || err == nil {
-		a.audit(c, accounts.ActionSubmissionsDeleted, privacy.Mask(email), e.Detail())
-	}
+	e, err := a.cfg.Privacy.Erase(c.Request().Context(), actorOf(c), email)
 	if err != nil {
-		return hub.Internal("erasing a person's data", err)
+		return err
 	}
 	return c.JSON(http.StatusOK, Erased{OK: true, Erased: e})
 }

@@ -85,9 +85,9 @@ func TestPeopleAPI(t *testing.T) {
 	annaTheirs := submit("theirs", `{"name":"Anna","email":"anna@example.com"}`, 4, "")
 
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	api, err := admin.New(admin.Config{Tokens: db, Sites: db, Audit: db, Logger: logger,
-		Inbox:  &inbox.Inbox{Forms: formsource.NewStored(db, logger), Store: db, Files: files, Logger: logger},
-		People: &privacy.People{Store: db, Files: files, Logger: logger}})
+	api, err := admin.New(withServices(db, admin.Config{Tokens: db, Sites: db, Audit: db, Logger: logger,
+		Inbox: &inbox.Inbox{Forms: formsource.NewStored(db, logger), Store: db, Files: files, Logger: logger}},
+		&privacy.People{Store: db, Files: files, Logger: logger}))
 	if err != nil {
 		t.Fatal(err)
 	}

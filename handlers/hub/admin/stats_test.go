@@ -38,7 +38,7 @@ func statsServer(t *testing.T, db *sqldb.DB, noFunnel bool) *httptest.Server {
 	if noFunnel {
 		cfg.Funnel = nil
 	}
-	api, err := admin.New(cfg)
+	api, err := admin.New(withServices(db, cfg, nil))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/accounts"
+	"github.com/hubform/hubform/handlers/hub/manage"
 )
 
 // Workspaces is what the console knows of workspaces: who is a member of
@@ -206,6 +207,11 @@ func memberOf(c echo.Context) accounts.Member {
 	m, _ := c.Get(memberKey).(accounts.Member)
 	return m
 }
+
+// actorOf returns who acts in the request, for the services of package
+// manage, which check the membership again: authorize answers early, the
+// services keep one workspace from another.
+func actorOf(c echo.Context) manage.Actor { return manage.Member(memberOf(c), c.RealIP()) }
 
 // switchWorkspace makes the posted workspace the user's current one, when
 // they are a member of it.

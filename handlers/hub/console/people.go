@@ -7,8 +7,6 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/hubform/hubform/handlers/hub"
-	"github.com/hubform/hubform/handlers/hub/accounts"
 	"github.com/hubform/hubform/handlers/hub/privacy"
 )
 
@@ -63,9 +61,7 @@ func (con *Console) exportPerson(c echo.Context) error {
 	if !ok {
 		return err
 	}
-	con.audit(c, accounts.ActionSubmissionsExport, privacy.Mask(email), privacy.ExportDetail)
-	con.cfg.People.ServeExport(c.Request().Context(), c.Response(), memberOf(c).Workspace, email)
-	return nil
+	return con.cfg.Privacy.ServeExport(c.Request().Context(), actorOf(c), email, c.Response())
 }
 
 // erasePerson deletes, once confirmed, every submission of the current
@@ -86,12 +82,9 @@ func (con *Console) erasePerson(c echo.Context) error {
 	}); !ok {
 		return err
 	}
-	e, err := con.cfg.People.Erase(c.Request().Context(), ws, email)
-	if e.Submissions > 0 || err == nil {
-		con.audit(c, accounts.ActionSubmissionsDeleted, privacy.Mask(email), e.Detail())
-	}
+	e, err := con.cfg.Privacy.Erase(c.Request().Context(), actorOf(c), email)
 	if err != nil {
-		return hub.Internal("erasing a person's data", err)
+		return err
 	}
 	return con.noticeAndGo(c, peoplePath, erasedNotice(e, email, ws))
 }

@@ -130,17 +130,24 @@ func (con *Console) inDirectory(site, slug string) bool {
 	return ok && d.InDirectory(site, slug)
 }
 
-// save stores body, which the caller validated, as a new draft version
-// saved by the signed-in user.
+// save stores body, which the caller validated, as a new version, not yet
+// live, saved by the signed-in member.
 func (con *Console) save(c echo.Context, site, slug string, body []byte) (int64, error) {
-	u, _ := c.Get(userKey).(accounts.User)
-	ctx := c.Request().Context()
-	n, err := con.cfg.Store.SaveFormVersion(ctx, site, slug, body, u.Email, con.cfg.Now())
+	n, err := con.cfg.FormChanges.Save(c.Request().Context(), actorOf(c), site, slug, body)
 	if err != nil {
-		return 0, hub.Internal("saving a form", err)
+		return 0, con.changeError(err)
 	}
-	con.audit(c, accounts.ActionFormSaved, site+"/"+slug, fmt.Sprintf("version %d", n))
 	return n, nil
+}
+
+// changeError is the answer to err, which a change of a form returned: a
+// missing form or version, or a site not the member's, as formError
+// answers it; a refusal or a failure as the service said it.
+func (con *Console) changeError(err error) error {
+	if errors.Is(err, hub.ErrNotFound) {
+		return con.formError(err)
+	}
+	return err
 }
 
 // formProps are what a database form's page shows.
@@ -312,10 +319,9 @@ func (con *Console) publish(c echo.Context) error {
 		p.Preview = con.previewOf(c, site, slug, v.Body, "")
 		return con.renderForm(c, http.StatusUnprocessableEntity, p)
 	}
-	if err := con.cfg.Store.PublishFormVersion(ctx, site, slug, n, con.cfg.Now()); err != nil {
-		return con.formError(err)
+	if err := con.cfg.FormChanges.Publish(ctx, actorOf(c), site, slug, n); err != nil {
+		return con.changeError(err)
 	}
-	con.audit(c, accounts.ActionFormPublished, site+"/"+slug, accounts.PublishedDetail(n, p.Record.LiveVersion))
 	return c.Redirect(http.StatusSeeOther, withQuery(viewURL(site, slug, p.View), "published", strconv.FormatInt(n, 10)))
 }
 
