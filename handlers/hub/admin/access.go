@@ -46,6 +46,7 @@ var routeAccess = map[string]access{
 	"GET " + Prefix + "/audit":                                        {scope: accounts.ScopeAll},
 	"GET " + Prefix + "/forms":                                        {scope: accounts.ScopeForms},
 	"GET " + Prefix + "/forms/:site/:slug":                            {scope: accounts.ScopeForms},
+	"PUT " + Prefix + "/forms/:site/:slug/version":                    {scope: accounts.ScopeForms, claim: true},
 	"PUT " + Prefix + "/forms/:site/:slug/draft":                      {scope: accounts.ScopeForms, claim: true},
 	"GET " + Prefix + "/forms/:site/:slug/versions":                   {scope: accounts.ScopeForms},
 	"GET " + Prefix + "/forms/:site/:slug/versions/:version":          {scope: accounts.ScopeForms},

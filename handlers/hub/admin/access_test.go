@@ -86,7 +86,7 @@ func TestTokensActOnTheirWorkspace(t *testing.T) {
 	}
 
 	// The default workspace's form, published.
-	if status, body := do(mine, "PUT", Prefix+"/forms/acme/contact/draft", accessForm); status != http.StatusCreated {
+	if status, body := do(mine, "PUT", Prefix+"/forms/acme/contact/version", accessForm); status != http.StatusCreated {
 		t.Fatalf("push: %d %s", status, body)
 	}
 	if status, body := do(mine, "POST", Prefix+"/forms/acme/contact/versions/1/publish", ""); status != http.StatusOK {
@@ -135,19 +135,19 @@ func TestTokensActOnTheirWorkspace(t *testing.T) {
 	}
 
 	// A site no workspace holds is created in the pushing token's.
-	if status, body := do(theirs[accounts.ScopeSubmissionsRead], "PUT", Prefix+"/forms/theirs/signup/draft", accessForm); status != http.StatusForbidden {
+	if status, body := do(theirs[accounts.ScopeSubmissionsRead], "PUT", Prefix+"/forms/theirs/signup/version", accessForm); status != http.StatusForbidden {
 		t.Errorf("push with a submissions:read token: %d %s, want 403", status, body)
 	}
 	if _, err := db.SiteWorkspace(ctx, "theirs"); !errors.Is(err, hub.ErrNotFound) {
 		t.Errorf("a refused push claimed the site: %v", err)
 	}
-	if status, body := do(theirs[accounts.ScopeForms], "PUT", Prefix+"/forms/theirs/signup/draft", `{"fields":"nope"}`); status != http.StatusUnprocessableEntity {
+	if status, body := do(theirs[accounts.ScopeForms], "PUT", Prefix+"/forms/theirs/signup/version", `{"fields":"nope"}`); status != http.StatusUnprocessableEntity {
 		t.Errorf("an invalid push to a new site: %d %s, want 422", status, body)
 	}
 	if _, err := db.SiteWorkspace(ctx, "theirs"); !errors.Is(err, hub.ErrNotFound) {
 		t.Errorf("an invalid push claimed the site: %v", err)
 	}
-	if status, body := do(theirs[accounts.ScopeForms], "PUT", Prefix+"/forms/theirs/signup/draft", accessForm); status != http.StatusCreated {
+	if status, body := do(theirs[accounts.ScopeForms], "PUT", Prefix+"/forms/theirs/signup/version", accessForm); status != http.StatusCreated {
 		t.Fatalf("push to a new site: %d %s", status, body)
 	}
 	if owner, err := db.SiteWorkspace(ctx, "theirs"); err != nil || owner != "other" {

@@ -12,8 +12,9 @@
 // With a FormStore, it also manages the forms kept in the hub's database:
 //
 //	GET  /v1/admin/forms                                   the workspace's forms in the database and in the directory
-//	GET  /v1/admin/forms/{site}/{slug}                     a form: live and draft files, versions
-//	PUT  /v1/admin/forms/{site}/{slug}/draft               save a form file as a new draft version
+//	GET  /v1/admin/forms/{site}/{slug}                     a form: the live file and the newest when not live ("draft"), versions
+//	PUT  /v1/admin/forms/{site}/{slug}/version             save a form file as a new version, not yet live
+//	PUT  /v1/admin/forms/{site}/{slug}/draft               the same, the route's first name
 //	GET  /v1/admin/forms/{site}/{slug}/versions            its versions, newest first
 //	GET  /v1/admin/forms/{site}/{slug}/versions/{v}        a version's file as saved ({v}: N, live, latest)
 //	POST /v1/admin/forms/{site}/{slug}/versions/{v}/publish make a version live (an earlier one: a rollback)

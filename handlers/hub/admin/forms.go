@@ -46,7 +46,9 @@ const maxFormBody = 1<<20 + 1
 func (a *API) registerForms(g *echo.Group) {
 	g.GET("/forms", a.listForms)
 	g.GET("/forms/:site/:slug", a.getForm)
-	g.PUT("/forms/:site/:slug/draft", a.putDraft)
+	g.PUT("/forms/:site/:slug/version", a.putVersion)
+	// The route's first name, kept for the clients that use it.
+	g.PUT("/forms/:site/:slug/draft", a.putVersion)
 	g.GET("/forms/:site/:slug/versions", a.listVersions)
 	g.GET("/forms/:site/:slug/versions/:version", a.getVersion)
 	g.POST("/forms/:site/:slug/versions/:version/publish", a.publish)
@@ -98,13 +100,16 @@ func (a *API) listForms(c echo.Context) error {
 
 // FormDetail is the answer of GET /v1/admin/forms/{site}/{slug}: the
 // form, its live version's file, its newest version's file when that is
-// newer (the draft), and its versions, newest first.
+// newer and not published, and its versions, newest first.
 type FormDetail struct {
-	OK       bool                 `json:"ok"`
-	Form     formsource.Record    `json:"form"`
-	Live     jsonBody             `json:"live"`
-	Draft    jsonBody             `json:"draft"`
-	Versions []formsource.Version `json:"versions"`
+	OK   bool              `json:"ok"`
+	Form formsource.Record `json:"form"`
+	Live jsonBody          `json:"live"`
+	// Unpublished is the newest version's file when it is not live. Its
+	// member keeps the name "draft" it was first given, for the clients
+	// that read it.
+	Unpublished jsonBody             `json:"draft"`
+	Versions    []formsource.Version `json:"versions"`
 }
 
 // jsonBody is a stored form file, written into an answer as it is, or
@@ -137,7 +142,7 @@ func (a *API) getForm(c echo.Context) error {
 		return a.formError(c, site, slug, err)
 	}
 	if rec.LastVersion != rec.LiveVersion {
-		if out.Draft, err = body(rec.LastVersion); err != nil {
+		if out.Unpublished, err = body(rec.LastVersion); err != nil {
 			return a.formError(c, site, slug, err)
 		}
 	}
@@ -210,7 +215,7 @@ func (a *API) versionParam(ctx context.Context, c echo.Context) (int64, error) {
 	return rec.LiveVersion, nil
 }
 
-// Saved is the answer of a saved draft and of a publish.
+// Saved is the answer of a saved version and of a publish.
 type Saved struct {
 	OK      bool   `json:"ok"`
 	Site    string `json:"site"`
@@ -248,9 +253,10 @@ func invalid(message string, err error) Invalid {
 	return out
 }
 
-// putDraft saves the body, a form file, as the form's newest version
-// once it validates exactly as a file of the forms directory must.
-func (a *API) putDraft(c echo.Context) error {
+// putVersion saves the body, a form file, as the form's newest version,
+// not yet live, once it validates exactly as a file of the forms
+// directory must.
+func (a *API) putVersion(c echo.Context) error {
 	r := c.Request()
 	site, slug := c.Param("site"), c.Param("slug")
 	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != echo.MIMEApplicationJSON {

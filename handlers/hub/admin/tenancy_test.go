@@ -130,6 +130,7 @@ func TestServicesKeepWorkspacesApart(t *testing.T) {
 		// narrow is a token of acme whose scope does not allow it.
 		narrow string
 	}{
+		{http.MethodPut, "/forms/acme/contact/version", form, reader},
 		{http.MethodPut, "/forms/acme/contact/draft", form, reader},
 		{http.MethodPost, "/forms/acme/contact/versions/2/publish", "", reader},
 		{http.MethodDelete, "/forms/acme/contact/submissions/" + anna.ID, "", forms},

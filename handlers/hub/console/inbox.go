@@ -48,7 +48,7 @@ func (con *Console) form(c echo.Context) (*hub.Form, error) {
 	ctx, site, slug := c.Request().Context(), c.Param("site"), c.Param("slug")
 	f, err := con.cfg.Inbox.Form(ctx, site, slug)
 	if errors.Is(err, hub.ErrNotFound) && con.cfg.Store != nil {
-		f, err = con.draftForm(ctx, site, slug)
+		f, err = con.newestForm(ctx, site, slug)
 	}
 	if errors.Is(err, hub.ErrNotFound) {
 		return nil, noSuchForm
@@ -56,9 +56,9 @@ func (con *Console) form(c echo.Context) (*hub.Form, error) {
 	return f, err
 }
 
-// draftForm returns the newest version of a database form, with an empty
+// newestForm returns the newest version of a database form, with an empty
 // schema when it does not validate.
-func (con *Console) draftForm(ctx context.Context, site, slug string) (*hub.Form, error) {
+func (con *Console) newestForm(ctx context.Context, site, slug string) (*hub.Form, error) {
 	rec, err := con.cfg.Store.FormRecord(ctx, site, slug)
 	if err != nil {
 		return nil, err
