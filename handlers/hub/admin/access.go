@@ -40,7 +40,10 @@ type access struct {
 
 // routeAccess holds, for each route, what it needs. A route missing here is
 // refused to every token (see authorize): a route added later is closed
-// until it is given its need.
+// until it is given its need. What changes owners' data goes through the
+// services of package manage, which check the workspace and the scope
+// again: the table answers early, the services keep one workspace from
+// another.
 var routeAccess = map[string]access{
 	"GET " + Prefix + "/whoami":                                       {scope: anyScope},
 	"GET " + Prefix + "/audit":                                        {scope: accounts.ScopeAll},

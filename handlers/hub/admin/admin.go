@@ -69,8 +69,9 @@ type Tokens interface {
 // Config configures an API. Tokens, Sites and Audit are required.
 type Config struct {
 	Tokens Tokens
-	// Audit keeps the audit log: saved and published forms, deleted and
-	// exported submissions, each with the token's name.
+	// Audit is the audit log the token's workspace reads, where the
+	// services record saved and published forms, deleted and exported
+	// submissions, each with the token's name.
 	Audit Auditor
 	// Sites tells which workspace owns each site: a token acts on its
 	// workspace's sites alone.

@@ -62,7 +62,10 @@ const signedIn accounts.Role = ""
 // routeRoles holds the role each route needs, in the workspace that owns
 // the route's site, or else in the user's current workspace. A route
 // missing here is refused to everyone (see authorize): a route added later
-// is closed until it is given its role.
+// is closed until it is given its role. What changes owners' data goes
+// through the services of package manage, which check the workspace and
+// the role again: the table answers early, the services keep one
+// workspace from another.
 var routeRoles = map[string]accounts.Role{
 	"POST " + Path + "/sign-out":         signedIn,
 	"GET " + Path:                        signedIn,

@@ -103,8 +103,9 @@ const (
 // Limiter are required.
 type Config struct {
 	Users Users
-	// Audit keeps the audit log: sign-ins, saved and published forms,
-	// deleted and exported submissions.
+	// Audit keeps the audit log, which the audit page reads: the console
+	// records sign-ins, and the services of package manage the changes
+	// they make.
 	Audit Auditor
 	// Tokens, when set, lets a workspace's admins make and revoke its API
 	// tokens.
