@@ -71,7 +71,7 @@ func TestOversizedRequestAnswered413BeforeContinue(t *testing.T) {
 		{"events", "POST /v1/acme/contact/events", json, "", 64 << 10, refusal},
 		{"drafts", "POST /v1/acme/trip/drafts", json, "", protocol.DefaultMaxBodyBytes, refusal},
 		{"drafts/resume", "POST /v1/acme/trip/drafts/resume", json, "", 1 << 10, refusal},
-		{"admin API push", "PUT /v1/admin/forms/shop/contact/draft", json, bearer, 1<<20 + 1, refusal},
+		{"admin API push", "PUT /v1/admin/forms/shop/contact/version", json, bearer, 1<<20 + 1, refusal},
 		{"admin API erasure", "POST /v1/admin/people/erase", json, bearer, 4096, refusal},
 		{"upload", "PUT " + put.RequestURI(), "application/pdf", "", 100, refusal},
 		{"console", "POST /console/sign-in", form, "", 3 << 20, "larger than the console accepts"},

@@ -98,7 +98,7 @@ func TestBrowserConsoleForms(t *testing.T) {
 	do(chromedp.Click(chromedp.CSS(`a[href="/console/sites"]`)), chromedp.WaitVisible(chromedp.CSS("#in-site")))
 	checkAxe(t, tab, axe, "the sites page")
 
-	// Create the form: a draft with its title alone.
+	// Create the form: an unpublished version with its title alone.
 	do(chromedp.SendKeys(chromedp.CSS("#in-site"), "shop"), chromedp.SendKeys(chromedp.CSS("#in-slug"), "order"),
 		chromedp.SendKeys(chromedp.CSS("#in-title"), "Order"),
 		chromedp.Click(chromedp.CSS(`form[action="/console/sites"] button`)), chromedp.WaitVisible(chromedp.CSS("#new-name")))
@@ -116,8 +116,8 @@ func TestBrowserConsoleForms(t *testing.T) {
 	waitText("#preview", "Ihr Name")
 	checkAxe(t, tab, axe, "the form page with its preview")
 
-	do(chromedp.Click(chromedp.CSS(`#editor button[type="submit"]`)), chromedp.WaitVisible(chromedp.CSS(`tr[data-version="2"][data-state="draft"]`)))
-	waitText("#notice", "Saved as draft version 2")
+	do(chromedp.Click(chromedp.CSS(`#editor button[type="submit"]`)), chromedp.WaitVisible(chromedp.CSS(`tr[data-version="2"][data-state="unpublished"]`)))
+	waitText("#notice", "Saved as version 2")
 	shot("console-form")
 	do(chromedp.Click(chromedp.CSS(`tr[data-version="2"] button`)), chromedp.WaitVisible(chromedp.CSS(`tr[data-version="2"][data-state="live"]`)))
 	waitText("#notice", "Version 2 is live")
@@ -141,8 +141,8 @@ func TestBrowserConsoleForms(t *testing.T) {
 	do(chromedp.Navigate(base+"/console/forms/shop/order?view=json"), chromedp.WaitVisible(chromedp.CSS("#body")))
 	edit(strings.Replace(builtForm, "Your name", "Full name", 1))
 	waitText("#preview", "Full name")
-	do(chromedp.Click(chromedp.CSS(`#editor button[type="submit"]`)), chromedp.WaitVisible(chromedp.CSS(`tr[data-version="3"][data-state="draft"]`)))
-	waitText("#notice", "Saved as draft version 3")
+	do(chromedp.Click(chromedp.CSS(`#editor button[type="submit"]`)), chromedp.WaitVisible(chromedp.CSS(`tr[data-version="3"][data-state="unpublished"]`)))
+	waitText("#notice", "Saved as version 3")
 	do(chromedp.Click(chromedp.CSS(`tr[data-version="3"] button`)), chromedp.WaitVisible(chromedp.CSS(`tr[data-version="3"][data-state="live"]`)))
 	waitText("#notice", "Version 3 is live")
 	eval(`document.querySelector('#versions-heading').scrollIntoView(); 'ok'`)
@@ -162,7 +162,7 @@ func TestBrowserConsoleForms(t *testing.T) {
 	demoShows("Your name")
 
 	// The structured builder: a field added, then translated, each a new
-	// draft that htmx swaps into the page.
+	// version that htmx swaps into the page.
 	do(chromedp.Navigate(base+"/console/forms/shop/order"), chromedp.Click(chromedp.CSS(".builder-add > summary")),
 		chromedp.WaitVisible(chromedp.CSS("#new-name")),
 		chromedp.SetValue(chromedp.CSS("#new-type"), "tel"),
@@ -170,14 +170,14 @@ func TestBrowserConsoleForms(t *testing.T) {
 		chromedp.SetValue(chromedp.CSS("#new-step"), "how"),
 		chromedp.Click(chromedp.CSS(`form[action="/console/forms/shop/order/fields"] button[type="submit"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`tr[data-version="4"]`)))
-	waitText("#notice", "Saved as draft version 4")
+	waitText("#notice", "Saved as version 4")
 	checkAxe(t, tab, axe, "the form page with the builder")
 	do(chromedp.Click(chromedp.CSS(`.builder-views a[href$="view=translations"]`)), chromedp.WaitVisible(chromedp.CSS(`table[data-locale="de"]`)))
 	checkAxe(t, tab, axe, "the form's translations")
 	do(chromedp.SendKeys(chromedp.CSS(`table[data-locale="de"] input[name='fields["phone"].label']`), "Telefon"),
 		chromedp.Click(chromedp.CSS(`form[action="/console/forms/shop/order/translations/de"] button[type="submit"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`tr[data-version="5"]`)))
-	waitText("#notice", "Saved as draft version 5")
+	waitText("#notice", "Saved as version 5")
 	do(chromedp.Navigate(base+"/console/forms/shop/order"), chromedp.WaitVisible(chromedp.CSS("#field-0 summary")),
 		chromedp.Click(chromedp.CSS(`#preview label[for="hubform-shop-order-name"]`)))
 	browsertest.WaitFor(t, tab, 10*time.Second, `document.querySelector('#field-0').open`)
@@ -348,7 +348,7 @@ func TestBrowserBuilder(t *testing.T) {
 	}
 	eval(`document.querySelector('#set-maxsize').value = '2 MB'; 'ok'`)
 	do(chromedp.Click(chromedp.CSS(`.builder-save button`)))
-	settled(`document.querySelector('#notice').textContent.includes('Saved as draft version 7')`)
+	settled(`document.querySelector('#notice').textContent.includes('Saved as version 7')`)
 	if got := eval(`document.querySelector('#set-maxsize').value + ' ' + location.pathname`); got != "2 MB /console/forms/shop/order/settings" {
 		t.Errorf("after saving 2 MB: %s", got)
 	}

@@ -443,7 +443,7 @@ func (q *qualityHub) withoutJavaScript(t *testing.T, con *consoleTab, axe string
 		}
 	}
 
-	// Add a field on the Build tab, then publish the draft it made.
+	// Add a field on the Build tab, then publish the version it made.
 	open(q.form, "#builder")
 	click(`details.builder-add > summary`)
 	con.do(chromedp.SetValue(chromedp.CSS("#new-type"), "text"),
@@ -452,8 +452,8 @@ func (q *qualityHub) withoutJavaScript(t *testing.T, con *consoleTab, axe string
 	click(`details.builder-add button[type="submit"]`)
 	waitFor("the new field", `document.querySelector('[data-field="company"]')`)
 	open(q.form, "#versions")
-	click(`#versions tr[data-state="draft"] button[type="submit"]`)
-	waitFor("the draft published", `document.querySelector('#versions tr[data-state="live"]')?.dataset.version === '2'`)
+	click(`#versions tr[data-state="unpublished"] button[type="submit"]`)
+	waitFor("the new version published", `document.querySelector('#versions tr[data-state="live"]')?.dataset.version === '2'`)
 
 	// Save the settings.
 	open(q.form+"/settings", "#workspace")

@@ -71,7 +71,7 @@ func claimDirectorySite(t *testing.T, dbURL string) {
 	}
 	refused := func(site string) {
 		t.Helper()
-		status, body := apiCall(t, srv.URL, attacker, http.MethodPut, "/v1/admin/forms/"+site+"/extra/draft", orderForm)
+		status, body := apiCall(t, srv.URL, attacker, http.MethodPut, "/v1/admin/forms/"+site+"/extra/version", orderForm)
 		if status != http.StatusConflict || !strings.Contains(body, "forms directory") {
 			t.Errorf("another workspace's push to %s/extra: %d %s, want 409 saying the site is the forms directory's", site, status, body)
 		}

@@ -27,7 +27,7 @@ acts on its workspace's sites alone).
 
 push saves FILE.json, a form file as in a forms directory (the schema plus an
 optional member "hub" of server-only settings), as the form's newest version,
-a draft, creating the form on its first push. The hub validates it as it
+not yet live, creating the form on its first push. The hub validates it as it
 validates a forms directory, and refuses it with every problem listed. With
 --publish the new version is made live at once: every hub on the database
 serves it from its next request, without a restart.
@@ -118,7 +118,7 @@ func runForms(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	var saved struct {
 		Version int64 `json:"version"`
 	}
-	if _, err := c.do(ctx, http.MethodPut, "/draft", file, &saved); err != nil {
+	if _, err := c.do(ctx, http.MethodPut, "/version", file, &saved); err != nil {
 		return fail(1, "push %s to %s/%s: %v", args[1], *site, *form, err)
 	}
 	fmt.Fprintf(stdout, "%s/%s: saved version %d\n", *site, *form, saved.Version)

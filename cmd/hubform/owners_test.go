@@ -94,7 +94,7 @@ func TestOwnerRoutesClosed(t *testing.T) {
 		"GET /console/forms/:site/:slug/submissions", "GET /console/forms/:site/:slug/submissions/:id/files/:n",
 		"POST /console/forms/:site/:slug/submissions/delete", "POST /console/forms/:site/:slug/submissions/spam",
 		"GET /console/forms/:site/:slug/export/:format", "GET /metrics", "GET /console/forms/:site/:slug/deliveries", "POST /console/forms/:site/:slug/deliveries/:id/retry",
-		"PUT /v1/admin/forms/:site/:slug/draft", "POST /v1/admin/forms/:site/:slug/versions/:version/publish",
+		"PUT /v1/admin/forms/:site/:slug/version", "PUT /v1/admin/forms/:site/:slug/draft", "POST /v1/admin/forms/:site/:slug/versions/:version/publish",
 		"POST /console/forms/:site/:slug/fields/:n/move", "POST /console/forms/:site/:slug/translations/:locale",
 		"GET /console/forms/:site/:slug/settings", "POST /console/forms/:site/:slug/settings"} {
 		if !slices.Contains(checked, want) {

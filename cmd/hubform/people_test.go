@@ -17,8 +17,8 @@ import (
 	"github.com/hubform/hubform/handlers/hub/admin"
 	"github.com/hubform/hubform/handlers/hub/delivery"
 	"github.com/hubform/hubform/handlers/hub/hubserver"
-	"github.com/hubform/hubform/handlers/hub/people"
 	"github.com/hubform/hubform/handlers/hub/postgres/pgtest"
+	"github.com/hubform/hubform/handlers/hub/privacy"
 	"github.com/hubform/hubform/handlers/hub/s3blob"
 	"github.com/hubform/hubform/handlers/hub/testkit"
 )
@@ -221,7 +221,7 @@ func sortedIDs(ids ...string) []string {
 type personExport struct {
 	Email       string
 	Workspace   string
-	Submissions []people.Submission
+	Submissions []privacy.Submission
 }
 
 // TestPeopleAPI asks a hub process's admin API for Anna's data and then
@@ -297,7 +297,7 @@ func testPeopleAPI(t *testing.T, dbURL, blobURL string) {
 	if status != http.StatusOK || json.Unmarshal([]byte(body), &erased) != nil {
 		t.Fatalf("erase: %d %s", status, body)
 	}
-	if want := (admin.Erased{OK: true, Erased: people.Erased{Submissions: 2, Files: 1, Deliveries: 2}}); erased != want {
+	if want := (admin.Erased{OK: true, Erased: privacy.Erased{Submissions: 2, Files: 1, Deliveries: 2}}); erased != want {
 		t.Errorf("erase answered %+v, want %+v", erased, want)
 	}
 	if ids := h.ids(t); !slices.Equal(ids, []string{h.bob}) {
@@ -323,7 +323,7 @@ func testPeopleAPI(t *testing.T, dbURL, blobURL string) {
 	}
 	found := slices.ContainsFunc(log.Events, func(e accounts.Event) bool {
 		return e.Action == "submissions deleted" && e.Target == "a***@example.com" && e.Actor == "token ci" &&
-			e.Detail == (people.Erased{Submissions: 2, Files: 1, Deliveries: 2}).Detail()
+			e.Detail == (privacy.Erased{Submissions: 2, Files: 1, Deliveries: 2}).Detail()
 	})
 	if !found {
 		t.Errorf("no audit event of the erasure with its counts: %s", body)
@@ -403,7 +403,7 @@ func testSubmissionsPerson(t *testing.T, dbURL, blobURL string) {
 		t.Fatalf("audit log: %v, %v", events, err)
 	}
 	if e, want := events[0], (accounts.Event{Workspace: "default", Actor: accounts.Operator, Action: accounts.ActionSubmissionsDeleted,
-		Target: "a***@example.com", Detail: (people.Erased{Submissions: 2, Files: 1, Deliveries: 2}).Detail()}); e.Workspace != want.Workspace ||
+		Target: "a***@example.com", Detail: (privacy.Erased{Submissions: 2, Files: 1, Deliveries: 2}).Detail()}); e.Workspace != want.Workspace ||
 		e.Actor != want.Actor || e.Action != want.Action || e.Target != want.Target || e.Detail != want.Detail || e.Client != "" {
 		t.Errorf("newest audit event %+v, want %+v", e, want)
 	}
@@ -411,7 +411,7 @@ func testSubmissionsPerson(t *testing.T, dbURL, blobURL string) {
 		t.Fatalf("audit log %+v, want the export before the erasure", events)
 	}
 	if e := events[1]; e.Action != accounts.ActionSubmissionsExport || e.Actor != accounts.Operator ||
-		e.Target != "a***@example.com" || e.Detail != people.ExportDetail {
+		e.Target != "a***@example.com" || e.Detail != privacy.ExportDetail {
 		t.Errorf("audit event before the erasure %+v, want the export", e)
 	}
 	others, err := db.Events(context.Background(), "other", "", 50)

@@ -58,7 +58,7 @@ func redirectURLRefusesJavaScript(t *testing.T, dbURL string) {
 	}
 	push := func(redirect string) (int, string) {
 		t.Helper()
-		return apiCall(t, base, token, http.MethodPut, "/v1/admin/forms/shop/thanks/draft", strings.Replace(redirectForm, "REDIRECT", redirect, 1))
+		return apiCall(t, base, token, http.MethodPut, "/v1/admin/forms/shop/thanks/version", strings.Replace(redirectForm, "REDIRECT", redirect, 1))
 	}
 	bad := []string{"javascript:alert(1)", "JavaScript:alert(1)", " javascript:alert(1)", "java\\tscript:alert(1)",
 		"data:text/html,<script>alert(1)</script>", "//evil.example/thanks", "/\\\\evil.example/thanks", "thanks", "ftp://example.com/x"}

@@ -248,7 +248,7 @@ func editorSaveKeepsHiddenSecrets(t *testing.T, dbURL string) {
 	}
 	m = textarea.FindStringSubmatch(editor.get(base + "?view=json"))
 	pushed := strings.Replace(html.UnescapeString(m[1]), `"title": "Order again"`, `"title": "Order pushed"`, 1)
-	if status, body := apiCall(t, srv.URL, token, http.MethodPut, "/v1/admin/forms/shop/order/draft", pushed); status != http.StatusCreated {
+	if status, body := apiCall(t, srv.URL, token, http.MethodPut, "/v1/admin/forms/shop/order/version", pushed); status != http.StatusCreated {
 		t.Fatalf("pushing the hidden file: %d %s", status, body)
 	}
 	if file := newest(); !strings.Contains(file, "Order pushed") || !strings.Contains(file, signingKey) || !strings.Contains(file, hookToken) || !strings.Contains(file, "0x4AAAAAAANewCaptchaKey") {

@@ -20,7 +20,8 @@ import (
 	"github.com/hubform/hubform/handlers/hub/export"
 	"github.com/hubform/hubform/handlers/hub/hubserver"
 	"github.com/hubform/hubform/handlers/hub/localblob"
-	"github.com/hubform/hubform/handlers/hub/people"
+	"github.com/hubform/hubform/handlers/hub/manage"
+	"github.com/hubform/hubform/handlers/hub/privacy"
 	"github.com/hubform/hubform/handlers/hub/sqldb"
 )
 
@@ -182,7 +183,7 @@ func runPerson(ctx context.Context, verb string, f personFlags, stdout, stderr i
 		return fail(2, "%s of a person's data takes --workspace NAME and --email ADDRESS", verb)
 	case !accounts.ValidWorkspaceName(f.workspace):
 		return fail(2, "--workspace %q: a workspace's name is 1 to 64 letters, digits, '.', '_' or '-'", f.workspace)
-	case !people.ValidAddress(f.email):
+	case !privacy.ValidAddress(f.email):
 		return fail(2, "--email %q: want one e-mail address, such as jo@example.com", f.email)
 	}
 	if _, err := os.Stat(filepath.Join(f.data, "hub.db")); f.db == "" && err != nil {
@@ -203,10 +204,16 @@ func runPerson(ctx context.Context, verb string, f personFlags, stdout, stderr i
 		logger.Error("reading the workspace", slog.Any("error", err))
 		return fail(1, "the database could not be read: see the log above")
 	}
-	p := &people.People{Store: db.DB, Logger: logger}
+	p := &privacy.People{Store: db.DB, Logger: logger}
+	// The operator's changes are recorded as the console's and the admin
+	// API's are. The log says no more than a failure to record them: what
+	// was done, the command prints.
+	quiet := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	data := manage.NewPrivacy(manage.Config{Sites: db, Audit: db, Logger: quiet}, p)
+	operator := manage.Operator(f.workspace)
 	if verb == "export" {
 		out := bufio.NewWriter(stdout)
-		if err := p.Export(ctx, f.workspace, f.email, out); err != nil {
+		if err := data.Export(ctx, operator, f.email, out); err != nil {
 			out.Flush()
 			logger.Error("exporting a person's data", slog.Any("error", err))
 			return fail(1, "the export stopped short: see the log above")
@@ -214,8 +221,6 @@ func runPerson(ctx context.Context, verb string, f personFlags, stdout, stderr i
 		if err := out.Flush(); err != nil {
 			return fail(1, "%v", err)
 		}
-		audit(ctx, db, stderr, accounts.Event{Workspace: f.workspace, Action: accounts.ActionSubmissionsExport,
-			Target: people.Mask(f.email), Detail: people.ExportDetail})
 		return 0
 	}
 
@@ -237,16 +242,12 @@ func runPerson(ctx context.Context, verb string, f personFlags, stdout, stderr i
 	}
 	defer q.Close()
 	p.Files, p.Deliveries = files, q
-	e, err := p.Erase(ctx, f.workspace, f.email)
-	if e.Submissions > 0 || e.Drafts > 0 || err == nil {
-		audit(ctx, db, stderr, accounts.Event{Workspace: f.workspace, Action: accounts.ActionSubmissionsDeleted,
-			Target: people.Mask(f.email), Detail: e.Detail()})
-	}
+	e, err := data.Erase(ctx, operator, f.email)
 	if err != nil {
 		logger.Error("erasing a person's data", slog.Any("error", err))
 		return fail(1, "the erasure stopped after %s: see the log above, and run it again", plural(e.Submissions, "submission"))
 	}
 	fmt.Fprintf(stdout, "erased %s, %s, %s and %s of %s\n", plural(e.Submissions, "submission"), plural(e.Files, "file"),
-		plurals(e.Deliveries, "pending delivery", "pending deliveries"), plural(e.Drafts, "draft"), people.Mask(f.email))
+		plurals(e.Deliveries, "pending delivery", "pending deliveries"), plural(e.Drafts, "draft"), privacy.Mask(f.email))
 	return 0
 }

@@ -26,8 +26,12 @@
 //     users, workspaces and roles, tokens and scopes, the audit log.
 //   - inbox reads and manages a form's submissions for both; quota admits
 //     submissions within their workspace's quota.
-//   - people answers data-protection requests: one person's submissions
+//   - privacy answers data-protection requests: one person's submissions
 //     and drafts, found by their e-mail address, exported or erased.
+//   - manage is what owners change (form versions, submissions, a
+//     person's data ...): services that take who acts, refuse what is not
+//     theirs and write the audit log; console, admin and the command line
+//     call them.
 //   - funnel counts where a form's visitors go: views, starts, steps.
 //   - hosted serves each form's own page, /f/{site}/{slug}, rendered and
 //     posted through package handlers as an app would, calling the hub in

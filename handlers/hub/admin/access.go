@@ -12,6 +12,7 @@ import (
 
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/accounts"
+	"github.com/hubform/hubform/handlers/hub/manage"
 )
 
 // Sites says which workspace owns a site, as sqldb.DB does.
@@ -39,12 +40,16 @@ type access struct {
 
 // routeAccess holds, for each route, what it needs. A route missing here is
 // refused to every token (see authorize): a route added later is closed
-// until it is given its need.
+// until it is given its need. What changes owners' data goes through the
+// services of package manage, which check the workspace and the scope
+// again: the table answers early, the services keep one workspace from
+// another.
 var routeAccess = map[string]access{
 	"GET " + Prefix + "/whoami":                                       {scope: anyScope},
 	"GET " + Prefix + "/audit":                                        {scope: accounts.ScopeAll},
 	"GET " + Prefix + "/forms":                                        {scope: accounts.ScopeForms},
 	"GET " + Prefix + "/forms/:site/:slug":                            {scope: accounts.ScopeForms},
+	"PUT " + Prefix + "/forms/:site/:slug/version":                    {scope: accounts.ScopeForms, claim: true},
 	"PUT " + Prefix + "/forms/:site/:slug/draft":                      {scope: accounts.ScopeForms, claim: true},
 	"GET " + Prefix + "/forms/:site/:slug/versions":                   {scope: accounts.ScopeForms},
 	"GET " + Prefix + "/forms/:site/:slug/versions/:version":          {scope: accounts.ScopeForms},
@@ -107,6 +112,21 @@ func (a *API) authorize(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		return next(c)
 	}
+}
+
+// actorOf returns who acts in the request, for the services of package
+// manage, which check the token again: authorize answers early, the
+// services keep one workspace from another.
+func actorOf(c echo.Context) manage.Actor { return manage.Token(TokenOf(c), c.RealIP()) }
+
+// changeError is the answer to err, which a change returned: a missing
+// form or version, or a site not the token's, as formError answers it; a
+// refusal or a failure as the service said it.
+func (a *API) changeError(c echo.Context, site, slug string, err error) error {
+	if errors.Is(err, hub.ErrNotFound) {
+		return a.formError(c, site, slug, err)
+	}
+	return err
 }
 
 // unclaimedKey marks, in a request's context, a site that no workspace

@@ -19,7 +19,8 @@ import (
 	"github.com/hubform/hubform/handlers/hub/accounts"
 	"github.com/hubform/hubform/handlers/hub/formsource"
 	"github.com/hubform/hubform/handlers/hub/inbox"
-	"github.com/hubform/hubform/handlers/hub/people"
+	"github.com/hubform/hubform/handlers/hub/manage"
+	"github.com/hubform/hubform/handlers/hub/privacy"
 	"github.com/hubform/hubform/handlers/hub/sqlite"
 )
 
@@ -58,8 +59,11 @@ func TestTokensActOnTheirWorkspace(t *testing.T) {
 	metrics := token("prometheus", "", accounts.ScopeMetrics)
 
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	api, err := New(Config{Tokens: db, Sites: db, Audit: db, Forms: db, People: &people.People{Store: db}, Logger: logger,
-		Inbox: &inbox.Inbox{Forms: formsource.NewStored(db, logger), Store: db, Logger: logger}, Funnel: db})
+	mc := manage.Config{Sites: db, Audit: db, Logger: logger}
+	in := &inbox.Inbox{Forms: formsource.NewStored(db, logger), Store: db, Logger: logger}
+	api, err := New(Config{Tokens: db, Sites: db, Audit: db, Forms: db, FormChanges: manage.NewForms(mc, db),
+		Privacy: manage.NewPrivacy(mc, &privacy.People{Store: db}), Logger: logger,
+		Inbox: in, SubmissionChanges: manage.NewSubmissions(mc, in, db, nil), Funnel: db})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +86,7 @@ func TestTokensActOnTheirWorkspace(t *testing.T) {
 	}
 
 	// The default workspace's form, published.
-	if status, body := do(mine, "PUT", Prefix+"/forms/acme/contact/draft", accessForm); status != http.StatusCreated {
+	if status, body := do(mine, "PUT", Prefix+"/forms/acme/contact/version", accessForm); status != http.StatusCreated {
 		t.Fatalf("push: %d %s", status, body)
 	}
 	if status, body := do(mine, "POST", Prefix+"/forms/acme/contact/versions/1/publish", ""); status != http.StatusOK {
@@ -131,19 +135,19 @@ func TestTokensActOnTheirWorkspace(t *testing.T) {
 	}
 
 	// A site no workspace holds is created in the pushing token's.
-	if status, body := do(theirs[accounts.ScopeSubmissionsRead], "PUT", Prefix+"/forms/theirs/signup/draft", accessForm); status != http.StatusForbidden {
+	if status, body := do(theirs[accounts.ScopeSubmissionsRead], "PUT", Prefix+"/forms/theirs/signup/version", accessForm); status != http.StatusForbidden {
 		t.Errorf("push with a submissions:read token: %d %s, want 403", status, body)
 	}
 	if _, err := db.SiteWorkspace(ctx, "theirs"); !errors.Is(err, hub.ErrNotFound) {
 		t.Errorf("a refused push claimed the site: %v", err)
 	}
-	if status, body := do(theirs[accounts.ScopeForms], "PUT", Prefix+"/forms/theirs/signup/draft", `{"fields":"nope"}`); status != http.StatusUnprocessableEntity {
+	if status, body := do(theirs[accounts.ScopeForms], "PUT", Prefix+"/forms/theirs/signup/version", `{"fields":"nope"}`); status != http.StatusUnprocessableEntity {
 		t.Errorf("an invalid push to a new site: %d %s, want 422", status, body)
 	}
 	if _, err := db.SiteWorkspace(ctx, "theirs"); !errors.Is(err, hub.ErrNotFound) {
 		t.Errorf("an invalid push claimed the site: %v", err)
 	}
-	if status, body := do(theirs[accounts.ScopeForms], "PUT", Prefix+"/forms/theirs/signup/draft", accessForm); status != http.StatusCreated {
+	if status, body := do(theirs[accounts.ScopeForms], "PUT", Prefix+"/forms/theirs/signup/version", accessForm); status != http.StatusCreated {
 		t.Fatalf("push to a new site: %d %s", status, body)
 	}
 	if owner, err := db.SiteWorkspace(ctx, "theirs"); err != nil || owner != "other" {

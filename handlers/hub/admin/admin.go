@@ -12,8 +12,9 @@
 // With a FormStore, it also manages the forms kept in the hub's database:
 //
 //	GET  /v1/admin/forms                                   the workspace's forms in the database and in the directory
-//	GET  /v1/admin/forms/{site}/{slug}                     a form: live and draft files, versions
-//	PUT  /v1/admin/forms/{site}/{slug}/draft               save a form file as a new draft version
+//	GET  /v1/admin/forms/{site}/{slug}                     a form: the live file and the newest when not live ("draft"), versions
+//	PUT  /v1/admin/forms/{site}/{slug}/version             save a form file as a new version, not yet live
+//	PUT  /v1/admin/forms/{site}/{slug}/draft               the same, the route's first name
 //	GET  /v1/admin/forms/{site}/{slug}/versions            its versions, newest first
 //	GET  /v1/admin/forms/{site}/{slug}/versions/{v}        a version's file as saved ({v}: N, live, latest)
 //	POST /v1/admin/forms/{site}/{slug}/versions/{v}/publish make a version live (an earlier one: a rollback)
@@ -31,7 +32,7 @@
 //	GET    /v1/admin/forms/{site}/{slug}/export/{format}          every submission selected, as csv or json
 //	GET    /v1/admin/forms/{site}/{slug}/stats                    its funnel from and to two dates in UTC (from, to), with a Funnel
 //
-// With People, it answers the requests of a person about their data, in
+// With Privacy, it answers the requests of a person about their data, in
 // every form of the token's workspace, for a token of scope all:
 //
 //	GET  /v1/admin/people?email=ADDR   the submissions that hold the address, as JSON
@@ -54,7 +55,7 @@ import (
 	"github.com/hubform/hubform/handlers/hub/accounts"
 	"github.com/hubform/hubform/handlers/hub/hubhttp"
 	"github.com/hubform/hubform/handlers/hub/inbox"
-	"github.com/hubform/hubform/handlers/hub/people"
+	"github.com/hubform/hubform/handlers/hub/manage"
 )
 
 // Prefix is where the admin API is served, below the protocol's version,
@@ -71,26 +72,32 @@ type Tokens interface {
 // Config configures an API. Tokens, Sites and Audit are required.
 type Config struct {
 	Tokens Tokens
-	// Audit keeps the audit log: saved and published forms, deleted and
-	// exported submissions, each with the token's name.
+	// Audit is the audit log the token's workspace reads, where the
+	// services record saved and published forms, deleted and exported
+	// submissions, each with the token's name.
 	Audit Auditor
 	// Sites tells which workspace owns each site: a token acts on its
 	// workspace's sites alone.
 	Sites Sites
 	// Forms, when set, adds the routes of the forms kept in the database
-	// under /v1/admin/forms.
-	Forms FormStore
+	// under /v1/admin/forms; FormChanges, then required, saves and
+	// publishes their versions.
+	Forms       FormStore
+	FormChanges *manage.Forms
 	// Directory, when set, is the forms directory served beside Forms.
 	Directory Directory
 	// Inbox, when set, adds the routes of each form's submissions, and
 	// of its funnel, which answers 404 without Funnel.
 	Inbox *inbox.Inbox
+	// SubmissionChanges deletes and exports submissions: required with
+	// Inbox.
+	SubmissionChanges *manage.Submissions
 	// Funnel, when set with Inbox, serves each form's funnel (package
 	// funnel): sqldb.DB.
 	Funnel FunnelStore
-	// People, when set, adds the routes of a person's data.
-	People *people.People
-	Logger *slog.Logger
+	// Privacy, when set, adds the routes of a person's data.
+	Privacy *manage.Privacy
+	Logger  *slog.Logger
 	// Now returns the time; nil means time.Now.
 	Now func() time.Time
 }
@@ -102,6 +109,12 @@ type API struct{ cfg Config }
 func New(cfg Config) (*API, error) {
 	if cfg.Tokens == nil || cfg.Sites == nil || cfg.Audit == nil {
 		return nil, errors.New("admin: Tokens, Sites and Audit are required")
+	}
+	if cfg.Forms != nil && cfg.FormChanges == nil {
+		return nil, errors.New("admin: FormChanges is required with Forms")
+	}
+	if cfg.Inbox != nil && cfg.SubmissionChanges == nil {
+		return nil, errors.New("admin: SubmissionChanges is required with Inbox")
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
@@ -124,7 +137,7 @@ func (a *API) Register(e *echo.Echo) {
 		a.registerSubmissions(g)
 		a.registerStats(g)
 	}
-	if a.cfg.People != nil {
+	if a.cfg.Privacy != nil {
 		a.registerPeople(g)
 	}
 }

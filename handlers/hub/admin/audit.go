@@ -3,7 +3,6 @@ package admin
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"strconv"
 
@@ -13,26 +12,11 @@ import (
 	"github.com/hubform/hubform/handlers/hub/accounts"
 )
 
-// Auditor keeps the audit log, as sqldb.DB does.
+// Auditor reads the audit log, as sqldb.DB does; the services of package
+// manage write it.
 type Auditor interface {
-	RecordEvents(ctx context.Context, events ...accounts.Event) error
 	// Events returns a page of a workspace's log, newest first.
 	Events(ctx context.Context, workspace, before string, limit int) ([]accounts.Event, error)
-}
-
-// audit logs what the request's token did and records it in the audit log
-// of the token's workspace. The action has happened: a failure to record
-// is logged as an error, and the action stands.
-func (a *API) audit(c echo.Context, action, target, detail string) {
-	ctx := c.Request().Context()
-	t := TokenOf(c)
-	e := accounts.Event{Workspace: t.Workspace, At: a.cfg.Now(), Actor: "token " + t.Name, Action: action, Target: target,
-		Client: c.RealIP(), Detail: detail}
-	a.cfg.Logger.InfoContext(ctx, action, slog.String("workspace", e.Workspace), slog.String("target", target),
-		slog.String("detail", detail), slog.String("token", t.Name))
-	if err := a.cfg.Audit.RecordEvents(ctx, e); err != nil {
-		a.cfg.Logger.ErrorContext(ctx, "audit event not recorded", slog.Any("event", e), slog.Any("error", err))
-	}
 }
 
 // EventList is the answer of GET /v1/admin/audit: a page of the token's

@@ -10,21 +10,18 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/hubform/hubform/handlers/hub"
-	"github.com/hubform/hubform/handlers/hub/accounts"
 	"github.com/hubform/hubform/handlers/hub/formsource"
 	"github.com/hubform/hubform/handlers/hub/hubhttp"
 )
 
-// FormStore is the forms kept in the hub's database, as sqldb.DB keeps
-// them. Errors wrap hub.ErrNotFound for a missing form or version.
+// FormStore reads the forms kept in the hub's database, as sqldb.DB keeps
+// them; Config.FormChanges saves and publishes their versions. Errors
+// wrap hub.ErrNotFound for a missing form or version.
 type FormStore interface {
-	SaveFormVersion(ctx context.Context, site, slug string, body []byte, by string, now time.Time) (int64, error)
-	PublishFormVersion(ctx context.Context, site, slug string, version int64, now time.Time) error
 	FormRecord(ctx context.Context, site, slug string) (formsource.Record, error)
 	FormRecords(ctx context.Context) ([]formsource.Record, error)
 	FormVersion(ctx context.Context, site, slug string, version int64) (formsource.Version, error)
@@ -50,7 +47,9 @@ const maxFormBody = 1<<20 + 1
 func (a *API) registerForms(g *echo.Group) {
 	g.GET("/forms", a.listForms)
 	g.GET("/forms/:site/:slug", a.getForm)
-	g.PUT("/forms/:site/:slug/draft", a.putDraft)
+	g.PUT("/forms/:site/:slug/version", a.putVersion)
+	// The route's first name, kept for the clients that use it.
+	g.PUT("/forms/:site/:slug/draft", a.putVersion)
 	g.GET("/forms/:site/:slug/versions", a.listVersions)
 	g.GET("/forms/:site/:slug/versions/:version", a.getVersion)
 	g.POST("/forms/:site/:slug/versions/:version/publish", a.publish)
@@ -102,13 +101,16 @@ func (a *API) listForms(c echo.Context) error {
 
 // FormDetail is the answer of GET /v1/admin/forms/{site}/{slug}: the
 // form, its live version's file, its newest version's file when that is
-// newer (the draft), and its versions, newest first.
+// newer and not published, and its versions, newest first.
 type FormDetail struct {
-	OK       bool                 `json:"ok"`
-	Form     formsource.Record    `json:"form"`
-	Live     jsonBody             `json:"live"`
-	Draft    jsonBody             `json:"draft"`
-	Versions []formsource.Version `json:"versions"`
+	OK   bool              `json:"ok"`
+	Form formsource.Record `json:"form"`
+	Live jsonBody          `json:"live"`
+	// Unpublished is the newest version's file when it is not live. Its
+	// member keeps the name "draft" it was first given, for the clients
+	// that read it.
+	Unpublished jsonBody             `json:"draft"`
+	Versions    []formsource.Version `json:"versions"`
 }
 
 // jsonBody is a stored form file, written into an answer as it is, or
@@ -141,7 +143,7 @@ func (a *API) getForm(c echo.Context) error {
 		return a.formError(c, site, slug, err)
 	}
 	if rec.LastVersion != rec.LiveVersion {
-		if out.Draft, err = body(rec.LastVersion); err != nil {
+		if out.Unpublished, err = body(rec.LastVersion); err != nil {
 			return a.formError(c, site, slug, err)
 		}
 	}
@@ -214,7 +216,7 @@ func (a *API) versionParam(ctx context.Context, c echo.Context) (int64, error) {
 	return rec.LiveVersion, nil
 }
 
-// Saved is the answer of a saved draft and of a publish.
+// Saved is the answer of a saved version and of a publish.
 type Saved struct {
 	OK      bool   `json:"ok"`
 	Site    string `json:"site"`
@@ -252,9 +254,10 @@ func invalid(message string, err error) Invalid {
 	return out
 }
 
-// putDraft saves the body, a form file, as the form's newest version
-// once it validates exactly as a file of the forms directory must.
-func (a *API) putDraft(c echo.Context) error {
+// putVersion saves the body, a form file, as the form's newest version,
+// not yet live, once it validates exactly as a file of the forms
+// directory must.
+func (a *API) putVersion(c echo.Context) error {
 	r := c.Request()
 	site, slug := c.Param("site"), c.Param("slug")
 	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != echo.MIMEApplicationJSON {
@@ -298,11 +301,10 @@ func (a *API) putDraft(c echo.Context) error {
 	if err := a.claimSite(c); err != nil {
 		return err
 	}
-	n, err := a.cfg.Forms.SaveFormVersion(r.Context(), site, slug, body, TokenOf(c).Name, a.cfg.Now())
+	n, err := a.cfg.FormChanges.Save(r.Context(), actorOf(c), site, slug, body)
 	if err != nil {
-		return hub.Internal("saving a form", err)
+		return a.changeError(c, site, slug, err)
 	}
-	a.audit(c, accounts.ActionFormSaved, site+"/"+slug, fmt.Sprintf("version %d", n))
 	return c.JSON(http.StatusCreated, Saved{OK: true, Site: site, Slug: slug, Version: n})
 }
 
@@ -338,14 +340,9 @@ func (a *API) publish(c echo.Context) error {
 	if _, err := formsource.Parse(site, slug, v.Body); err != nil {
 		return c.JSON(http.StatusUnprocessableEntity, invalid(fmt.Sprintf("version %d of form %s/%s is not valid; it was not published", n, site, slug), err))
 	}
-	rec, err := a.cfg.Forms.FormRecord(ctx, site, slug)
-	if err != nil {
-		return a.formError(c, site, slug, err)
+	if err := a.cfg.FormChanges.Publish(ctx, actorOf(c), site, slug, n); err != nil {
+		return a.changeError(c, site, slug, err)
 	}
-	if err := a.cfg.Forms.PublishFormVersion(ctx, site, slug, n, a.cfg.Now()); err != nil {
-		return a.formError(c, site, slug, err)
-	}
-	a.audit(c, accounts.ActionFormPublished, site+"/"+slug, accounts.PublishedDetail(n, rec.LiveVersion))
 	return c.JSON(http.StatusOK, Saved{OK: true, Site: site, Slug: slug, Version: n, Live: true})
 }
 

@@ -47,7 +47,7 @@ func TestAdminForms(t *testing.T) {
 	if _, err := db.ClaimSite(context.Background(), "acme", accounts.DefaultWorkspace, time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	api, err := admin.New(admin.Config{Tokens: db, Sites: db, Audit: db, Forms: db, Directory: served, Logger: logger})
+	api, err := admin.New(withServices(db, admin.Config{Tokens: db, Sites: db, Audit: db, Forms: db, Directory: served, Logger: logger}, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +89,7 @@ func TestAdminForms(t *testing.T) {
 	}
 
 	// Refused saves store nothing, and say why in JSON.
-	status, _, body := do("PUT", "/forms/acme/contact/draft", "application/json",
+	status, _, body := do("PUT", "/forms/acme/contact/version", "application/json",
 		`{"fields":[{"name":"email","type":"nope"},{"name":"email","type":"text"}],"hub":{"maxFiles":-1,"extra":1}}`)
 	m := decode(body)
 	probs, _ := m["problems"].([]any)
@@ -109,12 +109,12 @@ func TestAdminForms(t *testing.T) {
 		path, contentType, body string
 		want                    int
 	}{
-		{"/forms/acme/contact/draft", "text/plain", formV1, http.StatusUnsupportedMediaType},
-		{"/forms/acme/contact/draft", "application/json", `[1]`, http.StatusUnprocessableEntity},
-		{"/forms/acme/contact/draft", "application/json", `{"title":`, http.StatusUnprocessableEntity},
-		{"/forms/admin/contact/draft", "application/json", formV1, http.StatusUnprocessableEntity},
-		{"/forms/acme/fixed/draft", "application/json", formV1, http.StatusConflict},
-		{"/forms/acme/contact/draft", "application/json", strings.Repeat(" ", 1<<20+2), http.StatusRequestEntityTooLarge},
+		{"/forms/acme/contact/version", "text/plain", formV1, http.StatusUnsupportedMediaType},
+		{"/forms/acme/contact/version", "application/json", `[1]`, http.StatusUnprocessableEntity},
+		{"/forms/acme/contact/version", "application/json", `{"title":`, http.StatusUnprocessableEntity},
+		{"/forms/admin/contact/version", "application/json", formV1, http.StatusUnprocessableEntity},
+		{"/forms/acme/fixed/version", "application/json", formV1, http.StatusConflict},
+		{"/forms/acme/contact/version", "application/json", strings.Repeat(" ", 1<<20+2), http.StatusRequestEntityTooLarge},
 	} {
 		status, _, body := do("PUT", tt.path, tt.contentType, tt.body)
 		if m := decode(body); status != tt.want || m["ok"] != false || m["error"] == "" {
@@ -126,16 +126,16 @@ func TestAdminForms(t *testing.T) {
 	}
 
 	// Save, publish, change, publish, roll back.
-	status, _, body = do("PUT", "/forms/acme/contact/draft", "application/json", formV1)
+	status, _, body = do("PUT", "/forms/acme/contact/version", "application/json", formV1)
 	if m := decode(body); status != http.StatusCreated || m["version"] != 1.0 {
 		t.Fatalf("first save: %d %s", status, body)
 	}
 	if _, err := served.Lookup("acme", "contact"); err == nil {
-		t.Error("a draft is served before it is published")
+		t.Error("a version is served before it is published")
 	}
 	status, _, body = do("GET", "/forms/acme/contact", "", "")
 	if m := decode(body); status != http.StatusOK || m["live"] != nil || m["draft"] == nil {
-		t.Errorf("form with a draft: %d %s", status, body)
+		t.Errorf("form with a version not published: %d %s", status, body)
 	}
 	if status, _, body := do("POST", "/forms/acme/contact/versions/1/publish", "", ""); status != http.StatusOK || decode(body)["live"] != true {
 		t.Fatalf("publish 1: %d %s", status, body)
@@ -143,16 +143,17 @@ func TestAdminForms(t *testing.T) {
 	if got := title(); got != "Contact" {
 		t.Errorf("served %q after publishing 1", got)
 	}
+	// The route's first name, /draft, saves as /version does.
 	if status, _, body := do("PUT", "/forms/acme/contact/draft", "application/json", formV2); status != http.StatusCreated || decode(body)["version"] != 2.0 {
 		t.Fatalf("second save: %d %s", status, body)
 	}
 	if got := title(); got != "Contact" {
-		t.Errorf("served %q with version 2 a draft", got)
+		t.Errorf("served %q with version 2 not published", got)
 	}
 	status, _, body = do("GET", "/forms/acme/contact", "", "")
 	if m := decode(body); status != http.StatusOK || m["live"].(map[string]any)["title"] != "Contact" || m["draft"].(map[string]any)["title"] != "Contact us" ||
 		len(m["versions"].([]any)) != 2 {
-		t.Errorf("form with live 1 and draft 2: %d %s", status, body)
+		t.Errorf("form with live 1 and 2 not published: %d %s", status, body)
 	}
 	if status, _, body := do("POST", "/forms/acme/contact/versions/latest/publish", "", ""); status != http.StatusOK || decode(body)["version"] != 2.0 {
 		t.Fatalf("publish latest: %d %s", status, body)

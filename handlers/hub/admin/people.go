@@ -9,9 +9,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/hubform/hubform/handlers/hub"
-	"github.com/hubform/hubform/handlers/hub/accounts"
 	"github.com/hubform/hubform/handlers/hub/hubhttp"
-	"github.com/hubform/hubform/handlers/hub/people"
+	"github.com/hubform/hubform/handlers/hub/privacy"
 )
 
 func (a *API) registerPeople(g *echo.Group) {
@@ -22,23 +21,20 @@ func (a *API) registerPeople(g *echo.Group) {
 // personEmail returns the address a request about a person names, or the
 // answer 400.
 func personEmail(email string) (string, error) {
-	if !people.ValidAddress(email) {
+	if !privacy.ValidAddress(email) {
 		return "", &hub.Error{Status: http.StatusBadRequest, Message: "give the person's e-mail address, as email"}
 	}
 	return email, nil
 }
 
 // exportPerson answers the submissions of the token's workspace that hold
-// the address ?email=, as one JSON document (see people.People.Export).
+// the address ?email=, as one JSON document (see privacy.People.Export).
 func (a *API) exportPerson(c echo.Context) error {
 	email, err := personEmail(c.QueryParam("email"))
 	if err != nil {
 		return err
 	}
-	t := TokenOf(c)
-	a.audit(c, accounts.ActionSubmissionsExport, people.Mask(email), people.ExportDetail)
-	a.cfg.People.ServeExport(c.Request().Context(), c.Response(), t.Workspace, email)
-	return nil
+	return a.cfg.Privacy.ServeExport(c.Request().Context(), actorOf(c), email, c.Response())
 }
 
 // EraseRequest is the body of POST /v1/admin/people/erase.
@@ -50,7 +46,7 @@ type EraseRequest struct {
 // submissions, files and pending deliveries were deleted.
 type Erased struct {
 	OK bool `json:"ok"`
-	people.Erased
+	privacy.Erased
 }
 
 // maxEraseBody caps the body of an erasure, one address in JSON.
@@ -75,12 +71,9 @@ func (a *API) erasePerson(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	e, err := a.cfg.People.Erase(c.Request().Context(), TokenOf(c).Workspace, email)
-	if e.Submissions > 0 || err == nil {
-		a.audit(c, accounts.ActionSubmissionsDeleted, people.Mask(email), e.Detail())
-	}
+	e, err := a.cfg.Privacy.Erase(c.Request().Context(), actorOf(c), email)
 	if err != nil {
-		return hub.Internal("erasing a person's data", err)
+		return err
 	}
 	return c.JSON(http.StatusOK, Erased{OK: true, Erased: e})
 }

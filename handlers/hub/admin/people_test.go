@@ -20,7 +20,7 @@ import (
 	"github.com/hubform/hubform/handlers/hub/admin"
 	"github.com/hubform/hubform/handlers/hub/formsource"
 	"github.com/hubform/hubform/handlers/hub/inbox"
-	"github.com/hubform/hubform/handlers/hub/people"
+	"github.com/hubform/hubform/handlers/hub/privacy"
 	"github.com/hubform/hubform/hubclient"
 )
 
@@ -85,9 +85,9 @@ func TestPeopleAPI(t *testing.T) {
 	annaTheirs := submit("theirs", `{"name":"Anna","email":"anna@example.com"}`, 4, "")
 
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	api, err := admin.New(admin.Config{Tokens: db, Sites: db, Audit: db, Logger: logger,
-		Inbox:  &inbox.Inbox{Forms: formsource.NewStored(db, logger), Store: db, Files: files, Logger: logger},
-		People: &people.People{Store: db, Files: files, Logger: logger}})
+	api, err := admin.New(withServices(db, admin.Config{Tokens: db, Sites: db, Audit: db, Logger: logger,
+		Inbox: &inbox.Inbox{Forms: formsource.NewStored(db, logger), Store: db, Files: files, Logger: logger}},
+		&privacy.People{Store: db, Files: files, Logger: logger}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +113,7 @@ func TestPeopleAPI(t *testing.T) {
 	exportIDs := func(secret, email string) []string {
 		t.Helper()
 		status, h, body := do(secret, "GET", "/people?email="+email, "")
-		var got struct{ Submissions []people.Submission }
+		var got struct{ Submissions []privacy.Submission }
 		if err := json.Unmarshal(body, &got); status != http.StatusOK || err != nil || !strings.HasPrefix(h.Get("Content-Type"), "application/json") {
 			t.Fatalf("export of %s: %d %v %s", email, status, err, body)
 		}

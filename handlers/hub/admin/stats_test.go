@@ -38,7 +38,7 @@ func statsServer(t *testing.T, db *sqldb.DB, noFunnel bool) *httptest.Server {
 	if noFunnel {
 		cfg.Funnel = nil
 	}
-	api, err := admin.New(cfg)
+	api, err := admin.New(withServices(db, cfg, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func TestFormStats(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := db.SaveFormVersion(ctx, "acme", "draft", []byte(statsForm), "test", time.Now()); err != nil {
+	if _, err := db.SaveFormVersion(ctx, "acme", "unpublished", []byte(statsForm), "test", time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	today := time.Date(2026, 11, 27, 0, 0, 0, 0, time.UTC)
@@ -193,7 +193,7 @@ func TestFormStats(t *testing.T) {
 		{reader, "/forms/acme/survey/stats?from=2026-11-02&to=2026-11-01", http.StatusBadRequest, "from 2026-11-02 is after to 2026-11-01"},
 		{reader, "/forms/acme/survey/stats?from=2025-11-26&to=2026-11-27", http.StatusBadRequest, "is 367 days: ask for at most 366"},
 		{reader, "/forms/acme/nothing/stats", http.StatusNotFound, "no such form"},
-		{reader, "/forms/acme/draft/stats", http.StatusNotFound, "no such form"},
+		{reader, "/forms/acme/unpublished/stats", http.StatusNotFound, "no such form"},
 		// Another workspace's form, whatever the token's scope; a scope
 		// that does not read submissions.
 		{reader, "/forms/rivals/survey/stats", http.StatusNotFound, "no such form"},

@@ -10,7 +10,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/hubform/hubform/handlers/hub"
-	"github.com/hubform/hubform/handlers/hub/accounts"
 	"github.com/hubform/hubform/handlers/hub/inbox"
 )
 
@@ -188,11 +187,10 @@ func (a *API) deleteSubmission(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	d, err := a.cfg.Inbox.Delete(c.Request().Context(), form, []string{s.ID}, "token "+TokenOf(c).Name)
+	d, err := a.cfg.SubmissionChanges.DeleteOne(c.Request().Context(), actorOf(c), form, s.ID)
 	if err != nil {
-		return hub.Internal("deleting a submission", err)
+		return a.changeError(c, form.Site, form.Slug, err)
 	}
-	a.audit(c, accounts.ActionSubmissionsDeleted, form.Site+"/"+form.Slug, s.ID+": "+inbox.DeletedDetail(d))
 	return c.JSON(http.StatusOK, Deleted{OK: true, ID: s.ID, Files: len(d.Files)})
 }
 
@@ -211,6 +209,7 @@ func (a *API) exportSubmissions(c echo.Context) error {
 	if problem != "" {
 		return &hub.Error{Status: http.StatusBadRequest, Message: problem}
 	}
-	a.audit(c, accounts.ActionSubmissionsExport, form.Site+"/"+form.Slug, inbox.ExportDetail(format, c.QueryParams()))
-	return a.cfg.Inbox.Export(c, form, format, f)
+	err = a.cfg.SubmissionChanges.Export(c.Request().Context(), actorOf(c), form.Site, form.Slug, format, c.QueryParams(),
+		func() error { return a.cfg.Inbox.Export(c, form, format, f) })
+	return a.changeError(c, form.Site, form.Slug, err)
 }

@@ -96,8 +96,8 @@ func TestSubmissionsAPI(t *testing.T) {
 	other := submit("other", "Other Jane", day, "")
 
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	api, err := admin.New(admin.Config{Tokens: db, Sites: db, Audit: db, Logger: logger,
-		Inbox: &inbox.Inbox{Forms: formsource.NewStored(db, logger), Store: db, Files: files, Logger: logger}})
+	api, err := admin.New(withServices(db, admin.Config{Tokens: db, Sites: db, Audit: db, Logger: logger,
+		Inbox: &inbox.Inbox{Forms: formsource.NewStored(db, logger), Store: db, Files: files, Logger: logger}}, nil))
 	if err != nil {
 		t.Fatal(err)
 	}

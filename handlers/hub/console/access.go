@@ -13,6 +13,7 @@ import (
 
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/accounts"
+	"github.com/hubform/hubform/handlers/hub/manage"
 )
 
 // Workspaces is what the console knows of workspaces: who is a member of
@@ -61,7 +62,10 @@ const signedIn accounts.Role = ""
 // routeRoles holds the role each route needs, in the workspace that owns
 // the route's site, or else in the user's current workspace. A route
 // missing here is refused to everyone (see authorize): a route added later
-// is closed until it is given its role.
+// is closed until it is given its role. What changes owners' data goes
+// through the services of package manage, which check the workspace and
+// the role again: the table answers early, the services keep one
+// workspace from another.
 var routeRoles = map[string]accounts.Role{
 	"POST " + Path + "/sign-out":         signedIn,
 	"GET " + Path:                        signedIn,
@@ -206,6 +210,11 @@ func memberOf(c echo.Context) accounts.Member {
 	m, _ := c.Get(memberKey).(accounts.Member)
 	return m
 }
+
+// actorOf returns who acts in the request, for the services of package
+// manage, which check the membership again: authorize answers early, the
+// services keep one workspace from another.
+func actorOf(c echo.Context) manage.Actor { return manage.Member(memberOf(c), c.RealIP()) }
 
 // switchWorkspace makes the posted workspace the user's current one, when
 // they are a member of it.

@@ -21,7 +21,7 @@ import (
 // The structured builder edits the form file through plain HTML forms.
 // The JSON stays the one source of truth: every action reads the version
 // the page was built from, changes it, validates it with formsource.Parse as a
-// JSON save does, and saves a new draft or shows the problems back.
+// JSON save does, and saves a new version or shows the problems back.
 
 // registerBuilder adds the builder's actions to the database forms' pages.
 func (con *Console) registerBuilder(g *echo.Group) {
@@ -75,30 +75,30 @@ func withQuery(path, name, value string) string {
 	return path + sep + name + "=" + url.QueryEscape(value)
 }
 
-// draft is a form file decoded for the builder: the schema, and its
+// formFile is a form file decoded for the builder: the schema, and its
 // member "hub" member by member, so that settings the builder does not
 // show (webhooks, notify ...) are written back as they were.
-type draft struct {
+type formFile struct {
 	Schema *hubclient.Schema
 	Hub    map[string]json.RawMessage
 }
 
-// decodeDraft decodes body for the builder, or returns nil when it is not
+// decodeFormFile decodes body for the builder, or returns nil when it is not
 // a JSON object whose members have the schema's shapes.
-func decodeDraft(body []byte) *draft {
+func decodeFormFile(body []byte) *formFile {
 	var s hubclient.Schema
 	if json.Unmarshal(body, &s) != nil {
 		return nil
 	}
-	d := &draft{Schema: &s, Hub: map[string]json.RawMessage{}}
+	d := &formFile{Schema: &s, Hub: map[string]json.RawMessage{}}
 	if raw, ok := s.Extra["hub"]; ok && json.Unmarshal(raw, &d.Hub) != nil {
 		return nil
 	}
 	return d
 }
 
-// encode writes the draft back as a form file.
-func (d *draft) encode() ([]byte, error) {
+// encode writes the decoded file back as a form file.
+func (d *formFile) encode() ([]byte, error) {
 	if len(d.Hub) > 0 {
 		raw, err := json.Marshal(d.Hub)
 		if err != nil {
@@ -115,7 +115,7 @@ func (d *draft) encode() ([]byte, error) {
 }
 
 // hubString returns the hub setting name as a string, "" when unset.
-func (d *draft) hubString(name string) string {
+func (d *formFile) hubString(name string) string {
 	var s string
 	if raw, ok := d.Hub[name]; ok && json.Unmarshal(raw, &s) != nil {
 		return string(raw)
@@ -124,17 +124,17 @@ func (d *draft) hubString(name string) string {
 }
 
 // hubList returns the hub setting name, a list of strings, one a line.
-func (d *draft) hubList(name string) string {
+func (d *formFile) hubList(name string) string {
 	var l []string
 	_ = json.Unmarshal(d.Hub[name], &l)
 	return strings.Join(l, "\n")
 }
 
 // hubNumber returns the hub setting name, a number, "" when unset.
-func (d *draft) hubNumber(name string) string { return string(d.Hub[name]) }
+func (d *formFile) hubNumber(name string) string { return string(d.Hub[name]) }
 
 // setHub sets the hub setting name to v, or removes it when v is empty.
-func (d *draft) setHub(name string, v any, empty bool) {
+func (d *formFile) setHub(name string, v any, empty bool) {
 	if empty {
 		delete(d.Hub, name)
 		return
@@ -144,8 +144,8 @@ func (d *draft) setHub(name string, v any, empty bool) {
 }
 
 // editFunc changes d as the posted form asks. An error is a problem with
-// the input, shown to the owner; the draft is not saved.
-type editFunc func(d *draft, c echo.Context) error
+// the input, shown to the owner; nothing is saved.
+type editFunc func(d *formFile, c echo.Context) error
 
 // problem is an error of the posted input, at the path of the file it
 // would have changed.
@@ -154,7 +154,7 @@ func problem(path, format string, args ...any) error {
 }
 
 // builderAction runs edit on the version the page was built from: saved
-// as a new draft when the result validates, and the page of view shown
+// as a new version when the result validates, and the page of view shown
 // again; otherwise that page comes back with the problems and the posted
 // inputs as typed. An edit's *hub.Error is a request no page of the
 // console sends, answered as it says.
@@ -186,7 +186,7 @@ func (con *Console) builderAction(edit editFunc, view string) echo.HandlerFunc {
 			return con.formError(err)
 		}
 		p.Body = string(v.Body)
-		d := decodeDraft(v.Body)
+		d := decodeFormFile(v.Body)
 		if d == nil {
 			p.Shown = base
 			p.Problems = []formsource.Problem{{Err: errors.New("this version cannot be read by the builder: fix it in the JSON editor")}}
@@ -244,7 +244,7 @@ func (con *Console) renderEdit(c echo.Context, status int, p formProps) error {
 }
 
 // fieldAt returns the index of the field the route names.
-func fieldAt(d *draft, c echo.Context) (int, error) {
+func fieldAt(d *formFile, c echo.Context) (int, error) {
 	n, err := strconv.Atoi(c.Param("n"))
 	if err != nil || n < 0 || n >= len(d.Schema.Fields) {
 		return 0, problem("fields", "there is no field %s", c.Param("n"))
@@ -253,7 +253,7 @@ func fieldAt(d *draft, c echo.Context) (int, error) {
 }
 
 // addField appends a field of the posted type and name, in the chosen step.
-func addField(d *draft, c echo.Context) error {
+func addField(d *formFile, c echo.Context) error {
 	s := d.Schema
 	f := hubclient.Field{Type: c.FormValue("type"), Name: strings.TrimSpace(c.FormValue("name")), Label: c.FormValue("label")}
 	if !slices.Contains(hubclient.FieldTypes, f.Type) {
@@ -274,7 +274,7 @@ func addField(d *draft, c echo.Context) error {
 }
 
 // editField sets the field's texts, flags, options and step.
-func editField(d *draft, c echo.Context) error {
+func editField(d *formFile, c echo.Context) error {
 	i, err := fieldAt(d, c)
 	if err != nil {
 		return err
@@ -360,7 +360,7 @@ func renameField(s *hubclient.Schema, old, name string) {
 // "new" with a title for a new step. Without a step posted, a field in no
 // step goes to the last one, or a first step when there is none. Hidden
 // fields, which visitors never see, stay out of the steps.
-func putInStep(d *draft, name string, c echo.Context) error {
+func putInStep(d *formFile, name string, c echo.Context) error {
 	s := d.Schema
 	if f := s.Field(name); f != nil && f.Type == hubclient.FieldHidden {
 		return nil
@@ -432,7 +432,7 @@ func newStepID(s *hubclient.Schema) string {
 // moveField moves the field up, down (the buttons) or to the position
 // "to" names, counted from 0 (a drop): in the list of fields, and in its
 // step, which sets the order visitors see.
-func moveField(d *draft, c echo.Context) error {
+func moveField(d *formFile, c echo.Context) error {
 	i, err := fieldAt(d, c)
 	if err != nil {
 		return err
@@ -467,7 +467,7 @@ const movedKey = "hubform.console.moved"
 // movedNotice says where the field called name is in the form file body,
 // after a move; "" for no field.
 func movedNotice(body []byte, name string) string {
-	d := decodeDraft(body)
+	d := decodeFormFile(body)
 	if name == "" || d == nil {
 		return ""
 	}
@@ -502,7 +502,7 @@ func moveTo(s *hubclient.Schema, i, j int) {
 }
 
 // removeField removes the field, from its step and its translations too.
-func removeField(d *draft, c echo.Context) error {
+func removeField(d *formFile, c echo.Context) error {
 	i, err := fieldAt(d, c)
 	if err != nil {
 		return err
@@ -569,7 +569,7 @@ func (con *Console) removeFieldAction(c echo.Context) error {
 	if err != nil {
 		return con.formError(err)
 	}
-	d := decodeDraft(v.Body)
+	d := decodeFormFile(v.Body)
 	if d == nil {
 		return remove(c)
 	}
@@ -580,7 +580,7 @@ func (con *Console) removeFieldAction(c echo.Context) error {
 	name := d.Schema.Fields[i].Name
 	_, err = con.confirmed(c, confirmation{
 		Question: "Remove field " + name + "?",
-		Detail:   "The field leaves the form with its translations, in a new draft version. An earlier version still has it.",
+		Detail:   "The field leaves the form with its translations, in a new version. An earlier version still has it.",
 		Action:   "Remove " + name, Cancel: formURL(site, slug),
 	})
 	return err

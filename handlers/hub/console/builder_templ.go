@@ -515,7 +515,7 @@ func stepSelect(p formProps, s *hubclient.Schema, id, current string) templ.Comp
 // fieldList is the form's fields, each a disclosure with its editor, in
 // the order visitors see them within their steps; moved with the arrows
 // beside each, or by dragging with builder.js.
-func fieldList(p formProps, d *draft) templ.Component {
+func fieldList(p formProps, d *formFile) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -532,7 +532,7 @@ func fieldList(p formProps, d *draft) templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 42, "<section aria-labelledby=\"fields-heading\" id=\"builder\" class=\"builder-list\"><h2 id=\"fields-heading\" class=\"hubform-step-title\">Fields</h2><p class=\"hubform-help\">Open a field to edit it, or click it in the preview. Move it with its arrows, or drag it by its name. Each change is saved as a new draft version.</p>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 42, "<section aria-labelledby=\"fields-heading\" id=\"builder\" class=\"builder-list\"><h2 id=\"fields-heading\" class=\"hubform-step-title\">Fields</h2><p class=\"hubform-help\">Open a field to edit it, or click it in the preview. Move it with its arrows, or drag it by its name. Each change is saved as a new version.</p>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -997,7 +997,7 @@ func fieldList(p formProps, d *draft) templ.Component {
 	})
 }
 
-func translationsPanel(p formProps, d *draft) templ.Component {
+func translationsPanel(p formProps, d *formFile) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {

@@ -33,7 +33,7 @@ import (
 	"github.com/hubform/hubform/handlers/hub/admin"
 	"github.com/hubform/hubform/handlers/hub/hubhttp"
 	"github.com/hubform/hubform/handlers/hub/inbox"
-	"github.com/hubform/hubform/handlers/hub/people"
+	"github.com/hubform/hubform/handlers/hub/manage"
 )
 
 // Paths of the console.
@@ -106,8 +106,9 @@ const (
 // Limiter are required.
 type Config struct {
 	Users Users
-	// Audit keeps the audit log: sign-ins, saved and published forms,
-	// deleted and exported submissions.
+	// Audit keeps the audit log, which the audit page reads: the console
+	// records sign-ins, and the services of package manage the changes
+	// they make.
 	Audit Auditor
 	// Tokens, when set, lets a workspace's admins make and revoke its API
 	// tokens.
@@ -126,17 +127,22 @@ type Config struct {
 	// Inbox, when set, gives each form an inbox (see inbox.go).
 	Inbox *inbox.Inbox
 	// Store, when set, adds the pages of the forms kept in the hub's
-	// database: the admin API's store, sqldb.DB.
-	Store admin.FormStore
+	// database: the admin API's store, sqldb.DB. FormChanges, then
+	// required, saves and publishes their versions.
+	Store       admin.FormStore
+	FormChanges *manage.Forms
+	// SubmissionChanges deletes, marks and exports submissions and has
+	// deliveries made again: required with Inbox or Deliveries.
+	SubmissionChanges *manage.Submissions
 	// Deliveries, when set, adds the pages of each form's deliveries.
 	Deliveries Deliveries
 	// Funnel, when set with Inbox, adds a form's funnel to its overview:
 	// its views, starts, steps reached and submissions (package funnel),
 	// sqldb.DB.
 	Funnel FunnelStore
-	// People, when set, lets a workspace's admins export or erase the
+	// Privacy, when set, lets a workspace's admins export or erase the
 	// data of one person, known by their e-mail address.
-	People *people.People
+	Privacy *manage.Privacy
 	// Secure marks the cookies Secure: set it when browsers reach the hub
 	// over HTTPS (its public URL is https://).
 	Secure bool
@@ -184,6 +190,12 @@ const (
 func New(cfg Config) (*Console, error) {
 	if cfg.Users == nil || cfg.Workspaces == nil || cfg.Audit == nil || cfg.Sessions == nil || cfg.Limiter == nil {
 		return nil, errors.New("console: Users, Workspaces, Audit, Sessions and Limiter are required")
+	}
+	if cfg.Store != nil && cfg.FormChanges == nil {
+		return nil, errors.New("console: FormChanges is required with Store")
+	}
+	if (cfg.Inbox != nil || cfg.Deliveries != nil) && cfg.SubmissionChanges == nil {
+		return nil, errors.New("console: SubmissionChanges is required with Inbox or Deliveries")
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
@@ -284,7 +296,7 @@ func (con *Console) Register(e *echo.Echo) {
 	if con.cfg.Deliveries != nil {
 		con.registerDeliveries(g)
 	}
-	if con.cfg.People != nil {
+	if con.cfg.Privacy != nil {
 		con.registerPeople(g)
 	}
 }

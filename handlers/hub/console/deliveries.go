@@ -18,15 +18,12 @@ import (
 	"github.com/hubform/hubform/handlers/hub/delivery"
 )
 
-// Deliveries lists and retries the deliveries of submissions, as
-// delivery.Queue does for hubform deliveries.
+// Deliveries lists the deliveries of submissions, as delivery.Queue does
+// for hubform deliveries; Config.SubmissionChanges has one attempted
+// again.
 type Deliveries interface {
 	// List returns the deliveries of a form, newest first.
 	List(ctx context.Context, site, form string) ([]delivery.Delivery, error)
-	// Delivery returns one, or an error wrapping hub.ErrNotFound.
-	Delivery(ctx context.Context, id int64) (delivery.Delivery, error)
-	// Retry has one attempted again soon, whatever its outcome.
-	Retry(ctx context.Context, id int64) (delivery.Delivery, error)
 }
 
 // deliveriesPath is the page of a form's deliveries.
@@ -168,21 +165,20 @@ func (con *Console) retryDelivery(c echo.Context) error {
 	site, slug := c.Param("site"), c.Param("slug")
 	ctx := c.Request().Context()
 	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
-	var d delivery.Delivery
 	if err == nil {
-		d, err = con.cfg.Deliveries.Delivery(ctx, id)
+		_, err = con.cfg.SubmissionChanges.Retry(ctx, actorOf(c), site, slug, id)
 	}
 	var num *strconv.NumError
-	if errors.As(err, &num) || errors.Is(err, hub.ErrNotFound) || err == nil && (d.Site != site || d.Slug != slug) {
+	switch {
+	case errors.As(err, &num) || errors.Is(err, hub.ErrNotFound):
 		return c.String(http.StatusNotFound, "This form has no such delivery.")
-	}
-	if err != nil {
-		return hub.Internal("looking up a delivery", err)
-	}
-	if _, err := con.cfg.Deliveries.Retry(ctx, id); errors.Is(err, delivery.ErrSentOnce) {
+	case errors.Is(err, delivery.ErrSentOnce):
 		return c.String(http.StatusConflict, "This e-mail went to a visitor or to an address that has not confirmed: it is sent once, never again.")
-	} else if err != nil {
-		return hub.Internal("retrying a delivery", err)
+	case err != nil:
+		if e, ok := errors.AsType[*hub.Error](err); ok {
+			return e
+		}
+		return hub.Internal("looking up a delivery", err)
 	}
 	u, _ := c.Get(userKey).(accounts.User)
 	con.cfg.Logger.InfoContext(ctx, "delivery to be attempted again, from the console", slog.Int64("delivery", id),

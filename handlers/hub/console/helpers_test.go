@@ -20,6 +20,7 @@ import (
 	"github.com/hubform/hubform/handlers/hub/console"
 	"github.com/hubform/hubform/handlers/hub/delivery"
 	"github.com/hubform/hubform/handlers/hub/delivery/mailpittest"
+	"github.com/hubform/hubform/handlers/hub/manage"
 	"github.com/hubform/hubform/handlers/hub/postgres"
 	"github.com/hubform/hubform/handlers/hub/postgres/pgtest"
 	"github.com/hubform/hubform/handlers/hub/sqldb"
@@ -100,6 +101,7 @@ func newConsoleOn(t *testing.T, db *sqldb.DB, change func(*console.Config)) *tes
 	if change != nil {
 		change(&cfg)
 	}
+	withServices(db, &cfg)
 	con, err := console.New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -115,6 +117,31 @@ func newConsoleOn(t *testing.T, db *sqldb.DB, change func(*console.Config)) *tes
 	}
 	t.Cleanup(srv.Close)
 	return &testConsole{t: t, db: db, srv: srv}
+}
+
+// manageConfig is the configuration of the services of package manage on
+// db, as hubform hub makes it: the database says who owns a site, whatever
+// the console's Workspaces says.
+func manageConfig(db *sqldb.DB, cfg *console.Config) manage.Config {
+	return manage.Config{Sites: db, Audit: db, Logger: cfg.Logger, Now: cfg.Now}
+}
+
+// withServices gives cfg the services of package manage on db that its
+// stores need and it does not have yet: FormChanges with Store,
+// SubmissionChanges with Inbox or Deliveries.
+func withServices(db *sqldb.DB, cfg *console.Config) {
+	mc := manageConfig(db, cfg)
+	if cfg.Store != nil && cfg.FormChanges == nil {
+		cfg.FormChanges = manage.NewForms(mc, db)
+	}
+	if (cfg.Inbox != nil || cfg.Deliveries != nil) && cfg.SubmissionChanges == nil {
+		var in manage.Inbox
+		if cfg.Inbox != nil {
+			in = cfg.Inbox
+		}
+		d, _ := cfg.Deliveries.(manage.Deliveries)
+		cfg.SubmissionChanges = manage.NewSubmissions(mc, in, db, d)
+	}
 }
 
 // browser is a client with cookies that does not follow redirects.

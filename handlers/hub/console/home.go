@@ -94,12 +94,12 @@ func (con *Console) forms(c echo.Context) ([]formRow, error) {
 			if !slices.Contains(sites, r.Site) {
 				continue
 			}
-			row := formRow{Site: r.Site, Slug: r.Slug, State: "draft, not published", Stored: true, newest: r.LastVersion}
+			row := formRow{Site: r.Site, Slug: r.Slug, State: "not published", Stored: true, newest: r.LastVersion}
 			if r.LiveVersion != 0 {
 				row.State = "version " + strconv.FormatInt(r.LiveVersion, 10) + " live"
 			}
 			if r.LastVersion > r.LiveVersion && r.LiveVersion != 0 {
-				row.State += ", a newer draft"
+				row.State += ", a newer version not published"
 			}
 			rows = append(rows, row)
 		}

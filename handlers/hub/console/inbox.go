@@ -48,7 +48,7 @@ func (con *Console) form(c echo.Context) (*hub.Form, error) {
 	ctx, site, slug := c.Request().Context(), c.Param("site"), c.Param("slug")
 	f, err := con.cfg.Inbox.Form(ctx, site, slug)
 	if errors.Is(err, hub.ErrNotFound) && con.cfg.Store != nil {
-		f, err = con.draftForm(ctx, site, slug)
+		f, err = con.newestForm(ctx, site, slug)
 	}
 	if errors.Is(err, hub.ErrNotFound) {
 		return nil, noSuchForm
@@ -56,9 +56,9 @@ func (con *Console) form(c echo.Context) (*hub.Form, error) {
 	return f, err
 }
 
-// draftForm returns the newest version of a database form, with an empty
+// newestForm returns the newest version of a database form, with an empty
 // schema when it does not validate.
-func (con *Console) draftForm(ctx context.Context, site, slug string) (*hub.Form, error) {
+func (con *Console) newestForm(ctx context.Context, site, slug string) (*hub.Form, error) {
 	rec, err := con.cfg.Store.FormRecord(ctx, site, slug)
 	if err != nil {
 		return nil, err
@@ -217,11 +217,9 @@ func (con *Console) deleteSubmissions(c echo.Context) error {
 	}); !ok {
 		return err
 	}
-	d, err := con.cfg.Inbox.Delete(c.Request().Context(), form, ids, userEmail(c))
-	if err != nil {
-		return hub.Internal("deleting submissions", err)
+	if _, err := con.cfg.SubmissionChanges.Delete(c.Request().Context(), actorOf(c), form, ids); err != nil {
+		return err
 	}
-	con.audit(c, accounts.ActionSubmissionsDeleted, form.Site+"/"+form.Slug, inbox.DeletedDetail(d))
 	return c.Redirect(http.StatusSeeOther, back)
 }
 
@@ -243,8 +241,8 @@ func (con *Console) markSpam(c echo.Context) error {
 		return c.String(http.StatusBadRequest, "Choose the submissions to mark first.")
 	}
 	spam := c.FormValue("spam") == "1"
-	if _, err := con.cfg.Inbox.Store.SetSpam(c.Request().Context(), form.Site, form.Slug, ids, spam); err != nil {
-		return hub.Internal("marking submissions as spam", err)
+	if err := con.cfg.SubmissionChanges.MarkSpam(c.Request().Context(), actorOf(c), form.Site, form.Slug, ids, spam); err != nil {
+		return err
 	}
 	return c.Redirect(http.StatusSeeOther, back)
 }
@@ -262,8 +260,8 @@ func (con *Console) export(c echo.Context) error {
 	if problem != "" {
 		return c.String(http.StatusBadRequest, problem)
 	}
-	con.audit(c, accounts.ActionSubmissionsExport, form.Site+"/"+form.Slug, inbox.ExportDetail(format, c.QueryParams()))
-	return con.cfg.Inbox.Export(c, form, format, f)
+	return con.cfg.SubmissionChanges.Export(c.Request().Context(), actorOf(c), form.Site, form.Slug, format, c.QueryParams(),
+		func() error { return con.cfg.Inbox.Export(c, form, format, f) })
 }
 
 // userEmail is the signed-in user's address, for the log.

@@ -111,17 +111,17 @@ func TestShare(t *testing.T) {
 		t.Error("the share tab of a published form with its page says otherwise")
 	}
 
-	// A draft has its tabs before it is published, which the Share tab
+	// A form not yet published has its tabs, which the Share tab
 	// says; a form whose page is off says so instead of linking to it.
 	ctx := context.Background()
-	if _, err := tc.db.SaveFormVersion(ctx, "acme", "draft", []byte(`{"title":"Draft","fields":[{"name":"x","type":"text"}],"steps":[{"id":"a","fields":["x"]}]}`), "test", time.Now()); err != nil {
+	if _, err := tc.db.SaveFormVersion(ctx, "acme", "unpublished", []byte(`{"title":"Unpublished","fields":[{"name":"x","type":"text"}],"steps":[{"id":"a","fields":["x"]}]}`), "test", time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	if res := b.get(console.Path + "/forms/acme/draft/overview"); res.status != http.StatusOK || !strings.Contains(res.body, "Not published yet") {
-		t.Errorf("a draft's overview: %d", res.status)
+	if res := b.get(console.Path + "/forms/acme/unpublished/overview"); res.status != http.StatusOK || !strings.Contains(res.body, "Not published yet") {
+		t.Errorf("an unpublished form's overview: %d", res.status)
 	}
-	if res := b.get(console.Path + "/forms/acme/draft/share"); !strings.Contains(res.body, `id="not-published"`) || !strings.Contains(res.body, "name=&#34;x&#34;") {
-		t.Errorf("a draft's share tab: %s", res.body)
+	if res := b.get(console.Path + "/forms/acme/unpublished/share"); !strings.Contains(res.body, `id="not-published"`) || !strings.Contains(res.body, "name=&#34;x&#34;") {
+		t.Errorf("an unpublished form's share tab: %s", res.body)
 	}
 	n, err := tc.db.SaveFormVersion(ctx, "acme", "other", []byte(`{"title":"Other","fields":[{"name":"x","type":"text"}],"steps":[{"id":"a","fields":["x"]}],"hub":{"hostedPage":false}}`), "test", time.Now())
 	if err != nil {

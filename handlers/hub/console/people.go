@@ -7,9 +7,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/hubform/hubform/handlers/hub"
-	"github.com/hubform/hubform/handlers/hub/accounts"
-	"github.com/hubform/hubform/handlers/hub/people"
+	"github.com/hubform/hubform/handlers/hub/privacy"
 )
 
 // peoplePath is the page where a workspace's admins answer a person's
@@ -49,7 +47,7 @@ func (con *Console) renderPeople(c echo.Context, status int, p peopleProps) erro
 // address as typed.
 func (con *Console) personAddress(c echo.Context) (string, bool, error) {
 	typed := c.FormValue("email")
-	if !people.ValidAddress(typed) {
+	if !privacy.ValidAddress(typed) {
 		return "", false, con.renderPeople(c, http.StatusUnprocessableEntity, peopleProps{Email: typed,
 			Problem: "Give the person's e-mail address alone, such as anna@example.com."})
 	}
@@ -57,15 +55,13 @@ func (con *Console) personAddress(c echo.Context) (string, bool, error) {
 }
 
 // exportPerson downloads, as one JSON document, every submission of the
-// current workspace that holds the posted address (see people.Export).
+// current workspace that holds the posted address (see privacy.Export).
 func (con *Console) exportPerson(c echo.Context) error {
 	email, ok, err := con.personAddress(c)
 	if !ok {
 		return err
 	}
-	con.audit(c, accounts.ActionSubmissionsExport, people.Mask(email), people.ExportDetail)
-	con.cfg.People.ServeExport(c.Request().Context(), c.Response(), memberOf(c).Workspace, email)
-	return nil
+	return con.cfg.Privacy.ServeExport(c.Request().Context(), actorOf(c), email, c.Response())
 }
 
 // erasePerson deletes, once confirmed, every submission of the current
@@ -86,19 +82,16 @@ func (con *Console) erasePerson(c echo.Context) error {
 	}); !ok {
 		return err
 	}
-	e, err := con.cfg.People.Erase(c.Request().Context(), ws, email)
-	if e.Submissions > 0 || err == nil {
-		con.audit(c, accounts.ActionSubmissionsDeleted, people.Mask(email), e.Detail())
-	}
+	e, err := con.cfg.Privacy.Erase(c.Request().Context(), actorOf(c), email)
 	if err != nil {
-		return hub.Internal("erasing a person's data", err)
+		return err
 	}
 	return con.noticeAndGo(c, peoplePath, erasedNotice(e, email, ws))
 }
 
 // erasedNotice says what an erasure deleted: "Erased 3 submissions, 2
 // files, 1 pending delivery and 0 drafts."
-func erasedNotice(e people.Erased, email, workspace string) string {
+func erasedNotice(e privacy.Erased, email, workspace string) string {
 	if e.Submissions == 0 && e.Drafts == 0 {
 		return "No submission or draft of workspace " + workspace + " holds " + email + ": nothing was erased."
 	}

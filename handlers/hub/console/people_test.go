@@ -13,7 +13,8 @@ import (
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/accounts"
 	"github.com/hubform/hubform/handlers/hub/console"
-	"github.com/hubform/hubform/handlers/hub/people"
+	"github.com/hubform/hubform/handlers/hub/manage"
+	"github.com/hubform/hubform/handlers/hub/privacy"
 	"github.com/hubform/hubform/handlers/hub/sqldb"
 	"github.com/hubform/hubform/hubclient"
 )
@@ -51,7 +52,8 @@ func peopleConsole(t *testing.T) (tc *testConsole, files *memFiles, anna []strin
 	files = &memFiles{files: map[string][]byte{}}
 	pending := &pendingDeliveries{}
 	tc = inboxConsole(t, files, func(cfg *console.Config) {
-		cfg.People = &people.People{Store: cfg.Users.(*sqldb.DB), Files: files, Deliveries: pending, Logger: cfg.Logger}
+		db := cfg.Users.(*sqldb.DB)
+		cfg.Privacy = manage.NewPrivacy(manageConfig(db, cfg), &privacy.People{Store: db, Files: files, Deliveries: pending, Logger: cfg.Logger})
 	})
 	if err := tc.db.CreateUser(ctx, accounts.User{Email: "olga@example.com", PasswordHash: "$argon2id$x", CreatedAt: time.Now()}); err != nil {
 		t.Fatal(err)
@@ -166,7 +168,7 @@ func TestPersonExport(t *testing.T) {
 	}
 	var doc struct {
 		Email, Workspace string
-		Submissions      []people.Submission
+		Submissions      []privacy.Submission
 	}
 	if err := json.Unmarshal([]byte(res.body), &doc); err != nil {
 		t.Fatalf("export: %v in %s", err, res.body)

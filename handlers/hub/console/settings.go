@@ -30,7 +30,7 @@ func (con *Console) settingsPage(c echo.Context) error {
 	}
 	p.Body, p.Shown, p.View = string(v.Body), p.Record.LastVersion, viewSettings
 	if n := c.QueryParam("saved"); n != "" {
-		p.Notice = "Saved as draft version " + n + ". Publish it on the Build tab to serve it."
+		p.Notice = "Saved as version " + n + ". Publish it on the Build tab to serve it."
 	}
 	return con.renderForm(c, http.StatusOK, p)
 }
@@ -39,7 +39,7 @@ func (con *Console) settingsPage(c echo.Context) error {
 // the hub's settings. The hosted page's checkbox, the delivery inputs and
 // the sections of editBehaviour change their settings only when the page
 // showed them. A closing time is typed in the session's time zone.
-func (con *Console) editSettings(d *draft, c echo.Context) error {
+func (con *Console) editSettings(d *formFile, c echo.Context) error {
 	s := d.Schema
 	form, _ := c.FormParams()
 	s.Title = form.Get("title")
@@ -79,7 +79,7 @@ func (con *Console) editSettings(d *draft, c echo.Context) error {
 
 // editNotify sets who is e-mailed each submission, keeping what else the
 // member "notify" holds; no address removes it.
-func editNotify(d *draft, emails []string, replyTo string) error {
+func editNotify(d *formFile, emails []string, replyTo string) error {
 	if len(emails) == 0 {
 		d.setHub("notify", nil, true)
 		return nil
@@ -100,14 +100,14 @@ func editNotify(d *draft, emails []string, replyTo string) error {
 
 // hasDelivery reports whether the form file has delivery settings, which
 // the Settings tab then shows.
-func (d *draft) hasDelivery() bool {
+func (d *formFile) hasDelivery() bool {
 	_, notify := d.Hub["notify"]
 	_, hooks := d.Hub["webhooks"]
 	return notify || hooks
 }
 
 // notify returns the form's notification settings; zero when unreadable.
-func (d *draft) notify() (emails, replyTo string) {
+func (d *formFile) notify() (emails, replyTo string) {
 	var n struct {
 		Email        []string `json:"email"`
 		ReplyToField string   `json:"replyToField"`
@@ -117,7 +117,7 @@ func (d *draft) notify() (emails, replyTo string) {
 }
 
 // webhookURLs returns where the form's webhooks post, never their secrets.
-func (d *draft) webhookURLs() []string {
+func (d *formFile) webhookURLs() []string {
 	var hooks []struct {
 		URL string `json:"url"`
 	}
@@ -131,7 +131,7 @@ func (d *draft) webhookURLs() []string {
 
 // hostedPage reports whether the hub serves the form's own page: unless
 // hub.hostedPage is false.
-func (d *draft) hostedPage() bool {
+func (d *formFile) hostedPage() bool {
 	var on bool
 	raw, ok := d.Hub["hostedPage"]
 	return !ok || json.Unmarshal(raw, &on) != nil || on
@@ -205,7 +205,7 @@ func mustParseByteSize(s string) int64 {
 }
 
 // hubSize returns the hub setting name, a size in bytes, for its input.
-func (d *draft) hubSize(name string) string {
+func (d *formFile) hubSize(name string) string {
 	var n int64
 	if json.Unmarshal(d.Hub[name], &n) != nil || n == 0 {
 		return d.hubNumber(name)
@@ -242,7 +242,7 @@ func describedBy(id, help, err string) string {
 
 // hostedChecked is the hosted page's checkbox: as posted when the page
 // comes back from a refused post, else as the file says.
-func hostedChecked(p formProps, action string, d *draft) bool {
+func hostedChecked(p formProps, action string, d *formFile) bool {
 	if p.TypedAt == action && p.Typed != nil {
 		return p.Typed.Get("hostedPage") == "on"
 	}

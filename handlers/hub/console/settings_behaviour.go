@@ -25,7 +25,7 @@ import (
 
 // editBehaviour applies the posted sections to d, and returns every
 // problem of what the owner typed, joined; d is then not saved.
-func editBehaviour(d *draft, form url.Values, loc *time.Location) error {
+func editBehaviour(d *formFile, form url.Values, loc *time.Location) error {
 	var errs []error
 	if form.Has("redirectUrl") {
 		errs = append(errs, editRedirect(d, form.Get("redirectUrl")))
@@ -47,7 +47,7 @@ func editBehaviour(d *draft, form url.Values, loc *time.Location) error {
 
 // editRedirect sets the page visitors go to after a submission; empty
 // shows them the thank-you panel.
-func editRedirect(d *draft, text string) error {
+func editRedirect(d *formFile, text string) error {
 	text = strings.TrimSpace(text)
 	if text != "" && !isWebPage(text) {
 		return problem("meta.redirectUrl", "the page after sending is a full address starting with https:// or http://, such as https://example.com/thanks, not %q", text)
@@ -67,7 +67,7 @@ func isWebPage(s string) bool {
 
 // autoresponder returns the form's confirmation e-mail, nil when it has
 // none.
-func (d *draft) autoresponder() (*hub.Autoresponder, error) {
+func (d *formFile) autoresponder() (*hub.Autoresponder, error) {
 	raw, ok := d.Hub["autoresponder"]
 	if !ok || string(raw) == "null" {
 		return nil, nil
@@ -82,7 +82,7 @@ func (d *draft) autoresponder() (*hub.Autoresponder, error) {
 // editAutoresponder turns the confirmation e-mail on, with its field and
 // texts, or off, which removes it. The texts of locales the form no longer
 // translates to are kept.
-func editAutoresponder(d *draft, form url.Values) error {
+func editAutoresponder(d *formFile, form url.Values) error {
 	if form.Get("autoresponder") != "on" {
 		d.setHub("autoresponder", nil, true)
 		return nil
@@ -197,7 +197,7 @@ func uniqueChoices(s *hubclient.Schema, listed []string) []string {
 }
 
 // uniqueFields returns the fields the file makes unique.
-func (d *draft) uniqueFields() []string {
+func (d *formFile) uniqueFields() []string {
 	var l []string
 	_ = json.Unmarshal(d.Hub["uniqueFields"], &l)
 	return l
@@ -205,7 +205,7 @@ func (d *draft) uniqueFields() []string {
 
 // closesAt returns when the form closes, nil for never or when the file
 // does not say a time.
-func (d *draft) closesAt() *time.Time {
+func (d *formFile) closesAt() *time.Time {
 	var t time.Time
 	if raw, ok := d.Hub["closesAt"]; !ok || json.Unmarshal(raw, &t) != nil {
 		return nil
@@ -259,7 +259,7 @@ func parseClosesAt(text string, loc *time.Location) (time.Time, error) {
 
 // editLimits sets the closing time, typed in the owner's time zone loc
 // and stored in UTC, the number of submissions and the unique fields.
-func editLimits(d *draft, form url.Values, loc *time.Location) error {
+func editLimits(d *formFile, form url.Values, loc *time.Location) error {
 	var errs []error
 	old := d.closesAt()
 	switch text := strings.TrimSpace(form.Get("closesAt")); {
@@ -314,7 +314,7 @@ const (
 
 // editDrafts sets whether the hub keeps drafts of the form, and for how
 // many days after their last save; the defaults leave both out.
-func editDrafts(d *draft, form url.Values) error {
+func editDrafts(d *formFile, form url.Values) error {
 	var errs []error
 	switch choice := form.Get("resume"); choice {
 	case "":
@@ -345,7 +345,7 @@ func editDrafts(d *draft, form url.Values) error {
 
 // resumeChoice is the drafts' choice as the file sets it: "", the
 // default, when hub.resume is left out or is not a boolean.
-func (d *draft) resumeChoice() string {
+func (d *formFile) resumeChoice() string {
 	var on bool
 	if raw, ok := d.Hub["resume"]; !ok || json.Unmarshal(raw, &on) != nil {
 		return ""
@@ -358,7 +358,7 @@ func (d *draft) resumeChoice() string {
 
 // draftDaysText is the days drafts are kept for their input, "" for the
 // default, which a zero in the file also means.
-func (d *draft) draftDaysText() string {
+func (d *formFile) draftDaysText() string {
 	if string(d.Hub["draftDays"]) == "0" {
 		return ""
 	}
@@ -380,7 +380,7 @@ const maxMinSeconds = 3600
 
 // editSpam sets the time trap and the content checks. A check's checkbox
 // checked is the default, which the file need not say.
-func editSpam(d *draft, form url.Values) error {
+func editSpam(d *formFile, form url.Values) error {
 	var errs []error
 	switch text := strings.TrimSpace(form.Get("minSeconds")); {
 	case text == "":
@@ -425,7 +425,7 @@ func editSpam(d *draft, form url.Values) error {
 }
 
 // spamChecks returns the form's content checks as the file sets them.
-func (d *draft) spamChecks() (hub.SpamChecks, error) {
+func (d *formFile) spamChecks() (hub.SpamChecks, error) {
 	var sc hub.SpamChecks
 	if raw, ok := d.Hub["spam"]; ok && json.Unmarshal(raw, &sc) != nil {
 		return sc, problem("hub.spam", "the spam settings cannot be read: fix them in the JSON file")
@@ -464,7 +464,7 @@ func maxLinksText(sc hub.SpamChecks) string {
 }
 
 // minSecondsText is the time trap's setting for its input.
-func (d *draft) minSecondsText() string {
+func (d *formFile) minSecondsText() string {
 	var n float64
 	if raw, ok := d.Hub["minSeconds"]; !ok || json.Unmarshal(raw, &n) != nil {
 		return d.hubNumber("minSeconds")
@@ -474,7 +474,7 @@ func (d *draft) minSecondsText() string {
 
 // maxSubmissionsText is the number of submissions for its input, "" for
 // no limit.
-func (d *draft) maxSubmissionsText() string {
+func (d *formFile) maxSubmissionsText() string {
 	if string(d.Hub["maxSubmissions"]) == "0" {
 		return ""
 	}

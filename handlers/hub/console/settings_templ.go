@@ -1034,14 +1034,14 @@ func settingsPage(p formProps) templ.Component {
 					}()
 				}
 				ctx = templ.InitializeContext(ctx)
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 83, "<p class=\"hubform-help\">Each change is saved as a new draft version; publish it on the <a href=\"")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 83, "<p class=\"hubform-help\">Each change is saved as a new version; publish it on the <a href=\"")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var56 string
 				templ_7745c5c3_Var56, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.SafeURL(formURL(p.Site, p.Slug))).ResolveURL(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `handlers/hub/console/settings.templ`, Line: 151, Col: 138}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `handlers/hub/console/settings.templ`, Line: 151, Col: 132}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var56)
 				if templ_7745c5c3_Err != nil {
@@ -1069,7 +1069,7 @@ func settingsPage(p formProps) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			if d := decodeDraft([]byte(p.Body)); d != nil {
+			if d := decodeFormFile([]byte(p.Body)); d != nil {
 				templ_7745c5c3_Err = settingsForm(p, d).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
@@ -1107,7 +1107,7 @@ func settingsPage(p formProps) templ.Component {
 	})
 }
 
-func settingsForm(p formProps, d *draft) templ.Component {
+func settingsForm(p formProps, d *formFile) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -1621,7 +1621,7 @@ func settingsForm(p formProps, d *draft) templ.Component {
 }
 
 // afterSending is where visitors go once their submission is stored.
-func afterSending(p formProps, act string, d *draft) templ.Component {
+func afterSending(p formProps, act string, d *formFile) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -1656,7 +1656,7 @@ func afterSending(p formProps, act string, d *draft) templ.Component {
 
 // autoresponderSettings is the confirmation e-mail sent to the person who
 // sent the form, in the base language and each language of the form.
-func autoresponderSettings(p formProps, act string, d *draft) templ.Component {
+func autoresponderSettings(p formProps, act string, d *formFile) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -1894,7 +1894,7 @@ func autoresponderSettings(p formProps, act string, d *draft) templ.Component {
 
 // limitSettings are when the form closes, how many submissions it takes
 // and which values one person may send once.
-func limitSettings(p formProps, act string, d *draft) templ.Component {
+func limitSettings(p formProps, act string, d *formFile) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -2075,7 +2075,7 @@ func limitSettings(p formProps, act string, d *draft) templ.Component {
 
 // draftSettings are which forms visitors may save to continue later and
 // how long the hub keeps what they saved.
-func draftSettings(p formProps, act string, d *draft) templ.Component {
+func draftSettings(p formProps, act string, d *formFile) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -2270,7 +2270,7 @@ func draftSettings(p formProps, act string, d *draft) templ.Component {
 }
 
 // spamSettings are the time trap and the checks of what people send.
-func spamSettings(p formProps, act string, d *draft) templ.Component {
+func spamSettings(p formProps, act string, d *formFile) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {

@@ -157,7 +157,7 @@ func (con *Console) shell(c echo.Context) (*shell, error) {
 	u, _ := c.Get(userKey).(accounts.User)
 	s := &shell{
 		Email: u.Email, CSRF: con.csrfToken(c), Member: memberOf(c), Path: c.Request().URL.Path,
-		Location: con.location(ctx), Deliveries: con.cfg.Deliveries != nil, People: con.cfg.People != nil,
+		Location: con.location(ctx), Deliveries: con.cfg.Deliveries != nil, People: con.cfg.Privacy != nil,
 	}
 	ms, err := con.memberships(c)
 	if err != nil {

@@ -57,7 +57,7 @@ type createProps struct {
 }
 
 // createForm creates a form, on a new site or an existing one, as its
-// first version: a draft with the title alone, which the hub would serve
+// first version: not published, with the title alone, which the hub would serve
 // in the unconfigured state once published.
 func (con *Console) createForm(c echo.Context) error {
 	p := createProps{Site: strings.TrimSpace(c.FormValue("site")), Slug: strings.TrimSpace(c.FormValue("slug")), Title: c.FormValue("title"), Errors: map[string]string{}}
@@ -130,17 +130,24 @@ func (con *Console) inDirectory(site, slug string) bool {
 	return ok && d.InDirectory(site, slug)
 }
 
-// save stores body, which the caller validated, as a new draft version
-// saved by the signed-in user.
+// save stores body, which the caller validated, as a new version, not yet
+// live, saved by the signed-in member.
 func (con *Console) save(c echo.Context, site, slug string, body []byte) (int64, error) {
-	u, _ := c.Get(userKey).(accounts.User)
-	ctx := c.Request().Context()
-	n, err := con.cfg.Store.SaveFormVersion(ctx, site, slug, body, u.Email, con.cfg.Now())
+	n, err := con.cfg.FormChanges.Save(c.Request().Context(), actorOf(c), site, slug, body)
 	if err != nil {
-		return 0, hub.Internal("saving a form", err)
+		return 0, con.changeError(err)
 	}
-	con.audit(c, accounts.ActionFormSaved, site+"/"+slug, fmt.Sprintf("version %d", n))
 	return n, nil
+}
+
+// changeError is the answer to err, which a change of a form returned: a
+// missing form or version, or a site not the member's, as formError
+// answers it; a refusal or a failure as the service said it.
+func (con *Console) changeError(err error) error {
+	if errors.Is(err, hub.ErrNotFound) {
+		return con.formError(err)
+	}
+	return err
 }
 
 // formProps are what a database form's page shows.
@@ -188,7 +195,7 @@ func (con *Console) formPage(c echo.Context) error {
 	p.Body, p.Shown, p.View = string(v.Body), shown, viewOf(c.QueryParam("view"))
 	switch {
 	case c.QueryParam("saved") != "":
-		p.Notice = movedNotice(v.Body, c.QueryParam("moved")) + "Saved as draft version " + c.QueryParam("saved") + ". Publish it to serve it."
+		p.Notice = movedNotice(v.Body, c.QueryParam("moved")) + "Saved as version " + c.QueryParam("saved") + ". Publish it to serve it."
 	case c.QueryParam("published") != "":
 		p.Notice = "Version " + c.QueryParam("published") + " is live."
 	}
@@ -250,7 +257,7 @@ func (con *Console) formError(err error) error {
 	return hub.Internal("reading a form", err)
 }
 
-// saveForm saves the posted form file as a new draft when it validates
+// saveForm saves the posted form file as a new version when it validates
 // exactly as the admin API's and the directory's files must; otherwise
 // the page comes back with what was typed and every problem, by path.
 func (con *Console) saveForm(c echo.Context) error {
@@ -283,7 +290,7 @@ func (con *Console) saveForm(c echo.Context) error {
 	return c.Redirect(http.StatusSeeOther, withQuery(viewURL(site, slug, viewJSON), "saved", strconv.FormatInt(n, 10)))
 }
 
-// publish makes a version live: the newest draft, or an earlier version
+// publish makes a version live: the newest, or an earlier version
 // again, which is a rollback. The version is checked again, as the admin
 // API does, since an older hub may have saved it under looser rules.
 func (con *Console) publish(c echo.Context) error {
@@ -312,20 +319,20 @@ func (con *Console) publish(c echo.Context) error {
 		p.Preview = con.previewOf(c, site, slug, v.Body, "")
 		return con.renderForm(c, http.StatusUnprocessableEntity, p)
 	}
-	if err := con.cfg.Store.PublishFormVersion(ctx, site, slug, n, con.cfg.Now()); err != nil {
-		return con.formError(err)
+	if err := con.cfg.FormChanges.Publish(ctx, actorOf(c), site, slug, n); err != nil {
+		return con.changeError(err)
 	}
-	con.audit(c, accounts.ActionFormPublished, site+"/"+slug, accounts.PublishedDetail(n, p.Record.LiveVersion))
 	return c.Redirect(http.StatusSeeOther, withQuery(viewURL(site, slug, p.View), "published", strconv.FormatInt(n, 10)))
 }
 
-// versionState names a version for people: draft, live or earlier.
+// versionState names a version for people: unpublished (newer than the
+// live one), live or earlier.
 func versionState(r formsource.Record, v formsource.Version) string {
 	switch {
 	case v.Version == r.LiveVersion:
 		return "live"
 	case v.Version > r.LiveVersion:
-		return "draft"
+		return "unpublished"
 	default:
 		return "earlier"
 	}

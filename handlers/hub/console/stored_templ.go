@@ -67,7 +67,7 @@ func sitesPage(p sitesProps) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 2, "\" aria-labelledby=\"create-heading\"><h2 id=\"create-heading\" class=\"hubform-step-title\">Create a form</h2><p class=\"hubform-help\">A new site is created with its first form. The form starts as a draft with its title alone: add its fields on the Build tab, then publish it.</p>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 2, "\" aria-labelledby=\"create-heading\"><h2 id=\"create-heading\" class=\"hubform-step-title\">Create a form</h2><p class=\"hubform-help\">A new site is created with its first form. The form starts as an unpublished version with its title alone: add its fields on the Build tab, then publish it.</p>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -443,7 +443,7 @@ func formPage(p formProps) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				if d := decodeDraft([]byte(p.Body)); d != nil && (p.Shown == 0 || p.Shown == p.Record.LastVersion) {
+				if d := decodeFormFile([]byte(p.Body)); d != nil && (p.Shown == 0 || p.Shown == p.Record.LastVersion) {
 					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 29, " <div id=\"editor-state\" hidden>")
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
@@ -718,7 +718,7 @@ func jsonEditor(p formProps) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 53, "<div><button type=\"submit\" class=\"hubform-button hubform-button--primary\">Save as a draft</button></div></form>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 53, "<div><button type=\"submit\" class=\"hubform-button hubform-button--primary\">Save as a new version</button></div></form>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

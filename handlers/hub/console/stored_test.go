@@ -78,7 +78,7 @@ func TestCreateEditPublish(t *testing.T) {
 	if res := post("/sites", url.Values{"site": {"acme"}, "slug": {"contact"}}); res.status != http.StatusUnprocessableEntity || !strings.Contains(res.body, "has a form of this name") {
 		t.Errorf("create twice: %d", res.status)
 	}
-	if res := b.get("/console"); !strings.Contains(res.body, `<td><a href="/console/forms/acme/contact/overview">contact</a></td><td>Write to us</td><td>draft, not published</td>`) {
+	if res := b.get("/console"); !strings.Contains(res.body, `<td><a href="/console/forms/acme/contact/overview">contact</a></td><td>Write to us</td><td>not published</td>`) {
 		t.Errorf("the home page lists the new form otherwise: %s", res.body)
 	}
 	page := b.get("/console/forms/acme/contact")

@@ -13,7 +13,7 @@ import (
 
 // addLocale adds an empty translation overlay for the posted locale,
 // whose texts the owner fills in next.
-func addLocale(d *draft, c echo.Context) error {
+func addLocale(d *formFile, c echo.Context) error {
 	loc := strings.TrimSpace(c.FormValue("locale"))
 	if _, err := language.Parse(loc); err != nil || loc == "" {
 		return problem("i18n.translations", "%q is not a language tag such as de or pt-BR", loc)
@@ -32,7 +32,7 @@ func addLocale(d *draft, c echo.Context) error {
 // editTranslation writes the posted translation of each text into the
 // locale's overlay; an empty input removes the translation, so that
 // visitors read the base text.
-func editTranslation(d *draft, c echo.Context) error {
+func editTranslation(d *formFile, c echo.Context) error {
 	loc := c.Param("locale")
 	s := d.Schema
 	tr, ok := s.I18n.Translations[loc]

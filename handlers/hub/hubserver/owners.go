@@ -15,8 +15,9 @@ import (
 	"github.com/hubform/hubform/handlers/hub/delivery"
 	"github.com/hubform/hubform/handlers/hub/formsource"
 	"github.com/hubform/hubform/handlers/hub/inbox"
+	"github.com/hubform/hubform/handlers/hub/manage"
 	"github.com/hubform/hubform/handlers/hub/metrics"
-	"github.com/hubform/hubform/handlers/hub/people"
+	"github.com/hubform/hubform/handlers/hub/privacy"
 	"github.com/hubform/hubform/handlers/hub/sqldb"
 )
 
@@ -31,18 +32,23 @@ func ownerRoutes(db *sqldb.DB, served *formsource.Layered, files BlobStore, queu
 	submissions := &inbox.Inbox{Forms: served, Store: db, Files: files, Logger: logger}
 	// A person's data is erased from the stores the hub itself writes: its
 	// database, its files and its queue of deliveries.
-	person := &people.People{Store: db, Files: files, Deliveries: queue, Logger: logger}
+	person := &privacy.People{Store: db, Files: files, Deliveries: queue, Logger: logger}
 	sites := siteOwners{DB: db, dir: served.Dir}
+	// What owners change goes through the services of package manage,
+	// which the console and the admin API share.
+	mc := manage.Config{Sites: sites, Audit: db, Logger: logger}
+	forms, changes, data := manage.NewForms(mc, db), manage.NewSubmissions(mc, submissions, db, queue), manage.NewPrivacy(mc, person)
 	con, err := console.New(console.Config{
 		Users: db, Workspaces: sites, Audit: db, Tokens: db, Sessions: db.Sessions(), Limiter: db, Forms: served, Store: db, Logger: logger,
 		Secure: strings.HasPrefix(opts.publicURL, "https://"), PublicURL: opts.publicURL, Mailer: mailer, MailFrom: from,
 		Inbox: submissions, Deliveries: queue, OIDC: opts.sso, Signup: opts.signup,
-		People: person, Funnel: db,
+		FormChanges: forms, SubmissionChanges: changes, Privacy: data, Funnel: db,
 	})
 	if err != nil {
 		return nil, nil, err
 	}
-	api, err := admin.New(admin.Config{Tokens: db, Sites: sites, Audit: db, Forms: db, Directory: served, Inbox: submissions, People: person, Funnel: db, Logger: logger})
+	api, err := admin.New(admin.Config{Tokens: db, Sites: sites, Audit: db, Forms: db, FormChanges: forms, Directory: served,
+		Inbox: submissions, SubmissionChanges: changes, Privacy: data, Funnel: db, Logger: logger})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -16,7 +16,7 @@ import (
 // SaveFormVersion stores body, a form file that the caller validated, as
 // the newest version of the form of site and slug, creating the form on
 // its first save, and returns the version's number. The live version does
-// not change: the new version is a draft until PublishFormVersion.
+// not change: the new version is not live until PublishFormVersion.
 func (db *DB) SaveFormVersion(ctx context.Context, site, slug string, body []byte, by string, now time.Time) (int64, error) {
 	w, err := db.writer()
 	if err != nil {

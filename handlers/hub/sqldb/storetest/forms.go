@@ -23,7 +23,7 @@ func testFormVersions(t *testing.T, open Open) {
 		t.Fatalf("first save = %d, %v; want version 1", v1, err)
 	}
 	if _, err := b.LiveVersion(ctx, "acme", "contact"); !errors.Is(err, hub.ErrNotFound) {
-		t.Errorf("LiveVersion of a draft-only form: %v, want ErrNotFound", err)
+		t.Errorf("LiveVersion of a form never published: %v, want ErrNotFound", err)
 	}
 	v2, err := b.SaveFormVersion(ctx, "acme", "contact", []byte(`{"title":"two"}`), "jane", T0.Add(time.Minute))
 	if err != nil || v2 != 2 {

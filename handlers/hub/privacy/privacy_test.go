@@ -1,4 +1,4 @@
-package people_test
+package privacy_test
 
 import (
 	"bytes"
@@ -14,7 +14,7 @@ import (
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/accounts"
 	"github.com/hubform/hubform/handlers/hub/delivery"
-	"github.com/hubform/hubform/handlers/hub/people"
+	"github.com/hubform/hubform/handlers/hub/privacy"
 	"github.com/hubform/hubform/handlers/hub/sqldb"
 	"github.com/hubform/hubform/handlers/hub/sqldb/storetest"
 	"github.com/hubform/hubform/handlers/hub/sqlite"
@@ -32,7 +32,7 @@ func (f forms) Lookup(site, slug string) (*hub.Form, error) {
 // fixture is a workspace acme owning site "site", whose form has a
 // webhook, with Anna's two submissions (one with a file), Bob's one, and
 // Anna's one in another workspace.
-func fixture(t *testing.T) (*sqldb.DB, *people.People, *delivery.Queue) {
+func fixture(t *testing.T) (*sqldb.DB, *privacy.People, *delivery.Queue) {
 	t.Helper()
 	ctx := context.Background()
 	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "hub.db"))
@@ -85,7 +85,7 @@ func fixture(t *testing.T) (*sqldb.DB, *people.People, *delivery.Queue) {
 	if _, err := db.CreateDraft(ctx, d, hub.DraftHash("D1")); err != nil {
 		t.Fatal(err)
 	}
-	return db, &people.People{Store: db, Files: files, Deliveries: q}, q
+	return db, &privacy.People{Store: db, Files: files, Deliveries: q}, q
 }
 
 // askedDeliveries notes the address whose requests to confirm it were
@@ -100,7 +100,7 @@ func (f storedFiles) Delete(_ context.Context, key string) error {
 }
 
 type askedDeliveries struct {
-	people.Deliveries
+	privacy.Deliveries
 	asked []string
 }
 
@@ -121,7 +121,7 @@ func TestErase(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := (people.Erased{Submissions: 2, Files: 1, Deliveries: 2, Drafts: 1}); e != want {
+	if want := (privacy.Erased{Submissions: 2, Files: 1, Deliveries: 2, Drafts: 1}); e != want {
 		t.Errorf("Erase = %+v, want %+v", e, want)
 	}
 	if p.Files.(storedFiles)["uploads/cv"] {
@@ -150,8 +150,8 @@ func TestExport(t *testing.T) {
 	var got struct {
 		Email       string
 		Workspace   string
-		Submissions []people.Submission
-		Drafts      []people.Draft
+		Submissions []privacy.Submission
+		Drafts      []privacy.Draft
 	}
 	if err := json.Unmarshal(buf.Bytes(), &got); err != nil {
 		t.Fatalf("export is not JSON: %v\n%s", err, buf.String())
@@ -167,7 +167,7 @@ func TestExport(t *testing.T) {
 		!strings.Contains(string(s1.Values), "Anna Österberg") || len(s1.Attachments) != 0 {
 		t.Errorf("first submission = %+v", s1)
 	}
-	if want := []people.File{{Filename: "cv.pdf", Size: 1234, MIME: "application/pdf"}}; s3.ID != "S3" || !reflect.DeepEqual(s3.Attachments, want) {
+	if want := []privacy.File{{Filename: "cv.pdf", Size: 1234, MIME: "application/pdf"}}; s3.ID != "S3" || !reflect.DeepEqual(s3.Attachments, want) {
 		t.Errorf("second submission = %+v, want S3 with %+v", s3, want)
 	}
 	if len(got.Drafts) != 1 || got.Drafts[0].Email != "anna@example.com" || string(got.Drafts[0].Values) != `{"name":"Anna"}` ||
@@ -189,12 +189,12 @@ func TestValidAddressAndMask(t *testing.T) {
 		"anna@example.com": true, " anna@example.com ": true, "Anna <anna@example.com>": false,
 		"anna": false, "": false, "a b@example.com": false, "anna@example.com, bob@example.com": false,
 	} {
-		if got := people.ValidAddress(email); got != want {
+		if got := privacy.ValidAddress(email); got != want {
 			t.Errorf("ValidAddress(%q) = %v, want %v", email, got, want)
 		}
 	}
 	for email, want := range map[string]string{"Anna@Example.com": "a***@example.com", "Émile@x.fr": "é***@x.fr", "nope": "***"} {
-		if got := people.Mask(email); got != want {
+		if got := privacy.Mask(email); got != want {
 			t.Errorf("Mask(%q) = %q, want %q", email, got, want)
 		}
 	}

@@ -1,10 +1,10 @@
-// Package people finds, exports and erases what one person sent to the
+// Package privacy finds, exports and erases what one person sent to the
 // forms of a workspace, known by their e-mail address: the data protection
 // requests an owner must answer. A submission is the person's when one of
 // its values is that address, or a list holding it (see
 // sqldb.HoldsAddress). The command line, the admin API and the console are
 // three faces of it.
-package people
+package privacy
 
 import (
 	"context"

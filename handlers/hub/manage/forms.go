@@ -1,0 +1,78 @@
+package manage
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/handlers/hub/accounts"
+	"github.com/hubform/hubform/handlers/hub/formsource"
+)
+
+// FormStore keeps the versions of the forms in the hub's database, as
+// sqldb.DB does. Errors wrap hub.ErrNotFound for a missing form or version.
+type FormStore interface {
+	SaveFormVersion(ctx context.Context, site, slug string, body []byte, by string, now time.Time) (int64, error)
+	PublishFormVersion(ctx context.Context, site, slug string, version int64, now time.Time) error
+	FormRecord(ctx context.Context, site, slug string) (formsource.Record, error)
+}
+
+// editForms is what saving and publishing a form's version need: an
+// editor in the console, a token of scope forms in the admin API.
+var editForms = Need{Role: accounts.Editor, Scope: accounts.ScopeForms}
+
+// Forms saves the versions of the forms kept in the database and makes
+// them live. What a version holds (fields, translations, settings) is the
+// caller's: it validates the file with formsource.Parse before saving it.
+type Forms struct {
+	guard
+	store FormStore
+}
+
+// NewForms returns the service of the forms kept in store.
+func NewForms(cfg Config, store FormStore) *Forms {
+	return &Forms{guard: newGuard(cfg), store: store}
+}
+
+// Save stores body as the form's newest version, not yet live, and
+// returns its number.
+func (f *Forms) Save(ctx context.Context, a Actor, site, slug string, body []byte) (int64, error) {
+	if err := f.site(ctx, a, site, editForms); err != nil {
+		return 0, err
+	}
+	n, err := f.store.SaveFormVersion(ctx, site, slug, body, savedBy(a), f.cfg.Now())
+	if err != nil {
+		return 0, hub.Internal("saving a form", err)
+	}
+	f.record(ctx, a, accounts.ActionFormSaved, site+"/"+slug, fmt.Sprintf("version %d", n))
+	return n, nil
+}
+
+// Publish makes version n of the form live: a newer one, or an earlier
+// one again, which is a rollback. A missing form or version is an error
+// wrapping hub.ErrNotFound.
+func (f *Forms) Publish(ctx context.Context, a Actor, site, slug string, n int64) error {
+	if err := f.site(ctx, a, site, editForms); err != nil {
+		return err
+	}
+	rec, err := f.store.FormRecord(ctx, site, slug)
+	if err != nil {
+		return err
+	}
+	if err := f.store.PublishFormVersion(ctx, site, slug, n, f.cfg.Now()); err != nil {
+		return err
+	}
+	f.record(ctx, a, accounts.ActionFormPublished, site+"/"+slug, accounts.PublishedDetail(n, rec.LiveVersion))
+	return nil
+}
+
+// savedBy names the actor in a form's list of versions: a member's
+// address, a token's name, or the operator.
+func savedBy(a Actor) string {
+	if a.Scope != "" {
+		return strings.TrimPrefix(a.Name, "token ")
+	}
+	return a.Name
+}
