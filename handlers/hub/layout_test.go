@@ -20,7 +20,6 @@ var servers = []string{
 	"handlers/hub/hosted",
 	"handlers/hub/hubhttp",
 	"handlers/hub/hubserver",
-	"handlers/hub/inbox",
 	"handlers/hub/metrics",
 	"handlers/hub/protocol",
 	"handlers/hub/testhub",

@@ -155,7 +155,7 @@ func (a *API) getFile(c echo.Context) error {
 	if err != nil || n < 0 || n >= len(s.Attachments) {
 		return &hub.Error{Status: http.StatusNotFound, Message: "no such file in this submission"}
 	}
-	err = a.cfg.Inbox.ServeFile(c, s.Attachments[n])
+	err = a.cfg.Inbox.ServeFile(c.Response(), c.Request(), s.Attachments[n])
 	if errors.Is(err, hub.ErrNotFound) {
 		return &hub.Error{Status: http.StatusNotFound, Message: "this file is no longer in the hub's storage"}
 	}
@@ -172,7 +172,7 @@ func (a *API) getPDF(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return a.cfg.Inbox.ServePDF(c, form, s, time.UTC)
+	return a.cfg.Inbox.ServePDF(c.Response(), c.Request(), form, s, time.UTC)
 }
 
 // Deleted is the answer of a deleted submission.
@@ -210,6 +210,6 @@ func (a *API) exportSubmissions(c echo.Context) error {
 		return &hub.Error{Status: http.StatusBadRequest, Message: problem}
 	}
 	err = a.cfg.SubmissionChanges.Export(c.Request().Context(), actorOf(c), form.Site, form.Slug, format, c.QueryParams(),
-		func() error { return a.cfg.Inbox.Export(c, form, format, f) })
+		func() error { return a.cfg.Inbox.Export(c.Response(), c.Request(), form, format, f) })
 	return a.changeError(c, form.Site, form.Slug, err)
 }

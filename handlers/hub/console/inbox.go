@@ -163,7 +163,7 @@ func (con *Console) pdf(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return con.cfg.Inbox.ServePDF(c, form, s, con.location(c.Request().Context()))
+	return con.cfg.Inbox.ServePDF(c.Response(), c.Request(), form, s, con.location(c.Request().Context()))
 }
 
 func (con *Console) download(c echo.Context) error {
@@ -179,7 +179,7 @@ func (con *Console) download(c echo.Context) error {
 	if err != nil || n < 0 || n >= len(s.Attachments) {
 		return c.String(http.StatusNotFound, "No such file in this submission.")
 	}
-	err = con.cfg.Inbox.ServeFile(c, s.Attachments[n])
+	err = con.cfg.Inbox.ServeFile(c.Response(), c.Request(), s.Attachments[n])
 	if errors.Is(err, hub.ErrNotFound) {
 		return c.String(http.StatusNotFound, "This file is no longer in the hub's storage.")
 	}
@@ -261,7 +261,7 @@ func (con *Console) export(c echo.Context) error {
 		return c.String(http.StatusBadRequest, problem)
 	}
 	return con.cfg.SubmissionChanges.Export(c.Request().Context(), actorOf(c), form.Site, form.Slug, format, c.QueryParams(),
-		func() error { return con.cfg.Inbox.Export(c, form, format, f) })
+		func() error { return con.cfg.Inbox.Export(c.Response(), c.Request(), form, format, f) })
 }
 
 // userEmail is the signed-in user's address, for the log.

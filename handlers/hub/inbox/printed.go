@@ -5,8 +5,6 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/labstack/echo/v4"
-
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/export"
 	"github.com/hubform/hubform/hubclient"
@@ -16,13 +14,16 @@ import (
 // named after its id (see export.PDF), its time shown in loc: the admin
 // API and the console print the same document. The document is made whole
 // before the answer begins, so that a failure is answered as one.
-func (in *Inbox) ServePDF(c echo.Context, form *hub.Form, s hub.Submission, loc *time.Location) error {
+func (in *Inbox) ServePDF(w http.ResponseWriter, r *http.Request, form *hub.Form, s hub.Submission, loc *time.Location) error {
 	var buf bytes.Buffer
-	if err := export.PDF(&buf, Printed(form, s, in.SchemaOf(c.Request().Context(), form, s), loc)); err != nil {
+	if err := export.PDF(&buf, Printed(form, s, in.SchemaOf(r.Context(), form, s), loc)); err != nil {
 		return hub.Internal("making a PDF", err)
 	}
-	c.Response().Header().Set(echo.HeaderContentDisposition, `attachment; filename="`+s.ID+`.pdf"`)
-	return c.Blob(http.StatusOK, "application/pdf", buf.Bytes())
+	w.Header().Set("Content-Disposition", `attachment; filename="`+s.ID+`.pdf"`)
+	w.Header().Set("Content-Type", "application/pdf")
+	w.WriteHeader(http.StatusOK)
+	_, err := w.Write(buf.Bytes())
+	return err
 }
 
 // Printed is s as its PDF shows it: its values under the labels of

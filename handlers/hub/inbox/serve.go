@@ -9,8 +9,6 @@ import (
 	"net/http"
 	"strconv"
 
-	"github.com/labstack/echo/v4"
-
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/export"
 	"github.com/hubform/hubform/hubclient"
@@ -20,21 +18,22 @@ import (
 // link when the files are in a bucket, else the file itself, always as
 // application/octet-stream so that nothing a visitor sent is shown. The
 // error wraps hub.ErrNotFound when the file is no longer stored.
-func (in *Inbox) ServeFile(c echo.Context, a hubclient.Attachment) error {
-	ctx := c.Request().Context()
+func (in *Inbox) ServeFile(w http.ResponseWriter, r *http.Request, a hubclient.Attachment) error {
+	ctx := r.Context()
 	if signer, ok := in.Files.(LinkSigner); ok {
 		link, err := signer.SignedGetURL(ctx, a.Key, a.Filename, DownloadLinkExpiry)
 		if err != nil {
 			return hub.Internal("signing a download link", err)
 		}
-		return c.Redirect(http.StatusSeeOther, link)
+		http.Redirect(w, r, link, http.StatusSeeOther)
+		return nil
 	}
-	r, err := in.Files.NewReader(ctx, a.Key)
+	body, err := in.Files.NewReader(ctx, a.Key)
 	if err != nil {
 		return err
 	}
-	defer r.Close()
-	h := c.Response().Header()
+	defer body.Close()
+	h := w.Header()
 	disposition := mime.FormatMediaType("attachment", map[string]string{"filename": a.Filename})
 	if disposition == "" {
 		disposition = "attachment"
@@ -42,7 +41,11 @@ func (in *Inbox) ServeFile(c echo.Context, a hubclient.Attachment) error {
 	h.Set("Content-Disposition", disposition)
 	h.Set("Content-Length", strconv.FormatInt(a.Size, 10))
 	h.Set("X-Content-Type-Options", "nosniff")
-	return c.Stream(http.StatusOK, "application/octet-stream", r)
+	h.Set("Content-Type", "application/octet-stream")
+	w.WriteHeader(http.StatusOK)
+	// The status is sent: a copy cut short ends the download short.
+	_, err = io.Copy(w, body)
+	return err
 }
 
 // exporters are the export formats.
@@ -62,19 +65,19 @@ func ValidFormat(format string) bool {
 
 // Export answers the submissions f selects, oldest first, as a download in
 // format, csv or json (see ValidFormat), streamed a submission at a time.
-func (in *Inbox) Export(c echo.Context, form *hub.Form, format string, f hub.Filter) error {
+func (in *Inbox) Export(w http.ResponseWriter, r *http.Request, form *hub.Form, format string, f hub.Filter) error {
 	e, ok := exporters[format]
 	if !ok {
 		return fmt.Errorf("export format %q", format)
 	}
 	f.Before, f.Newest, f.Limit = "", false, 0
-	h := c.Response().Header()
+	h := w.Header()
 	h.Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": form.Site + "-" + form.Slug + "." + format}))
 	h.Set("Content-Type", e.contentType)
-	c.Response().WriteHeader(http.StatusOK)
-	if err := e.write(c.Request().Context(), in.Store, f, c.Response()); err != nil {
+	w.WriteHeader(http.StatusOK)
+	if err := e.write(r.Context(), in.Store, f, w); err != nil {
 		// The status is sent; the download ends short, and the log says why.
-		in.Logger.ErrorContext(c.Request().Context(), "export cut short", slog.String("site", form.Site), slog.String("form", form.Slug), slog.Any("error", err))
+		in.Logger.ErrorContext(r.Context(), "export cut short", slog.String("site", form.Site), slog.String("form", form.Slug), slog.Any("error", err))
 	}
 	return nil
 }
