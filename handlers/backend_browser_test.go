@@ -13,7 +13,7 @@ import (
 
 	"github.com/hubform/hubform/components"
 	"github.com/hubform/hubform/handlers"
-	"github.com/hubform/hubform/handlers/hub/testhub"
+	"github.com/hubform/hubform/handlers/hub/hubtest"
 	"github.com/hubform/hubform/static/browsertest"
 )
 
@@ -24,7 +24,7 @@ import (
 // redirect sends the browser to the owner's page.
 func TestClosedAndRedirectInTheBrowser(t *testing.T) {
 	browser := browsertest.New(t)
-	hub := testhub.Start(t, map[string]string{
+	hub := hubtest.Start(t, map[string]string{
 		"acme/closed": closedForm, "acme/full-js": oneOnlyForm, "acme/full-nojs": oneOnlyForm,
 	})
 	forms := handlers.New(handlers.Config{HubURL: hub.URL, Logger: quiet})

@@ -18,7 +18,7 @@ import (
 
 	"github.com/hubform/hubform/components"
 	"github.com/hubform/hubform/handlers"
-	"github.com/hubform/hubform/handlers/hub/testhub"
+	"github.com/hubform/hubform/handlers/hub/hubtest"
 	"github.com/hubform/hubform/hubclient"
 )
 
@@ -56,7 +56,7 @@ const (
 // submissions the hub received. Its Echo server also serves a page of any
 // form at /page/{site}/{slug}, rendered with PropsFor.
 type backend struct {
-	hub   *testhub.Hub
+	hub   *hubtest.Hub
 	h     *handlers.Handler
 	srv   *httptest.Server
 	calls *calls
@@ -67,7 +67,7 @@ type backend struct {
 
 func newBackend(t *testing.T, configure ...func(*handlers.Config)) *backend {
 	t.Helper()
-	b := &backend{calls: &calls{}, hub: testhub.Start(t, map[string]string{
+	b := &backend{calls: &calls{}, hub: hubtest.Start(t, map[string]string{
 		"acme/contact": contactForm, "acme/closed": closedForm, "acme/oneonly": oneOnlyForm, "acme/unique": uniqueForm,
 		"acme/redirect": redirectForm, "acme/badredirect": badRedirectForm, "acme/prefill": prefillForm,
 	})}

@@ -16,7 +16,7 @@ import (
 
 	"github.com/hubform/hubform/components"
 	"github.com/hubform/hubform/handlers"
-	"github.com/hubform/hubform/handlers/hub/testhub"
+	"github.com/hubform/hubform/handlers/hub/hubtest"
 	"github.com/hubform/hubform/static/browsertest"
 )
 
@@ -27,7 +27,7 @@ type switchableHub struct {
 	srv  *httptest.Server
 }
 
-func newSwitchableHub(t *testing.T, h *testhub.Hub) *switchableHub {
+func newSwitchableHub(t *testing.T, h *hubtest.Hub) *switchableHub {
 	target, _ := url.Parse(h.Server.URL)
 	proxy := httputil.NewSingleHostReverseProxy(target)
 	s := &switchableHub{}
@@ -47,7 +47,7 @@ func newSwitchableHub(t *testing.T, h *testhub.Hub) *switchableHub {
 // the hub is down and the form once it is back, and the form posts.
 func TestWithoutJavaScriptEveryStateIsReachable(t *testing.T) {
 	browser := browsertest.New(t)
-	h := testhub.Start(t, map[string]string{"acme/contact": contactForm})
+	h := hubtest.Start(t, map[string]string{"acme/contact": contactForm})
 	hubSwitch := newSwitchableHub(t, h)
 	hubSwitch.down.Store(true)
 	forms := handlers.New(handlers.Config{HubURL: hubSwitch.srv.URL + "/v1", Logger: quiet})

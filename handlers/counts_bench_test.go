@@ -11,8 +11,8 @@ import (
 
 	"github.com/hubform/hubform/components"
 	"github.com/hubform/hubform/handlers"
+	"github.com/hubform/hubform/handlers/hub/hubtest"
 	"github.com/hubform/hubform/handlers/hub/protocol"
-	"github.com/hubform/hubform/handlers/hub/testhub"
 )
 
 // BenchmarkFunnelCost measures what counting the funnel costs a visitor:
@@ -21,7 +21,7 @@ import (
 // seconds) and off, in turn in one loop; on/off is the ratio of their
 // times (goal: at most 1.05).
 func BenchmarkFunnelCost(b *testing.B) {
-	h := testhub.Start(b, map[string]string{"acme/trip": tripForm}, func(cfg *protocol.Config) { cfg.Funnel = &tally{} })
+	h := hubtest.Start(b, map[string]string{"acme/trip": tripForm}, func(cfg *protocol.Config) { cfg.Funnel = &tally{} })
 	on := handlers.New(handlers.Config{HubURL: h.URL, Logger: quiet, CountInterval: time.Second})
 	off := handlers.New(handlers.Config{HubURL: h.URL, Logger: quiet, NoCounts: true})
 	b.Cleanup(func() { on.Close(context.Background()) })

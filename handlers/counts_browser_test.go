@@ -12,7 +12,7 @@ import (
 
 	"github.com/hubform/hubform/components"
 	"github.com/hubform/hubform/handlers"
-	"github.com/hubform/hubform/handlers/hub/testhub"
+	"github.com/hubform/hubform/handlers/hub/hubtest"
 	"github.com/hubform/hubform/static/browsertest"
 )
 
@@ -23,7 +23,7 @@ import (
 func TestFunnelCountedInTheBrowser(t *testing.T) {
 	browser := browsertest.New(t)
 	counts := &tally{}
-	h := testhub.Start(t, map[string]string{"acme/trip": tripForm})
+	h := hubtest.Start(t, map[string]string{"acme/trip": tripForm})
 	forms := handlers.New(handlers.Config{HubURL: h.URL, Logger: quiet, Counter: counts})
 	e := echo.New()
 	forms.Mount(e)

@@ -13,8 +13,8 @@ import (
 
 	"github.com/hubform/hubform/handlers"
 	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/handlers/hub/hubtest"
 	"github.com/hubform/hubform/handlers/hub/protocol"
-	"github.com/hubform/hubform/handlers/hub/testhub"
 	"github.com/hubform/hubform/hubclient"
 )
 
@@ -69,7 +69,7 @@ func wantTally(t *testing.T, what string, got, want map[string]int64) {
 
 func TestFunnelCountedInTheApp(t *testing.T) {
 	counts := &tally{}
-	h := testhub.Start(t, map[string]string{"acme/trip": tripForm, "acme/closed": closedForm})
+	h := hubtest.Start(t, map[string]string{"acme/trip": tripForm, "acme/closed": closedForm})
 	forms := handlers.New(handlers.Config{HubURL: h.URL, Logger: quiet, Counter: counts})
 	srv := httptest.NewServer(forms)
 	defer srv.Close()
@@ -122,7 +122,7 @@ func TestFunnelCountedInTheApp(t *testing.T) {
 
 func TestFunnelOff(t *testing.T) {
 	counts := &tally{}
-	h := testhub.Start(t, map[string]string{"acme/trip": tripForm})
+	h := hubtest.Start(t, map[string]string{"acme/trip": tripForm})
 	forms := handlers.New(handlers.Config{HubURL: h.URL, Logger: quiet, Counter: counts, NoCounts: true})
 	srv := httptest.NewServer(forms)
 	defer srv.Close()
@@ -136,8 +136,8 @@ func TestFunnelOff(t *testing.T) {
 
 func TestFunnelCountsReachTheHub(t *testing.T) {
 	counts := &tally{}
-	h := testhub.Start(t, map[string]string{"acme/trip": tripForm, "acme/contact": contactForm}, func(cfg *protocol.Config) { cfg.Funnel = counts })
-	other := testhub.Start(t, map[string]string{"acme/trip": tripForm}) // counts nothing
+	h := hubtest.Start(t, map[string]string{"acme/trip": tripForm, "acme/contact": contactForm}, func(cfg *protocol.Config) { cfg.Funnel = counts })
+	other := hubtest.Start(t, map[string]string{"acme/trip": tripForm}) // counts nothing
 	var toOther int
 	var mu sync.Mutex
 	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -223,11 +223,11 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 // counts without it, within the bound.
 func TestAppSendsItsCountsToken(t *testing.T) {
 	counts, tokens := &tally{}, &appTokens{token: "hft_app"}
-	h := testhub.Start(t, map[string]string{"acme/trip": tripForm}, func(cfg *protocol.Config) {
+	h := hubtest.Start(t, map[string]string{"acme/trip": tripForm}, func(cfg *protocol.Config) {
 		cfg.Funnel, cfg.CountTokens, cfg.RateLimit = counts, tokens, 2
 	})
 	theirs := &tally{}
-	other := testhub.Start(t, map[string]string{"acme/contact": contactForm}, func(cfg *protocol.Config) { cfg.Funnel = theirs })
+	other := hubtest.Start(t, map[string]string{"acme/contact": contactForm}, func(cfg *protocol.Config) { cfg.Funnel = theirs })
 	forms := handlers.New(handlers.Config{HubURL: h.URL, Logger: quiet, CountInterval: time.Hour, CountsToken: "hft_app",
 		Forms: map[handlers.Form]handlers.FormOptions{{Site: "acme", Slug: "contact"}: {HubURL: other.URL}}})
 	ctx := context.Background()
@@ -253,7 +253,7 @@ func TestAppSendsItsCountsToken(t *testing.T) {
 // lost.
 func TestAppWithoutTokenSendsVisitSizedBatches(t *testing.T) {
 	counts := &tally{}
-	h := testhub.Start(t, map[string]string{"acme/trip": tripForm}, func(cfg *protocol.Config) { cfg.Funnel, cfg.RateLimit = counts, 600 })
+	h := hubtest.Start(t, map[string]string{"acme/trip": tripForm}, func(cfg *protocol.Config) { cfg.Funnel, cfg.RateLimit = counts, 600 })
 	var log strings.Builder
 	var logMu sync.Mutex
 	logger := slog.New(slog.NewTextHandler(writerFunc(func(p []byte) (int, error) {

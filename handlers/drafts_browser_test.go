@@ -14,7 +14,7 @@ import (
 
 	"github.com/hubform/hubform/components"
 	"github.com/hubform/hubform/handlers"
-	"github.com/hubform/hubform/handlers/hub/testhub"
+	"github.com/hubform/hubform/handlers/hub/hubtest"
 	"github.com/hubform/hubform/static/browsertest"
 )
 
@@ -28,7 +28,7 @@ func TestDraftInAGoAppInTheBrowser(t *testing.T) {
 	e := echo.New()
 	app := httptest.NewServer(e)
 	defer app.Close()
-	h := testhub.Start(t, nil)
+	h := hubtest.Start(t, nil)
 	h.WriteForm("acme", "walk", `{"title": "Walk", "fields": [{"name": "name", "type": "text", "label": "Name", "required": true},
 		{"name": "city", "type": "text", "label": "City", "required": true}],
 		"steps": [{"id": "who", "fields": ["name"]}, {"id": "where", "fields": ["city"]}], "hub": {"allowedOrigins": ["`+app.URL+`"]}}`)

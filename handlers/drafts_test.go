@@ -12,7 +12,7 @@ import (
 
 	"github.com/hubform/hubform/components"
 	"github.com/hubform/hubform/handlers"
-	"github.com/hubform/hubform/handlers/hub/testhub"
+	"github.com/hubform/hubform/handlers/hub/hubtest"
 	"github.com/hubform/hubform/hubclient"
 )
 
@@ -32,7 +32,7 @@ const draftTripForm = `{
 // draftApp is an Echo app that shows the trip form on its page /trip, as
 // a host does with PropsFor, and the hub that keeps its drafts.
 type draftApp struct {
-	hub *testhub.Hub
+	hub *hubtest.Hub
 	srv *httptest.Server
 	app
 }
@@ -43,7 +43,7 @@ func newDraftApp(t *testing.T, origin func(appURL string) string) *draftApp {
 	e := echo.New()
 	d.srv = httptest.NewServer(e)
 	t.Cleanup(d.srv.Close)
-	d.hub = testhub.Start(t, nil)
+	d.hub = hubtest.Start(t, nil)
 	d.hub.WriteForm("acme", "trip", strings.ReplaceAll(draftTripForm, "{origin}", origin(d.srv.URL)))
 	h := handlers.New(handlers.Config{HubURL: d.hub.URL, Logger: quiet})
 	h.Mount(e)

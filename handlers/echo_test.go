@@ -19,14 +19,14 @@ import (
 
 	"github.com/hubform/hubform/components"
 	"github.com/hubform/hubform/handlers"
-	"github.com/hubform/hubform/handlers/hub/testhub"
+	"github.com/hubform/hubform/handlers/hub/hubtest"
 )
 
 // TestBehindEchoCSRF mounts the routes on an Echo app protected by Echo's
 // CSRF middleware: a page's form carries the token and posts; a post
 // without it is refused.
 func TestBehindEchoCSRF(t *testing.T) {
-	hub := testhub.Start(t, map[string]string{"acme/contact": contactForm})
+	hub := hubtest.Start(t, map[string]string{"acme/contact": contactForm})
 	h := handlers.New(handlers.Config{HubURL: hub.URL, Logger: quiet})
 	e := echo.New()
 	csrf := middleware.CSRFWithConfig(middleware.CSRFConfig{TokenLookup: "form:_csrf"})

@@ -16,7 +16,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"github.com/hubform/hubform/handlers"
-	"github.com/hubform/hubform/handlers/hub/testhub"
+	"github.com/hubform/hubform/handlers/hub/hubtest"
 	"github.com/hubform/hubform/hubclient"
 )
 
@@ -207,7 +207,7 @@ func (c *countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 func TestPropsCachesOneFetchAtATime(t *testing.T) {
-	hub := testhub.Start(t, map[string]string{"acme/contact": contactForm})
+	hub := hubtest.Start(t, map[string]string{"acme/contact": contactForm})
 	counter := &countingTransport{}
 	h := handlers.New(handlers.Config{HubURL: hub.URL, HTTPClient: &http.Client{Transport: counter}, CacheTTL: time.Hour})
 	var wg sync.WaitGroup
@@ -242,7 +242,7 @@ func (g *gatedTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 // holds: the next page gets it at once while it is fetched again behind,
 // and a page after that fetch gets the new one.
 func TestPropsServesAKnownSchemaWhileFetchingIt(t *testing.T) {
-	hub := testhub.Start(t, map[string]string{"acme/contact": contactForm})
+	hub := hubtest.Start(t, map[string]string{"acme/contact": contactForm})
 	gate := &gatedTransport{open: make(chan struct{})}
 	h := handlers.New(handlers.Config{HubURL: hub.URL, HTTPClient: &http.Client{Transport: gate}, CacheTTL: time.Nanosecond, FetchTimeout: time.Hour})
 	if p := h.Props(context.Background(), "acme", "contact", ""); p.InitialSchema == nil || p.InitialSchema.Title != "Contact us" {
@@ -276,7 +276,7 @@ func TestPropsServesAKnownSchemaWhileFetchingIt(t *testing.T) {
 // the same *hubclient.Schema, with what renders prepared for it; a form
 // changed on the hub is fetched whole.
 func TestPropsRevalidatesKnownSchemas(t *testing.T) {
-	hub := testhub.Start(t, map[string]string{"acme/contact": contactForm})
+	hub := hubtest.Start(t, map[string]string{"acme/contact": contactForm})
 	var notModified, failed atomic.Int64
 	var down atomic.Bool
 	client := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
@@ -322,7 +322,7 @@ func TestPropsRevalidatesKnownSchemas(t *testing.T) {
 }
 
 func TestPropsServesStaleWhenTheHubIsDown(t *testing.T) {
-	hub := testhub.Start(t, map[string]string{"acme/contact": contactForm})
+	hub := hubtest.Start(t, map[string]string{"acme/contact": contactForm})
 	h := handlers.New(handlers.Config{HubURL: hub.URL, CacheTTL: time.Nanosecond, Logger: quiet})
 	if p := h.Props(context.Background(), "acme", "contact", ""); p.InitialSchema == nil {
 		t.Fatal("no schema while the hub is up")
@@ -339,7 +339,7 @@ func TestPropsServesStaleWhenTheHubIsDown(t *testing.T) {
 
 func TestPropsRespectsTheFetchDeadline(t *testing.T) {
 	slow := make(chan struct{})
-	hub := testhub.Start(t, map[string]string{"acme/contact": contactForm})
+	hub := hubtest.Start(t, map[string]string{"acme/contact": contactForm})
 	defer close(slow)
 	proxy := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
 		select {

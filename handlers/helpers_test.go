@@ -16,7 +16,7 @@ import (
 	"github.com/a-h/templ"
 
 	"github.com/hubform/hubform/handlers"
-	"github.com/hubform/hubform/handlers/hub/testhub"
+	"github.com/hubform/hubform/handlers/hub/hubtest"
 )
 
 const contactForm = `{
@@ -66,7 +66,7 @@ func (c *calls) counts() (int, int) {
 
 // app serves a Handler for a hub holding the contact form.
 type app struct {
-	hub   *testhub.Hub
+	hub   *hubtest.Hub
 	h     *handlers.Handler
 	srv   *httptest.Server
 	calls *calls
@@ -74,7 +74,7 @@ type app struct {
 
 func newApp(t *testing.T, configure ...func(*handlers.Config)) *app {
 	t.Helper()
-	a := &app{hub: testhub.Start(t, map[string]string{"acme/contact": contactForm, "acme/empty": `{"fields":[],"steps":[]}`}), calls: &calls{}}
+	a := &app{hub: hubtest.Start(t, map[string]string{"acme/contact": contactForm, "acme/empty": `{"fields":[],"steps":[]}`}), calls: &calls{}}
 	cfg := handlers.Config{HubURL: a.hub.URL, Logger: quiet}
 	a.calls.config(&cfg)
 	for _, c := range configure {

@@ -13,7 +13,7 @@ import (
 
 	"github.com/hubform/hubform/components"
 	"github.com/hubform/hubform/handlers"
-	"github.com/hubform/hubform/handlers/hub/testhub"
+	"github.com/hubform/hubform/handlers/hub/hubtest"
 	"github.com/hubform/hubform/static"
 	"github.com/hubform/hubform/static/browsertest"
 )
@@ -24,7 +24,7 @@ import (
 // CSP too; a page with its own htmx does not get a second one.
 func TestHeadLoadsScriptsAfterThePage(t *testing.T) {
 	browser := browsertest.New(t)
-	h := testhub.Start(t, map[string]string{"acme/contact": contactForm})
+	h := hubtest.Start(t, map[string]string{"acme/contact": contactForm})
 	forms := handlers.New(handlers.Config{HubURL: h.URL, Logger: quiet})
 	e := echo.New()
 	forms.Mount(e)

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/hubform/hubform/handlers"
-	"github.com/hubform/hubform/handlers/hub/testhub"
+	"github.com/hubform/hubform/handlers/hub/hubtest"
 )
 
 // surveyForm: "Other…" reveals a required text with a rule; a step is for
@@ -30,7 +30,7 @@ const surveyForm = `{
 
 func newSurveyApp(t *testing.T) *app {
 	t.Helper()
-	a := &app{hub: testhub.Start(t, map[string]string{"acme/survey": surveyForm}), calls: &calls{}}
+	a := &app{hub: hubtest.Start(t, map[string]string{"acme/survey": surveyForm}), calls: &calls{}}
 	cfg := handlers.Config{HubURL: a.hub.URL, Logger: quiet}
 	a.calls.config(&cfg)
 	a.h = handlers.New(cfg)

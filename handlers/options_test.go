@@ -19,8 +19,8 @@ import (
 	"github.com/hubform/hubform/components"
 	"github.com/hubform/hubform/handlers"
 	"github.com/hubform/hubform/handlers/hub/captcha"
+	"github.com/hubform/hubform/handlers/hub/hubtest"
 	"github.com/hubform/hubform/handlers/hub/protocol"
-	"github.com/hubform/hubform/handlers/hub/testhub"
 	"github.com/hubform/hubform/hubclient"
 	"github.com/hubform/hubform/hubclient/fakehub"
 )
@@ -177,22 +177,22 @@ func TestCallbacksPerFormAndHandler(t *testing.T) {
 func TestSubmissionFailures(t *testing.T) {
 	tests := []struct {
 		name    string
-		fail    func(h *testhub.Hub)
+		fail    func(h *hubtest.Hub)
 		errType any
 		status  int
 		message string
 	}{
-		{"upload-url 5xx", func(h *testhub.Hub) { h.FailNext("/upload-url", 500, "disk full at 10.0.0.7:9000") }, new(*hubclient.UploadURLError), 500, "A file could not be uploaded."},
-		{"upload-url 4xx", func(h *testhub.Hub) { h.FailNext("/upload-url", 415, "type refused") }, new(*hubclient.UploadURLError), 415, "A file was not accepted"},
-		{"upload PUT", func(h *testhub.Hub) { h.FailNext("/_uploads", 500, "bucket away") }, new(*hubclient.UploadError), 500, "A file could not be uploaded."},
-		{"hub 4xx", func(h *testhub.Hub) { h.FailNext("/submit", 400, "payload must be an object") }, new(*hubclient.SubmitError), 400, "The form was not accepted."},
-		{"hub 403", func(h *testhub.Hub) { h.FailNext("/submit", 403, "captcha refused: timeout-or-duplicate") }, new(*hubclient.SubmitError), 403, "did not pass"},
-		{"hub 429", func(h *testhub.Hub) { h.FailNext("/submit", 429, "too many requests: at most 3 a minute") }, new(*hubclient.SubmitError), 429, "Too many attempts."},
-		{"hub quota", func(h *testhub.Hub) {
+		{"upload-url 5xx", func(h *hubtest.Hub) { h.FailNext("/upload-url", 500, "disk full at 10.0.0.7:9000") }, new(*hubclient.UploadURLError), 500, "A file could not be uploaded."},
+		{"upload-url 4xx", func(h *hubtest.Hub) { h.FailNext("/upload-url", 415, "type refused") }, new(*hubclient.UploadURLError), 415, "A file was not accepted"},
+		{"upload PUT", func(h *hubtest.Hub) { h.FailNext("/_uploads", 500, "bucket away") }, new(*hubclient.UploadError), 500, "A file could not be uploaded."},
+		{"hub 4xx", func(h *hubtest.Hub) { h.FailNext("/submit", 400, "payload must be an object") }, new(*hubclient.SubmitError), 400, "The form was not accepted."},
+		{"hub 403", func(h *hubtest.Hub) { h.FailNext("/submit", 403, "captcha refused: timeout-or-duplicate") }, new(*hubclient.SubmitError), 403, "did not pass"},
+		{"hub 429", func(h *hubtest.Hub) { h.FailNext("/submit", 429, "too many requests: at most 3 a minute") }, new(*hubclient.SubmitError), 429, "Too many attempts."},
+		{"hub quota", func(h *hubtest.Hub) {
 			h.FailNext("/submit", 429, hubclient.QuotaReached+": this form takes no more submissions for now")
 		}, new(*hubclient.SubmitError), 429, "This form is not taking submissions for now."},
-		{"hub 5xx", func(h *testhub.Hub) { h.FailNext("/submit", 503, "database locked") }, new(*hubclient.SubmitError), 503, "cannot be sent right now"},
-		{"dead hub", func(h *testhub.Hub) { h.Server.Close() }, new(*hubclient.UploadURLError), 0, "cannot be sent right now"},
+		{"hub 5xx", func(h *hubtest.Hub) { h.FailNext("/submit", 503, "database locked") }, new(*hubclient.SubmitError), 503, "cannot be sent right now"},
+		{"dead hub", func(h *hubtest.Hub) { h.Server.Close() }, new(*hubclient.UploadURLError), 0, "cannot be sent right now"},
 	}
 	for _, tc := range tests {
 		for _, htmx := range []bool{true, false} {
@@ -242,7 +242,7 @@ func TestSubmissionFailures(t *testing.T) {
 
 // noHubDetails fails when html tells the visitor where the hub is or
 // what it said.
-func noHubDetails(t *testing.T, what, html string, h *testhub.Hub) {
+func noHubDetails(t *testing.T, what, html string, h *hubtest.Hub) {
 	t.Helper()
 	u, _ := url.Parse(h.URL)
 	// The port alone would be found, now and then, in a token's digits.
@@ -290,8 +290,8 @@ func TestPostProblemsShowNoDetails(t *testing.T) {
 // TestFormsOfTwoHubs serves one form from each of two hubs: each is
 // fetched from and delivered to its own.
 func TestFormsOfTwoHubs(t *testing.T) {
-	first := testhub.Start(t, map[string]string{"acme/contact": contactForm})
-	second := testhub.Start(t, map[string]string{"beta/contact": strings.Replace(contactForm, "Contact us", "Beta contact", 1)})
+	first := hubtest.Start(t, map[string]string{"acme/contact": contactForm})
+	second := hubtest.Start(t, map[string]string{"beta/contact": strings.Replace(contactForm, "Contact us", "Beta contact", 1)})
 	h := handlers.New(handlers.Config{HubURL: first.URL, Logger: quiet, Forms: map[handlers.Form]handlers.FormOptions{
 		{Site: "beta", Slug: "contact"}: {HubURL: second.URL},
 	}})
@@ -351,7 +351,7 @@ func (r *tokenRecorder) Verify(_ context.Context, req captcha.Request) error {
 func TestCaptchaWiredByTheSchema(t *testing.T) {
 	verifier := &tokenRecorder{}
 	withCaptcha := strings.Replace(contactForm, `"hub": {`, `"meta": {"captchaProvider": "turnstile", "captchaSiteKey": "site-key"}, "hub": {"captchaSecret": "secret", `, 1)
-	h := testhub.Start(t, map[string]string{"acme/contact": withCaptcha}, func(cfg *protocol.Config) { cfg.Captcha = verifier })
+	h := hubtest.Start(t, map[string]string{"acme/contact": withCaptcha}, func(cfg *protocol.Config) { cfg.Captcha = verifier })
 	log := &callbackLog{}
 	cfg := handlers.Config{HubURL: h.URL, Logger: quiet}
 	o := handlers.FormOptions{}

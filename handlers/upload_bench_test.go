@@ -17,10 +17,10 @@ import (
 
 	"github.com/hubform/hubform/components"
 	"github.com/hubform/hubform/handlers"
+	"github.com/hubform/hubform/handlers/hub/hubtest"
 	"github.com/hubform/hubform/handlers/hub/protocol"
 	"github.com/hubform/hubform/handlers/hub/s3blob"
 	"github.com/hubform/hubform/handlers/hub/s3blob/s3test"
-	"github.com/hubform/hubform/handlers/hub/testhub"
 	"github.com/hubform/hubform/handlers/hub/testkit"
 	"github.com/hubform/hubform/static/browsertest"
 )
@@ -37,7 +37,7 @@ const bigFilesForm = `{
 type uploadBench struct {
 	b        *testing.B
 	browser  context.Context
-	hub      *testhub.Hub
+	hub      *hubtest.Hub
 	app      *httptest.Server
 	received atomic.Int64 // bytes of request bodies the app read
 	// read returns a stored file's body.
@@ -59,7 +59,7 @@ func newUploadBench(b *testing.B, browser context.Context, bucket bool, configur
 		configure = append(configure, func(cfg *protocol.Config) { cfg.Blobs, cfg.Uploads = files, nil })
 		u.read = func(key string) (io.ReadCloser, error) { return files.NewReader(context.Background(), key) }
 	}
-	u.hub = testhub.Start(b, map[string]string{"acme/big": bigFilesForm}, configure...)
+	u.hub = hubtest.Start(b, map[string]string{"acme/big": bigFilesForm}, configure...)
 	if u.read == nil {
 		u.read = func(key string) (io.ReadCloser, error) { return u.hub.Blobs.NewReader(context.Background(), key) }
 	}

@@ -22,10 +22,10 @@ import (
 
 	"github.com/hubform/hubform/components"
 	"github.com/hubform/hubform/handlers"
+	"github.com/hubform/hubform/handlers/hub/hubtest"
 	"github.com/hubform/hubform/handlers/hub/protocol"
 	"github.com/hubform/hubform/handlers/hub/s3blob"
 	"github.com/hubform/hubform/handlers/hub/s3blob/s3test"
-	"github.com/hubform/hubform/handlers/hub/testhub"
 	"github.com/hubform/hubform/static/browsertest"
 )
 
@@ -84,7 +84,7 @@ func TestFilesGoStraightToStorageInTheBrowser(t *testing.T) {
 	// gate opens or the browser gives up.
 	var gate atomic.Pointer[chan struct{}]
 	var abandoned atomic.Int32 // held uploads the browser gave up
-	h := testhub.Start(t, map[string]string{"acme/contact": contactForm, "acme/cv": cvForm}, func(cfg *protocol.Config) {
+	h := hubtest.Start(t, map[string]string{"acme/contact": contactForm, "acme/cv": cvForm}, func(cfg *protocol.Config) {
 		store := cfg.Uploads
 		cfg.Uploads = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if open := gate.Load(); open != nil && r.Method == http.MethodPut {
@@ -450,7 +450,7 @@ func TestLargeFilesResumeInTheBrowser(t *testing.T) {
 	browser := browsertest.New(t)
 	const size = 200 << 20
 	cut := &cutter{length: 1500 * time.Millisecond}
-	h := testhub.Start(t, map[string]string{"acme/video": videoForm}, cut.configure)
+	h := hubtest.Start(t, map[string]string{"acme/video": videoForm}, cut.configure)
 	v := openVideoPage(t, browser, h)
 	video, data := randomFile(t, t.TempDir(), "video.mp4", size)
 	cut.after.Store(size / 2)
@@ -489,7 +489,7 @@ func TestFilesInPartsToABucketInTheBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer files.Close()
-	h := testhub.Start(t, map[string]string{"acme/video": videoForm}, func(cfg *protocol.Config) { cfg.Blobs, cfg.Uploads = files, nil })
+	h := hubtest.Start(t, map[string]string{"acme/video": videoForm}, func(cfg *protocol.Config) { cfg.Blobs, cfg.Uploads = files, nil })
 	v := openVideoPage(t, browser, h)
 	video, data := randomFile(t, t.TempDir(), "video.mp4", protocol.PartsFrom*protocol.DefaultUploadPartSize)
 	if n := v.upload(video); n != protocol.PartsFrom {
@@ -503,11 +503,11 @@ func TestFilesInPartsToABucketInTheBrowser(t *testing.T) {
 type videoPage struct {
 	t        *testing.T
 	tab      context.Context
-	hub      *testhub.Hub
+	hub      *hubtest.Hub
 	received atomic.Int64
 }
 
-func openVideoPage(t *testing.T, browser context.Context, h *testhub.Hub) *videoPage {
+func openVideoPage(t *testing.T, browser context.Context, h *hubtest.Hub) *videoPage {
 	v := &videoPage{t: t, hub: h}
 	forms := handlers.New(handlers.Config{HubURL: h.URL, Logger: quiet})
 	e := echo.New()
@@ -596,7 +596,7 @@ func TestCancelAFileInParts(t *testing.T) {
 	// It cuts nothing: it counts, and takes parts slowly enough that some
 	// are under way when the file is cancelled.
 	count := &cutter{slow: 5 * time.Millisecond}
-	h := testhub.Start(t, map[string]string{"acme/video": videoForm}, count.configure)
+	h := hubtest.Start(t, map[string]string{"acme/video": videoForm}, count.configure)
 	v := openVideoPage(t, browser, h)
 	video, _ := randomFile(t, t.TempDir(), "video.mp4", size)
 	ctx, cancel := context.WithTimeout(v.tab, 30*time.Second)
@@ -638,7 +638,7 @@ func TestFilesInPartsOutlastTheirURLsInTheBrowser(t *testing.T) {
 	browser := browsertest.New(t)
 	var first atomic.Int64 // when the first part arrived, in Unix nanoseconds
 	var expired atomic.Int32
-	h := testhub.Start(t, map[string]string{"acme/video": videoForm}, func(cfg *protocol.Config) {
+	h := hubtest.Start(t, map[string]string{"acme/video": videoForm}, func(cfg *protocol.Config) {
 		cfg.UploadURLExpiry = time.Second
 		store := cfg.Uploads
 		cfg.Uploads = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -671,7 +671,7 @@ func TestFilesInPartsWaitForTheNetwork(t *testing.T) {
 	browser := browsertest.New(t)
 	const size = 200 << 20
 	cut := &cutter{length: time.Hour} // until the network is back
-	h := testhub.Start(t, map[string]string{"acme/video": videoForm}, cut.configure)
+	h := hubtest.Start(t, map[string]string{"acme/video": videoForm}, cut.configure)
 	v := openVideoPage(t, browser, h)
 	video, data := randomFile(t, t.TempDir(), "video.mp4", size)
 	setOffline := func(offline bool) {

@@ -23,8 +23,8 @@ import (
 	"github.com/labstack/echo/v4/middleware"
 
 	"github.com/hubform/hubform/handlers"
+	"github.com/hubform/hubform/handlers/hub/hubtest"
 	"github.com/hubform/hubform/handlers/hub/protocol"
-	"github.com/hubform/hubform/handlers/hub/testhub"
 	"github.com/hubform/hubform/hubclient"
 )
 
@@ -301,7 +301,7 @@ func (l *hubRequests) last(suffix string) (hubRequest, bool) {
 func newClipApp(t *testing.T) (*app, *hubRequests) {
 	t.Helper()
 	a := &app{calls: &calls{}}
-	a.hub = testhub.Start(t, map[string]string{"acme/clip": clipForm, "acme/contact": contactForm},
+	a.hub = hubtest.Start(t, map[string]string{"acme/clip": clipForm, "acme/contact": contactForm},
 		func(c *protocol.Config) { c.UploadPartSize = clipPart })
 	log := &hubRequests{}
 	served := a.hub.Server.Config.Handler

@@ -30,6 +30,7 @@
 // "submit failed: ") and are typed for errors.As.
 //
 // The schema format is described in SCHEMA.md beside this file. Package
-// fakehub provides an in-memory hub for tests; hubclient/conformance checks
-// it against the protocol.
+// fakehub imitates a hub in memory for client tests (handlers/hub/hubtest
+// runs the real one); hubclient/conformance checks a hub against the
+// protocol.
 package hubclient

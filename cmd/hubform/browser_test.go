@@ -31,8 +31,8 @@ import (
 	"github.com/hubform/hubform/handlers"
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/captcha"
+	"github.com/hubform/hubform/handlers/hub/hubtest"
 	"github.com/hubform/hubform/handlers/hub/protocol"
-	"github.com/hubform/hubform/handlers/hub/testhub"
 	"github.com/hubform/hubform/hubclient"
 	"github.com/hubform/hubform/static/browsertest"
 )
@@ -405,7 +405,7 @@ type browserDemo struct {
 	t   *testing.T
 	tab context.Context
 	srv *httptest.Server
-	hub *testhub.Hub
+	hub *hubtest.Hub
 
 	// axeSource is axe-core's script; empty, check takes screenshots only.
 	axeSource string
@@ -432,7 +432,7 @@ func newBrowserDemo(t *testing.T, browser context.Context, opts demoOptions) *br
 	if opts.configureHub != nil {
 		configure = append(configure, opts.configureHub)
 	}
-	d := &browserDemo{t: t, hub: testhub.Start(t, forms, configure...)}
+	d := &browserDemo{t: t, hub: hubtest.Start(t, forms, configure...)}
 	app := newDemoApp(demoConfig{
 		hubURL: d.hub.URL, logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		submissions: d.hub.DB, files: d.hub.Blobs, turnstileScript: opts.turnstileScript,

@@ -11,7 +11,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 	"github.com/andybalholm/brotli"
 
-	"github.com/hubform/hubform/handlers/hub/testhub"
+	"github.com/hubform/hubform/handlers/hub/hubtest"
 	"github.com/hubform/hubform/static"
 )
 
@@ -19,7 +19,7 @@ import (
 // assets in the encoding they were compressed in at start, once each.
 func TestDemoCompresses(t *testing.T) {
 	t.Parallel()
-	hub := testhub.Start(t, exampleFormFiles(t))
+	hub := hubtest.Start(t, exampleFormFiles(t))
 	srv := httptest.NewServer(newDemoApp(demoConfig{hubURL: hub.URL, logger: slog.New(slog.NewTextHandler(io.Discard, nil))}))
 	defer srv.Close()
 	raw := &http.Client{Transport: &http.Transport{DisableCompression: true}}

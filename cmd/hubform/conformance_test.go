@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hubform/hubform/handlers/hub/testhub"
+	"github.com/hubform/hubform/handlers/hub/hubtest"
 	"github.com/hubform/hubform/hubclient/conformance"
 )
 
@@ -69,7 +69,7 @@ func TestConformanceOfHubProcess(t *testing.T) {
 // back, and the exit status is 1.
 func TestConformanceReportsFailure(t *testing.T) {
 	t.Parallel()
-	h := testhub.Start(t, map[string]string{"acme/conformance": conformance.Form})
+	h := hubtest.Start(t, map[string]string{"acme/conformance": conformance.Form})
 	inner := h.Server.Config.Handler
 	h.Server.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasPrefix(r.Header.Get("Content-Type"), "application/x-www-form-urlencoded") {
@@ -99,7 +99,7 @@ func TestConformanceReportsFailure(t *testing.T) {
 // whose honeypot is filled: with the hub's data directory the kit sees it.
 func TestConformanceSeesStoredHoneypot(t *testing.T) {
 	t.Parallel()
-	h := testhub.Start(t, map[string]string{"acme/conformance": conformance.Form})
+	h := hubtest.Start(t, map[string]string{"acme/conformance": conformance.Form})
 	inner := h.Server.Config.Handler
 	h.Server.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
@@ -107,7 +107,7 @@ func TestConformanceSeesStoredHoneypot(t *testing.T) {
 		r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
 		inner.ServeHTTP(w, r)
 	})
-	data := filepath.Dir(h.FormsDir) // testhub keeps hub.db beside the forms
+	data := filepath.Dir(h.FormsDir) // hubtest keeps hub.db beside the forms
 	status, stdout, _ := hubform(t, "conformance", "--hub-url", h.URL, "--site", "acme", "--form", "conformance", "--data", data)
 	if status != 1 || !strings.Contains(stdout, "FAIL  submit.honeypot ") || !strings.Contains(stdout, "want the submission discarded, but the hub holds 2 submissions, 1 before") {
 		t.Errorf("status %d:\n%s", status, stdout)

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hubform/hubform/handlers/hub/testhub"
+	"github.com/hubform/hubform/handlers/hub/hubtest"
 )
 
 // TestDemoServerTimeouts checks, with short timeouts, that the demo's
@@ -22,7 +22,7 @@ import (
 // and a kept-alive connection left idle.
 func TestDemoServerTimeouts(t *testing.T) {
 	t.Parallel()
-	h := testhub.Start(t, exampleFormFiles(t))
+	h := hubtest.Start(t, exampleFormFiles(t))
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	app := newDemoApp(demoConfig{hubURL: h.URL, logger: logger, submissions: h.DB, files: h.Blobs})
 	timeouts := serverTimeouts{Header: 5 * time.Second, Body: 100 * time.Millisecond, Answer: 5 * time.Second, Idle: 100 * time.Millisecond}

@@ -25,11 +25,11 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"github.com/hubform/hubform/handlers/hub"
-	"github.com/hubform/hubform/handlers/hub/testhub"
+	"github.com/hubform/hubform/handlers/hub/hubtest"
 	"github.com/hubform/hubform/hubclient"
 )
 
-// exampleFormFiles returns the example forms as testhub wants them.
+// exampleFormFiles returns the example forms as hubtest wants them.
 func exampleFormFiles(t testing.TB) map[string]string {
 	t.Helper()
 	files := map[string]string{}
@@ -45,7 +45,7 @@ func exampleFormFiles(t testing.TB) map[string]string {
 
 func TestDemoPages(t *testing.T) {
 	t.Parallel()
-	hub := testhub.Start(t, exampleFormFiles(t))
+	hub := hubtest.Start(t, exampleFormFiles(t))
 	srv := httptest.NewServer(newDemoApp(demoConfig{hubURL: hub.URL, logger: slog.New(slog.NewTextHandler(io.Discard, nil)), submissions: hub.DB, files: hub.Blobs}))
 	defer srv.Close()
 	get := func(path string) *goquery.Document {
@@ -113,9 +113,9 @@ func TestWriteExampleFormsWiresCaptcha(t *testing.T) {
 }
 
 // demoSite serves the demo against a test hub holding the example forms.
-func demoSite(t *testing.T) (*httptest.Server, *testhub.Hub, *http.Client) {
+func demoSite(t *testing.T) (*httptest.Server, *hubtest.Hub, *http.Client) {
 	t.Helper()
-	hub := testhub.Start(t, exampleFormFiles(t))
+	hub := hubtest.Start(t, exampleFormFiles(t))
 	srv := httptest.NewServer(newDemoApp(demoConfig{hubURL: hub.URL, logger: slog.New(slog.NewTextHandler(io.Discard, nil)), submissions: hub.DB, files: hub.Blobs}))
 	t.Cleanup(srv.Close)
 	jar, _ := cookiejar.New(nil)
@@ -240,7 +240,7 @@ func TestDemoPagesHaveOneH1(t *testing.T) {
 // at a time, newest first, and that following its Older links reaches the
 // oldest submission, each shown once.
 func TestDemoSubmissionsPages(t *testing.T) {
-	h := testhub.Start(t, exampleFormFiles(t))
+	h := hubtest.Start(t, exampleFormFiles(t))
 	lister := &countingLister{submissionLister: h.DB}
 	srv := httptest.NewServer(newDemoApp(demoConfig{hubURL: h.URL, logger: slog.New(slog.NewTextHandler(io.Discard, nil)), submissions: lister, files: h.Blobs}))
 	t.Cleanup(srv.Close)

@@ -22,8 +22,8 @@ import (
 
 	"github.com/hubform/hubform/handlers"
 	"github.com/hubform/hubform/handlers/hub/hubserver"
+	"github.com/hubform/hubform/handlers/hub/hubtest"
 	"github.com/hubform/hubform/handlers/hub/protocol"
-	"github.com/hubform/hubform/handlers/hub/testhub"
 	"github.com/hubform/hubform/static/browsertest"
 )
 
@@ -161,7 +161,7 @@ const settle = 250 * time.Millisecond
 // Goal: cold at most 1.2× the static page, warm the same or better.
 func BenchmarkFirstInput(b *testing.B) {
 	browser := browsertest.New(b)
-	hub := testhub.Start(b, exampleFormFiles(b))
+	hub := hubtest.Start(b, exampleFormFiles(b))
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	demo := httptest.NewServer(newDemoApp(demoConfig{hubURL: hub.URL, logger: logger}))
 	defer demo.Close()

@@ -22,7 +22,7 @@ import (
 	"testing"
 
 	"github.com/hubform/hubform/handlers"
-	"github.com/hubform/hubform/handlers/hub/testhub"
+	"github.com/hubform/hubform/handlers/hub/hubtest"
 	"github.com/hubform/hubform/hubclient"
 )
 
@@ -341,7 +341,7 @@ func TestGenCommand(t *testing.T) {
 func TestGenFromHub(t *testing.T) {
 	files := exampleFormFiles(t)
 	files["acme/job-application"] = files["demo/contact"]
-	hub := testhub.Start(t, files)
+	hub := hubtest.Start(t, files)
 	status, fromHub, stderr := hubform(t, "gen", "--hub-url", hub.URL, "--site", "demo", "--form", "contact")
 	if status != 0 || stderr != "" {
 		t.Fatalf("status %d, stderr %q", status, stderr)
@@ -455,7 +455,7 @@ func TestGenBindsASubmission(t *testing.T) {
 	}
 	goOffline(t, app, "build", "-o", "app", ".")
 
-	hub := testhub.Start(t, exampleFormFiles(t))
+	hub := hubtest.Start(t, exampleFormFiles(t))
 	addr := freeAddr(t)
 	t.Setenv("HUB_URL", hub.URL)
 	t.Setenv("ADDR", addr)

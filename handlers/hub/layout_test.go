@@ -22,7 +22,7 @@ var servers = []string{
 	"handlers/hub/hubserver",
 	"handlers/hub/metrics",
 	"handlers/hub/protocol",
-	"handlers/hub/testhub",
+	"handlers/hub/hubtest",
 }
 
 func TestOnlyServersDependOnEcho(t *testing.T) {

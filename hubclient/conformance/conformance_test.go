@@ -16,10 +16,10 @@ import (
 	"testing"
 
 	"github.com/hubform/hubform/handlers/hub/captcha"
+	"github.com/hubform/hubform/handlers/hub/hubtest"
 	"github.com/hubform/hubform/handlers/hub/protocol"
 	"github.com/hubform/hubform/handlers/hub/s3blob"
 	"github.com/hubform/hubform/handlers/hub/s3blob/s3test"
-	"github.com/hubform/hubform/handlers/hub/testhub"
 	"github.com/hubform/hubform/hubclient"
 	"github.com/hubform/hubform/hubclient/conformance"
 )
@@ -40,8 +40,8 @@ func (tokens) Verify(_ context.Context, r captcha.Request) error {
 
 // startHub runs our hub with the conformance form at acme/conformance and
 // returns options that check it, storage included.
-func startHub(t *testing.T, form string) (*testhub.Hub, conformance.Options) {
-	h := testhub.Start(t, map[string]string{"acme/conformance": form}, func(c *protocol.Config) {
+func startHub(t *testing.T, form string) (*hubtest.Hub, conformance.Options) {
+	h := hubtest.Start(t, map[string]string{"acme/conformance": form}, func(c *protocol.Config) {
 		c.Captcha = tokens{}
 		c.CaptchaSecrets = map[string]string{"turnstile": "secret"}
 	})
@@ -127,7 +127,7 @@ func TestOurHubPasses(t *testing.T) {
 // sameFile checks that attachments name one file, the one upload.parts
 // sent, and that the hub stored it byte for byte: the parts went where
 // they belong.
-func sameFile(t *testing.T, h *testhub.Hub, attachments []hubclient.Attachment) {
+func sameFile(t *testing.T, h *hubtest.Hub, attachments []hubclient.Attachment) {
 	t.Helper()
 	if len(attachments) != 1 || attachments[0].Size != conformance.PartsSize {
 		t.Fatalf("the last submission's attachments are %+v, want the file of %d bytes", attachments, conformance.PartsSize)
@@ -756,7 +756,7 @@ func TestOurHubOnBucket(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { bucket.Close() })
-	h := testhub.Start(t, map[string]string{"acme/conformance": conformance.Form}, func(c *protocol.Config) {
+	h := hubtest.Start(t, map[string]string{"acme/conformance": conformance.Form}, func(c *protocol.Config) {
 		c.Blobs, c.Uploads = bucket, nil
 	})
 	report := run(t, conformance.Options{HubURL: h.URL, Site: "acme", Form: "conformance"})

@@ -1,6 +1,12 @@
-// Package fakehub provides an in-memory hub for tests, in the manner of
-// net/http/httptest: a real HTTP server speaking the hub protocol, which
-// records what it received and can be told to fail.
+// Package fakehub imitates a hub in memory for the tests of clients, in
+// the manner of net/http/httptest: a real HTTP server speaking the hub
+// protocol, which records what it received and can be told to fail. It is
+// not the hub: it keeps what it receives in memory and does not validate
+// values against the form.
+//
+// handlers/hub/hubtest runs the real hub instead, handlers/hub/testkit has
+// small parts tests share (a clock, a log buffer, a free port), and
+// handlers/hub/internal/testprograms finds the programs test servers run.
 //
 // Like the project's own hub, it keeps idempotency keys: a submission whose
 // idempotency key it already stored for the same form is answered with the

@@ -65,7 +65,7 @@ func TestPageRedirectsAfterSuccess(t *testing.T) {
 	}
 	for _, htmx := range []bool{false, true} {
 		values := url.Values{"email": {"jo@example.com"}, "utm_source": {"newsletter"}, components.StampField: {stamp}}
-		req, _ := http.NewRequest(http.MethodPost, h.srv.URL+action, strings.NewReader(values.Encode()))
+		req, _ := http.NewRequest(http.MethodPost, h.Server.URL+action, strings.NewReader(values.Encode()))
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 		if htmx {
 			req.Header.Set("HX-Request", "true")
@@ -78,7 +78,7 @@ func TestPageRedirectsAfterSuccess(t *testing.T) {
 			t.Errorf("without JavaScript: %d, Location %q", res.StatusCode, res.Header.Get("Location"))
 		}
 	}
-	subs := h.submissions()
+	subs := h.Submissions()
 	if len(subs) != 2 {
 		t.Fatalf("%d submissions stored, want 2", len(subs))
 	}
@@ -100,7 +100,7 @@ func TestPageClosed(t *testing.T) {
 	if a.status != http.StatusForbidden || a.doc.Find("[data-vendor-hubform-closed]").Length() != 1 {
 		t.Errorf("post to a closed form: %d\n%s", a.status, a.body)
 	}
-	if n := len(h.submissions()); n != 0 {
+	if n := len(h.Submissions()); n != 0 {
 		t.Errorf("%d submissions stored for a closed form", n)
 	}
 }

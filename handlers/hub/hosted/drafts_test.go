@@ -13,7 +13,7 @@ import (
 func TestDraftLinkAtThePublicURL(t *testing.T) {
 	h := startHub(t, map[string]string{"acme/trip": `{"fields": [{"name": "name", "type": "text"}, {"name": "city", "type": "text"}],
 		"steps": [{"id": "who", "fields": ["name"]}, {"id": "where", "fields": ["city"]}]}`})
-	req, err := http.NewRequest(http.MethodGet, h.srv.URL+"/f/acme/trip?locale=de&draft=old", nil)
+	req, err := http.NewRequest(http.MethodGet, h.Server.URL+"/f/acme/trip?locale=de&draft=old", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -23,7 +23,7 @@ func TestDraftLinkAtThePublicURL(t *testing.T) {
 		t.Fatalf("status %d: %s", a.status, a.body)
 	}
 	page, _ := a.doc.Find("input[name=" + hubclient.DraftPageField + "]").Attr("value")
-	if want := h.srv.URL + "/f/acme/trip?locale=de"; page != want {
+	if want := h.Server.URL + "/f/acme/trip?locale=de"; page != want {
 		t.Errorf("the link opens %q, want %q", page, want)
 	}
 }

@@ -3,17 +3,12 @@ package hosted_test
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
 	"encoding/json"
 	"io"
-	"log/slog"
 	"mime/multipart"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -26,11 +21,8 @@ import (
 	"github.com/hubform/hubform/handlers/hub/captcha"
 	"github.com/hubform/hubform/handlers/hub/formsource"
 	"github.com/hubform/hubform/handlers/hub/hosted"
-	"github.com/hubform/hubform/handlers/hub/localblob"
+	"github.com/hubform/hubform/handlers/hub/hubtest"
 	"github.com/hubform/hubform/handlers/hub/protocol"
-	"github.com/hubform/hubform/handlers/hub/sqldb"
-	"github.com/hubform/hubform/handlers/hub/sqlite"
-	"github.com/hubform/hubform/handlers/hub/testkit"
 )
 
 // visitorHeader names, in a test's request, the address the visitor
@@ -39,88 +31,36 @@ import (
 // hub in process never pass there.
 const visitorHeader = "X-Test-Visitor"
 
-// testHub is a hub with its pages, served over real HTTP with its real
-// dependencies: a forms directory beside the database's forms, SQLite,
-// local file storage, and a captcha verifier that records its calls.
+// testHub is a hub of hubtest with its pages: the forms directory beside
+// the database's forms, and a captcha verifier that records its calls.
 type testHub struct {
+	*hubtest.Hub
 	t       *testing.T
-	srv     *httptest.Server
-	db      *sqldb.DB
-	blobs   *localblob.Store
-	forms   string // the forms directory
 	captcha *captchaRecorder
-	log     *testkit.Buffer
 }
 
 // startHub serves files, "site/slug" to a form file, and the hub's pages.
 // configure adjusts the hub's configuration.
 func startHub(t *testing.T, files map[string]string, configure ...func(*protocol.Config)) *testHub {
 	t.Helper()
-	ctx := context.Background()
-	root := t.TempDir()
-	h := &testHub{t: t, forms: filepath.Join(root, "forms"), captcha: &captchaRecorder{}, log: &testkit.Buffer{}}
-	for name, content := range files {
-		h.writeForm(name, content)
-	}
-	logger := slog.New(slog.NewTextHandler(h.log, nil))
-	var err error
-	if h.db, err = sqlite.Open(ctx, filepath.Join(root, "hub.db")); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { h.db.Close() })
-	h.srv = httptest.NewUnstartedServer(nil)
-	base := "http://" + h.srv.Listener.Addr().String()
-	secret := make([]byte, 32)
-	rand.Read(secret)
-	if h.blobs, err = localblob.Open(ctx, filepath.Join(root, "files"), base+protocol.UploadsPath, secret); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { h.blobs.Close() })
-	dir, err := formsource.Open(h.forms, logger)
+	h := &testHub{Hub: hubtest.NewUnstarted(t, files), t: t, captcha: &captchaRecorder{}}
+	forms := &formsource.Layered{Dir: h.Forms, Stored: formsource.NewStored(h.DB, h.Logger)}
+	pages, err := hosted.New(hosted.Config{HubURL: h.URL, Forms: forms, Logger: h.Logger})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { dir.Close() })
-	forms := &formsource.Layered{Dir: dir, Stored: formsource.NewStored(h.db, logger)}
-	pages, err := hosted.New(hosted.Config{HubURL: base + "/v1", Forms: forms, Logger: logger})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := protocol.Config{
-		Forms: forms, Store: h.db, Blobs: h.blobs, Uploads: h.blobs.PutHandler(h.db), Logger: logger,
-		Captcha: h.captcha, CaptchaSecrets: map[string]string{"turnstile": "turnstile-secret"},
-		Mount: []func(*echo.Echo){pages.Mount},
-	}
-	for _, c := range configure {
-		c(&cfg)
-	}
-	server, err := protocol.NewServer(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h.srv.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	h.Intercept = func(w http.ResponseWriter, r *http.Request) bool {
 		if v := r.Header.Get(visitorHeader); v != "" {
 			r.RemoteAddr = net.JoinHostPort(v, "4711")
 			r.Header.Del(visitorHeader)
 		}
-		server.ServeHTTP(w, r)
-	})
-	h.srv.Start()
-	t.Cleanup(h.srv.Close)
+		return false
+	}
+	h.Start(append([]func(*protocol.Config){func(c *protocol.Config) {
+		c.Forms, c.Captcha, c.CaptchaSecrets = forms, h.captcha, map[string]string{"turnstile": "turnstile-secret"}
+		c.Mount = []func(*echo.Echo){pages.Mount}
+	}}, configure...)...)
 	return h
-}
-
-// writeForm writes the form file of name, "site/slug", in the forms
-// directory.
-func (h *testHub) writeForm(name, content string) {
-	h.t.Helper()
-	path := filepath.Join(h.forms, filepath.FromSlash(name)+".json")
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		h.t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		h.t.Fatal(err)
-	}
 }
 
 // answer is a response read whole, its body parsed as HTML.
@@ -134,7 +74,7 @@ type answer struct {
 // get sends GET path with headers ("Name: value").
 func (h *testHub) get(path string, headers ...string) *answer {
 	h.t.Helper()
-	req, err := http.NewRequest(http.MethodGet, h.srv.URL+path, nil)
+	req, err := http.NewRequest(http.MethodGet, h.Server.URL+path, nil)
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -145,7 +85,7 @@ func (h *testHub) get(path string, headers ...string) *answer {
 // JavaScript does.
 func (h *testHub) post(path string, values url.Values, headers ...string) *answer {
 	h.t.Helper()
-	req, err := http.NewRequest(http.MethodPost, h.srv.URL+path, strings.NewReader(values.Encode()))
+	req, err := http.NewRequest(http.MethodPost, h.Server.URL+path, strings.NewReader(values.Encode()))
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -174,7 +114,7 @@ func (h *testHub) postFiles(path string, values url.Values, files map[string]map
 		}
 	}
 	mw.Close()
-	req, err := http.NewRequest(http.MethodPost, h.srv.URL+path, &body)
+	req, err := http.NewRequest(http.MethodPost, h.Server.URL+path, &body)
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -222,20 +162,6 @@ func (a *answer) attr(selector, name string) string {
 	return v
 }
 
-// submissions returns every stored submission, oldest first.
-func (h *testHub) submissions() []hub.Submission {
-	h.t.Helper()
-	var out []hub.Submission
-	err := h.db.ListSubmissions(context.Background(), hub.Filter{}, func(s hub.Submission) error {
-		out = append(out, s)
-		return nil
-	})
-	if err != nil {
-		h.t.Fatal(err)
-	}
-	return out
-}
-
 // payload returns a submission's payload.
 func payload(t *testing.T, s hub.Submission) map[string]any {
 	t.Helper()
@@ -244,21 +170,6 @@ func payload(t *testing.T, s hub.Submission) map[string]any {
 		t.Fatalf("payload %s: %v", s.Payload, err)
 	}
 	return p
-}
-
-// file returns the stored body of an uploaded file.
-func (h *testHub) file(key string) []byte {
-	h.t.Helper()
-	r, err := h.blobs.NewReader(context.Background(), key)
-	if err != nil {
-		h.t.Fatal(err)
-	}
-	defer r.Close()
-	data, err := io.ReadAll(r)
-	if err != nil {
-		h.t.Fatal(err)
-	}
-	return data
 }
 
 // captchaRecorder accepts the token "good" alone and records every token

@@ -166,7 +166,7 @@ func TestPage(t *testing.T) {
 	}
 
 	// Compressed for a browser that accepts it.
-	req, _ := http.NewRequest(http.MethodGet, h.srv.URL+"/f/acme/contact", nil)
+	req, _ := http.NewRequest(http.MethodGet, h.Server.URL+"/f/acme/contact", nil)
 	req.Header.Set("Accept-Encoding", "gzip")
 	if res, err := http.DefaultClient.Do(req); err != nil {
 		t.Fatal(err)
@@ -253,10 +253,10 @@ func TestPageNotFound(t *testing.T) {
 	h := startHub(t, testForms())
 	ctx := context.Background()
 	body := []byte(`{"title": "Draft", "fields": [{"name": "a", "type": "text"}], "steps": [{"id": "s", "fields": ["a"]}]}`)
-	if _, err := h.db.SaveFormVersion(ctx, "acme", "draft", body, "test", time.Now()); err != nil {
+	if _, err := h.DB.SaveFormVersion(ctx, "acme", "draft", body, "test", time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	host := strings.TrimPrefix(h.srv.URL, "http://")
+	host := strings.TrimPrefix(h.Server.URL, "http://")
 	_, port, _ := net.SplitHostPort(host)
 	for _, path := range []string{"/f/acme/missing", "/f/nobody/contact", "/f/acme/draft", "/f/acme/off", "/f/acme/..%2fcontact", "/f/_x/contact"} {
 		a := h.get(path)
@@ -284,7 +284,7 @@ func TestPageNotFound(t *testing.T) {
 	if a := h.get("/hubform/acme/off"); a.status != http.StatusNotFound {
 		t.Errorf("load route of a form whose page is off: %d, want 404", a.status)
 	}
-	if n := len(h.submissions()); n != 0 {
+	if n := len(h.Submissions()); n != 0 {
 		t.Errorf("%d submissions stored", n)
 	}
 	// Its schema is served as before, and so is the draft's page once
@@ -292,7 +292,7 @@ func TestPageNotFound(t *testing.T) {
 	if a := h.get("/v1/acme/off.json"); a.status != http.StatusOK || !strings.Contains(a.body, `"Internal"`) {
 		t.Errorf("schema of a form whose page is off: %d %s", a.status, a.body)
 	}
-	if err := h.db.PublishFormVersion(ctx, "acme", "draft", 1, time.Now()); err != nil {
+	if err := h.DB.PublishFormVersion(ctx, "acme", "draft", 1, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	if a := h.get("/f/acme/draft"); a.status != http.StatusOK || a.text("title") != "Draft" {
@@ -310,10 +310,10 @@ func TestPageFollowsPublish(t *testing.T) {
 		return []byte(`{"title": "` + title + `", "fields": [{"name": "a", "type": "text", "label": "A"}], "steps": [{"id": "s", "fields": ["a"]}]}`)
 	}
 	for n, title := range []string{"First", "Second"} {
-		if _, err := h.db.SaveFormVersion(ctx, "acme", "news", version(title), "test", time.Now()); err != nil {
+		if _, err := h.DB.SaveFormVersion(ctx, "acme", "news", version(title), "test", time.Now()); err != nil {
 			t.Fatal(err)
 		}
-		if err := h.db.PublishFormVersion(ctx, "acme", "news", int64(n+1), time.Now()); err != nil {
+		if err := h.DB.PublishFormVersion(ctx, "acme", "news", int64(n+1), time.Now()); err != nil {
 			t.Fatal(err)
 		}
 		// The page's schema is fetched again behind a page once it is a
@@ -340,11 +340,11 @@ func TestPageUnavailable(t *testing.T) {
 		t.Errorf("status %d, page %q", a.status, a.text("main"))
 	}
 	said := false
-	for _, line := range strings.Split(h.log.String(), "\n") {
+	for _, line := range strings.Split(h.Log.String(), "\n") {
 		said = said || strings.Contains(line, "page cannot be shown") && strings.Contains(line, "/f/acme/broken") && strings.Contains(line, "nonsense")
 	}
 	if !said {
-		t.Errorf("the log does not say which page failed, and why:\n%s", h.log)
+		t.Errorf("the log does not say which page failed, and why:\n%s", h.Log)
 	}
 }
 
@@ -417,7 +417,7 @@ func TestPostWithoutJavaScript(t *testing.T) {
 	if a.text("title") != "Contact us" || a.attr(`link[rel=icon]`, "href") == "" || a.header.Get("Content-Security-Policy") == "" {
 		t.Errorf("the answer is not the form's page: title %q, headers %v", a.text("title"), a.header)
 	}
-	if n := len(h.submissions()); n != 0 {
+	if n := len(h.Submissions()); n != 0 {
 		t.Fatalf("%d submissions stored after an incomplete post", n)
 	}
 
@@ -428,7 +428,7 @@ func TestPostWithoutJavaScript(t *testing.T) {
 	if a.text("title") != "Contact us" {
 		t.Errorf("thank-you page's title %q", a.text("title"))
 	}
-	subs := h.submissions()
+	subs := h.Submissions()
 	if len(subs) != 1 || subs[0].Site != "acme" || subs[0].Slug != "contact" || subs[0].IdempotencyKey != key {
 		t.Fatalf("stored %+v", subs)
 	}
@@ -441,7 +441,7 @@ func TestPostWithoutJavaScript(t *testing.T) {
 	if a.status != http.StatusOK || strings.Contains(a.body, "<html") || a.doc.Find("[data-vendor-hubform-submitted]").Length() != 1 {
 		t.Errorf("htmx post: %d\n%s", a.status, a.body)
 	}
-	if n := len(h.submissions()); n != 2 {
+	if n := len(h.Submissions()); n != 2 {
 		t.Errorf("%d submissions stored, want 2", n)
 	}
 }
@@ -456,16 +456,16 @@ func TestPostFile(t *testing.T) {
 	a := h.postFiles("/hubform/acme/contact/submit", url.Values{"name": {"Jo"}, "email": {"jo@example.com"}},
 		map[string]map[string][]byte{"files": files})
 	if a.status != http.StatusOK || a.doc.Find("[data-vendor-hubform-submitted]").Length() != 1 {
-		t.Fatalf("post: %d\n%s\nlog:\n%s", a.status, a.text("main"), h.log)
+		t.Fatalf("post: %d\n%s\nlog:\n%s", a.status, a.text("main"), h.Log)
 	}
-	subs := h.submissions()
+	subs := h.Submissions()
 	if len(subs) != 1 || len(subs[0].Attachments) != 2 {
 		t.Fatalf("stored %+v", subs)
 	}
 	for _, att := range subs[0].Attachments {
 		want, ok := files[att.Filename]
-		if !ok || att.Field != "files" || !bytes.Equal(h.file(att.Key), want) {
-			t.Errorf("attachment %+v: %d bytes stored, want the %d of %s", att, len(h.file(att.Key)), len(want), att.Filename)
+		if !ok || att.Field != "files" || !bytes.Equal(h.File(att.Key), want) {
+			t.Errorf("attachment %+v: %d bytes stored, want the %d of %s", att, len(h.File(att.Key)), len(want), att.Filename)
 		}
 	}
 }
@@ -489,7 +489,7 @@ func TestVisitorAddress(t *testing.T) {
 	if len(calls) != 1 || calls[0].Token != "good" || calls[0].RemoteIP != "203.0.113.7" {
 		t.Errorf("captcha verified %+v, want the token of 203.0.113.7", calls)
 	}
-	subs := h.submissions()
+	subs := h.Submissions()
 	if len(subs) != 1 || subs[0].ClientAddr != "203.0.113.7" {
 		t.Fatalf("stored %+v, want one from 203.0.113.7", subs)
 	}
@@ -506,7 +506,7 @@ func TestVisitorAddress(t *testing.T) {
 	if a := post("2001:db8::5", "newsletter", url.Values{"email": {"c@example.com"}}); a.status != http.StatusOK {
 		t.Errorf("another visitor's post: %d, %q", a.status, a.text("[data-hubform-submit-error]"))
 	}
-	subs = h.submissions()
+	subs = h.Submissions()
 	if len(subs) != 3 || subs[1].ClientAddr != "203.0.113.7" || subs[2].ClientAddr != "2001:db8::5" {
 		t.Errorf("stored from %v", clientAddrs(subs))
 	}
@@ -523,7 +523,7 @@ func TestVisitorBehindProxy(t *testing.T) {
 	if a.status != http.StatusOK {
 		t.Fatalf("post: %d", a.status)
 	}
-	if subs := h.submissions(); len(subs) != 1 || subs[0].ClientAddr != "192.0.2.44" {
+	if subs := h.Submissions(); len(subs) != 1 || subs[0].ClientAddr != "192.0.2.44" {
 		t.Errorf("stored from %v, want 192.0.2.44", clientAddrs(subs))
 	}
 }

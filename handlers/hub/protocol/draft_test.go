@@ -89,7 +89,7 @@ func TestDraftRoundTrip(t *testing.T) {
 	}
 	// The hub keeps a hash of the token, not the token.
 	var tokens int
-	h.db.Reader().QueryRowContext(context.Background(), `SELECT count(*) FROM draft_tokens WHERE hash = $1`, saved.Token).Scan(&tokens)
+	h.DB.Reader().QueryRowContext(context.Background(), `SELECT count(*) FROM draft_tokens WHERE hash = $1`, saved.Token).Scan(&tokens)
 	if tokens != 0 {
 		t.Error("the token itself is stored")
 	}
@@ -155,7 +155,7 @@ func TestDraftRefusals(t *testing.T) {
 		})
 	}
 	var drafts int
-	h.db.Reader().QueryRowContext(context.Background(), `SELECT count(*) FROM drafts`).Scan(&drafts)
+	h.DB.Reader().QueryRowContext(context.Background(), `SELECT count(*) FROM drafts`).Scan(&drafts)
 	if drafts != 0 {
 		t.Errorf("%d drafts stored from refused saves", drafts)
 	}
@@ -190,11 +190,11 @@ func TestDraftFinishedBySubmission(t *testing.T) {
 	// The file the submission left out is the sweep's again; the one it
 	// took is the submission's.
 	h.clock.Add(25 * time.Hour)
-	if n, err := h.hub.Sweep(ctx, 24*time.Hour); err != nil || n != 1 {
+	if n, err := h.Protocol.Sweep(ctx, 24*time.Hour); err != nil || n != 1 {
 		t.Errorf("Sweep: %d, %v; want 1", n, err)
 	}
 	h.wantNoFile(dropped.Key)
-	h.stored(cv.Key)
+	h.File(cv.Key)
 }
 
 func TestDraftsExpire(t *testing.T) {
@@ -208,10 +208,10 @@ func TestDraftsExpire(t *testing.T) {
 	// A day and more on, the upload is older than the sweep's ttl but the
 	// draft holds it.
 	h.clock.Add(25 * time.Hour)
-	if n, err := h.hub.Sweep(ctx, 24*time.Hour); err != nil || n != 0 {
+	if n, err := h.Protocol.Sweep(ctx, 24*time.Hour); err != nil || n != 0 {
 		t.Errorf("Sweep while the draft lives: %d, %v; want 0", n, err)
 	}
-	h.stored(cv.Key)
+	h.File(cv.Key)
 	if _, err := h.draft("draft", saved.Token); err != nil {
 		t.Fatalf("draft a day on: %v", err)
 	}
@@ -221,16 +221,16 @@ func TestDraftsExpire(t *testing.T) {
 		t.Errorf("draft past its days: %v, want gone", err)
 	}
 	h.saveDraft("draft", hubclient.DraftRequest{Token: saved.Token, Payload: map[string]any{}}).wantError(t, http.StatusNotFound)
-	if n, err := h.hub.Sweep(ctx, 24*time.Hour); err != nil || n != 1 {
+	if n, err := h.Protocol.Sweep(ctx, 24*time.Hour); err != nil || n != 1 {
 		t.Errorf("Sweep past the draft's days: %d, %v; want its file", n, err)
 	}
 	h.wantNoFile(cv.Key)
 	var drafts int
-	h.db.Reader().QueryRowContext(ctx, `SELECT count(*) FROM drafts`).Scan(&drafts)
+	h.DB.Reader().QueryRowContext(ctx, `SELECT count(*) FROM drafts`).Scan(&drafts)
 	if drafts != 0 {
 		t.Errorf("%d drafts left after the sweep", drafts)
 	}
-	if _, err := h.db.Upload(ctx, cv.Key); !errors.Is(err, hub.ErrNotFound) {
+	if _, err := h.DB.Upload(ctx, cv.Key); !errors.Is(err, hub.ErrNotFound) {
 		t.Errorf("upload record after the sweep: %v", err)
 	}
 }

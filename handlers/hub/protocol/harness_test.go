@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -20,18 +19,11 @@ import (
 
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/captcha"
-	"github.com/hubform/hubform/handlers/hub/formsource"
-	"github.com/hubform/hubform/handlers/hub/localblob"
+	"github.com/hubform/hubform/handlers/hub/hubtest"
 	"github.com/hubform/hubform/handlers/hub/protocol"
-	"github.com/hubform/hubform/handlers/hub/sqldb"
-	"github.com/hubform/hubform/handlers/hub/sqlite"
-	"github.com/hubform/hubform/hubclient"
-
 	"github.com/hubform/hubform/handlers/hub/testkit"
+	"github.com/hubform/hubform/hubclient"
 )
-
-// testSecret signs upload URLs.
-var testSecret = []byte("0123456789abcdef0123456789abcdef")
 
 // The forms every harness serves, as DIR/acme/<slug>.json.
 const (
@@ -131,94 +123,37 @@ var testForms = map[string]string{
 	"recaptcha":         recaptchaForm,
 }
 
-// harness is a hub served over real HTTP with its real dependencies: a
-// forms directory, SQLite and local file storage.
+// harness is a hub of hubtest serving testForms for site "acme" on a
+// settable clock, with a client of it.
 type harness struct {
+	*hubtest.Hub
 	t      *testing.T
-	forms  string // the forms directory
-	db     *sqldb.DB
-	blobs  *localblob.Store
-	hub    *protocol.Server
-	srv    *httptest.Server
 	clock  *testkit.Clock
-	log    *testkit.Buffer
 	client *hubclient.Client
 }
 
-// newHarness writes testForms for site "acme", then serves a hub whose
-// Config the options may change. The clock starts at the present.
+// newHarness serves testForms for site "acme" from a hub whose Config the
+// options may change. The clock starts at the present.
 func newHarness(t *testing.T, options ...func(*protocol.Config)) *harness {
 	t.Helper()
-	h := newHarnessWithForms(t, nil, options...)
-	return h
+	return newHarnessWithForms(t, nil, options...)
 }
 
 // newHarnessWithForms is newHarness that first calls prepare with the
 // forms directory, for tests that lay out files of their own.
 func newHarnessWithForms(t *testing.T, prepare func(dir string), options ...func(*protocol.Config)) *harness {
 	t.Helper()
-	ctx := context.Background()
-	root := t.TempDir()
-	h := &harness{
-		t:     t,
-		forms: filepath.Join(root, "data", "forms"),
-		clock: testkit.NewClock(time.Now()),
-		log:   &testkit.Buffer{},
-	}
+	forms := make(map[string]string, len(testForms))
 	for slug, form := range testForms {
-		h.writeForm("acme", slug, form)
+		forms["acme/"+slug] = form
 	}
+	h := &harness{Hub: hubtest.NewUnstarted(t, forms), t: t, clock: testkit.NewClock(time.Now())}
 	if prepare != nil {
-		prepare(h.forms)
+		prepare(h.FormsDir)
 	}
-	logger := slog.New(slog.NewTextHandler(h.log, &slog.HandlerOptions{Level: slog.LevelDebug}))
-
-	db, err := sqlite.Open(ctx, filepath.Join(root, "hub.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	h.db = db
-
-	// The server's URL goes into the signed upload URLs, so it is needed
-	// before the handler exists.
-	h.srv = httptest.NewUnstartedServer(nil)
-	putURL := "http://" + h.srv.Listener.Addr().String() + protocol.UploadsPath
-	blobs, err := localblob.Open(ctx, filepath.Join(root, "files"), putURL, testSecret)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { blobs.Close() })
-	h.blobs = blobs
-
-	dir, err := formsource.Open(h.forms, logger)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { dir.Close() })
-
-	cfg := protocol.Config{
-		Forms: dir, Store: db, Blobs: blobs, Uploads: blobs.PutHandler(db), Drafts: db,
-		Logger: logger, Now: h.clock.Now,
-	}
-	for _, o := range options {
-		o(&cfg)
-	}
-	h.hub, err = protocol.NewServer(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h.srv.Config.Handler = h.hub
-	h.srv.Start()
-	t.Cleanup(h.srv.Close)
-	h.client = &hubclient.Client{HubURL: h.srv.URL + "/v1", UserAgent: "hub-test/1"}
+	h.Start(append([]func(*protocol.Config){func(c *protocol.Config) { c.Now = h.clock.Now }}, options...)...)
+	h.client = &hubclient.Client{HubURL: h.URL, UserAgent: "hub-test/1"}
 	return h
-}
-
-// writeForm writes DIR/site/slug.json.
-func (h *harness) writeForm(site, slug, content string) {
-	h.t.Helper()
-	writeFile(h.t, filepath.Join(h.forms, site, slug+".json"), content)
 }
 
 func writeFile(t *testing.T, name, content string) {
@@ -246,7 +181,7 @@ func (h *harness) do(method, target, body string, headers ...string) *response {
 	if body != "" {
 		r = strings.NewReader(body)
 	}
-	req, err := http.NewRequest(method, h.srv.URL+target, r)
+	req, err := http.NewRequest(method, h.Server.URL+target, r)
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -345,7 +280,7 @@ func (res *response) wantOK(t *testing.T) hubclient.SubmitResponse {
 // count returns the number of submissions stored.
 func (h *harness) count() int {
 	h.t.Helper()
-	n, err := h.db.CountSubmissions(context.Background(), hub.Filter{})
+	n, err := h.DB.CountSubmissions(context.Background(), hub.Filter{})
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -358,20 +293,6 @@ func (h *harness) wantCount(want int) {
 	if got := h.count(); got != want {
 		h.t.Errorf("%d submissions stored, want %d", got, want)
 	}
-}
-
-// submissions returns every stored submission, oldest first.
-func (h *harness) submissions() []hub.Submission {
-	h.t.Helper()
-	var all []hub.Submission
-	err := h.db.ListSubmissions(context.Background(), hub.Filter{}, func(s hub.Submission) error {
-		all = append(all, s)
-		return nil
-	})
-	if err != nil {
-		h.t.Fatal(err)
-	}
-	return all
 }
 
 // uploadURL asks form slug for an upload URL and expects success.
@@ -407,25 +328,10 @@ func (h *harness) upload(slug, field, filename, mime string, body []byte) hubcli
 	return hubclient.Attachment{Key: u.Key, Filename: filename, Size: int64(len(body)), MIME: mime, Field: field}
 }
 
-// stored returns the bytes stored under key.
-func (h *harness) stored(key string) []byte {
-	h.t.Helper()
-	r, err := h.blobs.NewReader(context.Background(), key)
-	if err != nil {
-		h.t.Fatalf("reading %s: %v", key, err)
-	}
-	defer r.Close()
-	data, err := io.ReadAll(r)
-	if err != nil {
-		h.t.Fatal(err)
-	}
-	return data
-}
-
 // wantNoUploads fails the test if any upload is recorded.
 func (h *harness) wantNoUploads() {
 	h.t.Helper()
-	left, err := h.db.StaleUploads(context.Background(), time.Now().Add(24*time.Hour), 10)
+	left, err := h.DB.StaleUploads(context.Background(), time.Now().Add(24*time.Hour), 10)
 	if err != nil || len(left) != 0 {
 		h.t.Errorf("uploads recorded: %+v (%v), want none", left, err)
 	}
@@ -434,7 +340,7 @@ func (h *harness) wantNoUploads() {
 // wantNoFile fails the test if an object is stored under key.
 func (h *harness) wantNoFile(key string) {
 	h.t.Helper()
-	if _, _, err := h.blobs.Attributes(context.Background(), key); !errors.Is(err, hub.ErrNotFound) {
+	if _, _, err := h.Blobs.Attributes(context.Background(), key); !errors.Is(err, hub.ErrNotFound) {
 		h.t.Errorf("Attributes(%s) error %v, want hub.ErrNotFound", key, err)
 	}
 }

@@ -36,7 +36,7 @@ func TestIdempotencyKeyRepeat(t *testing.T) {
 			t.Errorf("repeat answered %s, want the first id %s", res.body, first.SubmissionID)
 		}
 	}
-	subs := h.submissions()
+	subs := h.Submissions()
 	if len(subs) != 1 {
 		t.Fatalf("%d submissions stored, want 1", len(subs))
 	}
@@ -74,10 +74,10 @@ func TestIdempotencyKeyWithNewUploads(t *testing.T) {
 		t.Errorf("retry answered %s, want the first id %s", res.body, first.SubmissionID)
 	}
 	h.wantCount(1)
-	if u, err := h.db.Upload(context.Background(), again.Key); err != nil || u.SubmissionID != "" {
+	if u, err := h.DB.Upload(context.Background(), again.Key); err != nil || u.SubmissionID != "" {
 		t.Errorf("the retry's upload: %+v, %v; want it unclaimed", u, err)
 	}
-	if u, _ := h.db.Upload(context.Background(), cv.Key); u.SubmissionID != first.SubmissionID {
+	if u, _ := h.DB.Upload(context.Background(), cv.Key); u.SubmissionID != first.SubmissionID {
 		t.Errorf("the first upload is claimed by %q, want %s", u.SubmissionID, first.SubmissionID)
 	}
 }
@@ -113,7 +113,7 @@ func TestIdempotencyKeyConcurrent(t *testing.T) {
 		wg.Go(func() { answers[i] = h.submit("contact", keyed("double-click", validContact())) })
 	}
 	wg.Wait()
-	subs := h.submissions()
+	subs := h.Submissions()
 	if len(subs) != 1 {
 		t.Fatalf("%d submissions stored, want 1", len(subs))
 	}
@@ -153,7 +153,7 @@ func TestIdempotencyKeyConcurrentWithCaptcha(t *testing.T) {
 
 func TestIdempotencyKeyPerForm(t *testing.T) {
 	h := newHarness(t)
-	h.writeForm("beta", "contact", contactForm)
+	h.WriteForm("beta", "contact", contactForm)
 	a := h.submit("contact", keyed("shared", validContact())).wantOK(t)
 	b := h.submit("cors", keyed("shared", map[string]any{"name": "Jane"})).wantOK(t)
 	c := h.postJSON("/v1/beta/contact/submit", keyed("shared", validContact())).wantOK(t)
@@ -246,7 +246,7 @@ func TestIdempotencyKeyRaceAcrossHubs(t *testing.T) {
 	})
 	t.Run("the same uploads", func(t *testing.T) {
 		// The same body again: its uploads are claimed by the first.
-		stored := h.submissions()[0]
+		stored := h.Submissions()[0]
 		blind.misses.Store(1)
 		res := h.submit("apply", hubclient.SubmitRequest{Payload: map[string]any{}, IdempotencyKey: "k", Attachments: stored.Attachments})
 		if a := res.wantOK(t); a.SubmissionID != first.SubmissionID {

@@ -26,7 +26,7 @@ func TestSharedRateLimit(t *testing.T) {
 	})
 	second := newHarness(t, func(c *protocol.Config) {
 		c.RateLimit, c.Now = 3, clock.Now
-		c.Store, c.Limiter = first.db, first.db
+		c.Store, c.Limiter = first.DB, first.DB
 	})
 	valid := hubclient.SubmitRequest{Payload: map[string]any{"name": "Jane", "email": "jane@example.com"}}
 	first.submit("contact", valid).wantOK(t)
@@ -100,7 +100,7 @@ func TestLimiterAnswers(t *testing.T) {
 			if got := res.header.Get("Retry-After"); got != tt.retryAfter {
 				t.Errorf("Retry-After %q, want %q", got, tt.retryAfter)
 			}
-			if log := h.log.String(); tt.logged != "" && (!strings.Contains(log, tt.logged) || !strings.Contains(log, "level=WARN")) {
+			if log := h.Log.String(); tt.logged != "" && (!strings.Contains(log, tt.logged) || !strings.Contains(log, "level=WARN")) {
 				t.Errorf("log does not warn of %q:\n%s", tt.logged, log)
 			}
 			// 6 a minute is one per 10 s, for the socket's address.

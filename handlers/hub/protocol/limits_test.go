@@ -210,7 +210,7 @@ func TestMaxSubmissions(t *testing.T) {
 			wantClosedSchema(t, decodeSchema(t, open), decodeSchema(t, closed))
 
 			// A submission deleted frees a place: the form opens again.
-			if _, err := h.db.DeleteSubmissions(context.Background(), "acme", "limited", []string{first.SubmissionID}); err != nil {
+			if _, err := h.DB.DeleteSubmissions(context.Background(), "acme", "limited", []string{first.SubmissionID}); err != nil {
 				t.Fatal(err)
 			}
 			if res := h.schema("limited", closedTag); res.status != http.StatusOK || res.header.Get("ETag") != openTag || string(res.body) != string(open.body) {
@@ -303,7 +303,7 @@ func TestSpamTakesNoPlace(t *testing.T) {
 		h.submit("limited", hubclient.SubmitRequest{Payload: map[string]any{"name": name}, Timing: bot}).wantOK(t)
 	}
 	h.submit("unique", hubclient.SubmitRequest{Payload: map[string]any{"email": "jane@example.com", "member": 7}, Timing: bot}).wantOK(t)
-	for _, s := range h.submissions() {
+	for _, s := range h.Submissions() {
 		if !s.Spam || len(s.SpamReasons) == 0 {
 			t.Fatalf("the bot's submission %s: spam %v, reasons %q", s.ID, s.Spam, s.SpamReasons)
 		}

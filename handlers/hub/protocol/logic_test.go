@@ -57,7 +57,7 @@ func TestSubmitDropsHidden(t *testing.T) {
 		Attachments: []hubclient.Attachment{logo},
 	})
 	res.wantOK(t)
-	subs := h.submissions()
+	subs := h.Submissions()
 	if len(subs) != 1 {
 		t.Fatalf("%d submissions, want 1", len(subs))
 	}
@@ -69,7 +69,7 @@ func TestSubmitDropsHidden(t *testing.T) {
 	res = h.submit("logic", hubclient.SubmitRequest{Payload: map[string]any{"source": "web", "company": "ACME", "sourceOther": "x"}})
 	res.wantOK(t)
 	var got []string
-	for _, s := range h.submissions() {
+	for _, s := range h.Submissions() {
 		got = append(got, string(s.Payload))
 	}
 	if !slices.Contains(got, `{"company":"ACME","source":"web"}`) {

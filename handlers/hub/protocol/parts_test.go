@@ -33,7 +33,7 @@ const (
 // of partSize bytes.
 func newPartsHarness(t *testing.T, options ...func(*protocol.Config)) *harness {
 	h := newHarness(t, append([]func(*protocol.Config){func(c *protocol.Config) { c.UploadPartSize = partSize }}, options...)...)
-	h.writeForm("acme", "big", partsForm)
+	h.WriteForm("acme", "big", partsForm)
 	return h
 }
 
@@ -100,11 +100,11 @@ func TestFilesInParts(t *testing.T) {
 	h.put(u.Parts.URLs[0], "", body[:partSize]).wantStatus(t, http.StatusConflict)
 	att := hubclient.Attachment{Key: u.Key, Filename: "v.mp4", Size: int64(len(body)), MIME: "video/mp4", Field: "video"}
 	h.submit("big", hubclient.SubmitRequest{Payload: map[string]any{}, Attachments: []hubclient.Attachment{att}}).wantOK(t)
-	if !bytes.Equal(h.stored(u.Key), body) {
+	if !bytes.Equal(h.File(u.Key), body) {
 		t.Error("the stored file differs from the one sent in parts")
 	}
 	// The parts were deleted when joined.
-	if n, err := h.blobs.SweepLeftovers(context.Background(), time.Now().Add(time.Hour)); n != 0 || err != nil {
+	if n, err := h.Blobs.SweepLeftovers(context.Background(), time.Now().Add(time.Hour)); n != 0 || err != nil {
 		t.Errorf("%d files left beside the file joined (%v), want none", n, err)
 	}
 	h.completeParts(u, etags).wantError(t, http.StatusConflict)
@@ -222,7 +222,7 @@ func TestSweepAbortsFilesInParts(t *testing.T) {
 	h.putPart(u, body, 1)
 	single := h.uploadURL("big", "a.mp4", "video/mp4", 10)
 	h.clock.Add(protocol.MinUploadTTL + time.Minute)
-	if _, err := h.hub.Sweep(context.Background(), protocol.MinUploadTTL); err != nil {
+	if _, err := h.Protocol.Sweep(context.Background(), protocol.MinUploadTTL); err != nil {
 		t.Fatal(err)
 	}
 	if len(counter.aborted) != 1 || counter.aborted[0] != u.Key {
@@ -230,7 +230,7 @@ func TestSweepAbortsFilesInParts(t *testing.T) {
 	}
 	h.wantNoUploads()
 	// Its parts are gone, with or without the sweep of leftovers.
-	if n, err := h.blobs.SweepLeftovers(context.Background(), time.Now().Add(time.Hour)); n != 0 || err != nil {
+	if n, err := h.Blobs.SweepLeftovers(context.Background(), time.Now().Add(time.Hour)); n != 0 || err != nil {
 		t.Errorf("%d files left of an aborted upload (%v), want none", n, err)
 	}
 }
@@ -273,7 +273,7 @@ func TestFilesInPartsOutlastTheirURLs(t *testing.T) {
 	h.completeParts(u, etags).wantOK(t)
 	att := hubclient.Attachment{Key: u.Key, Filename: "v.mp4", Size: int64(len(body)), MIME: "video/mp4", Field: "video"}
 	h.submit("big", hubclient.SubmitRequest{Payload: map[string]any{}, Attachments: []hubclient.Attachment{att}}).wantOK(t)
-	if !bytes.Equal(h.stored(u.Key), body) {
+	if !bytes.Equal(h.File(u.Key), body) {
 		t.Error("the stored file differs from the one sent in parts")
 	}
 

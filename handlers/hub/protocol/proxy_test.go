@@ -41,7 +41,7 @@ func TestTrustedProxiesOnlyListed(t *testing.T) {
 			h.submit("contact", hubclient.SubmitRequest{Payload: map[string]any{"name": "Jane", "email": "jane@example.com"}},
 				"X-Forwarded-For: "+tc.xff).wantOK(t)
 			var got []string
-			for _, s := range h.submissions() {
+			for _, s := range h.Submissions() {
 				got = append(got, s.ClientAddr)
 			}
 			if len(got) != 1 || got[0] != tc.want {

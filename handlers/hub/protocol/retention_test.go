@@ -25,7 +25,7 @@ type fileStore interface {
 
 func TestRetentionLocal(t *testing.T) {
 	h := newHarnessWithForms(t, func(dir string) { writeFile(t, filepath.Join(dir, "acme", "kept.json"), keptForm) })
-	testRetention(t, h, h.blobs)
+	testRetention(t, h, h.Blobs)
 }
 
 // TestRetentionBucket runs the same on a bucket, versitygw, whose files
@@ -54,12 +54,12 @@ func testRetention(t *testing.T, h *harness, files fileStore) {
 	h.clock.Add(30*24*time.Hour + time.Minute)
 	young := submit("kept")
 
-	n, err := h.hub.ApplyRetention(ctx)
+	n, err := h.Protocol.ApplyRetention(ctx)
 	if err != nil || n != 1 {
 		t.Fatalf("ApplyRetention = %d, %v; want the one old submission of the form keeping 30 days", n, err)
 	}
 	var left []string
-	for _, s := range h.submissions() {
+	for _, s := range h.Submissions() {
 		left = append(left, s.Slug+" "+s.Attachments[0].Key)
 	}
 	if want := []string{"apply " + unlimited.Key, "kept " + young.Key}; strings.Join(left, ",") != strings.Join(want, ",") {
@@ -68,7 +68,7 @@ func testRetention(t *testing.T, h *harness, files fileStore) {
 	if _, _, err := files.Attributes(ctx, old.Key); !errors.Is(err, hub.ErrNotFound) {
 		t.Errorf("file of the deleted submission: %v, want not found", err)
 	}
-	if _, err := h.db.Upload(ctx, old.Key); !errors.Is(err, hub.ErrNotFound) {
+	if _, err := h.DB.Upload(ctx, old.Key); !errors.Is(err, hub.ErrNotFound) {
 		t.Errorf("upload record of the deleted submission: %v, want not found", err)
 	}
 	for _, key := range []string{unlimited.Key, young.Key} {
@@ -76,7 +76,7 @@ func testRetention(t *testing.T, h *harness, files fileStore) {
 			t.Errorf("file of a kept submission %s: %v", key, err)
 		}
 	}
-	if n, err := h.hub.ApplyRetention(ctx); n != 0 || err != nil {
+	if n, err := h.Protocol.ApplyRetention(ctx); n != 0 || err != nil {
 		t.Errorf("second ApplyRetention: %d, %v; want nothing", n, err)
 	}
 }
@@ -100,7 +100,7 @@ func TestSubmissionRecordsFormVersion(t *testing.T) {
 	h := newHarness(t, func(cfg *protocol.Config) { cfg.Forms = versionedForms{cfg.Forms} })
 	cv := h.upload("apply", "cv", "cv.pdf", "application/pdf", pdfBody)
 	h.submit("apply", hubclient.SubmitRequest{Payload: map[string]any{}, Attachments: []hubclient.Attachment{cv}}).wantOK(t)
-	if subs := h.submissions(); len(subs) != 1 || subs[0].FormVersion != 5 {
+	if subs := h.Submissions(); len(subs) != 1 || subs[0].FormVersion != 5 {
 		t.Errorf("stored %+v, want one submission of form version 5", subs)
 	}
 }

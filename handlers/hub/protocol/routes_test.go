@@ -41,7 +41,7 @@ const richForm = `{
 
 func TestSchema(t *testing.T) {
 	h := newHarness(t)
-	h.writeForm("acme", "rich", richForm)
+	h.WriteForm("acme", "rich", richForm)
 	res := h.do(http.MethodGet, "/v1/acme/rich.json", "", "Accept: application/json")
 	res.wantStatus(t, http.StatusOK)
 	if ct := res.header.Get("Content-Type"); ct != "application/json" {
@@ -115,7 +115,7 @@ func TestSchemaEdited(t *testing.T) {
 	h := newHarness(t)
 	first := h.do(http.MethodGet, "/v1/acme/contact.json", "")
 	first.wantStatus(t, http.StatusOK)
-	h.writeForm("acme", "contact", strings.Replace(contactForm, `"title": "Contact"`, `"title": "Contact us, edited"`, 1))
+	h.WriteForm("acme", "contact", strings.Replace(contactForm, `"title": "Contact"`, `"title": "Contact us, edited"`, 1))
 	// The forms directory looks at a file at most once a second.
 	time.Sleep(1100 * time.Millisecond)
 
@@ -185,12 +185,12 @@ func TestSchemaBadNames(t *testing.T) {
 
 func TestSchemaInvalidForm(t *testing.T) {
 	h := newHarness(t)
-	h.writeForm("acme", "broken", `{
+	h.WriteForm("acme", "broken", `{
   "fields": [{"name": "name", "type": "bogus-kind"}],
   "steps": [{"id": "main", "fields": ["name", "no-such-field"]}],
   "hub": {"captchaSecret": "broken-secret"}
 }`)
-	h.writeForm("acme", "syntax", `{"fields": [`)
+	h.WriteForm("acme", "syntax", `{"fields": [`)
 	for _, tt := range []struct{ slug, problem string }{
 		{"broken", "bogus-kind"},
 		{"syntax", "unexpected end of JSON input"},
@@ -202,7 +202,7 @@ func TestSchemaInvalidForm(t *testing.T) {
 			}
 			res := h.do(method, target, `{"payload":{}}`, "Content-Type: application/json")
 			a := res.wantError(t, http.StatusInternalServerError)
-			for _, secret := range []string{tt.problem, "no-such-field", "broken-secret", h.forms} {
+			for _, secret := range []string{tt.problem, "no-such-field", "broken-secret", h.FormsDir} {
 				if strings.Contains(string(res.body), secret) {
 					t.Errorf("%s %s: answer %s reveals %q", method, target, res.body, secret)
 				}
@@ -211,11 +211,11 @@ func TestSchemaInvalidForm(t *testing.T) {
 				t.Errorf("%s %s: error %q, want it to name the form", method, target, a.Error)
 			}
 		}
-		if log := h.log.String(); !strings.Contains(log, tt.problem) {
+		if log := h.Log.String(); !strings.Contains(log, tt.problem) {
 			t.Errorf("log does not name the problem %q of %s:\n%s", tt.problem, tt.slug, log)
 		}
 	}
-	if log := h.log.String(); strings.Contains(log, "broken-secret") {
+	if log := h.Log.String(); strings.Contains(log, "broken-secret") {
 		t.Errorf("log reveals the form's captcha secret:\n%s", log)
 	}
 }
@@ -246,8 +246,8 @@ func TestUploadURL(t *testing.T) {
 		if m[1] != tt.wantName {
 			t.Errorf("%s: key ends in %q, want %q", tt.filename, m[1], tt.wantName)
 		}
-		if !strings.HasPrefix(u.UploadURL, h.srv.URL+"/v1/_uploads?") {
-			t.Errorf("%s: upload URL %q, want one at %s/v1/_uploads", tt.filename, u.UploadURL, h.srv.URL)
+		if !strings.HasPrefix(u.UploadURL, h.Server.URL+"/v1/_uploads?") {
+			t.Errorf("%s: upload URL %q, want one at %s/v1/_uploads", tt.filename, u.UploadURL, h.Server.URL)
 		}
 	}
 	a, b := h.uploadURL("apply", "same.pdf", "application/pdf", 1), h.uploadURL("apply", "same.pdf", "application/pdf", 1)
@@ -330,14 +330,14 @@ func TestPut(t *testing.T) {
 	if got := res.header.Get("Access-Control-Allow-Origin"); got != "*" {
 		t.Errorf("Access-Control-Allow-Origin %q, want *", got)
 	}
-	if got := h.stored(u.Key); !bytes.Equal(got, body) {
+	if got := h.File(u.Key); !bytes.Equal(got, body) {
 		t.Errorf("stored %q, want %q", got, body)
 	}
 
 	// A second PUT is refused and leaves the file alone.
 	res = h.put(u.UploadURL, "application/pdf", bytes.Repeat([]byte("x"), len(body)))
 	res.wantError(t, http.StatusConflict)
-	if got := h.stored(u.Key); !bytes.Equal(got, body) {
+	if got := h.File(u.Key); !bytes.Equal(got, body) {
 		t.Errorf("after a second PUT stored %q, want %q", got, body)
 	}
 }
@@ -415,7 +415,7 @@ func TestPutPreflightForTheFormsOrigins(t *testing.T) {
 	})
 	preflight := func(uploadURL, origin string) *response {
 		t.Helper()
-		return h.do(http.MethodOptions, strings.TrimPrefix(uploadURL, h.srv.URL), "", "Origin: "+origin,
+		return h.do(http.MethodOptions, strings.TrimPrefix(uploadURL, h.Server.URL), "", "Origin: "+origin,
 			"Access-Control-Request-Method: PUT", "Access-Control-Request-Headers: content-type")
 	}
 	listed := h.uploadURL("cors-files", "cv.pdf", "application/pdf", 3).UploadURL
@@ -443,7 +443,7 @@ func TestPutWithClient(t *testing.T) {
 	if err := h.client.Put(context.Background(), u.UploadURL, f); err != nil {
 		t.Fatal(err)
 	}
-	if got := h.stored(u.Key); !bytes.Equal(got, body) {
+	if got := h.File(u.Key); !bytes.Equal(got, body) {
 		t.Errorf("stored %q, want %q", got, body)
 	}
 }
@@ -454,11 +454,11 @@ func TestPutEmptyFile(t *testing.T) {
 	if _, err := sub.OnSubmit(context.Background(), map[string]any{"cv": fileOf("empty.pdf", "application/pdf", nil)}); err != nil {
 		t.Fatal(err)
 	}
-	subs := h.submissions()
+	subs := h.Submissions()
 	if len(subs) != 1 || len(subs[0].Attachments) != 1 {
 		t.Fatalf("stored %+v, want one submission with one file", subs)
 	}
-	if got := h.stored(subs[0].Attachments[0].Key); len(got) != 0 {
+	if got := h.File(subs[0].Attachments[0].Key); len(got) != 0 {
 		t.Errorf("stored %q, want nothing", got)
 	}
 }
@@ -474,12 +474,12 @@ func TestUploadURLReservedNames(t *testing.T) {
 		if strings.HasSuffix(strings.ToLower(a.Key), ".attrs") || strings.HasSuffix(a.Key, ".tmp") {
 			t.Errorf("%s: key %q keeps the reserved ending", name, a.Key)
 		}
-		if got := h.stored(a.Key); !bytes.Equal(got, body) {
+		if got := h.File(a.Key); !bytes.Equal(got, body) {
 			t.Errorf("%s: stored %q", name, got)
 		}
 		h.submit("apply", hubclient.SubmitRequest{Payload: map[string]any{}, Attachments: []hubclient.Attachment{a}}).wantOK(t)
 	}
-	for _, s := range h.submissions() {
+	for _, s := range h.Submissions() {
 		if f := s.Attachments[0].Filename; !strings.HasSuffix(f, ".attrs") && !strings.HasSuffix(f, ".tmp") {
 			t.Errorf("file name %q: want the visitor's own", f)
 		}

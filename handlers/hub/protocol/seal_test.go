@@ -123,7 +123,7 @@ func TestSealedOnce(t *testing.T) {
 	body := []byte("%PDF late")
 	b := attach("b.pdf", body)
 	blobs.put(b.Key, b.MIME, body)
-	if err := h.db.MarkUploaded(context.Background(), b.Key, time.Now()); err != nil {
+	if err := h.DB.MarkUploaded(context.Background(), b.Key, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	for _, read := range []string{"stale", "fresh"} {

@@ -21,7 +21,7 @@ import (
 func TestNewServerRefusesBadConfig(t *testing.T) {
 	h := newHarness(t)
 	good := func() protocol.Config {
-		return protocol.Config{Forms: formsOnly{}, Store: h.db, Blobs: h.blobs}
+		return protocol.Config{Forms: formsOnly{}, Store: h.DB, Blobs: h.Blobs}
 	}
 	tests := []struct {
 		name   string
@@ -138,7 +138,7 @@ func TestRateLimitTrustedProxy(t *testing.T) {
 			t.Errorf("client %s: 429 without Retry-After", client)
 		}
 	}
-	subs := h.submissions()
+	subs := h.Submissions()
 	if len(subs) != 6 {
 		t.Fatalf("%d submissions stored, want 6", len(subs))
 	}
@@ -162,7 +162,7 @@ func TestRateLimitIgnoresForwardedForWithoutTrustedProxies(t *testing.T) {
 		h.submit("contact", valid, "X-Forwarded-For: "+client).wantOK(t)
 	}
 	h.submit("contact", valid, "X-Forwarded-For: 203.0.113.4").wantError(t, http.StatusTooManyRequests)
-	for _, s := range h.submissions() {
+	for _, s := range h.Submissions() {
 		if s.ClientAddr != "127.0.0.1" {
 			t.Errorf("stored client address %q, want the socket's 127.0.0.1", s.ClientAddr)
 		}
@@ -257,7 +257,7 @@ func TestCORS(t *testing.T) {
 // cannot be served, and that caches keep answers apart by origin.
 func TestCORSOnRefusals(t *testing.T) {
 	h := newHarness(t)
-	h.writeForm("acme", "broken", `{"fields": [{"name": "a", "type": "nope"}], "steps": []}`)
+	h.WriteForm("acme", "broken", `{"fields": [{"name": "a", "type": "nope"}], "steps": []}`)
 	for _, target := range []string{"/v1/acme/missing.json", "/v1/acme/broken.json"} {
 		res := h.do(http.MethodGet, target, "", "Origin: https://elsewhere.example")
 		if res.status < 400 || res.header.Get("Access-Control-Allow-Origin") != "*" {
@@ -282,7 +282,7 @@ func TestSlowBodyIsCutOff(t *testing.T) {
 		{"PUT", "PUT " + target.RequestURI() + " HTTP/1.1\r\nContent-Type: application/pdf\r\n", "%PDF-1.7"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			conn, err := net.Dial("tcp", strings.TrimPrefix(h.srv.URL, "http://"))
+			conn, err := net.Dial("tcp", strings.TrimPrefix(h.Server.URL, "http://"))
 			if err != nil {
 				t.Fatal(err)
 			}

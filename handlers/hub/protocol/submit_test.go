@@ -106,7 +106,7 @@ func TestHoneypotEmptyIsStored(t *testing.T) {
 		Honeypots: map[string]string{"_hp": "", "_hp_x": ""},
 	})
 	a := res.wantOK(t)
-	subs := h.submissions()
+	subs := h.Submissions()
 	if len(subs) != 1 {
 		t.Fatalf("%d submissions stored, want 1", len(subs))
 	}
@@ -259,7 +259,7 @@ func TestSubmissionStored(t *testing.T) {
 	payload["age"] = 7
 	res := h.submit("contact", hubclient.SubmitRequest{Payload: payload}, "User-Agent: Mozilla/5.0 (test)")
 	a := res.wantOK(t)
-	subs := h.submissions()
+	subs := h.Submissions()
 	if len(subs) != 1 {
 		t.Fatalf("%d submissions stored, want 1", len(subs))
 	}
@@ -286,7 +286,7 @@ func TestSubmissionStored(t *testing.T) {
 
 	// A long user agent is cut.
 	h.submit("contact", hubclient.SubmitRequest{Payload: validContact()}, "User-Agent: "+strings.Repeat("a", 600)).wantOK(t)
-	for _, s := range h.submissions() {
+	for _, s := range h.Submissions() {
 		if s.ID != a.SubmissionID && len(s.UserAgent) != 512 {
 			t.Errorf("long user agent stored as %d bytes, want 512", len(s.UserAgent))
 		}
@@ -303,7 +303,7 @@ func TestSubmitWithClient(t *testing.T) {
 	if !res.OK || res.SubmissionID == "" {
 		t.Errorf("answer %+v, want ok and an id", res)
 	}
-	subs := h.submissions()
+	subs := h.Submissions()
 	if len(subs) != 1 || subs[0].UserAgent != "hub-test/1" {
 		t.Fatalf("stored %+v, want one submission from hub-test/1", subs)
 	}
@@ -437,7 +437,7 @@ func TestAttachments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	subs := h.submissions()
+	subs := h.Submissions()
 	if len(subs) != 1 || subs[0].ID != res.SubmissionID {
 		t.Fatalf("stored %+v, want the one submission %s", subs, res.SubmissionID)
 	}
@@ -460,7 +460,7 @@ func TestAttachments(t *testing.T) {
 		if !keyPattern.MatchString(a.Key) {
 			t.Errorf("attachment %d: key %q", i, a.Key)
 		}
-		if got := h.stored(a.Key); !bytes.Equal(got, want.body) {
+		if got := h.File(a.Key); !bytes.Equal(got, want.body) {
 			t.Errorf("attachment %d: stored %q, want %q", i, got, want.body)
 		}
 	}
@@ -474,7 +474,7 @@ func TestAttachmentFilename(t *testing.T) {
 	a := h.upload("apply", "cv", "cv.pdf", "application/pdf", pdfBody)
 	a.Filename = "../../evil.exe"
 	h.submit("apply", hubclient.SubmitRequest{Attachments: []hubclient.Attachment{a}}).wantOK(t)
-	if subs := h.submissions(); len(subs) != 1 || subs[0].Attachments[0].Filename != "cv.pdf" {
+	if subs := h.Submissions(); len(subs) != 1 || subs[0].Attachments[0].Filename != "cv.pdf" {
 		t.Errorf("stored %+v, want the recorded filename cv.pdf", subs)
 	}
 }
@@ -582,7 +582,7 @@ func TestAttachmentRefusals(t *testing.T) {
 func TestAttachmentsAndCaptchaFailure(t *testing.T) {
 	sv := newSiteverify(t, `{"success":false}`)
 	h := newHarness(t, withCaptcha(sv.srv.URL))
-	h.writeForm("acme", "guarded", `{
+	h.WriteForm("acme", "guarded", `{
   "fields": [{"name": "cv", "type": "file"}],
   "steps": [{"id": "main", "fields": ["cv"]}],
   "meta": {"captchaProvider": "turnstile", "captchaSiteKey": "k"},

@@ -27,7 +27,7 @@ func TestSweep(t *testing.T) {
 	h.clock.Add(ttl + time.Minute)
 	young := h.upload("apply", "cv", "young.pdf", "application/pdf", pdfBody)
 
-	n, err := h.hub.Sweep(ctx, ttl)
+	n, err := h.Protocol.Sweep(ctx, ttl)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,16 +35,16 @@ func TestSweep(t *testing.T) {
 		t.Errorf("Sweep deleted %d uploads, want 2", n)
 	}
 	for _, key := range []string{old.Key, signed.Key} {
-		if _, err := h.db.Upload(ctx, key); !errors.Is(err, hub.ErrNotFound) {
+		if _, err := h.DB.Upload(ctx, key); !errors.Is(err, hub.ErrNotFound) {
 			t.Errorf("record of swept %s: error %v, want hub.ErrNotFound", key, err)
 		}
 		h.wantNoFile(key)
 	}
 	for _, key := range []string{claimed.Key, young.Key} {
-		if _, err := h.db.Upload(ctx, key); err != nil {
+		if _, err := h.DB.Upload(ctx, key); err != nil {
 			t.Errorf("record of kept %s: %v", key, err)
 		}
-		h.stored(key)
+		h.File(key)
 	}
 
 	// A swept upload can no longer be submitted.
@@ -54,7 +54,7 @@ func TestSweep(t *testing.T) {
 	h.submit("apply", hubclient.SubmitRequest{Payload: map[string]any{}, Attachments: []hubclient.Attachment{young}}).wantOK(t)
 
 	// Nothing is left to sweep.
-	if n, err := h.hub.Sweep(ctx, ttl); n != 0 || err != nil {
+	if n, err := h.Protocol.Sweep(ctx, ttl); n != 0 || err != nil {
 		t.Errorf("second Sweep: %d, %v; want 0, nil", n, err)
 	}
 }
@@ -70,7 +70,7 @@ func TestSweepMany(t *testing.T) {
 		keys = append(keys, h.uploadURL("apply", "a.pdf", "application/pdf", 1).Key)
 	}
 	h.clock.Add(protocol.MinUploadTTL + time.Second)
-	n, err := h.hub.Sweep(context.Background(), protocol.MinUploadTTL)
+	n, err := h.Protocol.Sweep(context.Background(), protocol.MinUploadTTL)
 	if err != nil || n != len(keys) {
 		t.Errorf("Sweep: %d, %v; want %d, nil", n, err, len(keys))
 	}
@@ -81,11 +81,11 @@ func TestSweepTTL(t *testing.T) {
 	h.uploadURL("apply", "a.pdf", "application/pdf", 1)
 	h.clock.Add(time.Hour)
 	for _, ttl := range []time.Duration{0, -time.Hour, time.Minute, protocol.MinUploadTTL - time.Nanosecond} {
-		if n, err := h.hub.Sweep(context.Background(), ttl); err == nil || n != 0 {
+		if n, err := h.Protocol.Sweep(context.Background(), ttl); err == nil || n != 0 {
 			t.Errorf("Sweep(%v) = %d, %v; want an error", ttl, n, err)
 		}
 	}
-	if n, err := h.hub.Sweep(context.Background(), protocol.MinUploadTTL); err != nil || n != 0 {
+	if n, err := h.Protocol.Sweep(context.Background(), protocol.MinUploadTTL); err != nil || n != 0 {
 		t.Errorf("Sweep(%v) = %d, %v; want 0, nil (the upload is an hour old)", protocol.MinUploadTTL, n, err)
 	}
 }
@@ -96,12 +96,12 @@ func TestRunSweeper(t *testing.T) {
 	h.clock.Add(protocol.MinUploadTTL + time.Minute)
 	// A count that reached 0 a day ago, which the sweep compacts away.
 	day := h.clock.Now().Add(-24*time.Hour).UnixMilli() / 900000
-	if _, err := h.db.Writer().Exec(`INSERT INTO submission_counts (site, form, quarter, spam, slot, n) VALUES ('s', 'f', $1, false, 0, 0)`, day); err != nil {
+	if _, err := h.DB.Writer().Exec(`INSERT INTO submission_counts (site, form, quarter, spam, slot, n) VALUES ('s', 'f', $1, false, 0, 0)`, day); err != nil {
 		t.Fatal(err)
 	}
 	counted := func() int {
 		var n int
-		if err := h.db.Reader().QueryRow(`SELECT COUNT(*) FROM submission_counts WHERE site = 's'`).Scan(&n); err != nil {
+		if err := h.DB.Reader().QueryRow(`SELECT COUNT(*) FROM submission_counts WHERE site = 's'`).Scan(&n); err != nil {
 			t.Fatal(err)
 		}
 		return n
@@ -109,13 +109,13 @@ func TestRunSweeper(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
-		h.hub.RunSweeper(ctx, time.Hour, protocol.MinUploadTTL)
+		h.Protocol.RunSweeper(ctx, time.Hour, protocol.MinUploadTTL)
 		close(done)
 	}()
 	// The first sweep runs at once.
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		if _, err := h.db.Upload(context.Background(), u.Key); errors.Is(err, hub.ErrNotFound) && counted() == 0 {
+		if _, err := h.DB.Upload(context.Background(), u.Key); errors.Is(err, hub.ErrNotFound) && counted() == 0 {
 			break
 		}
 		if time.Now().After(deadline) {

@@ -1,7 +1,12 @@
-// Package testkit holds what the tests of several packages share: a
-// settable clock, a log buffer safe for concurrent writes, a free loopback
-// address for a server a test starts, waiting until it answers, and the
-// peak of the heap while an operation runs.
+// Package testkit holds small parts that the tests of several packages
+// share: a settable clock, a log buffer safe for concurrent writes, a free
+// loopback address for a server a test starts, waiting until it answers,
+// and the peak of the heap while an operation runs. It holds no hub and
+// starts no server.
+//
+// For a hub, handlers/hub/hubtest runs a real one and hubclient/fakehub
+// imitates one in memory for client tests; handlers/hub/internal/testprograms
+// finds the programs that test servers run.
 package testkit
 
 import (

@@ -19,7 +19,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hubform/hubform/handlers/hub/internal/testbin"
+	"github.com/hubform/hubform/handlers/hub/internal/testprograms"
 
 	"github.com/hubform/hubform/handlers/hub/testkit"
 )
@@ -35,7 +35,7 @@ type Server struct {
 // Start runs Mailpit on free loopback ports until t ends.
 func Start(t testing.TB) *Server {
 	t.Helper()
-	bin, err := testbin.Find("mailpit")
+	bin, err := testprograms.Find("mailpit")
 	if err != nil {
 		if os.Getenv("HUBFORM_MAIL_TESTS") == "1" {
 			t.Fatalf("mailpittest: %v (run make mailpit)", err)

@@ -21,7 +21,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hubform/hubform/handlers/hub/internal/testbin"
+	"github.com/hubform/hubform/handlers/hub/internal/testprograms"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
@@ -47,7 +47,7 @@ const (
 // neither t nor its parents may be parallel. The gateway stops when t ends.
 func URL(t testing.TB) string {
 	t.Helper()
-	bin, err := testbin.Find("versitygw")
+	bin, err := testprograms.Find("versitygw")
 	if err != nil {
 		if os.Getenv("HUBFORM_S3_TESTS") == "1" {
 			t.Fatalf("s3test: %v (run make versitygw)", err)

@@ -1,6 +1,11 @@
-// Package testbin finds the programs that test servers run: a gateway, a
-// mail server, installed by make into GOPATH/bin.
-package testbin
+// Package testprograms finds the programs that test servers run: a gateway, a
+// mail server, installed by make into GOPATH/bin. It starts none of them;
+// s3test and mailpittest do.
+//
+// It holds no hub: handlers/hub/hubtest runs a real one, hubclient/fakehub
+// imitates one in memory for client tests, and handlers/hub/testkit has
+// small parts tests share (a clock, a log buffer, a free port).
+package testprograms
 
 import (
 	"fmt"
