@@ -15,6 +15,7 @@ import (
 	"github.com/hubform/hubform/handlers/hub/delivery"
 	"github.com/hubform/hubform/handlers/hub/formsource"
 	"github.com/hubform/hubform/handlers/hub/inbox"
+	"github.com/hubform/hubform/handlers/hub/manage"
 	"github.com/hubform/hubform/handlers/hub/metrics"
 	"github.com/hubform/hubform/handlers/hub/people"
 	"github.com/hubform/hubform/handlers/hub/sqldb"
@@ -33,8 +34,11 @@ func ownerRoutes(db *sqldb.DB, served *formsource.Layered, files blobStore, queu
 	// database, its files and its queue of deliveries.
 	person := &people.People{Store: db, Files: files, Deliveries: queue, Logger: logger}
 	sites := siteOwners{DB: db, dir: served.Dir}
+	services := manage.Config{Sites: sites, Audit: db, Logger: logger}
 	con, err := console.New(console.Config{
-		Users: db, Workspaces: sites, Audit: db, Tokens: db, Sessions: db.Sessions(), Limiter: db, Forms: served, Store: db, Logger: logger,
+		Users: db, Workspaces: sites, Audit: db, Sessions: db.Sessions(), Limiter: db, Forms: served, Store: db, Logger: logger,
+		Members: manage.NewMembers(services, db), Invitations: manage.NewInvitations(services, db),
+		Tokens: manage.NewTokens(services, db), Sites: manage.NewWorkspaces(services, sites),
 		Secure: strings.HasPrefix(opts.publicURL, "https://"), PublicURL: opts.publicURL, Mailer: mailer, MailFrom: from,
 		Inbox: submissions, Deliveries: queue, OIDC: opts.sso, Signup: opts.signup,
 		People: person, Funnel: db,

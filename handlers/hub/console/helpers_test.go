@@ -20,6 +20,7 @@ import (
 	"github.com/hubform/hubform/handlers/hub/console"
 	"github.com/hubform/hubform/handlers/hub/delivery"
 	"github.com/hubform/hubform/handlers/hub/delivery/mailpittest"
+	"github.com/hubform/hubform/handlers/hub/manage"
 	"github.com/hubform/hubform/handlers/hub/postgres"
 	"github.com/hubform/hubform/handlers/hub/postgres/pgtest"
 	"github.com/hubform/hubform/handlers/hub/sqldb"
@@ -99,6 +100,16 @@ func newConsoleOn(t *testing.T, db *sqldb.DB, change func(*console.Config)) *tes
 	cfg := console.Config{Users: db, Workspaces: db, Audit: db, Sessions: db.Sessions(), Limiter: db, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	if change != nil {
 		change(&cfg)
+	}
+	services := manage.Config{Sites: db, Audit: db, Logger: cfg.Logger, Now: cfg.Now}
+	if cfg.Members == nil {
+		cfg.Members = manage.NewMembers(services, db)
+	}
+	if cfg.Invitations == nil {
+		cfg.Invitations = manage.NewInvitations(services, db)
+	}
+	if cfg.Sites == nil {
+		cfg.Sites = manage.NewWorkspaces(services, db)
 	}
 	con, err := console.New(cfg)
 	if err != nil {
