@@ -8,13 +8,13 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/hubform/hubform/handlers/hub/accounts"
 	"github.com/hubform/hubform/handlers/hub/hubserver"
+	"github.com/hubform/hubform/handlers/hub/manage"
 	"github.com/hubform/hubform/handlers/hub/sqldb"
 
 	"github.com/hubform/hubform/handlers/hub"
@@ -158,13 +158,12 @@ func runUsers(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			fmt.Fprintf(stderr, "hubform users: %s is in no workspace yet: hubform workspaces add-member NAME --email %s --role ROLE\n", addr, addr)
 			break
 		}
-		err = db.SetMember(ctx, accounts.Member{Workspace: *workspace, Email: addr, Role: role, CreatedAt: now})
+		err = manage.NewMembers(operatorServices(db, stderr), db).Add(ctx, manage.Operator(*workspace), addr, role)
 		if msg, ok := membershipError(err, *workspace, addr); ok {
 			return fail(1, "%s", msg)
 		}
 		if err == nil {
 			fmt.Fprintf(stdout, "%s is %s of workspace %s\n", addr, role.Article(), *workspace)
-			audit(ctx, db, stderr, accounts.Event{Workspace: *workspace, Action: accounts.ActionMemberSet, Target: addr, Detail: string(role)})
 		}
 	case "prove":
 		var unproved bool
@@ -308,8 +307,8 @@ func runTokens(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	defer db.Close()
 	switch verb {
 	case "create":
-		token := accounts.NewToken()
-		err = db.CreateToken(ctx, accounts.Token{Name: *name, Hash: accounts.HashToken(token), CreatedAt: time.Now(), Workspace: *workspace, Scope: scope})
+		var token string
+		token, err = manage.NewTokens(operatorServices(db, stderr), db).Create(ctx, manage.Operator(*workspace), *name, scope)
 		if errors.Is(err, accounts.ErrExists) {
 			return fail(1, "a token named %s exists already", *name)
 		}
@@ -319,23 +318,15 @@ func runTokens(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		if err == nil {
 			fmt.Fprintln(stdout, token)
 			fmt.Fprintf(stderr, "hubform tokens: created token %s; it is shown only this once\n", *name)
-			audit(ctx, db, stderr, accounts.Event{Workspace: *workspace, Action: accounts.ActionTokenCreated, Target: "token " + *name, Detail: "scope " + string(scope)})
 		}
 	case "revoke":
-		// Its workspace, whose audit log records the revocation.
-		var workspace string
-		if tokens, err := db.Tokens(ctx, ""); err == nil {
-			if i := slices.IndexFunc(tokens, func(t accounts.Token) bool { return t.Name == *name }); i >= 0 {
-				workspace = tokens[i].Workspace
-			}
-		}
-		err = db.RevokeToken(ctx, *name)
+		// Recorded in the audit log of the token's workspace.
+		err = manage.NewTokens(operatorServices(db, stderr), db).Revoke(ctx, manage.Operator(""), *name)
 		if errors.Is(err, hub.ErrNotFound) {
 			return fail(1, "no token named %s", *name)
 		}
 		if err == nil {
 			fmt.Fprintf(stdout, "revoked token %s\n", *name)
-			audit(ctx, db, stderr, accounts.Event{Workspace: workspace, Action: accounts.ActionTokenRevoked, Target: "token " + *name})
 		}
 	case "list":
 		err = listTokens(ctx, db.DB, stdout)

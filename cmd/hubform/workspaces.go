@@ -6,12 +6,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"text/tabwriter"
 	"time"
 
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/accounts"
 	"github.com/hubform/hubform/handlers/hub/hubserver"
+	"github.com/hubform/hubform/handlers/hub/manage"
 )
 
 const workspacesHelp = `
@@ -119,9 +121,10 @@ func runWorkspaces(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return fail(1, "%v", err)
 	}
 	defer db.Close()
+	services, operator := operatorServices(db, stderr), manage.Operator(name)
 	switch verb {
 	case "create":
-		err = db.CreateWorkspace(ctx, name, addr, time.Now())
+		err = manage.NewWorkspaces(services, db).Create(ctx, operator, addr)
 		switch {
 		case errors.Is(err, accounts.ErrExists):
 			return fail(1, "a workspace %s exists already", name)
@@ -129,22 +132,20 @@ func runWorkspaces(ctx context.Context, args []string, stdout, stderr io.Writer)
 			return fail(1, "no user %s: add them first (hubform users add)", addr)
 		case err == nil:
 			fmt.Fprintf(stdout, "created workspace %s with admin %s\n", name, addr)
-			audit(ctx, db, stderr, accounts.Event{Workspace: name, Action: accounts.ActionWorkspaceCreated, Target: name, Detail: "admin " + addr})
 		}
 	case "add-member":
-		err = db.SetMember(ctx, accounts.Member{Workspace: name, Email: addr, Role: role, CreatedAt: time.Now()})
+		err = manage.NewMembers(services, db).Add(ctx, operator, addr, role)
 		if msg, ok := membershipError(err, name, addr); ok {
 			return fail(1, "%s", msg)
 		}
 		if err == nil {
 			fmt.Fprintf(stdout, "%s is %s of workspace %s\n", addr, role.Article(), name)
-			audit(ctx, db, stderr, accounts.Event{Workspace: name, Action: accounts.ActionMemberSet, Target: addr, Detail: string(role)})
 			if u, err := db.User(ctx, addr); err == nil && !u.Proved() {
 				fmt.Fprintf(stderr, "hubform workspaces: warning: nobody proved that %s is its owner's address: whoever opened the shown invitation that made it holds the account; hubform users prove hands it to the owner\n", addr)
 			}
 		}
 	case "remove-member":
-		err = db.RemoveMember(ctx, name, addr)
+		err = manage.NewMembers(services, db).Remove(ctx, operator, addr)
 		if errors.Is(err, hub.ErrNotFound) {
 			return fail(1, "%s is not a member of workspace %s", addr, name)
 		}
@@ -153,7 +154,6 @@ func runWorkspaces(ctx context.Context, args []string, stdout, stderr io.Writer)
 		}
 		if err == nil {
 			fmt.Fprintf(stdout, "removed %s from workspace %s\n", addr, name)
-			audit(ctx, db, stderr, accounts.Event{Workspace: name, Action: accounts.ActionMemberRemoved, Target: addr})
 		}
 	case "set-quota":
 		var w accounts.Workspace
@@ -175,13 +175,12 @@ func runWorkspaces(ctx context.Context, args []string, stdout, stderr io.Writer)
 				q.MailPerDay = *mailPerDay
 			}
 		})
-		err = db.SetQuota(ctx, name, q)
+		err = manage.NewQuotas(services, db).Set(ctx, operator, q)
 		if errors.Is(err, hub.ErrNotFound) {
 			return fail(1, "no workspace %s (hubform workspaces list)", name)
 		}
 		if err == nil {
-			fmt.Fprintf(stdout, "workspace %s: %s\n", name, quotaText(q))
-			audit(ctx, db, stderr, accounts.Event{Workspace: name, Action: accounts.ActionQuotaSet, Target: name, Detail: quotaText(q)})
+			fmt.Fprintf(stdout, "workspace %s: %s\n", name, manage.QuotaText(q))
 		}
 	case "list":
 		err = listWorkspaces(ctx, db, stdout)
@@ -212,9 +211,16 @@ func listWorkspaces(ctx context.Context, db *hubserver.Database, w io.Writer) er
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tMEMBERS\tSITES\tCREATED\tQUOTA")
 	for _, ws := range all {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\n", ws.Name, ws.Members, ws.Sites, ws.CreatedAt.Format(time.RFC3339), quotaText(ws.Quota))
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\n", ws.Name, ws.Members, ws.Sites, ws.CreatedAt.Format(time.RFC3339), manage.QuotaText(ws.Quota))
 	}
 	return tw.Flush()
+}
+
+// operatorServices is the configuration of the services the operator acts
+// through on db: a change they make whose audit entry cannot be recorded
+// stands, and the failure is an error on stderr.
+func operatorServices(db *hubserver.Database, stderr io.Writer) manage.Config {
+	return manage.Config{Sites: db, Audit: db, Logger: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelError}))}
 }
 
 // audit records in the audit log what the operator did from the command
@@ -224,22 +230,4 @@ func audit(ctx context.Context, db *hubserver.Database, stderr io.Writer, e acco
 	if err := db.RecordEvents(ctx, e); err != nil {
 		fmt.Fprintf(stderr, "hubform: warning: not recorded in the audit log: %v\n", err)
 	}
-}
-
-// quotaText says what q limits.
-func quotaText(q accounts.Quota) string {
-	mail := fmt.Sprintf("%d e-mails a day", q.MailLimit())
-	if q.MailPerDay == 0 {
-		mail += " (the default)"
-	}
-	if q.Unlimited() {
-		return "no quota of submissions or bytes, " + mail
-	}
-	limit := func(n int64, what string) string {
-		if n == 0 {
-			return "any number of " + what
-		}
-		return fmt.Sprintf("%d %s", n, what)
-	}
-	return limit(q.SubmissionsPerMonth, "submissions a month") + ", " + limit(q.StoredBytes, "bytes stored") + ", " + mail
 }

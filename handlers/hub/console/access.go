@@ -21,29 +21,13 @@ import (
 type Workspaces interface {
 	// Memberships returns the user's memberships, by workspace.
 	Memberships(ctx context.Context, email string) ([]accounts.Member, error)
-	// Members returns a workspace's members; SetMember adds one or
-	// changes their role and RemoveMember ends a membership, both
-	// refusing with accounts.ErrLastAdmin to leave a workspace without an
-	// admin.
-	Members(ctx context.Context, workspace string) ([]accounts.Member, error)
-	SetMember(ctx context.Context, m accounts.Member) error
-	RemoveMember(ctx context.Context, workspace, email string) error
-	// CreateInvitation, InvitationMailed, Invitation and AcceptInvitation
-	// keep invitations by the hash of their link's token; an invitation
-	// that expired or was accepted is hub.ErrNotFound. AcceptInvitation
-	// takes the address the visitor is signed in as, and refuses with
-	// accounts.ErrNotInvitee, accounts.ErrUnproved or accounts.ErrLastAdmin
-	// (see sqldb.DB.AcceptInvitation).
-	CreateInvitation(ctx context.Context, tokenHash string, inv accounts.Invitation) error
-	InvitationMailed(ctx context.Context, tokenHash string) error
+	// Invitation returns the invitation whose link's token has the hash,
+	// when it can still be accepted at now; one that expired or was
+	// accepted is hub.ErrNotFound.
 	Invitation(ctx context.Context, tokenHash string, now time.Time) (accounts.Invitation, error)
-	AcceptInvitation(ctx context.Context, tokenHash, passwordHash, as string, now time.Time) (accounts.Invitation, bool, error)
 	// SiteWorkspace returns the workspace that owns site, or an error
 	// wrapping hub.ErrNotFound when none does.
 	SiteWorkspace(ctx context.Context, site string) (string, error)
-	// ClaimSite gives site to workspace unless another owns it, and
-	// returns the owner.
-	ClaimSite(ctx context.Context, site, workspace string, now time.Time) (string, error)
 	// Sites returns the sites workspace owns.
 	Sites(ctx context.Context, workspace string) ([]string, error)
 	// Workspace returns a workspace with its quota; WorkspaceUsage what it

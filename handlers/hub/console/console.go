@@ -102,8 +102,8 @@ const (
 	LimitWindow = 15 * time.Minute
 )
 
-// Config configures a Console. Users, Workspaces, Audit, Sessions and
-// Limiter are required.
+// Config configures a Console. Users, Workspaces, Audit, Sessions,
+// Limiter, Members, Invitations and Sites are required.
 type Config struct {
 	Users Users
 	// Audit keeps the audit log, which the audit page reads: the console
@@ -112,10 +112,16 @@ type Config struct {
 	Audit Auditor
 	// Tokens, when set, lets a workspace's admins make and revoke its API
 	// tokens.
-	Tokens Tokens
+	Tokens *manage.Tokens
 	// Workspaces tells who is a member of which workspace, and which
 	// workspace owns each site: a user sees their workspaces' sites alone.
 	Workspaces Workspaces
+	// Members and Invitations change who is a member of a workspace, and
+	// Sites gives a workspace the sites its editors create forms in: each
+	// refuses what is not the acting member's and records what they did.
+	Members     *manage.Members
+	Invitations *manage.Invitations
+	Sites       *manage.Workspaces
 	// Sessions stores the sessions: sqldb.DB.Sessions, shared by every
 	// hub on the database.
 	Sessions scs.Store
@@ -188,8 +194,9 @@ const (
 
 // New checks cfg and returns the console.
 func New(cfg Config) (*Console, error) {
-	if cfg.Users == nil || cfg.Workspaces == nil || cfg.Audit == nil || cfg.Sessions == nil || cfg.Limiter == nil {
-		return nil, errors.New("console: Users, Workspaces, Audit, Sessions and Limiter are required")
+	if cfg.Users == nil || cfg.Workspaces == nil || cfg.Audit == nil || cfg.Sessions == nil || cfg.Limiter == nil ||
+		cfg.Members == nil || cfg.Invitations == nil || cfg.Sites == nil {
+		return nil, errors.New("console: Users, Workspaces, Audit, Sessions, Limiter, Members, Invitations and Sites are required")
 	}
 	if cfg.Store != nil && cfg.FormChanges == nil {
 		return nil, errors.New("console: FormChanges is required with Store")

@@ -127,10 +127,19 @@ func manageConfig(db *sqldb.DB, cfg *console.Config) manage.Config {
 }
 
 // withServices gives cfg the services of package manage on db that its
-// stores need and it does not have yet: FormChanges with Store,
-// SubmissionChanges with Inbox or Deliveries.
+// stores need and it does not have yet: Members, Invitations and Sites,
+// FormChanges with Store, SubmissionChanges with Inbox or Deliveries.
 func withServices(db *sqldb.DB, cfg *console.Config) {
 	mc := manageConfig(db, cfg)
+	if cfg.Members == nil {
+		cfg.Members = manage.NewMembers(mc, db)
+	}
+	if cfg.Invitations == nil {
+		cfg.Invitations = manage.NewInvitations(mc, db)
+	}
+	if cfg.Sites == nil {
+		cfg.Sites = manage.NewWorkspaces(mc, db)
+	}
 	if cfg.Store != nil && cfg.FormChanges == nil {
 		cfg.FormChanges = manage.NewForms(mc, db)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/accounts"
+	"github.com/hubform/hubform/handlers/hub/manage"
 )
 
 // Mailer sends e-mail, as delivery.SMTP does.
@@ -46,12 +47,11 @@ func (con *Console) membersPage(c echo.Context) error {
 }
 
 func (con *Console) renderMembers(c echo.Context, status int, p membersProps) error {
-	m := memberOf(c)
-	members, err := con.cfg.Workspaces.Members(c.Request().Context(), m.Workspace)
+	members, err := con.cfg.Members.List(c.Request().Context(), actorOf(c))
 	if err != nil {
-		return hub.Internal("listing members", err)
+		return err
 	}
-	p.CSRF, p.Workspace, p.Self, p.Members = con.csrfToken(c), m.Workspace, userEmail(c), members
+	p.CSRF, p.Workspace, p.Self, p.Members = con.csrfToken(c), memberOf(c).Workspace, userEmail(c), members
 	p.Invites = con.cfg.Signup != SignupClosed
 	if p.InviteRole == "" {
 		p.InviteRole = accounts.Editor
@@ -61,22 +61,17 @@ func (con *Console) renderMembers(c echo.Context, status int, p membersProps) er
 
 // setRole gives a member of the workspace another role.
 func (con *Console) setRole(c echo.Context) error {
-	ws := memberOf(c).Workspace
 	email, role := c.FormValue("email"), accounts.Role(c.FormValue("role"))
 	if _, err := accounts.ParseRole(string(role)); err != nil {
 		return con.renderMembers(c, http.StatusUnprocessableEntity, membersProps{Error: "Choose admin, editor or viewer."})
 	}
-	if !con.isMember(c, ws, email) {
-		return &hub.Error{Status: http.StatusNotFound, Message: "No such member of this workspace."}
-	}
-	err := con.cfg.Workspaces.SetMember(c.Request().Context(), accounts.Member{Workspace: ws, Email: email, Role: role, CreatedAt: con.cfg.Now()})
+	err := con.cfg.Members.SetRole(c.Request().Context(), actorOf(c), email, role)
 	if errors.Is(err, accounts.ErrLastAdmin) {
 		return con.renderMembers(c, http.StatusUnprocessableEntity, membersProps{Error: email + " is the last admin of this workspace: make another member admin first."})
 	}
 	if err != nil {
-		return hub.Internal("changing a role", err)
+		return err
 	}
-	con.audit(c, accounts.ActionMemberSet, email, string(role))
 	return con.noticeAndGo(c, membersPath, email+" is now "+role.Article()+".")
 }
 
@@ -84,53 +79,21 @@ func (con *Console) setRole(c echo.Context) error {
 func (con *Console) removeMember(c echo.Context) error {
 	ws := memberOf(c).Workspace
 	email := c.FormValue("email")
-	if !con.isMember(c, ws, email) {
-		return &hub.Error{Status: http.StatusNotFound, Message: "No such member of this workspace."}
+	if _, err := con.cfg.Members.Member(c.Request().Context(), actorOf(c), email); err != nil {
+		return err
 	}
 	if ok, err := con.confirmed(c, confirmation{Question: "Remove " + email + " from workspace " + ws + "?",
 		Detail: "They no longer see its forms; they can be invited again.", Action: "Remove", Cancel: membersPath}); !ok {
 		return err
 	}
-	err := con.cfg.Workspaces.RemoveMember(c.Request().Context(), ws, email)
-	switch {
-	case errors.Is(err, accounts.ErrLastAdmin):
+	err := con.cfg.Members.Remove(c.Request().Context(), actorOf(c), email)
+	if errors.Is(err, accounts.ErrLastAdmin) {
 		return con.renderMembers(c, http.StatusUnprocessableEntity, membersProps{Error: email + " is the last admin of this workspace: make another member admin first."})
-	case errors.Is(err, hub.ErrNotFound):
-		return &hub.Error{Status: http.StatusNotFound, Message: "No such member of this workspace."}
-	case err != nil:
-		return hub.Internal("removing a member", err)
 	}
-	con.audit(c, accounts.ActionMemberRemoved, email, "")
+	if err != nil {
+		return err
+	}
 	return con.noticeAndGo(c, membersPath, email+" was removed.")
-}
-
-// isLastAdmin reports whether email is the one admin of workspace.
-func (con *Console) isLastAdmin(c echo.Context, workspace, email string) bool {
-	members, err := con.cfg.Workspaces.Members(c.Request().Context(), workspace)
-	if err != nil {
-		return false
-	}
-	admins, is := 0, false
-	for _, m := range members {
-		if m.Role == accounts.Admin {
-			admins++
-			is = is || m.Email == email
-		}
-	}
-	return admins == 1 && is
-}
-
-func (con *Console) isMember(c echo.Context, workspace, email string) bool {
-	members, err := con.cfg.Workspaces.Members(c.Request().Context(), workspace)
-	if err != nil {
-		return false
-	}
-	for _, m := range members {
-		if m.Email == email {
-			return true
-		}
-	}
-	return false
 }
 
 // invite invites an e-mail address to the workspace with a role: the link
@@ -141,7 +104,6 @@ func (con *Console) invite(c echo.Context) error {
 		return &hub.Error{Status: http.StatusForbidden, Message: "This hub takes no invitations: its operator adds people with hubform workspaces add-member."}
 	}
 	ctx := c.Request().Context()
-	ws := memberOf(c).Workspace
 	p := membersProps{InviteEmail: c.FormValue("email"), InviteRole: accounts.Role(c.FormValue("role"))}
 	email, err := accounts.NormalizeEmail(p.InviteEmail)
 	if err != nil {
@@ -161,16 +123,14 @@ func (con *Console) invite(c echo.Context) error {
 	}
 	// An invitation that would take the workspace's last admin their role
 	// could never be accepted: refused now, with the reason.
-	if p.InviteRole != accounts.Admin && con.isLastAdmin(c, ws, email) {
+	inv, token, err := con.cfg.Invitations.Create(ctx, actorOf(c), email, p.InviteRole)
+	if errors.Is(err, accounts.ErrLastAdmin) {
 		p.Error = email + " is the last admin of this workspace: make another member admin first."
 		return con.renderMembers(c, http.StatusUnprocessableEntity, p)
 	}
-	token, now := accounts.NewLinkToken(), con.cfg.Now()
-	inv := accounts.Invitation{Workspace: ws, Email: email, Role: p.InviteRole, InvitedBy: userEmail(c), CreatedAt: now, ExpiresAt: now.Add(accounts.InvitationTTL)}
-	if err := con.cfg.Workspaces.CreateInvitation(ctx, accounts.HashToken(token), inv); err != nil {
-		return hub.Internal("creating an invitation", err)
+	if err != nil {
+		return err
 	}
-	con.audit(c, accounts.ActionMemberInvited, email, string(p.InviteRole))
 	link := con.cfg.PublicURL + invitationsPath + "/" + token
 	p.InviteEmail = ""
 	if con.cfg.Mailer == nil {
@@ -184,8 +144,8 @@ func (con *Console) invite(c echo.Context) error {
 	}
 	// Mailed, and never shown: the link now proves the address to whoever
 	// opens it. Not recorded, it counts as shown, which proves nothing.
-	if err := con.cfg.Workspaces.InvitationMailed(ctx, accounts.HashToken(token)); err != nil {
-		return hub.Internal("recording an invitation mailed", err)
+	if err := con.cfg.Invitations.Mailed(ctx, actorOf(c), token); err != nil {
+		return err
 	}
 	return con.noticeAndGo(c, membersPath, "An invitation was sent to "+email+".")
 }
@@ -345,7 +305,8 @@ func (con *Console) acceptInvitation(c echo.Context) error {
 			return hub.Internal("hashing a password", err)
 		}
 	}
-	inv, setPassword, err := con.cfg.Workspaces.AcceptInvitation(ctx, accounts.HashToken(c.Param("token")), hash, p.SignedInAs, con.cfg.Now())
+	inv, setPassword, err := con.cfg.Invitations.Accept(ctx, manage.Invitee{SignedInAs: p.SignedInAs, PasswordHash: hash,
+		Reclaim: p.Step == inviteReclaim, Client: c.RealIP()}, c.Param("token"))
 	switch {
 	case errors.Is(err, hub.ErrNotFound):
 		return invalidInvitation
@@ -360,12 +321,6 @@ func (con *Console) acceptInvitation(c echo.Context) error {
 	case err != nil:
 		return hub.Internal("accepting an invitation", err)
 	}
-	detail := string(inv.Role)
-	if p.Step == inviteReclaim {
-		detail += "; address proved by the mailed link, password replaced"
-	}
-	con.record(ctx, accounts.Event{Workspace: inv.Workspace, At: con.cfg.Now(), Actor: inv.Email, Action: accounts.ActionInvitationAccepted,
-		Target: inv.Email, Client: c.RealIP(), Detail: detail})
 	if !setPassword {
 		// Joined by their own choice: they work in it from now.
 		con.sessions.Put(ctx, sessionWorkspace, inv.Workspace)

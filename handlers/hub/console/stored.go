@@ -96,8 +96,8 @@ func (con *Console) createForm(c echo.Context) error {
 	if err != nil {
 		return hub.Internal("encoding a form", err)
 	}
-	if owner, err := con.cfg.Workspaces.ClaimSite(ctx, p.Site, workspace, con.cfg.Now()); err != nil {
-		return hub.Internal("claiming the site", err)
+	if owner, err := con.cfg.Sites.ClaimSite(ctx, actorOf(c), p.Site); err != nil {
+		return err
 	} else if owner != workspace && con.holdsSite(p.Site) {
 		p.Errors["site"] = errDirectorySite
 		return con.renderSites(c, http.StatusUnprocessableEntity, p)

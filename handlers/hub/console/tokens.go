@@ -1,24 +1,14 @@
 package console
 
 import (
-	"context"
 	"errors"
 	"net/http"
 	"slices"
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/accounts"
 )
-
-// Tokens keeps the API tokens, as sqldb.DB does.
-type Tokens interface {
-	CreateToken(ctx context.Context, t accounts.Token) error
-	// Tokens returns the tokens of a workspace.
-	Tokens(ctx context.Context, workspace string) ([]accounts.Token, error)
-	RevokeToken(ctx context.Context, name string) error
-}
 
 const tokensPath = Path + "/tokens"
 
@@ -41,12 +31,11 @@ func (con *Console) tokensPage(c echo.Context) error {
 }
 
 func (con *Console) renderTokens(c echo.Context, status int, p tokensProps) error {
-	ws := memberOf(c).Workspace
-	tokens, err := con.cfg.Tokens.Tokens(c.Request().Context(), ws)
+	tokens, err := con.cfg.Tokens.List(c.Request().Context(), actorOf(c))
 	if err != nil {
-		return hub.Internal("listing tokens", err)
+		return err
 	}
-	p.CSRF, p.Workspace, p.Tokens = con.csrfToken(c), ws, tokens
+	p.CSRF, p.Workspace, p.Tokens = con.csrfToken(c), memberOf(c).Workspace, tokens
 	if p.Scope == "" {
 		p.Scope = accounts.ScopeSubmissionsRead
 	}
@@ -64,17 +53,14 @@ func (con *Console) createToken(c echo.Context) error {
 		p.Error = "Choose all, forms, submissions:read or counts:write."
 		return con.renderTokens(c, http.StatusUnprocessableEntity, p)
 	}
-	secret := accounts.NewToken()
-	err := con.cfg.Tokens.CreateToken(c.Request().Context(), accounts.Token{Name: p.Name, Hash: accounts.HashToken(secret),
-		CreatedAt: con.cfg.Now(), Workspace: memberOf(c).Workspace, Scope: p.Scope})
+	secret, err := con.cfg.Tokens.Create(c.Request().Context(), actorOf(c), p.Name, p.Scope)
 	if errors.Is(err, accounts.ErrExists) {
 		p.Error = "A token of this name exists on the hub: choose another."
 		return con.renderTokens(c, http.StatusUnprocessableEntity, p)
 	}
 	if err != nil {
-		return hub.Internal("creating a token", err)
+		return err
 	}
-	con.audit(c, accounts.ActionTokenCreated, "token "+p.Name, "scope "+string(p.Scope))
 	return con.renderTokens(c, http.StatusOK, tokensProps{Created: secret, CreatedName: p.Name})
 }
 
@@ -82,20 +68,15 @@ func (con *Console) createToken(c echo.Context) error {
 func (con *Console) revokeToken(c echo.Context) error {
 	ctx := c.Request().Context()
 	name := c.FormValue("name")
-	tokens, err := con.cfg.Tokens.Tokens(ctx, memberOf(c).Workspace)
-	if err != nil {
-		return hub.Internal("listing tokens", err)
-	}
-	if !slices.ContainsFunc(tokens, func(t accounts.Token) bool { return t.Name == name }) {
-		return &hub.Error{Status: http.StatusNotFound, Message: "No such token in this workspace."}
+	if _, err := con.cfg.Tokens.Token(ctx, actorOf(c), name); err != nil {
+		return err
 	}
 	if ok, err := con.confirmed(c, confirmation{Question: "Revoke the token " + name + "?",
 		Detail: "Scripts that use it are refused from then on. This cannot be undone.", Action: "Revoke", Cancel: tokensPath}); !ok {
 		return err
 	}
-	if err := con.cfg.Tokens.RevokeToken(ctx, name); err != nil && !errors.Is(err, hub.ErrNotFound) {
-		return hub.Internal("revoking a token", err)
+	if err := con.cfg.Tokens.Revoke(ctx, actorOf(c), name); err != nil {
+		return err
 	}
-	con.audit(c, accounts.ActionTokenRevoked, "token "+name, "")
 	return con.noticeAndGo(c, tokensPath, "The token "+name+" was revoked.")
 }

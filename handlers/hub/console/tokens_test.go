@@ -11,13 +11,15 @@ import (
 
 	"github.com/hubform/hubform/handlers/hub/accounts"
 	"github.com/hubform/hubform/handlers/hub/console"
+	"github.com/hubform/hubform/handlers/hub/manage"
 )
 
 // TestTokensPage has an admin make a token of the workspace, shown once
 // and stored as its hash, and revoke it; another workspace's token is
 // neither listed nor revoked.
 func TestTokensPage(t *testing.T) {
-	tc := newConsole(t, func(cfg *console.Config) { cfg.Tokens = cfg.Users.(console.Tokens) })
+	db := openSQLite(t)
+	tc := newConsoleOn(t, db, func(cfg *console.Config) { cfg.Tokens = manage.NewTokens(manage.Config{Sites: db, Audit: db}, db) })
 	ctx := context.Background()
 	if err := tc.db.CreateUser(ctx, accounts.User{Email: "bob@example.com", PasswordHash: "$argon2id$x", CreatedAt: time.Now()}); err != nil {
 		t.Fatal(err)

@@ -36,10 +36,12 @@ func ownerRoutes(db *sqldb.DB, served *formsource.Layered, files BlobStore, queu
 	sites := siteOwners{DB: db, dir: served.Dir}
 	// What owners change goes through the services of package manage,
 	// which the console and the admin API share.
-	mc := manage.Config{Sites: sites, Audit: db, Logger: logger}
-	forms, changes, data := manage.NewForms(mc, db), manage.NewSubmissions(mc, submissions, db, queue), manage.NewPrivacy(mc, person)
+	services := manage.Config{Sites: sites, Audit: db, Logger: logger}
+	forms, changes, data := manage.NewForms(services, db), manage.NewSubmissions(services, submissions, db, queue), manage.NewPrivacy(services, person)
 	con, err := console.New(console.Config{
-		Users: db, Workspaces: sites, Audit: db, Tokens: db, Sessions: db.Sessions(), Limiter: db, Forms: served, Store: db, Logger: logger,
+		Users: db, Workspaces: sites, Audit: db, Sessions: db.Sessions(), Limiter: db, Forms: served, Store: db, Logger: logger,
+		Members: manage.NewMembers(services, db), Invitations: manage.NewInvitations(services, db),
+		Tokens: manage.NewTokens(services, db), Sites: manage.NewWorkspaces(services, sites),
 		Secure: strings.HasPrefix(opts.publicURL, "https://"), PublicURL: opts.publicURL, Mailer: mailer, MailFrom: from,
 		Inbox: submissions, Deliveries: queue, OIDC: opts.sso, Signup: opts.signup,
 		FormChanges: forms, SubmissionChanges: changes, Privacy: data, Funnel: db,
