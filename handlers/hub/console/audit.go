@@ -21,16 +21,6 @@ type Auditor interface {
 // AuditPageSize is how many events the audit page lists.
 const AuditPageSize = 100
 
-// audit logs what the signed-in user did and records it in the audit log
-// of the request's workspace.
-func (con *Console) audit(c echo.Context, action, target, detail string) {
-	e := accounts.Event{Workspace: memberOf(c).Workspace, At: con.cfg.Now(), Actor: userEmail(c), Action: action,
-		Target: target, Client: c.RealIP(), Detail: detail}
-	con.cfg.Logger.InfoContext(c.Request().Context(), action, slog.String("workspace", e.Workspace), slog.String("target", target),
-		slog.String("detail", detail), slog.String("user", e.Actor))
-	con.record(c.Request().Context(), e)
-}
-
 // record appends events to the audit log. The action they record has
 // happened: a failure to record is logged as an error, and the action
 // stands.
