@@ -86,10 +86,7 @@ func runUsers(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if !ok {
 		return status
 	}
-	fail := func(status int, format string, a ...any) int {
-		fmt.Fprintf(stderr, "hubform users: "+format+"\n", a...)
-		return status
-	}
+	fail := fs.fail
 	if len(args) != 1 {
 		return fail(2, "say add, prove, list or remove (see hubform users --help)")
 	}
@@ -269,10 +266,7 @@ func runTokens(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if !ok {
 		return status
 	}
-	fail := func(status int, format string, a ...any) int {
-		fmt.Fprintf(stderr, "hubform tokens: "+format+"\n", a...)
-		return status
-	}
+	fail := fs.fail
 	if len(args) != 1 {
 		return fail(2, "say create, list or revoke (see hubform tokens --help)")
 	}

@@ -48,8 +48,7 @@ Example:
 
 func runDeliveries(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("deliveries", deliveriesHelp, deliveriesTail, stderr)
-	data := fs.String("data", "hubform-data", "the hub's data `DIR`")
-	dbURL := fs.String("db", "", "the hubs' database `URL`, postgres://…; empty: SQLite in DIR")
+	data, dbURL := dbFlags(fs)
 	site := fs.String("site", "", "the form's `SITE` (list)")
 	form := fs.String("form", "", "the form's `SLUG` (list)")
 	format := fs.String("format", "table", "`FORMAT` of list: table or json")
@@ -57,10 +56,7 @@ func runDeliveries(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if !ok {
 		return status
 	}
-	fail := func(code int, format string, a ...any) int {
-		fmt.Fprintf(stderr, "hubform deliveries: "+format+"\n", a...)
-		return code
-	}
+	fail := fs.fail
 	if len(args) == 0 || args[0] != "list" && args[0] != "retry" {
 		return fail(2, "say list or retry (see hubform deliveries --help)")
 	}

@@ -16,17 +16,25 @@ type flagSet struct {
 	*flag.FlagSet
 	name, head, tail string
 	help             bool
+	stderr           io.Writer
 }
 
 // newFlagSet returns the flags of subcommand name; its help prints head,
 // the flags, then tail.
 func newFlagSet(name, head, tail string, stderr io.Writer) *flagSet {
-	fs := &flagSet{FlagSet: flag.NewFlagSet(name, flag.ContinueOnError), name: name, head: head, tail: tail}
+	fs := &flagSet{FlagSet: flag.NewFlagSet(name, flag.ContinueOnError), name: name, head: head, tail: tail, stderr: stderr}
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprintf(fs.Output(), "Run \"hubform %s --help\" for usage.\n", name) }
 	fs.BoolVar(&fs.help, "help", false, "show this help")
 	fs.BoolVar(&fs.help, "h", false, "show this help")
 	return fs
+}
+
+// fail says what is wrong on standard error, after "hubform NAME: ", and
+// returns status, the command's exit code.
+func (fs *flagSet) fail(status int, format string, a ...any) int {
+	fmt.Fprintf(fs.stderr, "hubform %s: %s\n", fs.name, fmt.Sprintf(format, a...))
+	return status
 }
 
 // printHelp writes the whole help text to w.

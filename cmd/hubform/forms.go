@@ -69,10 +69,7 @@ func runForms(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if !ok {
 		return status
 	}
-	fail := func(status int, format string, a ...any) int {
-		fmt.Fprintf(stderr, "hubform forms: "+format+"\n", a...)
-		return status
-	}
+	fail := fs.fail
 	if len(args) == 0 {
 		return fail(2, "say push or pull (see hubform forms --help)")
 	}

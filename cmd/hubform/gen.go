@@ -77,10 +77,7 @@ func runGen(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return status
 	}
-	fail := func(status int, format string, a ...any) int {
-		fmt.Fprintf(stderr, "hubform gen: "+format+"\n", a...)
-		return status
-	}
+	fail := fs.fail
 	fromHub := *site != "" || *slug != ""
 	switch {
 	case fromHub && (*site == "" || *slug == ""):

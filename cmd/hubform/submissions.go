@@ -73,8 +73,7 @@ Example:
 
 func runSubmissions(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("submissions", submissionsHelp, submissionsTail, stderr)
-	data := fs.String("data", "hubform-data", "the hub's data `DIR`")
-	dbURL := fs.String("db", "", "the hubs' database `URL`, postgres://…; empty: SQLite in DIR")
+	data, dbURL := dbFlags(fs)
 	site := fs.String("site", "", "only this `SITE`")
 	form := fs.String("form", "", "only this form `SLUG`")
 	format := fs.String("format", "", "`FORMAT`: table, json or csv")

@@ -72,10 +72,7 @@ func runWorkspaces(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if !ok {
 		return status
 	}
-	fail := func(status int, format string, a ...any) int {
-		fmt.Fprintf(stderr, "hubform workspaces: "+format+"\n", a...)
-		return status
-	}
+	fail := fs.fail
 	if len(args) == 0 {
 		return fail(2, "say create, list, add-member or remove-member (see hubform workspaces --help)")
 	}
