@@ -120,25 +120,25 @@ func (con *Console) inbox(c echo.Context) error {
 	return con.render(c, http.StatusOK, inboxPage(p))
 }
 
-// submissionOf returns the submission the route names, or a 404 when
-// there is none of this form.
-func (con *Console) submissionOf(c echo.Context, form *hub.Form) (hub.Submission, error) {
+// submissionOf returns the form and the submission the route names, or a
+// 404 when there is no such form or no such submission of it.
+func (con *Console) submissionOf(c echo.Context) (*hub.Form, hub.Submission, error) {
+	form, err := con.form(c)
+	if err != nil {
+		return nil, hub.Submission{}, err
+	}
 	s, err := con.cfg.Inbox.Submission(c.Request().Context(), form, c.Param("id"))
 	if errors.Is(err, hub.ErrNotFound) {
-		return s, &hub.Error{Status: http.StatusNotFound, Message: "No such submission of this form."}
+		return form, s, &hub.Error{Status: http.StatusNotFound, Message: "No such submission of this form."}
 	}
 	if err != nil {
-		return s, hub.Internal("reading a submission", err)
+		return form, s, hub.Internal("reading a submission", err)
 	}
-	return s, nil
+	return form, s, nil
 }
 
 func (con *Console) submission(c echo.Context) error {
-	form, err := con.form(c)
-	if err != nil {
-		return err
-	}
-	s, err := con.submissionOf(c, form)
+	form, s, err := con.submissionOf(c)
 	if err != nil {
 		return err
 	}
@@ -155,11 +155,7 @@ func (con *Console) submission(c echo.Context) error {
 // pdf answers the submission as a PDF document to download, its time in
 // the session's time zone as on its page.
 func (con *Console) pdf(c echo.Context) error {
-	form, err := con.form(c)
-	if err != nil {
-		return err
-	}
-	s, err := con.submissionOf(c, form)
+	form, s, err := con.submissionOf(c)
 	if err != nil {
 		return err
 	}
@@ -167,11 +163,7 @@ func (con *Console) pdf(c echo.Context) error {
 }
 
 func (con *Console) download(c echo.Context) error {
-	form, err := con.form(c)
-	if err != nil {
-		return err
-	}
-	s, err := con.submissionOf(c, form)
+	_, s, err := con.submissionOf(c)
 	if err != nil {
 		return err
 	}
