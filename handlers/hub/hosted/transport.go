@@ -64,6 +64,12 @@ func (t *inProcess) RoundTrip(req *http.Request) (*http.Response, error) {
 	}()
 	select {
 	case res := <-w.ready:
+		// Both may be ready at once, and select picks either: a client
+		// that left as the answer began reads none of it.
+		if err := req.Context().Err(); err != nil {
+			body.CloseWithError(err)
+			return nil, err
+		}
 		return res, nil
 	case <-req.Context().Done():
 		// Nobody will read the answer: the handler's writes fail rather
