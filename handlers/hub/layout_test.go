@@ -49,3 +49,24 @@ func TestOnlyServersDependOnEcho(t *testing.T) {
 		t.Fatalf("go list named %d packages: the module was not listed", checked)
 	}
 }
+
+// TestOneS3Client checks that the module reaches object storage through
+// aws-sdk-go-v2 alone: no package of it depends on gocloud.dev, whose
+// blob layer the stores once went through, and past it, to the SDK.
+func TestOneS3Client(t *testing.T) {
+	if testing.Short() {
+		t.Skip("lists the module's dependencies with the go command")
+	}
+	out, err := exec.Command("go", "list", "-deps", "github.com/hubform/hubform/...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for pkg := range strings.Lines(string(out)) {
+		if strings.HasPrefix(pkg, "gocloud.dev/") {
+			t.Errorf("the module depends on %s: the stores use aws-sdk-go-v2 directly", strings.TrimSpace(pkg))
+		}
+	}
+	if !strings.Contains(string(out), "github.com/aws/aws-sdk-go-v2/service/s3\n") {
+		t.Error("no package depends on aws-sdk-go-v2's S3 client: the dependencies were not listed")
+	}
+}
