@@ -39,7 +39,9 @@
 //   - captcha verifies Turnstile and reCAPTCHA tokens; export writes
 //     submissions as CSV or JSON; metrics counts for Prometheus.
 //
-// The command hubform hub (cmd/hubform) puts them together.
+//   - hubserver puts them together from a configuration and serves them:
+//     the command hubform hub (cmd/hubform) is its flags. hubtest runs a
+//     real hub for tests, as net/http/httptest runs a server.
 package hub
 
 import (
