@@ -18,8 +18,10 @@
 //     the database, and checks form files.
 //   - delivery sends each stored submission's webhooks and e-mail, as jobs
 //     of a River queue in the same database.
-//   - manage is what owners change, each change checked against the acting
-//     member's workspace and role and written to the audit log.
+//   - manage is what owners change (form versions, members, tokens,
+//     submissions, a person's data, quotas): services that take who acts,
+//     refuse what is not theirs and write the audit log; the console, the
+//     admin API and the command line call them.
 //   - console is the owners' pages: the builder, the inbox, deliveries,
 //     members, invitations, sign-in (passwords, resets, single sign-on);
 //     admin is the token-guarded JSON API; accounts the domain of people:
@@ -28,17 +30,12 @@
 //     submissions within their workspace's quota.
 //   - privacy answers data-protection requests: one person's submissions
 //     and drafts, found by their e-mail address, exported or erased.
-//   - manage is what owners change (form versions, submissions, a
-//     person's data ...): services that take who acts, refuse what is not
-//     theirs and write the audit log; console, admin and the command line
-//     call them.
 //   - funnel counts where a form's visitors go: views, starts, steps.
 //   - hosted serves each form's own page, /f/{site}/{slug}, rendered and
 //     posted through package handlers as an app would, calling the hub in
 //     process.
 //   - captcha verifies Turnstile and reCAPTCHA tokens; export writes
 //     submissions as CSV or JSON; metrics counts for Prometheus.
-//
 //   - hubserver puts them together from a configuration and serves them:
 //     the command hubform hub (cmd/hubform) is its flags. hubtest runs a
 //     real hub for tests, as net/http/httptest runs a server.
