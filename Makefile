@@ -95,7 +95,8 @@ GOBIN_DIR = $(firstword $(subst :, ,$(shell $(GO) env GOPATH)))/bin
 versitygw:
 	@test -x $(GOBIN_DIR)/versitygw || GOBIN=$(GOBIN_DIR) $(GO) install github.com/versity/versitygw/cmd/versitygw@$(VERSITYGW_VERSION)
 
-## browser: Debian's Chromium for the browser tests in static/ and cmd/hubform.
+## browser: Debian's Chromium for the browser tests in static/, cmd/hubform and
+## handlers/hub/console.
 ## Its recommended packages (115 with theirs) are left out. Of those, tests
 ## need only a font: chromium-common recommends fonts-liberation, and
 ## fontconfig depends on any one font. DejaVu, the screenshots' font, is

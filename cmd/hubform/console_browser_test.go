@@ -5,11 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"github.com/hubform/hubform/static/browsertest"
@@ -96,33 +94,6 @@ func (c *consoleTab) do(actions ...chromedp.Action[chromedp.Void]) {
 	if err := chromedp.Do(ctx, actions...); err != nil {
 		c.t.Fatalf("%v; hub log:\n%s", err, c.hub.log)
 	}
-}
-
-// acceptDialogs answers yes to every window.confirm the page asks from now
-// on, and counts them.
-func (c *consoleTab) acceptDialogs() *atomic.Int32 {
-	var asked atomic.Int32
-	err := chromedp.Listen(c.tab, func(ev any) {
-		if _, ok := ev.(*page.EventJavascriptDialogOpening); ok {
-			asked.Add(1)
-			// A listener may not send a command itself.
-			go func() {
-				if _, err := chromedp.Call(c.tab, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: true}); err != nil {
-					c.t.Logf("accepting a dialog: %v", err)
-				}
-			}()
-		}
-	})
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	return &asked
-}
-
-// screenshot saves the tab as it shows: see saveScreenshot.
-func (c *consoleTab) screenshot(name string) {
-	c.t.Helper()
-	saveScreenshot(c.t, c.tab, name)
 }
 
 // saveScreenshot saves the page in tab as DIR/name.png when

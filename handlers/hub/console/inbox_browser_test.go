@@ -1,4 +1,4 @@
-package main
+package console_test
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/hubform/hubform/handlers/hub/hubserver"
 	"github.com/hubform/hubform/hubclient"
 	"github.com/hubform/hubform/static/browsertest"
 )
@@ -17,10 +18,9 @@ import (
 func TestBrowserInbox(t *testing.T) {
 	browser := browsertest.New(t)
 	axe := readAxe(t)
-	data := t.TempDir()
-	addUser(t, "jane@example.com", "correct horse battery", "--data", data)
-	h := startHub(t, formsDir(t), data)
-	c := &hubclient.Client{HubURL: h.url}
+	h := startHub(t, hubserver.Config{Forms: formsDir(t, contactForm)})
+	addUser(t, h, "jane@example.com", "correct horse battery")
+	c := &hubclient.Client{HubURL: h.URL}
 	for _, name := range []string{"Jane Roe", "John Smith"} {
 		if _, err := c.Submit(context.Background(), "acme", "contact", &hubclient.SubmitRequest{
 			Payload: map[string]any{"name": name, "message": "Hello from " + name},
