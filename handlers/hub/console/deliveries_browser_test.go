@@ -1,4 +1,4 @@
-package main
+package console_test
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/hubform/hubform/handlers/hub/hubserver"
 	"github.com/hubform/hubform/hubclient"
 	"github.com/hubform/hubform/static/browsertest"
 )
@@ -28,10 +29,12 @@ func TestBrowserConsoleDeliveries(t *testing.T) {
 		w.WriteHeader(http.StatusServiceUnavailable)
 	}))
 	defer receiver.Close()
-	data := t.TempDir()
-	addUser(t, "jane@example.com", "correct horse battery", "--data", data)
-	h := startHub(t, webhookForms(t, receiver.URL+"/hook"), data, "--webhook-allow-nets", "127.0.0.0/8", "--delivery-backoff", "1h")
-	c := &hubclient.Client{HubURL: h.url}
+	form := `{"title": "Contact", "fields": [{"name": "name", "type": "text", "label": "Name"}],
+		"hub": {"webhooks": [{"url": "` + receiver.URL + `/hook", "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"}]}}`
+	h := startHub(t, hubserver.Config{Forms: formsDir(t, form),
+		Delivery: hubserver.DeliveryConfig{AllowNets: "127.0.0.0/8", Backoff: time.Hour}})
+	addUser(t, h, "jane@example.com", "correct horse battery")
+	c := &hubclient.Client{HubURL: h.URL}
 	if _, err := c.Submit(context.Background(), "acme", "contact", &hubclient.SubmitRequest{Payload: map[string]any{"name": "Jane"}}); err != nil {
 		t.Fatal(err)
 	}
