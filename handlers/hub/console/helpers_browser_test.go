@@ -2,6 +2,7 @@ package console_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -166,6 +167,12 @@ func checkAxe(t *testing.T, tab context.Context, src, page string) {
 			t.Log(msg)
 		}
 	}
+}
+
+// jsString is s as a JavaScript string literal.
+func jsString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
 }
 
 // A consoleTab is a browser tab on a hub's console; a failed action fails

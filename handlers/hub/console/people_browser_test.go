@@ -1,4 +1,4 @@
-package main
+package console_test
 
 import (
 	"context"
@@ -11,14 +11,15 @@ import (
 	"github.com/oauth2-proxy/mockoidc"
 
 	"github.com/hubform/hubform/handlers/hub/delivery/mailpittest"
+	"github.com/hubform/hubform/handlers/hub/hubserver"
 	"github.com/hubform/hubform/handlers/hub/testkit"
 	"github.com/hubform/hubform/static/browsertest"
 )
 
-// TestBrowserPeople walks, in headless Chromium against a hub process with
-// a real SMTP server and a real OpenID Connect provider, the ways people
-// join and get back in: an invitation, a password reset, an open sign-up
-// and single sign-on, with axe-core checking each page.
+// TestBrowserPeople walks, in headless Chromium against a hub with a real
+// SMTP server and a real OpenID Connect provider, the ways people join and
+// get back in: an invitation, a password reset, an open sign-up and single
+// sign-on, with axe-core checking each page.
 func TestBrowserPeople(t *testing.T) {
 	browser := browsertest.New(t)
 	axe := readAxe(t)
@@ -28,15 +29,14 @@ func TestBrowserPeople(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { provider.Shutdown() })
-	data := t.TempDir()
-	addUser(t, "jane@example.com", "correct horse battery", "--data", data)
 	addr, err := testkit.FreeAddr()
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := startHub(t, formsDir(t), data, "--addr", addr, "--public-url", "http://"+addr,
-		"--smtp-url", mail.URL(), "--smtp-from", "hub@example.com", "--signup", "open",
-		"--oidc-issuer", provider.Issuer(), "--oidc-client-id", provider.ClientID, "--oidc-client-secret", provider.ClientSecret)
+	h := startHub(t, hubserver.Config{Forms: formsDir(t, contactForm), Addr: addr, PublicURL: "http://" + addr,
+		Delivery: hubserver.DeliveryConfig{SMTPURL: mail.URL(), SMTPFrom: "hub@example.com"}, Signup: "open",
+		OIDCIssuer: provider.Issuer(), OIDCClientID: provider.ClientID, OIDCClientSecret: provider.ClientSecret})
+	addUser(t, h, "jane@example.com", "correct horse battery")
 	con := newConsoleTab(t, browser, h)
 	do, base := con.do, con.base
 	// waitText waits until the element of sel holds want. It follows the
