@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
@@ -173,6 +174,21 @@ func checkAxe(t *testing.T, tab context.Context, src, page string) {
 func jsString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+// colorScheme emulates the system's colour scheme in tab, "light" or
+// "dark"; "" ends the emulation.
+func colorScheme(t *testing.T, tab context.Context, scheme string) {
+	t.Helper()
+	var features []*emulation.MediaFeature
+	if scheme != "" {
+		features = append(features, &emulation.MediaFeature{Name: "prefers-color-scheme", Value: scheme})
+	}
+	ctx, cancel := context.WithTimeout(tab, 5*time.Second)
+	defer cancel()
+	if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: features}); err != nil {
+		t.Fatalf("emulating the colour scheme %q: %v", scheme, err)
+	}
 }
 
 // A consoleTab is a browser tab on a hub's console; a failed action fails
