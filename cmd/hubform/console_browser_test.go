@@ -54,12 +54,6 @@ func saveScreenshot(t *testing.T, tab context.Context, name string) {
 	}
 }
 
-// text returns the text of the first element sel matches, or "".
-func (c *consoleTab) text(sel string) string {
-	c.t.Helper()
-	return browsertest.Eval[string](c.t, c.tab, 10*time.Second, `document.querySelector(`+"`"+sel+"`"+`)?.textContent ?? ''`)
-}
-
 // signIn opens the console, sends its sign-in form and then does then.
 func (c *consoleTab) signIn(email, password string, then ...chromedp.Action[chromedp.Void]) {
 	c.t.Helper()

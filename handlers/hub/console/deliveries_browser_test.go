@@ -30,7 +30,7 @@ func TestBrowserConsoleDeliveries(t *testing.T) {
 	}))
 	defer receiver.Close()
 	form := `{"title": "Contact", "fields": [{"name": "name", "type": "text", "label": "Name"}],
-		"hub": {"webhooks": [{"url": "` + receiver.URL + `/hook", "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"}]}}`
+		"hub": {"webhooks": [{"url": "` + receiver.URL + `/hook", "secret": "` + webhookSecret + `"}]}}`
 	h := startHub(t, hubserver.Config{Forms: formsDir(t, form),
 		Delivery: hubserver.DeliveryConfig{AllowNets: "127.0.0.0/8", Backoff: time.Hour}})
 	addUser(t, h, "jane@example.com", "correct horse battery")

@@ -39,6 +39,9 @@ const contactForm = `{
   "hub": {"maxFileSize": 8388608}
 }`
 
+// webhookSecret signs the deliveries of the forms that have a webhook.
+const webhookSecret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+
 // formsDir returns a forms directory holding acme/contact.json, whose
 // content is form.
 func formsDir(t *testing.T, form string) string {

@@ -1,4 +1,4 @@
-package main
+package console_test
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"maps"
 	"net/http"
 	"net/http/cookiejar"
@@ -18,6 +19,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -27,13 +29,16 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
+	"github.com/hubform/hubform/handlers/hub/accounts"
+	"github.com/hubform/hubform/handlers/hub/hubserver"
+	"github.com/hubform/hubform/handlers/hub/manage"
 	"github.com/hubform/hubform/hubclient"
 	"github.com/hubform/hubform/static/browsertest"
 )
 
 // npmBin is where static/package-lock.json's command-line tools are
 // installed (make npm).
-const npmBin = "../../static/node_modules/.bin"
+const npmBin = "../../../static/node_modules/.bin"
 
 // htmlValidateConfig is the configuration html-validate checks the
 // console's pages with.
@@ -166,7 +171,7 @@ type qualityPage struct {
 
 // qualityHub is a hub with the data the quality test's pages show.
 type qualityHub struct {
-	hub      *hubProcess
+	hub      *browserHub
 	base     string
 	password string
 	form     string // the stored form's console path
@@ -184,36 +189,53 @@ func newQualityHub(t *testing.T) *qualityHub {
 		w.WriteHeader(http.StatusServiceUnavailable)
 	}))
 	t.Cleanup(receiver.Close)
-	data := t.TempDir()
-	addUser(t, "jane@example.com", q.password, "--data", data)
-	if status, _, stderr := hubform(t, "workspaces", "create", "--data", data, "zebra", "--admin", "jane@example.com"); status != 0 {
-		t.Fatalf("workspaces create: %d %q", status, stderr)
+	q.hub = startHub(t, hubserver.Config{Forms: formsDir(t, contactForm), Signup: "open",
+		Delivery: hubserver.DeliveryConfig{AllowNets: "127.0.0.0/8", Backoff: time.Hour}})
+	q.base = strings.TrimSuffix(q.hub.URL, "/v1")
+	addUser(t, q.hub, "jane@example.com", q.password)
+	ctx := context.Background()
+	operator := manage.Config{Sites: q.hub.DB, Audit: q.hub.DB, Logger: slog.New(slog.NewTextHandler(q.hub.log, nil))}
+	if err := manage.NewWorkspaces(operator, q.hub.DB).Create(ctx, manage.Operator("zebra"), "jane@example.com"); err != nil {
+		t.Fatalf("creating the workspace zebra: %v", err)
 	}
-	token := createToken(t, "--data", data)
-	q.hub = startHub(t, formsDir(t), data, "--webhook-allow-nets", "127.0.0.0/8", "--delivery-backoff", "1h", "--signup", "open")
-	q.base = strings.TrimSuffix(q.hub.url, "/v1")
+	token, err := manage.NewTokens(operator, q.hub.DB).Create(ctx, manage.Operator(accounts.DefaultWorkspace), "ci", accounts.ScopeAll)
+	if err != nil {
+		t.Fatalf("creating a token: %v", err)
+	}
+	// The form is pushed and published through the admin API, as hubform
+	// forms push --publish does.
 	form := strings.Replace(qualityForm, "RECEIVER", receiver.URL+"/hook", 1)
-	if status, stdout, stderr := hubform(t, "forms", "push", "--hub-url", q.hub.url, "--token", token, "--site", "shop", "--form", "order", writeForm(t, form), "--publish"); status != 0 {
-		t.Fatalf("forms push: %d %q %q", status, stdout, stderr)
+	var saved struct {
+		Version int64 `json:"version"`
 	}
-	c := &hubclient.Client{HubURL: q.hub.url}
+	admin := q.hub.URL + "/admin/forms/shop/order"
+	if answer := q.admin(t, token, http.MethodPut, admin+"/version", form); json.Unmarshal(answer, &saved) != nil || saved.Version == 0 {
+		t.Fatalf("pushing the form: the hub answered %s", answer)
+	}
+	q.admin(t, token, http.MethodPost, admin+"/versions/"+strconv.FormatInt(saved.Version, 10)+"/publish", "")
+	c := &hubclient.Client{HubURL: q.hub.URL}
 	for _, p := range []map[string]any{
 		{"name": "Jane Roe", "email": "jane@example.net", "size": "s", "message": "Two of them, please."},
 		{"name": "John Smith", "size": "l", "message": strings.Repeat("A long message without spaces: ", 3) + strings.Repeat("x", 200)},
 		{"name": "Ann Lee", "email": "ann@example.org", "message": "Mark me as spam."},
 		{"name": "Bob Doe", "message": "Delete me."},
 	} {
-		if _, err := c.Submit(context.Background(), "shop", "order", &hubclient.SubmitRequest{Payload: p}); err != nil {
+		if _, err := c.Submit(ctx, "shop", "order", &hubclient.SubmitRequest{Payload: p}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	file := filepath.Join(t.TempDir(), "order-list.txt")
 	os.WriteFile(file, []byte("two small, one large\n"), 0o600)
-	status, stdout, stderr := hubform(t, "submit", "--hub-url", q.hub.url, "--site", "shop", "--form", "order", "name=Cy Brown", "message=See the file.", "files=@"+file)
-	if status != 0 {
-		t.Fatalf("submit with a file: %d %q; hub log:\n%s", status, stderr, q.hub.log)
+	f, err := hubclient.FileFromPath(file)
+	if err != nil {
+		t.Fatal(err)
 	}
-	q.withFile = strings.TrimSpace(stdout)
+	res, err := hubclient.NewSubmitter(hubclient.SubmitOptions{HubURL: q.hub.URL, SiteID: "shop", FormSlug: "order"}).Submit(ctx,
+		hubclient.Submission{Values: map[string]any{"name": "Cy Brown", "message": "See the file.", "files": []hubclient.File{f}}})
+	if err != nil {
+		t.Fatalf("submit with a file: %v; hub log:\n%s", err, q.hub.log)
+	}
+	q.withFile = res.SubmissionID
 
 	q.client = q.signIn(t)
 	// The deliveries have failed once each, and say so.
@@ -225,7 +247,29 @@ func newQualityHub(t *testing.T) *qualityHub {
 	return q
 }
 
-var csrfInput = regexp.MustCompile(`name="_csrf" value="([^"]+)"`)
+// admin sends body to the admin API's target with token and returns the
+// answer's body; an answer other than 2xx fails the test.
+func (q *qualityHub) admin(t *testing.T, token, method, target, body string) []byte {
+	t.Helper()
+	req, err := http.NewRequest(method, target, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+token)
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	answer, _ := io.ReadAll(res.Body)
+	if res.StatusCode/100 != 2 {
+		t.Fatalf("%s %s: %s %s; hub log:\n%s", method, target, res.Status, answer, q.hub.log)
+	}
+	return answer
+}
 
 // signIn signs in to the console with an HTTP client of its own, which it
 // returns.
@@ -240,7 +284,7 @@ func (q *qualityHub) signIn(t *testing.T) *http.Client {
 	body, _ := io.ReadAll(res.Body)
 	res.Body.Close()
 	m := csrfInput.FindSubmatch(body)
-	if m == nil {
+	if m == nil || len(m[1]) == 0 {
 		t.Fatalf("the sign-in page has no CSRF token:\n%s", body)
 	}
 	res, err = client.PostForm(q.base+"/console/sign-in", url.Values{"_csrf": {string(m[1])}, "email": {"jane@example.com"}, "password": {q.password}})
@@ -647,7 +691,7 @@ func (q *qualityHub) startLighthouse(t *testing.T, pages map[string]string, publ
 	// their directory is removed.
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	cmd := exec.CommandContext(ctx, "node", args...)
-	cmd.Dir, cmd.Stdin = "../../static", script
+	cmd.Dir, cmd.Stdin = "../../../static", script
 	cmd.Env = append(os.Environ(), "CHROME_PATH="+browsertest.ExecPath, "LIGHTHOUSE_HEADERS="+string(headers), "LIGHTHOUSE_PUBLIC="+strings.Join(public, ","))
 	// Interrupted, Lighthouse ends its Chromium too.
 	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
