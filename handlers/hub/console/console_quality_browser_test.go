@@ -659,10 +659,11 @@ func wantNoHXAttributes(t *testing.T, page, body string) {
 }
 
 // startLighthouse audits each of pages (name: path) with Lighthouse, one
-// after the other in one Chromium of its own (testdata/lighthouse.mjs),
-// signed in with a session of its own except on the sign-in page. The function it returns waits for the audits
-// and fails the test on a score of accessibility or best practices under
-// 0.95, with the audits that failed.
+// after the other in a Chromium of its own (testdata/lighthouse.mjs),
+// signed in with a session of its own except on the public pages. The
+// function it returns waits for the audits and fails the test on an audit
+// that ended on another page, or a score of accessibility or best
+// practices under 0.95, with the audits that failed.
 func (q *qualityHub) startLighthouse(t *testing.T, pages map[string]string, public ...string) func() {
 	t.Helper()
 	client := q.signIn(t)
@@ -673,11 +674,9 @@ func (q *qualityHub) startLighthouse(t *testing.T, pages map[string]string, publ
 	}
 	headers, _ := json.Marshal(map[string]string{"Cookie": strings.Join(cookies, "; ")})
 	dir := t.TempDir()
-	// The public pages first: the headers of an audit stay with the
-	// browser's tab for the next.
-	names := slices.SortedFunc(maps.Keys(pages), func(a, b string) int {
-		return cmp.Or(-cmp.Compare(boolInt(slices.Contains(public, a)), boolInt(slices.Contains(public, b))), cmp.Compare(a, b))
-	})
+	// The script audits the public pages in a browser of their own (see
+	// testdata/lighthouse.mjs).
+	names := slices.Sorted(maps.Keys(pages))
 	args := []string{"--input-type=module", "-", dir}
 	for _, name := range names {
 		args = append(args, name+"="+q.base+pages[name])
@@ -715,7 +714,7 @@ func (q *qualityHub) startLighthouse(t *testing.T, pages map[string]string, publ
 		done <- nil
 		var summary []string
 		for _, name := range names {
-			scores, failed := lighthouseFailures(name, filepath.Join(dir, name+".json"))
+			scores, failed := lighthouseFailures(name, pages[name], filepath.Join(dir, name+".json"))
 			for _, f := range failed {
 				t.Error(f)
 			}
@@ -726,10 +725,12 @@ func (q *qualityHub) startLighthouse(t *testing.T, pages map[string]string, publ
 	}
 }
 
-// lighthouseFailures reads a Lighthouse report and returns the page's
-// scores, and describes each category under 0.95, with the audits of it
-// that did not pass.
-func lighthouseFailures(page, report string) (string, []string) {
+// lighthouseFailures reads a Lighthouse report of page, at path (with its
+// query), and returns the page's scores, and describes each category under
+// 0.95, with the audits of it that did not pass. An audit that ended
+// elsewhere, such as on the sign-in page of a session that did not reach
+// the browser, audited another page: that is a failure too.
+func lighthouseFailures(page, path, report string) (string, []string) {
 	data, err := os.ReadFile(report)
 	if err != nil {
 		return "", []string{fmt.Sprintf("Lighthouse on %s wrote no report: %v", page, err)}
@@ -763,6 +764,9 @@ func lighthouseFailures(page, report string) (string, []string) {
 	final, _ := url.Parse(r.FinalDisplayedURL)
 	scores := page + " (" + final.Path + "):"
 	var out []string
+	if final.RequestURI() != path {
+		out = append(out, fmt.Sprintf("Lighthouse on %s audited %s, not %s", page, final.RequestURI(), path))
+	}
 	for _, id := range []string{"accessibility", "best-practices"} {
 		c, ok := r.Categories[id]
 		if !ok || c.Score == nil {
@@ -797,12 +801,4 @@ func lighthouseFailures(page, report string) (string, []string) {
 		out = append(out, msg)
 	}
 	return scores, out
-}
-
-// boolInt is 1 for true, to sort by.
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }

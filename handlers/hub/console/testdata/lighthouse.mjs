@@ -1,9 +1,13 @@
-// lighthouse.mjs audits several pages in one Chromium, one after the
-// other, so that Node and the browser start once rather than once a page.
-// It runs with static/ as its working directory, where npm installed
-// Lighthouse. Arguments: the report directory, then NAME=URL pairs.
-// LIGHTHOUSE_HEADERS holds the JSON of headers for every page but those
-// named in LIGHTHOUSE_PUBLIC (comma-separated); CHROME_PATH the browser.
+// lighthouse.mjs audits several pages, one after the other, so that Node
+// and the browser start once rather than once a page. It runs with
+// static/ as its working directory, where npm installed Lighthouse.
+// Arguments: the report directory, then NAME=URL pairs. LIGHTHOUSE_HEADERS
+// holds the JSON of headers for every page but those named in
+// LIGHTHOUSE_PUBLIC (comma-separated); CHROME_PATH the browser.
+//
+// The public pages are audited in a browser of their own: a page a
+// visitor opens without a session may give the browser a cookie of its
+// own, which it would send in place of the one the headers carry.
 import fs from "node:fs";
 import path from "node:path";
 import lighthouse from "lighthouse";
@@ -12,25 +16,36 @@ import * as chromeLauncher from "chrome-launcher";
 const [dir, ...pages] = process.argv.slice(2);
 const headers = JSON.parse(process.env.LIGHTHOUSE_HEADERS || "{}");
 const open = new Set((process.env.LIGHTHOUSE_PUBLIC || "").split(",").filter(Boolean));
-const chrome = await chromeLauncher.launch({
-  chromeFlags: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+const named = pages.map((page) => {
+  const at = page.indexOf("=");
+  return { name: page.slice(0, at), url: page.slice(at + 1) };
 });
-try {
-  for (const page of pages) {
-    const at = page.indexOf("=");
-    const name = page.slice(0, at), url = page.slice(at + 1);
-    const began = Date.now();
-    const result = await lighthouse(url, {
-      port: chrome.port,
-      output: "json",
-      logLevel: "error",
-      onlyCategories: ["accessibility", "best-practices"],
-      disableFullPageScreenshot: true,
-      extraHeaders: open.has(name) ? undefined : headers,
-    });
-    fs.writeFileSync(path.join(dir, name + ".json"), result.report);
-    console.log(`${name} ${Date.now() - began}`);
+
+async function audit(list, extraHeaders) {
+  if (list.length === 0) {
+    return;
   }
-} finally {
-  await chrome.kill();
+  const chrome = await chromeLauncher.launch({
+    chromeFlags: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+  });
+  try {
+    for (const { name, url } of list) {
+      const began = Date.now();
+      const result = await lighthouse(url, {
+        port: chrome.port,
+        output: "json",
+        logLevel: "error",
+        onlyCategories: ["accessibility", "best-practices"],
+        disableFullPageScreenshot: true,
+        extraHeaders,
+      });
+      fs.writeFileSync(path.join(dir, name + ".json"), result.report);
+      console.log(`${name} ${Date.now() - began}`);
+    }
+  } finally {
+    await chrome.kill();
+  }
 }
+
+await audit(named.filter((p) => open.has(p.name)), undefined);
+await audit(named.filter((p) => !open.has(p.name)), headers);
