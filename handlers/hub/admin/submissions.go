@@ -126,13 +126,7 @@ func (a *API) submissionOf(c echo.Context) (*hub.Form, hub.Submission, error) {
 		return nil, hub.Submission{}, err
 	}
 	s, err := a.cfg.Inbox.Submission(c.Request().Context(), form, c.Param("id"))
-	if errors.Is(err, hub.ErrNotFound) {
-		return nil, s, &hub.Error{Status: http.StatusNotFound, Message: "no such submission of this form"}
-	}
-	if err != nil {
-		return nil, s, hub.Internal("reading a submission", err)
-	}
-	return form, s, nil
+	return form, s, err
 }
 
 func (a *API) getSubmission(c echo.Context) error {

@@ -128,13 +128,7 @@ func (con *Console) submissionOf(c echo.Context) (*hub.Form, hub.Submission, err
 		return nil, hub.Submission{}, err
 	}
 	s, err := con.cfg.Inbox.Submission(c.Request().Context(), form, c.Param("id"))
-	if errors.Is(err, hub.ErrNotFound) {
-		return form, s, &hub.Error{Status: http.StatusNotFound, Message: "No such submission of this form."}
-	}
-	if err != nil {
-		return form, s, hub.Internal("reading a submission", err)
-	}
-	return form, s, nil
+	return form, s, err
 }
 
 func (con *Console) submission(c echo.Context) error {

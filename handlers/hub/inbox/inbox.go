@@ -14,6 +14,7 @@ import (
 	"io"
 	"log/slog"
 	"maps"
+	"net/http"
 	"net/url"
 	"slices"
 	"strings"
@@ -209,14 +210,21 @@ func Summary(payload json.RawMessage, labels []Label) string {
 	return s
 }
 
-// Submission returns the submission of form with the id, or an error
-// wrapping hub.ErrNotFound when there is none of this form.
+// Submission returns the submission of form with the id. When there is
+// none of this form, the error is a 404 *hub.Error wrapping
+// hub.ErrNotFound; when it cannot be read, a 500 one.
 func (in *Inbox) Submission(ctx context.Context, form *hub.Form, id string) (hub.Submission, error) {
 	s, err := in.Store.Submission(ctx, id)
 	if err == nil && (s.Site != form.Site || s.Slug != form.Slug) {
 		err = fmt.Errorf("submission %s of %s/%s: %w", id, form.Site, form.Slug, hub.ErrNotFound)
 	}
-	return s, err
+	switch {
+	case errors.Is(err, hub.ErrNotFound):
+		return s, &hub.Error{Status: http.StatusNotFound, Message: "No such submission of this form.", Err: err}
+	case err != nil:
+		return s, hub.Internal("reading a submission", err)
+	}
+	return s, nil
 }
 
 // SchemaOf returns the schema s was sent to: its form version when it
