@@ -5,12 +5,10 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"image"
 	"image/png"
 	"io"
-	"io/fs"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -37,15 +35,11 @@ import (
 	"github.com/hubform/hubform/static/browsertest"
 )
 
-// axePath is axe-core's script, installed by make assets from
-// static/package-lock.json.
-const axePath = "../../static/node_modules/axe-core/axe.min.js"
-
 // TestBrowserDemo drives the demo site, on a real test hub, in headless
 // Chromium: one browser, a fresh tab and a fresh hub for each subtest.
 func TestBrowserDemo(t *testing.T) {
 	browser := browsertest.New(t)
-	axe := readAxe(t)
+	axe := browsertest.Axe(t)
 	run := func(name string, opts demoOptions, f func(d *browserDemo)) {
 		t.Run(name, func(t *testing.T) {
 			d := newBrowserDemo(t, browser, opts)
@@ -736,25 +730,10 @@ func (d *browserDemo) delay(urlPattern string, latency time.Duration) {
 	d.emulate(network.Conditions{URLPattern: urlPattern, Latency: float64(latency.Milliseconds()), DownloadThroughput: -1, UploadThroughput: -1})
 }
 
-// colorScheme emulates the system's colour scheme: see colorScheme.
+// colorScheme emulates the system's colour scheme: see browsertest.ColorScheme.
 func (d *browserDemo) colorScheme(scheme string) {
 	d.t.Helper()
-	colorScheme(d.t, d.tab, scheme)
-}
-
-// colorScheme emulates the system's colour scheme in tab, "light" or
-// "dark"; "" ends the emulation.
-func colorScheme(t *testing.T, tab context.Context, scheme string) {
-	t.Helper()
-	var features []*emulation.MediaFeature
-	if scheme != "" {
-		features = append(features, &emulation.MediaFeature{Name: "prefers-color-scheme", Value: scheme})
-	}
-	ctx, cancel := context.WithTimeout(tab, 5*time.Second)
-	defer cancel()
-	if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: features}); err != nil {
-		t.Fatalf("emulating the colour scheme %q: %v", scheme, err)
-	}
+	browsertest.ColorScheme(d.t, d.tab, scheme)
 }
 
 func (d *browserDemo) emulate(c network.Conditions) {
@@ -779,33 +758,6 @@ func (d *browserDemo) screenshot(name string) {
 	d.t.Logf("screenshot %s: %s", name, path)
 }
 
-// axeViolation is what axe-core reports of one rule a page breaks.
-type axeViolation struct {
-	ID      string   `json:"id"`
-	Impact  string   `json:"impact"`
-	Help    string   `json:"help"`
-	HelpURL string   `json:"helpUrl"`
-	Targets []string `json:"targets"`
-}
-
-// readAxe returns axe-core's script. Without it the accessibility checks
-// are left out, unless the browser tests are required.
-func readAxe(t *testing.T) string {
-	t.Helper()
-	src, err := os.ReadFile(axePath)
-	if errors.Is(err, fs.ErrNotExist) {
-		if browsertest.Required() {
-			t.Fatalf("%s is missing: run make assets (axe-core is a devDependency in static/package.json)", axePath)
-		}
-		t.Logf("%s is missing, so no accessibility checks: run make assets", axePath)
-		return ""
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(src)
-}
-
 // check saves a screenshot of the page as it is and runs axe-core on it.
 func (d *browserDemo) check(name string) {
 	d.t.Helper()
@@ -817,32 +769,7 @@ func (d *browserDemo) check(name string) {
 // critical violation; lesser ones are logged.
 func (d *browserDemo) axe(page string) {
 	d.t.Helper()
-	checkAxe(d.t, d.tab, d.axeSource, page)
-}
-
-// checkAxe runs axe-core, whose script is src, on the page in tab and
-// fails t on any serious or critical violation; lesser ones are logged.
-// Without src it checks nothing.
-func checkAxe(t *testing.T, tab context.Context, src, page string) {
-	t.Helper()
-	if src == "" {
-		return
-	}
-	if !browsertest.Eval[bool](t, tab, 10*time.Second, `typeof window.axe !== 'undefined'`) {
-		browsertest.Eval[bool](t, tab, 10*time.Second, src+"\n;true")
-	}
-	violations := browsertest.Eval[[]axeViolation](t, tab, 10*time.Second, `axe.run(document, {resultTypes: ['violations']}).then((r) => r.violations.map((v) => ({
-	  id: v.id, impact: v.impact || '', help: v.help, helpUrl: v.helpUrl,
-	  targets: v.nodes.map((n) => String(n.target)),
-	})))`, chromedp.EvalAwaitPromise)
-	for _, v := range violations {
-		msg := fmt.Sprintf("axe on %s: %s (%s): %s\n\t%s\n\tat %s", page, v.ID, v.Impact, v.Help, v.HelpURL, strings.Join(v.Targets, "\n\tat "))
-		if v.Impact == "serious" || v.Impact == "critical" {
-			t.Error(msg)
-		} else {
-			t.Log(msg)
-		}
-	}
+	browsertest.CheckAxe(d.t, d.tab, d.axeSource, page)
 }
 
 // turnstileStandIn serves a stand-in for Cloudflare's Turnstile script,

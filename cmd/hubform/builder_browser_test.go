@@ -35,7 +35,7 @@ const builtForm = `{
 // saves the screenshots of the console's guide there.
 func TestBrowserConsoleForms(t *testing.T) {
 	browser := browsertest.New(t)
-	axe := readAxe(t)
+	axe := browsertest.Axe(t)
 	data := t.TempDir()
 	addUser(t, "jane@example.com", "correct horse battery", "--data", data)
 	h := startHub(t, formsDir(t), data)
@@ -59,7 +59,7 @@ func TestBrowserConsoleForms(t *testing.T) {
 	}
 	shot := func(name string) {
 		t.Helper()
-		saveScreenshot(t, tab, name)
+		browsertest.Screenshot(t, tab, name)
 	}
 	// demoShows reloads the demo's page of the form until its first label
 	// is want: the demo keeps a schema it fetched for a second.
@@ -95,7 +95,7 @@ func TestBrowserConsoleForms(t *testing.T) {
 	do(chromedp.EmulateViewport(1200, 900))
 	con.signIn("jane@example.com", "correct horse battery", chromedp.WaitVisible(chromedp.CSS(`a[href="/console/sites"]`)))
 	do(chromedp.Click(chromedp.CSS(`a[href="/console/sites"]`)), chromedp.WaitVisible(chromedp.CSS("#in-site")))
-	checkAxe(t, tab, axe, "the sites page")
+	browsertest.CheckAxe(t, tab, axe, "the sites page")
 
 	// Create the form: an unpublished version with its title alone.
 	do(chromedp.SendKeys(chromedp.CSS("#in-site"), "shop"), chromedp.SendKeys(chromedp.CSS("#in-slug"), "order"),
@@ -104,7 +104,7 @@ func TestBrowserConsoleForms(t *testing.T) {
 	if got := eval(`location.pathname`); got != "/console/forms/shop/order" {
 		t.Fatalf("after creating, the browser is at %s", got)
 	}
-	checkAxe(t, tab, axe, "a new form's page")
+	browsertest.CheckAxe(t, tab, axe, "a new form's page")
 	do(chromedp.Click(chromedp.CSS(`.builder-views a[href$="view=json"]`)), chromedp.WaitVisible(chromedp.CSS("#body")))
 
 	// The preview follows the editor, in the base language and in German.
@@ -113,14 +113,14 @@ func TestBrowserConsoleForms(t *testing.T) {
 	do(chromedp.WaitVisible(chromedp.CSS("#locale")), chromedp.SetValue(chromedp.CSS("#locale"), "de"))
 	eval(`document.querySelector('#locale').dispatchEvent(new Event('change', {bubbles: true})); 'ok'`)
 	waitText("#preview", "Ihr Name")
-	checkAxe(t, tab, axe, "the form page with its preview")
+	browsertest.CheckAxe(t, tab, axe, "the form page with its preview")
 
 	do(chromedp.Click(chromedp.CSS(`#editor button[type="submit"]`)), chromedp.WaitVisible(chromedp.CSS(`tr[data-version="2"][data-state="unpublished"]`)))
 	waitText("#notice", "Saved as version 2")
 	shot("console-form")
 	do(chromedp.Click(chromedp.CSS(`tr[data-version="2"] button`)), chromedp.WaitVisible(chromedp.CSS(`tr[data-version="2"][data-state="live"]`)))
 	waitText("#notice", "Version 2 is live")
-	checkAxe(t, tab, axe, "the form page after publishing")
+	browsertest.CheckAxe(t, tab, axe, "the form page after publishing")
 	if got := schemaTitle(); got != "Your name" {
 		t.Errorf("schema route after publishing: first label %q", got)
 	}
@@ -170,9 +170,9 @@ func TestBrowserConsoleForms(t *testing.T) {
 		chromedp.Click(chromedp.CSS(`form[action="/console/forms/shop/order/fields"] button[type="submit"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`tr[data-version="4"]`)))
 	waitText("#notice", "Saved as version 4")
-	checkAxe(t, tab, axe, "the form page with the builder")
+	browsertest.CheckAxe(t, tab, axe, "the form page with the builder")
 	do(chromedp.Click(chromedp.CSS(`.builder-views a[href$="view=translations"]`)), chromedp.WaitVisible(chromedp.CSS(`table[data-locale="de"]`)))
-	checkAxe(t, tab, axe, "the form's translations")
+	browsertest.CheckAxe(t, tab, axe, "the form's translations")
 	do(chromedp.SendKeys(chromedp.CSS(`table[data-locale="de"] input[name='fields["phone"].label']`), "Telefon"),
 		chromedp.Click(chromedp.CSS(`form[action="/console/forms/shop/order/translations/de"] button[type="submit"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`tr[data-version="5"]`)))

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -32,25 +30,6 @@ func (c *consoleTab) do(actions ...chromedp.Action[chromedp.Void]) {
 	defer cancel()
 	if err := chromedp.Do(ctx, actions...); err != nil {
 		c.t.Fatalf("%v; hub log:\n%s", err, c.hub.log)
-	}
-}
-
-// saveScreenshot saves the page in tab as DIR/name.png when
-// HUBFORM_SCREENSHOTS=DIR: the screenshots of the console's guide.
-func saveScreenshot(t *testing.T, tab context.Context, name string) {
-	t.Helper()
-	dir := os.Getenv("HUBFORM_SCREENSHOTS")
-	if dir == "" {
-		return
-	}
-	ctx, cancel := context.WithTimeout(tab, 10*time.Second)
-	defer cancel()
-	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
-	if err != nil {
-		t.Fatalf("screenshot %s: %v", name, err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644); err != nil {
-		t.Fatal(err)
 	}
 }
 

@@ -57,7 +57,7 @@ document.addEventListener('securitypolicyviolation', (e) => __csp.push(e.violate
 // nothing refused by the page's policy.
 func TestBrowserHosted(t *testing.T) {
 	browser := browsertest.New(t)
-	axe := readAxe(t)
+	axe := browsertest.Axe(t)
 	run := func(name string, f func(h *hostedTab)) {
 		t.Run(name, func(t *testing.T) { f(newHostedTab(t, browser, axe)) })
 	}
@@ -293,7 +293,7 @@ func (h *hostedTab) check(state string) {
 	if !h.evalBool(`typeof window.axe !== 'undefined'`) {
 		browsertest.Eval[bool](h.t, h.tab, 10*time.Second, h.axe+"\n;true")
 	}
-	violations := browsertest.Eval[[]axeViolation](h.t, h.tab, 20*time.Second, `axe.run(document, {resultTypes: ['violations']}).then((r) => r.violations.map((v) => ({
+	violations := browsertest.Eval[[]browsertest.AxeViolation](h.t, h.tab, 20*time.Second, `axe.run(document, {resultTypes: ['violations']}).then((r) => r.violations.map((v) => ({
 	  id: v.id, impact: v.impact || '', help: v.help, helpUrl: v.helpUrl,
 	  targets: v.nodes.map((n) => String(n.target)),
 	})))`, chromedp.EvalAwaitPromise)

@@ -32,7 +32,7 @@ const arrangedForm = `{
 // schemes and do not scroll sideways 375 pixels wide.
 func TestBrowserBuilder(t *testing.T) {
 	browser := browsertest.New(t)
-	axe := readAxe(t)
+	axe := browsertest.Axe(t)
 	h := startHub(t, hubserver.Config{Forms: formsDir(t, contactForm)})
 	addUser(t, h, "jane@example.com", "correct horse battery")
 	con := newConsoleTab(t, browser, h)
@@ -142,13 +142,13 @@ func TestBrowserBuilder(t *testing.T) {
 
 	pages := []string{"/console/forms/shop/order", "/console/forms/shop/order?view=translations", "/console/forms/shop/order?view=json", "/console/forms/shop/order/settings"}
 	for _, scheme := range []string{"light", "dark"} {
-		colorScheme(t, tab, scheme)
+		browsertest.ColorScheme(t, tab, scheme)
 		for _, page := range pages {
 			do(chromedp.Navigate(base+page), chromedp.WaitVisible(chromedp.CSS("#workspace")))
-			checkAxe(t, tab, axe, page+" in the "+scheme+" scheme")
+			browsertest.CheckAxe(t, tab, axe, page+" in the "+scheme+" scheme")
 		}
 	}
-	colorScheme(t, tab, "")
+	browsertest.ColorScheme(t, tab, "")
 
 	// The Settings tab: a size in MB, saved as bytes, shown in MB again;
 	// a bad one shows its error beside the input.
@@ -165,17 +165,17 @@ func TestBrowserBuilder(t *testing.T) {
 	eval(`document.querySelector('#set-maxsize').value = 'lots'; 'ok'`)
 	do(chromedp.Click(chromedp.CSS(`.builder-save button`)))
 	settled(`document.querySelector('#set-maxsize-error')`)
-	checkAxe(t, tab, axe, "the Settings tab with an error")
+	browsertest.CheckAxe(t, tab, axe, "the Settings tab with an error")
 
 	do(chromedp.Navigate(base+"/console/forms/shop/order/settings"), chromedp.WaitVisible(chromedp.CSS("#set-maxsize")))
-	saveScreenshot(t, tab, "console-settings")
+	browsertest.Screenshot(t, tab, "console-settings")
 	if dir := os.Getenv("HUBFORM_DARK_SCREENSHOTS"); dir != "" {
-		colorScheme(t, tab, "dark")
+		browsertest.ColorScheme(t, tab, "dark")
 		t.Setenv("HUBFORM_SCREENSHOTS", dir)
-		saveScreenshot(t, tab, "console-settings-dark")
+		browsertest.Screenshot(t, tab, "console-settings-dark")
 		do(chromedp.Navigate(base+"/console/forms/shop/order"), chromedp.WaitVisible(chromedp.CSS("#workspace")))
-		saveScreenshot(t, tab, "console-builder-dark")
-		colorScheme(t, tab, "")
+		browsertest.Screenshot(t, tab, "console-builder-dark")
+		browsertest.ColorScheme(t, tab, "")
 	}
 
 	// 375 pixels wide, no page scrolls sideways.

@@ -15,7 +15,7 @@ import (
 // Chromium, with axe-core checking each page it shows.
 func TestBrowserConsole(t *testing.T) {
 	browser := browsertest.New(t)
-	axe := readAxe(t)
+	axe := browsertest.Axe(t)
 	h := startHub(t, hubserver.Config{Forms: formsDir(t, contactForm)})
 	addUser(t, h, "jane@example.com", "correct horse battery")
 	con := newConsoleTab(t, browser, h)
@@ -39,14 +39,14 @@ func TestBrowserConsole(t *testing.T) {
 	if got := location(); got != "/console/sign-in" {
 		t.Fatalf("the console without a session shows %s", got)
 	}
-	checkAxe(t, tab, axe, "the sign-in page")
+	browsertest.CheckAxe(t, tab, axe, "the sign-in page")
 
 	signIn("not the password")
 	do(chromedp.WaitVisible(chromedp.CSS("#sign-in-error p")))
 	if got := text("#sign-in-error"); !strings.Contains(got, "wrong") {
 		t.Errorf("after a wrong password the page says %q", got)
 	}
-	checkAxe(t, tab, axe, "the sign-in page with an error")
+	browsertest.CheckAxe(t, tab, axe, "the sign-in page with an error")
 
 	signIn("correct horse battery")
 	do(chromedp.WaitVisible(chromedp.CSS("#forms table")))
@@ -56,7 +56,7 @@ func TestBrowserConsole(t *testing.T) {
 	if got := text("main"); !strings.Contains(got, "Signed in as jane@example.com") || !strings.Contains(got, "contact") {
 		t.Errorf("home page says %q", got)
 	}
-	checkAxe(t, tab, axe, "the home page")
+	browsertest.CheckAxe(t, tab, axe, "the home page")
 	// htmx reloads the list within the page.
 	browsertest.Eval[bool](t, tab, 10*time.Second, `document.querySelector('#forms').textContent = ''; true`)
 	do(chromedp.Click(chromedp.CSS(`button[data-hx-get]`)), chromedp.WaitVisible(chromedp.CSS("#forms table")))

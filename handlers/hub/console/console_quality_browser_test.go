@@ -92,7 +92,7 @@ func TestBrowserConsoleQuality(t *testing.T) {
 		}
 	}
 	browser := browsertest.New(t)
-	axe := readAxe(t)
+	axe := browsertest.Axe(t)
 	q := newQualityHub(t)
 
 	// Every page of the console, and what shows it is there.
@@ -329,9 +329,9 @@ func (q *qualityHub) checkPage(t *testing.T, con *consoleTab, axe, name string) 
 	for _, width := range []int64{1280, 375} {
 		con.do(chromedp.EmulateViewport(width, 900))
 		for _, scheme := range []string{"light", "dark"} {
-			colorScheme(t, con.tab, scheme)
+			browsertest.ColorScheme(t, con.tab, scheme)
 			where := fmt.Sprintf("%s (%d px, %s)", name, width, scheme)
-			for _, v := range axeRun(t, con.tab, axe) {
+			for _, v := range browsertest.AxeRun(t, con.tab, axe) {
 				t.Errorf("axe on %s: %s (%s): %s\n\t%s\n\tat %s", where, v.ID, v.Impact, v.Help, v.HelpURL, strings.Join(v.Targets, "\n\tat "))
 			}
 			if width == 1280 {
@@ -344,7 +344,7 @@ func (q *qualityHub) checkPage(t *testing.T, con *consoleTab, axe, name string) 
 			}
 		}
 	}
-	colorScheme(t, con.tab, "")
+	browsertest.ColorScheme(t, con.tab, "")
 	con.do(chromedp.EmulateViewport(1280, 900))
 	if light, dark := seen["light"], seen["dark"]; light.Background == dark.Background || light.Text == dark.Text {
 		t.Errorf("%s: the dark scheme does not change the page's colours: light %+v, dark %+v", name, light, dark)
@@ -386,19 +386,6 @@ func (q *qualityHub) wantNarrow(t *testing.T, con *consoleTab, where string) {
 	if len(wide) > 0 {
 		t.Errorf("%s scrolls sideways: %s", where, strings.Join(wide, "; "))
 	}
-}
-
-// axeRun runs axe-core, whose script is src, on the page in tab and
-// returns every violation, whatever its impact.
-func axeRun(t *testing.T, tab context.Context, src string) []axeViolation {
-	t.Helper()
-	if !browsertest.Eval[bool](t, tab, 10*time.Second, `typeof window.axe !== 'undefined'`) {
-		browsertest.Eval[bool](t, tab, 10*time.Second, src+"\n;true")
-	}
-	return browsertest.Eval[[]axeViolation](t, tab, 20*time.Second, `axe.run(document, {resultTypes: ['violations']}).then((r) => r.violations.map((v) => ({
-	  id: v.id, impact: v.impact || '', help: v.help, helpUrl: v.helpUrl,
-	  targets: v.nodes.map((n) => String(n.target)),
-	})))`, chromedp.EvalAwaitPromise)
 }
 
 // withoutJavaScript does each kind of action of the console once with

@@ -22,7 +22,7 @@ import (
 // button sends the delivery again.
 func TestBrowserConsoleDeliveries(t *testing.T) {
 	browser := browsertest.New(t)
-	axe := readAxe(t)
+	axe := browsertest.Axe(t)
 	var hits atomic.Int64
 	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hits.Add(1)
@@ -65,13 +65,13 @@ func TestBrowserConsoleDeliveries(t *testing.T) {
 	if got := text("tbody"); !strings.Contains(got, receiver.URL+"/hook") || !strings.Contains(got, "failed; to be attempted again") {
 		t.Errorf("the deliveries say %q", got)
 	}
-	checkAxe(t, tab, axe, "the deliveries page")
+	browsertest.CheckAxe(t, tab, axe, "the deliveries page")
 
 	do(chromedp.Click(chromedp.CSS(`tbody button[type="submit"]`)), chromedp.WaitVisible(chromedp.CSS(`[role="status"] p`)))
 	if got := text(`[role="status"]`); !strings.Contains(got, "will be attempted again") {
 		t.Errorf("after sending again the page says %q", got)
 	}
-	checkAxe(t, tab, axe, "the deliveries page after sending one again")
+	browsertest.CheckAxe(t, tab, axe, "the deliveries page after sending one again")
 	for deadline := time.Now().Add(time.Minute); hits.Load() < 2; time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the delivery sent again never reached the receiver; hub log:\n%s", h.log)

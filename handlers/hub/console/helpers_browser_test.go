@@ -3,9 +3,6 @@ package console_test
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
-	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -14,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
@@ -117,81 +113,10 @@ func addUser(t *testing.T, h *browserHub, email, password string) {
 	}
 }
 
-// axePath is axe-core's script, installed by make assets from
-// static/package-lock.json.
-const axePath = "../../../static/node_modules/axe-core/axe.min.js"
-
-// readAxe returns axe-core's script. Without it the accessibility checks
-// are left out, unless the browser tests are required.
-func readAxe(t *testing.T) string {
-	t.Helper()
-	src, err := os.ReadFile(axePath)
-	if errors.Is(err, fs.ErrNotExist) {
-		if browsertest.Required() {
-			t.Fatalf("%s is missing: run make assets (axe-core is a devDependency in static/package.json)", axePath)
-		}
-		t.Logf("%s is missing, so no accessibility checks: run make assets", axePath)
-		return ""
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(src)
-}
-
-// An axeViolation is one rule axe-core found broken, and where.
-type axeViolation struct {
-	ID      string   `json:"id"`
-	Impact  string   `json:"impact"`
-	Help    string   `json:"help"`
-	HelpURL string   `json:"helpUrl"`
-	Targets []string `json:"targets"`
-}
-
-// checkAxe runs axe-core, whose script is src, on the page in tab and
-// fails t on any serious or critical violation; lesser ones are logged.
-// Without src it checks nothing.
-func checkAxe(t *testing.T, tab context.Context, src, page string) {
-	t.Helper()
-	if src == "" {
-		return
-	}
-	if !browsertest.Eval[bool](t, tab, 10*time.Second, `typeof window.axe !== 'undefined'`) {
-		browsertest.Eval[bool](t, tab, 10*time.Second, src+"\n;true")
-	}
-	violations := browsertest.Eval[[]axeViolation](t, tab, 10*time.Second, `axe.run(document, {resultTypes: ['violations']}).then((r) => r.violations.map((v) => ({
-	  id: v.id, impact: v.impact || '', help: v.help, helpUrl: v.helpUrl,
-	  targets: v.nodes.map((n) => String(n.target)),
-	})))`, chromedp.EvalAwaitPromise)
-	for _, v := range violations {
-		msg := fmt.Sprintf("axe on %s: %s (%s): %s\n\t%s\n\tat %s", page, v.ID, v.Impact, v.Help, v.HelpURL, strings.Join(v.Targets, "\n\tat "))
-		if v.Impact == "serious" || v.Impact == "critical" {
-			t.Error(msg)
-		} else {
-			t.Log(msg)
-		}
-	}
-}
-
 // jsString is s as a JavaScript string literal.
 func jsString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
-}
-
-// colorScheme emulates the system's colour scheme in tab, "light" or
-// "dark"; "" ends the emulation.
-func colorScheme(t *testing.T, tab context.Context, scheme string) {
-	t.Helper()
-	var features []*emulation.MediaFeature
-	if scheme != "" {
-		features = append(features, &emulation.MediaFeature{Name: "prefers-color-scheme", Value: scheme})
-	}
-	ctx, cancel := context.WithTimeout(tab, 5*time.Second)
-	defer cancel()
-	if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: features}); err != nil {
-		t.Fatalf("emulating the colour scheme %q: %v", scheme, err)
-	}
 }
 
 // A consoleTab is a browser tab on a hub's console; a failed action fails
@@ -237,29 +162,10 @@ func (c *consoleTab) acceptDialogs() *atomic.Int32 {
 	return &asked
 }
 
-// screenshot saves the tab as it shows: see saveScreenshot.
+// screenshot saves the tab as it shows: see browsertest.Screenshot.
 func (c *consoleTab) screenshot(name string) {
 	c.t.Helper()
-	saveScreenshot(c.t, c.tab, name)
-}
-
-// saveScreenshot saves the page in tab as DIR/name.png when
-// HUBFORM_SCREENSHOTS=DIR: the screenshots of the console's guide.
-func saveScreenshot(t *testing.T, tab context.Context, name string) {
-	t.Helper()
-	dir := os.Getenv("HUBFORM_SCREENSHOTS")
-	if dir == "" {
-		return
-	}
-	ctx, cancel := context.WithTimeout(tab, 10*time.Second)
-	defer cancel()
-	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
-	if err != nil {
-		t.Fatalf("screenshot %s: %v", name, err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	browsertest.Screenshot(c.t, c.tab, name)
 }
 
 // text returns the text of the first element sel matches, or "".

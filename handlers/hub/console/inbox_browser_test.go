@@ -17,7 +17,7 @@ import (
 // axe-core checking each page it shows.
 func TestBrowserInbox(t *testing.T) {
 	browser := browsertest.New(t)
-	axe := readAxe(t)
+	axe := browsertest.Axe(t)
 	h := startHub(t, hubserver.Config{Forms: formsDir(t, contactForm)})
 	addUser(t, h, "jane@example.com", "correct horse battery")
 	c := &hubclient.Client{HubURL: h.URL}
@@ -37,30 +37,30 @@ func TestBrowserInbox(t *testing.T) {
 
 	// From the home page to the form's overview, then its Submissions tab.
 	do(chromedp.Click(chromedp.CSS(`#forms a[href="/console/forms/acme/contact/overview"]`)), chromedp.WaitVisible(chromedp.CSS("#recent")))
-	checkAxe(t, tab, axe, "the overview")
+	browsertest.CheckAxe(t, tab, axe, "the overview")
 	con.screenshot("console-overview")
 	do(chromedp.Click(chromedp.CSS(`.console-tabs a[href="/console/forms/acme/contact/share"]`)), chromedp.WaitVisible(chromedp.CSS("#hosted-link")))
-	checkAxe(t, tab, axe, "the share tab")
+	browsertest.CheckAxe(t, tab, axe, "the share tab")
 	con.screenshot("console-share")
 	do(chromedp.Click(chromedp.CSS(`.console-tabs a[href="/console/forms/acme/contact/submissions"]`)), chromedp.WaitVisible(chromedp.CSS("#submissions")))
 	con.screenshot("console-submissions")
 	if got := text("#submissions"); !strings.Contains(got, "Jane Roe") || !strings.Contains(got, "John Smith") {
 		t.Fatalf("the inbox lists %q", got)
 	}
-	checkAxe(t, tab, axe, "the inbox")
+	browsertest.CheckAxe(t, tab, axe, "the inbox")
 
 	do(chromedp.SendKeys(chromedp.CSS("#q"), "roe"), chromedp.Click(chromedp.CSS(`form[role="search"] button`)),
 		chromedp.WaitVisible(chromedp.CSS(`input[name="q"][value="roe"]`)), chromedp.WaitVisible(chromedp.CSS("#submissions")))
 	if got := text("#submissions"); !strings.Contains(got, "Jane Roe") || strings.Contains(got, "John Smith") {
 		t.Fatalf("searching roe lists %q", got)
 	}
-	checkAxe(t, tab, axe, "the inbox searched")
+	browsertest.CheckAxe(t, tab, axe, "the inbox searched")
 
 	do(chromedp.Click(chromedp.CSS(`#submissions tbody a`)), chromedp.WaitVisible(chromedp.CSS("#values")))
 	if got := text("#values"); !strings.Contains(got, "Your name") || !strings.Contains(got, "Jane Roe") {
 		t.Errorf("the submission shows %q", got)
 	}
-	checkAxe(t, tab, axe, "a submission")
+	browsertest.CheckAxe(t, tab, axe, "a submission")
 
 	// Deleting it asks first, then goes back to the inbox, which no longer
 	// lists it.

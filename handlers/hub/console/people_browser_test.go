@@ -22,7 +22,7 @@ import (
 // sign-on, with axe-core checking each page.
 func TestBrowserPeople(t *testing.T) {
 	browser := browsertest.New(t)
-	axe := readAxe(t)
+	axe := browsertest.Axe(t)
 	mail := mailpittest.Start(t)
 	provider, err := mockoidc.Run()
 	if err != nil {
@@ -85,37 +85,37 @@ func TestBrowserPeople(t *testing.T) {
 	// An admin invites; the invitee chooses a password and is in.
 	con.signIn("jane@example.com", "correct horse battery", chromedp.WaitVisible(chromedp.CSS(`a[href="/console/members"]`)))
 	do(chromedp.Click(chromedp.CSS(`a[href="/console/members"]`)), chromedp.WaitVisible(chromedp.CSS("#invite-email")))
-	checkAxe(t, con.tab, axe, "the members page")
+	browsertest.CheckAxe(t, con.tab, axe, "the members page")
 	do(fill("#invite-email", "cy@example.com"), chromedp.SetValue(chromedp.CSS("#invite-role"), "editor"), submit(`form[action="/console/invitations"]`))
 	waitText("#notice", "An invitation was sent to cy@example.com.")
 	signOut()
 	do(chromedp.Navigate(linkTo("cy@example.com", "/console/invitations")), chromedp.WaitVisible(chromedp.CSS("#password")))
-	checkAxe(t, con.tab, axe, "an invitation's page")
+	browsertest.CheckAxe(t, con.tab, axe, "an invitation's page")
 	do(fill("#password", "cy's long password"), fill("#confirm", "cy's long password"), submit("form"))
 	waitText("h1", "Forms of workspace default")
 	waitText(".console-header", "editor of this workspace")
 	do(chromedp.Navigate(base+"/console/account"), chromedp.WaitVisible(chromedp.CSS("#sessions")))
-	checkAxe(t, con.tab, axe, "the account page")
+	browsertest.CheckAxe(t, con.tab, axe, "the account page")
 	signOut()
 
 	// A forgotten password, reset by e-mail.
 	do(chromedp.Click(chromedp.CSS(`a[href="/console/reset"]`)), chromedp.WaitVisible(chromedp.CSS("#email")))
-	checkAxe(t, con.tab, axe, "the reset page")
+	browsertest.CheckAxe(t, con.tab, axe, "the reset page")
 	do(fill("#email", "cy@example.com"), submit("form"))
 	waitText("#notice", "If a user has this address")
 	do(chromedp.Navigate(linkTo("cy@example.com", "/console/reset")), chromedp.WaitVisible(chromedp.CSS("#password")))
-	checkAxe(t, con.tab, axe, "a reset link's page")
+	browsertest.CheckAxe(t, con.tab, axe, "a reset link's page")
 	do(fill("#password", "cy's new password"), fill("#confirm", "cy's new password"), submit("form"))
 	waitText(".console-header", "Signed in as cy@example.com")
 	signOut()
 
 	// An open sign-up, with a workspace of one's own.
 	do(chromedp.Click(chromedp.CSS(`a[href="/console/signup"]`)), chromedp.WaitVisible(chromedp.CSS("#email")))
-	checkAxe(t, con.tab, axe, "the sign-up page")
+	browsertest.CheckAxe(t, con.tab, axe, "the sign-up page")
 	do(fill("#email", "dee@example.com"), submit("form"))
 	waitText("#notice", "A link to confirm the address")
 	do(chromedp.Navigate(linkTo("dee@example.com", "/console/signup")), chromedp.WaitVisible(chromedp.CSS("#workspace")))
-	checkAxe(t, con.tab, axe, "a sign-up link's page")
+	browsertest.CheckAxe(t, con.tab, axe, "a sign-up link's page")
 	do(fill("#workspace", "dees-shop"), fill("#password", "dee's long password"), fill("#confirm", "dee's long password"), submit("form"))
 	waitText("h1", "Forms of workspace dees-shop")
 	signOut()
