@@ -120,19 +120,13 @@ type SubmitRequest struct {
 	// §10, "Drafts"): a hub that keeps drafts deletes it once the
 	// submission is stored. An extension of the protocol: hubs that do not
 	// know it ignore it.
-	Draft     string `json:"draft,omitempty"`
-	Honeypots map[string]string
+	Draft     string            `json:"draft,omitempty"`
+	Honeypots map[string]string `json:"-"`
 }
 
-type submitRequestBody struct {
-	Payload        map[string]any `json:"payload"`
-	Attachments    []Attachment   `json:"attachments,omitempty"`
-	CaptchaToken   string         `json:"captchaToken,omitempty"`
-	IdempotencyKey string         `json:"idempotencyKey,omitempty"`
-	Locale         string         `json:"locale,omitempty"`
-	Timing         *Timing        `json:"timing,omitempty"`
-	Draft          string         `json:"draft,omitempty"`
-}
+// submitRequestBody is SubmitRequest without its JSON methods: the
+// members other than the honeypots.
+type submitRequestBody SubmitRequest
 
 // Timing is the time-trap signal of a submission: how many seconds passed
 // between the rendering of the form and its post, measured by the app from
@@ -182,7 +176,7 @@ func CheckIdempotencyKey(key string) error {
 // MarshalJSON writes the honeypots as top-level members and an absent
 // payload as {}.
 func (r SubmitRequest) MarshalJSON() ([]byte, error) {
-	body := submitRequestBody{Payload: r.Payload, Attachments: r.Attachments, CaptchaToken: r.CaptchaToken, IdempotencyKey: r.IdempotencyKey, Locale: r.Locale, Timing: r.Timing, Draft: r.Draft}
+	body := submitRequestBody(r)
 	if body.Payload == nil {
 		body.Payload = map[string]any{}
 	}
@@ -231,7 +225,7 @@ func (r *SubmitRequest) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &body); err != nil {
 		return err
 	}
-	*r = SubmitRequest{Payload: body.Payload, Attachments: body.Attachments, CaptchaToken: body.CaptchaToken, IdempotencyKey: body.IdempotencyKey, Locale: body.Locale, Timing: body.Timing, Draft: body.Draft}
+	*r = SubmitRequest(body)
 	for name, value := range members {
 		if !IsHoneypot(name) {
 			continue

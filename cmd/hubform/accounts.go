@@ -82,15 +82,14 @@ func runUsers(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fromStdin := fs.Bool("password-stdin", false, "read the password from standard input (required by add; prove: set it)")
 	workspace := fs.String("workspace", "", "add: the `NAME` of a workspace the user joins")
 	roleName := fs.String("role", "", "add: the user's `ROLE` in --workspace: admin, editor or viewer")
-	args, status, ok := fs.parse(args, stdout)
+	verb, args, status, ok := fs.parseVerb(args, stdout, "add", "prove", "list", "remove")
 	if !ok {
 		return status
 	}
 	fail := fs.fail
-	if len(args) != 1 {
-		return fail(2, "say add, prove, list or remove (see hubform users --help)")
+	if len(args) != 0 {
+		return fail(2, "%s takes no arguments", verb)
 	}
-	verb := args[0]
 	var addr string
 	switch verb {
 	case "add", "prove", "remove":
@@ -98,9 +97,6 @@ func runUsers(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		if addr, err = accounts.NormalizeEmail(*email); err != nil {
 			return fail(2, "--email: %v", err)
 		}
-	case "list":
-	default:
-		return fail(2, "unknown action %q: say add, prove, list or remove", verb)
 	}
 	var hash string
 	var role accounts.Role
@@ -262,15 +258,14 @@ func runTokens(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	name := fs.String("name", "", "the token's `NAME`: letters, digits, '.', '_' or '-'")
 	workspace := fs.String("workspace", "", "create: the `NAME` of the workspace the token acts for")
 	scopeName := fs.String("scope", string(accounts.ScopeAll), "create: what the token may do: all, forms, submissions:read, counts:write or metrics")
-	args, status, ok := fs.parse(args, stdout)
+	verb, args, status, ok := fs.parseVerb(args, stdout, "create", "list", "revoke")
 	if !ok {
 		return status
 	}
 	fail := fs.fail
-	if len(args) != 1 {
-		return fail(2, "say create, list or revoke (see hubform tokens --help)")
+	if len(args) != 0 {
+		return fail(2, "%s takes no arguments", verb)
 	}
-	verb := args[0]
 	var scope accounts.Scope
 	switch verb {
 	case "create", "revoke":
@@ -290,9 +285,6 @@ func runTokens(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		case scope != accounts.ScopeMetrics && *workspace == "":
 			return fail(2, "say which workspace the token acts for (--workspace NAME), or --scope metrics for a hub-wide metrics token")
 		}
-	case "list":
-	default:
-		return fail(2, "unknown action %q: say create, list or revoke", verb)
 	}
 	db, err := hubserver.OpenDatabase(ctx, *dbURL, *data, verb == "list")
 	if err != nil {

@@ -52,28 +52,25 @@ func runDeliveries(ctx context.Context, args []string, stdout, stderr io.Writer)
 	site := fs.String("site", "", "the form's `SITE` (list)")
 	form := fs.String("form", "", "the form's `SLUG` (list)")
 	format := fs.String("format", "table", "`FORMAT` of list: table or json")
-	args, status, ok := fs.parse(args, stdout)
+	verb, args, status, ok := fs.parseVerb(args, stdout, "list", "retry")
 	if !ok {
 		return status
 	}
 	fail := fs.fail
-	if len(args) == 0 || args[0] != "list" && args[0] != "retry" {
-		return fail(2, "say list or retry (see hubform deliveries --help)")
-	}
 	var ids []int64
-	switch args[0] {
+	switch verb {
 	case "list":
-		if *site == "" || *form == "" || len(args) > 1 {
+		if *site == "" || *form == "" || len(args) > 0 {
 			return fail(2, "list takes --site and --form, and no arguments")
 		}
 		if *format != "table" && *format != "json" {
 			return fail(2, "--format %q: want table or json", *format)
 		}
 	case "retry":
-		if len(args) == 1 {
+		if len(args) == 0 {
 			return fail(2, "retry takes the ids of deliveries, as list shows them")
 		}
-		for _, a := range args[1:] {
+		for _, a := range args {
 			id, err := strconv.ParseInt(a, 10, 64)
 			if err != nil || id <= 0 {
 				return fail(2, "%q is not a delivery id", a)
@@ -94,7 +91,7 @@ func runDeliveries(ctx context.Context, args []string, stdout, stderr io.Writer)
 
 	out := bufio.NewWriter(stdout)
 	defer out.Flush()
-	if args[0] == "retry" {
+	if verb == "retry" {
 		for _, id := range ids {
 			d, err := q.Retry(ctx, id)
 			if err != nil {

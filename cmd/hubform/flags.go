@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -112,6 +113,23 @@ func (fs *flagSet) parse(args []string, stdout io.Writer) (positional []string, 
 		return nil, 0, false
 	}
 	return positional, 0, true
+}
+
+// parseVerb parses args as parse does and takes the first argument left
+// as the command's verb, one of verbs: none, or another, is refused with
+// the list. It returns the verb and the arguments after it.
+func (fs *flagSet) parseVerb(args []string, stdout io.Writer, verbs ...string) (verb string, rest []string, status int, ok bool) {
+	if args, status, ok = fs.parse(args, stdout); !ok {
+		return "", nil, status, false
+	}
+	list := strings.Join(verbs[:len(verbs)-1], ", ") + " or " + verbs[len(verbs)-1]
+	switch {
+	case len(args) == 0:
+		return "", nil, fs.fail(2, "say %s (see hubform %s --help)", list, fs.name), false
+	case !slices.Contains(verbs, args[0]):
+		return "", nil, fs.fail(2, "unknown action %q: say %s", args[0], list), false
+	}
+	return args[0], args[1:], 0, true
 }
 
 // setFromEnv sets each flag that has an environment variable (see

@@ -65,21 +65,15 @@ func runForms(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	publish := fs.Bool("publish", false, "push: make the pushed version live")
 	version := fs.String("version", "live", "pull: the version `N` to print, live or latest")
 	timeout := fs.Duration("timeout", time.Minute, "give up after this long")
-	args, status, ok := fs.parse(args, stdout)
+	verb, args, status, ok := fs.parseVerb(args, stdout, "push", "pull")
 	if !ok {
 		return status
 	}
 	fail := fs.fail
-	if len(args) == 0 {
-		return fail(2, "say push or pull (see hubform forms --help)")
-	}
-	verb := args[0]
 	switch {
-	case verb != "push" && verb != "pull":
-		return fail(2, "unknown action %q: say push or pull", verb)
-	case verb == "push" && len(args) != 2:
+	case verb == "push" && len(args) != 1:
 		return fail(2, "push takes one FILE.json")
-	case verb == "pull" && len(args) != 1:
+	case verb == "pull" && len(args) != 0:
 		return fail(2, "pull takes no file: its output goes to standard output")
 	case *token == "":
 		return fail(2, "--token or HUBFORM_TOKEN is required")
@@ -108,7 +102,7 @@ func runForms(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 0
 	}
 
-	file, err := os.ReadFile(args[1])
+	file, err := os.ReadFile(args[0])
 	if err != nil {
 		return fail(1, "%v", err)
 	}
@@ -116,7 +110,7 @@ func runForms(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		Version int64 `json:"version"`
 	}
 	if _, err := c.do(ctx, http.MethodPut, "/version", file, &saved); err != nil {
-		return fail(1, "push %s to %s/%s: %v", args[1], *site, *form, err)
+		return fail(1, "push %s to %s/%s: %v", args[0], *site, *form, err)
 	}
 	fmt.Fprintf(stdout, "%s/%s: saved version %d\n", *site, *form, saved.Version)
 	if *publish {

@@ -80,23 +80,21 @@ func runSubmissions(ctx context.Context, args []string, stdout, stderr io.Writer
 	workspace := fs.String("workspace", "", "export --email, erase: the `NAME` of the workspace whose forms to search")
 	email := fs.String("email", "", "export, erase: the person's e-mail `ADDRESS`")
 	blobURL := fs.String("blob", "", "erase: the hubs' file storage `URL`, s3://…; empty: DIR/files")
-	args, status, ok := fs.parse(args, stdout)
+	verb, args, status, ok := fs.parseVerb(args, stdout, "list", "export", "erase")
 	if !ok {
 		return status
 	}
-	if len(args) != 1 || args[0] != "list" && args[0] != "export" && args[0] != "erase" {
-		fmt.Fprintln(stderr, "hubform submissions: say list, export or erase (see hubform submissions --help)")
-		return 2
-	}
-	if args[0] == "erase" || *email != "" || *workspace != "" {
-		if args[0] == "list" || *site != "" || *form != "" || *format != "" && *format != "json" {
-			fmt.Fprintln(stderr, "hubform submissions: a person's data is export or erase with --workspace and --email alone, from every form")
-			return 2
+	switch {
+	case len(args) != 0:
+		return fs.fail(2, "%s takes no arguments", verb)
+	case verb == "erase" || *email != "" || *workspace != "":
+		if verb == "list" || *site != "" || *form != "" || *format != "" && *format != "json" {
+			return fs.fail(2, "a person's data is export or erase with --workspace and --email alone, from every form")
 		}
-		return runPerson(ctx, args[0], personFlags{data: *data, db: *dbURL, blob: *blobURL, workspace: *workspace, email: *email}, stdout, stderr)
+		return runPerson(ctx, verb, personFlags{data: *data, db: *dbURL, blob: *blobURL, workspace: *workspace, email: *email}, stdout, stderr)
 	}
 	if *format == "" {
-		*format = map[string]string{"list": "table", "export": "json"}[args[0]]
+		*format = map[string]string{"list": "table", "export": "json"}[verb]
 	}
 	write, ok := map[string]func(context.Context, *sqldb.DB, hub.Filter, io.Writer) error{
 		"table": writeTable, "json": writeJSON, "csv": writeCSV,

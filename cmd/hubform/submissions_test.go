@@ -110,7 +110,7 @@ func TestSubmissionsErrors(t *testing.T) {
 		want   string
 	}{
 		{[]string{"submissions", "--data", t.TempDir()}, 2, "say list, export or erase"},
-		{[]string{"submissions", "show", "--data", t.TempDir()}, 2, "say list, export or erase"},
+		{[]string{"submissions", "show", "--data", t.TempDir()}, 2, `unknown action "show": say list, export or erase`},
 		{[]string{"submissions", "list", "--format", "xml", "--data", t.TempDir()}, 2, `--format "xml"`},
 		{[]string{"submissions", "list", "--data", filepath.Join(t.TempDir(), "none")}, 1, "hub.db"},
 		// A person's data.

@@ -68,15 +68,11 @@ func runWorkspaces(ctx context.Context, args []string, stdout, stderr io.Writer)
 	perMonth := fs.Int64("submissions-per-month", 0, "set-quota: the most submissions a calendar month (UTC), `N`; 0 is no limit")
 	storedBytes := fs.Int64("stored-bytes", 0, "set-quota: the most bytes of files stored, `N`; 0 is no limit")
 	mailPerDay := fs.Int64("mail-per-day", 0, fmt.Sprintf("set-quota: the most e-mails a day (UTC) the hub sends for the workspace, `N`;\n0 is the default, %d", accounts.DefaultMailPerDay))
-	args, status, ok := fs.parse(args, stdout)
+	verb, args, status, ok := fs.parseVerb(args, stdout, "create", "list", "add-member", "remove-member", "set-quota")
 	if !ok {
 		return status
 	}
 	fail := fs.fail
-	if len(args) == 0 {
-		return fail(2, "say create, list, add-member or remove-member (see hubform workspaces --help)")
-	}
-	verb, args := args[0], args[1:]
 	var name, addr string
 	var role accounts.Role
 	switch verb {
@@ -110,8 +106,6 @@ func runWorkspaces(ctx context.Context, args []string, stdout, stderr io.Writer)
 				return fail(2, "--role: %v", err)
 			}
 		}
-	default:
-		return fail(2, "unknown action %q: say create, list, add-member, remove-member or set-quota", verb)
 	}
 	db, err := hubserver.OpenDatabase(ctx, *dbURL, *data, verb == "list")
 	if err != nil {

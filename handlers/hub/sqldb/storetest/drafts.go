@@ -49,7 +49,13 @@ func mustCreateDraft(t testing.TB, db *sqldb.DB, d hub.Draft, token string) {
 // staleKeys returns the keys of the uploads the sweep would delete.
 func staleKeys(t testing.TB, db *sqldb.DB) []string {
 	t.Helper()
-	got, err := db.StaleUploads(context.Background(), T0.Add(24*time.Hour), 100)
+	return staleUploadKeys(t, db, T0.Add(24*time.Hour), 100)
+}
+
+// staleUploadKeys returns the keys of at most limit uploads stale at now.
+func staleUploadKeys(t testing.TB, db *sqldb.DB, now time.Time, limit int) []string {
+	t.Helper()
+	got, err := db.StaleUploads(context.Background(), now, limit)
 	if err != nil {
 		t.Fatalf("StaleUploads: %v", err)
 	}

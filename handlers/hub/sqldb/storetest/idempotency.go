@@ -98,46 +98,43 @@ func testIdempotencyKeys(t *testing.T, open Open) {
 
 func testIdempotencyKeyRace(t *testing.T, open Open) {
 	ctx := context.Background()
-	for _, handles := range []int{1, 2} {
-		t.Run(fmt.Sprintf("%d handles", handles), func(t *testing.T) {
-			dbs := open(t, handles)
-			const rounds, racers = 20, 8
-			for r := range rounds {
-				key := fmt.Sprintf("race-%d", r)
-				var (
-					wg      sync.WaitGroup
-					mu      sync.Mutex
-					winners []string
-					named   = map[string]int{} // the first id each loser was told
-				)
-				for i := range racers {
-					db := dbs[i%len(dbs)]
-					wg.Go(func() {
-						s := Submission(fmt.Sprintf("r%02d-%d", r, i))
-						s.IdempotencyKey = key
-						err := db.CreateSubmission(ctx, s)
-						var used *hub.KeyUsedError
-						mu.Lock()
-						defer mu.Unlock()
-						switch {
-						case err == nil:
-							winners = append(winners, s.ID)
-						case errors.As(err, &used):
-							named[used.SubmissionID]++
-						default:
-							t.Errorf("racer %s: %v", s.ID, err)
-						}
-					})
-				}
-				wg.Wait()
-				if len(winners) != 1 || named[winners[0]] != racers-1 {
-					t.Fatalf("round %d: winners %v, losers told %v; want one winner, named by every loser", r, winners, named)
-				}
-				wantByKey(t, dbs[len(dbs)-1], "site", "form", key, winners[0])
+	onOneAndTwoHandles(t, open, func(t *testing.T, dbs []*sqldb.DB) {
+		const rounds, racers = 20, 8
+		for r := range rounds {
+			key := fmt.Sprintf("race-%d", r)
+			var (
+				wg      sync.WaitGroup
+				mu      sync.Mutex
+				winners []string
+				named   = map[string]int{} // the first id each loser was told
+			)
+			for i := range racers {
+				db := dbs[i%len(dbs)]
+				wg.Go(func() {
+					s := Submission(fmt.Sprintf("r%02d-%d", r, i))
+					s.IdempotencyKey = key
+					err := db.CreateSubmission(ctx, s)
+					var used *hub.KeyUsedError
+					mu.Lock()
+					defer mu.Unlock()
+					switch {
+					case err == nil:
+						winners = append(winners, s.ID)
+					case errors.As(err, &used):
+						named[used.SubmissionID]++
+					default:
+						t.Errorf("racer %s: %v", s.ID, err)
+					}
+				})
 			}
-			if n := Count(t, dbs[0], hub.Filter{}); n != rounds {
-				t.Errorf("count = %d, want %d", n, rounds)
+			wg.Wait()
+			if len(winners) != 1 || named[winners[0]] != racers-1 {
+				t.Fatalf("round %d: winners %v, losers told %v; want one winner, named by every loser", r, winners, named)
 			}
-		})
-	}
+			wantByKey(t, dbs[len(dbs)-1], "site", "form", key, winners[0])
+		}
+		if n := Count(t, dbs[0], hub.Filter{}); n != rounds {
+			t.Errorf("count = %d, want %d", n, rounds)
+		}
+	})
 }

@@ -150,25 +150,33 @@ func testFormVersionKept(t *testing.T, open Open) {
 
 // withFiles stores a submission of site and form carrying n uploads, and
 // returns their keys.
-func withFiles(t *testing.T, db interface {
+func withFiles(t *testing.T, db submissionsAndUploads, id, site, form string, created time.Time, n int) []string {
+	s := Submission(id)
+	s.Site, s.Slug, s.CreatedAt = site, form, created
+	return storeWithFiles(t, db, s, n)
+}
+
+// submissionsAndUploads is what storeWithFiles stores through: a
+// database, or one that fails on purpose.
+type submissionsAndUploads interface {
 	CreateSubmission(context.Context, hub.Submission) error
 	CreateUpload(context.Context, hub.Upload) error
-}, id, site, form string, created time.Time, n int) []string {
+}
+
+// storeWithFiles stores s carrying n new uploads of its form, and returns
+// their keys.
+func storeWithFiles(t *testing.T, db submissionsAndUploads, s hub.Submission, n int) []string {
 	t.Helper()
-	var (
-		keys []string
-		atts []hubclient.Attachment
-	)
+	var keys []string
+	s.Attachments = nil
 	for i := range n {
-		u := Upload(fmt.Sprintf("uploads/%s-%d", id, i))
-		u.Site, u.Slug = site, form
+		u := Upload(fmt.Sprintf("uploads/%s-%d", s.ID, i))
+		u.Site, u.Slug = s.Site, s.Slug
 		if err := db.CreateUpload(context.Background(), u); err != nil {
 			t.Fatal(err)
 		}
-		keys, atts = append(keys, u.Key), append(atts, Attachment(u))
+		keys, s.Attachments = append(keys, u.Key), append(s.Attachments, Attachment(u))
 	}
-	s := Submission(id, atts...)
-	s.Site, s.Slug, s.CreatedAt = site, form, created
 	if err := db.CreateSubmission(context.Background(), s); err != nil {
 		t.Fatal(err)
 	}

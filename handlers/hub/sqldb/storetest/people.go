@@ -36,22 +36,9 @@ func testPeople(t *testing.T, open Open) {
 	// and returns the files' keys.
 	store := func(id, site, payload string, n int) []string {
 		t.Helper()
-		var (
-			keys []string
-			atts []hubclient.Attachment
-		)
-		for i := range n {
-			u := Upload(fmt.Sprintf("uploads/%s-%d", id, i))
-			u.Site = site
-			MustCreateUpload(t, db, u)
-			keys, atts = append(keys, u.Key), append(atts, Attachment(u))
-		}
-		s := Submission(id, atts...)
+		s := Submission(id)
 		s.Site, s.Payload = site, []byte(payload)
-		if err := db.CreateSubmission(ctx, s); err != nil {
-			t.Fatal(err)
-		}
-		return keys
+		return storeWithFiles(t, db, s, n)
 	}
 	// More near misses than one batch of the erasure reads, before the
 	// first match: the erasure must read on past a batch with no match.

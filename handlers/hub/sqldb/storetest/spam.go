@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/hubform/hubform/handlers/hub"
-	"github.com/hubform/hubform/handlers/hub/sqldb"
 	"github.com/hubform/hubform/hubclient"
 )
 
@@ -27,27 +26,12 @@ type hookCall struct {
 func testSpamRelease(t *testing.T, open Open) {
 	ctx := context.Background()
 	db := open1(t, open)
-	if _, err := db.Writer().ExecContext(ctx, `CREATE TABLE hook_release (id TEXT NOT NULL)`); err != nil {
-		t.Fatal(err)
-	}
 	var (
 		mu      sync.Mutex
 		calls   []hookCall
 		hookErr error
 	)
-	db.SetSubmissionHook(func(ctx context.Context, tx sqldb.Tx, s hub.Submission) error {
-		// Through the transaction, as the delivery queue inserts its jobs.
-		if _, err := tx.ExecContext(ctx, `INSERT INTO hook_release (id) VALUES ($1)`, s.ID); err != nil {
-			return err
-		}
-		if err := tx.Raw(func(c any) error {
-			if c == nil {
-				return errors.New("no driver connection")
-			}
-			return nil
-		}); err != nil {
-			return err
-		}
+	hookRows := hookIntoTable(t, db, "hook_release", func(s hub.Submission) error {
 		mu.Lock()
 		defer mu.Unlock()
 		calls = append(calls, hookCall{s.ID, s.Held, s.Spam, s.SpamReasons})
@@ -59,23 +43,6 @@ func testSpamRelease(t *testing.T, open Open) {
 		c := calls
 		calls = nil
 		return c
-	}
-	hookRows := func() []string {
-		t.Helper()
-		rows, err := db.Writer().QueryContext(ctx, `SELECT id FROM hook_release ORDER BY id`)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer rows.Close()
-		var ids []string
-		for rows.Next() {
-			var id string
-			if err := rows.Scan(&id); err != nil {
-				t.Fatal(err)
-			}
-			ids = append(ids, id)
-		}
-		return ids
 	}
 	setSpam := func(spam bool, want int, ids ...string) {
 		t.Helper()

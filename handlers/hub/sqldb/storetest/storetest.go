@@ -9,6 +9,7 @@ package storetest
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"testing"
 	"time"
 
@@ -21,6 +22,15 @@ import (
 // hub process would have, and closes them when t ends. Most tests want
 // one; those of behaviour across processes want two.
 type Open func(t *testing.T, handles int) []*sqldb.DB
+
+// onOneAndTwoHandles runs test on one handle of a fresh database, then on
+// two handles of another, as with two processes whose writers contend in
+// the database itself.
+func onOneAndTwoHandles(t *testing.T, open Open, test func(t *testing.T, dbs []*sqldb.DB)) {
+	for _, handles := range []int{1, 2} {
+		t.Run(fmt.Sprintf("%d handles", handles), func(t *testing.T) { test(t, open(t, handles)) })
+	}
+}
 
 // Run runs the suite as parallel subtests of t, each on a database of its
 // own.

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/handlers/hub/sqldb"
 	"github.com/hubform/hubform/hubclient"
 )
 
@@ -346,84 +347,78 @@ func testConcurrentCreateSubmission(t *testing.T, open Open) {
 	// With two handles on one database, as with two processes, the
 	// handles' writers contend in the database itself, which must keep
 	// every write: 32 writers of 50 submissions each, all counted.
-	for _, handles := range []int{1, 2} {
-		t.Run(fmt.Sprintf("%d handles", handles), func(t *testing.T) {
-			dbs := open(t, handles)
-			const workers, each = 32, 50
-			var (
-				wg     sync.WaitGroup
-				failed atomic.Int64
-			)
-			for w := range workers {
-				db := dbs[w%len(dbs)]
-				wg.Go(func() {
-					for i := range each {
-						s := Submission(hub.NewID(time.Now()))
-						s.Slug = fmt.Sprintf("form%d", w%4)
-						s.Payload = json.RawMessage(fmt.Sprintf(`{"w":%d,"i":%d}`, w, i))
-						if err := db.CreateSubmission(context.Background(), s); err != nil {
-							failed.Add(1)
-							t.Errorf("worker %d, submission %d: %v", w, i, err)
-							return
-						}
+	onOneAndTwoHandles(t, open, func(t *testing.T, dbs []*sqldb.DB) {
+		const workers, each = 32, 50
+		var (
+			wg     sync.WaitGroup
+			failed atomic.Int64
+		)
+		for w := range workers {
+			db := dbs[w%len(dbs)]
+			wg.Go(func() {
+				for i := range each {
+					s := Submission(hub.NewID(time.Now()))
+					s.Slug = fmt.Sprintf("form%d", w%4)
+					s.Payload = json.RawMessage(fmt.Sprintf(`{"w":%d,"i":%d}`, w, i))
+					if err := db.CreateSubmission(context.Background(), s); err != nil {
+						failed.Add(1)
+						t.Errorf("worker %d, submission %d: %v", w, i, err)
+						return
 					}
-				})
-			}
-			wg.Wait()
-			if n := Count(t, dbs[0], hub.Filter{}); n != workers*each {
-				t.Errorf("count = %d, want %d (%d calls failed)", n, workers*each, failed.Load())
-			}
-			if n := Count(t, dbs[0], hub.Filter{Site: "site", Slug: "form1"}); n != workers*each/4 {
-				t.Errorf("count of form1 = %d, want %d", n, workers*each/4)
-			}
-		})
-	}
+				}
+			})
+		}
+		wg.Wait()
+		if n := Count(t, dbs[0], hub.Filter{}); n != workers*each {
+			t.Errorf("count = %d, want %d (%d calls failed)", n, workers*each, failed.Load())
+		}
+		if n := Count(t, dbs[0], hub.Filter{Site: "site", Slug: "form1"}); n != workers*each/4 {
+			t.Errorf("count of form1 = %d, want %d", n, workers*each/4)
+		}
+	})
 }
 
 func testClaimRace(t *testing.T, open Open) {
 	ctx := context.Background()
-	for _, handles := range []int{1, 2} {
-		t.Run(fmt.Sprintf("%d handles", handles), func(t *testing.T) {
-			dbs := open(t, handles)
-			const rounds, racers = 20, 8
-			for r := range rounds {
-				u := Upload(fmt.Sprintf("uploads/race/%d", r))
-				MustCreateUpload(t, dbs[0], u)
-				var (
-					wg              sync.WaitGroup
-					mu              sync.Mutex
-					winners, others []string
-				)
-				for i := range racers {
-					db := dbs[i%len(dbs)]
-					wg.Go(func() {
-						id := fmt.Sprintf("r%02d-%d", r, i)
-						err := db.CreateSubmission(ctx, Submission(id, Attachment(u)))
-						mu.Lock()
-						defer mu.Unlock()
-						switch {
-						case err == nil:
-							winners = append(winners, id)
-						case errors.Is(err, hub.ErrUploadClaim):
-							others = append(others, id)
-						default:
-							t.Errorf("racer %s: %v", id, err)
-						}
-					})
-				}
-				wg.Wait()
-				if len(winners) != 1 || len(others) != racers-1 {
-					t.Fatalf("round %d: winners %v, refused %v; want exactly one winner", r, winners, others)
-				}
-				if got, _ := dbs[0].Upload(ctx, u.Key); got.SubmissionID != winners[0] {
-					t.Errorf("round %d: upload claimed by %q, winner %q", r, got.SubmissionID, winners[0])
-				}
+	onOneAndTwoHandles(t, open, func(t *testing.T, dbs []*sqldb.DB) {
+		const rounds, racers = 20, 8
+		for r := range rounds {
+			u := Upload(fmt.Sprintf("uploads/race/%d", r))
+			MustCreateUpload(t, dbs[0], u)
+			var (
+				wg              sync.WaitGroup
+				mu              sync.Mutex
+				winners, others []string
+			)
+			for i := range racers {
+				db := dbs[i%len(dbs)]
+				wg.Go(func() {
+					id := fmt.Sprintf("r%02d-%d", r, i)
+					err := db.CreateSubmission(ctx, Submission(id, Attachment(u)))
+					mu.Lock()
+					defer mu.Unlock()
+					switch {
+					case err == nil:
+						winners = append(winners, id)
+					case errors.Is(err, hub.ErrUploadClaim):
+						others = append(others, id)
+					default:
+						t.Errorf("racer %s: %v", id, err)
+					}
+				})
 			}
-			if n := Count(t, dbs[0], hub.Filter{}); n != rounds {
-				t.Errorf("count = %d, want %d", n, rounds)
+			wg.Wait()
+			if len(winners) != 1 || len(others) != racers-1 {
+				t.Fatalf("round %d: winners %v, refused %v; want exactly one winner", r, winners, others)
 			}
-		})
-	}
+			if got, _ := dbs[0].Upload(ctx, u.Key); got.SubmissionID != winners[0] {
+				t.Errorf("round %d: upload claimed by %q, winner %q", r, got.SubmissionID, winners[0])
+			}
+		}
+		if n := Count(t, dbs[0], hub.Filter{}); n != rounds {
+			t.Errorf("count = %d, want %d", n, rounds)
+		}
+	})
 }
 
 func testContextCanceled(t *testing.T, open Open) {

@@ -179,17 +179,7 @@ func testStaleUploads(t *testing.T, open Open) {
 	if _, err := db.CreateDraft(ctx, d, tokenHash("1")); err != nil {
 		t.Fatal(err)
 	}
-	stale := func() []string {
-		got, err := db.StaleUploads(ctx, T0.Add(time.Hour), 10)
-		if err != nil {
-			t.Fatalf("StaleUploads: %v", err)
-		}
-		var keys []string
-		for _, u := range got {
-			keys = append(keys, u.Key)
-		}
-		return keys
-	}
+	stale := func() []string { return staleUploadKeys(t, db, T0.Add(time.Hour), 10) }
 	if keys, want := stale(), []string{"uploads/4", "uploads/3", "uploads/2"}; !reflect.DeepEqual(keys, want) {
 		t.Errorf("StaleUploads with a draft holding 0 and 1 = %v, want %v", keys, want)
 	}
