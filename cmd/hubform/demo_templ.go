@@ -6,13 +6,14 @@ package main
 
 //lint:file-ignore SA4006 This context is only used if a nested component is present.
 
+import "github.com/a-h/templ"
+import templruntime "github.com/a-h/templ/runtime"
+
 import (
 	"cmp"
 	"encoding/json"
 	"fmt"
 
-	"github.com/a-h/templ"
-	templruntime "github.com/a-h/templ/runtime"
 	"github.com/hubform/hubform/components"
 	"github.com/hubform/hubform/handlers"
 	"github.com/hubform/hubform/handlers/hub"
