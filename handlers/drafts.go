@@ -209,8 +209,8 @@ func draftPayload(schema *hubclient.Schema, posted map[string][]string) map[stri
 	for _, field := range schema.Fields {
 		v, ok := posted[field.Name]
 		switch {
-		case !ok || field.Type == hubclient.FieldFile || hubclient.IsHoneypot(field.Name):
-		case field.Type == hubclient.FieldCheckboxes || len(v) > 1:
+		case !ok || field.TypeOf().IsFiles() || hubclient.IsHoneypot(field.Name):
+		case field.TypeOf().IsList() || len(v) > 1:
 			out[field.Name] = slices.Clone(v)
 		default:
 			out[field.Name] = v[0]

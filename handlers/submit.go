@@ -238,12 +238,11 @@ func typeValues(schema *hubclient.Schema, posted map[string][]string, files map[
 		if v := posted[f.Name]; len(v) > 0 {
 			first = v[0]
 		}
-		var v any = first
 		switch {
 		case hubclient.IsHoneypot(f.Name):
 			values[f.Name] = first
 			continue
-		case f.Type == hubclient.FieldFile:
+		case f.TypeOf().IsFiles():
 			// Files posted, and files the browser uploaded (their tickets).
 			var chosen []any
 			names := []string{}
@@ -258,21 +257,8 @@ func typeValues(schema *hubclient.Schema, posted map[string][]string, files map[
 				values[f.Name] = chosen
 			}
 			continue
-		case f.Type == hubclient.FieldCheckbox:
-			v = first == "true" || first == "on"
-		case f.Type == hubclient.FieldCheckboxes:
-			list := []string{}
-			for _, s := range posted[f.Name] {
-				if s != "" {
-					list = append(list, s)
-				}
-			}
-			v = list
-		case f.Type == hubclient.FieldNumber:
-			if n, err := strconv.ParseFloat(strings.TrimSpace(first), 64); err == nil {
-				v = n
-			}
 		}
+		v := f.Value(posted[f.Name])
 		values[f.Name] = v
 		judged[f.Name] = v
 	}

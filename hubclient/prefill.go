@@ -4,7 +4,7 @@ package hubclient
 // string of the page the form is on, by its name: a hidden field, or one
 // marked Prefill. Honeypots and file fields never do.
 func (f *Field) Prefillable() bool {
-	if IsHoneypot(f.Name) || f.Type == FieldFile {
+	if IsHoneypot(f.Name) || f.TypeOf().IsFiles() {
 		return false
 	}
 	return f.Type == FieldHidden || f.Prefill
@@ -24,7 +24,7 @@ func (l *Logic) Prefill(query map[string][]string) map[string][]string {
 		if len(list) == 0 || !f.Prefillable() {
 			continue
 		}
-		if f.Type != FieldCheckboxes {
+		if !f.TypeOf().IsList() {
 			list = list[:1]
 		}
 		v := Values(l.schema, map[string][]string{f.Name: list})[f.Name]

@@ -76,7 +76,7 @@ func (o *Outcome) Drop(values map[string]any) {
 }
 
 func (l *Logic) checkField(f *Field, required bool, v any) Problem {
-	if f.Type == FieldFile {
+	if f.TypeOf().IsFiles() {
 		n := itemCount(v)
 		switch {
 		case n == 0 && required:
@@ -94,17 +94,18 @@ func (l *Logic) checkField(f *Field, required bool, v any) Problem {
 	if IsEmptyValue(v) || (f.Type == FieldCheckbox && v == "false") {
 		return Problem{}
 	}
-	switch f.Type {
-	case FieldCheckboxes:
+	t := f.TypeOf()
+	switch {
+	case t.kind == listValue:
 		return checkItems(f, itemCount(v))
-	case FieldNumber:
+	case t.kind == numberValue:
 		n, _ := number(v)
 		return checkRange(f, n, Bound.Number)
-	case FieldDate:
+	case t.day:
 		s, _ := v.(string)
 		d, _ := dayNumber(s)
 		return checkRange(f, d, Bound.Day)
-	case FieldText, FieldEmail, FieldTel, FieldURL, FieldTextarea:
+	case t.text:
 		s, _ := v.(string)
 		n := utf8.RuneCountInString(s)
 		switch {
@@ -203,28 +204,7 @@ func Values(s *Schema, posted map[string][]string) map[string]any {
 		if !ok {
 			continue
 		}
-		first := ""
-		if len(list) > 0 {
-			first = list[0]
-		}
-		var v any = first
-		switch f.Type {
-		case FieldCheckbox:
-			v = first == "true" || first == "on"
-		case FieldCheckboxes, FieldFile:
-			items := []string{}
-			for _, s := range list {
-				if s != "" {
-					items = append(items, s)
-				}
-			}
-			v = items
-		case FieldNumber:
-			if n, err := strconv.ParseFloat(strings.TrimSpace(first), 64); err == nil {
-				v = n
-			}
-		}
-		values[f.Name] = v
+		values[f.Name] = f.Value(list)
 	}
 	return values
 }

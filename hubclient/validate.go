@@ -3,11 +3,8 @@ package hubclient
 import (
 	"encoding/json"
 	"math"
-	"net/mail"
-	"net/url"
 	"strconv"
 	"strings"
-	"time"
 	"unicode/utf8"
 )
 
@@ -66,48 +63,28 @@ func CheckValue(f *Field, v any) string {
 		}
 		return ""
 	}
-	switch f.Type {
-	case FieldCheckbox:
+	t := f.TypeOf()
+	switch t.kind {
+	case boolValue:
 		switch v {
 		case true, "true", "on":
 			return ""
 		}
 		return ProblemBoolean
-	case FieldCheckboxes:
+	case listValue:
 		return checkChoices(f, v)
-	case FieldNumber:
+	case numberValue:
 		return checkNumber(v)
 	}
 	s, ok := v.(string)
 	if !ok {
 		return ProblemNotText
 	}
-	limit := MaxLineLength
-	if f.Type == FieldTextarea {
-		limit = MaxTextLength
-	}
-	if utf8.RuneCountInString(s) > limit {
+	if utf8.RuneCountInString(s) > t.limit {
 		return ProblemTooLong
 	}
-	switch f.Type {
-	case FieldEmail:
-		if a, err := mail.ParseAddress(s); err != nil || a.Address != s || !strings.Contains(s[strings.LastIndex(s, "@"):], ".") {
-			return ProblemEmail
-		}
-	case FieldURL:
-		if u, err := url.Parse(s); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return ProblemURL
-		}
-	case FieldTel:
-		return checkTel(s)
-	case FieldDate:
-		if _, err := time.Parse(time.DateOnly, s); err != nil {
-			return ProblemDate
-		}
-	case FieldSelect, FieldRadio:
-		if !f.HasOption(s) {
-			return ProblemChoice
-		}
+	if t.check != nil {
+		return t.check(f, s)
 	}
 	return ""
 }
@@ -174,7 +151,7 @@ func checkNumber(v any) string {
 	return ""
 }
 
-func checkTel(s string) string {
+func checkTel(_ *Field, s string) string {
 	digits := 0
 	for _, r := range s {
 		switch {

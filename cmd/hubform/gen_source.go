@@ -77,7 +77,7 @@ func (g goSource) generate(s *hubclient.Schema) ([]byte, error) {
 		g.Type, strconv.Quote(cmp.Or(s.Title, "untitled")))
 	fmt.Fprintf(&b, "type %s struct {\n", g.Type)
 	for _, f := range fields {
-		fmt.Fprintf(&b, "// %s\n%s %s %s\n", g.fieldDoc(f), f.goName, goType(&f.Field), formTag(f.Name))
+		fmt.Fprintf(&b, "// %s\n%s %s %s\n", g.fieldDoc(f), f.goName, f.TypeOf().GoType(), formTag(f.Name))
 	}
 	b.WriteString("}\n\n")
 
@@ -160,23 +160,6 @@ func (g goSource) fieldDoc(f genField) string {
 		doc += "; its options are the " + g.Type + f.goName + "… constants"
 	}
 	return doc + "."
-}
-
-// goType is the Go type of a field's values, as the submit route types
-// them and handlers.Bind converts them. A select is one choice: "multiple"
-// is a file field's alone.
-func goType(f *hubclient.Field) string {
-	switch f.Type {
-	case hubclient.FieldNumber:
-		return "float64"
-	case hubclient.FieldCheckbox:
-		return "bool"
-	case hubclient.FieldCheckboxes:
-		return "[]string"
-	case hubclient.FieldFile:
-		return "[]hubclient.Attachment"
-	}
-	return "string" // text, email, tel, url, textarea, radio, date, hidden, and types to come
 }
 
 // formTag returns the struct tag that makes go-playground/form, which

@@ -8,9 +8,6 @@ import (
 	"github.com/hubform/hubform/hubclient"
 )
 
-// textTypes take minLength, maxLength and pattern.
-var textTypes = []string{hubclient.FieldText, hubclient.FieldEmail, hubclient.FieldTel, hubclient.FieldURL, hubclient.FieldTextarea}
-
 // rules checks the fields' validation rules and the form's conditions:
 // each rule fits its field's type, and every condition parses and reads
 // only fields that exist.
@@ -18,15 +15,15 @@ func (v *validator) rules() {
 	for i := range v.schema.Fields {
 		f := &v.schema.Fields[i]
 		at, path := fmt.Sprintf("field %q", f.Name), fmt.Sprintf("fields[%d]", i)
-		text := slices.Contains(textTypes, f.Type)
-		ranged := f.Type == hubclient.FieldNumber || f.Type == hubclient.FieldDate
-		counted := f.Type == hubclient.FieldCheckboxes || (f.Type == hubclient.FieldFile && f.Multiple)
+		t := f.TypeOf()
+		text, ranged := t.TakesText(), t.TakesRange()
+		counted := t.IsList() || t.IsFiles() && f.Multiple
 		only := func(member string, set, fits bool, what string) {
 			if set && !fits {
 				v.addf(path+"."+member, "%s: %s applies only to %s fields", at, member, what)
 			}
 		}
-		textList := strings.Join(textTypes, ", ")
+		textList := strings.Join(typesThat((*hubclient.FieldType).TakesText), ", ")
 		only("minLength", f.MinLength != 0, text, textList)
 		only("maxLength", f.MaxLength != 0, text, textList)
 		only("pattern", f.Pattern != "", text, textList)
@@ -61,13 +58,13 @@ func (v *validator) rules() {
 
 // bounds checks that min and max read as the field's type and are in order.
 func (v *validator) bounds(path, at string, f *hubclient.Field) {
-	parse := func(b hubclient.Bound) (float64, bool) { return b.Number() }
-	what := "a number"
-	if f.Type == hubclient.FieldDate {
-		what = "a date (YYYY-MM-DD)"
-		parse = hubclient.Bound.Day
-	} else if f.Type != hubclient.FieldNumber {
+	t := f.TypeOf()
+	if !t.TakesRange() {
 		return
+	}
+	parse, what := hubclient.Bound.Number, "a number"
+	if t.IsDay() {
+		parse, what = hubclient.Bound.Day, "a date (YYYY-MM-DD)"
 	}
 	lo, okLo := parse(f.Min)
 	hi, okHi := parse(f.Max)
@@ -83,4 +80,16 @@ func (v *validator) bounds(path, at string, f *hubclient.Field) {
 	if f.Type == hubclient.FieldDate && f.Step != 0 && f.Step != float64(int64(f.Step)) {
 		v.addf(path+".step", "%s: step of a date is a whole number of days", at)
 	}
+}
+
+// typesThat lists the known types for which is holds, in the order of
+// hubclient.FieldTypes.
+func typesThat(is func(*hubclient.FieldType) bool) []string {
+	var names []string
+	for _, name := range hubclient.FieldTypes {
+		if f := (hubclient.Field{Type: name}); is(f.TypeOf()) {
+			names = append(names, name)
+		}
+	}
+	return names
 }

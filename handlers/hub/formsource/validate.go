@@ -84,8 +84,7 @@ func (v *validator) fields() {
 		if !slices.Contains(hubclient.FieldTypes, f.Type) {
 			v.addf(path+".type", "%s: type %q is not one of %s", at, f.Type, strings.Join(hubclient.FieldTypes, ", "))
 		}
-		switch f.Type {
-		case hubclient.FieldSelect, hubclient.FieldRadio, hubclient.FieldCheckboxes:
+		if f.TypeOf().TakesOptions() {
 			if len(f.Options) == 0 {
 				v.addf(path+".options", "%s: a %s field needs at least one option", at, f.Type)
 			}
