@@ -26,26 +26,40 @@ func describe(p FieldProps) templ.OrderedAttributes {
 	return attrs
 }
 
+// groupDescribe returns the aria-describedby of a fieldset of choices,
+// when it has help or an error.
+func groupDescribe(p FieldProps) templ.OrderedAttributes {
+	if ids := p.DescribedBy(); ids != "" {
+		return templ.OrderedAttributes{attr("aria-describedby", ids)}
+	}
+	return nil
+}
+
 // rules returns the HTML attributes of a field's validation rules, so
 // that browsers help before the server judges: minlength, maxlength and
 // pattern for text, min, max and step for numbers and dates. A number
 // without a step takes any. They come sorted by name, as describe's do.
 func rules(f hubclient.Field) templ.OrderedAttributes {
 	var attrs templ.OrderedAttributes
-	switch f.Type {
-	case hubclient.FieldNumber, hubclient.FieldDate:
+	t := f.TypeOf()
+	switch {
+	case t.Range() != nil:
 		if f.Max != "" {
 			attrs = append(attrs, attr("max", string(f.Max)))
 		}
 		if f.Min != "" {
 			attrs = append(attrs, attr("min", string(f.Min)))
 		}
-		if f.Step > 0 {
-			attrs = append(attrs, attr("step", strconv.FormatFloat(f.Step, 'f', -1, 64)))
-		} else if f.Type == hubclient.FieldNumber {
+		step := f.Step
+		if f.Type == hubclient.FieldTime || f.Type == hubclient.FieldDateTime {
+			step *= 60 // minutes in the schema, seconds in HTML
+		}
+		if step > 0 {
+			attrs = append(attrs, attr("step", strconv.FormatFloat(step, 'f', -1, 64)))
+		} else if f.Type == hubclient.FieldNumber || f.Type == hubclient.FieldSlider {
 			attrs = append(attrs, attr("step", "any"))
 		}
-	case hubclient.FieldText, hubclient.FieldEmail, hubclient.FieldTel, hubclient.FieldURL, hubclient.FieldTextarea:
+	case t.TakesText():
 		if f.MaxLength > 0 {
 			attrs = append(attrs, attr("maxlength", strconv.Itoa(f.MaxLength)))
 		}
@@ -90,8 +104,10 @@ func keptID(p FieldProps, i int) string {
 
 func inputType(fieldType string) string {
 	switch fieldType {
-	case hubclient.FieldEmail, hubclient.FieldTel, hubclient.FieldURL, hubclient.FieldNumber, hubclient.FieldDate:
+	case hubclient.FieldEmail, hubclient.FieldTel, hubclient.FieldURL, hubclient.FieldNumber, hubclient.FieldDate, hubclient.FieldTime:
 		return fieldType
+	case hubclient.FieldDateTime:
+		return "datetime-local"
 	}
 	return "text"
 }

@@ -114,6 +114,8 @@ func (h *sum) field(f *hubclient.Field) {
 	h.str(string(f.Min))
 	h.str(string(f.Max))
 	h.add(math.Float64bits(f.Step))
+	h.str(f.MinLabel)
+	h.str(f.MaxLabel)
 	h.add(uint64(f.MinItems))
 	h.add(uint64(f.MaxItems))
 	h.texts(f.Messages)
@@ -138,6 +140,8 @@ func (h *sum) translation(t hubclient.Translation) {
 		h.str(ft.Placeholder)
 		h.str(ft.Help)
 		h.texts(ft.Options)
+		h.str(ft.MinLabel)
+		h.str(ft.MaxLabel)
 		h.texts(ft.Messages)
 		h.extra(ft.Extra)
 		return h

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -108,6 +109,12 @@ func allFieldsSchema() *hubclient.Schema {
 			{Name: "terms", Type: hubclient.FieldCheckbox, Label: "I accept the terms", Required: true},
 			{Name: "interests", Type: hubclient.FieldCheckboxes, Label: "Interests", Help: "Pick any.", Options: options("news", "News", "events", "Events", "jobs", "Jobs")},
 			{Name: "when", Type: hubclient.FieldDate, Label: "Preferred date"},
+			{Name: "at", Type: hubclient.FieldTime, Label: "Preferred time", Min: "09:00", Max: "17:00", Step: 15},
+			{Name: "meeting", Type: hubclient.FieldDateTime, Label: "Meeting"},
+			{Name: "stars", Type: hubclient.FieldRating, Label: "Your rating", Required: true},
+			{Name: "ease", Type: hubclient.FieldScale, Label: "How easy was it?", Help: "1 is hard.", MinLabel: "Hard", MaxLabel: "Easy"},
+			{Name: "nps", Type: hubclient.FieldNPS, Label: "Would you recommend us?"},
+			{Name: "budget", Type: hubclient.FieldSlider, Label: "Budget", Min: "0", Max: "1000", Step: 50},
 			{Name: "files", Type: hubclient.FieldFile, Label: "Attachments", Help: "PDF or images.", Multiple: true, Accept: "image/*,.pdf"},
 			{Name: "source", Type: hubclient.FieldHidden, Label: "Source"},
 			{Name: "_hp_company", Type: hubclient.FieldText, Label: "Company", Required: true},
@@ -115,7 +122,7 @@ func allFieldsSchema() *hubclient.Schema {
 		Steps: []hubclient.Step{
 			{ID: "you", Title: "About you", Fields: []string{"name", "email", "phone", "website"}},
 			{ID: "details", Title: "Details", Fields: []string{"age", "message", "topic", "contact", "terms", "interests"}},
-			{ID: "extra", Title: "Anything else", Fields: []string{"when", "files", "_hp_company"}},
+			{ID: "extra", Title: "Anything else", Fields: []string{"when", "at", "meeting", "stars", "ease", "nps", "budget", "files", "_hp_company"}},
 		},
 		Buttons: hubclient.Buttons{Submit: "Send", Next: "Continue", Back: "Previous"},
 	}
@@ -713,9 +720,8 @@ func TestMultipart(t *testing.T) {
 		{"no file", oneStep(hubclient.Meta{}, emailField), false},
 		{"every type but file", func() *hubclient.Schema {
 			s := allFieldsSchema()
-			s.Fields = s.Fields[:11]
-			s.Fields = append(s.Fields, allFieldsSchema().Fields[12:]...)
-			s.Steps[2].Fields = []string{"when", "_hp_company"}
+			s.Fields = slices.DeleteFunc(s.Fields, func(f hubclient.Field) bool { return f.Type == hubclient.FieldFile })
+			s.Steps[2].Fields = slices.DeleteFunc(s.Steps[2].Fields, func(name string) bool { return name == "files" })
 			return s
 		}(), false},
 		{"file", oneStep(hubclient.Meta{}, emailField, file), true},

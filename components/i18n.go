@@ -48,6 +48,11 @@ var DefaultTexts = Texts{
 	"invalidURL":      "Enter an address starting with http:// or https://.",
 	"invalidNumber":   "Enter a number.",
 	"invalidDate":     "Enter a date.",
+	"invalidTime":     "Enter a time.",
+	"invalidDateTime": "Enter a date and time.",
+	"ratingStar":      "{n} of {max}",
+	"npsMin":          "Not likely",
+	"npsMax":          "Very likely",
 	"invalidTel":      "Enter a telephone number.",
 	"invalidChoice":   "Choose one of the options.",
 	"tooLong":         "This text is too long.",
@@ -192,6 +197,8 @@ func Localize(s *hubclient.Schema, locale string) Localized {
 		f.Label = cmp.Or(ft.Label, f.Label)
 		f.Placeholder = cmp.Or(ft.Placeholder, f.Placeholder)
 		f.Help = cmp.Or(ft.Help, f.Help)
+		f.MinLabel = cmp.Or(ft.MinLabel, f.MinLabel)
+		f.MaxLabel = cmp.Or(ft.MaxLabel, f.MaxLabel)
 		for j := range f.Options {
 			f.Options[j].Label = cmp.Or(ft.Options[f.Options[j].Value], f.Options[j].Label)
 		}

@@ -111,6 +111,12 @@ func DefaultRegistry() Registry {
 		hubclient.FieldCheckbox:   Checkbox,
 		hubclient.FieldFile:       FileInput,
 		hubclient.FieldHidden:     Hidden,
+		hubclient.FieldRating:     Rating,
+		hubclient.FieldScale:      Scale,
+		hubclient.FieldNPS:        Scale,
+		hubclient.FieldSlider:     Slider,
+		hubclient.FieldTime:       Input,
+		hubclient.FieldDateTime:   Input,
 	}
 }
 

@@ -59,6 +59,7 @@ func TestRegistry(t *testing.T) {
 		{"every type overridden", everyType("form"), everyType("ctx"), map[string]string{
 			"name": "form", "email": "form", "phone": "form", "website": "form", "age": "form", "message": "form", "topic": "form",
 			"contact": "form", "terms": "form", "interests": "form", "when": "form", "files": "form", "source": "form",
+			"at": "form", "meeting": "form", "stars": "form", "ease": "form", "nps": "form", "budget": "form",
 		}},
 	}
 	for _, tc := range tests {
@@ -133,7 +134,7 @@ func TestRegistryProps(t *testing.T) {
 }
 
 func TestUnknownFieldType(t *testing.T) {
-	for _, typ := range []string{"color", "", "TEXT", "rating"} {
+	for _, typ := range []string{"color", "", "TEXT", "signature-to-come"} {
 		s := oneStep(hubclient.Meta{}, hubclient.Field{Name: "fav", Type: typ, Label: "Favourite", Placeholder: "blue", Required: true})
 		doc := renderDoc(t, components.HubForm(props(s)))
 		in := controls(doc, "fav")

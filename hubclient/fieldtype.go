@@ -1,6 +1,7 @@
 package hubclient
 
 import (
+	"math"
 	"net/mail"
 	"net/url"
 	"strconv"
@@ -31,8 +32,13 @@ type FieldType struct {
 	limit int
 	// check returns the problem of a text value, "" when it is fine.
 	check func(f *Field, s string) string
-	// day reads min, max and values as days rather than numbers.
-	day bool
+	// ranged, when set, reads a value and the bounds min and max as a
+	// number on one line (a number, days, minutes), so that min, max and
+	// step apply; what it is called in a message.
+	ranged *ValueRange
+	// scale gives the ends of a type whose values are the whole numbers
+	// from one to the other, each a choice (a rating, a scale, an NPS).
+	scale func(f *Field) (lo, hi int)
 	// text says minLength, maxLength and pattern apply.
 	text bool
 	// options says the values are among the field's options.
@@ -50,14 +56,108 @@ var fieldTypes = map[string]*FieldType{
 	FieldTel:        {kind: textValue, limit: MaxLineLength, text: true, check: checkTel},
 	FieldURL:        {kind: textValue, limit: MaxLineLength, text: true, check: checkURL},
 	FieldTextarea:   {kind: textValue, limit: MaxTextLength, text: true},
-	FieldNumber:     {kind: numberValue, goType: "float64"},
-	FieldDate:       {kind: textValue, limit: MaxLineLength, day: true, check: checkDate},
+	FieldNumber:     {kind: numberValue, ranged: numbers, goType: "float64"},
+	FieldDate:       {kind: textValue, limit: MaxLineLength, ranged: days, check: checkDate},
 	FieldSelect:     {kind: textValue, limit: MaxLineLength, options: true, check: checkOption},
 	FieldRadio:      {kind: textValue, limit: MaxLineLength, options: true, check: checkOption},
 	FieldCheckbox:   {kind: boolValue, goType: "bool"},
 	FieldCheckboxes: {kind: listValue, options: true, goType: "[]string"},
 	FieldFile:       {kind: filesValue, goType: "[]hubclient.Attachment"},
 	FieldHidden:     {kind: textValue, limit: MaxLineLength},
+	FieldRating:     {kind: numberValue, scale: ratingScale, goType: "int"},
+	FieldScale:      {kind: numberValue, scale: scaleEnds, goType: "int"},
+	FieldNPS:        {kind: numberValue, scale: func(*Field) (int, int) { return 0, 10 }, goType: "int"},
+	FieldSlider:     {kind: numberValue, ranged: numbers, goType: "float64"},
+	FieldTime:       {kind: textValue, limit: MaxLineLength, ranged: times, check: checkTime},
+	FieldDateTime:   {kind: textValue, limit: MaxLineLength, ranged: dateTimes, check: checkDateTime},
+}
+
+// ValueRange reads the values of a ranged type, and its bounds, as
+// numbers on one line: numbers, days or minutes.
+type ValueRange struct {
+	// What names a bound's form in a message: "a number".
+	What  string
+	read  func(string) (float64, bool)
+	value func(v any) (float64, bool)
+}
+
+// Read returns a bound as a number on the range's line, and whether it
+// reads as one.
+func (r *ValueRange) Read(b Bound) (float64, bool) {
+	if r == numbers {
+		return b.Number()
+	}
+	return r.read(string(b))
+}
+
+var (
+	numbers   = &ValueRange{What: "a number", value: number}
+	days      = textRange("a date (YYYY-MM-DD)", dayNumber)
+	times     = textRange("a time (HH:MM)", minuteOfDay)
+	dateTimes = textRange("a date and time (YYYY-MM-DDTHH:MM)", minuteOfTime)
+)
+
+func textRange(what string, read func(string) (float64, bool)) *ValueRange {
+	return &ValueRange{What: what, read: read, value: func(v any) (float64, bool) {
+		s, _ := v.(string)
+		return read(s)
+	}}
+}
+
+// DateTimeLayout is the layout of a datetime field's value, as an HTML
+// datetime-local input posts it.
+const DateTimeLayout = "2006-01-02T15:04"
+
+// minuteOfDay returns the minutes since midnight of "HH:MM".
+func minuteOfDay(s string) (float64, bool) {
+	t, err := time.Parse("15:04", s)
+	if err != nil || len(s) != len("15:04") {
+		return 0, false
+	}
+	return float64(t.Hour()*60 + t.Minute()), true
+}
+
+// minuteOfTime returns the minutes since 1970-01-01T00:00 of a local date
+// and time.
+func minuteOfTime(s string) (float64, bool) {
+	t, err := time.Parse(DateTimeLayout, s)
+	if err != nil || len(s) != len(DateTimeLayout) {
+		return 0, false
+	}
+	return float64(t.Unix() / 60), true
+}
+
+// Rating ends: the stars of a rating without max, and the most and least
+// a max may ask for.
+const (
+	DefaultRatingMax = 5
+	MinRatingMax     = 3
+	MaxRatingMax     = 10
+)
+
+// ratingScale is 1 to the field's max, DefaultRatingMax without one.
+func ratingScale(f *Field) (int, int) { return 1, wholeBound(f.Max, DefaultRatingMax) }
+
+// scaleEnds is min (1 without one) to max (5 without one).
+func scaleEnds(f *Field) (int, int) { return wholeBound(f.Min, 1), wholeBound(f.Max, 5) }
+
+// wholeBound returns b as a whole number, or def when it is not one.
+func wholeBound(b Bound, def int) int {
+	if n, ok := b.Number(); ok && n == math.Trunc(n) && math.Abs(n) < 1e6 {
+		return int(n)
+	}
+	return def
+}
+
+// Scale returns the ends of a field whose values are the whole numbers
+// between them, each a choice (rating, scale, nps), and whether it is one.
+func (f *Field) Scale() (lo, hi int, ok bool) {
+	t := f.TypeOf()
+	if t.scale == nil {
+		return 0, 0, false
+	}
+	lo, hi = t.scale(f)
+	return lo, hi, true
 }
 
 // lineOfText is the type of a field whose type hubclient does not know.
@@ -79,11 +179,13 @@ func (t *FieldType) TakesOptions() bool { return t.options }
 // TakesText reports whether minLength, maxLength and pattern apply.
 func (t *FieldType) TakesText() bool { return t.text }
 
-// TakesRange reports whether min, max and step apply: numbers and dates.
-func (t *FieldType) TakesRange() bool { return t.kind == numberValue || t.day }
+// Range returns how min, max and step read for the type, nil when they
+// do not apply: numbers, sliders, dates, times.
+func (t *FieldType) Range() *ValueRange { return t.ranged }
 
-// IsDay reports whether min, max and values are days (YYYY-MM-DD).
-func (t *FieldType) IsDay() bool { return t.day }
+// IsScale reports whether the values are the whole numbers between two
+// ends, each a choice (rating, scale, nps): see Field.Scale.
+func (t *FieldType) IsScale() bool { return t.scale != nil }
 
 // IsList reports whether a value is a list of texts (checkboxes).
 func (t *FieldType) IsList() bool { return t.kind == listValue }
@@ -145,6 +247,30 @@ func checkURL(_ *Field, s string) string {
 func checkDate(_ *Field, s string) string {
 	if _, err := time.Parse(time.DateOnly, s); err != nil {
 		return ProblemDate
+	}
+	return ""
+}
+
+func checkTime(_ *Field, s string) string {
+	if _, ok := minuteOfDay(s); !ok {
+		return ProblemTime
+	}
+	return ""
+}
+
+func checkDateTime(_ *Field, s string) string {
+	if _, ok := minuteOfTime(s); !ok {
+		return ProblemDateTime
+	}
+	return ""
+}
+
+// checkScale returns ProblemChoice unless n is a whole number between the
+// field's ends.
+func checkScale(f *Field, n float64) string {
+	lo, hi, _ := f.Scale()
+	if n != math.Trunc(n) || n < float64(lo) || n > float64(hi) {
+		return ProblemChoice
 	}
 	return ""
 }

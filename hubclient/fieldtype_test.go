@@ -35,7 +35,9 @@ func TestFieldValue(t *testing.T) {
 		{FieldCheckboxes, []string{"a", "", "b"}, []string{"a", "b"}},
 		{FieldCheckboxes, nil, []string{}},
 		{FieldFile, []string{"", "cv.pdf"}, []string{"cv.pdf"}},
-		{"rating-to-come", []string{"5"}, "5"},
+		{FieldRating, []string{"4"}, 4.0},
+		{FieldTime, []string{"09:30"}, "09:30"},
+		{"type-to-come", []string{"5"}, "5"},
 	}
 	for _, tt := range tests {
 		f := Field{Name: "x", Type: tt.typ}
@@ -60,14 +62,88 @@ func TestFieldTypeRules(t *testing.T) {
 		{FieldCheckbox, false, false, false, false, "bool"},
 		{FieldFile, false, false, false, false, "[]hubclient.Attachment"},
 		{FieldHidden, false, false, false, false, "string"},
+		{FieldRating, false, false, false, false, "int"},
+		{FieldNPS, false, false, false, false, "int"},
+		{FieldSlider, false, false, true, false, "float64"},
+		{FieldTime, false, false, true, false, "string"},
+		{FieldDateTime, false, false, true, false, "string"},
 		{"unknown", false, false, false, false, "string"},
 	}
 	for _, tt := range tests {
 		ft := (&Field{Type: tt.typ}).TypeOf()
-		got := []any{ft.TakesOptions(), ft.TakesText(), ft.TakesRange(), ft.IsDay(), ft.GoType()}
+		got := []any{ft.TakesOptions(), ft.TakesText(), ft.Range() != nil, ft.Range() == days, ft.GoType()}
 		want := []any{tt.options, tt.text, tt.ranged, tt.day, tt.goType}
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: options, text, range, day, Go type = %v, want %v", tt.typ, got, want)
+		}
+	}
+}
+
+func TestScaleAndTimeValues(t *testing.T) {
+	tests := []struct {
+		field Field
+		value any
+		want  string // the problem's code, "" for none
+	}{
+		{Field{Type: FieldRating}, 5.0, ""},
+		{Field{Type: FieldRating}, "1", ""},
+		{Field{Type: FieldRating}, 6.0, ProblemChoice},
+		{Field{Type: FieldRating}, 0.0, ProblemChoice},
+		{Field{Type: FieldRating}, 2.5, ProblemChoice},
+		{Field{Type: FieldRating, Max: "10"}, 10.0, ""},
+		{Field{Type: FieldRating}, "many", ProblemNumber},
+		{Field{Type: FieldScale}, 1.0, ""},
+		{Field{Type: FieldScale}, 0.0, ProblemChoice},
+		{Field{Type: FieldScale, Min: "0", Max: "10"}, 0.0, ""},
+		{Field{Type: FieldScale, Min: "0", Max: "10"}, 11.0, ProblemChoice},
+		{Field{Type: FieldNPS}, 0.0, ""},
+		{Field{Type: FieldNPS}, 10.0, ""},
+		{Field{Type: FieldNPS}, 11.0, ProblemChoice},
+		{Field{Type: FieldNPS}, -1.0, ProblemChoice},
+		{Field{Type: FieldSlider, Min: "0", Max: "50", Step: 5}, 25.0, ""},
+		{Field{Type: FieldSlider, Min: "0", Max: "50", Step: 5}, 55.0, ProblemMax},
+		{Field{Type: FieldSlider, Min: "0", Max: "50", Step: 5}, 12.0, ProblemStep},
+		{Field{Type: FieldTime}, "09:30", ""},
+		{Field{Type: FieldTime}, "9:30", ProblemTime},
+		{Field{Type: FieldTime}, "24:00", ProblemTime},
+		{Field{Type: FieldTime, Min: "09:00", Max: "17:00"}, "08:59", ProblemMin},
+		{Field{Type: FieldTime, Min: "09:00", Max: "17:00"}, "17:01", ProblemMax},
+		{Field{Type: FieldTime, Min: "09:00", Step: 15}, "09:45", ""},
+		{Field{Type: FieldTime, Min: "09:00", Step: 15}, "09:50", ProblemStep},
+		{Field{Type: FieldDateTime}, "2026-11-28T10:15", ""},
+		{Field{Type: FieldDateTime}, "2026-11-28 10:15", ProblemDateTime},
+		{Field{Type: FieldDateTime, Min: "2026-12-01T00:00"}, "2026-11-30T23:59", ProblemMin},
+		{Field{Type: FieldDateTime, Max: "2026-12-01T00:00"}, "2026-12-01T00:00", ""},
+	}
+	for _, tt := range tests {
+		f := tt.field
+		f.Name = "x"
+		logic, err := Compile(&Schema{Fields: []Field{f}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, problems := logic.Check(map[string]any{"x": tt.value})
+		if got := problems["x"].Code; got != tt.want {
+			t.Errorf("%s %+v: value %#v: problem %q, want %q", f.Type, tt.field, tt.value, got, tt.want)
+		}
+	}
+}
+
+// TestConditionReadsAScoreAsANumber shows a question to detractors alone,
+// as a post types the score.
+func TestConditionReadsAScoreAsANumber(t *testing.T) {
+	s := &Schema{Fields: []Field{
+		{Name: "recommend", Type: FieldNPS},
+		{Name: "better", Type: FieldTextarea, Required: true, VisibleIf: []byte(`{"<=": [{"var": "recommend"}, 6]}`)},
+	}}
+	logic, err := Compile(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for score, shown := range map[string]bool{"0": true, "6": true, "7": false, "10": false} {
+		_, problems := logic.Check(Values(s, map[string][]string{"recommend": {score}}))
+		if got := problems["better"].Code == ProblemRequired; got != shown {
+			t.Errorf("score %s: the required question is asked %v, want %v", score, got, shown)
 		}
 	}
 }

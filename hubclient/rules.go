@@ -98,13 +98,9 @@ func (l *Logic) checkField(f *Field, required bool, v any) Problem {
 	switch {
 	case t.kind == listValue:
 		return checkItems(f, itemCount(v))
-	case t.kind == numberValue:
-		n, _ := number(v)
-		return checkRange(f, n, Bound.Number)
-	case t.day:
-		s, _ := v.(string)
-		d, _ := dayNumber(s)
-		return checkRange(f, d, Bound.Day)
+	case t.ranged != nil:
+		n, _ := t.ranged.value(v)
+		return checkRange(f, n, t.ranged.Read)
 	case t.text:
 		s, _ := v.(string)
 		n := utf8.RuneCountInString(s)
@@ -133,8 +129,8 @@ func checkItems(f *Field, n int) Problem {
 	return Problem{}
 }
 
-// checkRange checks min, max and step of a number or a day number; parse
-// reads a bound the same way.
+// checkRange checks min, max and step of a value read as a number on its
+// range's line (a number, days, minutes); parse reads a bound the same way.
 func checkRange(f *Field, n float64, parse func(Bound) (float64, bool)) Problem {
 	if lo, ok := parse(f.Min); ok && n < lo {
 		return Problem{ProblemMin, string(f.Min)}
@@ -143,7 +139,7 @@ func checkRange(f *Field, n float64, parse func(Bound) (float64, bool)) Problem 
 		return Problem{ProblemMax, string(f.Max)}
 	}
 	if f.Step > 0 {
-		base, _ := parse(f.Min) // 0 without one: 1970-01-01 for dates
+		base, _ := parse(f.Min) // 0 without one: 1970-01-01 or midnight
 		q := (n - base) / f.Step
 		if math.Abs(q-math.Round(q)) > 1e-9*math.Max(1, math.Abs(q)) {
 			return Problem{ProblemStep, strconv.FormatFloat(f.Step, 'f', -1, 64)}

@@ -61,12 +61,19 @@ const (
 	FieldDate       = "date"
 	FieldFile       = "file"
 	FieldHidden     = "hidden"
+	FieldRating     = "rating"   // stars, 1 to max
+	FieldScale      = "scale"    // a row of numbers, min to max
+	FieldNPS        = "nps"      // net promoter score, 0 to 10
+	FieldSlider     = "slider"   // a number between min and max
+	FieldTime       = "time"     // HH:MM
+	FieldDateTime   = "datetime" // YYYY-MM-DDTHH:MM, local time
 )
 
 // FieldTypes lists the known field types in a stable order.
 var FieldTypes = []string{
 	FieldText, FieldEmail, FieldTel, FieldURL, FieldNumber, FieldTextarea, FieldSelect,
 	FieldRadio, FieldCheckbox, FieldCheckboxes, FieldDate, FieldFile, FieldHidden,
+	FieldRating, FieldScale, FieldNPS, FieldSlider, FieldTime, FieldDateTime,
 }
 
 // Field is one input of a form.
@@ -89,12 +96,20 @@ type Field struct {
 	MaxLength int `json:"maxLength,omitempty"`
 	// Pattern is an RE2 expression the whole text value must match.
 	Pattern string `json:"pattern,omitempty"`
-	// Min and Max bound a number or a date (YYYY-MM-DD).
+	// Min and Max bound a number or a slider, a date (YYYY-MM-DD), a time
+	// (HH:MM) or a date and time (YYYY-MM-DDTHH:MM). They are also the
+	// ends of a scale (min 0 or 1, max up to 10) and a rating's number of
+	// stars (max, 3 to 10).
 	Min Bound `json:"min,omitempty"`
 	Max Bound `json:"max,omitempty"`
-	// Step is the granularity of a number, or of a date in days, counted
-	// from Min (else from 0, or 1970-01-01); 0 is any.
+	// Step is the granularity of a number, of a date in days, or of a time
+	// in minutes, counted from Min (else from 0, 1970-01-01 or midnight);
+	// 0 is any.
 	Step float64 `json:"step,omitempty"`
+	// MinLabel and MaxLabel name the ends of a scale or an NPS question
+	// ("Not likely", "Very likely").
+	MinLabel string `json:"minLabel,omitempty"`
+	MaxLabel string `json:"maxLabel,omitempty"`
 	// MinItems and MaxItems bound how many choices of a checkboxes field,
 	// or files of a multiple file field, are given; 0 is no bound.
 	MinItems int `json:"minItems,omitempty"`
@@ -202,6 +217,8 @@ type FieldTranslation struct {
 	Placeholder string            `json:"placeholder,omitempty"`
 	Help        string            `json:"help,omitempty"`
 	Options     map[string]string `json:"options,omitempty"`
+	MinLabel    string            `json:"minLabel,omitempty"`
+	MaxLabel    string            `json:"maxLabel,omitempty"`
 	// Messages translates the field's own problem messages, by code.
 	Messages map[string]string `json:"messages,omitempty"`
 	Extra    Extra             `json:"-"`

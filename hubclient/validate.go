@@ -19,6 +19,8 @@ const (
 	ProblemTel             = "invalidTel"
 	ProblemNumber          = "invalidNumber"
 	ProblemDate            = "invalidDate"
+	ProblemTime            = "invalidTime"
+	ProblemDateTime        = "invalidDateTime"
 	ProblemChoice          = "invalidChoice"
 	ProblemDuplicateChoice = "duplicateChoice"
 	ProblemBoolean         = "invalidBoolean"
@@ -74,7 +76,11 @@ func CheckValue(f *Field, v any) string {
 	case listValue:
 		return checkChoices(f, v)
 	case numberValue:
-		return checkNumber(v)
+		if p := checkNumber(v); p != "" || !t.IsScale() {
+			return p
+		}
+		n, _ := number(v)
+		return checkScale(f, n)
 	}
 	s, ok := v.(string)
 	if !ok {

@@ -25,6 +25,7 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/hubform/hubform/handlers"
 	"github.com/hubform/hubform/handlers/hub"
@@ -150,6 +151,19 @@ func TestBrowserDemo(t *testing.T) {
 		d.clickStep("usage", "next")
 		d.wantStep("feedback", "Step 3 of 3")
 		d.check("survey-step-3")
+		// A star is chosen by a click, an NPS score with the arrow keys, as
+		// a radio group is; the stars up to the one chosen are filled.
+		d.do(chromedp.Click(chromedp.ID("hubform-demo-survey-support-4")))
+		d.do(chromedp.Focus(chromedp.ID("hubform-demo-survey-recommend")), chromedp.KeyEvent(kb.ArrowRight))
+		for range 8 {
+			d.do(chromedp.KeyEvent(kb.ArrowRight))
+		}
+		filled := eval[[]bool](d, `[...document.querySelectorAll('#hubform-demo-survey .hubform-field--rating .hubform-star-icon')].map(svg => getComputedStyle(svg).fill !== 'none')`)
+		if !slices.Equal(filled, []bool{true, true, true, true, false}) {
+			d.t.Errorf("stars filled after choosing the fourth: %v, want the first four", filled)
+		}
+		d.do(chromedp.SetValue(chromedp.ID("hubform-demo-survey-callAt"), "10:30"))
+		d.check("survey-step-3-rated")
 		d.fill("hubform-demo-survey-comments", "Keep it up.")
 		d.do(chromedp.Click(chromedp.ID("hubform-demo-survey-newsletter")))
 		d.submitAndWait(`[data-vendor-hubform-submitted]`)
@@ -159,7 +173,7 @@ func TestBrowserDemo(t *testing.T) {
 			"name": "Jane Doe", "email": "jane@example.com", "phone": "+49 30 123456",
 			"website": "https://example.com", "age": 42.0, "since": "2024-05-01", "plan": "pro",
 			"features": []any{"forms", "uploads"}, "country": "fr", "comments": "Keep it up.",
-			"newsletter": true,
+			"newsletter": true, "recommend": 9.0, "support": 4.0, "callAt": "10:30",
 		}
 		for name, w := range want {
 			if got, err := json.Marshal(payload[name]); err != nil || string(got) != mustJSON(w) {

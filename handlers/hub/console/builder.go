@@ -269,6 +269,9 @@ func addField(d *formFile, c echo.Context) error {
 		// Such a field needs an option to validate; the owner edits it next.
 		f.Options = []hubclient.Option{{Value: "yes", Label: "Yes"}}
 	}
+	if f.Type == hubclient.FieldSlider {
+		f.Min, f.Max = "0", "100" // a slider needs both ends
+	}
 	s.Fields = append(s.Fields, f)
 	return putInStep(d, f.Name, c)
 }

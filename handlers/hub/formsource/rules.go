@@ -16,20 +16,24 @@ func (v *validator) rules() {
 		f := &v.schema.Fields[i]
 		at, path := fmt.Sprintf("field %q", f.Name), fmt.Sprintf("fields[%d]", i)
 		t := f.TypeOf()
-		text, ranged := t.TakesText(), t.TakesRange()
+		text, ranged := t.TakesText(), t.Range() != nil
 		counted := t.IsList() || t.IsFiles() && f.Multiple
 		only := func(member string, set, fits bool, what string) {
 			if set && !fits {
 				v.addf(path+"."+member, "%s: %s applies only to %s fields", at, member, what)
 			}
 		}
-		textList := strings.Join(typesThat((*hubclient.FieldType).TakesText), ", ")
+		textTypes := typesThat((*hubclient.FieldType).TakesText)
+		rangeTypes := typesThat(func(t *hubclient.FieldType) bool { return t.Range() != nil })
+		textList := andList(textTypes...)
 		only("minLength", f.MinLength != 0, text, textList)
 		only("maxLength", f.MaxLength != 0, text, textList)
 		only("pattern", f.Pattern != "", text, textList)
-		only("min", f.Min != "", ranged, "number and date")
-		only("max", f.Max != "", ranged, "number and date")
-		only("step", f.Step != 0, ranged, "number and date")
+		only("min", f.Min != "", ranged || f.Type == hubclient.FieldScale, andList(append(rangeTypes, hubclient.FieldScale)...))
+		only("max", f.Max != "", ranged || f.Type == hubclient.FieldScale || f.Type == hubclient.FieldRating, andList(append(rangeTypes, hubclient.FieldScale, hubclient.FieldRating)...))
+		only("step", f.Step != 0, ranged, andList(rangeTypes...))
+		only("minLabel", f.MinLabel != "", f.Type == hubclient.FieldScale || f.Type == hubclient.FieldNPS, "scale and nps")
+		only("maxLabel", f.MaxLabel != "", f.Type == hubclient.FieldScale || f.Type == hubclient.FieldNPS, "scale and nps")
 		only("minItems", f.MinItems != 0, counted, "checkboxes and multiple file")
 		only("maxItems", f.MaxItems != 0, counted, "checkboxes and multiple file")
 		if f.MinLength < 0 || f.MaxLength < 0 || f.MinItems < 0 || f.MaxItems < 0 || f.Step < 0 {
@@ -42,6 +46,7 @@ func (v *validator) rules() {
 			v.addf(path+".minItems", "%s: minItems %d is more than maxItems %d", at, f.MinItems, f.MaxItems)
 		}
 		v.bounds(path, at, f)
+		v.scale(path, at, f)
 		for _, code := range sortedKeys(f.Messages) {
 			if !slices.Contains(hubclient.RuleNames, code) {
 				v.addf(path+".messages", "%s: messages[%q]: not one of %s", at, code, strings.Join(hubclient.RuleNames, ", "))
@@ -58,16 +63,13 @@ func (v *validator) rules() {
 
 // bounds checks that min and max read as the field's type and are in order.
 func (v *validator) bounds(path, at string, f *hubclient.Field) {
-	t := f.TypeOf()
-	if !t.TakesRange() {
+	r := f.TypeOf().Range()
+	if r == nil {
 		return
 	}
-	parse, what := hubclient.Bound.Number, "a number"
-	if t.IsDay() {
-		parse, what = hubclient.Bound.Day, "a date (YYYY-MM-DD)"
-	}
-	lo, okLo := parse(f.Min)
-	hi, okHi := parse(f.Max)
+	what := r.What
+	lo, okLo := r.Read(f.Min)
+	hi, okHi := r.Read(f.Max)
 	if f.Min != "" && !okLo {
 		v.addf(path+".min", "%s: min %q is not %s", at, f.Min, what)
 	}
@@ -79,6 +81,35 @@ func (v *validator) bounds(path, at string, f *hubclient.Field) {
 	}
 	if f.Type == hubclient.FieldDate && f.Step != 0 && f.Step != float64(int64(f.Step)) {
 		v.addf(path+".step", "%s: step of a date is a whole number of days", at)
+	}
+	if (f.Type == hubclient.FieldTime || f.Type == hubclient.FieldDateTime) && f.Step != 0 && f.Step != float64(int64(f.Step)) {
+		v.addf(path+".step", "%s: step of a time is a whole number of minutes", at)
+	}
+	if f.Type == hubclient.FieldSlider && (f.Min == "" || f.Max == "") {
+		v.addf(path, "%s: a slider needs min and max", at)
+	}
+}
+
+// scale checks the ends of a rating (max 3 to 10 stars) and of a scale
+// (min 0 or 1, max up to 10, after min).
+func (v *validator) scale(path, at string, f *hubclient.Field) {
+	whole := func(b hubclient.Bound) (int, bool) {
+		n, ok := b.Number()
+		return int(n), ok && n == float64(int(n))
+	}
+	switch f.Type {
+	case hubclient.FieldRating:
+		if n, ok := whole(f.Max); f.Max != "" && (!ok || n < hubclient.MinRatingMax || n > hubclient.MaxRatingMax) {
+			v.addf(path+".max", "%s: max of a rating is a whole number of stars from %d to %d", at, hubclient.MinRatingMax, hubclient.MaxRatingMax)
+		}
+	case hubclient.FieldScale:
+		lo, okLo := whole(f.Min)
+		if f.Min != "" && (!okLo || lo != 0 && lo != 1) {
+			v.addf(path+".min", "%s: min of a scale is 0 or 1", at)
+		}
+		if hi, ok := whole(f.Max); f.Max != "" && (!ok || hi < 2 || hi > 10) {
+			v.addf(path+".max", "%s: max of a scale is a whole number from 2 to 10", at)
+		}
 	}
 }
 
@@ -92,4 +123,12 @@ func typesThat(is func(*hubclient.FieldType) bool) []string {
 		}
 	}
 	return names
+}
+
+// andList joins names as "a, b and c".
+func andList(names ...string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }

@@ -142,7 +142,34 @@ func TestValidateRefuses(t *testing.T) {
 		}, `field "topic": minLength applies only to text`},
 		{"min on text", func(s *hubclient.Schema, h *hub.Settings) {
 			s.Fields[0].Min = "3"
-		}, `field "name": min applies only to number and date fields`},
+		}, `field "name": min applies only to number, date, slider, time, datetime and scale fields`},
+		{"time bound not a time", func(s *hubclient.Schema, h *hub.Settings) {
+			s.Fields[0].Type, s.Fields[0].Max = "time", "25:00"
+		}, `field "name": max "25:00" is not a time (HH:MM)`},
+		{"datetime min after max", func(s *hubclient.Schema, h *hub.Settings) {
+			s.Fields[0].Type, s.Fields[0].Min, s.Fields[0].Max = "datetime", "2026-01-02T09:00", "2026-01-01T17:00"
+		}, `field "name": min 2026-01-02T09:00 is after max 2026-01-01T17:00`},
+		{"time step in part minutes", func(s *hubclient.Schema, h *hub.Settings) {
+			s.Fields[0].Type, s.Fields[0].Step = "time", 0.5
+		}, `field "name": step of a time is a whole number of minutes`},
+		{"slider without ends", func(s *hubclient.Schema, h *hub.Settings) {
+			s.Fields[0].Type, s.Fields[0].Min = "slider", "0"
+		}, `field "name": a slider needs min and max`},
+		{"rating of two stars", func(s *hubclient.Schema, h *hub.Settings) {
+			s.Fields[0].Type, s.Fields[0].Max = "rating", "2"
+		}, `field "name": max of a rating is a whole number of stars from 3 to 10`},
+		{"rating with min", func(s *hubclient.Schema, h *hub.Settings) {
+			s.Fields[0].Type, s.Fields[0].Min = "rating", "1"
+		}, `field "name": min applies only to`},
+		{"scale from 2", func(s *hubclient.Schema, h *hub.Settings) {
+			s.Fields[0].Type, s.Fields[0].Min = "scale", "2"
+		}, `field "name": min of a scale is 0 or 1`},
+		{"scale to 11", func(s *hubclient.Schema, h *hub.Settings) {
+			s.Fields[0].Type, s.Fields[0].Max = "scale", "11"
+		}, `field "name": max of a scale is a whole number from 2 to 10`},
+		{"end label on a rating", func(s *hubclient.Schema, h *hub.Settings) {
+			s.Fields[0].Type, s.Fields[0].MinLabel = "rating", "Bad"
+		}, `field "name": minLabel applies only to scale and nps fields`},
 		{"maxItems on one file", func(s *hubclient.Schema, h *hub.Settings) {
 			s.Fields[4].Multiple, s.Fields[4].MaxItems = false, 2
 		}, `field "files": maxItems applies only to checkboxes and multiple file fields`},
