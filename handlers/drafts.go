@@ -209,7 +209,7 @@ func draftPayload(schema *hubclient.Schema, posted map[string][]string) map[stri
 	for _, field := range schema.Fields {
 		v, ok := posted[field.Name]
 		switch {
-		case !ok || field.TypeOf().IsFiles() || hubclient.IsHoneypot(field.Name):
+		case !ok || field.TypeOf().IsFiles() || !field.TypeOf().HasValue() || hubclient.IsHoneypot(field.Name):
 		case field.TypeOf().IsList() || len(v) > 1:
 			out[field.Name] = slices.Clone(v)
 		default:

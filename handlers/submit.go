@@ -242,6 +242,8 @@ func typeValues(schema *hubclient.Schema, posted map[string][]string, files map[
 		case hubclient.IsHoneypot(f.Name):
 			values[f.Name] = first
 			continue
+		case !f.TypeOf().HasValue():
+			continue
 		case f.TypeOf().IsFiles():
 			// Files posted, and files the browser uploaded (their tickets).
 			var chosen []any

@@ -107,7 +107,8 @@ func (g goSource) generate(s *hubclient.Schema) ([]byte, error) {
 }
 
 // name returns the fields of s the struct holds, with their Go names: all
-// but honeypots, a name that comes twice taken once.
+// but honeypots and content without a value, a name that comes twice taken
+// once.
 func (g goSource) name(s *hubclient.Schema) ([]genField, error) {
 	members := newIdentifiers()         // the struct's fields
 	constants := newIdentifiers(g.Type) // the file's top-level names
@@ -117,7 +118,7 @@ func (g goSource) name(s *hubclient.Schema) ([]genField, error) {
 		switch {
 		case f.Name == "":
 			return nil, fmt.Errorf("field %d has no name", i+1)
-		case hubclient.IsHoneypot(f.Name) || seen[f.Name]:
+		case hubclient.IsHoneypot(f.Name) || seen[f.Name] || !f.TypeOf().HasValue():
 			continue
 		}
 		seen[f.Name] = true

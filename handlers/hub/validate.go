@@ -18,6 +18,8 @@ var problemMessages = map[string]string{
 	hubclient.ProblemTel:             "not a telephone number",
 	hubclient.ProblemNumber:          "must be a number",
 	hubclient.ProblemDate:            "not a date (YYYY-MM-DD)",
+	hubclient.ProblemTime:            "not a time (HH:MM)",
+	hubclient.ProblemDateTime:        "not a date and time (YYYY-MM-DDTHH:MM)",
 	hubclient.ProblemChoice:          "not one of the choices",
 	hubclient.ProblemDuplicateChoice: "a choice is given twice",
 	hubclient.ProblemBoolean:         "must be true or false",
@@ -44,12 +46,14 @@ func ShapeProblems(schema *hubclient.Schema, payload map[string]any, attachments
 		switch {
 		case f == nil:
 			problems[name] = "not a field of this form"
-		case f.Type == hubclient.FieldFile && !hubclient.IsEmptyValue(payload[name]):
+		case f.TypeOf().IsFiles() && !hubclient.IsEmptyValue(payload[name]):
 			problems[name] = "files are sent as attachments, not in the payload"
+		case !f.TypeOf().HasValue() && !hubclient.IsEmptyValue(payload[name]):
+			problems[name] = "a " + f.Type + " takes no value"
 		}
 	}
 	for _, a := range attachments {
-		if f := schema.Field(a.Field); a.Field != "" && (f == nil || f.Type != hubclient.FieldFile) {
+		if f := schema.Field(a.Field); a.Field != "" && (f == nil || !f.TypeOf().IsFiles()) {
 			problems[a.Field] = "not a file field of this form"
 		}
 	}

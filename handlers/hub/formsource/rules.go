@@ -2,6 +2,7 @@ package formsource
 
 import (
 	"fmt"
+	"net/url"
 	"slices"
 	"strings"
 
@@ -47,6 +48,7 @@ func (v *validator) rules() {
 		}
 		v.bounds(path, at, f)
 		v.scale(path, at, f)
+		v.content(path, at, f)
 		for _, code := range sortedKeys(f.Messages) {
 			if !slices.Contains(hubclient.RuleNames, code) {
 				v.addf(path+".messages", "%s: messages[%q]: not one of %s", at, code, strings.Join(hubclient.RuleNames, ", "))
@@ -123,6 +125,36 @@ func typesThat(is func(*hubclient.FieldType) bool) []string {
 		}
 	}
 	return names
+}
+
+// content checks the members of content between the questions: a
+// heading's and a paragraph's text, an image's address; content takes no
+// value, so it cannot be required or prefilled.
+func (v *validator) content(path, at string, f *hubclient.Field) {
+	only := func(member string, set bool, types ...string) {
+		if set && !slices.Contains(types, f.Type) {
+			v.addf(path+"."+member, "%s: %s applies only to %s fields", at, member, andList(types...))
+		}
+	}
+	only("text", f.Text != "", hubclient.FieldHeading, hubclient.FieldParagraph)
+	only("src", f.Src != "", hubclient.FieldImage)
+	only("alt", f.Alt != "", hubclient.FieldImage)
+	if f.TypeOf().HasValue() {
+		return
+	}
+	if f.Required || len(f.RequiredIf) > 0 || f.Prefill {
+		v.addf(path, "%s: a %s takes no value: it cannot be required or prefilled", at, f.Type)
+	}
+	switch f.Type {
+	case hubclient.FieldHeading, hubclient.FieldParagraph:
+		if strings.TrimSpace(f.Text) == "" {
+			v.addf(path+".text", "%s: a %s needs a text", at, f.Type)
+		}
+	case hubclient.FieldImage:
+		if u, err := url.Parse(f.Src); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+			v.addf(path+".src", "%s: src is the image's http or https address", at)
+		}
+	}
 }
 
 // andList joins names as "a, b and c".

@@ -167,6 +167,18 @@ func TestValidateRefuses(t *testing.T) {
 		{"scale to 11", func(s *hubclient.Schema, h *hub.Settings) {
 			s.Fields[0].Type, s.Fields[0].Max = "scale", "11"
 		}, `field "name": max of a scale is a whole number from 2 to 10`},
+		{"heading without text", func(s *hubclient.Schema, h *hub.Settings) {
+			s.Fields[0].Type, s.Fields[0].Required = "heading", false
+		}, `field "name": a heading needs a text`},
+		{"required paragraph", func(s *hubclient.Schema, h *hub.Settings) {
+			s.Fields[0].Type, s.Fields[0].Text, s.Fields[0].Required = "paragraph", "Hello", true
+		}, `field "name": a paragraph takes no value: it cannot be required or prefilled`},
+		{"image from a script", func(s *hubclient.Schema, h *hub.Settings) {
+			s.Fields[0].Type, s.Fields[0].Required, s.Fields[0].Src = "image", false, "javascript:alert(1)"
+		}, `field "name": src is the image's http or https address`},
+		{"text on a text field", func(s *hubclient.Schema, h *hub.Settings) {
+			s.Fields[0].Text = "Hello"
+		}, `field "name": text applies only to heading and paragraph fields`},
 		{"end label on a rating", func(s *hubclient.Schema, h *hub.Settings) {
 			s.Fields[0].Type, s.Fields[0].MinLabel = "rating", "Bad"
 		}, `field "name": minLabel applies only to scale and nps fields`},

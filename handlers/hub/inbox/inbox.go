@@ -159,7 +159,7 @@ func Labels(s *hubclient.Schema) []Label {
 	}
 	out := make([]Label, 0, len(s.Fields))
 	for _, f := range s.Fields {
-		if f.Type == hubclient.FieldFile || hubclient.IsHoneypot(f.Name) {
+		if f.TypeOf().IsFiles() || !f.TypeOf().HasValue() || hubclient.IsHoneypot(f.Name) {
 			continue
 		}
 		out = append(out, Label{f.Name, cmp.Or(f.Label, f.Name)})
