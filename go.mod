@@ -36,6 +36,7 @@ require (
 	github.com/signintech/gopdf v0.33.0
 	github.com/tidwall/gjson v1.19.0
 	github.com/wneessen/go-mail v0.8.1
+	github.com/yuin/goldmark v1.8.7
 	golang.org/x/crypto v0.58.0
 	golang.org/x/image v0.32.0
 	golang.org/x/oauth2 v0.38.0

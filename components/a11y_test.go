@@ -49,6 +49,12 @@ func controls(doc *goquery.Document, name string) *goquery.Selection {
 	})
 }
 
+// valueFields returns the fields of s that take a value: all but the
+// content between the questions, which has no control.
+func valueFields(s *hubclient.Schema) []hubclient.Field {
+	return slices.DeleteFunc(s.Fields, func(f hubclient.Field) bool { return !f.TypeOf().HasValue() })
+}
+
 // groupOf returns the fieldset a radio button or checkbox belongs to, if it
 // is the field's own group and not a step.
 func groupOf(s *goquery.Selection) *goquery.Selection {
@@ -94,7 +100,7 @@ func TestA11yLabels(t *testing.T) {
 
 func TestA11yRequired(t *testing.T) {
 	forEachForm(t, func(t *testing.T, doc *goquery.Document) {
-		for _, f := range allFieldsSchema().Fields {
+		for _, f := range valueFields(allFieldsSchema()) {
 			cs := controls(doc, f.Name)
 			if cs.Length() == 0 {
 				t.Errorf("field %q has no control", f.Name)
@@ -124,7 +130,7 @@ func TestA11yDescribedBy(t *testing.T) {
 	p.State = erroredState()
 	doc := renderDoc(t, components.HubForm(p))
 	checkIDs(t, doc) // every aria-describedby id exists
-	for _, f := range allFieldsSchema().Fields {
+	for _, f := range valueFields(allFieldsSchema()) {
 		if f.Type == hubclient.FieldHidden || hubclient.IsHoneypot(f.Name) {
 			continue
 		}
@@ -181,7 +187,7 @@ func TestA11yInvalid(t *testing.T) {
 
 func TestA11yGroups(t *testing.T) {
 	forEachForm(t, func(t *testing.T, doc *goquery.Document) {
-		for _, f := range allFieldsSchema().Fields {
+		for _, f := range valueFields(allFieldsSchema()) {
 			if f.Type != hubclient.FieldRadio && f.Type != hubclient.FieldCheckboxes {
 				continue
 			}

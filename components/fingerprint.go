@@ -116,6 +116,9 @@ func (h *sum) field(f *hubclient.Field) {
 	h.add(math.Float64bits(f.Step))
 	h.str(f.MinLabel)
 	h.str(f.MaxLabel)
+	h.str(f.Text)
+	h.str(f.Src)
+	h.str(f.Alt)
 	h.add(uint64(f.MinItems))
 	h.add(uint64(f.MaxItems))
 	h.texts(f.Messages)
@@ -142,6 +145,8 @@ func (h *sum) translation(t hubclient.Translation) {
 		h.texts(ft.Options)
 		h.str(ft.MinLabel)
 		h.str(ft.MaxLabel)
+		h.str(ft.Text)
+		h.str(ft.Alt)
 		h.texts(ft.Messages)
 		h.extra(ft.Extra)
 		return h

@@ -115,6 +115,10 @@ func allFieldsSchema() *hubclient.Schema {
 			{Name: "ease", Type: hubclient.FieldScale, Label: "How easy was it?", Help: "1 is hard.", MinLabel: "Hard", MaxLabel: "Easy"},
 			{Name: "nps", Type: hubclient.FieldNPS, Label: "Would you recommend us?"},
 			{Name: "budget", Type: hubclient.FieldSlider, Label: "Budget", Min: "0", Max: "1000", Step: 50},
+			{Name: "more", Type: hubclient.FieldHeading, Text: "A little more"},
+			{Name: "note", Type: hubclient.FieldParagraph, Text: "Read **the terms** [here](https://example.com/terms) first:\n\n- one\n- two\n\n<b>raw</b> ![pixel](https://evil.example/p.png) [bad](javascript:alert(1))"},
+			{Name: "logo", Type: hubclient.FieldImage, Src: "https://example.com/logo.png", Alt: "Our logo"},
+			{Name: "line", Type: hubclient.FieldDivider},
 			{Name: "files", Type: hubclient.FieldFile, Label: "Attachments", Help: "PDF or images.", Multiple: true, Accept: "image/*,.pdf"},
 			{Name: "source", Type: hubclient.FieldHidden, Label: "Source"},
 			{Name: "_hp_company", Type: hubclient.FieldText, Label: "Company", Required: true},
@@ -122,7 +126,7 @@ func allFieldsSchema() *hubclient.Schema {
 		Steps: []hubclient.Step{
 			{ID: "you", Title: "About you", Fields: []string{"name", "email", "phone", "website"}},
 			{ID: "details", Title: "Details", Fields: []string{"age", "message", "topic", "contact", "terms", "interests"}},
-			{ID: "extra", Title: "Anything else", Fields: []string{"when", "at", "meeting", "stars", "ease", "nps", "budget", "files", "_hp_company"}},
+			{ID: "extra", Title: "Anything else", Fields: []string{"when", "at", "meeting", "stars", "ease", "nps", "budget", "more", "note", "logo", "line", "files", "_hp_company"}},
 		},
 		Buttons: hubclient.Buttons{Submit: "Send", Next: "Continue", Back: "Previous"},
 	}

@@ -199,6 +199,8 @@ func Localize(s *hubclient.Schema, locale string) Localized {
 		f.Help = cmp.Or(ft.Help, f.Help)
 		f.MinLabel = cmp.Or(ft.MinLabel, f.MinLabel)
 		f.MaxLabel = cmp.Or(ft.MaxLabel, f.MaxLabel)
+		f.Text = cmp.Or(ft.Text, f.Text)
+		f.Alt = cmp.Or(ft.Alt, f.Alt)
 		for j := range f.Options {
 			f.Options[j].Label = cmp.Or(ft.Options[f.Options[j].Value], f.Options[j].Label)
 		}

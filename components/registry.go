@@ -117,6 +117,10 @@ func DefaultRegistry() Registry {
 		hubclient.FieldSlider:     Slider,
 		hubclient.FieldTime:       Input,
 		hubclient.FieldDateTime:   Input,
+		hubclient.FieldHeading:    Heading,
+		hubclient.FieldParagraph:  Paragraph,
+		hubclient.FieldImage:      Image,
+		hubclient.FieldDivider:    Divider,
 	}
 }
 

@@ -20,6 +20,7 @@ const (
 	boolValue                    // one checkbox: true, or not given
 	listValue                    // several texts, each an option
 	filesValue                   // files, sent as attachments
+	noValue                      // content between questions: nothing is sent
 )
 
 // FieldType is what every layer that reads values knows of one type of
@@ -70,6 +71,10 @@ var fieldTypes = map[string]*FieldType{
 	FieldSlider:     {kind: numberValue, ranged: numbers, goType: "float64"},
 	FieldTime:       {kind: textValue, limit: MaxLineLength, ranged: times, check: checkTime},
 	FieldDateTime:   {kind: textValue, limit: MaxLineLength, ranged: dateTimes, check: checkDateTime},
+	FieldHeading:    {kind: noValue},
+	FieldParagraph:  {kind: noValue},
+	FieldImage:      {kind: noValue},
+	FieldDivider:    {kind: noValue},
 }
 
 // ValueRange reads the values of a ranged type, and its bounds, as
@@ -190,6 +195,10 @@ func (t *FieldType) IsScale() bool { return t.scale != nil }
 // IsList reports whether a value is a list of texts (checkboxes).
 func (t *FieldType) IsList() bool { return t.kind == listValue }
 
+// HasValue reports whether a field of the type takes a value: not so the
+// content between the questions (heading, paragraph, image, divider).
+func (t *FieldType) HasValue() bool { return t.kind != noValue }
+
 // IsFiles reports whether the values are files, sent as attachments.
 func (t *FieldType) IsFiles() bool { return t.kind == filesValue }
 
@@ -205,13 +214,15 @@ func (t *FieldType) GoType() string {
 // Value types the texts a form posted under the field's name, as the hub
 // expects the value: text, a boolean for a checkbox, a number when the
 // text reads as one, a list without its empty texts for checkboxes and
-// files.
+// files, nil for content that takes no value.
 func (f *Field) Value(posted []string) any {
 	first := ""
 	if len(posted) > 0 {
 		first = posted[0]
 	}
 	switch f.TypeOf().kind {
+	case noValue:
+		return nil
 	case boolValue:
 		return first == "true" || first == "on"
 	case listValue, filesValue:

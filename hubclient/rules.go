@@ -55,7 +55,7 @@ func (l *Logic) Check(values map[string]any) (*Outcome, map[string]Problem) {
 	problems := map[string]Problem{}
 	for i := range l.schema.Fields {
 		f := &l.schema.Fields[i]
-		if IsHoneypot(f.Name) || !o.Visible(f.Name) {
+		if IsHoneypot(f.Name) || !o.Visible(f.Name) || !f.TypeOf().HasValue() {
 			continue
 		}
 		if p := l.checkField(f, o.Required(f.Name), values[f.Name]); p.Code != "" {
@@ -197,7 +197,7 @@ func Values(s *Schema, posted map[string][]string) map[string]any {
 	for i := range s.Fields {
 		f := &s.Fields[i]
 		list, ok := posted[f.Name]
-		if !ok {
+		if !ok || !f.TypeOf().HasValue() {
 			continue
 		}
 		values[f.Name] = f.Value(list)

@@ -67,6 +67,11 @@ const (
 	FieldSlider     = "slider"   // a number between min and max
 	FieldTime       = "time"     // HH:MM
 	FieldDateTime   = "datetime" // YYYY-MM-DDTHH:MM, local time
+	// Content between the questions: no value.
+	FieldHeading   = "heading"   // Text as a heading
+	FieldParagraph = "paragraph" // Text in a safe subset of Markdown
+	FieldImage     = "image"     // Src, described by Alt
+	FieldDivider   = "divider"   // a line
 )
 
 // FieldTypes lists the known field types in a stable order.
@@ -74,6 +79,7 @@ var FieldTypes = []string{
 	FieldText, FieldEmail, FieldTel, FieldURL, FieldNumber, FieldTextarea, FieldSelect,
 	FieldRadio, FieldCheckbox, FieldCheckboxes, FieldDate, FieldFile, FieldHidden,
 	FieldRating, FieldScale, FieldNPS, FieldSlider, FieldTime, FieldDateTime,
+	FieldHeading, FieldParagraph, FieldImage, FieldDivider,
 }
 
 // Field is one input of a form.
@@ -110,6 +116,13 @@ type Field struct {
 	// ("Not likely", "Very likely").
 	MinLabel string `json:"minLabel,omitempty"`
 	MaxLabel string `json:"maxLabel,omitempty"`
+	// Text is what a heading says, or a paragraph: emphasis (*a*, **b**),
+	// links ([text](https://…)) and lists ("- ", "1. ") of Markdown.
+	Text string `json:"text,omitempty"`
+	// Src is the address of an image, and Alt what it shows for who does
+	// not see it (empty: an image for decoration alone).
+	Src string `json:"src,omitempty"`
+	Alt string `json:"alt,omitempty"`
 	// MinItems and MaxItems bound how many choices of a checkboxes field,
 	// or files of a multiple file field, are given; 0 is no bound.
 	MinItems int `json:"minItems,omitempty"`
@@ -219,6 +232,8 @@ type FieldTranslation struct {
 	Options     map[string]string `json:"options,omitempty"`
 	MinLabel    string            `json:"minLabel,omitempty"`
 	MaxLabel    string            `json:"maxLabel,omitempty"`
+	Text        string            `json:"text,omitempty"`
+	Alt         string            `json:"alt,omitempty"`
 	// Messages translates the field's own problem messages, by code.
 	Messages map[string]string `json:"messages,omitempty"`
 	Extra    Extra             `json:"-"`
