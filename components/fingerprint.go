@@ -105,6 +105,8 @@ func (h *sum) field(f *hubclient.Field) {
 	for i := range f.Options {
 		h.str(f.Options[i].Value)
 		h.str(f.Options[i].Label)
+		h.str(f.Options[i].Image)
+		h.str(f.Options[i].Alt)
 		h.extra(f.Options[i].Extra)
 	}
 	h.str(f.Accept)

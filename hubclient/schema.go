@@ -155,6 +155,11 @@ func IsHoneypot(name string) bool { return strings.HasPrefix(name, "_hp") }
 type Option struct {
 	Value string `json:"value"`
 	Label string `json:"label,omitempty"`
+	// Image is the address of a picture shown with a radio or checkboxes
+	// option, and Alt what it shows for who does not see it; empty, the
+	// label says all.
+	Image string `json:"image,omitempty"`
+	Alt   string `json:"alt,omitempty"`
 	Extra Extra  `json:"-"`
 }
 

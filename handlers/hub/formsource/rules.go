@@ -151,10 +151,17 @@ func (v *validator) content(path, at string, f *hubclient.Field) {
 			v.addf(path+".text", "%s: a %s needs a text", at, f.Type)
 		}
 	case hubclient.FieldImage:
-		if u, err := url.Parse(f.Src); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		if !webAddress(f.Src) {
 			v.addf(path+".src", "%s: src is the image's http or https address", at)
 		}
 	}
+}
+
+// webAddress reports whether s is an absolute http or https address, as
+// an image's must be.
+func webAddress(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != ""
 }
 
 // andList joins names as "a, b and c".

@@ -176,6 +176,15 @@ func TestValidateRefuses(t *testing.T) {
 		{"image from a script", func(s *hubclient.Schema, h *hub.Settings) {
 			s.Fields[0].Type, s.Fields[0].Required, s.Fields[0].Src = "image", false, "javascript:alert(1)"
 		}, `field "name": src is the image's http or https address`},
+		{"picture of a select's option", func(s *hubclient.Schema, h *hub.Settings) {
+			s.Fields[2].Options[0].Image = "https://example.com/a.png"
+		}, `field "topic": options[0]: only the options of radio and checkboxes fields show pictures`},
+		{"picture from a script", func(s *hubclient.Schema, h *hub.Settings) {
+			s.Fields[2].Type, s.Fields[2].Options[0].Image = "radio", "javascript:alert(1)"
+		}, `field "topic": options[0]: image is the picture's http or https address`},
+		{"alt without a picture", func(s *hubclient.Schema, h *hub.Settings) {
+			s.Fields[2].Type, s.Fields[2].Options[0].Alt = "radio", "A cat"
+		}, `field "topic": options[0]: alt describes an image, and there is none`},
 		{"text on a text field", func(s *hubclient.Schema, h *hub.Settings) {
 			s.Fields[0].Text = "Hello"
 		}, `field "name": text applies only to heading and paragraph fields`},
