@@ -27,7 +27,7 @@ type Record struct {
 	// it shows.
 	Revision  int64     `json:"revision"`
 	CreatedAt time.Time `json:"createdAt"`
-	UpdatedAt   time.Time `json:"updatedAt"`
+	UpdatedAt time.Time `json:"updatedAt"`
 	// PublishedAt is when a version was last published; zero before.
 	PublishedAt time.Time `json:"publishedAt,omitzero"`
 }
