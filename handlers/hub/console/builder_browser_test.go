@@ -65,7 +65,7 @@ func TestBrowserBuilder(t *testing.T) {
 		chromedp.Click(chromedp.CSS(`form[action="/console/sites"] button`)), chromedp.WaitVisible(chromedp.CSS("#new-name")),
 		chromedp.Navigate(base+"/console/forms/shop/order?view=json"), chromedp.WaitVisible(chromedp.CSS("#body")),
 		chromedp.SetValue(chromedp.CSS("#body"), arrangedForm),
-		chromedp.Click(chromedp.CSS(`#editor button[type="submit"]`)), chromedp.WaitVisible(chromedp.CSS(`tr[data-version="2"]`)),
+		chromedp.Click(chromedp.CSS(`#editor button[type="submit"]`)), chromedp.WaitVisible(chromedp.CSS(`#notice p`)),
 		chromedp.Navigate(base+"/console/forms/shop/order"), chromedp.WaitVisible(chromedp.CSS(`details[data-field="topic"] summary`)))
 	settled(`document.querySelector('[data-builder-fields]').classList.contains('builder-dnd')`)
 	if got, want := listOrder(), "name,email,topic,agree"; got != want || previewOrder() != want {
@@ -158,7 +158,7 @@ func TestBrowserBuilder(t *testing.T) {
 	}
 	eval(`document.querySelector('#set-maxsize').value = '2 MB'; 'ok'`)
 	do(chromedp.Click(chromedp.CSS(`.builder-save button`)))
-	settled(`document.querySelector('#notice').textContent.includes('Saved as version 7')`)
+	settled(`document.querySelector('#notice').textContent.includes('Saved to the draft')`)
 	if got := eval(`document.querySelector('#set-maxsize').value + ' ' + location.pathname`); got != "2 MB /console/forms/shop/order/settings" {
 		t.Errorf("after saving 2 MB: %s", got)
 	}

@@ -87,11 +87,25 @@ func (con *Console) pendingAt(ctx context.Context, rec formsource.Record) (*pend
 	if err != nil {
 		return nil, err
 	}
-	if bytes.Equal(live.Body, draft.Body) {
+	if sameFile(live.Body, draft.Body) {
 		return nil, nil
 	}
 	p.Changes = changesOf(live.Body, draft.Body)
 	return p, nil
+}
+
+// sameFile reports whether two form files hold the same JSON, whatever
+// their spacing and the order of their members: a save that changed
+// nothing leaves nothing to publish.
+func sameFile(a, b []byte) bool {
+	if bytes.Equal(a, b) {
+		return true
+	}
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	return reflect.DeepEqual(x, y)
 }
 
 // firstChanges says what a form's first publication puts online.
@@ -400,7 +414,7 @@ func versionStateWords(r formsource.Record, v formsource.Version) string {
 func (con *Console) publishState(c echo.Context, s *shell) {
 	ctx := c.Request().Context()
 	site, slug := s.Form.Site, s.Form.Slug
-	b := &publishBar{CSRF: s.CSRF, Site: site, Slug: slug, Editor: s.Member.Role.Allows(accounts.Editor), From: barFrom(c, s)}
+	b := &publishBar{CSRF: s.CSRF, Site: site, Slug: slug, Editor: s.Member.Role.Allows(accounts.Editor), From: barFrom(c, s), OnHistory: s.Tab == pageHistory}
 	if b.Editor {
 		p, err := con.pendingOf(ctx, site, slug)
 		if err != nil {

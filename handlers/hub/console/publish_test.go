@@ -43,7 +43,7 @@ func TestPublishButton(t *testing.T) {
 	for _, tab := range formTabs {
 		page := b.get(form + tab)
 		if page.status != http.StatusOK || !strings.Contains(page.body, `id="publish"`) || strings.Contains(page.body, ">Publish</summary>") ||
-			!strings.Contains(page.body, "No changes to publish") || !strings.Contains(page.body, `href="/console/forms/acme/contact/history">History</a>`) {
+			!strings.Contains(page.body, "No changes to publish") || !strings.Contains(page.body, `class="console-history-link" href="/console/forms/acme/contact/history"`) {
 			t.Errorf("%s without a draft: %d, want the bar without the Publish button: %s", tab, page.status, page.body)
 		}
 	}
