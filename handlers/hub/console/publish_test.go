@@ -47,6 +47,11 @@ func TestPublishButton(t *testing.T) {
 			t.Errorf("%s without a draft: %d, want the bar without the Publish button: %s", tab, page.status, page.body)
 		}
 	}
+	// A draft of the same file, spaced otherwise, leaves nothing to publish.
+	saveDraft(t, tc, b, token, strings.ReplaceAll(contactV2, ",", ",\n  "))
+	if page := b.get(form); strings.Contains(page.body, ">Publish</summary>") || !strings.Contains(page.body, "No changes to publish") {
+		t.Errorf("a draft the same as the live version shows the Publish button")
+	}
 
 	saveDraft(t, tc, b, token, draftOfContact)
 	wants := []string{
