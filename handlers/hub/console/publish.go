@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"maps"
 	"net/http"
+	"net/url"
 	"reflect"
 	"slices"
 	"strconv"
@@ -296,16 +297,25 @@ func (con *Console) renderPublish(c echo.Context, status int, problem string) er
 	}))
 }
 
-// formPageOr returns from when it is a page of the form, else the form's
-// Build tab: where a post of the form's pages goes back to.
+// formPageOr returns from, without the notices of its query, when it is
+// a page of the form, else the form's Build tab: where a post of the
+// form's pages goes back to.
 func formPageOr(site, slug, from string) string {
 	base := formURL(site, slug)
-	if from == base || strings.HasPrefix(from, base+"/") || strings.HasPrefix(from, base+"?") {
-		if !strings.Contains(from, "//") && !strings.ContainsAny(from, "\\\r\n") {
-			return from
-		}
+	if from != base && !strings.HasPrefix(from, base+"/") && !strings.HasPrefix(from, base+"?") ||
+		strings.Contains(from, "//") || strings.ContainsAny(from, "\\\r\n") {
+		return base
 	}
-	return base
+	u, err := url.Parse(from)
+	if err != nil {
+		return base
+	}
+	q := u.Query()
+	for _, k := range []string{"published", "saved", "moved"} {
+		q.Del(k)
+	}
+	u.RawQuery = q.Encode()
+	return u.RequestURI()
 }
 
 // publishDraft publishes the newest version, if the form is still at the
@@ -439,11 +449,5 @@ func barFrom(c echo.Context, s *shell) string {
 		}
 		return formURL(s.Form.Site, s.Form.Slug)
 	}
-	u := *r.URL
-	q := u.Query()
-	for _, k := range []string{"published", "saved", "moved"} {
-		q.Del(k)
-	}
-	u.RawQuery = q.Encode()
-	return formPageOr(s.Form.Site, s.Form.Slug, u.RequestURI())
+	return formPageOr(s.Form.Site, s.Form.Slug, r.URL.RequestURI())
 }

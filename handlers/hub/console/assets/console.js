@@ -79,10 +79,15 @@
   }
 
   // The Publish button says what the draft changes: after an edit posted
-  // in the background, it is fetched again for the page it is on.
-  function refreshPublishBar(event) {
+  // in the background by htmx, or a script's that dispatches the event
+  // "hubform:saved" on the document, it is fetched again for the page it
+  // is on, with the revision its post then carries.
+  function afterPost(event) {
     var config = event.detail && event.detail.requestConfig;
-    if (!config || config.verb !== "post" || !event.detail.successful) return;
+    if (config && config.verb === "post" && event.detail.successful) refreshPublishBar();
+  }
+
+  function refreshPublishBar() {
     var bar = document.querySelector("#publish[data-publish-bar]");
     if (!bar) return;
     var from = window.location.pathname + window.location.search;
@@ -105,7 +110,8 @@
   }
 
   document.addEventListener("DOMContentLoaded", function () { enhance(document); });
-  document.addEventListener("htmx:afterRequest", refreshPublishBar);
+  document.addEventListener("htmx:afterRequest", afterPost);
+  document.addEventListener("hubform:saved", refreshPublishBar);
   document.addEventListener("htmx:load", function (event) {
     if (event.target !== document.body) enhance(event.target);
   });
