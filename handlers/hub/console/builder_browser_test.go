@@ -96,7 +96,7 @@ func TestBrowserBuilder(t *testing.T) {
 	  src.dispatchEvent(new DragEvent('dragend', {bubbles: true, dataTransfer: dt}));
 	  return 'ok';
 	})()`)
-	settled(`document.querySelector('tr[data-version="3"]') && document.querySelector('#notice').textContent.includes('Moved topic to position 1 of 4')`)
+	settled(`document.querySelector('#workspace input[name="base"][value="3"]') && document.querySelector('#notice').textContent.includes('Moved topic to position 1 of 4')`)
 	if got, want := listOrder(), "topic,name,email,agree"; got != want || previewOrder() != want {
 		t.Errorf("after dragging topic onto name: list %s, preview %s, want %s", got, previewOrder(), want)
 	}
@@ -113,14 +113,14 @@ func TestBrowserBuilder(t *testing.T) {
 	  src.dispatchEvent(new DragEvent('dragend', {bubbles: true, dataTransfer: dt}));
 	  return 'ok';
 	})()`)
-	settled(`document.querySelector('tr[data-version="4"]')`)
+	settled(`document.querySelector('#workspace input[name="base"][value="4"]')`)
 	if got, want := listOrder(), "name,email,topic,agree"; got != want || previewOrder() != want {
 		t.Errorf("after dragging topic below email: list %s, preview %s, want %s", got, previewOrder(), want)
 	}
 
 	// The arrows, by keyboard: the focus stays with the moved field.
 	do(chromedp.Focus(chromedp.CSS(`li[data-field="email"] form.builder-move button[value="down"]`)), chromedp.KeyEvent("\r"))
-	settled(`document.querySelector('tr[data-version="5"]')`)
+	settled(`document.querySelector('#workspace input[name="base"][value="5"]')`)
 	if got, want := listOrder(), "name,topic,email,agree"; got != want || previewOrder() != want {
 		t.Errorf("after moving email down: list %s, preview %s, want %s", got, previewOrder(), want)
 	}
@@ -128,7 +128,7 @@ func TestBrowserBuilder(t *testing.T) {
 		t.Errorf("after moving email down the focus is on %q", got)
 	}
 	do(chromedp.KeyEvent("\r"))
-	settled(`document.querySelector('tr[data-version="6"]')`)
+	settled(`document.querySelector('#workspace input[name="base"][value="6"]')`)
 	if got := listOrder(); got != "name,topic,agree,email" {
 		t.Errorf("after moving email down twice: %s", got)
 	}
