@@ -135,7 +135,12 @@ func TestBrowserPublish(t *testing.T) {
 		t.Errorf("the history at 375 pixels scrolls sideways by %s pixels", got)
 	}
 	browsertest.CheckAxe(t, tab, axe, "the history 375 pixels wide")
+	eval(`document.querySelector('#versions').scrollIntoView(); 'ok'`)
 	browsertest.Screenshot(t, tab, "console-history-phone")
+	browsertest.ColorScheme(t, tab, "dark")
+	browsertest.CheckAxe(t, tab, axe, "the history 375 pixels wide in the dark scheme")
+	browsertest.Screenshot(t, tab, "console-history-phone-dark")
+	browsertest.ColorScheme(t, tab, "")
 	do(chromedp.EmulateViewport(1280, 900))
 	browsertest.Screenshot(t, tab, "console-history")
 }
