@@ -241,3 +241,37 @@ func TestPublishClosed(t *testing.T) {
 		t.Errorf("live version %d after refused publishes, want 2", n)
 	}
 }
+
+// TestPublishChecksTheDraft publishes no draft that no longer validates,
+// saved by an older hub, and says where the live form is not, when its
+// settings turn its page off.
+func TestPublishChecksTheDraft(t *testing.T) {
+	ctx := context.Background()
+	tc := inboxConsole(t, &memFiles{files: map[string][]byte{}})
+	b, token := signedIn(t, tc)
+	form := console.Path + "/forms/acme/contact"
+	publish := func() response {
+		t.Helper()
+		rec, _ := tc.db.FormRecord(ctx, "acme", "contact")
+		return b.do(http.MethodPost, form+"/publish", url.Values{"base": {strconv.FormatInt(rec.Revision, 10)}, "_csrf": {token}}, nil)
+	}
+	if _, err := tc.db.SaveFormVersion(ctx, "acme", "contact", []byte(`{"title":"Old","fields":[{"name":"x","type":"nope"}]}`), "old hub", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if res := publish(); res.status != http.StatusUnprocessableEntity || !strings.Contains(res.body, "does not validate") {
+		t.Errorf("publishing a draft that does not validate: %d %s", res.status, res.body)
+	}
+	if n, _ := tc.db.LiveVersion(ctx, "acme", "contact"); n != 2 {
+		t.Errorf("live version %d after a refused publish, want 2", n)
+	}
+	saveDraft(t, tc, b, token, strings.Replace(draftOfContact, `"hub":{`, `"hub":{"hostedPage":false,`, 1))
+	res := publish()
+	if res.status != http.StatusSeeOther {
+		t.Fatalf("publish: %d %s", res.status, res.body)
+	}
+	page := b.get(res.header.Get("Location"))
+	if !strings.Contains(page.body, "Published: version 3 is live.") || strings.Contains(page.body, "View live form") ||
+		!strings.Contains(page.body, `Its own page is turned off in its settings: the <a href="/console/forms/acme/contact/share">Share</a> tab`) {
+		t.Errorf("the page after publishing a form without its page: %s", page.body)
+	}
+}
