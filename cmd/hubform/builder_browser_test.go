@@ -115,11 +115,12 @@ func TestBrowserConsoleForms(t *testing.T) {
 	waitText("#preview", "Ihr Name")
 	browsertest.CheckAxe(t, tab, axe, "the form page with its preview")
 
-	do(chromedp.Click(chromedp.CSS(`#editor button[type="submit"]`)), chromedp.WaitVisible(chromedp.CSS(`tr[data-version="2"][data-state="unpublished"]`)))
-	waitText("#notice", "Saved as version 2")
+	do(chromedp.Click(chromedp.CSS(`#editor button[type="submit"]`)), chromedp.WaitVisible(chromedp.CSS(`#notice p`)))
+	waitText("#notice", "Saved to the draft")
 	shot("console-form")
-	do(chromedp.Click(chromedp.CSS(`tr[data-version="2"] button`)), chromedp.WaitVisible(chromedp.CSS(`tr[data-version="2"][data-state="live"]`)))
-	waitText("#notice", "Version 2 is live")
+	do(chromedp.Click(chromedp.CSS(`#publish summary`)), chromedp.WaitVisible(chromedp.CSS(`#publish form button`)),
+		chromedp.Click(chromedp.CSS(`#publish form button`)), chromedp.WaitVisible(chromedp.CSS(`#view-live`)))
+	waitText("#published", "version 1 is live")
 	browsertest.CheckAxe(t, tab, axe, "the form page after publishing")
 	if got := schemaTitle(); got != "Your name" {
 		t.Errorf("schema route after publishing: first label %q", got)
@@ -140,43 +141,44 @@ func TestBrowserConsoleForms(t *testing.T) {
 	do(chromedp.Navigate(base+"/console/forms/shop/order?view=json"), chromedp.WaitVisible(chromedp.CSS("#body")))
 	edit(strings.Replace(builtForm, "Your name", "Full name", 1))
 	waitText("#preview", "Full name")
-	do(chromedp.Click(chromedp.CSS(`#editor button[type="submit"]`)), chromedp.WaitVisible(chromedp.CSS(`tr[data-version="3"][data-state="unpublished"]`)))
-	waitText("#notice", "Saved as version 3")
-	do(chromedp.Click(chromedp.CSS(`tr[data-version="3"] button`)), chromedp.WaitVisible(chromedp.CSS(`tr[data-version="3"][data-state="live"]`)))
-	waitText("#notice", "Version 3 is live")
-	eval(`document.querySelector('#versions-heading').scrollIntoView(); 'ok'`)
-	shot("console-versions")
+	do(chromedp.Click(chromedp.CSS(`#editor button[type="submit"]`)), chromedp.WaitVisible(chromedp.CSS(`#notice p`)))
+	waitText("#publish-changes", "Changed “Full name”")
+	do(chromedp.Click(chromedp.CSS(`#publish summary`)), chromedp.WaitVisible(chromedp.CSS(`#publish form button`)))
+	shot("console-publish")
+	do(chromedp.Click(chromedp.CSS(`#publish form button`)), chromedp.WaitVisible(chromedp.CSS(`#view-live`)))
+	waitText("#published", "version 2 is live")
 	if got := schemaTitle(); got != "Full name" {
 		t.Errorf("schema route after publishing again: first label %q", got)
 	}
 	demoShows("Full name")
 
-	// Roll back.
-	do(chromedp.Navigate(base+"/console/forms/shop/order"), chromedp.WaitVisible(chromedp.CSS("#versions")),
-		chromedp.Click(chromedp.CSS(`tr[data-version="2"] button`)), chromedp.WaitVisible(chromedp.CSS(`tr[data-version="2"][data-state="live"]`)))
-	waitText("#notice", "Version 2 is live")
+	// Roll back, from the history.
+	do(chromedp.Navigate(base+"/console/forms/shop/order"), chromedp.WaitVisible(chromedp.CSS("#publish")),
+		chromedp.Click(chromedp.CSS(`#publish a[href$="/history"]`)), chromedp.WaitVisible(chromedp.CSS("#versions")))
+	shot("console-versions")
+	do(chromedp.Click(chromedp.CSS(`tr[data-version="1"] button`)), chromedp.WaitVisible(chromedp.CSS(`tr[data-version="1"][data-state="live"]`)))
+	waitText("#published", "version 1 is live")
 	if got := schemaTitle(); got != "Your name" {
 		t.Errorf("schema route after rolling back: first label %q", got)
 	}
 	demoShows("Your name")
 
-	// The structured builder: a field added, then translated, each a new
-	// version that htmx swaps into the page.
+	// The structured builder: a field added, then translated, each saved
+	// into one new draft that htmx swaps into the page.
 	do(chromedp.Navigate(base+"/console/forms/shop/order"), chromedp.Click(chromedp.CSS(".builder-add > summary")),
 		chromedp.WaitVisible(chromedp.CSS("#new-name")),
 		chromedp.SetValue(chromedp.CSS("#new-type"), "tel"),
 		chromedp.SendKeys(chromedp.CSS("#new-name"), "phone"), chromedp.SendKeys(chromedp.CSS("#new-label"), "Phone"),
 		chromedp.SetValue(chromedp.CSS("#new-step"), "how"),
 		chromedp.Click(chromedp.CSS(`form[action="/console/forms/shop/order/fields"] button[type="submit"]`)),
-		chromedp.WaitVisible(chromedp.CSS(`tr[data-version="4"]`)))
-	waitText("#notice", "Saved as version 4")
+		chromedp.WaitVisible(chromedp.CSS(`[data-field="phone"]`)))
+	waitText("#notice", "Saved to the draft")
 	browsertest.CheckAxe(t, tab, axe, "the form page with the builder")
 	do(chromedp.Click(chromedp.CSS(`.builder-views a[href$="view=translations"]`)), chromedp.WaitVisible(chromedp.CSS(`table[data-locale="de"]`)))
 	browsertest.CheckAxe(t, tab, axe, "the form's translations")
 	do(chromedp.SendKeys(chromedp.CSS(`table[data-locale="de"] input[name='fields["phone"].label']`), "Telefon"),
-		chromedp.Click(chromedp.CSS(`form[action="/console/forms/shop/order/translations/de"] button[type="submit"]`)),
-		chromedp.WaitVisible(chromedp.CSS(`tr[data-version="5"]`)))
-	waitText("#notice", "Saved as version 5")
+		chromedp.Click(chromedp.CSS(`form[action="/console/forms/shop/order/translations/de"] button[type="submit"]`)))
+	waitText("#publish-changes", "Translation changed: de")
 	do(chromedp.Navigate(base+"/console/forms/shop/order"), chromedp.WaitVisible(chromedp.CSS("#field-0 summary")),
 		chromedp.Click(chromedp.CSS(`#preview label[for="hubform-shop-order-name"]`)))
 	browsertest.WaitFor(t, tab, 10*time.Second, `document.querySelector('#field-0').open`)

@@ -86,6 +86,9 @@ var routeRoles = map[string]accounts.Role{
 	"POST " + Path + "/forms/:site/:slug/settings":                  accounts.Editor,
 	"POST " + Path + "/forms/:site/:slug/translations":              accounts.Editor,
 	"POST " + Path + "/forms/:site/:slug/translations/:locale":      accounts.Editor,
+	"GET " + Path + "/forms/:site/:slug/publish":                    accounts.Editor,
+	"POST " + Path + "/forms/:site/:slug/publish":                   accounts.Editor,
+	"GET " + Path + "/forms/:site/:slug/history":                    accounts.Viewer,
 
 	"GET " + Path + "/forms/:site/:slug/overview":                 accounts.Viewer,
 	"GET " + Path + "/forms/:site/:slug/share":                    accounts.Viewer,

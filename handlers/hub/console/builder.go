@@ -19,9 +19,9 @@ import (
 )
 
 // The structured builder edits the form file through plain HTML forms.
-// The JSON stays the one source of truth: every action reads the version
+// The JSON stays the one source of truth: every action reads the draft
 // the page was built from, changes it, validates it with formsource.Parse as a
-// JSON save does, and saves a new version or shows the problems back.
+// JSON save does, and saves it into the draft or shows the problems back.
 
 // registerBuilder adds the builder's actions to the database forms' pages.
 func (con *Console) registerBuilder(g *echo.Group) {
@@ -153,8 +153,9 @@ func problem(path, format string, args ...any) error {
 	return &formsource.Problem{Path: path, Err: fmt.Errorf(format, args...)}
 }
 
-// builderAction runs edit on the version the page was built from: saved
-// as a new version when the result validates, and the page of view shown
+// builderAction runs edit on the newest version, if the form is still at
+// the revision the page was built from: saved into the draft when the
+// result validates, and the page of view shown
 // again; otherwise that page comes back with the problems and the posted
 // inputs as typed. An edit's *hub.Error is a request no page of the
 // console sends, answered as it says.
@@ -168,8 +169,7 @@ func (con *Console) builderAction(edit editFunc, view string) echo.HandlerFunc {
 		p.View = view
 		form, _ := c.FormParams()
 		p.Typed, p.TypedAt = form, c.Request().URL.Path
-		base, _ := strconv.ParseInt(c.FormValue("base"), 10, 64)
-		if base != p.Record.LastVersion {
+		if baseOf(c) != p.Record.Revision {
 			// The builder's forms name fields by position: acting on a
 			// newer version could change another field than the one shown.
 			p.Shown, p.Typed = p.Record.LastVersion, nil
@@ -181,6 +181,7 @@ func (con *Console) builderAction(edit editFunc, view string) echo.HandlerFunc {
 			p.Problems = []formsource.Problem{{Err: errors.New("the form was saved again since this page was loaded: here is its newest version, nothing was changed")}}
 			return con.renderEdit(c, http.StatusConflict, p)
 		}
+		base := p.Record.LastVersion
 		v, err := con.cfg.Store.FormVersion(c.Request().Context(), site, slug, base)
 		if err != nil {
 			return con.formError(err)
@@ -217,7 +218,12 @@ func (con *Console) builderAction(edit editFunc, view string) echo.HandlerFunc {
 			p.Problems = []formsource.Problem{{Err: errors.New("the forms directory holds this form and wins over the database: nothing was saved")}}
 			return con.renderEdit(c, http.StatusConflict, p)
 		}
-		n, err := con.save(c, site, slug, body)
+		n, err := con.save(c, site, slug, body, p.Record.Revision)
+		if he := (*hub.Error)(nil); errors.As(err, &he) && he.Status == http.StatusConflict {
+			// Saved by another page between the read and the save.
+			p.Problems = []formsource.Problem{{Err: errors.New("the form was saved again since this page was loaded: nothing was changed, reload the page")}}
+			return con.renderEdit(c, http.StatusConflict, p)
+		}
 		if err != nil {
 			return err
 		}
@@ -565,7 +571,7 @@ func (con *Console) removeFieldAction(c echo.Context) error {
 	if err != nil {
 		return con.formError(err)
 	}
-	if c.FormValue("base") != strconv.FormatInt(rec.LastVersion, 10) {
+	if baseOf(c) != rec.Revision {
 		return remove(c)
 	}
 	v, err := con.cfg.Store.FormVersion(c.Request().Context(), site, slug, rec.LastVersion)
@@ -583,7 +589,7 @@ func (con *Console) removeFieldAction(c echo.Context) error {
 	name := d.Schema.Fields[i].Name
 	_, err = con.confirmed(c, confirmation{
 		Question: "Remove field " + name + "?",
-		Detail:   "The field leaves the form with its translations, in a new version. An earlier version still has it.",
+		Detail:   "The field leaves the draft with its translations. The live version keeps it until you publish.",
 		Action:   "Remove " + name, Cancel: formURL(site, slug),
 	})
 	return err

@@ -65,7 +65,7 @@ func TestBrowserBuilder(t *testing.T) {
 		chromedp.Click(chromedp.CSS(`form[action="/console/sites"] button`)), chromedp.WaitVisible(chromedp.CSS("#new-name")),
 		chromedp.Navigate(base+"/console/forms/shop/order?view=json"), chromedp.WaitVisible(chromedp.CSS("#body")),
 		chromedp.SetValue(chromedp.CSS("#body"), arrangedForm),
-		chromedp.Click(chromedp.CSS(`#editor button[type="submit"]`)), chromedp.WaitVisible(chromedp.CSS(`tr[data-version="2"]`)),
+		chromedp.Click(chromedp.CSS(`#editor button[type="submit"]`)), chromedp.WaitVisible(chromedp.CSS(`#notice p`)),
 		chromedp.Navigate(base+"/console/forms/shop/order"), chromedp.WaitVisible(chromedp.CSS(`details[data-field="topic"] summary`)))
 	settled(`document.querySelector('[data-builder-fields]').classList.contains('builder-dnd')`)
 	if got, want := listOrder(), "name,email,topic,agree"; got != want || previewOrder() != want {
@@ -96,7 +96,7 @@ func TestBrowserBuilder(t *testing.T) {
 	  src.dispatchEvent(new DragEvent('dragend', {bubbles: true, dataTransfer: dt}));
 	  return 'ok';
 	})()`)
-	settled(`document.querySelector('tr[data-version="3"]') && document.querySelector('#notice').textContent.includes('Moved topic to position 1 of 4')`)
+	settled(`document.querySelector('#workspace input[name="base"][value="3"]') && document.querySelector('#notice').textContent.includes('Moved topic to position 1 of 4')`)
 	if got, want := listOrder(), "topic,name,email,agree"; got != want || previewOrder() != want {
 		t.Errorf("after dragging topic onto name: list %s, preview %s, want %s", got, previewOrder(), want)
 	}
@@ -113,14 +113,14 @@ func TestBrowserBuilder(t *testing.T) {
 	  src.dispatchEvent(new DragEvent('dragend', {bubbles: true, dataTransfer: dt}));
 	  return 'ok';
 	})()`)
-	settled(`document.querySelector('tr[data-version="4"]')`)
+	settled(`document.querySelector('#workspace input[name="base"][value="4"]')`)
 	if got, want := listOrder(), "name,email,topic,agree"; got != want || previewOrder() != want {
 		t.Errorf("after dragging topic below email: list %s, preview %s, want %s", got, previewOrder(), want)
 	}
 
 	// The arrows, by keyboard: the focus stays with the moved field.
 	do(chromedp.Focus(chromedp.CSS(`li[data-field="email"] form.builder-move button[value="down"]`)), chromedp.KeyEvent("\r"))
-	settled(`document.querySelector('tr[data-version="5"]')`)
+	settled(`document.querySelector('#workspace input[name="base"][value="5"]')`)
 	if got, want := listOrder(), "name,topic,email,agree"; got != want || previewOrder() != want {
 		t.Errorf("after moving email down: list %s, preview %s, want %s", got, previewOrder(), want)
 	}
@@ -128,7 +128,7 @@ func TestBrowserBuilder(t *testing.T) {
 		t.Errorf("after moving email down the focus is on %q", got)
 	}
 	do(chromedp.KeyEvent("\r"))
-	settled(`document.querySelector('tr[data-version="6"]')`)
+	settled(`document.querySelector('#workspace input[name="base"][value="6"]')`)
 	if got := listOrder(); got != "name,topic,agree,email" {
 		t.Errorf("after moving email down twice: %s", got)
 	}
@@ -158,7 +158,7 @@ func TestBrowserBuilder(t *testing.T) {
 	}
 	eval(`document.querySelector('#set-maxsize').value = '2 MB'; 'ok'`)
 	do(chromedp.Click(chromedp.CSS(`.builder-save button`)))
-	settled(`document.querySelector('#notice').textContent.includes('Saved as version 7')`)
+	settled(`document.querySelector('#notice').textContent.includes('Saved to the draft')`)
 	if got := eval(`document.querySelector('#set-maxsize').value + ' ' + location.pathname`); got != "2 MB /console/forms/shop/order/settings" {
 		t.Errorf("after saving 2 MB: %s", got)
 	}

@@ -119,9 +119,9 @@ func builderForm(p formProps, action, label string, attrs templ.Attributes) temp
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var5 string
-		templ_7745c5c3_Var5, templ_7745c5c3_Err = templruntime.NewAttributeExpression(strconv.FormatInt(p.Record.LastVersion, 10)).Resolve(ctx)
+		templ_7745c5c3_Var5, templ_7745c5c3_Err = templruntime.NewAttributeExpression(strconv.FormatInt(p.Record.Revision, 10)).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `handlers/hub/console/builder.templ`, Line: 34, Col: 86}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `handlers/hub/console/builder.templ`, Line: 34, Col: 83}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var5)
 		if templ_7745c5c3_Err != nil {
@@ -532,7 +532,7 @@ func fieldList(p formProps, d *formFile) templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 42, "<section aria-labelledby=\"fields-heading\" id=\"builder\" class=\"builder-list\"><h2 id=\"fields-heading\" class=\"hubform-step-title\">Fields</h2><p class=\"hubform-help\">Open a field to edit it, or click it in the preview. Move it with its arrows, or drag it by its name. Each change is saved as a new version.</p>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 42, "<section aria-labelledby=\"fields-heading\" id=\"builder\" class=\"builder-list\"><h2 id=\"fields-heading\" class=\"hubform-step-title\">Fields</h2><p class=\"hubform-help\">Open a field to edit it, or click it in the preview. Move it with its arrows, or drag it by its name. Each change is saved to the draft; Publish makes it live.</p>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -23,8 +23,8 @@ const builderBase = `{"title":"Contact","x-note":"keep me","fields":[{"name":"na
 "i18n":{"translations":{"de":{"fields":{"name":{"label":"Ihr Name"}}}}},
 "hub":{"retentionDays":30}}`
 
-// builderForm is a form saved as version 2 of acme/contact, and a way to
-// post the builder's actions on it.
+// builderForm is a form created and then saved from its JSON file, its
+// draft at revision 2, and a way to post the builder's actions on it.
 type builderForm struct {
 	t     *testing.T
 	tc    *testConsole
@@ -39,7 +39,7 @@ func newBuilderForm(t *testing.T) *builderForm {
 	if res := f.post("/sites", url.Values{"site": {"acme"}, "slug": {"contact"}}); res.status != http.StatusSeeOther {
 		t.Fatalf("create: %d %s", res.status, res.body)
 	}
-	if res := f.post("/forms/acme/contact", url.Values{"body": {builderBase}}); res.status != http.StatusSeeOther {
+	if res := f.post("/forms/acme/contact", url.Values{"body": {builderBase}, "base": {"1"}}); res.status != http.StatusSeeOther {
 		t.Fatalf("save: %d %s", res.status, res.body)
 	}
 	return f
@@ -51,7 +51,8 @@ func (f *builderForm) post(path string, form url.Values) response {
 	return f.b.do(http.MethodPost, console.Path+path, form, nil)
 }
 
-// last returns the newest version's number and its file.
+// last returns the form's revision, which every save changes, and its
+// newest version's file.
 func (f *builderForm) last() (int64, hubclient.Schema, map[string]json.RawMessage) {
 	f.t.Helper()
 	ctx := context.Background()
@@ -69,24 +70,39 @@ func (f *builderForm) last() (int64, hubclient.Schema, map[string]json.RawMessag
 		f.t.Fatal(err)
 	}
 	_ = json.Unmarshal(v.Body, &members)
-	return rec.LastVersion, s, members
+	return rec.Revision, s, members
+}
+
+// saves returns the version the next save goes to: the draft, or a new
+// version after a publish.
+func (f *builderForm) saves() int64 {
+	f.t.Helper()
+	rec, err := f.tc.db.FormRecord(context.Background(), "acme", "contact")
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	if rec.Draft {
+		return rec.LastVersion
+	}
+	return rec.LastVersion + 1
 }
 
 // act posts a builder action on the newest version and wants it saved.
 func (f *builderForm) act(path string, form url.Values) hubclient.Schema {
 	f.t.Helper()
 	n, _, _ := f.last()
+	to := strconv.FormatInt(f.saves(), 10)
 	form = maps.Clone(form)
 	form.Set("base", strconv.FormatInt(n, 10))
 	res := f.post("/forms/acme/contact"+path, form)
 	// Each action shows its own page again: the settings the Settings
 	// tab, the others their view of the Build tab.
-	want := "/console/forms/acme/contact?saved=" + strconv.FormatInt(n+1, 10)
+	want := "/console/forms/acme/contact?saved=" + to
 	switch {
 	case strings.HasPrefix(path, "/settings"):
-		want = "/console/forms/acme/contact/settings?saved=" + strconv.FormatInt(n+1, 10)
+		want = "/console/forms/acme/contact/settings?saved=" + to
 	case strings.HasPrefix(path, "/translations"):
-		want = "/console/forms/acme/contact?view=translations&saved=" + strconv.FormatInt(n+1, 10)
+		want = "/console/forms/acme/contact?view=translations&saved=" + to
 	}
 	if loc := res.header.Get("Location"); res.status != http.StatusSeeOther || (loc != want && !strings.HasPrefix(loc, want+"&moved=")) {
 		f.t.Fatalf("%s: %d to %q, want 303 to %q: %s", path, res.status, loc, want, html.UnescapeString(res.body))
@@ -110,7 +126,7 @@ func (f *builderForm) refused(path string, form url.Values, status int) string {
 		f.t.Errorf("%s: %d, want %d: %s", path, res.status, status, res.body)
 	}
 	if m, _, _ := f.last(); m != n {
-		f.t.Errorf("%s saved version %d", path, m)
+		f.t.Errorf("%s saved: the form's revision is %d, was %d", path, m, n)
 	}
 	return html.UnescapeString(res.body)
 }
@@ -146,7 +162,7 @@ func TestBuilderClosed(t *testing.T) {
 		}
 	}
 	if n, _, _ := f.last(); n != 2 {
-		t.Errorf("refused posts saved up to version %d", n)
+		t.Errorf("refused posts saved: the form's revision is %d, want 2", n)
 	}
 }
 

@@ -108,6 +108,8 @@ func TestBrowserConsoleQuality(t *testing.T) {
 		{"deliveries", q.form + "/deliveries", "tbody tr"},
 		{"share", q.form + "/share", "pre"},
 		{"settings", q.form + "/settings", "#workspace"},
+		{"history", q.form + "/history", "#versions"},
+		{"publish", q.form + "/publish", "#publish-heading"},
 		{"members", "/console/members", "#members"},
 		{"a person's data", "/console/people", "#person-email"},
 		{"API tokens", "/console/tokens", "#tokens"},
@@ -474,7 +476,7 @@ func (q *qualityHub) withoutJavaScript(t *testing.T, con *consoleTab, axe string
 		}
 	}
 
-	// Add a field on the Build tab, then publish the version it made.
+	// Add a field on the Build tab, then publish the draft it made.
 	open(q.form, "#builder")
 	click(`details.builder-add > summary`)
 	con.do(chromedp.SetValue(chromedp.CSS("#new-type"), "text"),
@@ -482,9 +484,15 @@ func (q *qualityHub) withoutJavaScript(t *testing.T, con *consoleTab, axe string
 		chromedp.SendKeys(chromedp.CSS("#new-label"), "Company"))
 	click(`details.builder-add button[type="submit"]`)
 	waitFor("the new field", `document.querySelector('[data-field="company"]')`)
-	open(q.form, "#versions")
-	click(`#versions tr[data-state="unpublished"] button[type="submit"]`)
-	waitFor("the new version published", `document.querySelector('#versions tr[data-state="live"]')?.dataset.version === '2'`)
+	click(`#publish summary`)
+	click(`#publish form button[type="submit"]`)
+	waitFor("the draft published", `document.querySelector('#view-live')`)
+	// Roll back from the history, and forward again.
+	open(q.form+"/history", "#versions")
+	click(`#versions tr[data-version="1"] button[type="submit"]`)
+	waitFor("the rollback", `document.querySelector('#versions tr[data-state="live"]')?.dataset.version === '1'`)
+	click(`#versions tr[data-version="2"] button[type="submit"]`)
+	waitFor("version 2 live again", `document.querySelector('#versions tr[data-state="live"]')?.dataset.version === '2'`)
 
 	// Save the settings.
 	open(q.form+"/settings", "#workspace")

@@ -29,8 +29,8 @@ func (con *Console) settingsPage(c echo.Context) error {
 		return con.formError(err)
 	}
 	p.Body, p.Shown, p.View = string(v.Body), p.Record.LastVersion, viewSettings
-	if n := c.QueryParam("saved"); n != "" {
-		p.Notice = "Saved as version " + n + ". Publish it on the Build tab to serve it."
+	if c.QueryParam("saved") != "" {
+		p.Notice = savedNotice
 	}
 	return con.renderForm(c, http.StatusOK, p)
 }

@@ -152,7 +152,7 @@ func TestSettingsFileSize(t *testing.T) {
 		t.Errorf("bad size over htmx: %d %s", res.status, res.body)
 	}
 	if m, _, _ := f.last(); m != n {
-		t.Errorf("a bad size saved version %d", m)
+		t.Errorf("a bad size saved: revision %d, was %d", m, n)
 	}
 }
 
@@ -186,9 +186,7 @@ func TestSettingsDelivery(t *testing.T) {
 	}
 	const hook = `{"url":"https://example.com/hook","secret":"whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"}`
 	body := strings.Replace(builderBase, `"hub":{"retentionDays":30}`, `"hub":{"retentionDays":30,"notify":{"email":["a@example.com"]},"webhooks":[`+hook+`]}`, 1)
-	if res := f.post("/forms/acme/contact", url.Values{"body": {body}}); res.status != http.StatusSeeOther {
-		t.Fatalf("save: %d %s", res.status, res.body)
-	}
+	f.saveFile(body)
 	page := html.UnescapeString(f.b.get("/console/forms/acme/contact/settings").body)
 	if !strings.Contains(page, "<legend>Delivery</legend>") || !strings.Contains(page, ">a@example.com</textarea>") ||
 		!strings.Contains(page, "<code>https://example.com/hook</code>") || strings.Contains(page, "whsec_") {
@@ -385,10 +383,11 @@ func (f *builderForm) settingsForm() url.Values {
 	return form
 }
 
-// saveFile saves body as a new version of acme/contact from the JSON view.
+// saveFile saves body into the draft of acme/contact from the JSON view.
 func (f *builderForm) saveFile(body string) {
 	f.t.Helper()
-	if res := f.post("/forms/acme/contact", url.Values{"body": {body}}); res.status != http.StatusSeeOther {
+	n, _, _ := f.last()
+	if res := f.post("/forms/acme/contact", url.Values{"body": {body}, "base": {strconv.FormatInt(n, 10)}}); res.status != http.StatusSeeOther {
 		f.t.Fatalf("save: %d %s", res.status, html.UnescapeString(res.body))
 	}
 }

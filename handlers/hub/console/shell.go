@@ -27,6 +27,11 @@ type shell struct {
 	// the form's tab the page shows.
 	Form *navForm
 	Tab  string
+	// Bar is the Publish button and the history's link of a stored form
+	// of the workspace, nil on other pages; Published says a version was
+	// just published.
+	Bar       *publishBar
+	Published *publishedNotice
 	// Path is the request's path, which marks the current link.
 	Path string
 	// Location is the user's time zone, UTC until they tell another.
@@ -58,6 +63,9 @@ const (
 	tabDeliveries  = "Deliveries"
 	tabShare       = "Share"
 	tabSettings    = "Settings"
+	// Pages of a stored form that are no tab.
+	pageHistory = "History"
+	pagePublish = "Publish"
 )
 
 // formTab is one tab of a form.
@@ -99,6 +107,10 @@ func tabOf(route string) string {
 		return tabShare
 	case "settings":
 		return tabSettings
+	case "history":
+		return pageHistory
+	case "publish":
+		return pagePublish
 	}
 	return tabBuild
 }
@@ -175,6 +187,11 @@ func (con *Console) shell(c echo.Context) (*shell, error) {
 			}
 		}
 		s.Tab = tabOf(c.Path())
+		// A form the navigation lists is of the member's workspace: one of
+		// another workspace gets no bar, even on its error page.
+		if s.Form.Stored && con.cfg.Store != nil {
+			con.publishState(c, s)
+		}
 	}
 	return s, nil
 }

@@ -36,6 +36,7 @@ func (con *Console) registerStored(g *echo.Group) {
 	g.POST("/forms/:site/:slug/preview/submit", con.previewSubmit)
 	g.POST("/forms/:site/:slug/versions/:version/publish", con.publish)
 	con.registerBuilder(g)
+	con.registerPublish(g)
 }
 
 // formURL is the console page of a database form.
@@ -106,8 +107,8 @@ func (con *Console) createForm(c echo.Context) error {
 		p.Errors["site"] = "This site name is not available: choose another."
 		return con.renderSites(c, http.StatusUnprocessableEntity, p)
 	}
-	if _, err := con.save(c, p.Site, p.Slug, body); err != nil {
-		return err
+	if _, err := con.cfg.FormChanges.Save(ctx, actorOf(c), p.Site, p.Slug, body); err != nil {
+		return con.changeError(err)
 	}
 	return c.Redirect(http.StatusSeeOther, formURL(p.Site, p.Slug))
 }
@@ -130,14 +131,23 @@ func (con *Console) inDirectory(site, slug string) bool {
 	return ok && d.InDirectory(site, slug)
 }
 
-// save stores body, which the caller validated, as a new version, not yet
-// live, saved by the signed-in member.
-func (con *Console) save(c echo.Context, site, slug string, body []byte) (int64, error) {
-	n, err := con.cfg.FormChanges.Save(c.Request().Context(), actorOf(c), site, slug, body)
+// save stores body, which the caller validated, into the form's draft,
+// saved by the signed-in member, if the form is still at the revision
+// base the page was built from. A form saved since is a 409 *hub.Error
+// wrapping formsource.ErrChanged.
+func (con *Console) save(c echo.Context, site, slug string, body []byte, base int64) (int64, error) {
+	s, err := con.cfg.FormChanges.SaveDraft(c.Request().Context(), actorOf(c), site, slug, body, base)
 	if err != nil {
 		return 0, con.changeError(err)
 	}
-	return n, nil
+	return s.Version, nil
+}
+
+// baseOf is the revision the posted page was built from, 0 when it names
+// none, which no form has.
+func baseOf(c echo.Context) int64 {
+	n, _ := strconv.ParseInt(c.FormValue("base"), 10, 64)
+	return n
 }
 
 // changeError is the answer to err, which a change of a form returned: a
@@ -195,9 +205,7 @@ func (con *Console) formPage(c echo.Context) error {
 	p.Body, p.Shown, p.View = string(v.Body), shown, viewOf(c.QueryParam("view"))
 	switch {
 	case c.QueryParam("saved") != "":
-		p.Notice = movedNotice(v.Body, c.QueryParam("moved")) + "Saved as version " + c.QueryParam("saved") + ". Publish it to serve it."
-	case c.QueryParam("published") != "":
-		p.Notice = "Version " + c.QueryParam("published") + " is live."
+		p.Notice = movedNotice(v.Body, c.QueryParam("moved")) + savedNotice
 	}
 	p.Preview = con.previewOf(c, site, slug, v.Body, "")
 	return con.renderForm(c, http.StatusOK, p)
@@ -257,7 +265,10 @@ func (con *Console) formError(err error) error {
 	return hub.Internal("reading a form", err)
 }
 
-// saveForm saves the posted form file as a new version when it validates
+// savedNotice is what a page says after an edit was saved.
+const savedNotice = "Saved to the draft. Publish it to make it live."
+
+// saveForm saves the posted form file into the draft when it validates
 // exactly as the admin API's and the directory's files must; otherwise
 // the page comes back with what was typed and every problem, by path.
 func (con *Console) saveForm(c echo.Context) error {
@@ -267,6 +278,11 @@ func (con *Console) saveForm(c echo.Context) error {
 		return err
 	}
 	p.Body, p.View = c.FormValue("body"), viewJSON
+	if baseOf(c) != p.Record.Revision {
+		p.Problems = []formsource.Problem{{Err: errors.New("the form was saved again since this page was loaded: nothing was saved; copy your text, reload the page and save again")}}
+		p.Preview = con.previewOf(c, site, slug, []byte(p.Body), "")
+		return con.renderForm(c, http.StatusConflict, p)
+	}
 	body, err := con.keepSecrets(c, site, slug, p.Record.LastVersion, []byte(p.Body))
 	if he := (*hub.Error)(nil); errors.As(err, &he) {
 		return he
@@ -283,16 +299,17 @@ func (con *Console) saveForm(c echo.Context) error {
 		p.Problems = []formsource.Problem{{Err: errors.New("the forms directory holds this form and wins over the database: nothing was saved")}}
 		return con.renderForm(c, http.StatusConflict, p)
 	}
-	n, err := con.save(c, site, slug, body)
+	n, err := con.save(c, site, slug, body, p.Record.Revision)
 	if err != nil {
 		return err
 	}
 	return c.Redirect(http.StatusSeeOther, withQuery(viewURL(site, slug, viewJSON), "saved", strconv.FormatInt(n, 10)))
 }
 
-// publish makes a version live: the newest, or an earlier version
-// again, which is a rollback. The version is checked again, as the admin
-// API does, since an older hub may have saved it under looser rules.
+// publish makes a version live by its number, from the history: the
+// newest, or an earlier version again, which is a rollback and leaves the
+// draft as it is. The version is checked again, as the admin API does,
+// since an older hub may have saved it under looser rules.
 func (con *Console) publish(c echo.Context) error {
 	ctx := c.Request().Context()
 	site, slug := c.Param("site"), c.Param("slug")
@@ -322,15 +339,21 @@ func (con *Console) publish(c echo.Context) error {
 	if err := con.cfg.FormChanges.Publish(ctx, actorOf(c), site, slug, n); err != nil {
 		return con.changeError(err)
 	}
-	return c.Redirect(http.StatusSeeOther, withQuery(viewURL(site, slug, p.View), "published", strconv.FormatInt(n, 10)))
+	to := viewURL(site, slug, p.View)
+	if from := c.FormValue("from"); from != "" {
+		to = formPageOr(site, slug, from)
+	}
+	return c.Redirect(http.StatusSeeOther, withQuery(to, "published", strconv.FormatInt(n, 10)))
 }
 
-// versionState names a version for people: unpublished (newer than the
-// live one), live or earlier.
+// versionState names a version: live, the draft (the newest, never
+// published), unpublished (newer than the live one) or earlier.
 func versionState(r formsource.Record, v formsource.Version) string {
 	switch {
 	case v.Version == r.LiveVersion:
 		return "live"
+	case v.Version == r.LastVersion && r.Draft:
+		return "draft"
 	case v.Version > r.LiveVersion:
 		return "unpublished"
 	default:

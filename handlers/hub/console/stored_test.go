@@ -89,28 +89,40 @@ func TestCreateEditPublish(t *testing.T) {
 	// An invalid file is refused with the path of each problem, and comes
 	// back as typed.
 	bad := `{"title":"Mine","fields":[{"name":"x","type":"nope"}],"steps":[{"id":"a","fields":["x"]}],"hub":{"maxFiles":-1}}`
-	res = post("/forms/acme/contact", url.Values{"body": {bad}})
+	res = post("/forms/acme/contact", url.Values{"body": {bad}, "base": {"1"}})
 	body := html.UnescapeString(res.body)
 	if res.status != http.StatusUnprocessableEntity || !strings.Contains(body, "<code>fields[0].type</code>") ||
 		!strings.Contains(body, "<code>hub.maxFiles</code>") || !strings.Contains(body, `"type": "nope"`) {
 		t.Errorf("invalid save: %d %s", res.status, body)
 	}
-	if rec, _ := tc.db.FormRecord(ctx, "acme", "contact"); rec.LastVersion != 1 {
-		t.Errorf("after an invalid save the form has %d versions, want 1", rec.LastVersion)
+	if rec, _ := tc.db.FormRecord(ctx, "acme", "contact"); rec.LastVersion != 1 || rec.Revision != 1 {
+		t.Errorf("after an invalid save the form is %+v, want version 1 at revision 1", rec)
 	}
 	// Text that is not JSON is kept as it is.
-	res = post("/forms/acme/contact", url.Values{"body": {`{"title": "half`}})
+	res = post("/forms/acme/contact", url.Values{"body": {`{"title": "half`}, "base": {"1"}})
 	if res.status != http.StatusUnprocessableEntity || !strings.Contains(html.UnescapeString(res.body), `{"title": "half`) {
 		t.Errorf("save of broken JSON: %d %s", res.status, res.body)
 	}
 
-	res = post("/forms/acme/contact", url.Values{"body": {twoSteps}})
-	if res.status != http.StatusSeeOther || res.header.Get("Location") != "/console/forms/acme/contact?view=json&saved=2" {
+	// A save goes into the draft, version 1, which nobody published.
+	res = post("/forms/acme/contact", url.Values{"body": {twoSteps}, "base": {"1"}})
+	if res.status != http.StatusSeeOther || res.header.Get("Location") != "/console/forms/acme/contact?view=json&saved=1" {
 		t.Fatalf("save: %d to %q: %s", res.status, res.header.Get("Location"), res.body)
 	}
-	v, err := tc.db.FormVersion(ctx, "acme", "contact", 2)
-	if err != nil || string(v.Body) != twoSteps || v.CreatedBy != janeEmail {
-		t.Errorf("version 2: %+v %v", v, err)
+	v, err := tc.db.FormVersion(ctx, "acme", "contact", 1)
+	if err != nil || string(v.Body) != twoSteps || v.SavedBy != janeEmail {
+		t.Errorf("version 1: %+v %v", v, err)
+	}
+	if page := b.get(res.header.Get("Location")); !strings.Contains(page.body, "Saved to the draft. Publish it to make it live.") {
+		t.Errorf("the page after a save: %s", page.body)
+	}
+	// A page of the form before that save saves nothing.
+	res = post("/forms/acme/contact", url.Values{"body": {`{"title":"Stale"}`}, "base": {"1"}})
+	if res.status != http.StatusConflict || !strings.Contains(res.body, "saved again since") || !strings.Contains(res.body, "Stale") {
+		t.Errorf("a save from an older page: %d %s", res.status, res.body)
+	}
+	if rec, _ := tc.db.FormRecord(ctx, "acme", "contact"); rec.Revision != 2 || rec.LastVersion != 1 {
+		t.Errorf("after a stale save the form is %+v, want version 1 at revision 2", rec)
 	}
 
 	live := func() int64 {
@@ -118,10 +130,19 @@ func TestCreateEditPublish(t *testing.T) {
 		n, _ := tc.db.LiveVersion(ctx, "acme", "contact")
 		return n
 	}
+	res = post("/forms/acme/contact/publish", url.Values{"base": {"2"}, "from": {"/console/forms/acme/contact/settings"}})
+	if res.status != http.StatusSeeOther || res.header.Get("Location") != "/console/forms/acme/contact/settings?published=1" || live() != 1 {
+		t.Fatalf("publish: %d to %q, live %d", res.status, res.header.Get("Location"), live())
+	}
+	// The next save starts version 2; the live version stays 1.
+	res = post("/forms/acme/contact", url.Values{"body": {strings.Replace(twoSteps, "Your name", "Full name", 1)}, "base": {"2"}})
+	if res.status != http.StatusSeeOther || res.header.Get("Location") != "/console/forms/acme/contact?view=json&saved=2" || live() != 1 {
+		t.Fatalf("save after publishing: %d to %q, live %d", res.status, res.header.Get("Location"), live())
+	}
 	if res := post("/forms/acme/contact/versions/2/publish", url.Values{}); res.status != http.StatusSeeOther || live() != 2 {
 		t.Errorf("publish 2: %d, live %d", res.status, live())
 	}
-	page = b.get("/console/forms/acme/contact")
+	page = b.get("/console/forms/acme/contact/history")
 	if !strings.Contains(page.body, "Roll back to version 1") || strings.Contains(page.body, "Publish version 2") {
 		t.Errorf("versions after publishing 2: %s", page.body)
 	}

@@ -95,7 +95,8 @@ func TestServicesKeepWorkspacesApart(t *testing.T) {
 		// viewerMay is a change a viewer may make.
 		viewerMay bool
 	}{
-		{method: http.MethodPost, path: form, form: url.Values{"body": {contactV1}}},
+		{method: http.MethodPost, path: form, form: url.Values{"body": {contactV1}, "base": {"3"}}},
+		{method: http.MethodPost, path: form + "/publish", form: url.Values{"base": {"3"}}},
 		{method: http.MethodPost, path: form + "/fields", form: url.Values{"base": {"3"}, "type": {"text"}, "name": {"city"}}},
 		{method: http.MethodPost, path: form + "/translations", form: url.Values{"base": {"3"}, "locale": {"fr"}}},
 		{method: http.MethodPost, path: form + "/settings", form: url.Values{"base": {"3"}}},

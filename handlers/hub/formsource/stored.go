@@ -18,15 +18,36 @@ type Record struct {
 	// LastVersion is the newest version's number; versions count from 1.
 	LastVersion int64 `json:"lastVersion"`
 	// LiveVersion is the published version, 0 while none is.
-	LiveVersion int64     `json:"liveVersion"`
-	CreatedAt   time.Time `json:"createdAt"`
-	UpdatedAt   time.Time `json:"updatedAt"`
+	LiveVersion int64 `json:"liveVersion"`
+	// Draft is whether the newest version was never published: a save
+	// from the console overwrites it rather than adding a version.
+	Draft bool `json:"draft"`
+	// Revision counts the form's saves, an overwrite of the draft as a new
+	// version: what a page built from the form carries to say which form
+	// it shows.
+	Revision  int64     `json:"revision"`
+	CreatedAt time.Time `json:"createdAt"`
+	UpdatedAt time.Time `json:"updatedAt"`
 	// PublishedAt is when a version was last published; zero before.
 	PublishedAt time.Time `json:"publishedAt,omitzero"`
 }
 
-// Version is one saved version of a form kept in the database. Versions
-// are never changed once saved.
+// Saved is what a save of a form's draft did.
+type Saved struct {
+	// Version is the draft's number; New is whether the save started it.
+	Version int64
+	New     bool
+	// Revision is the form's revision after the save.
+	Revision int64
+}
+
+// ErrChanged is wrapped by a save or a publish of a form refused because
+// the form was saved since the revision the caller named.
+var ErrChanged = errors.New("the form was saved since")
+
+// Version is one saved version of a form kept in the database. The newest
+// version changes while it is a draft (see [Record.Draft]); a version
+// that was published, and every version before it, never changes again.
 type Version struct {
 	Site    string `json:"site"`
 	Slug    string `json:"slug"`
@@ -37,6 +58,10 @@ type Version struct {
 	CreatedAt time.Time `json:"createdAt"`
 	// CreatedBy names who saved it, such as an API token's name.
 	CreatedBy string `json:"createdBy"`
+	// SavedAt and SavedBy are its last save: its first, unless it was
+	// saved again as a draft.
+	SavedAt time.Time `json:"savedAt"`
+	SavedBy string    `json:"savedBy"`
 }
 
 // VersionReader is what a [Stored] reads forms from: the hub's database (see
@@ -59,7 +84,7 @@ const lookupTimeout = 10 * time.Second
 // Each lookup asks the database which version is live, so a version
 // published through any hub is served by every hub at its next request;
 // only the parsed versions are kept in memory, by number, which is safe
-// because a version never changes.
+// because a version that was published never changes.
 type Stored struct {
 	src    VersionReader
 	logger *slog.Logger
@@ -118,7 +143,10 @@ func (s *Stored) Lookup(site, slug string) (*hub.Form, error) {
 		s.logger.Error("form not served", "site", site, "slug", slug, "version", n, "err", err)
 		return nil, err
 	}
-	form.ModTime, form.Version = v.CreatedAt, n
+	form.ModTime, form.Version = v.SavedAt, n
+	if form.ModTime.IsZero() {
+		form.ModTime = v.CreatedAt
+	}
 	s.mu.Lock()
 	if len(s.parsed) >= maxParsed {
 		clear(s.parsed)

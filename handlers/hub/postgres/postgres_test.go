@@ -252,3 +252,8 @@ func TestSearchIndexAnalyzed(t *testing.T) {
 		}
 	}
 }
+
+func TestFormDraftsMigration(t *testing.T) {
+	old, _, open := migrated(t, storetest.BeforeFormDrafts)
+	storetest.FormDraftsMigration(t, old, open)
+}

@@ -93,3 +93,8 @@ func TestProvedAddressesMigration(t *testing.T) {
 	old, open := migrated(t, storetest.BeforeProvedAddresses)
 	storetest.ProvedAddressesMigration(t, old, open)
 }
+
+func TestFormDraftsMigration(t *testing.T) {
+	old, open := migrated(t, storetest.BeforeFormDrafts)
+	storetest.FormDraftsMigration(t, old, open)
+}

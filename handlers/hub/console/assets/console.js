@@ -78,6 +78,30 @@
     });
   }
 
+  // The Publish button says what the draft changes: after an edit posted
+  // in the background by htmx, or a script's that dispatches the event
+  // "hubform:saved" on the document, it is fetched again for the page it
+  // is on, with the revision its post then carries.
+  function afterPost(event) {
+    var config = event.detail && event.detail.requestConfig;
+    if (config && config.verb === "post" && event.detail.successful) refreshPublishBar();
+  }
+
+  function refreshPublishBar() {
+    var bar = document.querySelector("#publish[data-publish-bar]");
+    if (!bar) return;
+    var from = window.location.pathname + window.location.search;
+    var url = bar.getAttribute("data-publish-bar") + "?bar=1&from=" + encodeURIComponent(from);
+    fetch(url, { headers: { "HX-Request": "true" }, credentials: "same-origin" }).then(function (res) {
+      return res.ok ? res.text() : null;
+    }).then(function (html) {
+      if (!html) return;
+      var fresh = new DOMParser().parseFromString(html, "text/html").querySelector("#publish");
+      var now = document.querySelector("#publish");
+      if (fresh && now) now.replaceWith(document.adoptNode(fresh));
+    }).catch(function () {});
+  }
+
   function enhance(root) {
     fillTimeZone(root);
     submitOnChange(root);
@@ -86,6 +110,8 @@
   }
 
   document.addEventListener("DOMContentLoaded", function () { enhance(document); });
+  document.addEventListener("htmx:afterRequest", afterPost);
+  document.addEventListener("hubform:saved", refreshPublishBar);
   document.addEventListener("htmx:load", function (event) {
     if (event.target !== document.body) enhance(event.target);
   });

@@ -82,3 +82,51 @@ func ProvedAddressesMigration(t *testing.T, old *sql.DB, open func() *sqldb.DB) 
 		t.Errorf("an open invitation after the migration = %+v, %v; want it counted as shown", inv, err)
 	}
 }
+
+// BeforeFormDrafts is the schema version of a hub that made a version of
+// every save of a form.
+const BeforeFormDrafts = 25
+
+// FormDraftsMigration fills old, a database at schema version
+// BeforeFormDrafts, with a form whose version 1 is live and version 2 is
+// not, a form never published, and a form rolled back from its newest
+// version; open then opens the same database, which migrates it. A newest
+// version newer than the live one is the form's draft; the versions up to
+// the live one are sealed; each form's revision is its number of versions,
+// and each version was last saved when and by whom it was made.
+func FormDraftsMigration(t *testing.T, old *sql.DB, open func() *sqldb.DB) {
+	ctx := context.Background()
+	for _, stmt := range []string{
+		`INSERT INTO forms (site, slug, last_version, live_version, created_at, updated_at, published_at) VALUES
+			('shop', 'order', 2, 1, 4000, 5000, 4500), ('shop', 'new', 1, NULL, 4000, 4000, NULL), ('shop', 'back', 3, 3, 4000, 6000, 6000)`,
+		`INSERT INTO form_versions (site, slug, version, body, created_at, created_by) VALUES
+			('shop', 'order', 1, '{"title":"one"}', 4000, 'ci'), ('shop', 'order', 2, '{"title":"two"}', 5000, 'ann@example.com'),
+			('shop', 'new', 1, '{}', 4000, 'ann@example.com'),
+			('shop', 'back', 1, '{}', 4000, 'ci'), ('shop', 'back', 2, '{}', 5000, 'ci'), ('shop', 'back', 3, '{}', 6000, 'ci')`,
+	} {
+		if _, err := old.ExecContext(ctx, stmt); err != nil {
+			t.Fatalf("filling the old database: %v\n%s", err, stmt)
+		}
+	}
+	db := open()
+	for _, want := range []struct {
+		slug            string
+		draft           bool
+		revision, saved int64
+	}{{"order", true, 2, 2}, {"new", true, 1, 1}, {"back", false, 3, 4}} {
+		rec, err := db.FormRecord(ctx, "shop", want.slug)
+		if err != nil || rec.Draft != want.draft || rec.Revision != want.revision {
+			t.Errorf("form %s after the migration = %+v, %v; want draft %v, revision %d", want.slug, rec, err, want.draft, want.revision)
+			continue
+		}
+		// The next save from the console goes where the draft says.
+		s, err := db.SaveFormDraft(ctx, "shop", want.slug, []byte(`{"title":"edited"}`), "bob@example.com", time.UnixMilli(9000), rec.Revision)
+		if err != nil || s.Version != want.saved {
+			t.Errorf("a save of form %s after the migration = %+v, %v; want version %d", want.slug, s, err, want.saved)
+		}
+	}
+	v, err := db.FormVersion(ctx, "shop", "order", 1)
+	if err != nil || v.SavedBy != "ci" || !v.SavedAt.Equal(time.UnixMilli(4000)) || string(v.Body) != `{"title":"one"}` {
+		t.Errorf("the live version after the migration = %+v %s, %v; want it as it was, last saved when made", v, v.Body, err)
+	}
+}

@@ -75,6 +75,8 @@ func Run(t *testing.T, open Open) {
 		{"Sessions", testSessions},
 		{"FormVersions", testFormVersions},
 		{"FormSaveRace", testFormSaveRace},
+		{"FormDraft", testFormDraft},
+		{"FormDraftRace", testFormDraftRace},
 		{"InboxFilters", testInboxFilters},
 		{"SearchInStep", testSearchInStep},
 		{"SpamRelease", testSpamRelease},
