@@ -76,7 +76,8 @@ func texts(s *hubclient.Schema) []text {
 						return
 					}
 					set(&ft, v)
-					if ft.Label == "" && ft.Placeholder == "" && ft.Help == "" && len(ft.Options) == 0 && len(ft.Extra) == 0 {
+					if ft.Label == "" && ft.Placeholder == "" && ft.Help == "" && ft.MinLabel == "" && ft.MaxLabel == "" &&
+						ft.Text == "" && ft.Alt == "" && len(ft.Options) == 0 && len(ft.Messages) == 0 && len(ft.Extra) == 0 {
 						// Nothing left to translate the field with.
 						delete(t.Fields, name)
 						return
@@ -93,6 +94,14 @@ func texts(s *hubclient.Schema) []text {
 		add(f.Placeholder, at+".placeholder", get, set)
 		get, set = field(func(ft hubclient.FieldTranslation) string { return ft.Help }, func(ft *hubclient.FieldTranslation, v string) { ft.Help = v })
 		add(f.Help, at+".help", get, set)
+		get, set = field(func(ft hubclient.FieldTranslation) string { return ft.MinLabel }, func(ft *hubclient.FieldTranslation, v string) { ft.MinLabel = v })
+		add(f.MinLabel, at+".minLabel", get, set)
+		get, set = field(func(ft hubclient.FieldTranslation) string { return ft.MaxLabel }, func(ft *hubclient.FieldTranslation, v string) { ft.MaxLabel = v })
+		add(f.MaxLabel, at+".maxLabel", get, set)
+		get, set = field(func(ft hubclient.FieldTranslation) string { return ft.Text }, func(ft *hubclient.FieldTranslation, v string) { ft.Text = v })
+		add(f.Text, at+".text", get, set)
+		get, set = field(func(ft hubclient.FieldTranslation) string { return ft.Alt }, func(ft *hubclient.FieldTranslation, v string) { ft.Alt = v })
+		add(f.Alt, at+".alt", get, set)
 		for _, o := range f.Options {
 			value := o.Value
 			get, set = field(func(ft hubclient.FieldTranslation) string { return ft.Options[value] }, func(ft *hubclient.FieldTranslation, v string) {
