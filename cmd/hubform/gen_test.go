@@ -50,11 +50,18 @@ const everyType = `{
     {"name": "2nd", "type": "text"},
     {"name": "field", "type": "radio", "options": ["name"]},
     {"name": "name", "type": "text"},
+    {"name": "stars", "type": "rating"},
+    {"name": "ease", "type": "scale"},
+    {"name": "nps", "type": "nps"},
+    {"name": "budget", "type": "slider", "min": 0, "max": 10},
+    {"name": "at", "type": "time"},
+    {"name": "meeting", "type": "datetime"},
+    {"name": "intro", "type": "paragraph", "text": "Hello"},
     {"name": "_hp", "type": "text"},
     {"name": "_hp_company", "type": "text"}
   ],
   "steps": [{"id": "one", "fields": ["full_name", "fullName", "email", "tel", "homepage-url", "age", "bio", "_hp"]},
-            {"id": "two", "fields": ["plan", "langs", "size", "agree", "tags", "since", "cv", "utm_source", "2nd", "field", "name", "_hp_company"]}]
+            {"id": "two", "fields": ["plan", "langs", "size", "agree", "tags", "since", "cv", "utm_source", "2nd", "field", "name", "stars", "ease", "nps", "budget", "at", "meeting", "intro", "_hp_company"]}]
 }`
 
 // generateEveryType returns what hubform gen writes for everyType.
@@ -94,6 +101,12 @@ func TestGenTypesEachField(t *testing.T) {
 		"X2nd":        "string `form:\"2nd\"`",
 		"Field":       "string `form:\"field\"`",
 		"Name":        "string `form:\"name\"`",
+		"Stars":       "int `form:\"stars\"`",
+		"Ease":        "int `form:\"ease\"`",
+		"Nps":         "int `form:\"nps\"`",
+		"Budget":      "float64 `form:\"budget\"`",
+		"At":          "string `form:\"at\"`",
+		"Meeting":     "string `form:\"meeting\"`",
 	}
 	for name, typeAndTag := range want {
 		if fields[name] != typeAndTag {
@@ -128,7 +141,8 @@ func TestGenConstants(t *testing.T) {
 		"EveryTypeFieldBio": "bio", "EveryTypeFieldPlan": "plan", "EveryTypeFieldLangs": "langs", "EveryTypeFieldSize": "size",
 		"EveryTypeFieldAgree": "agree", "EveryTypeFieldTags": "tags", "EveryTypeFieldSince": "since", "EveryTypeFieldCv": "cv",
 		"EveryTypeFieldUTMSource": "utm_source", "EveryTypeFieldX2nd": "2nd", "EveryTypeFieldField": "field",
-		"EveryTypeFieldName": "name",
+		"EveryTypeFieldName": "name", "EveryTypeFieldStars": "stars", "EveryTypeFieldEase": "ease", "EveryTypeFieldNps": "nps",
+		"EveryTypeFieldBudget": "budget", "EveryTypeFieldAt": "at", "EveryTypeFieldMeeting": "meeting",
 		// the options' values: none for the empty choice or a value again,
 		// a number for a collision, an X for a value with no Go letters
 		"EveryTypePlanPro": "pro", "EveryTypePlanProPlan": "pro plan", "EveryTypePlan1st": "1st",
