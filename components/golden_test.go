@@ -115,6 +115,7 @@ func allFieldsSchema() *hubclient.Schema {
 			{Name: "ease", Type: hubclient.FieldScale, Label: "How easy was it?", Help: "1 is hard.", MinLabel: "Hard", MaxLabel: "Easy"},
 			{Name: "nps", Type: hubclient.FieldNPS, Label: "Would you recommend us?"},
 			{Name: "budget", Type: hubclient.FieldSlider, Label: "Budget", Min: "0", Max: "1000", Step: 50},
+			{Name: "order", Type: hubclient.FieldRanking, Label: "Rank these", Options: options("price", "Price", "speed", "Speed", "care", "Care")},
 			{Name: "look", Type: hubclient.FieldRadio, Label: "Which look?", Options: []hubclient.Option{
 				{Value: "light", Label: "Light", Image: "https://example.com/light.png"},
 				{Value: "dark", Label: "Dark", Image: "https://example.com/dark.png", Alt: "White text on black"},
@@ -130,7 +131,7 @@ func allFieldsSchema() *hubclient.Schema {
 		Steps: []hubclient.Step{
 			{ID: "you", Title: "About you", Fields: []string{"name", "email", "phone", "website"}},
 			{ID: "details", Title: "Details", Fields: []string{"age", "message", "topic", "contact", "terms", "interests"}},
-			{ID: "extra", Title: "Anything else", Fields: []string{"when", "at", "meeting", "stars", "ease", "nps", "budget", "look", "more", "note", "logo", "line", "files", "_hp_company"}},
+			{ID: "extra", Title: "Anything else", Fields: []string{"when", "at", "meeting", "stars", "ease", "nps", "budget", "order", "look", "more", "note", "logo", "line", "files", "_hp_company"}},
 		},
 		Buttons: hubclient.Buttons{Submit: "Send", Next: "Continue", Back: "Previous"},
 	}

@@ -59,6 +59,8 @@ var DefaultTexts = Texts{
 	"notText":         "Enter text.",
 	"invalidBoolean":  "Tick the box or leave it empty.",
 	"duplicateChoice": "Choose each option once.",
+	"invalidRanking":  "Give every option a place of its own.",
+	"rankNone":        "–",
 	"oneFile":         "Choose only one file.",
 	"minLength":       "Enter at least {limit} characters.",
 	"maxLength":       "Enter at most {limit} characters.",

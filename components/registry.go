@@ -117,6 +117,7 @@ func DefaultRegistry() Registry {
 		hubclient.FieldSlider:     Slider,
 		hubclient.FieldTime:       Input,
 		hubclient.FieldDateTime:   Input,
+		hubclient.FieldRanking:    Ranking,
 		hubclient.FieldHeading:    Heading,
 		hubclient.FieldParagraph:  Paragraph,
 		hubclient.FieldImage:      Image,

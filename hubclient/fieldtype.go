@@ -4,6 +4,7 @@ import (
 	"math"
 	"net/mail"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -19,6 +20,7 @@ const (
 	numberValue                  // a number
 	boolValue                    // one checkbox: true, or not given
 	listValue                    // several texts, each an option
+	rankValue                    // every option once, in order
 	filesValue                   // files, sent as attachments
 	noValue                      // content between questions: nothing is sent
 )
@@ -71,6 +73,7 @@ var fieldTypes = map[string]*FieldType{
 	FieldSlider:     {kind: numberValue, ranged: numbers, goType: "float64"},
 	FieldTime:       {kind: textValue, limit: MaxLineLength, ranged: times, check: checkTime},
 	FieldDateTime:   {kind: textValue, limit: MaxLineLength, ranged: dateTimes, check: checkDateTime},
+	FieldRanking:    {kind: rankValue, options: true, goType: "[]string"},
 	FieldHeading:    {kind: noValue},
 	FieldParagraph:  {kind: noValue},
 	FieldImage:      {kind: noValue},
@@ -192,8 +195,13 @@ func (t *FieldType) Range() *ValueRange { return t.ranged }
 // ends, each a choice (rating, scale, nps): see Field.Scale.
 func (t *FieldType) IsScale() bool { return t.scale != nil }
 
-// IsList reports whether a value is a list of texts (checkboxes).
-func (t *FieldType) IsList() bool { return t.kind == listValue }
+// IsList reports whether a value is a list of texts (checkboxes, a
+// ranking).
+func (t *FieldType) IsList() bool { return t.kind == listValue || t.kind == rankValue }
+
+// TakesItems reports whether minItems and maxItems apply: checkboxes (and
+// file fields with multiple).
+func (t *FieldType) TakesItems() bool { return t.kind == listValue }
 
 // HasValue reports whether a field of the type takes a value: not so the
 // content between the questions (heading, paragraph, image, divider).
@@ -225,6 +233,8 @@ func (f *Field) Value(posted []string) any {
 		return nil
 	case boolValue:
 		return first == "true" || first == "on"
+	case rankValue:
+		return ranked(f, posted)
 	case listValue, filesValue:
 		items := []string{}
 		for _, s := range posted {
@@ -291,4 +301,38 @@ func checkOption(f *Field, s string) string {
 		return ProblemChoice
 	}
 	return ""
+}
+
+// RankPlace is what a ranking's control posts for an option at a place:
+// "value:place", places counted from 1. A form without JavaScript posts
+// one per option, in any order.
+func RankPlace(value string, place int) string { return value + ":" + strconv.Itoa(place) }
+
+// ranked returns the options of a ranking in the order the posted places
+// give them. Texts without places (a client that posts the order
+// itself) are kept as they are; so are places that are not each option's
+// own 1 to n, for CheckValue to refuse. No place chosen at all is no
+// answer.
+func ranked(f *Field, posted []string) any {
+	order := make([]string, len(f.Options))
+	placed := 0
+	for _, s := range posted {
+		i := strings.LastIndexByte(s, ':')
+		if s == "" || i < 0 {
+			continue
+		}
+		place, err := strconv.Atoi(s[i+1:])
+		if err != nil || place < 1 || place > len(order) || order[place-1] != "" {
+			return slices.DeleteFunc(slices.Clone(posted), func(s string) bool { return s == "" })
+		}
+		order[place-1] = s[:i]
+		placed++
+	}
+	switch placed {
+	case 0:
+		return slices.DeleteFunc(slices.Clone(posted), func(s string) bool { return s == "" || strings.Contains(s, ":") })
+	case len(order):
+		return order
+	}
+	return slices.DeleteFunc(slices.Clone(posted), func(s string) bool { return s == "" })
 }

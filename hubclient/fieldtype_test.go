@@ -147,3 +147,34 @@ func TestConditionReadsAScoreAsANumber(t *testing.T) {
 		}
 	}
 }
+
+func TestRanking(t *testing.T) {
+	f := Field{Name: "order", Type: FieldRanking, Options: []Option{{Value: "a"}, {Value: "b:c"}, {Value: "d"}}}
+	tests := []struct {
+		posted []string
+		value  any
+		want   string
+	}{
+		{[]string{"a:2", "b:c:1", "d:3"}, []string{"b:c", "a", "d"}, ""},
+		{[]string{"", "", ""}, []string{}, ""},
+		{[]string{"d", "a", "b:c"}, []string{"d", "a", "b:c"}, ""}, // the order itself, from a client
+		{[]string{"a:1", "b:c:1", "d:3"}, []string{"a:1", "b:c:1", "d:3"}, ProblemRanking},
+		{[]string{"a:1", "", "d:2"}, []string{"a:1", "d:2"}, ProblemRanking},
+		{[]string{"a", "a", "d"}, []string{"a", "a", "d"}, ProblemRanking},
+		{[]string{"a:9", "b:c:1", "d:3"}, []string{"a:9", "b:c:1", "d:3"}, ProblemRanking},
+	}
+	for _, tt := range tests {
+		v := f.Value(tt.posted)
+		if !reflect.DeepEqual(v, tt.value) {
+			t.Errorf("Value(%q) = %#v, want %#v", tt.posted, v, tt.value)
+		}
+		if got := CheckValue(&f, v); got != tt.want {
+			t.Errorf("CheckValue(%#v) = %q, want %q", v, got, tt.want)
+		}
+	}
+	required := f
+	required.Required = true
+	if got := CheckValue(&required, f.Value([]string{"", "", ""})); got != ProblemRequired {
+		t.Errorf("a required ranking left empty: %q, want required", got)
+	}
+}

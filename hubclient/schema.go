@@ -67,6 +67,7 @@ const (
 	FieldSlider     = "slider"   // a number between min and max
 	FieldTime       = "time"     // HH:MM
 	FieldDateTime   = "datetime" // YYYY-MM-DDTHH:MM, local time
+	FieldRanking    = "ranking"  // every option once, in the order chosen
 	// Content between the questions: no value.
 	FieldHeading   = "heading"   // Text as a heading
 	FieldParagraph = "paragraph" // Text in a safe subset of Markdown
@@ -78,7 +79,7 @@ const (
 var FieldTypes = []string{
 	FieldText, FieldEmail, FieldTel, FieldURL, FieldNumber, FieldTextarea, FieldSelect,
 	FieldRadio, FieldCheckbox, FieldCheckboxes, FieldDate, FieldFile, FieldHidden,
-	FieldRating, FieldScale, FieldNPS, FieldSlider, FieldTime, FieldDateTime,
+	FieldRating, FieldScale, FieldNPS, FieldSlider, FieldTime, FieldDateTime, FieldRanking,
 	FieldHeading, FieldParagraph, FieldImage, FieldDivider,
 }
 

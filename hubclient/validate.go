@@ -23,6 +23,7 @@ const (
 	ProblemDateTime        = "invalidDateTime"
 	ProblemChoice          = "invalidChoice"
 	ProblemDuplicateChoice = "duplicateChoice"
+	ProblemRanking         = "invalidRanking"
 	ProblemBoolean         = "invalidBoolean"
 	ProblemOneFile         = "oneFile"
 )
@@ -75,6 +76,8 @@ func CheckValue(f *Field, v any) string {
 		return ProblemBoolean
 	case listValue:
 		return checkChoices(f, v)
+	case rankValue:
+		return checkRanking(f, v)
 	case numberValue:
 		if p := checkNumber(v); p != "" || !t.IsScale() {
 			return p
@@ -130,6 +133,37 @@ func checkChoices(f *Field, v any) string {
 		}
 		if seen[s] {
 			return ProblemDuplicateChoice
+		}
+		seen[s] = true
+	}
+	return ""
+}
+
+// checkRanking returns ProblemRanking unless v holds every option of the
+// field once.
+func checkRanking(f *Field, v any) string {
+	var list []string
+	switch v := v.(type) {
+	case []string:
+		list = v
+	case []any:
+		for _, e := range v {
+			s, ok := e.(string)
+			if !ok {
+				return ProblemRanking
+			}
+			list = append(list, s)
+		}
+	default:
+		return ProblemRanking
+	}
+	if len(list) != len(f.Options) {
+		return ProblemRanking
+	}
+	seen := make(map[string]bool, len(list))
+	for _, s := range list {
+		if !f.HasOption(s) || seen[s] {
+			return ProblemRanking
 		}
 		seen[s] = true
 	}

@@ -22,6 +22,7 @@ var problemMessages = map[string]string{
 	hubclient.ProblemDateTime:        "not a date and time (YYYY-MM-DDTHH:MM)",
 	hubclient.ProblemChoice:          "not one of the choices",
 	hubclient.ProblemDuplicateChoice: "a choice is given twice",
+	hubclient.ProblemRanking:         "must hold every option once, in order",
 	hubclient.ProblemBoolean:         "must be true or false",
 	hubclient.ProblemOneFile:         "takes one file",
 	hubclient.ProblemMinLength:       "too short: at least {limit} characters",

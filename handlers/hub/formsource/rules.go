@@ -18,7 +18,7 @@ func (v *validator) rules() {
 		at, path := fmt.Sprintf("field %q", f.Name), fmt.Sprintf("fields[%d]", i)
 		t := f.TypeOf()
 		text, ranged := t.TakesText(), t.Range() != nil
-		counted := t.IsList() || t.IsFiles() && f.Multiple
+		counted := t.TakesItems() || t.IsFiles() && f.Multiple
 		only := func(member string, set, fits bool, what string) {
 			if set && !fits {
 				v.addf(path+"."+member, "%s: %s applies only to %s fields", at, member, what)
