@@ -166,6 +166,15 @@ func editorSaveKeepsHiddenSecrets(t *testing.T, dbURL string) {
 		}
 		return string(v.Body)
 	}
+	// revision is the form's revision, which a page of it posts as base.
+	revision := func() string {
+		t.Helper()
+		r, err := db.FormRecord(ctx, "shop", "order")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return itoa(r.Revision)
+	}
 	keeps := func(what string) {
 		t.Helper()
 		file := newest()
@@ -186,7 +195,7 @@ func editorSaveKeepsHiddenSecrets(t *testing.T, dbURL string) {
 		t.Fatalf("the editor's JSON file hides nothing: %s", shown)
 	}
 	edited := strings.Replace(shown, `"title": "Order"`, `"title": "Order again"`, 1)
-	if status, body := editor.do(http.MethodPost, base, url.Values{"body": {edited}}); status != http.StatusSeeOther {
+	if status, body := editor.do(http.MethodPost, base, url.Values{"base": {revision()}, "body": {edited}}); status != http.StatusSeeOther {
 		t.Fatalf("saving the JSON file: %d %.500s", status, body)
 	}
 	if !strings.Contains(newest(), "Order again") {
@@ -204,8 +213,7 @@ func editorSaveKeepsHiddenSecrets(t *testing.T, dbURL string) {
 	if !strings.HasPrefix(mark, hiddenMarkup) {
 		t.Fatalf("the captcha secret input shows %q", mark)
 	}
-	r, _ := db.FormRecord(ctx, "shop", "order")
-	form := url.Values{"base": {itoa(r.LastVersion)}, "title": {"Order settled"}, "captchaSecret": {mark}}
+	form := url.Values{"base": {revision()}, "title": {"Order settled"}, "captchaSecret": {mark}}
 	if status, body := editor.do(http.MethodPost, base+"/settings", form); status != http.StatusSeeOther {
 		t.Fatalf("saving the settings: %d %.800s", status, body)
 	}
@@ -221,7 +229,7 @@ func editorSaveKeepsHiddenSecrets(t *testing.T, dbURL string) {
 		"webhook URL": regexp.MustCompile(`"url": "[^"]*"`).ReplaceAllString(edited, `"url": `+captchaMark),
 	} {
 		before := newest()
-		status, page := editor.do(http.MethodPost, base, url.Values{"body": {body}})
+		status, page := editor.do(http.MethodPost, base, url.Values{"base": {revision()}, "body": {body}})
 		if status != http.StatusUnprocessableEntity || newest() != before {
 			t.Errorf("mark moved to the %s: %d, saved %v", name, status, newest() != before)
 		}
@@ -234,7 +242,7 @@ func editorSaveKeepsHiddenSecrets(t *testing.T, dbURL string) {
 
 	// A secret typed in place of its mark replaces it.
 	typed := strings.Replace(edited, captchaMark, `"0x4AAAAAAANewCaptchaKey"`, 1)
-	if status, body := editor.do(http.MethodPost, base, url.Values{"body": {typed}}); status != http.StatusSeeOther {
+	if status, body := editor.do(http.MethodPost, base, url.Values{"base": {revision()}, "body": {typed}}); status != http.StatusSeeOther {
 		t.Fatalf("saving a new captcha secret: %d %.500s", status, body)
 	}
 	if file := newest(); !strings.Contains(file, "0x4AAAAAAANewCaptchaKey") || strings.Contains(file, captchaKey) || !strings.Contains(file, signingKey) {
