@@ -118,7 +118,7 @@ func layout(title string) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		if s := shellOf(ctx); s != nil {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 8, "<body class=\"hubform-page console\"><a class=\"console-skip\" href=\"#content\">Skip to the page</a><input type=\"checkbox\" id=\"console-menu\" class=\"console-menu-toggle\" aria-controls=\"console-nav\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 8, "<body class=\"hubform-page console\"><a class=\"console-skip\" href=\"#content\">Skip to the page</a>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -212,7 +212,7 @@ func brandMark() templ.Component {
 		var templ_7745c5c3_Var9 string
 		templ_7745c5c3_Var9, templ_7745c5c3_Err = templruntime.NewAttributeExpression(staticPath + "/" + assetURL("favicon.svg")).ResolveURL(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `handlers/hub/console/shell.templ`, Line: 59, Col: 55}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `handlers/hub/console/shell.templ`, Line: 55, Col: 55}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var9)
 		if templ_7745c5c3_Err != nil {
@@ -243,7 +243,7 @@ func appBar(s *shell) templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 18, "<header class=\"console-bar\"><label for=\"console-menu\" class=\"console-menu-button\">Menu</label> <a class=\"console-brand\" href=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 18, "<header class=\"console-bar\"><input type=\"checkbox\" id=\"console-menu\" class=\"console-menu-toggle\" aria-controls=\"console-nav\"> <label for=\"console-menu\" class=\"console-menu-button\">Menu</label> <a class=\"console-brand\" href=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
