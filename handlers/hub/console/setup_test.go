@@ -2,6 +2,7 @@ package console_test
 
 import (
 	"context"
+	"errors"
 	"io"
 	"log/slog"
 	"net/http"
@@ -10,6 +11,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -191,4 +193,40 @@ func TestSignInShowsTheMark(t *testing.T) {
 	if !mark.MatchString(page.body) {
 		t.Errorf("the sign-in page has no mark and name: %s", page.body)
 	}
+}
+
+// TestCreateFirstAdmin: on either database, the first admin joins a
+// workspace that exists (the default one, which holds the forms
+// directory's sites) or one created for them; a second call, once a user
+// exists, makes neither the user nor the workspace.
+func TestCreateFirstAdmin(t *testing.T) {
+	onEachStore(t, func(t *testing.T, db *sqldb.DB) {
+		ctx, now := context.Background(), time.Now()
+		if any, err := db.HasUsers(ctx); err != nil || any {
+			t.Fatalf("a fresh database has users: %v %v", any, err)
+		}
+		if err := db.CreateFirstAdmin(ctx, accounts.User{Email: "ann@example.com", PasswordHash: "x"}, accounts.DefaultWorkspace, now); err != nil {
+			t.Fatal(err)
+		}
+		if any, err := db.HasUsers(ctx); err != nil || !any {
+			t.Fatalf("after the first admin, users: %v %v", any, err)
+		}
+		ms, err := db.Memberships(ctx, "ann@example.com")
+		if err != nil || len(ms) != 1 || ms[0].Workspace != accounts.DefaultWorkspace || ms[0].Role != accounts.Admin {
+			t.Errorf("the first admin's memberships: %+v %v", ms, err)
+		}
+		if u, err := db.User(ctx, "ann@example.com"); err != nil || u.ProvedAt.IsZero() {
+			t.Errorf("the first admin: %+v %v, want a proved address", u, err)
+		}
+		err = db.CreateFirstAdmin(ctx, accounts.User{Email: "eve@example.com", PasswordHash: "x"}, "eve", now)
+		if !errors.Is(err, accounts.ErrExists) {
+			t.Errorf("a second first admin: %v, want accounts.ErrExists", err)
+		}
+		if _, err := db.User(ctx, "eve@example.com"); err == nil {
+			t.Error("a second first admin was made")
+		}
+		if _, err := db.Workspace(ctx, "eve"); err == nil {
+			t.Error("a second first admin's workspace was made")
+		}
+	})
 }
