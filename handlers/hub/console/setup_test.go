@@ -91,6 +91,11 @@ func TestSetup(t *testing.T) {
 	if home.status != http.StatusOK || !strings.Contains(home.body, "Forms of workspace acme") {
 		t.Fatalf("after setup, the home page: %d %s", home.status, home.body)
 	}
+	// An empty workspace's home starts with the form to make, before its
+	// usage, all zeros.
+	if first, usage := strings.Index(home.body, `id="no-forms"`), strings.Index(home.body, `id="usage"`); first < 0 || usage < first {
+		t.Errorf("the empty home offers its first form at %d, after its usage at %d", first, usage)
+	}
 	ms, err := tc.db.Memberships(context.Background(), "ann@example.com")
 	if err != nil || len(ms) != 1 || ms[0].Workspace != "acme" || ms[0].Role != accounts.Admin {
 		t.Errorf("after setup, the admin's memberships: %+v %v", ms, err)
