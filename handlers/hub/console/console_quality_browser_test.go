@@ -197,6 +197,21 @@ func TestBrowserConsoleQuality(t *testing.T) {
 		q.checkPage(t, con, axe, p.name)
 		pages[p.name] = qualityPage{path: q.path(t, con), as: q.emptyClient}
 	}
+	// A person's data that the workspace does not hold: erasing it, which
+	// without JavaScript asks on a page of its own, says nothing was.
+	con.do(chromedp.Navigate(con.base+"/console/people"), chromedp.WaitVisible(chromedp.CSS("#person-email")))
+	disableScripts(t, con, true)
+	con.do(chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#person-email")),
+		chromedp.SendKeys(chromedp.CSS("#person-email"), "nobody@example.org"),
+		chromedp.Click(chromedp.CSS(`button[formaction="/console/people/erase"]`)),
+		chromedp.WaitVisible(chromedp.CSS("#confirm")),
+		chromedp.Click(chromedp.CSS(`#confirm button[type="submit"]`)),
+		chromedp.WaitVisible(chromedp.CSS("#notice p")))
+	disableScripts(t, con, false)
+	if got := con.text("#notice"); !strings.Contains(got, "nothing was erased") {
+		t.Errorf("erasing the data of an address nobody sent says %q", got)
+	}
+	q.checkPage(t, con, axe, "a person's data, nothing found")
 
 	t.Logf("pages checked in the browser after %v", time.Since(started).Round(100*time.Millisecond))
 	q.validate(t, pages)
