@@ -40,9 +40,10 @@ type Setup struct {
 	// Workspace is the name the page suggests: the workspace that owns
 	// the forms directory's sites, whose forms the admin then sees.
 	Workspace string
-	// used is set once the code made the first admin: the page is gone
-	// for good, even if every user is removed later.
-	used atomic.Bool
+	// closed is set once the code made the first admin, or the hub was
+	// found to have a user: the page is gone for good, even if every user
+	// is removed later.
+	closed atomic.Bool
 }
 
 // setupCodeAlphabet is Crockford's base 32: no I, L, O or U to misread.
@@ -91,12 +92,15 @@ type setupProps struct {
 // code, it made no admin yet, and the hub has no user.
 func (con *Console) setupOpen(ctx context.Context) (bool, error) {
 	s := con.cfg.Setup
-	if s == nil || s.Code == "" || s.used.Load() {
+	if s == nil || s.Code == "" || s.closed.Load() {
 		return false, nil
 	}
 	users, err := s.Store.HasUsers(ctx)
 	if err != nil {
 		return false, hub.Internal("looking for users", err)
+	}
+	if users {
+		s.closed.Store(true)
 	}
 	return !users, nil
 }
@@ -146,7 +150,7 @@ func (con *Console) setUp(c echo.Context) error {
 		return con.render(c, http.StatusUnprocessableEntity, setupPageView(p))
 	}
 	// One post at a time takes the code: a second one finds it used.
-	if !con.cfg.Setup.used.CompareAndSwap(false, true) {
+	if !con.cfg.Setup.closed.CompareAndSwap(false, true) {
 		return noSetup
 	}
 	now := con.cfg.Now()
@@ -155,7 +159,7 @@ func (con *Console) setUp(c echo.Context) error {
 	case errors.Is(err, accounts.ErrExists):
 		return noSetup
 	case err != nil:
-		con.cfg.Setup.used.Store(false)
+		con.cfg.Setup.closed.Store(false)
 		return hub.Internal("creating the first admin", err)
 	}
 	con.record(ctx, accounts.Event{Workspace: p.Workspace, At: now, Actor: email, Action: accounts.ActionSetUp, Target: p.Workspace, Client: c.RealIP()})
