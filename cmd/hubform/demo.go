@@ -29,7 +29,9 @@ through the Go submit pipeline. A schema is fetched again after a second, so
 a form published in the hub's console shows at once. Without --hub-url it starts its own hub on
 a loopback port, serving the example forms shipped with hubform, with its
 database and files under --data; that hub also serves a page of its own for
-each form, at /f/{site}/{slug} on the hub's address.
+each form, at /f/{site}/{slug} on the hub's address, and its console, where
+the demo's owner (` + demoOwner + `) signs in with the password printed at
+start, new each run.
 `
 
 const demoTail = `
@@ -114,8 +116,17 @@ func serveDemo(ctx context.Context, s demoSettings, stdout, stderr io.Writer) er
 			h.Close()
 		}()
 		app.hubURL, app.submissions, app.files = h.URL, h.DB, h.Blobs
+		// The owner's side, in the same command: a demo owner whose
+		// password is new each run.
+		password, err := ensureDemoOwner(ctx, h.DB, stderr)
+		if err != nil {
+			return fmt.Errorf("the demo's owner: %w", err)
+		}
+		hubBase := strings.TrimSuffix(h.URL, "/v1")
 		fmt.Fprintf(stdout, "hubform demo: hub at %s, data in %s (its own page of each form at %s/f/{site}/{slug})\n",
-			h.URL, s.data, strings.TrimSuffix(h.URL, "/v1"))
+			h.URL, s.data, hubBase)
+		fmt.Fprintf(stdout, "hubform demo: console at %s/console: sign in as %s with the password %s (new each run, for this demo only)\n",
+			hubBase, demoOwner, password)
 	}
 	var closeForms func(context.Context)
 	app.closed = func(close func(context.Context)) { closeForms = close }

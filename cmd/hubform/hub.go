@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/hubform/hubform/handlers/hub/accounts"
@@ -138,6 +139,10 @@ func serveHub(ctx context.Context, cfg hubConfig, stdout, stderr io.Writer) erro
 		where += " and " + cfg.Forms
 	}
 	fmt.Fprintf(stdout, "hubform hub: serving %s (forms in %s, data in %s)\n", h.URL, where, cfg.Data)
+	if code := h.SetupCode(); code != "" {
+		fmt.Fprintf(stdout, "hubform hub: no account yet: set the hub up at %s%s with the code %s (it works once)\n",
+			strings.TrimSuffix(h.URL, "/v1"), console.SetupPath, code)
+	}
 	return h.Serve(ctx)
 }
 

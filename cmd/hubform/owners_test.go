@@ -22,6 +22,7 @@ import (
 // which is its own proof, and single sign-on, whose answer the provider
 // vouches for. Adding to this list is a decision, not an accident.
 var consolePublic = []string{"GET /console/sign-in", "POST /console/sign-in", "GET /console/static/*",
+	"GET /console/setup", "POST /console/setup",
 	"GET /console/invitations/:token", "POST /console/invitations/:token",
 	"GET /console/reset", "POST /console/reset", "GET /console/reset/:token", "POST /console/reset/:token",
 	"GET /console/signup", "POST /console/signup", "GET /console/signup/:token", "POST /console/signup/:token",

@@ -44,6 +44,9 @@ const (
 	ActionPasswordReset      = "password reset"
 	ActionAddressProved      = "address proved"
 	ActionSignedUp           = "signed up"
+	// ActionSetUp is the first admin made on the setup page of a hub that
+	// had no user.
+	ActionSetUp              = "hub set up"
 	ActionQuotaSet           = "quota set"
 	ActionTokenCreated       = "token created"
 	ActionTokenRevoked       = "token revoked"

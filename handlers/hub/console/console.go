@@ -167,6 +167,9 @@ type Config struct {
 	OIDC *OIDC
 	// Signup is who may join; empty means SignupInvite.
 	Signup Signup
+	// Setup, when set, offers the setup page (SetupPath) of a hub that
+	// started without a user, for as long as it has none.
+	Setup  *Setup
 	Logger *slog.Logger
 	// Lifetime is how long a session lasts at most, and IdleTimeout how
 	// long it lasts unused; zero means the defaults.
@@ -197,6 +200,9 @@ func New(cfg Config) (*Console, error) {
 	if cfg.Users == nil || cfg.Workspaces == nil || cfg.Audit == nil || cfg.Sessions == nil || cfg.Limiter == nil ||
 		cfg.Members == nil || cfg.Invitations == nil || cfg.Sites == nil {
 		return nil, errors.New("console: Users, Workspaces, Audit, Sessions, Limiter, Members, Invitations and Sites are required")
+	}
+	if cfg.Setup != nil && (cfg.Setup.Store == nil || cfg.Setup.Code == "") {
+		return nil, errors.New("console: Setup needs a Code and a Store")
 	}
 	if cfg.Store != nil && cfg.FormChanges == nil {
 		return nil, errors.New("console: FormChanges is required with Store")
@@ -263,6 +269,8 @@ func (con *Console) Register(e *echo.Echo) {
 	g := e.Group(Path, securityHeaders, hubhttp.Answer(con.writeError), hubhttp.LimitBody(maxBody, bodyTooLarge.Message), con.loadSession, con.requireUser, con.authorize, con.checkCSRF)
 	g.GET("/static/*", serveStatic)
 	g.GET("/sign-in", con.signInPage)
+	g.GET("/setup", con.setupPage)
+	g.POST("/setup", con.setUp)
 	g.POST("/sign-in", con.signIn)
 	g.POST("/sign-out", con.signOut)
 	g.GET("", con.home)
@@ -326,6 +334,10 @@ var public = map[string]bool{
 	http.MethodGet + " " + SignInPath:        true,
 	http.MethodPost + " " + SignInPath:       true,
 	http.MethodGet + " " + staticPath + "/*": true,
+	// The setup page, which answers 404 once the hub has a user, and
+	// needs the code the hub printed at start.
+	http.MethodGet + " " + SetupPath:  true,
+	http.MethodPost + " " + SetupPath: true,
 	// Asking for a password reset, and its link, which is its own proof.
 	http.MethodGet + " " + resetPath:              true,
 	http.MethodPost + " " + resetPath:             true,

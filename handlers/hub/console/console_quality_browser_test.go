@@ -115,14 +115,41 @@ func TestBrowserConsoleQuality(t *testing.T) {
 		{"API tokens", "/console/tokens", "#tokens"},
 		{"audit log", "/console/audit", "table"},
 		{"your account", "/console/account", "#sessions"},
+		// The empty states of a form: no fields, not published, nothing
+		// received, delivered or found.
+		{"build, no fields", q.blank, "#builder"},
+		{"overview, nothing received", q.blank + "/overview", "main h1"},
+		{"submissions, none", q.blank + "/submissions", "#no-submissions"},
+		{"submissions, nothing found", q.form + "/submissions?q=nothing-matches-this", "#no-submissions"},
+		{"deliveries, none", q.blank + "/deliveries", "main h1"},
+		{"share, not published", q.blank + "/share", "#not-published"},
 	}
+	// The empty states of a workspace, seen by the admin of one that holds
+	// nothing yet.
+	emptyPages := []struct{ name, path, wait string }{
+		{"home, no forms", "/console", "#no-forms"},
+		{"new form, no site", "/console/sites", "#in-site"},
+		{"members, you alone", "/console/members", "#members"},
+		{"API tokens, none", "/console/tokens", "#token-name"},
+		{"audit log, nothing", "/console/audit?before=1", "main h1"},
+		{"a person's data, no forms", "/console/people", "#person-email"},
+	}
+	// The setup page, on a hub without a user.
+	fresh := startHub(t, hubserver.Config{})
+	setup := strings.TrimSuffix(fresh.URL, "/v1") + "/console/setup"
 	// Lighthouse audits them while the browser checks, with a session of
-	// its own, and the public pages without one.
-	audited := map[string]string{"sign-in": "/console/sign-in", "reset": "/console/reset", "sign-up": "/console/signup"}
+	// its own, the empty workspace's with its admin's, and the public
+	// pages without one.
+	audited := map[string]string{"sign-in": "/console/sign-in", "reset": "/console/reset", "sign-up": "/console/signup", "setup": setup}
 	for _, p := range consolePages {
 		audited[p.name] = p.path
 	}
-	lighthouse := q.startLighthouse(t, audited, "sign-in", "reset", "sign-up")
+	var emptyNames []string
+	for _, p := range emptyPages {
+		audited[p.name] = p.path
+		emptyNames = append(emptyNames, p.name)
+	}
+	lighthouse := q.startLighthouse(t, audited, []string{"sign-in", "reset", "sign-up", "setup"}, emptyNames)
 
 	con := newConsoleTab(t, browser, q.hub)
 	pages := map[string]qualityPage{} // by name: checked below, validated at the end
@@ -144,6 +171,9 @@ func TestBrowserConsoleQuality(t *testing.T) {
 	checkPublic("reset")
 	con.do(chromedp.Navigate(con.base + "/console/signup"))
 	checkPublic("sign-up")
+	con.do(chromedp.Navigate(setup), chromedp.WaitVisible(chromedp.CSS("#code")))
+	q.checkPage(t, con, axe, "setup")
+	pages["setup"] = qualityPage{path: setup, public: true}
 
 	// Every action, once, without JavaScript: its result page is checked
 	// too.
@@ -158,6 +188,33 @@ func TestBrowserConsoleQuality(t *testing.T) {
 	con.do(chromedp.Navigate(con.base+invitation), chromedp.WaitVisible(chromedp.CSS("#password")))
 	checkPublic("an invitation")
 
+	// The empty workspace's pages, signed in as its admin.
+	con.do(chromedp.Navigate(con.base + "/console"))
+	if browsertest.Eval[bool](t, con.tab, 5*time.Second, `!!document.querySelector('form[action="/console/sign-out"]')`) {
+		con.do(chromedp.Click(chromedp.CSS(`form[action="/console/sign-out"] button[type="submit"]`)), chromedp.WaitVisible(chromedp.CSS("#email")))
+	}
+	con.signIn(emptyAdmin, q.password, chromedp.WaitVisible(chromedp.CSS("#no-forms")))
+	for _, p := range emptyPages {
+		con.do(chromedp.Navigate(con.base+p.path), chromedp.WaitVisible(chromedp.CSS(p.wait)))
+		q.checkPage(t, con, axe, p.name)
+		pages[p.name] = qualityPage{path: q.path(t, con), as: q.emptyClient}
+	}
+	// A person's data that the workspace does not hold: erasing it, which
+	// without JavaScript asks on a page of its own, says nothing was.
+	con.do(chromedp.Navigate(con.base+"/console/people"), chromedp.WaitVisible(chromedp.CSS("#person-email")))
+	disableScripts(t, con, true)
+	con.do(chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#person-email")),
+		chromedp.SendKeys(chromedp.CSS("#person-email"), "nobody@example.org"),
+		chromedp.Click(chromedp.CSS(`button[formaction="/console/people/erase"]`)),
+		chromedp.WaitVisible(chromedp.CSS("#confirm")),
+		chromedp.Click(chromedp.CSS(`#confirm button[type="submit"]`)),
+		chromedp.WaitVisible(chromedp.CSS("#notice p")))
+	disableScripts(t, con, false)
+	if got := con.text("#notice"); !strings.Contains(got, "nothing was erased") {
+		t.Errorf("erasing the data of an address nobody sent says %q", got)
+	}
+	q.checkPage(t, con, axe, "a person's data, nothing found")
+
 	t.Logf("pages checked in the browser after %v", time.Since(started).Round(100*time.Millisecond))
 	q.validate(t, pages)
 	t.Logf("pages validated after %v", time.Since(started).Round(100*time.Millisecond))
@@ -167,8 +224,11 @@ func TestBrowserConsoleQuality(t *testing.T) {
 // qualityPage is a page the quality test checked: its path, and whether
 // it is for people who are not signed in.
 type qualityPage struct {
-	path   string
+	path   string // or a whole URL, of another hub
 	public bool
+	// as, when set, is the client signed in that reads the page, instead
+	// of the admin's.
+	as *http.Client
 }
 
 // qualityHub is a hub with the data the quality test's pages show.
@@ -177,15 +237,21 @@ type qualityHub struct {
 	base     string
 	password string
 	form     string // the stored form's console path
+	blank    string // the console path of a form with a title alone, never published
 	withFile string // the id of a submission with a file
 	hits     *atomic.Int64
-	// client is signed in as the admin, with a session of its own.
-	client *http.Client
+	// client is signed in as the admin, with a session of its own;
+	// emptyClient as the admin of a workspace that holds nothing.
+	client, emptyClient *http.Client
 }
+
+// emptyAdmin is the admin of the quality hub's workspace that holds
+// nothing: no site, no token, no other member.
+const emptyAdmin = "sam@example.com"
 
 func newQualityHub(t *testing.T) *qualityHub {
 	t.Helper()
-	q := &qualityHub{password: "correct horse battery", form: "/console/forms/shop/order", hits: &atomic.Int64{}}
+	q := &qualityHub{password: "correct horse battery", form: "/console/forms/shop/order", blank: "/console/forms/shop/blank", hits: &atomic.Int64{}}
 	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		q.hits.Add(1)
 		w.WriteHeader(http.StatusServiceUnavailable)
@@ -199,6 +265,16 @@ func newQualityHub(t *testing.T) *qualityHub {
 	operator := manage.Config{Sites: q.hub.DB, Audit: q.hub.DB, Logger: slog.New(slog.NewTextHandler(q.hub.log, nil))}
 	if err := manage.NewWorkspaces(operator, q.hub.DB).Create(ctx, manage.Operator("zebra"), "jane@example.com"); err != nil {
 		t.Fatalf("creating the workspace zebra: %v", err)
+	}
+	hash, err := accounts.HashPassword(q.password, accounts.Params{Memory: 64, Time: 1, Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := q.hub.DB.CreateUser(ctx, accounts.User{Email: emptyAdmin, PasswordHash: hash, CreatedAt: time.Now(), ProvedAt: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	if err := manage.NewWorkspaces(operator, q.hub.DB).Create(ctx, manage.Operator("empty"), emptyAdmin); err != nil {
+		t.Fatalf("creating the workspace empty: %v", err)
 	}
 	token, err := manage.NewTokens(operator, q.hub.DB).Create(ctx, manage.Operator(accounts.DefaultWorkspace), "ci", accounts.ScopeAll)
 	if err != nil {
@@ -215,6 +291,8 @@ func newQualityHub(t *testing.T) *qualityHub {
 		t.Fatalf("pushing the form: the hub answered %s", answer)
 	}
 	q.admin(t, token, http.MethodPost, admin+"/versions/"+strconv.FormatInt(saved.Version, 10)+"/publish", "")
+	// A form as the console creates it: its title alone, not published.
+	q.admin(t, token, http.MethodPut, q.hub.URL+"/admin/forms/shop/blank/version", `{"title": "Blank", "fields": [], "steps": []}`)
 	c := &hubclient.Client{HubURL: q.hub.URL}
 	for _, p := range []map[string]any{
 		{"name": "Jane Roe", "email": "jane@example.net", "size": "s", "message": "Two of them, please."},
@@ -240,6 +318,7 @@ func newQualityHub(t *testing.T) *qualityHub {
 	q.withFile = res.SubmissionID
 
 	q.client = q.signIn(t)
+	q.emptyClient = q.signInAs(t, emptyAdmin)
 	// The deliveries have failed once each, and say so.
 	for deadline := time.Now().Add(time.Minute); !strings.Contains(q.get(t, q.form+"/deliveries"), "HTTP 503"); time.Sleep(100 * time.Millisecond) {
 		if time.Now().After(deadline) {
@@ -277,6 +356,13 @@ func (q *qualityHub) admin(t *testing.T, token, method, target, body string) []b
 // returns.
 func (q *qualityHub) signIn(t *testing.T) *http.Client {
 	t.Helper()
+	return q.signInAs(t, "jane@example.com")
+}
+
+// signInAs signs in to the console as email with an HTTP client of its
+// own, which it returns.
+func (q *qualityHub) signInAs(t *testing.T, email string) *http.Client {
+	t.Helper()
 	jar, _ := cookiejar.New(nil)
 	client := &http.Client{Jar: jar, Timeout: 30 * time.Second}
 	res, err := client.Get(q.base + "/console/sign-in")
@@ -289,7 +375,7 @@ func (q *qualityHub) signIn(t *testing.T) *http.Client {
 	if m == nil || len(m[1]) == 0 {
 		t.Fatalf("the sign-in page has no CSRF token:\n%s", body)
 	}
-	res, err = client.PostForm(q.base+"/console/sign-in", url.Values{"_csrf": {string(m[1])}, "email": {"jane@example.com"}, "password": {q.password}})
+	res, err = client.PostForm(q.base+"/console/sign-in", url.Values{"_csrf": {string(m[1])}, "email": {email}, "password": {q.password}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -303,7 +389,13 @@ func (q *qualityHub) signIn(t *testing.T) *http.Client {
 // get returns the page at path as the server sends it, signed in.
 func (q *qualityHub) get(t *testing.T, path string) string {
 	t.Helper()
-	res, err := q.client.Get(q.base + path)
+	return q.getAs(t, q.client, path)
+}
+
+// getAs returns the page at path as the server sends it to client.
+func (q *qualityHub) getAs(t *testing.T, client *http.Client, path string) string {
+	t.Helper()
+	res, err := client.Get(q.base + path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -336,6 +428,9 @@ func (q *qualityHub) checkPage(t *testing.T, con *consoleTab, axe, name string) 
 			for _, v := range browsertest.AxeRun(t, con.tab, axe) {
 				t.Errorf("axe on %s: %s (%s): %s\n\t%s\n\tat %s", where, v.ID, v.Impact, v.Help, v.HelpURL, strings.Join(v.Targets, "\n\tat "))
 			}
+			for _, b := range browsertest.Eval[[]string](t, con.tab, 10*time.Second, buttonContrast) {
+				t.Errorf("%s: %s", where, b)
+			}
 			if width == 1280 {
 				seen[scheme] = browsertest.Eval[colours](t, con.tab, 10*time.Second, `(() => {
 				  const s = getComputedStyle(document.body);
@@ -343,6 +438,7 @@ func (q *qualityHub) checkPage(t *testing.T, con *consoleTab, axe, name string) 
 				})()`)
 			} else {
 				q.wantNarrow(t, con, where)
+				wantAboveFold(t, con, where)
 			}
 		}
 	}
@@ -350,6 +446,62 @@ func (q *qualityHub) checkPage(t *testing.T, con *consoleTab, axe, name string) 
 	con.do(chromedp.EmulateViewport(1280, 900))
 	if light, dark := seen["light"], seen["dark"]; light.Background == dark.Background || light.Text == dark.Text {
 		t.Errorf("%s: the dark scheme does not change the page's colours: light %+v, dark %+v", name, light, dark)
+	}
+}
+
+// buttonContrast lists, as sentences, the buttons and links drawn as
+// buttons on the page whose text is missing or does not stand out from
+// their background (a contrast under 4.5:1, that of WCAG's level AA), such
+// as a link whose colour the page's links rule gave the button's
+// background. axe checks text it finds; this checks what a button shows.
+const buttonContrast = `(() => {
+  const parse = (c) => {
+    const m = /rgba?\(([^)]+)\)/.exec(c);
+    if (!m) return null;
+    const p = m[1].split(/[\s,\/]+/).filter(Boolean).map(Number);
+    return {r: p[0], g: p[1], b: p[2], a: p.length > 3 ? p[3] : 1};
+  };
+  const luminance = (c) => {
+    const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+    return 0.2126 * f(c.r) + 0.7152 * f(c.g) + 0.0722 * f(c.b);
+  };
+  const background = (el) => {
+    for (let e = el; e; e = e.parentElement) {
+      const c = parse(getComputedStyle(e).backgroundColor);
+      if (c && c.a > 0) return c;
+    }
+    return matchMedia('(prefers-color-scheme: dark)').matches ? {r: 0, g: 0, b: 0, a: 1} : {r: 255, g: 255, b: 255, a: 1};
+  };
+  const out = [];
+  for (const el of document.querySelectorAll('.hubform-button, .console-menu-button')) {
+    const box = el.getBoundingClientRect(), s = getComputedStyle(el);
+    if (box.width === 0 || box.height === 0 || !el.checkVisibility({visibilityProperty: true}) || el.disabled) continue;
+    const what = el.tagName.toLowerCase() + ' "' + (el.textContent || '').trim().slice(0, 40) + '"';
+    if (!(el.innerText || '').trim() && !el.getAttribute('aria-label')) { out.push(what + ' shows no text'); continue; }
+    const fg = parse(s.color), bg = background(el);
+    if (!fg) continue;
+    const [hi, lo] = [luminance(fg), luminance(bg)].sort((a, b) => b - a);
+    const ratio = (hi + 0.05) / (lo + 0.05);
+    if (ratio < 4.5) out.push(what + ': its text (' + s.color + ') on its background (rgb(' + bg.r + ', ' + bg.g + ', ' + bg.b + ')) has a contrast of ' + ratio.toFixed(2) + ':1, under 4.5:1');
+  }
+  return out;
+})()`
+
+// phoneFold is the height of a small phone's window at 375 CSS pixels
+// wide (an iPhone SE's): a page's heading must show in it.
+const phoneFold = 667
+
+// wantAboveFold fails the test when the page's main heading ends below
+// the first screen of a small phone: the page starts with its own
+// content, not with the navigation.
+func wantAboveFold(t *testing.T, con *consoleTab, where string) {
+	t.Helper()
+	bottom := browsertest.Eval[float64](t, con.tab, 10*time.Second, `(() => {
+	  const h = document.querySelector('main h1');
+	  return h ? h.getBoundingClientRect().bottom + window.scrollY : -1;
+	})()`)
+	if bottom > phoneFold {
+		t.Errorf("%s starts below the fold: its heading ends %.0f px down, past the %d px of a small phone", where, bottom, phoneFold)
 	}
 }
 
@@ -552,8 +704,13 @@ func (q *qualityHub) validate(t *testing.T, pages map[string]qualityPage) {
 	}) {
 		p := pages[name]
 		var body string
-		if p.public {
-			res, err := anonymous.Get(q.base + p.path)
+		switch {
+		case p.public:
+			target := p.path
+			if !strings.HasPrefix(target, "http") {
+				target = q.base + target
+			}
+			res, err := anonymous.Get(target)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -563,7 +720,9 @@ func (q *qualityHub) validate(t *testing.T, pages map[string]qualityPage) {
 				t.Fatalf("GET %s: %s", p.path, res.Status)
 			}
 			body = string(b)
-		} else {
+		case p.as != nil:
+			body = q.getAs(t, p.as, p.path)
+		default:
 			body = q.get(t, p.path)
 		}
 		wantNoHXAttributes(t, name, body)
@@ -659,22 +818,29 @@ func wantNoHXAttributes(t *testing.T, page, body string) {
 // function it returns waits for the audits and fails the test on an audit
 // that ended on another page, or a score of accessibility or best
 // practices under 0.95, with the audits that failed.
-func (q *qualityHub) startLighthouse(t *testing.T, pages map[string]string, public ...string) func() {
+func (q *qualityHub) startLighthouse(t *testing.T, pages map[string]string, public, empty []string) func() {
 	t.Helper()
-	client := q.signIn(t)
-	u, _ := url.Parse(q.base + "/console")
-	var cookies []string
-	for _, c := range client.Jar.Cookies(u) {
-		cookies = append(cookies, c.Name+"="+c.Value)
+	cookieHeader := func(client *http.Client) []byte {
+		u, _ := url.Parse(q.base + "/console")
+		var cookies []string
+		for _, c := range client.Jar.Cookies(u) {
+			cookies = append(cookies, c.Name+"="+c.Value)
+		}
+		headers, _ := json.Marshal(map[string]string{"Cookie": strings.Join(cookies, "; ")})
+		return headers
 	}
-	headers, _ := json.Marshal(map[string]string{"Cookie": strings.Join(cookies, "; ")})
+	headers, emptyHeaders := cookieHeader(q.signIn(t)), cookieHeader(q.signInAs(t, emptyAdmin))
 	dir := t.TempDir()
 	// The script audits the public pages in a browser of their own (see
 	// testdata/lighthouse.mjs).
 	names := slices.Sorted(maps.Keys(pages))
 	args := []string{"--input-type=module", "-", dir}
 	for _, name := range names {
-		args = append(args, name+"="+q.base+pages[name])
+		target := pages[name]
+		if !strings.HasPrefix(target, "http") {
+			target = q.base + target
+		}
+		args = append(args, name+"="+target)
 	}
 	script, err := os.Open("testdata/lighthouse.mjs")
 	if err != nil {
@@ -686,7 +852,8 @@ func (q *qualityHub) startLighthouse(t *testing.T, pages map[string]string, publ
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	cmd := exec.CommandContext(ctx, "node", args...)
 	cmd.Dir, cmd.Stdin = "../../../static", script
-	cmd.Env = append(os.Environ(), "CHROME_PATH="+browsertest.ExecPath, "LIGHTHOUSE_HEADERS="+string(headers), "LIGHTHOUSE_PUBLIC="+strings.Join(public, ","))
+	cmd.Env = append(os.Environ(), "CHROME_PATH="+browsertest.ExecPath, "LIGHTHOUSE_HEADERS="+string(headers), "LIGHTHOUSE_PUBLIC="+strings.Join(public, ","),
+		"LIGHTHOUSE_OTHER="+strings.Join(empty, ","), "LIGHTHOUSE_OTHER_HEADERS="+string(emptyHeaders))
 	// Interrupted, Lighthouse ends its Chromium too.
 	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
 	cmd.WaitDelay = 10 * time.Second
@@ -759,6 +926,9 @@ func lighthouseFailures(page, path, report string) (string, []string) {
 	final, _ := url.Parse(r.FinalDisplayedURL)
 	scores := page + " (" + final.Path + "):"
 	var out []string
+	if u, err := url.Parse(path); err == nil && u.IsAbs() {
+		path = u.RequestURI()
+	}
 	if final.RequestURI() != path {
 		out = append(out, fmt.Sprintf("Lighthouse on %s audited %s, not %s", page, final.RequestURI(), path))
 	}

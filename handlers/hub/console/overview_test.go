@@ -82,6 +82,9 @@ func TestOverviewEmpty(t *testing.T) {
 			t.Errorf("an empty overview lacks %q", want)
 		}
 	}
+	if strings.Contains(res.body, `id="chart"`) {
+		t.Error("an empty overview draws an empty chart")
+	}
 	if res := b.get(console.Path + "/forms/acme/other/submissions"); !strings.Contains(res.body, "No submissions yet") {
 		t.Errorf("an empty inbox says otherwise: %s", res.body)
 	}

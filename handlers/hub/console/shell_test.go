@@ -33,7 +33,10 @@ func TestShell(t *testing.T) {
 
 	res := b.get(console.Path + "/forms/acme/contact/submissions")
 	for _, want := range []string{
-		`<nav class="console-nav" aria-label="Workspace">`,
+		`<nav class="console-nav" id="console-nav" aria-label="Workspace">`,
+		// Its menu button on a narrow screen, which works without JavaScript.
+		`<input type="checkbox" id="console-menu" class="console-menu-toggle" aria-controls="console-nav">`,
+		`<label for="console-menu" class="console-menu-button">Menu</label>`,
 		`<a href="/console/forms/acme/contact/overview" aria-current="page">contact</a>`,
 		`<a href="/console/forms/acme/other/overview">other</a>`,
 		`<li><a href="/console">default</a></li><li><a href="/console#site-acme">acme</a></li><li><a href="/console/forms/acme/contact/overview">contact</a></li><li><span aria-current="page">Submissions</span></li>`,

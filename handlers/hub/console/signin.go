@@ -21,7 +21,11 @@ func (con *Console) signInPage(c echo.Context) error {
 	if con.sessions.GetString(c.Request().Context(), sessionUser) != "" {
 		return c.Redirect(http.StatusSeeOther, Path)
 	}
-	return con.render(c, http.StatusOK, signInPage(signInProps{CSRF: con.csrfToken(c), SSO: con.cfg.OIDC != nil, Signup: con.cfg.Signup == SignupOpen}))
+	setup, err := con.setupOpen(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	return con.render(c, http.StatusOK, signInPage(signInProps{CSRF: con.csrfToken(c), SSO: con.cfg.OIDC != nil, Signup: con.cfg.Signup == SignupOpen, Setup: setup}))
 }
 
 // signIn checks the posted e-mail address and password. Attempts are

@@ -99,7 +99,15 @@ type Hub struct {
 	cfg     Config
 	// Funnel counts the forms' funnels; Close stores what it holds.
 	Funnel *funnel.Counter
+	// setupCode is the code of the console's setup page, empty when the
+	// hub had a user when it opened.
+	setupCode string
 }
+
+// SetupCode returns the one-time code of the console's setup page
+// (console.SetupPath) when the hub had no user as it opened, else "". The
+// page answers 404 once any user exists.
+func (h *Hub) SetupCode() string { return h.setupCode }
 
 // BlobStore is the file storage of a running hub, local or in a bucket.
 type BlobStore interface {
@@ -194,7 +202,16 @@ func Open(ctx context.Context, cfg Config, logger *slog.Logger) (_ *Hub, err err
 	if err != nil {
 		return nil, fmt.Errorf("--signup %w", err)
 	}
-	owners, countTokens, err := ownerRoutes(h.DB.DB, served, h.Blobs, h.queue, h.metrics, logger, consoleOptions{publicURL: publicURL, sso: sso, signup: signup})
+	// A hub without a user offers the console's setup page, behind a code
+	// of its own that SetupCode returns for the command to print.
+	var setup *console.Setup
+	if users, err := h.DB.HasUsers(ctx); err != nil {
+		return nil, err
+	} else if !users {
+		setup = &console.Setup{Code: console.NewSetupCode(), Store: h.DB, Workspace: cmp.Or(cfg.FormsWorkspace, accounts.DefaultWorkspace)}
+		h.setupCode = setup.Code
+	}
+	owners, countTokens, err := ownerRoutes(h.DB.DB, served, h.Blobs, h.queue, h.metrics, logger, consoleOptions{publicURL: publicURL, sso: sso, signup: signup, setup: setup})
 	if err != nil {
 		return nil, err
 	}

@@ -44,7 +44,7 @@ func ownerRoutes(db *sqldb.DB, served *formsource.Layered, files BlobStore, queu
 		Tokens: manage.NewTokens(services, db), Sites: manage.NewWorkspaces(services, sites),
 		Secure: strings.HasPrefix(opts.publicURL, "https://"), PublicURL: opts.publicURL, Mailer: mailer, MailFrom: from,
 		Inbox: submissions, Deliveries: queue, OIDC: opts.sso, Signup: opts.signup,
-		FormChanges: forms, SubmissionChanges: changes, Privacy: data, Funnel: db,
+		FormChanges: forms, SubmissionChanges: changes, Privacy: data, Funnel: db, Setup: opts.setup,
 	})
 	if err != nil {
 		return nil, nil, err
@@ -67,6 +67,9 @@ type consoleOptions struct {
 	// sso, when set, is the console's single sign-on.
 	sso    *console.OIDC
 	signup console.Signup
+	// setup, when set, is the setup page of a hub that started without a
+	// user.
+	setup *console.Setup
 }
 
 // siteOwners is the database as the console and the admin API ask it who

@@ -3,7 +3,9 @@
 // static/ as its working directory, where npm installed Lighthouse.
 // Arguments: the report directory, then NAME=URL pairs. LIGHTHOUSE_HEADERS
 // holds the JSON of headers for every page but those named in
-// LIGHTHOUSE_PUBLIC (comma-separated); CHROME_PATH the browser.
+// LIGHTHOUSE_PUBLIC (comma-separated) and LIGHTHOUSE_OTHER, which are
+// audited with the headers of LIGHTHOUSE_OTHER_HEADERS (a second user's
+// session); CHROME_PATH the browser.
 //
 // The public pages are audited in a browser of their own: a page a
 // visitor opens without a session may give the browser a cookie of its
@@ -16,6 +18,8 @@ import * as chromeLauncher from "chrome-launcher";
 const [dir, ...pages] = process.argv.slice(2);
 const headers = JSON.parse(process.env.LIGHTHOUSE_HEADERS || "{}");
 const open = new Set((process.env.LIGHTHOUSE_PUBLIC || "").split(",").filter(Boolean));
+const other = new Set((process.env.LIGHTHOUSE_OTHER || "").split(",").filter(Boolean));
+const otherHeaders = JSON.parse(process.env.LIGHTHOUSE_OTHER_HEADERS || "{}");
 const named = pages.map((page) => {
   const at = page.indexOf("=");
   return { name: page.slice(0, at), url: page.slice(at + 1) };
@@ -48,4 +52,7 @@ async function audit(list, extraHeaders) {
 }
 
 await audit(named.filter((p) => open.has(p.name)), undefined);
-await audit(named.filter((p) => !open.has(p.name)), headers);
+await audit(named.filter((p) => !open.has(p.name) && !other.has(p.name)), headers);
+// The second user's pages, in a browser of their own too: the first
+// session's cookie must not stand in for theirs.
+await audit(named.filter((p) => other.has(p.name)), otherHeaders);
