@@ -1025,3 +1025,49 @@ func newBuilderFormWith(t *testing.T, change func(*console.Config)) *builderForm
 	f.saveFile(builderBase)
 	return f
 }
+
+// TestDeliveriesEmptyLinksToSettings checks that a form without
+// deliveries says where they are set, with a link to the section of its
+// settings that sets them, which the settings page has.
+func TestDeliveriesEmptyLinksToSettings(t *testing.T) {
+	f := newBuilderFormWith(t, func(cfg *console.Config) { cfg.Deliveries = &fakeDeliveries{} })
+	res := f.b.get(console.Path + "/forms/acme/contact/deliveries")
+	doc, err := goquery.NewDocumentFromReader(strings.NewReader(res.body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	link := doc.Find(`#no-deliveries a`)
+	href := link.AttrOr("href", "")
+	if res.status != http.StatusOK || link.Text() != "Set e-mail and webhooks" || href != console.Path+"/forms/acme/contact/settings#delivery" {
+		t.Fatalf("the empty deliveries page: %d, link %q to %q", res.status, link.Text(), href)
+	}
+	path, anchor, _ := strings.Cut(href, "#")
+	if page := f.b.get(path).body; !strings.Contains(page, `id="`+anchor+`"`) || !strings.Contains(page, `name="webhookURL"`) || !strings.Contains(page, `name="notifyMe"`) {
+		t.Errorf("the settings page has no section %q setting e-mail and webhooks", anchor)
+	}
+}
+
+// TestSettingsEmbedOrigins checks "Only allow these sites to embed this
+// form": saved as hub.embedOrigins, shown back, refused beside its input
+// when a line is not a site's origin, and removed when emptied.
+func TestSettingsEmbedOrigins(t *testing.T) {
+	f := newBuilderForm(t)
+	form := f.settingsForm()
+	form.Set("embedOrigins", "https://www.example.com\r\nhttps://shop.example.com:8443\r\n")
+	f.act("/settings", form)
+	if got := f.hubJSON("embedOrigins"); got != `["https://www.example.com","https://shop.example.com:8443"]` {
+		t.Errorf("embedOrigins: %s", got)
+	}
+	if got := f.settingsForm().Get("embedOrigins"); got != "https://www.example.com\nhttps://shop.example.com:8443" {
+		t.Errorf("the page shows %q", got)
+	}
+	form.Set("embedOrigins", "www.example.com/page")
+	if body := f.refused("/settings", form, http.StatusUnprocessableEntity); !strings.Contains(body, `id="set-embed-error"`) {
+		t.Errorf("not an origin: %s", body)
+	}
+	form.Set("embedOrigins", "")
+	f.act("/settings", form)
+	if got := f.hubJSON("embedOrigins"); got != "" {
+		t.Errorf("emptied: embedOrigins %s", got)
+	}
+}
