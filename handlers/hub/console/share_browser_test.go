@@ -38,7 +38,8 @@ func clipboard(t *testing.T, tab context.Context) string {
 
 // TestBrowserShareCopy copies the Share tab's snippets with their Copy
 // buttons: the clipboard then holds the snippet, the button reads
-// "Copied" and the live region beside it says so; and on the Settings tab
+// "Copied" and the live region beside it says so; the empty Deliveries
+// tab links to the settings of e-mail and webhooks; and on the Settings tab
 // a webhook added by its address shows its secret once, copied alike,
 // with the warning of a hub that sends no e-mail. axe-core checks both
 // pages; the screenshots show them at 1280 and 375 pixels, light and dark.
@@ -96,9 +97,17 @@ func TestBrowserShareCopy(t *testing.T) {
 	do(chromedp.Click(chromedp.CSS("#developers > summary")))
 	shots(t, con, "console-share-copy", "")
 
+	// The empty Deliveries tab leads to where they are set.
+	do(chromedp.Navigate(con.base+"/console/forms/acme/cake/deliveries"), chromedp.WaitVisible(chromedp.CSS("#no-deliveries a")))
+	browsertest.CheckAxe(t, tab, axe, "the empty deliveries page")
+	shots(t, con, "console-deliveries-empty", "")
+	do(chromedp.Click(chromedp.CSS("#no-deliveries a")), chromedp.WaitVisible(chromedp.CSS("#set-webhook")))
+	if got := browsertest.Eval[string](t, tab, 5*time.Second, `location.pathname + location.hash`); got != "/console/forms/acme/cake/settings#delivery" {
+		t.Errorf("the empty deliveries' link led to %s", got)
+	}
+
 	// A webhook and e-mail to the signed-in owner, from the settings.
-	do(chromedp.Navigate(con.base+"/console/forms/acme/cake/settings"), chromedp.WaitVisible(chromedp.CSS("#set-webhook")),
-		chromedp.Click(chromedp.CSS("#set-notify-me")),
+	do(chromedp.Click(chromedp.CSS("#set-notify-me")),
 		chromedp.SendKeys(chromedp.CSS("#set-webhook"), "https://hooks.example.com/forms/T0K3N"),
 		chromedp.Click(chromedp.CSS(".builder-save button")),
 		chromedp.WaitVisible(chromedp.CSS(`button[data-copy="new-secret-0"]`)))
