@@ -4,11 +4,16 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
 	cdpbrowser "github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"github.com/hubform/hubform/handlers/hub/accounts"
@@ -41,7 +46,9 @@ func clipboard(t *testing.T, tab context.Context) string {
 // "Copied" and the live region beside it says so; the empty Deliveries
 // tab links to the settings of e-mail and webhooks; and on the Settings tab
 // a webhook added by its address shows its secret once, copied alike,
-// with the warning of a hub that sends no e-mail. axe-core checks both
+// with the warning of a hub that sends no e-mail. The frame, pasted into
+// a page of another site, shows the form there, until the settings list
+// the sites that alone may frame it. axe-core checks both
 // pages; the screenshots show them at 1280 and 375 pixels, light and dark.
 func TestBrowserShareCopy(t *testing.T) {
 	b := browsertest.New(t)
@@ -88,6 +95,41 @@ func TestBrowserShareCopy(t *testing.T) {
 	if got := clipboard(t, tab); !strings.HasPrefix(got, `<iframe src="`+link+`"`) {
 		t.Errorf("the clipboard holds %q, want the frame", got)
 	}
+	// Pasted into a page of another site, the frame shows the form.
+	frame := clipboard(t, tab)
+	shop := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = io.WriteString(w, `<!doctype html><html lang="en"><title>Cake shop</title><h1>Order</h1>`+frame+`</html>`)
+	}))
+	defer shop.Close()
+	// framed reports whether the shop's page shows the form's page in its
+	// frame: the frame is at the form's link, where a refused one is at
+	// Chromium's error page, the link only unreachable.
+	framed := func() bool {
+		t.Helper()
+		do(chromedp.Navigate(shop.URL), chromedp.WaitReady(chromedp.CSS("iframe")))
+		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+			tree, err := chromedp.Call(tab, page.GetFrameTree, cdp.Empty{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range tree.FrameTree.ChildFrames {
+				switch {
+				case c.Frame.URL == link:
+					return true
+				case c.Frame.UnreachableURL == link:
+					return false
+				}
+			}
+		}
+		t.Fatal("the shop's frame never loaded")
+		return false
+	}
+	if !framed() {
+		t.Error("the frame pasted into another site's page shows no form")
+	}
+	do(chromedp.Navigate(share), chromedp.WaitVisible(chromedp.CSS(`button[data-copy="share-link"]`)))
+
 	// The developers' ways are folded, and open on a click.
 	if browsertest.Eval[bool](t, tab, 5*time.Second, `document.querySelector('button[data-copy="share-go"]').checkVisibility()`) {
 		t.Error("the developers' ways are not folded")
@@ -142,6 +184,19 @@ func TestBrowserShareCopy(t *testing.T) {
 	do(chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#set-webhook")))
 	if got := con.text("main"); strings.Contains(got, file.Hub.Webhooks[0].Secret) || strings.Contains(got, "T0K3N") {
 		t.Error("the settings show the webhook's secret or token again")
+	}
+
+	// Only allowed sites may frame the form, once that version is live.
+	do(chromedp.SendKeys(chromedp.CSS("#set-embed"), "https://www.example.com"),
+		chromedp.Click(chromedp.CSS(".builder-save button")), chromedp.WaitVisible(chromedp.CSS(`#notice p`)))
+	if rec, err = h.DB.FormRecord(ctx, "acme", "cake"); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.DB.PublishFormVersion(ctx, "acme", "cake", rec.LastVersion, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if framed() {
+		t.Error("a site the form does not list shows it in a frame")
 	}
 }
 
