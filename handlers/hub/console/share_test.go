@@ -170,7 +170,9 @@ func TestShareLayout(t *testing.T) {
 		id := s.AttrOr("id", "?")
 		open := s.Closest("details").Length() == 0
 		order = append(order, id+":"+strconv.FormatBool(open))
-		if fig := s.Closest("figure"); fig.Find(`button[data-copy="`+id+`"]`).Length() != 1 || fig.Find(`[role="status"]#`+id+`-status`).Length() != 1 {
+		// Without JavaScript the button stays hidden and the text selectable.
+		if fig := s.Closest("figure"); fig.Find(`button[data-copy="`+id+`"][hidden]`).Length() != 1 || fig.Find(`[role="status"]#`+id+`-status`).Length() != 1 ||
+			fig.Find(`pre[tabindex="0"]`).Length() != 1 {
 			t.Errorf("snippet %s has no copy button or live region", id)
 		}
 	})
