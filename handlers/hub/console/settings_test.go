@@ -1071,3 +1071,41 @@ func TestSettingsEmbedOrigins(t *testing.T) {
 		t.Errorf("emptied: embedOrigins %s", got)
 	}
 }
+
+// TestSettingsWebhooksForEditors checks what an editor, who may not read
+// the file's secrets, sees of its webhooks: neither the address nor the
+// secret, not even the host; the page saved as shown keeps both, and the
+// editor may still remove one.
+func TestSettingsWebhooksForEditors(t *testing.T) {
+	f := newBuilderForm(t)
+	const secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+	f.saveFile(withHub(`"webhooks":[{"url":"https://in.receiver.example/T0K3N","secret":"` + secret + `"}]`))
+	ctx := t.Context()
+	hash, err := accounts.HashPassword(janePassword, accounts.Params{Memory: 64, Time: 1, Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.tc.db.CreateUser(ctx, accounts.User{Email: "ed@example.com", PasswordHash: hash, CreatedAt: time.Now(), ProvedAt: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.tc.db.SetMember(ctx, accounts.Member{Workspace: accounts.DefaultWorkspace, Email: "ed@example.com", Role: accounts.Editor, CreatedAt: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	ed := f.tc.browser()
+	ed.signIn("ed@example.com", janePassword)
+	f.b, f.token = ed, ed.csrf(console.Path+"/sites")
+	page := html.UnescapeString(ed.get(console.Path + "/forms/acme/contact/settings").body)
+	if strings.Contains(page, "whsec_") || strings.Contains(page, "receiver.example") || !strings.Contains(page, "an address shown to the workspace's admins") {
+		t.Errorf("an editor's settings show the webhook: %s", page)
+	}
+	f.act("/settings", f.settingsForm())
+	if got := f.hubJSON("webhooks"); got != `[{"url":"https://in.receiver.example/T0K3N","secret":"`+secret+`"}]` {
+		t.Errorf("the editor's save as shown: webhooks %s", got)
+	}
+	form := f.settingsForm()
+	form.Set("webhookRemove", "0")
+	f.act("/settings", form)
+	if got := f.hubJSON("webhooks"); got != "" {
+		t.Errorf("the editor removed the webhook: %s", got)
+	}
+}
