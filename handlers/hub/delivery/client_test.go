@@ -15,7 +15,7 @@ func TestIsPrivateHost(t *testing.T) {
 		"localhost": true, "LOCALHOST.": true, "app.localhost": true,
 		"127.0.0.1": true, "10.1.2.3": true, "192.168.0.10": true, "172.16.5.4": true, "169.254.169.254": true,
 		"100.64.0.1": true, "0.0.0.0": true, "224.0.0.1": true, "::1": true, "[::1]": true, "fc00::1": true, "fe80::1": true,
-		"::ffff:127.0.0.1": true,
+		"::ffff:127.0.0.1":  true,
 		"hooks.example.com": false, "93.184.216.34": false, "2606:4700::1111": false, "[2606:4700::1111]": false,
 		"localhost.example.com": false, "internal": false,
 	} {
