@@ -27,6 +27,10 @@ func (con *Console) shareQR(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if !form.Settings.Hosted() {
+		// A code that leads to the hub's 404 is no code to print.
+		return &hub.Error{Status: http.StatusNotFound, Message: "The form's page is turned off in its settings: it has no link to draw."}
+	}
 	p := shareProps{Site: form.Site, Slug: form.Slug, Hub: con.publicURL(c)}
 	code, err := qr.Encode(p.hostedURL(), qr.M)
 	if err != nil {

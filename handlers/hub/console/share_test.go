@@ -79,7 +79,7 @@ func rasterSVG(t *testing.T, body []byte) image.Image {
 
 // TestShareQR checks the QR code of a form's link: on the Share tab with
 // its downloads, an SVG and a PNG that both read as the link the tab
-// shows; for signed-in members of the form's workspace alone: signed out
+// shows, for a form whose page is on; for signed-in members of the form's workspace alone: signed out
 // the console asks to sign in, another workspace's member gets 404, as for
 // a form that does not exist.
 func TestShareQR(t *testing.T) {
@@ -130,6 +130,14 @@ func TestShareQR(t *testing.T) {
 	}
 	if res := b.get(console.Path + "/forms/acme/nosuch/share/qr"); res.status != http.StatusNotFound {
 		t.Errorf("the QR code of no form: %d", res.status)
+	}
+
+	// A form whose page is off has no link to draw.
+	if _, err := tc.db.SaveFormVersion(t.Context(), "acme", "inapp", []byte(`{"title":"In app","fields":[{"name":"x","type":"text"}],"steps":[{"id":"a","fields":["x"]}],"hub":{"hostedPage":false}}`), "test", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if res := b.get(console.Path + "/forms/acme/inapp/share/qr"); res.status != http.StatusNotFound {
+		t.Errorf("the QR code of a form whose page is off: %d", res.status)
 	}
 
 	// A member of another workspace.
