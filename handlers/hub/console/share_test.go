@@ -79,9 +79,9 @@ func rasterSVG(t *testing.T, body []byte) image.Image {
 
 // TestShareQR checks the QR code of a form's link: on the Share tab with
 // its downloads, an SVG and a PNG that both read as the link the tab
-// shows, for a form whose page is on; for signed-in members of the form's workspace alone: signed out
-// the console asks to sign in, another workspace's member gets 404, as for
-// a form that does not exist.
+// shows, for a form whose page is on; for signed-in members of the form's
+// workspace alone: signed out the console asks to sign in, another
+// workspace's member gets 404, as for a form that does not exist.
 func TestShareQR(t *testing.T) {
 	tc := inboxConsole(t, &memFiles{files: map[string][]byte{}}, func(cfg *console.Config) { cfg.PublicURL = "https://forms.example.com" })
 	const link = "https://forms.example.com/f/acme/contact"
