@@ -31,6 +31,10 @@ type Settings struct {
 	// AllowedOrigins lists the browser origins ("https://example.com")
 	// that may call the form's routes directly. Empty allows any.
 	AllowedOrigins []string `json:"allowedOrigins,omitempty"`
+	// EmbedOrigins lists the origins ("https://example.com") whose pages
+	// may show the form's hosted page in a frame. Empty lets any site
+	// frame it: the page is made to be embedded.
+	EmbedOrigins []string `json:"embedOrigins,omitempty"`
 	// Notify, when set, has the hub e-mail each submission to the form's
 	// owners.
 	Notify *Notify `json:"notify,omitempty"`

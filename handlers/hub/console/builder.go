@@ -227,6 +227,9 @@ func (con *Console) builderAction(edit editFunc, view string) echo.HandlerFunc {
 		if err != nil {
 			return err
 		}
+		if made, ok := c.Get(newSecretsKey).([]newSecret); ok {
+			con.keepSecretsToShow(c, made)
+		}
 		to := withQuery(viewURL(site, slug, view), "saved", strconv.FormatInt(n, 10))
 		if moved, ok := c.Get(movedKey).(string); ok {
 			to = withQuery(to, "moved", moved)

@@ -49,6 +49,9 @@ type deliveriesProps struct {
 	// Retried is the delivery just sent again, for the notice.
 	Retried int64
 	Rows    []deliveryRow
+	// SettingsURL is where the form's e-mail and webhooks are set, "" for
+	// a form of the forms directory, set in its file.
+	SettingsURL string
 }
 
 // deliveryRow is one delivery as the page shows it.
@@ -83,6 +86,9 @@ func (con *Console) deliveriesPage(c echo.Context) error {
 	}
 	p := deliveriesProps{CSRF: con.csrfToken(c), Site: site, Slug: slug, Submission: c.QueryParam("submission")}
 	p.Retried, _ = strconv.ParseInt(c.QueryParam("retried"), 10, 64)
+	if con.cfg.Store != nil && !con.inDirectory(site, slug) {
+		p.SettingsURL = settingsPath(site, slug) + "#delivery"
+	}
 	for _, d := range list {
 		if p.Submission == "" || d.SubmissionID == p.Submission {
 			row := newDeliveryRow(d)

@@ -27,6 +27,7 @@ func (con *Console) inboxRoutes(g *echo.Group) {
 	base := "/forms/:site/:slug"
 	g.GET(base+"/overview", con.overview)
 	g.GET(base+"/share", con.share)
+	g.GET(base+"/share/qr", con.shareQR)
 	g.GET(base+"/submissions", con.inbox)
 	g.GET(base+"/export/:format", con.export)
 	g.POST(base+"/submissions/delete", con.deleteSubmissions)

@@ -29,6 +29,7 @@ func (con *Console) settingsPage(c echo.Context) error {
 		return con.formError(err)
 	}
 	p.Body, p.Shown, p.View = string(v.Body), p.Record.LastVersion, viewSettings
+	p.Settings.NewSecrets = con.secretsToShow(c)
 	if c.QueryParam("saved") != "" {
 		p.Notice = savedNotice
 	}
@@ -65,13 +66,17 @@ func (con *Console) editSettings(d *formFile, c echo.Context) error {
 	types, origins := lines(form.Get("allowedTypes")), lines(form.Get("allowedOrigins"))
 	d.setHub("allowedTypes", types, len(types) == 0)
 	d.setHub("allowedOrigins", origins, len(origins) == 0)
+	if form.Has("embedOrigins") {
+		embed := lines(form.Get("embedOrigins"))
+		d.setHub("embedOrigins", embed, len(embed) == 0)
+	}
 	if form.Has("hostedPageShown") {
 		// The page showed the checkbox, which posts "on" when checked.
 		// Served is the default, which the file need not say.
 		d.setHub("hostedPage", false, form.Get("hostedPage") == "on")
 	}
 	if form.Has("notifyEmail") {
-		errs = append(errs, editNotify(d, lines(form.Get("notifyEmail")), strings.TrimSpace(form.Get("replyToField"))))
+		errs = append(errs, editDelivery(d, c, form))
 	}
 	errs = append(errs, editBehaviour(d, form, con.location(c.Request().Context())))
 	return errors.Join(errs...)
@@ -96,37 +101,6 @@ func editNotify(d *formFile, emails []string, replyTo string) error {
 	}
 	d.setHub("notify", n, false)
 	return nil
-}
-
-// hasDelivery reports whether the form file has delivery settings, which
-// the Settings tab then shows.
-func (d *formFile) hasDelivery() bool {
-	_, notify := d.Hub["notify"]
-	_, hooks := d.Hub["webhooks"]
-	return notify || hooks
-}
-
-// notify returns the form's notification settings; zero when unreadable.
-func (d *formFile) notify() (emails, replyTo string) {
-	var n struct {
-		Email        []string `json:"email"`
-		ReplyToField string   `json:"replyToField"`
-	}
-	_ = json.Unmarshal(d.Hub["notify"], &n)
-	return strings.Join(n.Email, "\n"), n.ReplyToField
-}
-
-// webhookURLs returns where the form's webhooks post, never their secrets.
-func (d *formFile) webhookURLs() []string {
-	var hooks []struct {
-		URL string `json:"url"`
-	}
-	_ = json.Unmarshal(d.Hub["webhooks"], &hooks)
-	var out []string
-	for _, h := range hooks {
-		out = append(out, h.URL)
-	}
-	return out
 }
 
 // hostedPage reports whether the hub serves the form's own page: unless

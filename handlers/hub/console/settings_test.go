@@ -17,6 +17,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"github.com/hubform/hubform/handlers/hub/accounts"
+	"github.com/hubform/hubform/handlers/hub/console"
 )
 
 // settingsPost are the Settings tab's inputs for builderBase as the page
@@ -96,7 +97,7 @@ func TestSettingsTab(t *testing.T) {
 	for _, m := range legends {
 		got = append(got, m[1])
 	}
-	want := []string{"Texts", "After sending", "Confirmation e-mail", "In de, optional", "Closing and limits", "One response per person",
+	want := []string{"Texts", "After sending", "E-mail and webhooks", "Webhooks", "Confirmation e-mail", "In de, optional", "Closing and limits", "One response per person",
 		"Save and continue later", "Captcha", "Spam", "Files", "Origins", "Hosted page"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("settings groups %q, want %q", got, want)
@@ -181,16 +182,22 @@ func TestSettingsHostedPage(t *testing.T) {
 
 func TestSettingsDelivery(t *testing.T) {
 	f := newBuilderForm(t)
-	if page := f.b.get("/console/forms/acme/contact/settings").body; strings.Contains(page, "<legend>Delivery</legend>") {
-		t.Errorf("a form without delivery settings shows them")
+	// The section is there before the file has any delivery, so that an
+	// owner sets it without the JSON file.
+	if page := f.b.get("/console/forms/acme/contact/settings").body; !strings.Contains(page, "<legend>E-mail and webhooks</legend>") ||
+		!strings.Contains(page, `name="notifyMe" type="checkbox" value="on"`) || !strings.Contains(page, `name="webhookURL" type="url"`) {
+		t.Errorf("a form without delivery settings does not offer them: %s", page)
 	}
-	const hook = `{"url":"https://example.com/hook","secret":"whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"}`
+	const hook = `{"url":"https://example.com/hook/T0K3N","secret":"whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"}`
 	body := strings.Replace(builderBase, `"hub":{"retentionDays":30}`, `"hub":{"retentionDays":30,"notify":{"email":["a@example.com"]},"webhooks":[`+hook+`]}`, 1)
 	f.saveFile(body)
 	page := html.UnescapeString(f.b.get("/console/forms/acme/contact/settings").body)
-	if !strings.Contains(page, "<legend>Delivery</legend>") || !strings.Contains(page, ">a@example.com</textarea>") ||
-		!strings.Contains(page, "<code>https://example.com/hook</code>") || strings.Contains(page, "whsec_") {
+	if !strings.Contains(page, ">a@example.com</textarea>") || !strings.Contains(page, "<code id=\"webhook-0\">https://example.com/…</code>") {
 		t.Errorf("delivery settings: %s", page)
+	}
+	// Neither the secret nor the token in the receiver's address.
+	if strings.Contains(page, "whsec_") || strings.Contains(page, "T0K3N") {
+		t.Errorf("the settings show a webhook's secret or address: %s", page)
 	}
 	form := settingsPost()
 	form.Set("notifyEmail", "a@example.com\r\nb@example.com")
@@ -200,7 +207,7 @@ func TestSettingsDelivery(t *testing.T) {
 	if got := h["notify"]; !reflect.DeepEqual(got, map[string]any{"email": []any{"a@example.com", "b@example.com"}, "replyToField": "email"}) {
 		t.Errorf("notify: %v", got)
 	}
-	if hooks, _ := h["webhooks"].([]any); len(hooks) != 1 {
+	if hooks, _ := h["webhooks"].([]any); len(hooks) != 1 || !strings.Contains(string(mustJSON(t, hooks)), "MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw") {
 		t.Errorf("webhooks after saving the settings: %v", h["webhooks"])
 	}
 	form.Set("notifyEmail", "not an address")
@@ -211,6 +218,152 @@ func TestSettingsDelivery(t *testing.T) {
 	f.act("/settings", form)
 	if got, ok := f.hubMember()["notify"]; ok {
 		t.Errorf("no address: notify %v", got)
+	}
+}
+
+// mustJSON is v in JSON.
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestSettingsNotifyMe checks the box "E-mail me each submission": it puts
+// the signed-in member's address in hub.notify.email, where it was if it
+// was there, reads back checked, and unchecked takes the address out and
+// keeps the others. Whoever else is listed is asked at sending time, as
+// the JSON file's list is.
+func TestSettingsNotifyMe(t *testing.T) {
+	f := newBuilderForm(t)
+	form := f.settingsForm()
+	if form.Get("notifyMe") != "" {
+		t.Fatalf("the box is checked on a form that e-mails nobody: %v", form)
+	}
+	form.Set("notifyMe", "on")
+	f.act("/settings", form)
+	if got := f.hubMember()["notify"]; !reflect.DeepEqual(got, map[string]any{"email": []any{janeEmail}}) {
+		t.Errorf("e-mail me: notify %v", got)
+	}
+	form = f.settingsForm()
+	if form.Get("notifyMe") != "on" || form.Get("notifyEmail") != "" {
+		t.Errorf("e-mail me does not read back: notifyMe %q, others %q", form.Get("notifyMe"), form.Get("notifyEmail"))
+	}
+	// Where the file lists the member, in any case, the address stays.
+	f.saveFile(withHub(`"notify":{"email":["a@example.com","Jane@Example.com","b@example.com"]}`))
+	form = f.settingsForm()
+	if form.Get("notifyMe") != "on" || form.Get("notifyEmail") != "a@example.com\nb@example.com" {
+		t.Errorf("the page shows notifyMe %q, others %q", form.Get("notifyMe"), form.Get("notifyEmail"))
+	}
+	f.act("/settings", form)
+	if got := f.hubMember()["notify"]; !reflect.DeepEqual(got, map[string]any{"email": []any{"a@example.com", "Jane@Example.com", "b@example.com"}}) {
+		t.Errorf("saved as shown: notify %v", got)
+	}
+	form.Del("notifyMe")
+	f.act("/settings", form)
+	if got := f.hubMember()["notify"]; !reflect.DeepEqual(got, map[string]any{"email": []any{"a@example.com", "b@example.com"}}) {
+		t.Errorf("unchecked: notify %v", got)
+	}
+}
+
+// TestSettingsWebhooks checks webhooks set on the page: one added by its
+// address alone gets a secret the hub makes, shown on the page after the
+// save and never again; a new secret is shown once alike; a removed one
+// goes; an address the hub would not post to is refused, saying why.
+func TestSettingsWebhooks(t *testing.T) {
+	f := newBuilderForm(t)
+	form := f.settingsForm()
+	form.Set("webhookURL", " https://hooks.example.com/in/T0K3N ")
+	n, _, _ := f.last()
+	form.Set("base", strconv.FormatInt(n, 10))
+	res := f.post("/forms/acme/contact/settings", form)
+	if res.status != http.StatusSeeOther {
+		t.Fatalf("add a webhook: %d %s", res.status, res.body)
+	}
+	var hooks []struct{ URL, Secret string }
+	_, _, members := f.last()
+	var hubm struct {
+		Webhooks []struct{ URL, Secret string }
+	}
+	_ = json.Unmarshal(members["hub"], &hubm)
+	hooks = hubm.Webhooks
+	if len(hooks) != 1 || hooks[0].URL != "https://hooks.example.com/in/T0K3N" || !strings.HasPrefix(hooks[0].Secret, "whsec_") || len(hooks[0].Secret) < 40 {
+		t.Fatalf("webhooks: %+v", hooks)
+	}
+	secret := hooks[0].Secret
+	page := html.UnescapeString(f.b.get(res.header.Get("Location")).body)
+	if !strings.Contains(page, "Copy the webhook's secret now") || !strings.Contains(page, secret) {
+		t.Errorf("the page after the save does not show the new secret: %s", page)
+	}
+	if strings.Contains(page, "T0K3N") {
+		t.Errorf("the page shows the receiver's token: %s", page)
+	}
+	if again := f.b.get(res.header.Get("Location")).body; strings.Contains(again, secret) || strings.Contains(again, "whsec_") {
+		t.Errorf("the secret is shown twice: %s", again)
+	}
+
+	// A new secret, shown once; saving the page as shown keeps it.
+	form = f.settingsForm()
+	f.act("/settings", form)
+	_, _, members = f.last()
+	_ = json.Unmarshal(members["hub"], &hubm)
+	if hubm.Webhooks[0].Secret != secret {
+		t.Errorf("saving the page as shown changed the secret")
+	}
+	form.Set("webhookRenew", "0")
+	n, _, _ = f.last()
+	form.Set("base", strconv.FormatInt(n, 10))
+	res = f.post("/forms/acme/contact/settings", form)
+	_, _, members = f.last()
+	_ = json.Unmarshal(members["hub"], &hubm)
+	if renewed := hubm.Webhooks[0].Secret; renewed == secret || !strings.Contains(html.UnescapeString(f.b.get(res.header.Get("Location")).body), renewed) {
+		t.Errorf("a new secret: %q, or not shown", renewed)
+	}
+
+	for _, bad := range []string{"http://hooks.example.com/in", "hooks.example.com/in", "https://user:pw@hooks.example.com/", "https://hooks.example.com/#x",
+		"https://localhost/in", "https://127.0.0.1:8080/in", "https://10.1.2.3/in", "https://[::1]/in", "https://169.254.169.254/latest"} {
+		form := f.settingsForm()
+		form.Set("webhookURL", bad)
+		body := f.refused("/settings", form, http.StatusUnprocessableEntity)
+		if !strings.Contains(body, `id="set-webhook-error"`) {
+			t.Errorf("webhook %q: no error beside the input: %s", bad, body)
+		}
+	}
+
+	form = f.settingsForm()
+	form.Set("webhookRemove", "0")
+	f.act("/settings", form)
+	if got, ok := f.hubMember()["webhooks"]; ok {
+		t.Errorf("removed: webhooks %v", got)
+	}
+}
+
+// TestSettingsNoMail checks the warning of a hub without a mail server:
+// shown, with what to set, once a form asks for e-mail there, and never on
+// a hub that sends e-mail.
+func TestSettingsNoMail(t *testing.T) {
+	f := newBuilderForm(t)
+	if page := f.b.get("/console/forms/acme/contact/settings").body; strings.Contains(page, `id="no-mail"`) {
+		t.Errorf("a form that sends no e-mail is warned: %s", page)
+	}
+	form := f.settingsForm()
+	form.Set("notifyMe", "on")
+	n, _, _ := f.last()
+	form.Set("base", strconv.FormatInt(n, 10))
+	res := f.post("/forms/acme/contact/settings", form)
+	page := html.UnescapeString(f.b.get(res.header.Get("Location")).body)
+	for _, want := range []string{`id="no-mail" role="alert"`, "the e-mail of each submission", "--smtp-url", "HUBFORM_SMTP_URL", "HUBFORM_SMTP_FROM"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page after saving e-mail on a hub without a mail server lacks %q: %s", want, page)
+		}
+	}
+
+	mailing := newBuilderFormWith(t, func(cfg *console.Config) { cfg.Mailer, cfg.MailFrom = &fakeMailer{}, "hub@example.com" })
+	mailing.saveFile(withHub(`"notify":{"email":["` + janeEmail + `"]},` + `"autoresponder":{"emailField":"email","subject":"Thanks","body":"Got it."}`))
+	if page := mailing.b.get("/console/forms/acme/contact/settings").body; strings.Contains(page, "no-mail") || strings.Contains(page, "HUBFORM_SMTP_URL") {
+		t.Errorf("a hub that sends e-mail warns it does not: %s", page)
 	}
 }
 
@@ -856,5 +1009,102 @@ func TestSettingsDrafts(t *testing.T) {
 	f.saveFile(strings.Replace(builderBase, `[{"id":"who","fields":["name"]},{"id":"how","fields":["email"]}]`, `[{"id":"who","fields":["name","email"]}]`, 1))
 	if page := f.b.get("/console/forms/acme/contact/settings").body; !strings.Contains(page, "This form has one step: by default it keeps none.") {
 		t.Errorf("a form of one step: %s", page)
+	}
+}
+
+// newBuilderFormWith is newBuilderForm on a console that change sets up
+// further.
+func newBuilderFormWith(t *testing.T, change func(*console.Config)) *builderForm {
+	tc := newConsole(t, func(cfg *console.Config) { withStore(cfg); change(cfg) })
+	b, token := signedIn(t, tc)
+	f := &builderForm{t: t, tc: tc, b: b, token: token}
+	if res := f.post("/sites", url.Values{"site": {"acme"}, "slug": {"contact"}}); res.status != http.StatusSeeOther {
+		t.Fatalf("create: %d %s", res.status, res.body)
+	}
+	f.saveFile(builderBase)
+	return f
+}
+
+// TestDeliveriesEmptyLinksToSettings checks that a form without
+// deliveries says where they are set, with a link to the section of its
+// settings that sets them, which the settings page has.
+func TestDeliveriesEmptyLinksToSettings(t *testing.T) {
+	f := newBuilderFormWith(t, func(cfg *console.Config) { cfg.Deliveries = &fakeDeliveries{} })
+	res := f.b.get(console.Path + "/forms/acme/contact/deliveries")
+	doc, err := goquery.NewDocumentFromReader(strings.NewReader(res.body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	link := doc.Find(`#no-deliveries a`)
+	href := link.AttrOr("href", "")
+	if res.status != http.StatusOK || link.Text() != "Set e-mail and webhooks" || href != console.Path+"/forms/acme/contact/settings#delivery" {
+		t.Fatalf("the empty deliveries page: %d, link %q to %q", res.status, link.Text(), href)
+	}
+	path, anchor, _ := strings.Cut(href, "#")
+	if page := f.b.get(path).body; !strings.Contains(page, `id="`+anchor+`"`) || !strings.Contains(page, `name="webhookURL"`) || !strings.Contains(page, `name="notifyMe"`) {
+		t.Errorf("the settings page has no section %q setting e-mail and webhooks", anchor)
+	}
+}
+
+// TestSettingsEmbedOrigins checks "Only allow these sites to embed this
+// form": saved as hub.embedOrigins, shown back, refused beside its input
+// when a line is not a site's origin, and removed when emptied.
+func TestSettingsEmbedOrigins(t *testing.T) {
+	f := newBuilderForm(t)
+	form := f.settingsForm()
+	form.Set("embedOrigins", "https://www.example.com\r\nhttps://shop.example.com:8443\r\n")
+	f.act("/settings", form)
+	if got := f.hubJSON("embedOrigins"); got != `["https://www.example.com","https://shop.example.com:8443"]` {
+		t.Errorf("embedOrigins: %s", got)
+	}
+	if got := f.settingsForm().Get("embedOrigins"); got != "https://www.example.com\nhttps://shop.example.com:8443" {
+		t.Errorf("the page shows %q", got)
+	}
+	form.Set("embedOrigins", "www.example.com/page")
+	if body := f.refused("/settings", form, http.StatusUnprocessableEntity); !strings.Contains(body, `id="set-embed-error"`) {
+		t.Errorf("not an origin: %s", body)
+	}
+	form.Set("embedOrigins", "")
+	f.act("/settings", form)
+	if got := f.hubJSON("embedOrigins"); got != "" {
+		t.Errorf("emptied: embedOrigins %s", got)
+	}
+}
+
+// TestSettingsWebhooksForEditors checks what an editor, who may not read
+// the file's secrets, sees of its webhooks: neither the address nor the
+// secret, not even the host; the page saved as shown keeps both, and the
+// editor may still remove one.
+func TestSettingsWebhooksForEditors(t *testing.T) {
+	f := newBuilderForm(t)
+	const secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+	f.saveFile(withHub(`"webhooks":[{"url":"https://in.receiver.example/T0K3N","secret":"` + secret + `"}]`))
+	ctx := t.Context()
+	hash, err := accounts.HashPassword(janePassword, accounts.Params{Memory: 64, Time: 1, Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.tc.db.CreateUser(ctx, accounts.User{Email: "ed@example.com", PasswordHash: hash, CreatedAt: time.Now(), ProvedAt: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.tc.db.SetMember(ctx, accounts.Member{Workspace: accounts.DefaultWorkspace, Email: "ed@example.com", Role: accounts.Editor, CreatedAt: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	ed := f.tc.browser()
+	ed.signIn("ed@example.com", janePassword)
+	f.b, f.token = ed, ed.csrf(console.Path+"/sites")
+	page := html.UnescapeString(ed.get(console.Path + "/forms/acme/contact/settings").body)
+	if strings.Contains(page, "whsec_") || strings.Contains(page, "receiver.example") || !strings.Contains(page, "an address shown to the workspace's admins") {
+		t.Errorf("an editor's settings show the webhook: %s", page)
+	}
+	f.act("/settings", f.settingsForm())
+	if got := f.hubJSON("webhooks"); got != `[{"url":"https://in.receiver.example/T0K3N","secret":"`+secret+`"}]` {
+		t.Errorf("the editor's save as shown: webhooks %s", got)
+	}
+	form := f.settingsForm()
+	form.Set("webhookRemove", "0")
+	f.act("/settings", form)
+	if got := f.hubJSON("webhooks"); got != "" {
+		t.Errorf("the editor removed the webhook: %s", got)
 	}
 }

@@ -31,7 +31,16 @@ type shareProps struct {
 	// Published is whether the hub serves the form; Page whether its
 	// settings keep its page on.
 	Published, Page bool
+	// EmbedOrigins are the sites that alone may frame the page, none for
+	// any site.
+	EmbedOrigins []string
+	// SettingsURL is the form's Settings tab, "" for a form of the forms
+	// directory, which the console does not edit.
+	SettingsURL string
 }
+
+// embedList writes the sites that may frame the page for a sentence.
+func (p shareProps) embedList() string { return strings.Join(p.EmbedOrigins, ", ") }
 
 // hostedURL is the form's page on the hub.
 func (p shareProps) hostedURL() string { return p.Hub + hosted.Path + "/" + p.Site + "/" + p.Slug }
@@ -43,7 +52,10 @@ func (con *Console) share(c echo.Context) error {
 	}
 	_, err = con.cfg.Inbox.Forms.Lookup(form.Site, form.Slug)
 	p := shareProps{Site: form.Site, Slug: form.Slug, Title: inbox.Title(form), Hub: con.publicURL(c),
-		SubmitText: "Send", Published: err == nil, Page: form.Settings.Hosted()}
+		SubmitText: "Send", Published: err == nil, Page: form.Settings.Hosted(), EmbedOrigins: form.Settings.EmbedOrigins}
+	if con.cfg.Store != nil && !con.inDirectory(form.Site, form.Slug) {
+		p.SettingsURL = settingsPath(form.Site, form.Slug)
+	}
 	if form.Schema != nil {
 		p.Fields = form.Schema.Fields
 		p.SubmitText = cmp.Or(form.Schema.Buttons.Submit, p.SubmitText)

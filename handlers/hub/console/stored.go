@@ -184,6 +184,8 @@ type formProps struct {
 	// View is what the page shows: a view of the Build tab (viewFields,
 	// viewTranslations, viewJSON), or viewSettings.
 	View string
+	// Settings are what the Settings tab shows beside the file.
+	Settings settingsContext
 }
 
 func (con *Console) formPage(c echo.Context) error {
@@ -224,6 +226,7 @@ func (con *Console) renderForm(c echo.Context, status int, p formProps) error {
 		p.Body = string(formsource.HideSecrets([]byte(p.Body)))
 	}
 	if p.View == viewSettings {
+		p.Settings.Me, p.Settings.NoMail = memberOf(c).Email, con.cfg.Mailer == nil
 		return con.render(c, status, settingsPage(p))
 	}
 	return con.render(c, status, formPage(p))

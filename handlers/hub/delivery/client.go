@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -75,3 +76,20 @@ func checkAddress(address string, allow []*Network) error {
 // sharedSpace is the carrier-grade NAT range (RFC 6598), private in
 // practice though netip does not call it so.
 var sharedSpace = netip.MustParsePrefix("100.64.0.0/10")
+
+// IsPrivateHost reports whether host, a URL's host without its port,
+// plainly names an address the hub sends no webhook to unless the operator
+// allows its network: localhost, or an IP address that is not public. A
+// name is checked once resolved, as each delivery connects; this is the
+// check that can be made when a receiver is set, to say so at once.
+func IsPrivateHost(host string) bool {
+	host = strings.TrimSuffix(strings.ToLower(host), ".")
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(strings.Trim(host, "[]"))
+	if err != nil {
+		return false
+	}
+	return checkAddress(netip.AddrPortFrom(ip, 443).String(), nil) != nil
+}

@@ -250,6 +250,11 @@ func (v *validator) settings(s hub.Settings) {
 			v.addf(fmt.Sprintf("hub.allowedOrigins[%d]", i), "hub.allowedOrigins[%d]: %q is not an origin as browsers send it: http or https, lowercase host, optional port, no path, not even \"/\"", i, o)
 		}
 	}
+	for i, o := range s.EmbedOrigins {
+		if !isOrigin(o) {
+			v.addf(fmt.Sprintf("hub.embedOrigins[%d]", i), "hub.embedOrigins[%d]: %q is not an origin as browsers send it: http or https, lowercase host, optional port, no path, not even \"/\"", i, o)
+		}
+	}
 	if s.DraftDays < 0 || s.DraftDays > hub.MaxDraftDays {
 		v.addf("hub.draftDays", "hub.draftDays: %d is not between 0 (the default, %d) and %d", s.DraftDays, hub.DefaultDraftDays, hub.MaxDraftDays)
 	}

@@ -325,6 +325,16 @@ func TestValidateOrigins(t *testing.T) {
 		if !tt.ok && (err == nil || !strings.Contains(err.Error(), "hub.allowedOrigins[1]")) {
 			t.Errorf("%q: error %v, want one naming hub.allowedOrigins[1]", tt.origin, err)
 		}
+		// The sites that may frame the form's page are origins alike.
+		s, h = validSchema(t)
+		h.EmbedOrigins = []string{"https://example.org", tt.origin}
+		err = Validate(s, *h)
+		if tt.ok && err != nil {
+			t.Errorf("embed %q refused: %v", tt.origin, err)
+		}
+		if !tt.ok && (err == nil || !strings.Contains(err.Error(), "hub.embedOrigins[1]")) {
+			t.Errorf("embed %q: error %v, want one naming hub.embedOrigins[1]", tt.origin, err)
+		}
 	}
 }
 

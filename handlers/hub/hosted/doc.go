@@ -21,6 +21,6 @@
 // "hub": {"hostedPage": false}; its schema and protocol routes are
 // unaffected. Every answer carries a Content-Security-Policy with a fresh
 // nonce: scripts from the hub and the form's captcha provider alone,
-// posts to the hub alone, framed by the hub and the form's allowed
-// origins alone.
+// posts to the hub alone, framed by any site, or by the hub and the sites
+// the form lists in embedOrigins alone.
 package hosted

@@ -54,6 +54,14 @@ const (
   "meta": {"captchaProvider": "recaptcha-v3", "captchaSiteKey": "site-key"},
   "hub": {"captchaSecret": "recaptcha-secret"}
 }`
+	// embedForm's owner lets two sites of theirs alone show its page in
+	// a frame.
+	embedForm = `{
+  "title": "Embedded",
+  "fields": [{"name": "name", "type": "text", "label": "Name"}],
+  "steps": [{"id": "main", "fields": ["name"]}],
+  "hub": {"embedOrigins": ["https://www.acme.example", "https://shop.acme.example:8443"]}
+}`
 	// offForm's owner shows it in their own app only.
 	offForm = `{
   "title": "Internal",
@@ -66,7 +74,7 @@ const (
 func testForms() map[string]string {
 	return map[string]string{
 		"acme/contact": contactForm, "acme/newsletter": newsletterForm, "acme/turnstile": turnstileForm,
-		"acme/recaptcha": recaptchaForm, "acme/off": offForm,
+		"acme/recaptcha": recaptchaForm, "acme/off": offForm, "acme/embed": embedForm,
 	}
 }
 
@@ -125,7 +133,7 @@ func TestPage(t *testing.T) {
 
 	csp := a.header.Get("Content-Security-Policy")
 	for _, want := range []string{"default-src 'self'", "form-action 'self'", "object-src 'none'", "base-uri 'none'",
-		"frame-ancestors 'self' https://www.acme.example", "frame-src 'none'"} {
+		"frame-src 'none'"} {
 		if !strings.Contains(csp, want) {
 			t.Errorf("policy %q lacks %q", csp, want)
 		}
@@ -230,6 +238,33 @@ func TestPagePolicyCaptcha(t *testing.T) {
 		}
 		if d["frame-src"] != tt.frames {
 			t.Errorf("%s: frame-src %q, want %q", tt.form, d["frame-src"], tt.frames)
+		}
+	}
+}
+
+// TestPageFraming checks who may show a form's page in a frame: any site
+// by default, whatever origins may call the form's routes (the contact
+// form lists one), so that the frame the Share tab offers works on the
+// owner's site at once; the hub and the sites of embedOrigins alone when
+// the form lists some. The hub sets no X-Frame-Options, which would
+// override neither way but confuse the reader.
+func TestPageFraming(t *testing.T) {
+	t.Parallel()
+	h := startHub(t, testForms())
+	for _, tt := range []struct{ form, want string }{
+		{"contact", "*"},
+		{"newsletter", "*"},
+		{"embed", "'self' https://www.acme.example https://shop.acme.example:8443"},
+	} {
+		a := h.get("/f/acme/" + tt.form)
+		if a.status != http.StatusOK {
+			t.Errorf("%s: status %d", tt.form, a.status)
+		}
+		if got := directives(a.header.Get("Content-Security-Policy"))["frame-ancestors"]; got != tt.want {
+			t.Errorf("%s: frame-ancestors %q, want %q", tt.form, got, tt.want)
+		}
+		if got := a.header.Get("X-Frame-Options"); got != "" {
+			t.Errorf("%s: X-Frame-Options %q", tt.form, got)
 		}
 	}
 }

@@ -24,16 +24,17 @@ func newNonce() string { return rand.Text() }
 // whose inline elements carry nonce. Scripts come from the hub alone, and
 // from the captcha provider the form uses, if any: nothing else runs in a
 // page where visitors type. Scripts connect to the hub, and to the bucket
-// that takes files (Config.UploadOrigins). Posts go to the hub only. The page may be
-// framed by the hub and by the origins the form allows (allowedOrigins),
-// so that an owner can show it in an iframe of their own site, and by no
-// one else, so that no other site can dress it up to take clicks. A form
+// that takes files (Config.UploadOrigins). Posts go to the hub only. The
+// page is made to be shown in an iframe of the owner's site, whichever it
+// is, so any site may frame it, unless the form lists the sites that may
+// (embedOrigins): then the hub and those alone, so that no other site can
+// dress it up to take clicks. A form
 // that sends the visitor to a page of its own after a submission may post
 // to that page's origin too: browsers hold a post's redirect to
 // form-action. f may be nil: an answer about no form.
 func (p *Pages) policy(nonce string, f *hub.Form) string {
 	scripts, frames := []string{"'self'", "'nonce-" + nonce + "'"}, []string{}
-	ancestors, posts := []string{"'self'"}, []string{"'self'"}
+	ancestors, posts := []string{"*"}, []string{"'self'"}
 	if f != nil {
 		if to := origin(f.Schema.Meta.Redirect()); to != "" {
 			posts = append(posts, to)
@@ -44,7 +45,9 @@ func (p *Pages) policy(nonce string, f *hub.Form) string {
 		case hubclient.CaptchaRecaptchaV3:
 			scripts, frames = append(scripts, recaptchaScripts), append(frames, recaptchaFrames)
 		}
-		ancestors = append(ancestors, f.Settings.AllowedOrigins...)
+		if len(f.Settings.EmbedOrigins) > 0 {
+			ancestors = append([]string{"'self'"}, f.Settings.EmbedOrigins...)
+		}
 	}
 	if len(frames) == 0 {
 		frames = []string{"'none'"}

@@ -62,18 +62,49 @@
     });
   }
 
-  // A button marked data-copy copies the text of the element it names.
+  // A button marked data-copy copies the text of the element it names,
+  // then reads "Copied" for a moment, and says so in the live region
+  // beside it (id "<name>-status") for screen readers. Where the browser
+  // lets no page write the clipboard (a hub over plain HTTP), it selects
+  // the text instead and says how to copy it.
   function copyButtons(root) {
     root.querySelectorAll("button[data-copy]").forEach(function (button) {
+      if (button.dataset.copyReady) return;
+      button.dataset.copyReady = "1";
       button.hidden = false;
+      var name = button.getAttribute("data-copy");
+      var label = button.textContent;
+      var timer;
+      function say(text) {
+        var status = document.getElementById(name + "-status");
+        if (status) status.textContent = text;
+        clearTimeout(timer);
+        timer = setTimeout(function () {
+          button.textContent = label;
+          button.classList.remove("is-copied");
+          if (status) status.textContent = "";
+        }, 2500);
+      }
+      function selectSource(source) {
+        var range = document.createRange();
+        range.selectNodeContents(source);
+        var selection = window.getSelection();
+        selection.removeAllRanges();
+        selection.addRange(range);
+        say("Selected: press Ctrl+C, or ⌘C, to copy.");
+      }
       button.addEventListener("click", function () {
-        var source = document.getElementById(button.getAttribute("data-copy"));
-        if (!source || !navigator.clipboard) return;
+        var source = document.getElementById(name);
+        if (!source) return;
+        if (!navigator.clipboard || !window.isSecureContext) {
+          selectSource(source);
+          return;
+        }
         navigator.clipboard.writeText(source.textContent).then(function () {
-          var label = button.textContent;
           button.textContent = "Copied";
-          setTimeout(function () { button.textContent = label; }, 1500);
-        });
+          button.classList.add("is-copied");
+          say("Copied to the clipboard.");
+        }, function () { selectSource(source); });
       });
     });
   }
