@@ -768,3 +768,12 @@ func conditionData(sources []*hubclient.Field) string {
 	b, _ := json.Marshal(data)
 	return string(b)
 }
+
+// indentJSON is a condition's text as the JSON editor would show it.
+func indentJSON(raw json.RawMessage) string {
+	var b bytes.Buffer
+	if json.Indent(&b, raw, "", "  ") != nil {
+		return string(raw)
+	}
+	return b.String()
+}
