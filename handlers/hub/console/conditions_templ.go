@@ -466,7 +466,7 @@ func conditionRowEditor(s *hubclient.Schema, sources []*hubclient.Field, id, nam
 		ctx = templ.ClearChildren(ctx)
 		f := s.Field(r.Field)
 		n := strconv.Itoa(k + 1)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 41, "<li class=\"builder-condition-row\" data-condition-row><div class=\"builder-condition-control\"><label for=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 41, "<li class=\"builder-condition-row\" data-condition-row><div class=\"hubform-field builder-condition-control\"><label for=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -596,7 +596,7 @@ func conditionRowEditor(s *hubclient.Schema, sources []*hubclient.Field, id, nam
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 54, "</select></div><div class=\"builder-condition-control\"><label for=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 54, "</select></div><div class=\"hubform-field builder-condition-control\"><label for=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -696,7 +696,7 @@ func conditionRowEditor(s *hubclient.Schema, sources []*hubclient.Field, id, nam
 				}
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 64, "</select></div><div class=\"builder-condition-control\" data-condition-value")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 64, "</select></div><div class=\"hubform-field builder-condition-control\" data-condition-value")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -912,7 +912,7 @@ func conditionRowEditor(s *hubclient.Schema, sources []*hubclient.Field, id, nam
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 86, "</div><div class=\"builder-condition-control\"><button type=\"submit\" name=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 86, "</div><div class=\"hubform-field builder-condition-control\"><button type=\"submit\" name=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -951,14 +951,14 @@ func conditionRowEditor(s *hubclient.Schema, sources []*hubclient.Field, id, nam
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 89, "\" class=\"hubform-button hubform-button--secondary\">Remove<span class=\"hubform-visually-hidden\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 89, "\" class=\"hubform-button hubform-button--secondary builder-condition-remove\" title=\"Remove this condition\"><span aria-hidden=\"true\">✕</span><span class=\"hubform-visually-hidden\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var50 string
-		templ_7745c5c3_Var50, templ_7745c5c3_Err = templ.JoinStringErrs(" condition " + n + " (" + m.Heading + ")")
+		templ_7745c5c3_Var50, templ_7745c5c3_Err = templ.JoinStringErrs("Remove condition " + n + " (" + m.Heading + ")")
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `handlers/hub/console/conditions.templ`, Line: 133, Col: 92}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `handlers/hub/console/conditions.templ`, Line: 133, Col: 127}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var50))
 		if templ_7745c5c3_Err != nil {
