@@ -271,3 +271,33 @@ func TestConditionsFollowFields(t *testing.T) {
 		t.Error("moving a field above the one its condition reads is not refused")
 	}
 }
+
+// TestConditionsPreviewLogic: the preview's conditions are those of the
+// newest version, not yet published, answered by the console to its
+// signed-in members only.
+func TestConditionsPreviewLogic(t *testing.T) {
+	f := newConditionsForm(t)
+	f.act("/fields/2", fieldForm("note", url.Values{
+		"visibleIf": {"rows"}, "visibleIf.0.field": {"size"}, "visibleIf.0.op": {"is"}, "visibleIf.0.value": {"l"},
+	}))
+	page := f.b.get("/console/forms/acme/contact")
+	if !strings.Contains(page.body, `data-hx-post="/console/forms/acme/contact/preview/logic"`) {
+		t.Error("the preview's fields do not ask the console's logic route")
+	}
+	logic := func(b *browser, size string) response {
+		return b.do(http.MethodPost, "/console/forms/acme/contact/preview/logic",
+			url.Values{"size": {size}, "_csrf": {f.token}, "_hubformLogic": {"vvhhv"}}, map[string]string{"HX-Request": "true"})
+	}
+	res := logic(f.b, "l")
+	doc, _ := goquery.NewDocumentFromReader(strings.NewReader(res.body))
+	slot := doc.Find(`[data-hubform-slot="note"]`)
+	if _, hidden := slot.Attr("hidden"); res.status != http.StatusOK || slot.Length() != 1 || hidden {
+		t.Errorf("a large size: %d, the note's slot %d, hidden %v: %s", res.status, slot.Length(), hidden, res.body)
+	}
+	if res := logic(f.tc.browser(), "l"); res.status != http.StatusUnauthorized {
+		t.Errorf("without a session: %d, want 401", res.status)
+	}
+	if res := f.b.do(http.MethodPost, "/console/forms/acme/nothing/preview/logic", url.Values{"_csrf": {f.token}}, nil); res.status != http.StatusNotFound {
+		t.Errorf("a form that does not exist: %d, want 404", res.status)
+	}
+}
