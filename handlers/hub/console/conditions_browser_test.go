@@ -86,7 +86,8 @@ func TestBrowserConditions(t *testing.T) {
 	browsertest.CheckAxe(t, tab, axe, "a field's panel with a condition")
 	do(chromedp.ScrollIntoView(chromedp.CSS("#f2-visibleIf")))
 	browsertest.Screenshot(t, tab, "console-conditions")
-	do(chromedp.Click(chromedp.CSS(`details[data-field="note"] .hubform-button--primary`)))
+	// Enter in the label saves the field, not a condition button.
+	do(chromedp.Focus(chromedp.CSS("#f2-label")), chromedp.KeyEvent("\r"))
 	settled(`document.querySelector('tr[data-version="3"]')`)
 
 	if got := eval(`document.querySelector('details[data-field="note"] [data-condition-badge="visibleIf"]').title`); got != "Shown when Size is Large" {
