@@ -587,6 +587,9 @@ func (con *Console) removeFieldAction(c echo.Context) error {
 		return remove(c)
 	}
 	name := d.Schema.Fields[i].Name
+	if conditionsReading(d.Schema, name) != nil {
+		return remove(c) // refused at once, naming the conditions
+	}
 	_, err = con.confirmed(c, confirmation{
 		Question: "Remove field " + name + "?",
 		Detail:   "The field leaves the form with its translations, in a new version. An earlier version still has it.",

@@ -67,8 +67,8 @@ func TestBrowserConditions(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS(`#f2-visibleIf button[value="add visibleIf"]`)),
 		chromedp.Click(chromedp.CSS(`#f2-visibleIf button[value="add visibleIf"]`)))
 	settled(`document.querySelector('#f2-visibleIf [data-condition-row]')`)
-	if got := eval(`String(document.querySelector('details[data-field="note"]').open) + ' ' + document.querySelector('tr[data-version="3"]')`); got != "true null" {
-		t.Errorf("after Add condition the panel is open, nothing saved: %s", got)
+	if got := eval(`String(document.querySelector('details[data-field="note"]').open) + ' ' + document.querySelector('tr[data-version="3"]') + ' ' + document.activeElement.id`); got != "true null f2-visibleIf-0-field" {
+		t.Errorf("after Add condition the panel is open, nothing saved, the focus on the new row's field: %s", got)
 	}
 	// The nearest field above, the checkbox, is offered first: its
 	// comparisons are a checkbox's, and it takes no value.

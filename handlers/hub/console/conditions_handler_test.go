@@ -258,11 +258,14 @@ func TestConditionsFollowFields(t *testing.T) {
 	if got := compact(t, s.Field("note").VisibleIf); got != `{"==":[{"var":"format"},"l"]}` {
 		t.Errorf("after the rename the condition is %s", got)
 	}
-	body := f.refused("/fields/1/remove", url.Values{"confirmed": {"1"}}, http.StatusUnprocessableEntity)
-	if !strings.Contains(body, `"Wrapping" is shown depending on "gift": remove that condition first`) {
-		t.Error("removing a field a condition reads is not refused naming the field")
+	for _, form := range []url.Values{{"confirmed": {"1"}}, {}} {
+		// Refused before the question too: there is nothing to confirm.
+		body := f.refused("/fields/1/remove", form, http.StatusUnprocessableEntity)
+		if !strings.Contains(body, `"Wrapping" is shown depending on "gift": remove that condition first`) {
+			t.Errorf("removing a field a condition reads (%v) is not refused naming the field", form)
+		}
 	}
-	body = f.refused("/fields/1", url.Values{"name": {"present"}, "step": {"a"}}, http.StatusUnprocessableEntity)
+	body := f.refused("/fields/1", url.Values{"name": {"present"}, "step": {"a"}}, http.StatusUnprocessableEntity)
 	if !strings.Contains(body, `the field "Wrapping" has a condition written in the JSON file that reads "gift"`) {
 		t.Error("renaming a field a hand-written condition reads is not refused naming the field")
 	}

@@ -83,6 +83,24 @@
     }
   });
 
+  // After "Add condition" or a row's ✕, which htmx posts and swaps, the
+  // focus goes to the new row's field, or back to "Add condition".
+  var pending = null;
+  document.addEventListener("click", function (e) {
+    var button = e.target.closest && e.target.closest('button[name="conditionRows"]');
+    if (button) pending = { editor: button.closest("[data-condition-editor]").id, verb: button.value.split(" ")[0] };
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    if (!pending) return;
+    var editor = document.getElementById(pending.editor);
+    var verb = pending.verb;
+    pending = null;
+    if (!editor) return;
+    var fields = editor.querySelectorAll("[data-condition-field]");
+    var target = verb === "add" && fields.length ? fields[fields.length - 1] : editor.querySelector('button[name="conditionRows"][value^="add"]');
+    if (target) target.focus();
+  });
+
   // Rows the page or an htmx swap brought show their value only where
   // their comparison takes one.
   function init(root) {
