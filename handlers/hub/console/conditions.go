@@ -769,11 +769,17 @@ func conditionData(sources []*hubclient.Field) string {
 	return string(b)
 }
 
-// indentJSON is a condition's text as the JSON editor would show it.
-func indentJSON(raw json.RawMessage) string {
+// conditionText is a condition's text to read: on one line when short,
+// else indented as the JSON editor shows it.
+func conditionText(raw json.RawMessage) string {
 	var b bytes.Buffer
-	if json.Indent(&b, raw, "", "  ") != nil {
+	if json.Compact(&b, raw) != nil {
 		return string(raw)
 	}
+	if b.Len() <= 160 {
+		return b.String()
+	}
+	b.Reset()
+	_ = json.Indent(&b, raw, "", "  ")
 	return b.String()
 }

@@ -17,9 +17,10 @@ const conditionalForm = `{
   "fields": [
     {"name": "size", "type": "select", "label": "Size", "options": [{"value": "s", "label": "Small"}, {"value": "l", "label": "Large"}]},
     {"name": "gift", "type": "checkbox", "label": "It is a gift"},
-    {"name": "note", "type": "text", "label": "Gift note"}
+    {"name": "note", "type": "text", "label": "Gift note"},
+    {"name": "wrap", "type": "text", "label": "Wrapping", "visibleIf": {"if": [{"var": "gift"}, true, false]}}
   ],
-  "steps": [{"id": "all", "fields": ["size", "gift", "note"]}]
+  "steps": [{"id": "all", "fields": ["size", "gift", "note", "wrap"]}]
 }`
 
 // TestBrowserConditions sets "Show Gift note when Size is Large" through
@@ -119,6 +120,11 @@ func TestBrowserConditions(t *testing.T) {
 			more("console-conditions-dark")
 		}
 	}
+	// A condition written by hand, read-only.
+	do(chromedp.Click(chromedp.CSS(`details[data-field="wrap"] summary`)), chromedp.WaitVisible(chromedp.CSS("#f3-visibleIf pre")))
+	browsertest.CheckAxe(t, tab, axe, "a hand-written condition")
+	do(chromedp.ScrollIntoView(chromedp.CSS("#f3-visibleIf")))
+	more("console-conditions-json")
 	browsertest.ColorScheme(t, tab, "")
 	do(chromedp.EmulateViewport(375, 800), chromedp.Navigate(base+"/console/forms/shop/order"),
 		chromedp.WaitVisible(chromedp.CSS(`details[data-field="note"] summary`)),

@@ -186,9 +186,9 @@ func conditionMemberEditor(p formProps, s *hubclient.Schema, i int, act string, 
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var9 string
-			templ_7745c5c3_Var9, templ_7745c5c3_Err = templ.JoinStringErrs(indentJSON(m.raw(&s.Fields[i])))
+			templ_7745c5c3_Var9, templ_7745c5c3_Err = templ.JoinStringErrs(conditionText(m.raw(&s.Fields[i])))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `handlers/hub/console/conditions.templ`, Line: 47, Col: 78}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `handlers/hub/console/conditions.templ`, Line: 47, Col: 81}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var9))
 			if templ_7745c5c3_Err != nil {
