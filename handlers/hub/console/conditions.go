@@ -587,6 +587,10 @@ func editConditions(d *formFile, i int, old string, c echo.Context) error {
 			continue
 		}
 		posted := conditionFromForm(form, m.Name)
+		if err := fieldsShown(form, i, m, posted); err != nil {
+			errs = append(errs, err)
+			continue
+		}
 		if err := checkCondition(s, i, m, posted); err != nil {
 			errs = append(errs, err)
 			continue
@@ -604,6 +608,22 @@ func editConditions(d *formFile, i int, old string, c echo.Context) error {
 		return renameInConditions(s, old, f.Name)
 	}
 	return nil
+}
+
+// fieldsShown refuses rows whose field was changed without the page
+// showing that field's comparisons and values (without JavaScript): the
+// value posted was chosen for another field. The page comes back with the
+// right ones.
+func fieldsShown(form url.Values, i int, m conditionMember, c condition) error {
+	var errs []error
+	for k, r := range c.Rows {
+		key := m.Name + "." + strconv.Itoa(k) + ".shown"
+		if shown, ok := form[key]; ok && shown[0] != r.Field {
+			errs = append(errs, problem(fmt.Sprintf("fields[%d].%s", i, m.Name),
+				"%s, condition %d: the field changed; choose how to compare it and the value", m.Heading, k+1))
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // sameCondition reports whether a and b say the same, Any aside for one

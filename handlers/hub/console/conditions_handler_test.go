@@ -179,6 +179,28 @@ func TestConditionsRefused(t *testing.T) {
 	}
 }
 
+// TestConditionsFieldChanged: without JavaScript, a row whose field was
+// changed comes back with that field's comparisons and values, rather
+// than save a value chosen for the field shown before.
+func TestConditionsFieldChanged(t *testing.T) {
+	f := newConditionsForm(t)
+	body := f.refused("/fields/3", url.Values{"name": {"wrap"}, "step": {"a"},
+		"requiredIf": {"rows"}, "requiredIf.0.shown": {"size"},
+		"requiredIf.0.field": {"note"}, "requiredIf.0.op": {"is"}, "requiredIf.0.value": {"l"},
+	}, http.StatusUnprocessableEntity)
+	if !strings.Contains(body, "Required when, condition 1: the field changed; choose how to compare it and the value") {
+		t.Error("a row whose field changed is not refused")
+	}
+	doc, _ := goquery.NewDocumentFromReader(strings.NewReader(body))
+	if v, _ := doc.Find(`#f3-requiredIf-0-value`).Attr("type"); v != "text" {
+		t.Errorf("the row comes back with a value control of type %q, want the text field's", v)
+	}
+	f.act("/fields/3", url.Values{"name": {"wrap"}, "step": {"a"},
+		"requiredIf": {"rows"}, "requiredIf.0.shown": {"note"},
+		"requiredIf.0.field": {"note"}, "requiredIf.0.op": {"is"}, "requiredIf.0.value": {"l"},
+	})
+}
+
 // TestConditionsAddRow: without JavaScript, "Add condition" shows the
 // panel again, as typed, with one more row, and saves nothing; "Remove"
 // takes one away.

@@ -67,6 +67,7 @@
       if (field.type === "number") control.step = "any";
       control.value = old.tagName === "INPUT" && old.type === control.type ? old.value : "";
     }
+    row.querySelector("[data-condition-shown]").value = row.querySelector("[data-condition-field]").value;
     control.id = old.id;
     control.name = old.name;
     old.replaceWith(control);
