@@ -13,15 +13,16 @@ import (
 // assetFiles are the console's own stylesheet, script and icon, and the
 // builder's stylesheet and script.
 //
-//go:embed assets/console.css assets/console.js assets/favicon.svg assets/builder.css assets/builder.js
+//go:embed assets/console.css assets/console.js assets/favicon.svg assets/builder.css assets/builder.js assets/conditions.js
 var assetFiles embed.FS
 
 var assets = static.NewSet(assetFiles, map[string]string{
-	"console.css": "assets/console.css",
-	"console.js":  "assets/console.js",
-	"favicon.svg": "assets/favicon.svg",
-	"builder.css": "assets/builder.css",
-	"builder.js":  "assets/builder.js",
+	"console.css":   "assets/console.css",
+	"console.js":    "assets/console.js",
+	"favicon.svg":   "assets/favicon.svg",
+	"builder.css":   "assets/builder.css",
+	"builder.js":    "assets/builder.js",
+	"conditions.js": "assets/conditions.js",
 })
 
 // assetURL is the versioned URL of one of the console's assets, relative

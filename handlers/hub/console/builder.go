@@ -197,6 +197,9 @@ func (con *Console) builderAction(edit editFunc, view string) echo.HandlerFunc {
 			if he := (*hub.Error)(nil); errors.As(err, &he) {
 				return he
 			}
+			if errors.Is(err, errKeepEditing) {
+				return con.renderEdit(c, http.StatusOK, p)
+			}
 			p.Problems = formsource.Problems(err)
 			return con.renderEdit(c, http.StatusUnprocessableEntity, p)
 		}
@@ -304,6 +307,9 @@ func editField(d *formFile, c echo.Context) error {
 	}
 	if f.Name != old {
 		renameField(s, old, f.Name)
+	}
+	if err := editConditions(d, i, old, c); err != nil {
+		return err
 	}
 	return putInStep(d, f.Name, c)
 }
@@ -469,7 +475,7 @@ func moveField(d *formFile, c echo.Context) error {
 	}
 	moveTo(s, i, j)
 	c.Set(movedKey, s.Fields[j].Name)
-	return nil
+	return conditionsInOrder(s)
 }
 
 // movedKey is where moveField leaves the name of the field it moved, for
@@ -521,6 +527,9 @@ func removeField(d *formFile, c echo.Context) error {
 	}
 	s := d.Schema
 	name := s.Fields[i].Name
+	if err := conditionsReading(s, name); err != nil {
+		return err
+	}
 	s.Fields = slices.Delete(s.Fields, i, i+1)
 	removeFromSteps(s, name)
 	for _, tr := range s.I18n.Translations {
@@ -590,6 +599,9 @@ func (con *Console) removeFieldAction(c echo.Context) error {
 		return remove(c)
 	}
 	name := d.Schema.Fields[i].Name
+	if conditionsReading(d.Schema, name) != nil {
+		return remove(c) // refused at once, naming the conditions
+	}
 	_, err = con.confirmed(c, confirmation{
 		Question: "Remove field " + name + "?",
 		Detail:   "The field leaves the draft with its translations. The live version keeps it until you publish.",

@@ -3,6 +3,7 @@ package console
 import (
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"slices"
 
 	"github.com/labstack/echo/v4"
@@ -54,10 +55,9 @@ func (con *Console) previewOf(c echo.Context, site, slug string, body []byte, lo
 	if slices.Contains(p.Locales, locale) {
 		p.Locale = locale
 	}
-	submit := formURL(site, slug) + "/preview/submit"
 	p.Form = &components.HubFormProps{
 		SiteID: site, FormSlug: slug, Locale: p.Locale, InitialSchema: s,
-		Routes: components.Routes{Load: formURL(site, slug), Submit: submit, CSRFField: csrfField, CSRFToken: con.csrfToken(c)},
+		Routes: previewRoutes(site, slug, con.csrfToken(c)),
 	}
 	return p
 }
@@ -84,4 +84,50 @@ func (con *Console) preview(c echo.Context) error {
 func (con *Console) previewSubmit(c echo.Context) error {
 	site, slug := c.Param("site"), c.Param("slug")
 	return con.render(c, http.StatusOK, components.Submitted(components.HubFormProps{SiteID: site, FormSlug: slug, SuccessFallback: previewSent()}))
+}
+
+// previewRoutes are the routes of the preview's form: all the console's,
+// so that it reaches a version the hub does not serve yet.
+func previewRoutes(site, slug, csrf string) components.Routes {
+	return components.Routes{
+		Load: formURL(site, slug), Submit: formURL(site, slug) + "/preview/submit",
+		Logic:     formURL(site, slug) + "/preview/logic",
+		CSRFField: csrfField, CSRFToken: csrf,
+	}
+}
+
+// previewLogic answers the preview's change of a field that a condition
+// reads, as the hub's logic route does for the live form, for the newest
+// version: the fields and steps whose visibility or requiredness changed
+// for the values posted. The hub's route knows only the live version.
+func (con *Console) previewLogic(c echo.Context) error {
+	site, slug := c.Param("site"), c.Param("slug")
+	ctx := c.Request().Context()
+	rec, err := con.cfg.Store.FormRecord(ctx, site, slug)
+	if err != nil {
+		return con.formError(err)
+	}
+	v, err := con.cfg.Store.FormVersion(ctx, site, slug, rec.LastVersion)
+	if err != nil {
+		return con.formError(err)
+	}
+	form, err := formsource.Parse(site, slug, v.Body)
+	if err != nil {
+		// The preview of a version that does not validate has no logic.
+		return c.NoContent(http.StatusNoContent)
+	}
+	posted, _ := c.FormParams()
+	values := url.Values{}
+	for _, f := range form.Schema.Fields {
+		if v, ok := posted[f.Name]; ok {
+			values[f.Name] = v
+		}
+	}
+	p := components.HubFormProps{
+		SiteID: site, FormSlug: slug, Locale: c.QueryParam("locale"), InitialSchema: form.Schema,
+		Routes: previewRoutes(site, slug, con.csrfToken(c)),
+		State:  components.State{Values: values},
+	}
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return con.render(c, http.StatusOK, components.LogicUpdate(p, posted.Get(components.LogicStateField)))
 }

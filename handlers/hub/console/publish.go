@@ -155,14 +155,14 @@ func changesOf(live, draft []byte) []string {
 		old := a.Schema.Field(f.Name)
 		switch {
 		case old == nil:
-			added = append(added, fieldWords(f))
+			added = append(added, fieldWords(&f))
 		case !sameJSON(*old, f):
-			changed = append(changed, fieldWords(f))
+			changed = append(changed, fieldWords(&f))
 		}
 	}
 	for _, f := range a.Schema.Fields {
 		if b.Schema.Field(f.Name) == nil {
-			removed = append(removed, fieldWords(f))
+			removed = append(removed, fieldWords(&f))
 		}
 	}
 	out = appendList(out, "Added ", added)
@@ -213,11 +213,6 @@ func changesOf(live, draft []byte) []string {
 		out = append(out, "Other changes in the form file")
 	}
 	return out
-}
-
-// fieldWords names a field for its owner: its label, quoted, else its name.
-func fieldWords(f hubclient.Field) string {
-	return "“" + cmp.Or(strings.TrimSpace(f.Label), f.Name) + "”"
 }
 
 func appendList(out []string, prefix string, items []string) []string {
