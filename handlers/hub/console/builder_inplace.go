@@ -306,3 +306,31 @@ func joinStep(d *formFile, c echo.Context) error {
 	}
 	return nil
 }
+
+// stepName is how the builder names a step to owners: its place and its
+// title.
+func stepName(s *hubclient.Schema, id string) string {
+	n := stepNumber(s, id)
+	name := "Page " + strconv.Itoa(n)
+	if st := s.Step(id); st != nil && st.Title != "" {
+		name += ": " + st.Title
+	}
+	return name
+}
+
+// kindIcons are the paths of the field types' icons, on a 24-pixel grid.
+var kindIcons = map[string]string{
+	hubclient.FieldText:       "M4 9h16M4 15h10",
+	hubclient.FieldTextarea:   "M4 6h16M4 10h16M4 14h16M4 18h10",
+	hubclient.FieldEmail:      "M4 6h16v12H4zM4 7l8 6 8-6",
+	hubclient.FieldNumber:     "M10 4 8 20M16 4l-2 16M5 9h15M4 15h15",
+	hubclient.FieldTel:        "M6 3h3l2 5-2.5 1.5a11 11 0 0 0 6 6L16 13l5 2v3a2 2 0 0 1-2 2A16 16 0 0 1 4 5a2 2 0 0 1 2-2",
+	hubclient.FieldURL:        "M10 14a4 4 0 0 0 6 0l3-3a4 4 0 0 0-6-6l-1 1M14 10a4 4 0 0 0-6 0l-3 3a4 4 0 0 0 6 6l1-1",
+	hubclient.FieldRadio:      "M4 12a8 8 0 1 0 16 0a8 8 0 1 0-16 0M9.5 12a2.5 2.5 0 1 0 5 0a2.5 2.5 0 1 0-5 0",
+	hubclient.FieldSelect:     "M3 6h18v12H3zM13 11l2.5 2.5L18 11",
+	hubclient.FieldCheckboxes: "M4 4h7v7H4zM5.5 7.5 7 9l2.5-3M4 14h7v7H4zM14 7h6M14 17h6",
+	hubclient.FieldCheckbox:   "M4 4h16v16H4zM8 12l3 3 5-6",
+	hubclient.FieldDate:       "M3 5h18v16H3zM3 10h18M8 3v4M16 3v4",
+	hubclient.FieldFile:       "M12 15V4M7 9l5-5 5 5M4 15v4a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2v-4",
+	hubclient.FieldHidden:     "M3 3l18 18M10.6 6.1A9 9 0 0 1 12 6c5 0 9 6 9 6a15 15 0 0 1-3 3.4M6.6 6.6A15 15 0 0 0 3 12s4 6 9 6a8 8 0 0 0 4-1",
+}
