@@ -12,6 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/handlers/hub/formsource"
 	"github.com/hubform/hubform/hubclient"
 )
 
@@ -333,4 +334,11 @@ var kindIcons = map[string]string{
 	hubclient.FieldDate:       "M3 5h18v16H3zM3 10h18M8 3v4M16 3v4",
 	hubclient.FieldFile:       "M12 15V4M7 9l5-5 5 5M4 15v4a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2v-4",
 	hubclient.FieldHidden:     "M3 3l18 18M10.6 6.1A9 9 0 0 1 12 6c5 0 9 6 9 6a15 15 0 0 1-3 3.4M6.6 6.6A15 15 0 0 0 3 12s4 6 9 6a8 8 0 0 0 4-1",
+}
+
+// nameRefused reports whether the page shows a problem with the name of
+// field i: its Advanced part, where the name is, opens.
+func (p formProps) nameRefused(i int) bool {
+	at := "fields[" + strconv.Itoa(i) + "].name"
+	return slices.ContainsFunc(p.Problems, func(pr formsource.Problem) bool { return pr.Path == at })
 }

@@ -2,6 +2,7 @@ package console_test
 
 import (
 	"context"
+	"html"
 	"net/http"
 	"net/url"
 	"reflect"
@@ -207,5 +208,39 @@ func TestBuilderInPlaceAccess(t *testing.T) {
 	}
 	if n, _, _ := f.last(); n != 2 {
 		t.Errorf("refused posts saved version %d", n)
+	}
+}
+
+// TestBuilderPageWithoutScript: the page the builder shows without
+// JavaScript offers what the in-place editor does: types in plain words,
+// a place for the new field, the name under Advanced, page breaks to add
+// and remove.
+func TestBuilderPageWithoutScript(t *testing.T) {
+	f := newBuilderForm(t)
+	f.act("/fields", url.Values{"type": {"text"}, "name": {"city"}, "at": {"1"}})
+	page := html.UnescapeString(f.b.get("/console/forms/acme/contact").body)
+	for _, want := range []string{
+		`<option value="text">Short answer: One line of text</option>`,
+		`<option value="checkbox">Yes/No: One box to tick, such as consent</option>`,
+		`<select id="new-at" name="at"><option value="">At the end</option> <option value="0">First</option> <option value="1">After Your name</option>`,
+		`<details class="builder-advanced"><summary>Advanced</summary><div class="hubform-field"><label for="f0-name">Name</label>`,
+		`action="/console/forms/acme/contact/fields/0/break"`,
+		`action="/console/forms/acme/contact/steps/1/join"`,
+		`<option value="who" selected>Page 1</option>`,
+		`data-builder-url="/console/forms/acme/contact" data-base="3"`,
+		`<li role="option" id="builder-kind-email" data-type="email" aria-selected="false">`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the Build tab lacks %s", want)
+		}
+	}
+	// The last field of a page offers no break after it: one is there.
+	if strings.Contains(page, `action="/console/forms/acme/contact/fields/1/break"`) {
+		t.Error("city, last of its page, offers a page break after it")
+	}
+	// A refused name opens Advanced, with the name as typed.
+	body := f.refused("/fields/0", url.Values{"name": {"full name"}, "label": {"Your name"}}, http.StatusUnprocessableEntity)
+	if !strings.Contains(body, `<details class="builder-advanced" open><summary>Advanced</summary><div class="hubform-field"><label for="f0-name">Name</label> <input id="f0-name" name="name" type="text" value="full name">`) {
+		t.Errorf("a refused name is not shown open under Advanced: %s", body)
 	}
 }

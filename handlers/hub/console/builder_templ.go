@@ -795,7 +795,7 @@ func fieldList(p formProps, d *formFile) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				if p.TypedAt == act && p.typed(act, "name", f.Name) != f.Name {
+				if p.TypedAt == act && p.nameRefused(i) {
 					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 66, " open")
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
