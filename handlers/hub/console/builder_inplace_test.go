@@ -228,7 +228,7 @@ func TestBuilderPageWithoutScript(t *testing.T) {
 		`action="/console/forms/acme/contact/steps/1/join"`,
 		`<option value="who" selected>Page 1</option>`,
 		`data-builder-url="/console/forms/acme/contact" data-base="3"`,
-		`<li role="option" id="builder-kind-email" data-type="email" aria-selected="false">`,
+		`<li id="builder-kind-email" data-type="email">`,
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the Build tab lacks %s", want)

@@ -692,6 +692,17 @@
     if (!tpl) return;
     var el = tpl.content.firstElementChild.cloneNode(true);
     var filter = el.querySelector(".builder-palette-filter");
+    el.setAttribute("role", "dialog");
+    el.setAttribute("aria-label", "Add a field");
+    filter.setAttribute("role", "combobox");
+    filter.setAttribute("aria-expanded", "true");
+    filter.setAttribute("aria-controls", "builder-palette-list");
+    filter.setAttribute("aria-autocomplete", "list");
+    el.querySelector("ul").setAttribute("role", "listbox");
+    el.querySelectorAll("li").forEach(function (li) {
+      li.setAttribute("role", "option");
+      li.setAttribute("aria-selected", "false");
+    });
     if (input) {
       filter.remove();
       input.setAttribute("role", "combobox");
