@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -225,7 +226,7 @@ func TestBrowserBuilderInPlace(t *testing.T) {
 	}
 
 	// As owners see it, in both schemes, wide and on a phone.
-	do(chromedp.Focus(chromedp.CSS(`.builder-card[data-builder-index="0"]`)))
+	do(chromedp.Focus(chromedp.CSS(`.builder-card[data-builder-index="0"]`)), chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, 1, 1))
 	p.eval(`window.scrollTo(0, 0); 'ok'`)
 	for _, scheme := range []string{"light", "dark"} {
 		browsertest.ColorScheme(t, p.tab, scheme)
