@@ -1310,7 +1310,7 @@ func palette() templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 116, "<template id=\"builder-palette\"><div class=\"builder-palette\"><input type=\"text\" class=\"builder-palette-filter\" aria-label=\"Field type\" placeholder=\"Search field types\" autocomplete=\"off\"><ul id=\"builder-palette-list\" aria-label=\"Field types\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 116, "<template id=\"builder-palette\"><div class=\"builder-palette\"><input type=\"text\" class=\"builder-palette-filter\" aria-label=\"Field type\" placeholder=\"Search field types\" autocomplete=\"off\"><ul id=\"builder-palette-list\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

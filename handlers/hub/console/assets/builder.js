@@ -699,6 +699,7 @@
     filter.setAttribute("aria-controls", "builder-palette-list");
     filter.setAttribute("aria-autocomplete", "list");
     el.querySelector("ul").setAttribute("role", "listbox");
+    el.querySelector("ul").setAttribute("aria-label", "Field types");
     el.querySelectorAll("li").forEach(function (li) {
       li.setAttribute("role", "option");
       li.setAttribute("aria-selected", "false");
