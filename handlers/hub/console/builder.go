@@ -226,6 +226,9 @@ func (con *Console) builderAction(edit editFunc, view string) echo.HandlerFunc {
 		if moved, ok := c.Get(movedKey).(string); ok {
 			to = withQuery(to, "moved", moved)
 		}
+		if view == viewFields && c.Request().Header.Get(inPlaceHeader) != "" {
+			return con.showInPlace(c, to)
+		}
 		return c.Redirect(http.StatusSeeOther, to)
 	}
 }

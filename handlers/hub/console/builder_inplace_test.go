@@ -244,3 +244,18 @@ func TestBuilderPageWithoutScript(t *testing.T) {
 		t.Errorf("a refused name is not shown open under Advanced: %s", body)
 	}
 }
+
+// TestBuilderInPlaceAnswer: a post of the in-place editor gets the page
+// itself rather than a redirect to it, saying what was saved.
+func TestBuilderInPlaceAnswer(t *testing.T) {
+	f := newBuilderForm(t)
+	res := f.b.do(http.MethodPost, console.Path+"/forms/acme/contact/fields/2/move", url.Values{"_csrf": {f.token}, "base": {"2"}, "to": {"up"}}, map[string]string{"X-Hubform-In-Place": "1"})
+	if res.status != http.StatusBadRequest && res.status != http.StatusUnprocessableEntity {
+		t.Errorf("a move of no field: %d", res.status)
+	}
+	res = f.b.do(http.MethodPost, console.Path+"/forms/acme/contact/fields/1/move", url.Values{"_csrf": {f.token}, "base": {"2"}, "to": {"up"}}, map[string]string{"X-Hubform-In-Place": "1"})
+	body := html.UnescapeString(res.body)
+	if res.status != http.StatusOK || !strings.Contains(body, "Moved email to position 2 of 2. Saved as version 3.") || !strings.Contains(body, `data-base="3"`) {
+		t.Errorf("the in-place answer: %d %s", res.status, body)
+	}
+}

@@ -251,7 +251,7 @@
       var started = performance.now();
       document.documentElement.classList.add("builder-saving");
       return fetch(b.getAttribute("data-builder-url") + path, {
-        method: "POST", body: new URLSearchParams(values), credentials: "same-origin", headers: { "HX-Request": "true" }
+        method: "POST", body: new URLSearchParams(values), credentials: "same-origin", headers: { "HX-Request": "true", "X-Hubform-In-Place": "1" }
       }).then(function (res) {
         if (!res.ok) throw new Error(res.statusText);
         return res.text();
