@@ -253,14 +253,15 @@
       return fetch(b.getAttribute("data-builder-url") + path, {
         method: "POST", body: new URLSearchParams(values), credentials: "same-origin", headers: { "HX-Request": "true", "X-Hubform-In-Place": "1" }
       }).then(function (res) {
-        if (!res.ok) throw new Error(res.statusText);
+        if (res.status === 403) throw new Error("Your role may not change this form: nothing was saved.");
+        if (!res.ok) throw new Error("");
         return res.text();
       }).then(function (html) {
         swapIn(html, after);
         document.dispatchEvent(new CustomEvent("builder:saved", { detail: { path: path, ms: performance.now() - started } }));
-      }).catch(function () {
+      }).catch(function (err) {
         var notice = document.getElementById("notice");
-        if (notice) notice.textContent = "The change was not saved: check the connection, then try again.";
+        if (notice) notice.textContent = (err && err.message) || "The change was not saved: check the connection, then try again.";
       }).finally(function () {
         document.documentElement.classList.remove("builder-saving");
       });
