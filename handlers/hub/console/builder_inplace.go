@@ -160,7 +160,8 @@ func (con *Console) readErr(err error) error {
 
 // editText sets one text of a field, as posted: "part" is label, help,
 // placeholder or option (its "option" the option's index; one past the
-// last adds an option, an empty text removes it). A field's name made
+// last adds an option, an empty text removes it); or required, set by
+// any text, unset by none. A field's name made
 // from its label follows the label while no live version has the field,
 // and so does an option's value made from its label.
 func (con *Console) editText(d *formFile, c echo.Context) error {
@@ -190,10 +191,12 @@ func (con *Console) editText(d *formFile, c echo.Context) error {
 		f.Help = value
 	case "placeholder":
 		f.Placeholder = value
+	case "required":
+		f.Required = value != ""
 	case "option":
 		return con.editOption(f, c, value)
 	default:
-		return &hub.Error{Status: http.StatusBadRequest, Message: "Say which text to change: label, help, placeholder or option."}
+		return &hub.Error{Status: http.StatusBadRequest, Message: "Say which text to change: label, help, placeholder, option or required."}
 	}
 	return nil
 }

@@ -196,6 +196,13 @@ func TestBrowserBuilderInPlace(t *testing.T) {
 		t.Errorf("after dragging size onto the e-mail's bottom: %s", got)
 	}
 
+	// The e-mail made required from its card.
+	do(chromedp.Focus(chromedp.CSS(`.builder-card[data-builder-index="1"]`)), chromedp.Click(chromedp.CSS(`.builder-required[data-index="1"]`)))
+	p.saved()
+	if got := p.eval(`document.querySelector('.builder-required[data-index="1"]').getAttribute('aria-pressed') + ' ' + document.activeElement.dataset.builderIndex`); got != "true 1" {
+		t.Errorf("after Required on the e-mail: pressed, focused card: %s", got)
+	}
+
 	// A new page after the e-mail, titled where it shows.
 	do(chromedp.Click(chromedp.CSS(`.builder-newpage[data-index="1"]`)))
 	p.saved()
@@ -214,6 +221,9 @@ func TestBrowserBuilderInPlace(t *testing.T) {
 	want := []field{{"your_name", "text", "Your name", "As on your card"}, {"your_e_mail", "email", "Your e-mail", ""}, {"size", "radio", "Size", ""}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("fields:\n got %+v\nwant %+v", got, want)
+	}
+	if !s.Field("your_e_mail").Required || s.Field("your_name").Required {
+		t.Errorf("required: e-mail %v, name %v", s.Field("your_e_mail").Required, s.Field("your_name").Required)
 	}
 	if opts := s.Field("size").Options; len(opts) != 2 || opts[0].Label != "Small" || opts[1].Label != "Large" {
 		t.Errorf("size's options: %+v", opts)

@@ -77,6 +77,12 @@ func TestBuilderEditText(t *testing.T) {
 	if got := s.Fields[0]; got.Help != "As on your card" || got.Placeholder != "Jane Doe" || got.Label != "Full name" {
 		t.Errorf("help and placeholder: %+v", got)
 	}
+	if s = f.act("/fields/0/text", url.Values{"part": {"required"}, "value": {"on"}}); !s.Fields[0].Required || s.Fields[0].Help == "" {
+		t.Errorf("required: %+v", s.Fields[0])
+	}
+	if s = f.act("/fields/0/text", url.Values{"part": {"required"}, "value": {""}}); s.Fields[0].Required {
+		t.Errorf("not required: %+v", s.Fields[0])
+	}
 	// Options: renamed (the made value follows), added, removed.
 	s = f.act("/fields/2/text", url.Values{"part": {"option"}, "option": {"0"}, "value": {"Small"}})
 	s = f.act("/fields/2/text", url.Values{"part": {"option"}, "option": {"1"}, "value": {"Large"}})

@@ -406,6 +406,13 @@
     handle.setAttribute("aria-hidden", "true");
     handle.title = "Drag to move";
     tools.appendChild(handle);
+    var req = document.createElement("button");
+    req.type = "button";
+    req.className = "builder-tool builder-required";
+    req.setAttribute("data-index", String(i));
+    req.setAttribute("aria-pressed", li.hasAttribute("data-required") ? "true" : "false");
+    req.textContent = "Required";
+    tools.appendChild(req);
     if (li.querySelector("form.builder-break")) {
       var br = document.createElement("button");
       br.type = "button";
@@ -642,6 +649,11 @@
     }
     var p = t.closest(".builder-plus");
     if (p) openPalette(p, Number(p.getAttribute("data-at")), null);
+    var rq = t.closest(".builder-required");
+    if (rq) {
+      var n = rq.getAttribute("data-index");
+      send("/fields/" + n + "/text", { part: "required", value: rq.getAttribute("aria-pressed") === "true" ? "" : "on" }, function () { focusCard({ index: n }); });
+    }
     var br = t.closest(".builder-newpage");
     if (br) {
       var i = br.getAttribute("data-index");
