@@ -17,7 +17,7 @@ import (
 	"github.com/hubform/hubform/hubclient"
 )
 
-// The in-place editor (builder.js) edits the form where the preview shows
+// The in-place editor (inplace.js) edits the form where the preview shows
 // it: a text at a time, a page break at a time. Its actions are narrow
 // builder actions: they change one thing of the version the page was
 // built from and save it as every builder action does, so that the page

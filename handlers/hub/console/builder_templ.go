@@ -492,7 +492,7 @@ func stepSelect(p formProps, s *hubclient.Schema, id, current string) templ.Comp
 
 // fieldList is the form's fields, each a disclosure with its editor (its
 // panel), in the order of the list; moved with the arrows beside each,
-// or by dragging with builder.js, which also edits the preview in place
+// or by dragging with builder.js; inplace.js edits the preview in place
 // and reads the builder's address and version from the section.
 func fieldList(p formProps, d *formFile) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
@@ -1299,7 +1299,7 @@ func pageBreaks(p formProps, s *hubclient.Schema) templ.Component {
 	})
 }
 
-// palette is what builder.js shows when a field is added in place: the
+// palette is what inplace.js shows when a field is added in place: the
 // field types, each a word with its icon, filtered as the owner types.
 // The script gives it the roles of a combobox and its listbox, which it
 // is only with the script.
