@@ -819,7 +819,7 @@ func fieldList(p formProps, d *formFile) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 70, "<p class=\"hubform-help\">The key of the answers in exports, webhooks and the API. It follows the label until the field is published; steps and translations follow it.</p></details><div><button type=\"submit\" class=\"hubform-button hubform-button--primary\">Save field ")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 70, "<p class=\"hubform-help\">The key of the answers in exports, webhooks and the API, made from the label; until the field is published, a label changed in the preview changes it too. Pages and translations follow it.</p></details><div><button type=\"submit\" class=\"hubform-button hubform-button--primary\">Save field ")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
