@@ -100,7 +100,7 @@ func TestBrowserConsoleForms(t *testing.T) {
 	// Create the form: an unpublished version with its title alone.
 	do(chromedp.SendKeys(chromedp.CSS("#in-site"), "shop"), chromedp.SendKeys(chromedp.CSS("#in-slug"), "order"),
 		chromedp.SendKeys(chromedp.CSS("#in-title"), "Order"),
-		chromedp.Click(chromedp.CSS(`form[action="/console/sites"] button`)), chromedp.WaitVisible(chromedp.CSS("#new-name")))
+		chromedp.Click(chromedp.CSS(`form[action="/console/sites"] button`)), chromedp.WaitVisible(chromedp.CSS("#new-label")))
 	if got := eval(`location.pathname`); got != "/console/forms/shop/order" {
 		t.Fatalf("after creating, the browser is at %s", got)
 	}
@@ -166,9 +166,9 @@ func TestBrowserConsoleForms(t *testing.T) {
 	// The structured builder: a field added, then translated, each saved
 	// into one new draft that htmx swaps into the page.
 	do(chromedp.Navigate(base+"/console/forms/shop/order"), chromedp.Click(chromedp.CSS(".builder-add > summary")),
-		chromedp.WaitVisible(chromedp.CSS("#new-name")),
+		chromedp.WaitVisible(chromedp.CSS("#new-label")),
 		chromedp.SetValue(chromedp.CSS("#new-type"), "tel"),
-		chromedp.SendKeys(chromedp.CSS("#new-name"), "phone"), chromedp.SendKeys(chromedp.CSS("#new-label"), "Phone"),
+		chromedp.SendKeys(chromedp.CSS("#new-label"), "Phone"),
 		chromedp.SetValue(chromedp.CSS("#new-step"), "how"),
 		chromedp.Click(chromedp.CSS(`form[action="/console/forms/shop/order/fields"] button[type="submit"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-field="phone"]`)))

@@ -11,9 +11,9 @@ import (
 )
 
 // assetFiles are the console's own stylesheet, script and icon, and the
-// builder's stylesheet and script.
+// builder's stylesheet and scripts.
 //
-//go:embed assets/console.css assets/console.js assets/favicon.svg assets/builder.css assets/builder.js assets/conditions.js
+//go:embed assets/console.css assets/console.js assets/favicon.svg assets/builder.css assets/builder.js assets/conditions.js assets/inplace.js
 var assetFiles embed.FS
 
 var assets = static.NewSet(assetFiles, map[string]string{
@@ -23,6 +23,7 @@ var assets = static.NewSet(assetFiles, map[string]string{
 	"builder.css":   "assets/builder.css",
 	"builder.js":    "assets/builder.js",
 	"conditions.js": "assets/conditions.js",
+	"inplace.js":    "assets/inplace.js",
 })
 
 // assetURL is the versioned URL of one of the console's assets, relative

@@ -33,6 +33,7 @@ func (con *Console) registerBuilder(g *echo.Group) {
 	g.POST("/forms/:site/:slug/settings", con.builderAction(con.editSettings, viewSettings))
 	g.POST("/forms/:site/:slug/translations", con.builderAction(addLocale, viewTranslations))
 	g.POST("/forms/:site/:slug/translations/:locale", con.builderAction(editTranslation, viewTranslations))
+	con.registerInPlace(g)
 }
 
 // Views of a stored form's pages: the Build tab shows the fields, the
@@ -237,6 +238,9 @@ func (con *Console) builderAction(edit editFunc, view string) echo.HandlerFunc {
 		if moved, ok := c.Get(movedKey).(string); ok {
 			to = withQuery(to, "moved", moved)
 		}
+		if view == viewFields && c.Request().Header.Get(inPlaceHeader) != "" {
+			return con.showInPlace(c, to)
+		}
 		return c.Redirect(http.StatusSeeOther, to)
 	}
 }
@@ -264,27 +268,53 @@ func fieldAt(d *formFile, c echo.Context) (int, error) {
 	return n, nil
 }
 
-// addField appends a field of the posted type and name, in the chosen step.
+// addField adds a field of the posted type at the position "at" (from 0;
+// the end when none is posted). Its name is the one posted, or one made
+// from its label, unique; a field with neither is labelled with its
+// type's word. Placed among other fields, it joins the step of the field
+// before it (or after it, first), unless a step is posted.
 func addField(d *formFile, c echo.Context) error {
 	s := d.Schema
-	f := hubclient.Field{Type: c.FormValue("type"), Name: strings.TrimSpace(c.FormValue("name")), Label: c.FormValue("label")}
+	f := hubclient.Field{Type: c.FormValue("type"), Name: strings.TrimSpace(c.FormValue("name")), Label: strings.TrimSpace(c.FormValue("label"))}
 	if !slices.Contains(hubclient.FieldTypes, f.Type) {
 		return problem("fields", "choose a field type")
 	}
+	at := len(s.Fields)
+	if v := c.FormValue("at"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 || n > len(s.Fields) {
+			return problem("fields", "there is no position %s: the form has %d fields", v, len(s.Fields))
+		}
+		at = n
+	}
 	if f.Name == "" {
-		return problem("fields", "give the field a name")
+		if f.Label == "" {
+			f.Label = kindOf(f.Type).Word
+		}
+		f.Name = uniqueName(s, nameFrom(f.Label))
 	}
 	if s.Field(f.Name) != nil {
 		return problem("fields", "a field is called %q already", f.Name)
 	}
 	if f.Type == hubclient.FieldSelect || f.Type == hubclient.FieldRadio || f.Type == hubclient.FieldCheckboxes {
 		// Such a field needs an option to validate; the owner edits it next.
-		f.Options = []hubclient.Option{{Value: "yes", Label: "Yes"}}
+		f.Options = []hubclient.Option{{Value: "Option 1", Label: "Option 1"}}
 	}
 	if f.Type == hubclient.FieldSlider {
 		f.Min, f.Max = "0", "100" // a slider needs both ends
 	}
-	s.Fields = append(s.Fields, f)
+	s.Fields = slices.Insert(s.Fields, at, f)
+	if c.FormValue("step") == "" && f.Type != hubclient.FieldHidden {
+		for _, k := range []int{at - 1, at + 1} {
+			if k < 0 || k >= len(s.Fields) {
+				continue
+			}
+			if st := stepOf(s, s.Fields[k].Name); st != "" {
+				placeInStep(s, f.Name, st)
+				return nil
+			}
+		}
+	}
 	return putInStep(d, f.Name, c)
 }
 
@@ -449,19 +479,36 @@ func newStepID(s *hubclient.Schema) string {
 
 // moveField moves the field up, down (the buttons) or to the position
 // "to" names, counted from 0 (a drop): in the list of fields, and in its
-// step, which sets the order visitors see.
+// step, which sets the order visitors see. Up from the first field of a
+// step, or down from the last, it crosses the page break into the step
+// next to it; a drop may name the step it lands in ("step").
 func moveField(d *formFile, c echo.Context) error {
 	i, err := fieldAt(d, c)
 	if err != nil {
 		return err
 	}
 	s := d.Schema
+	name := s.Fields[i].Name
 	var j int
 	switch to := c.FormValue("to"); to {
-	case "up":
+	case "up", "down":
+		if k := crossedStep(s, name, to); k >= 0 {
+			// Up, it ends the page before; down, it starts the page after.
+			id := s.Steps[k].ID
+			removeFromSteps(s, name)
+			k = slices.IndexFunc(s.Steps, func(st hubclient.Step) bool { return st.ID == id })
+			if to == "up" {
+				s.Steps[k].Fields = append(s.Steps[k].Fields, name)
+			} else {
+				s.Steps[k].Fields = slices.Insert(s.Steps[k].Fields, 0, name)
+			}
+			c.Set(movedKey, name)
+			return nil
+		}
 		j = i - 1
-	case "down":
-		j = i + 1
+		if to == "down" {
+			j = i + 1
+		}
 	default:
 		if j, err = strconv.Atoi(to); err != nil {
 			return &hub.Error{Status: http.StatusBadRequest, Message: "Say where the field goes: up, down or a position from 0."}
@@ -474,8 +521,30 @@ func moveField(d *formFile, c echo.Context) error {
 		return problem(fmt.Sprintf("fields[%d]", i), "the field cannot move further %s", c.FormValue("to"))
 	}
 	moveTo(s, i, j)
-	c.Set(movedKey, s.Fields[j].Name)
+	if st := c.FormValue("step"); st != "" && s.Step(st) != nil && stepOf(s, name) != "" {
+		placeInStep(s, name, st)
+	}
+	c.Set(movedKey, name)
 	return conditionsInOrder(s)
+}
+
+// crossedStep returns the index of the step a field moved up (to "up")
+// or down crosses into: the step before its own when it is the first of
+// its step, the step after when it is the last; -1 when it stays in its
+// own.
+func crossedStep(s *hubclient.Schema, name, to string) int {
+	k := slices.IndexFunc(s.Steps, func(st hubclient.Step) bool { return slices.Contains(st.Fields, name) })
+	if k < 0 {
+		return -1
+	}
+	fs := s.Steps[k].Fields
+	switch {
+	case to == "up" && fs[0] == name && k > 0:
+		return k - 1
+	case to == "down" && fs[len(fs)-1] == name && k < len(s.Steps)-1:
+		return k + 1
+	}
+	return -1
 }
 
 // movedKey is where moveField leaves the name of the field it moved, for
@@ -493,30 +562,49 @@ func movedNotice(body []byte, name string) string {
 	if i < 0 {
 		return ""
 	}
-	return fmt.Sprintf("Moved %s to position %d of %d. ", name, i+1, len(d.Schema.Fields))
+	page := ""
+	if len(d.Schema.Steps) > 1 {
+		if k := slices.IndexFunc(d.Schema.Steps, func(st hubclient.Step) bool { return slices.Contains(st.Fields, name) }); k >= 0 {
+			page = fmt.Sprintf("It is on page %d of %d. ", k+1, len(d.Schema.Steps))
+		}
+	}
+	return fmt.Sprintf("Moved %s to position %d of %d. %s", name, i+1, len(d.Schema.Fields), page)
 }
 
-// moveTo moves field i to position j of the list. In its step it goes
-// before the first field of the step that now follows it in the list, so
-// that the other fields keep their order.
+// moveTo moves field i to position j of the list, and in its step as
+// placeInStep does, so that the other fields keep their order.
 func moveTo(s *hubclient.Schema, i, j int) {
 	f := s.Fields[i]
 	s.Fields = slices.Insert(slices.Delete(s.Fields, i, i+1), j, f)
-	for k := range s.Steps {
-		fs := s.Steps[k].Fields
-		x := slices.Index(fs, f.Name)
-		if x < 0 {
-			continue
-		}
-		fs = slices.Delete(fs, x, x+1)
-		at := slices.IndexFunc(fs, func(name string) bool {
-			return slices.IndexFunc(s.Fields, func(f hubclient.Field) bool { return f.Name == name }) > j
-		})
-		if at < 0 {
-			at = len(fs)
-		}
-		s.Steps[k].Fields = slices.Insert(fs, at, f.Name)
+	if st := stepOf(s, f.Name); st != "" {
+		placeInStep(s, f.Name, st)
 	}
+}
+
+// placeInStep puts the field called name in the step id, before the
+// first of the step's fields that follows it in the list of fields, so
+// that visitors see the list's order. The step it leaves, left without
+// fields, is removed.
+func placeInStep(s *hubclient.Schema, name, id string) {
+	pos := func(n string) int {
+		return slices.IndexFunc(s.Fields, func(f hubclient.Field) bool { return f.Name == n })
+	}
+	at := pos(name)
+	left := ""
+	for k := range s.Steps {
+		if x := slices.Index(s.Steps[k].Fields, name); x >= 0 {
+			s.Steps[k].Fields = slices.Delete(s.Steps[k].Fields, x, x+1)
+			left = s.Steps[k].ID
+		}
+	}
+	if st := s.Step(id); st != nil {
+		x := slices.IndexFunc(st.Fields, func(n string) bool { return pos(n) > at })
+		if x < 0 {
+			x = len(st.Fields)
+		}
+		st.Fields = slices.Insert(st.Fields, x, name)
+	}
+	s.Steps = slices.DeleteFunc(s.Steps, func(st hubclient.Step) bool { return st.ID == left && len(st.Fields) == 0 })
 }
 
 // removeField removes the field, from its step and its translations too.

@@ -62,7 +62,7 @@ func TestBrowserBuilder(t *testing.T) {
 	con.signIn("jane@example.com", "correct horse battery", chromedp.WaitVisible(chromedp.CSS(`a[href="/console/sites"]`)))
 	do(chromedp.Navigate(base+"/console/sites"), chromedp.WaitVisible(chromedp.CSS("#in-site")),
 		chromedp.SendKeys(chromedp.CSS("#in-site"), "shop"), chromedp.SendKeys(chromedp.CSS("#in-slug"), "order"),
-		chromedp.Click(chromedp.CSS(`form[action="/console/sites"] button`)), chromedp.WaitVisible(chromedp.CSS("#new-name")),
+		chromedp.Click(chromedp.CSS(`form[action="/console/sites"] button`)), chromedp.WaitVisible(chromedp.CSS("#new-label")),
 		chromedp.Navigate(base+"/console/forms/shop/order?view=json"), chromedp.WaitVisible(chromedp.CSS("#body")),
 		chromedp.SetValue(chromedp.CSS("#body"), arrangedForm),
 		chromedp.Click(chromedp.CSS(`#editor button[type="submit"]`)), chromedp.WaitVisible(chromedp.CSS(`#notice p`)),
@@ -72,10 +72,11 @@ func TestBrowserBuilder(t *testing.T) {
 		t.Fatalf("list %s, preview %s, want %s", got, previewOrder(), want)
 	}
 
-	// A click on a field in the preview opens its editor.
-	do(chromedp.Click(chromedp.CSS(`#preview label[for="hubform-shop-order-topic"]`)))
+	// A click on a field in the preview opens its editor, and chooses the
+	// field in the preview, where the focus stays.
+	do(chromedp.Click(chromedp.CSS(`#preview input[name="topic"]`)))
 	settled(`document.querySelector('details[data-field="topic"]').open`)
-	if got := focused(); got != "topic summary" {
+	if got := eval(`document.activeElement.dataset.builderName ?? document.activeElement.tagName`); got != "topic" {
 		t.Errorf("after a click on topic in the preview the focus is on %q", got)
 	}
 	if eval(`String(document.querySelector('details[data-field="email"]').open)`) != "false" {

@@ -151,7 +151,8 @@ func TestBuilderClosed(t *testing.T) {
 	tc := newConsole(t, withStore)
 	anon := tc.browser()
 	f := newBuilderForm(t)
-	paths := []string{"/fields", "/fields/0", "/fields/0/move", "/fields/0/remove", "/settings", "/translations", "/translations/de"}
+	paths := []string{"/fields", "/fields/0", "/fields/0/move", "/fields/0/remove", "/settings", "/translations", "/translations/de",
+		"/fields/0/text", "/fields/0/break", "/steps/0/title", "/steps/1/join"}
 	for _, p := range paths {
 		if res := anon.do(http.MethodPost, "/console/forms/acme/contact"+p, url.Values{"name": {"x"}, "type": {"text"}}, nil); res.status != http.StatusUnauthorized {
 			t.Errorf("POST %s without a session: %d, want 401", p, res.status)

@@ -632,7 +632,6 @@ func (q *qualityHub) withoutJavaScript(t *testing.T, con *consoleTab, axe string
 	open(q.form, "#builder")
 	click(`details.builder-add > summary`)
 	con.do(chromedp.SetValue(chromedp.CSS("#new-type"), "text"),
-		chromedp.SendKeys(chromedp.CSS("#new-name"), "company"),
 		chromedp.SendKeys(chromedp.CSS("#new-label"), "Company"))
 	click(`details.builder-add button[type="submit"]`)
 	waitFor("the new field", `document.querySelector('[data-field="company"]')`)

@@ -49,7 +49,7 @@ func TestBrowserPublish(t *testing.T) {
 	con.signIn("jane@example.com", "correct horse battery", chromedp.WaitVisible(chromedp.CSS(`a[href="/console/sites"]`)))
 	do(chromedp.Navigate(base+"/console/sites"), chromedp.WaitVisible(chromedp.CSS("#in-site")),
 		chromedp.SendKeys(chromedp.CSS("#in-site"), "shop"), chromedp.SendKeys(chromedp.CSS("#in-slug"), "order"),
-		chromedp.Click(chromedp.CSS(`form[action="/console/sites"] button`)), chromedp.WaitVisible(chromedp.CSS("#new-name")),
+		chromedp.Click(chromedp.CSS(`form[action="/console/sites"] button`)), chromedp.WaitVisible(chromedp.CSS("#new-label")),
 		chromedp.Navigate(base+"/console/forms/shop/order?view=json"), chromedp.WaitVisible(chromedp.CSS("#body")),
 		chromedp.SetValue(chromedp.CSS("#body"), arrangedForm),
 		chromedp.Click(chromedp.CSS(`#editor button[type="submit"]`)), chromedp.WaitVisible(chromedp.CSS(`#notice p`)),
@@ -57,9 +57,9 @@ func TestBrowserPublish(t *testing.T) {
 
 	// A field added in the background: the Publish button's summary
 	// follows, without a reload.
-	do(chromedp.Click(chromedp.CSS(".builder-add > summary")), chromedp.WaitVisible(chromedp.CSS("#new-name")),
+	do(chromedp.Click(chromedp.CSS(".builder-add > summary")), chromedp.WaitVisible(chromedp.CSS("#new-label")),
 		chromedp.SetValue(chromedp.CSS("#new-type"), "tel"),
-		chromedp.SendKeys(chromedp.CSS("#new-name"), "phone"), chromedp.SendKeys(chromedp.CSS("#new-label"), "Phone"),
+		chromedp.SendKeys(chromedp.CSS("#new-label"), "Phone"),
 		chromedp.Click(chromedp.CSS(`form[action="/console/forms/shop/order/fields"] button[type="submit"]`)))
 	settled(`document.querySelector('[data-field="phone"]') && document.querySelector('#publish-changes').textContent.includes('5 fields')`)
 	if got := versions(); got != "jane@example.com" {

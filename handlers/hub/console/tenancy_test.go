@@ -99,6 +99,8 @@ func TestServicesKeepWorkspacesApart(t *testing.T) {
 		{method: http.MethodPost, path: form + "/publish", form: url.Values{"base": {"3"}}},
 		{method: http.MethodPost, path: form + "/fields", form: url.Values{"base": {"3"}, "type": {"text"}, "name": {"city"}}},
 		{method: http.MethodPost, path: form + "/translations", form: url.Values{"base": {"3"}, "locale": {"fr"}}},
+		{method: http.MethodPost, path: form + "/fields/0/text", form: url.Values{"base": {"3"}, "part": {"label"}, "value": {"City"}}},
+		{method: http.MethodPost, path: form + "/steps/0/title", form: url.Values{"base": {"3"}, "title": {"You"}}},
 		{method: http.MethodPost, path: form + "/settings", form: url.Values{"base": {"3"}}},
 		{method: http.MethodPost, path: form + "/versions/1/publish"},
 		{method: http.MethodPost, path: form + "/submissions/delete", form: url.Values{"id": {anna}, "confirmed": {"1"}}},

@@ -3,6 +3,7 @@
 // dragged by its name to another place posts its move form with the new
 // position; after a move the focus stays with the moved field. Every
 // action works without it: the arrows move fields, the list is there.
+// inplace.js edits the form in the preview itself.
 (function () {
   "use strict";
 
@@ -49,13 +50,27 @@
       el.classList.remove("builder-field--current");
     });
     li.classList.add("builder-field--current");
-    li.scrollIntoView({ block: "nearest" });
+    reveal(li);
     if (focus) details.querySelector("summary").focus({ preventScroll: true });
+  }
+
+  // reveal brings li into sight: in its own column beside the in-place
+  // editor, so that the page under the pointer does not move.
+  function reveal(li) {
+    var main = li.closest(".builder-main");
+    if (!document.documentElement.classList.contains("builder-inplace") || !main) {
+      li.scrollIntoView({ block: "nearest" });
+      return;
+    }
+    var r = li.getBoundingClientRect();
+    var m = main.getBoundingClientRect();
+    if (r.top < m.top || r.bottom > m.bottom) main.scrollTop += r.top - m.top - 8;
   }
 
   document.addEventListener("click", function (event) {
     var name = previewField(event.target);
-    if (name) openEditor(name, true);
+    // In the in-place editor the focus stays in the preview.
+    if (name) openEditor(name, !event.target.closest(".builder-inplace"));
   });
   document.addEventListener("focusin", function (event) {
     var name = previewField(event.target);
