@@ -12,6 +12,7 @@ import (
 
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/accounts"
+	"github.com/hubform/hubform/handlers/hub/export"
 	"github.com/hubform/hubform/handlers/hub/formsource"
 	"github.com/hubform/hubform/handlers/hub/inbox"
 	"github.com/hubform/hubform/hubclient"
@@ -315,8 +316,14 @@ func (con *Console) export(c echo.Context) error {
 	if problem != "" {
 		return c.String(http.StatusBadRequest, problem)
 	}
+	sh := export.Sheet{Title: inbox.Title(form), Location: con.location(c.Request().Context())}
+	for _, col := range inbox.Columns(form.Schema) {
+		sh.Columns = append(sh.Columns, col.Sheet())
+	}
+	files := con.publicURL(c) + inboxPath(form.Site, form.Slug) + "/"
+	sh.FileURL = func(id string, n int) string { return files + id + "/files/" + strconv.Itoa(n) }
 	return con.cfg.SubmissionChanges.Export(c.Request().Context(), actorOf(c), form.Site, form.Slug, format, c.QueryParams(),
-		func() error { return con.cfg.Inbox.Export(c.Response(), c.Request(), form, format, f) })
+		func() error { return con.cfg.Inbox.ExportSheet(c.Response(), c.Request(), form, format, f, sh) })
 }
 
 // userEmail is the signed-in user's address, for the log.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/handlers/hub/export"
 	"github.com/hubform/hubform/hubclient"
 )
 
@@ -159,4 +160,9 @@ func (c Column) Text(v any) string {
 	}
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+// Sheet is c as an export lays it out.
+func (c Column) Sheet() export.SheetColumn {
+	return export.SheetColumn{Name: c.Name, Label: c.Label, File: c.File, Options: c.options}
 }
