@@ -482,7 +482,9 @@ func TestInboxPDF(t *testing.T) {
 	if res.status != http.StatusOK || res.header.Get("Content-Type") != "application/pdf" {
 		t.Fatalf("PDF: %d %v", res.status, res.header)
 	}
-	if got, want := res.header.Get("Content-Disposition"), `attachment; filename="`+id+`.pdf"`; got != want {
+	// Named after the form, the day in the user's time zone and the
+	// person, readable in any browser.
+	if got, want := res.header.Get("Content-Disposition"), `attachment; filename="Contact - 2026-11-21 - Zo_ Roe.pdf"; filename*=UTF-8''Contact%20%E2%80%93%202026-11-21%20%E2%80%93%20Zo%C3%AB%20Roe.pdf`; got != want {
 		t.Errorf("Content-Disposition %q, want %q", got, want)
 	}
 	text := pdfText(t, []byte(res.body))
