@@ -1,6 +1,7 @@
 package inbox
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"io"
@@ -48,6 +49,9 @@ func (in *Inbox) ServeFile(w http.ResponseWriter, r *http.Request, a hubclient.A
 	return err
 }
 
+// exportBuffer is the size of the pieces an export is sent in.
+var exportBuffer = 64 << 10
+
 // exporters are the export formats.
 var exporters = map[string]struct {
 	write       func(context.Context, export.Lister, hub.Filter, io.Writer) error
@@ -80,7 +84,16 @@ func (in *Inbox) serveExport(w http.ResponseWriter, r *http.Request, form *hub.F
 	h.Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": form.Site + "-" + form.Slug + "." + format}))
 	h.Set("Content-Type", exporters[format].contentType)
 	w.WriteHeader(http.StatusOK)
-	if err := write(w); err != nil {
+	// Written as it comes, an export reaches the connection in the CSV
+	// writer's pieces of 4 KiB, each a system call and a chunk to read:
+	// over HTTP it went at half the rate the store reads. Larger pieces
+	// cost a buffer per download, no more.
+	buf := bufio.NewWriterSize(w, exportBuffer)
+	err := write(buf)
+	if err == nil {
+		err = buf.Flush()
+	}
+	if err != nil {
 		// The status is sent; the download ends short, and the log says why.
 		in.Logger.ErrorContext(r.Context(), "export cut short", slog.String("site", form.Site), slog.String("form", form.Slug), slog.Any("error", err))
 	}
