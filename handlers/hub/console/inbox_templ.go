@@ -273,7 +273,7 @@ func inboxPage(p inboxProps) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 21, "\"><div class=\"console-table console-results\" tabindex=\"0\" role=\"region\" aria-labelledby=\"list-heading\"><table id=\"submissions\"><thead><tr><th scope=\"col\"><span class=\"hubform-visually-hidden\">Select</span></th><th scope=\"col\">Received</th>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 21, "\"><div class=\"console-table console-results\" tabindex=\"0\" role=\"region\" aria-label=\"Table of submissions\"><table id=\"submissions\"><thead><tr><th scope=\"col\"><span class=\"hubform-visually-hidden\">Select</span></th><th scope=\"col\">Received</th>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
