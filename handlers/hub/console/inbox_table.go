@@ -28,6 +28,17 @@ type labeledAnswer struct {
 	Answer inbox.Answer
 }
 
+// columnNames is the names of the columns the chooser shows, as JSON, in
+// the one field that tells chooseColumns which were not ticked.
+func columnNames(cs []columnChoice) string {
+	names := make([]string, len(cs))
+	for i, c := range cs {
+		names[i] = c.Name
+	}
+	b, _ := json.Marshal(names)
+	return string(b)
+}
+
 // columnsCookieAge is how long the browser keeps a choice of columns.
 const columnsCookieAge = 400 * 24 * time.Hour
 
@@ -61,7 +72,7 @@ func (con *Console) hiddenColumns(c echo.Context, form *hub.Form) map[string]boo
 }
 
 // chooseColumns keeps the columns the user chose for the form's inbox:
-// those listed as column and not as show are hidden. It changes nothing
+// those listed in columns and not as show are hidden. It changes nothing
 // but the user's own view, so any member who reads the inbox may.
 func (con *Console) chooseColumns(c echo.Context) error {
 	form, err := con.form(c)
@@ -72,8 +83,11 @@ func (con *Console) chooseColumns(c echo.Context) error {
 	if err != nil {
 		return &hub.Error{Status: http.StatusBadRequest, Message: "The form could not be read."}
 	}
-	var hidden []string
-	for _, name := range params["column"] {
+	// columns lists every column the chooser showed, as JSON: a name a
+	// payload sent may hold any character.
+	var all, hidden []string
+	json.Unmarshal([]byte(params.Get("columns")), &all)
+	for _, name := range all {
 		if !slices.Contains(params["show"], name) && !strings.Contains(name, "\n") {
 			hidden = append(hidden, name)
 		}

@@ -85,7 +85,7 @@ func TestInboxTable(t *testing.T) {
 	row := rowOf(t, page.body, ada)
 	for _, w := range []string{
 		"2026-11-28 14:30 IST", answer("Ada Lovelace"), answer("Professional"), answer("Yes"), answer("1 Dec 2026"),
-		`<span class="console-none" aria-label="No answer">—</span>`,
+		`<span class="console-none"><span aria-hidden="true">—</span><span class="hubform-visually-hidden">No answer</span></span>`,
 		`<a href="` + orderInbox + "/" + ada + `/files/0" download>plan.pdf</a> <span class="console-size">5 bytes</span>`,
 	} {
 		if !strings.Contains(row, w) {
@@ -110,7 +110,7 @@ func TestInboxColumnsKept(t *testing.T) {
 	token := b.csrf(orderInbox)
 	all := []string{"name", "plan", "agree", "day", "note", "cv"}
 	choose := func(show ...string) response {
-		return b.do(http.MethodPost, orderInbox+"/columns", url.Values{"_csrf": {token}, "column": all, "show": show, "return": {"q=Ada"}}, nil)
+		return b.do(http.MethodPost, orderInbox+"/columns", url.Values{"_csrf": {token}, "columns": {`["name","plan","agree","day","note","cv"]`}, "show": show, "return": {"q=Ada"}}, nil)
 	}
 	res := choose("name", "plan", "agree", "day", "cv")
 	if res.status != http.StatusSeeOther || res.header.Get("Location") != orderInbox+"?q=Ada" {
@@ -158,7 +158,7 @@ func TestInboxColumnsClosed(t *testing.T) {
 	if err := tc.db.CreateWorkspace(ctx, "rival", "olga@example.com", time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	form := url.Values{"column": {"note"}}
+	form := url.Values{"columns": {`["note"]`}}
 	if res := tc.browser().do(http.MethodPost, orderInbox+"/columns", form, nil); res.status != http.StatusUnauthorized {
 		t.Errorf("columns without a session: %d, want 401", res.status)
 	}
