@@ -111,6 +111,9 @@ func TestBrowserResults(t *testing.T) {
 	if got := browsertest.Eval[string](t, tab, 5*time.Second, `getComputedStyle(document.querySelector('#submissions tbody tr')).display`); got != "block" {
 		t.Errorf("on a phone a row displays as %q, want a card (block)", got)
 	}
+	if got := browsertest.Eval[string](t, tab, 5*time.Second, `getComputedStyle(document.querySelector('#submissions td:has(> .console-none)')).display`); got != "none" {
+		t.Errorf("on a phone an unanswered question displays as %q, want it left out of the card", got)
+	}
 	if over := browsertest.Eval[bool](t, tab, 5*time.Second, `document.documentElement.scrollWidth > window.innerWidth`); over {
 		t.Error("on a phone the page scrolls sideways")
 	}
