@@ -70,7 +70,7 @@ func TestSharedHTMLFormPosts(t *testing.T) {
 	if status != http.StatusOK || !strings.Contains(html.UnescapeString(page), "Thanks, we'll get back to you soon.") {
 		t.Fatalf("the complete form: %d %s", status, page)
 	}
-	if inbox := c.get("/console/forms/acme/contact/submissions"); !strings.Contains(inbox, "Ann Shared") || !strings.Contains(inbox, "<td>1</td>") {
+	if inbox := c.get("/console/forms/acme/contact/submissions"); !strings.Contains(inbox, "Ann Shared") || !strings.Contains(inbox, `download>note.txt</a>`) {
 		t.Errorf("the inbox lacks the submission with its file: %s", inbox)
 	}
 }

@@ -104,7 +104,7 @@ func TestBrowserConsoleQuality(t *testing.T) {
 		{"build, JSON", q.form + "?view=json", "#body"},
 		{"build, translations", q.form + "?view=translations", "#translations"},
 		{"submissions", q.form + "/submissions", "#submissions"},
-		{"a submission", q.form + "/submissions/" + q.withFile, "#files"},
+		{"a submission", q.form + "/submissions/" + q.withFile, "#values a[download]"},
 		{"deliveries", q.form + "/deliveries", "tbody tr"},
 		{"share", q.form + "/share", "pre"},
 		{"settings", q.form + "/settings", "#workspace"},

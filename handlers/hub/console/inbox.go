@@ -2,6 +2,7 @@ package console
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"net/url"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/accounts"
+	"github.com/hubform/hubform/handlers/hub/export"
 	"github.com/hubform/hubform/handlers/hub/formsource"
 	"github.com/hubform/hubform/handlers/hub/inbox"
 	"github.com/hubform/hubform/hubclient"
@@ -32,6 +34,7 @@ func (con *Console) inboxRoutes(g *echo.Group) {
 	g.GET(base+"/export/:format", con.export)
 	g.POST(base+"/submissions/delete", con.deleteSubmissions)
 	g.POST(base+"/submissions/spam", con.markSpam)
+	g.POST(base+"/submissions/columns", con.chooseColumns)
 	g.GET(base+"/submissions/:id", con.submission)
 	g.GET(base+"/submissions/:id/files/:n", con.download)
 	g.GET(base+"/submissions/:id/pdf", con.pdf)
@@ -77,10 +80,11 @@ func (con *Console) newestForm(ctx context.Context, site, slug string) (*hub.For
 // noSuchForm answers a route that names a form the hub does not know.
 var noSuchForm = &hub.Error{Status: http.StatusNotFound, Message: "No such form."}
 
-// inboxRow is one submission in an inbox.
+// inboxRow is one submission in an inbox: its answers under the columns
+// shown.
 type inboxRow struct {
-	ID, Created, Summary string
-	Files                int
+	ID, Created, Href string
+	Answers           []inbox.Answer
 	// SpamReasons say why the hub flagged it, shown in the spam view.
 	SpamReasons []string
 }
@@ -90,27 +94,47 @@ func (con *Console) inbox(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	q, f, problem := inbox.ParseQuery(form, c.QueryParams(), con.location(c.Request().Context()))
+	ctx := c.Request().Context()
+	q, f, problem := inbox.ParseQuery(form, c.QueryParams(), con.location(ctx))
 	p := inboxProps{CSRF: con.csrfToken(c), Site: form.Site, Slug: form.Slug, Title: inbox.Title(form), Query: q, Error: problem,
 		Path: inboxPath(form.Site, form.Slug), Return: q.Values().Encode()}
+	p.Notice, p.Undo = con.popInboxNotice(c, form)
 	if problem != "" {
 		return con.render(c, http.StatusBadRequest, inboxPage(p))
 	}
-	labels, loc := inbox.Labels(form.Schema), con.location(c.Request().Context())
+	loc := con.location(ctx)
 	f.Limit = PageSize + 1
-	err = con.cfg.Inbox.Store.ListSubmissions(c.Request().Context(), f, func(s hub.Submission) error {
-		p.Rows = append(p.Rows, inboxRow{ID: s.ID, Created: formatTime(s.CreatedAt, loc),
-			Summary: inbox.Summary(s.Payload, labels), Files: len(s.Attachments), SpamReasons: s.SpamReasons})
+	var subs []hub.Submission
+	err = con.cfg.Inbox.Store.ListSubmissions(ctx, f, func(s hub.Submission) error {
+		subs = append(subs, s)
 		return nil
 	})
 	if err != nil {
 		return hub.Internal("listing submissions", err)
 	}
-	if len(p.Rows) > PageSize {
-		p.Rows = p.Rows[:PageSize]
+	if len(subs) > PageSize {
+		subs = subs[:PageSize]
 		next := q.Values()
-		next.Set("before", p.Rows[PageSize-1].ID)
+		next.Set("before", subs[PageSize-1].ID)
 		p.Next = p.Path + "?" + next.Encode()
+	}
+	payloads := make([]json.RawMessage, len(subs))
+	for i, s := range subs {
+		payloads[i] = s.Payload
+	}
+	all := inbox.WithExtra(inbox.Columns(form.Schema), payloads...)
+	hidden := con.hiddenColumns(c, form)
+	var shown []inbox.Column
+	for _, col := range all {
+		p.Choices = append(p.Choices, columnChoice{Name: col.Name, Label: col.Label, Shown: !hidden[col.Name]})
+		if !hidden[col.Name] {
+			shown = append(shown, col)
+		}
+	}
+	p.Columns = shown
+	for _, s := range subs {
+		p.Rows = append(p.Rows, inboxRow{ID: s.ID, Created: formatTime(s.CreatedAt, loc), Href: submissionHref(p.Path, s.ID, p.Return),
+			Answers: inbox.Answers(s, shown), SpamReasons: s.SpamReasons})
 	}
 	if q.Before != "" {
 		p.First = p.Path + "?" + q.Values().Encode()
@@ -119,6 +143,15 @@ func (con *Console) inbox(c echo.Context) error {
 	p.CSV = Path + "/forms/" + form.Site + "/" + form.Slug + "/export/csv?" + exp
 	p.JSON = Path + "/forms/" + form.Site + "/" + form.Slug + "/export/json?" + exp
 	return con.render(c, http.StatusOK, inboxPage(p))
+}
+
+// submissionHref is the page of submission id in the inbox at path, its
+// previous and next those of the inbox's search in query.
+func submissionHref(path, id, query string) string {
+	if query == "" {
+		return path + "/" + id
+	}
+	return path + "/" + id + "?" + query
 }
 
 // submissionOf returns the form and the submission the route names, or a
@@ -137,14 +170,49 @@ func (con *Console) submission(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	schema := con.cfg.Inbox.SchemaOf(c.Request().Context(), form, s)
+	ctx := c.Request().Context()
+	schema := con.cfg.Inbox.SchemaOf(ctx, form, s)
+	q, f, _ := inbox.ParseQuery(form, c.QueryParams(), con.location(ctx))
 	p := submissionProps{CSRF: con.csrfToken(c), Title: inbox.Title(form), Inbox: inboxPath(form.Site, form.Slug), Sub: s,
-		Created: formatTime(s.CreatedAt, con.location(c.Request().Context())), Values: inbox.Values(s.Payload, inbox.Labels(schema))}
+		Created: formatTime(s.CreatedAt, con.location(ctx)), Return: q.Values().Encode()}
+	p.Back = p.Inbox
+	if p.Return != "" {
+		p.Back += "?" + p.Return
+	}
 	p.PDF = p.Inbox + "/" + s.ID + "/pdf"
-	for i, a := range s.Attachments {
-		p.Files = append(p.Files, fileLink{Name: a.Filename, Size: a.Size, Href: p.Inbox + "/" + s.ID + "/files/" + strconv.Itoa(i)})
+	cols := inbox.WithExtra(inbox.Columns(schema), s.Payload)
+	for i, a := range inbox.Answers(s, cols) {
+		p.Answers = append(p.Answers, labeledAnswer{Label: cols[i].Label, Answer: a})
+	}
+	p.FileHref = p.Inbox + "/" + s.ID + "/files/"
+	if p.Previous, p.Next, err = con.neighbours(ctx, f, s.ID); err != nil {
+		return err
+	}
+	if p.Previous != "" {
+		p.Previous = submissionHref(p.Inbox, p.Previous, p.Return)
+	}
+	if p.Next != "" {
+		p.Next = submissionHref(p.Inbox, p.Next, p.Return)
 	}
 	return con.render(c, http.StatusOK, submissionPage(p))
+}
+
+// neighbours returns the ids of the submissions listed just before and
+// just after id in the inbox that f selects, newest first: the newer one
+// and the older one, either empty at an end of the list.
+func (con *Console) neighbours(ctx context.Context, f hub.Filter, id string) (newer, older string, err error) {
+	f.Limit = 1
+	f.Newest, f.Before, f.After = true, id, ""
+	err = con.cfg.Inbox.Store.ListSubmissions(ctx, f, func(s hub.Submission) error { older = s.ID; return nil })
+	if err != nil {
+		return "", "", hub.Internal("listing submissions", err)
+	}
+	f.Newest, f.Before, f.After = false, "", id
+	err = con.cfg.Inbox.Store.ListSubmissions(ctx, f, func(s hub.Submission) error { newer = s.ID; return nil })
+	if err != nil {
+		return "", "", hub.Internal("listing submissions", err)
+	}
+	return newer, older, nil
 }
 
 // pdf answers the submission as a PDF document to download, its time in
@@ -204,10 +272,11 @@ func (con *Console) deleteSubmissions(c echo.Context) error {
 	}); !ok {
 		return err
 	}
-	if _, err := con.cfg.SubmissionChanges.Delete(c.Request().Context(), actorOf(c), form, ids); err != nil {
+	d, err := con.cfg.SubmissionChanges.Delete(c.Request().Context(), actorOf(c), form, ids)
+	if err != nil {
 		return err
 	}
-	return c.Redirect(http.StatusSeeOther, back)
+	return con.noticeAndGo(c, back, deletedNotice(d))
 }
 
 // submissionsCount says "one submission" or "3 submissions".
@@ -231,6 +300,7 @@ func (con *Console) markSpam(c echo.Context) error {
 	if err := con.cfg.SubmissionChanges.MarkSpam(c.Request().Context(), actorOf(c), form.Site, form.Slug, ids, spam); err != nil {
 		return err
 	}
+	con.putUndo(c, form, ids, spam)
 	return c.Redirect(http.StatusSeeOther, back)
 }
 
@@ -247,8 +317,14 @@ func (con *Console) export(c echo.Context) error {
 	if problem != "" {
 		return c.String(http.StatusBadRequest, problem)
 	}
+	sh := export.Sheet{Title: inbox.Title(form), Location: con.location(c.Request().Context())}
+	for _, col := range inbox.Columns(form.Schema) {
+		sh.Columns = append(sh.Columns, col.Sheet())
+	}
+	files := con.publicURL(c) + inboxPath(form.Site, form.Slug) + "/"
+	sh.FileURL = func(id string, n int) string { return files + id + "/files/" + strconv.Itoa(n) }
 	return con.cfg.SubmissionChanges.Export(c.Request().Context(), actorOf(c), form.Site, form.Slug, format, c.QueryParams(),
-		func() error { return con.cfg.Inbox.Export(c.Response(), c.Request(), form, format, f) })
+		func() error { return con.cfg.Inbox.ExportSheet(c.Response(), c.Request(), form, format, f, sh) })
 }
 
 // userEmail is the signed-in user's address, for the log.

@@ -56,19 +56,24 @@ func TestBrowserInbox(t *testing.T) {
 	}
 	browsertest.CheckAxe(t, tab, axe, "the inbox searched")
 
-	do(chromedp.Click(chromedp.CSS(`#submissions tbody a`)), chromedp.WaitVisible(chromedp.CSS("#values")))
-	if got := text("#values"); !strings.Contains(got, "Your name") || !strings.Contains(got, "Jane Roe") {
+	// The submission opens in the side panel.
+	do(chromedp.Click(chromedp.CSS(`#submissions tbody a[data-panel]`)), chromedp.WaitVisible(chromedp.CSS("#submission-panel #values")))
+	if got := text("#submission-panel #values"); !strings.Contains(got, "Your name") || !strings.Contains(got, "Jane Roe") {
 		t.Errorf("the submission shows %q", got)
 	}
 	browsertest.CheckAxe(t, tab, axe, "a submission")
 
-	// Deleting it asks first, then goes back to the inbox, which no longer
-	// lists it.
+	// Deleting it asks first, then goes back to the search it was opened
+	// from, which no longer finds it, and says what it deleted.
 	asked := con.acceptDialogs()
-	do(chromedp.Click(chromedp.CSS(`button[formaction$="/delete"]`)), chromedp.WaitVisible(chromedp.CSS("#submissions")))
+	do(chromedp.Click(chromedp.CSS(`#submission-panel button[formaction$="/delete"]`)), chromedp.WaitVisible(chromedp.CSS("#no-submissions")))
 	if asked.Load() != 1 {
 		t.Errorf("deleting asked %d times, want once", asked.Load())
 	}
+	if got := text("#notice"); !strings.Contains(got, "One submission deleted.") {
+		t.Errorf("after deleting Jane's, the notice reads %q", got)
+	}
+	do(chromedp.Click(chromedp.CSS(`#no-submissions a`)), chromedp.WaitVisible(chromedp.CSS("#submissions")))
 	if got := text("#submissions"); strings.Contains(got, "Jane Roe") || !strings.Contains(got, "John Smith") {
 		t.Errorf("after deleting Jane's, the inbox lists %q", got)
 	}

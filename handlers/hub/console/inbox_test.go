@@ -201,9 +201,9 @@ func TestInboxSubmissionLabelsAndFiles(t *testing.T) {
 	other := tc.submit("other", now, 3, `{"name":"Other"}`)
 
 	for id, want := range map[string][]string{
-		v1:  {"<dt>Your name</dt><dd>Jane</dd>", "<dt>Message</dt><dd>=1+1</dd>", "Zoë&#39;s cv.html"},
-		v2:  {"<dt>Full name</dt><dd>John</dd>"},
-		old: {"<dt>Full name</dt><dd>Ann</dd>", "<dt>extra</dt><dd>kept</dd>"},
+		v1:  {"<dt>Your name</dt><dd>" + answer("Jane"), "<dt>Message</dt><dd>" + answer("=1+1"), "Zoë&#39;s cv.html"},
+		v2:  {"<dt>Full name</dt><dd>" + answer("John")},
+		old: {"<dt>Full name</dt><dd>" + answer("Ann"), "<dt>extra</dt><dd>" + answer("kept")},
 	} {
 		res := b.get(contactInbox + "/" + id)
 		for _, w := range want {
@@ -236,6 +236,9 @@ func TestInboxSubmissionLabelsAndFiles(t *testing.T) {
 		}
 	}
 }
+
+// answer is how a page shows an answer's text.
+func answer(text string) string { return `<span class="console-answer">` + text + `</span>` }
 
 func TestInboxDownloadFromBucket(t *testing.T) {
 	tc, b := newInbox(t, bucketFiles{&memFiles{files: map[string][]byte{}}})
@@ -309,7 +312,7 @@ func TestInboxDeleteAndSpam(t *testing.T) {
 	if res := post("spam", url.Values{"id": {c}, "spam": {"1"}, "_csrf": {token}}); res.status != http.StatusSeeOther {
 		t.Fatalf("mark as spam: %d", res.status)
 	}
-	if page := b.get(contactInbox); strings.Contains(page.body, c) {
+	if page := b.get(contactInbox); strings.Contains(page.body, `id="select-`+c) {
 		t.Error("a submission marked as spam is in the default view")
 	}
 	if page := b.get(contactInbox + "?spam=1"); !strings.Contains(page.body, c) || !strings.Contains(page.body, "Not spam") {
@@ -318,7 +321,7 @@ func TestInboxDeleteAndSpam(t *testing.T) {
 	if res := post("spam", url.Values{"id": {c}, "spam": {"0"}, "_csrf": {token}}); res.status != http.StatusSeeOther {
 		t.Fatalf("not spam: %d", res.status)
 	}
-	if page := b.get(contactInbox); !strings.Contains(page.body, c) {
+	if page := b.get(contactInbox); !strings.Contains(page.body, `id="select-`+c) {
 		t.Error("a submission marked as not spam is not back in the default view")
 	}
 }
@@ -326,8 +329,8 @@ func TestInboxDeleteAndSpam(t *testing.T) {
 func TestInboxExport(t *testing.T) {
 	tc, b := newInbox(t, &memFiles{files: map[string][]byte{}})
 	now := time.Now()
-	jane := tc.submit("contact", now, 2, `{"name":"Jane","message":"=HYPERLINK(\"x\")"}`)
-	john := tc.submit("contact", now.Add(time.Millisecond), 2, `{"name":"John"}`)
+	jane := tc.submit("contact", now, 2, `{"name":"Jane","message":"=HYPERLINK(\"x\")"}`, "cv.pdf")
+	john := tc.submit("contact", now.Add(time.Millisecond), 1, `{"name":"John","extra":"kept"}`)
 	spam := tc.submit("contact", now.Add(2*time.Millisecond), 2, `{"name":"Jane spam"}`)
 	other := tc.submit("other", now, 3, `{"name":"Jane other"}`)
 	if _, err := tc.db.SetSpam(context.Background(), "acme", "contact", []string{spam}, true); err != nil {
@@ -340,24 +343,61 @@ func TestInboxExport(t *testing.T) {
 		t.Fatalf("CSV export: %d %v", res.status, res.header)
 	}
 	rows, err := csv.NewReader(strings.NewReader(res.body)).ReadAll()
-	if err != nil || len(rows) != 2 || rows[1][0] != jane {
-		t.Fatalf("CSV export of q=jane: %q, %v; want a header and %s", rows, err, jane)
+	if err != nil || len(rows) != 3 || rows[2][0] != jane {
+		t.Fatalf("CSV export of q=jane: %q, %v; want two header rows and %s", rows, err, jane)
+	}
+	// The live form's labels in its order, then the machine names; a
+	// file links to the console's download route, whole.
+	if got, want := strings.Join(rows[0], "|"), "Submission|Received (UTC)|Full name|Message|cv"; got != want {
+		t.Errorf("CSV labels %s, want %s", got, want)
+	}
+	if got, want := strings.Join(rows[1], "|"), "id|createdAt|name|message|cv"; got != want {
+		t.Errorf("CSV names %s, want %s", got, want)
+	}
+	if got, want := rows[2][4], tc.srv.URL+contactInbox+"/"+jane+"/files/0"; got != want {
+		t.Errorf("CSV file cell %q, want %q", got, want)
 	}
 	if !strings.Contains(res.body, `'=HYPERLINK`) {
 		t.Errorf("CSV export did not neutralise a formula: %q", res.body)
 	}
+	// A value of a name the live form lacks keeps a column, after the
+	// form's.
+	rows, _ = csv.NewReader(strings.NewReader(b.get(base + "csv?q=john").body)).ReadAll()
+	if len(rows) != 3 || strings.Join(rows[1], "|") != "id|createdAt|name|message|cv|extra" || rows[2][5] != "kept" {
+		t.Errorf("CSV of a submission with a name the form lacks: %q", rows)
+	}
 
 	res = b.get(base + "json")
-	var subs []hub.Submission
-	if err := json.Unmarshal([]byte(res.body), &subs); err != nil || res.status != http.StatusOK {
+	var sheet struct {
+		Form        string
+		Questions   []struct{ Question, Name string }
+		Submissions []struct {
+			ID      string
+			Answers []struct {
+				Question, Name, Answer string
+				Files                  []struct{ Name, URL string }
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(res.body), &sheet); err != nil || res.status != http.StatusOK {
 		t.Fatalf("JSON export: %d %v %q", res.status, err, res.body)
 	}
 	var got []string
-	for _, s := range subs {
+	for _, s := range sheet.Submissions {
 		got = append(got, s.ID)
 	}
 	if strings.Join(got, ",") != strings.Join([]string{jane, john}, ",") {
 		t.Errorf("JSON export lists %v, want %s and %s, oldest first, no spam, not %s of another form", got, jane, john, other)
+	}
+	if sheet.Form != "Contact" || len(sheet.Questions) != 3 || sheet.Questions[0].Question != "Full name" || sheet.Questions[2].Name != "cv" {
+		t.Errorf("JSON questions: %+v", sheet)
+	}
+	if len(sheet.Submissions) == 2 {
+		a := sheet.Submissions[0].Answers
+		if len(a) != 3 || a[0].Question != "Full name" || a[0].Answer != "Jane" || a[1].Name != "message" ||
+			len(a[2].Files) != 1 || a[2].Files[0].URL != tc.srv.URL+contactInbox+"/"+jane+"/files/0" {
+			t.Errorf("Jane's answers in JSON: %+v", a)
+		}
 	}
 	if res := b.get(base + "xml"); res.status != http.StatusNotFound {
 		t.Errorf("export as xml: %d, want 404", res.status)
@@ -442,7 +482,9 @@ func TestInboxPDF(t *testing.T) {
 	if res.status != http.StatusOK || res.header.Get("Content-Type") != "application/pdf" {
 		t.Fatalf("PDF: %d %v", res.status, res.header)
 	}
-	if got, want := res.header.Get("Content-Disposition"), `attachment; filename="`+id+`.pdf"`; got != want {
+	// Named after the form, the day in the user's time zone and the
+	// person, readable in any browser.
+	if got, want := res.header.Get("Content-Disposition"), `attachment; filename="Contact - 2026-11-21 - Zo_ Roe.pdf"; filename*=UTF-8''Contact%20%E2%80%93%202026-11-21%20%E2%80%93%20Zo%C3%AB%20Roe.pdf`; got != want {
 		t.Errorf("Content-Disposition %q, want %q", got, want)
 	}
 	text := pdfText(t, []byte(res.body))

@@ -35,7 +35,7 @@ type overviewProps struct {
 	Days        []dayCount
 	Today, Week int
 	Month       int
-	Recent      []inboxRow
+	Recent      []recentRow
 	Inbox       string
 	// Record is the form's record when the hub's database keeps it, nil
 	// for a form of the forms directory.
@@ -70,7 +70,7 @@ func (con *Console) overview(c echo.Context) error {
 	labels := inbox.Labels(form.Schema)
 	f.From, f.Newest, f.Limit = time.Time{}, true, 5
 	err = con.cfg.Inbox.Store.ListSubmissions(ctx, f, func(s hub.Submission) error {
-		p.Recent = append(p.Recent, inboxRow{ID: s.ID, Created: formatTime(s.CreatedAt, loc), Summary: inbox.Summary(s.Payload, labels), Files: len(s.Attachments)})
+		p.Recent = append(p.Recent, recentRow{ID: s.ID, Created: formatTime(s.CreatedAt, loc), Summary: inbox.Summary(s.Payload, labels), Files: len(s.Attachments)})
 		return nil
 	})
 	if err != nil {
@@ -279,4 +279,10 @@ func percent(num, den int64) string {
 		return strconv.FormatInt(tenths/10, 10) + "%"
 	}
 	return strconv.FormatInt(tenths/10, 10) + "." + strconv.FormatInt(tenths%10, 10) + "%"
+}
+
+// recentRow is one of the newest submissions, on the overview.
+type recentRow struct {
+	ID, Created, Summary string
+	Files                int
 }

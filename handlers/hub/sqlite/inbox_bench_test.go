@@ -31,3 +31,14 @@ func BenchmarkInbox(b *testing.B) {
 		},
 	})
 }
+
+// BenchmarkExport measures the exports alone of a form of
+// HUBFORM_BENCH_SUBMISSIONS submissions on SQLite, from the store and
+// over HTTP (see inboxbench.Exports).
+func BenchmarkExport(b *testing.B) {
+	db, _ := openTest(b)
+	inboxbench.Exports(b, db, func(ctx context.Context, w *sql.DB) error {
+		_, err := w.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`)
+		return err
+	})
+}

@@ -133,6 +133,48 @@
     }).catch(function () {});
   }
 
+  // A link marked data-panel opens the submission it names in the side
+  // panel of the page (dialog#submission-panel) rather than on a page of
+  // its own; its previous and next links open in the same panel. Without
+  // this script, or with a modifier key, the link opens the page.
+  function openInPanel(event) {
+    var panel = document.getElementById("submission-panel");
+    if (!panel || typeof panel.showModal !== "function") return;
+    var link = event.target.closest && event.target.closest("a[data-panel], a[data-panel-close]");
+    if (!link || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    if (link.hasAttribute("data-panel-close")) {
+      if (!panel.contains(link)) return;
+      event.preventDefault();
+      panel.close();
+      return;
+    }
+    event.preventDefault();
+    fetch(link.href, { credentials: "same-origin" }).then(function (res) {
+      if (!res.ok) throw new Error(res.status);
+      return res.text();
+    }).then(function (html) {
+      var doc = new DOMParser().parseFromString(html, "text/html");
+      var article = doc.getElementById("submission");
+      if (!article) throw new Error("no submission");
+      var close = document.createElement("button");
+      close.type = "button";
+      close.className = "hubform-button hubform-button--secondary console-panel-close";
+      close.textContent = "Close";
+      close.addEventListener("click", function () { panel.close(); });
+      panel.replaceChildren(close, document.adoptNode(article));
+      enhance(panel);
+      if (!panel.open) panel.showModal();
+      var title = panel.querySelector("h1");
+      if (title) {
+        title.tabIndex = -1;
+        title.focus();
+      }
+    }).catch(function () {
+      window.location.href = link.href;
+    });
+  }
+  document.addEventListener("click", openInPanel);
+
   function enhance(root) {
     fillTimeZone(root);
     submitOnChange(root);

@@ -325,7 +325,9 @@ func measureExports(ctx context.Context, db *sqldb.DB) ([]exportResult, error) {
 	for _, e := range []struct {
 		name  string
 		write func(context.Context, export.Lister, hub.Filter, io.Writer) error
-	}{{"csv", export.CSV}, {"json", export.JSON}} {
+	}{{"csv", export.CSV}, {"json", export.JSON}, {"csv-sheet", func(ctx context.Context, db export.Lister, f hub.Filter, w io.Writer) error {
+		return export.SheetCSV(ctx, db, f, benchSheet("https://hub.example/console/forms/bench/inbox/submissions"), w)
+	}}} {
 		w := &countingWriter{}
 		h := testkit.WatchHeap()
 		began := time.Now()
@@ -337,7 +339,11 @@ func measureExports(ctx context.Context, db *sqldb.DB) ([]exportResult, error) {
 		}
 		out = append(out, exportResult{name: e.name, rows: int64(rows), bytes: w.n, rowsPerSec: float64(rows) / took.Seconds(), peak: peak})
 	}
-	return out, nil
+	web, err := measureHTTPExport(ctx, db)
+	if err != nil {
+		return nil, err
+	}
+	return append(out, web...), nil
 }
 
 // measureRetention deletes the large form's submissions created before

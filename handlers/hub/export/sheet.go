@@ -1,0 +1,314 @@
+package export
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/hubclient"
+)
+
+// Sheet lays an export out for people, as the console's table shows the
+// submissions: a column per question of the form, in the form's order,
+// under its label, answers in words, files as links.
+type Sheet struct {
+	// Title is the form's title.
+	Title   string
+	Columns []SheetColumn
+	// FileURL returns the absolute link that downloads the n-th file of
+	// submission id.
+	FileURL func(id string, n int) string
+	// Location is the time zone of the times; nil is UTC.
+	Location *time.Location
+}
+
+// SheetColumn is a question of the form.
+type SheetColumn struct {
+	Name, Label string
+	// File marks a file field: its cells link to the files chosen in it.
+	File bool
+	// Options name a choice's value in words, by value.
+	Options map[string]string
+}
+
+// SheetTime is how a sheet writes a submission's time, in its Location:
+// a form spreadsheets read as a date and time.
+const SheetTime = "2006-01-02 15:04:05"
+
+// layout returns the sheet's columns followed by those of the names in
+// extra that the form lacks, and whether the form has no file column, so
+// that the files need one of their own.
+func (sh Sheet) layout(extra []string) (cols []SheetColumn, otherFiles bool) {
+	cols = append([]SheetColumn(nil), sh.Columns...)
+	known := make(map[string]bool, len(cols))
+	otherFiles = true
+	for _, c := range cols {
+		known[c.Name] = true
+		if c.File {
+			otherFiles = false
+		}
+	}
+	for _, name := range extra {
+		if !known[name] {
+			cols = append(cols, SheetColumn{Name: name, Label: name})
+		}
+	}
+	return cols, otherFiles
+}
+
+func (sh Sheet) location() *time.Location {
+	if sh.Location == nil {
+		return time.UTC
+	}
+	return sh.Location
+}
+
+// SheetCSV writes the submissions f selects as CSV laid out by sh: a row
+// of the questions' labels, a row of their names (for programs), then a
+// row per submission: its id, its time in sh's time zone, its answers
+// and links to its files. A name the form lacks, of a submission sent
+// to another version, gets a column after the form's, found in a first
+// pass over the payloads as CSV does. Every cell is neutralised against
+// spreadsheet formulas.
+func SheetCSV(ctx context.Context, db Lister, f hub.Filter, sh Sheet, w io.Writer) error {
+	extra, err := names(ctx, db, f)
+	if err != nil {
+		return err
+	}
+	cols, otherFiles := sh.layout(extra)
+	const before = 2 // id, received
+	width := before + len(cols)
+	if otherFiles {
+		width++
+	}
+	column := make(map[string]int, len(cols))
+	firstFile := -1
+	labels, machine := make([]string, width), make([]string, width)
+	labels[0], labels[1] = "Submission", "Received ("+sh.location().String()+")"
+	machine[0], machine[1] = "id", "createdAt"
+	for i, c := range cols {
+		column[c.Name] = before + i
+		labels[before+i], machine[before+i] = c.Label, c.Name
+		if c.File && firstFile < 0 {
+			firstFile = before + i
+		}
+	}
+	if otherFiles {
+		labels[width-1], machine[width-1] = "Files", "attachments"
+		firstFile = width - 1
+	}
+	cw := &safeCSV{w: csv.NewWriter(w)}
+	cw.Write(labels)
+	cw.Write(machine)
+	row := make([]string, width)
+	loc := sh.location()
+	err = db.ListSubmissions(ctx, f, func(s hub.Submission) error {
+		clear(row)
+		row[0], row[1] = s.ID, s.CreatedAt.In(loc).Format(SheetTime)
+		gjson.ParseBytes(s.Payload).ForEach(func(key, value gjson.Result) bool {
+			if i, ok := column[jsonString(key)]; ok && !cols[i-before].File {
+				row[i] = sheetCell(value, cols[i-before].Options)
+			}
+			return true
+		})
+		for n, a := range s.Attachments {
+			i, ok := column[a.Field]
+			if !ok || !cols[i-before].File {
+				i = firstFile
+			}
+			if row[i] != "" {
+				row[i] += "\n"
+			}
+			row[i] += sh.FileURL(s.ID, n)
+		}
+		return cw.Write(row)
+	})
+	if err != nil {
+		return err
+	}
+	cw.w.Flush()
+	return cw.w.Error()
+}
+
+// names returns the value names of the payloads f selects, sorted.
+func names(ctx context.Context, db Lister, f hub.Filter) ([]string, error) {
+	seen := map[string]bool{}
+	gather := func(payload []byte) error {
+		gjson.ParseBytes(payload).ForEach(func(key, _ gjson.Result) bool {
+			if name := jsonString(key); !seen[name] {
+				seen[name] = true
+			}
+			return true
+		})
+		return nil
+	}
+	var err error
+	if pl, ok := db.(PayloadLister); ok {
+		err = pl.ListPayloads(ctx, f, gather)
+	} else {
+		err = db.ListSubmissions(ctx, f, func(s hub.Submission) error { return gather(s.Payload) })
+	}
+	out := make([]string, 0, len(seen))
+	for k := range seen {
+		if !hubclient.IsHoneypot(k) {
+			out = append(out, k)
+		}
+	}
+	slices.Sort(out)
+	return out, err
+}
+
+// sheetCell is a payload's value in words: true and false as Yes and
+// No, a choice by its option's label, a list joined by "; ".
+func sheetCell(r gjson.Result, options map[string]string) string {
+	switch r.Type {
+	case gjson.String:
+		s := jsonString(r)
+		if l, ok := options[s]; ok {
+			return l
+		}
+		return s
+	case gjson.True:
+		return "Yes"
+	case gjson.False:
+		return "No"
+	case gjson.Null:
+		return ""
+	case gjson.Number:
+		return r.Raw
+	}
+	if r.IsArray() {
+		var parts []string
+		for _, e := range r.Array() {
+			if s := sheetCell(e, options); s != "" {
+				parts = append(parts, s)
+			}
+		}
+		return strings.Join(parts, "; ")
+	}
+	return jsonCell(r)
+}
+
+// sheetAnswer is an answer in a sheet's JSON: a question, its name, and
+// the answer in words or the files chosen.
+type sheetAnswer struct {
+	Question string      `json:"question"`
+	Name     string      `json:"name"`
+	Answer   string      `json:"answer"`
+	Files    []sheetFile `json:"files,omitempty"`
+}
+
+type sheetFile struct {
+	Name string `json:"name"`
+	Size int64  `json:"size"`
+	URL  string `json:"url"`
+}
+
+// sheetSubmission is a submission in a sheet's JSON.
+type sheetSubmission struct {
+	ID       string        `json:"id"`
+	Received time.Time     `json:"received"`
+	Spam     bool          `json:"spam,omitempty"`
+	Answers  []sheetAnswer `json:"answers"`
+}
+
+// SheetJSON writes the submissions f selects as JSON laid out by sh: an
+// object holding the form's title, its questions in order, and the
+// submissions, each with its answers in the same order under their
+// questions (a name the form lacks last, by name), files as links,
+// streamed a submission at a time.
+func SheetJSON(ctx context.Context, db Lister, f hub.Filter, sh Sheet, w io.Writer) error {
+	type question struct {
+		Question string `json:"question"`
+		Name     string `json:"name"`
+	}
+	head := struct {
+		Form      string     `json:"form"`
+		Questions []question `json:"questions"`
+	}{Form: sh.Title, Questions: []question{}}
+	for _, c := range sh.Columns {
+		head.Questions = append(head.Questions, question{c.Label, c.Name})
+	}
+	b, err := json.Marshal(head)
+	if err != nil {
+		return err
+	}
+	// The head's closing brace gives way to the list of submissions.
+	io.WriteString(w, string(b[:len(b)-1])+`,"submissions":[`)
+	first := true
+	loc := sh.location()
+	err = db.ListSubmissions(ctx, f, func(s hub.Submission) error {
+		names, err := payloadNames(s.Payload)
+		if err != nil {
+			return err
+		}
+		cols, _ := sh.layout(names)
+		values := gjson.ParseBytes(s.Payload)
+		out := sheetSubmission{ID: s.ID, Received: s.CreatedAt.In(loc), Spam: s.Spam, Answers: make([]sheetAnswer, len(cols))}
+		byName := make(map[string]int, len(cols))
+		firstFile := -1
+		for i, c := range cols {
+			byName[c.Name] = i
+			out.Answers[i] = sheetAnswer{Question: c.Label, Name: c.Name}
+			if c.File {
+				if firstFile < 0 {
+					firstFile = i
+				}
+				continue
+			}
+			if v := values.Get(gjson.Escape(c.Name)); v.Exists() {
+				out.Answers[i].Answer = sheetCell(v, c.Options)
+			}
+		}
+		for n, a := range s.Attachments {
+			i, ok := byName[a.Field]
+			if !ok || !cols[i].File {
+				i = firstFile
+			}
+			if i < 0 {
+				out.Answers = append(out.Answers, sheetAnswer{Question: "Files", Name: "attachments"})
+				i, firstFile = len(out.Answers)-1, len(out.Answers)-1
+			}
+			out.Answers[i].Files = append(out.Answers[i].Files, sheetFile{Name: a.Filename, Size: a.Size, URL: sh.FileURL(s.ID, n)})
+		}
+		data, err := json.Marshal(out)
+		if err != nil {
+			return err
+		}
+		if !first {
+			io.WriteString(w, ",")
+		}
+		first = false
+		io.WriteString(w, "\n  ")
+		_, err = w.Write(data)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if !first {
+		io.WriteString(w, "\n")
+	}
+	_, err = io.WriteString(w, "]}\n")
+	return err
+}
+
+// payloadNames returns the names of a payload's values, sorted.
+func payloadNames(payload []byte) ([]string, error) {
+	var out []string
+	gjson.ParseBytes(payload).ForEach(func(key, _ gjson.Result) bool {
+		if name := jsonString(key); !hubclient.IsHoneypot(name) {
+			out = append(out, name)
+		}
+		return true
+	})
+	slices.Sort(out)
+	return out, nil
+}

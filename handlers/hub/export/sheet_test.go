@@ -1,0 +1,97 @@
+package export
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/hubclient"
+)
+
+// sheetOf is a sheet of an order form: a choice, a checkbox, a file.
+func sheetOf(file bool) Sheet {
+	sh := Sheet{Title: "Order form", Location: time.FixedZone("IST", 19800), FileURL: func(id string, n int) string {
+		return "https://hub.example/console/forms/acme/order/submissions/" + id + "/files/" + strconv.Itoa(n)
+	}, Columns: []SheetColumn{
+		{Name: "plan", Label: "Plan", Options: map[string]string{"pro": "Professional"}},
+		{Name: "agree", Label: "I agree"},
+	}}
+	if file {
+		sh.Columns = append(sh.Columns, SheetColumn{Name: "cv", Label: "CV", File: true})
+	}
+	return sh
+}
+
+var sheetRows = submissions{
+	{ID: "S1", CreatedAt: time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC), Payload: json.RawMessage(`{"agree":true,"plan":"pro","_hp":"","old":"=1"}`),
+		Attachments: []hubclient.Attachment{{Filename: "a.pdf", Field: "cv"}, {Filename: "b.pdf", Field: "cv"}}},
+	{ID: "S2", CreatedAt: time.Date(2026, 11, 28, 10, 0, 0, 0, time.UTC), Payload: json.RawMessage(`{"agree":false,"plan":["pro","other"]}`)},
+}
+
+// TestSheetCSV writes labels then names, the form's order, answers in
+// words, files as links, a name the form lacks after the form's, and no
+// honeypot.
+func TestSheetCSV(t *testing.T) {
+	var buf bytes.Buffer
+	if err := SheetCSV(context.Background(), sheetRows, hub.Filter{}, sheetOf(true), &buf); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&buf).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	link := "https://hub.example/console/forms/acme/order/submissions/S1/files/"
+	want := [][]string{
+		{"Submission", "Received (IST)", "Plan", "I agree", "CV", "old"},
+		{"id", "createdAt", "plan", "agree", "cv", "old"},
+		{"S1", "2026-11-28 14:30:00", "Professional", "Yes", link + "0\n" + link + "1", "'=1"},
+		{"S2", "2026-11-28 15:30:00", "Professional; other", "No", "", ""},
+	}
+	if got, _ := json.Marshal(rows); string(got) != mustJSON(want) {
+		t.Errorf("sheet CSV:\n%s\nwant\n%s", got, mustJSON(want))
+	}
+
+	// Without a file column, the files get one of their own, last.
+	buf.Reset()
+	SheetCSV(context.Background(), sheetRows, hub.Filter{}, sheetOf(false), &buf)
+	rows, _ = csv.NewReader(&buf).ReadAll()
+	if got := strings.Join(rows[1], "|"); got != "id|createdAt|plan|agree|old|attachments" || !strings.HasPrefix(rows[2][5], link+"0") {
+		t.Errorf("sheet CSV without a file column: %q", rows)
+	}
+}
+
+// TestSheetJSON lists the questions, then each submission's answers in
+// the same order, in words, files as links.
+func TestSheetJSON(t *testing.T) {
+	var buf bytes.Buffer
+	if err := SheetJSON(context.Background(), sheetRows, hub.Filter{}, sheetOf(true), &buf); err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Form        string
+		Questions   []sheetAnswer
+		Submissions []sheetSubmission
+	}
+	if err := json.Unmarshal(buf.Bytes(), &got); err != nil {
+		t.Fatalf("%v: %s", err, buf.String())
+	}
+	if got.Form != "Order form" || len(got.Questions) != 3 || got.Questions[2].Question != "CV" || len(got.Submissions) != 2 {
+		t.Fatalf("sheet JSON: %s", buf.String())
+	}
+	a := got.Submissions[0].Answers
+	if len(a) != 4 || a[0].Answer != "Professional" || a[1].Answer != "Yes" || len(a[2].Files) != 2 ||
+		a[2].Files[1].URL != "https://hub.example/console/forms/acme/order/submissions/S1/files/1" || a[3].Name != "old" {
+		t.Errorf("the first submission's answers: %+v", a)
+	}
+}
+
+func mustJSON(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
