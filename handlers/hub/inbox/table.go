@@ -25,20 +25,25 @@ type Column struct {
 	// option's value as its label.
 	typ     string
 	options map[string]string
+	// outOf is a rating's number of stars, which its answers are out of.
+	outOf int
 }
 
 // Columns returns the questions of schema in the form's order, file
-// fields included, honeypots left out.
+// fields included, honeypots and content without answers left out.
 func Columns(s *hubclient.Schema) []Column {
 	if s == nil {
 		return nil
 	}
 	out := make([]Column, 0, len(s.Fields))
 	for _, f := range s.Fields {
-		if hubclient.IsHoneypot(f.Name) {
+		if hubclient.IsHoneypot(f.Name) || !f.TypeOf().HasValue() {
 			continue
 		}
-		c := Column{Name: f.Name, Label: cmp.Or(f.Label, f.Name), File: f.Type == hubclient.FieldFile, typ: f.Type}
+		c := Column{Name: f.Name, Label: cmp.Or(f.Label, f.Name), File: f.TypeOf().IsFiles(), typ: f.Type}
+		if f.Type == hubclient.FieldRating {
+			_, c.outOf, _ = f.Scale()
+		}
 		for _, o := range f.Options {
 			if o.Label != "" && o.Label != o.Value {
 				if c.options == nil {
@@ -126,8 +131,9 @@ func Answers(s hub.Submission, cols []Column) []Answer {
 }
 
 // Text renders a value of c for people: a checkbox as "Yes" or "No", a
-// choice by its option's label, a date as "28 Nov 2026", a list joined
-// by commas, nothing as "".
+// choice by its option's label, a date as "28 Nov 2026", a date and time
+// as "28 Nov 2026, 10:15", a rating as "4 of 5", a list (a ranking's in
+// its order) joined by commas, nothing as "".
 func (c Column) Text(v any) string {
 	switch v := v.(type) {
 	case nil:
@@ -141,13 +147,21 @@ func (c Column) Text(v any) string {
 		if l, ok := c.options[v]; ok {
 			return l
 		}
-		if c.typ == hubclient.FieldDate {
+		switch c.typ {
+		case hubclient.FieldDate:
 			if t, err := time.Parse(time.DateOnly, v); err == nil {
 				return t.Format("2 Jan 2006")
+			}
+		case hubclient.FieldDateTime:
+			if t, err := time.Parse(hubclient.DateTimeLayout, v); err == nil {
+				return t.Format("2 Jan 2006, 15:04")
 			}
 		}
 		return v
 	case float64:
+		if c.outOf > 0 {
+			return strconv.FormatFloat(v, 'f', -1, 64) + " of " + strconv.Itoa(c.outOf)
+		}
 		return strconv.FormatFloat(v, 'f', -1, 64)
 	case []any:
 		parts := make([]string, 0, len(v))
