@@ -109,21 +109,8 @@ func (f *Field) HasOption(value string) bool {
 }
 
 func checkChoices(f *Field, v any) string {
-	var list []string
-	switch v := v.(type) {
-	case string:
-		list = []string{v}
-	case []string:
-		list = v
-	case []any:
-		for _, e := range v {
-			s, ok := e.(string)
-			if !ok {
-				return ProblemChoice
-			}
-			list = append(list, s)
-		}
-	default:
+	list, ok := texts(v)
+	if !ok {
 		return ProblemChoice
 	}
 	seen := make(map[string]bool, len(list))
@@ -142,22 +129,8 @@ func checkChoices(f *Field, v any) string {
 // checkRanking returns ProblemRanking unless v holds every option of the
 // field once.
 func checkRanking(f *Field, v any) string {
-	var list []string
-	switch v := v.(type) {
-	case []string:
-		list = v
-	case []any:
-		for _, e := range v {
-			s, ok := e.(string)
-			if !ok {
-				return ProblemRanking
-			}
-			list = append(list, s)
-		}
-	default:
-		return ProblemRanking
-	}
-	if len(list) != len(f.Options) {
+	list, ok := texts(v)
+	if !ok || len(list) != len(f.Options) {
 		return ProblemRanking
 	}
 	seen := make(map[string]bool, len(list))
@@ -168,6 +141,27 @@ func checkRanking(f *Field, v any) string {
 		seen[s] = true
 	}
 	return ""
+}
+
+// texts returns v as a list of texts: one text, a list of them, or a
+// JSON array of strings; ok is false for anything else.
+func texts(v any) (list []string, ok bool) {
+	switch v := v.(type) {
+	case string:
+		return []string{v}, true
+	case []string:
+		return v, true
+	case []any:
+		for _, e := range v {
+			s, ok := e.(string)
+			if !ok {
+				return nil, false
+			}
+			list = append(list, s)
+		}
+		return list, true
+	}
+	return nil, false
 }
 
 func checkNumber(v any) string {

@@ -141,8 +141,10 @@ func walkAsWorkspaces(t *testing.T, dbURL string) {
 	// cannot make it, so the page answers 403 too.
 	editorOnly := map[string]bool{"GET /console/forms/:site/:slug/publish": true}
 	// ownAccount are the posts any signed-in user makes on their own
-	// account, whatever their role.
-	ownAccount := map[string]bool{"/console/workspace": true, "/console/account/password": true, "/console/account/sessions": true, "/console/account/time-zone": true}
+	// account or view, whatever their role.
+	ownAccount := map[string]bool{"/console/workspace": true, "/console/account/password": true, "/console/account/sessions": true, "/console/account/time-zone": true,
+		// The columns a member sees of a form's submissions are theirs.
+		"/console/forms/:site/:slug/submissions/columns": true}
 	walked := 0
 	for _, r := range h.Server.Routes() {
 		route := r.Method + " " + r.Path

@@ -296,7 +296,11 @@ func addField(d *formFile, c echo.Context) error {
 	if s.Field(f.Name) != nil {
 		return problem("fields", "a field is called %q already", f.Name)
 	}
-	if f.Type == hubclient.FieldSelect || f.Type == hubclient.FieldRadio || f.Type == hubclient.FieldCheckboxes {
+	switch {
+	case f.Type == hubclient.FieldRanking:
+		// A ranking orders options: two at least, which the owner edits next.
+		f.Options = []hubclient.Option{{Value: "Option 1", Label: "Option 1"}, {Value: "Option 2", Label: "Option 2"}, {Value: "Option 3", Label: "Option 3"}}
+	case f.TypeOf().TakesOptions():
 		// Such a field needs an option to validate; the owner edits it next.
 		f.Options = []hubclient.Option{{Value: "Option 1", Label: "Option 1"}}
 	}

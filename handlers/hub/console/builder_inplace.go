@@ -50,9 +50,17 @@ var fieldKinds = []fieldKind{
 	{hubclient.FieldSelect, "Dropdown", "One choice of a list"},
 	{hubclient.FieldCheckboxes, "Checkboxes", "Any choices of a few"},
 	{hubclient.FieldCheckbox, "Yes/No", "One box to tick, such as consent"},
+	{hubclient.FieldRanking, "Ranking", "The options in an order of preference"},
+	{hubclient.FieldRating, "Rating", "Stars, 1 to 5"},
+	{hubclient.FieldScale, "Linear scale", "A number on a scale, 1 to 5"},
+	{hubclient.FieldNPS, "Net Promoter Score", "How likely, 0 to 10, to recommend"},
+	{hubclient.FieldSlider, "Slider", "A number between two ends"},
 	{hubclient.FieldDate, "Date", "A day of the calendar"},
+	{hubclient.FieldTime, "Time", "A time of day"},
+	{hubclient.FieldDateTime, "Date and time", "A day and a time"},
 	{hubclient.FieldFile, "File upload", "One file or several"},
 	{hubclient.FieldHidden, "Hidden value", "Taken from the page's address, never shown"},
+	{hubclient.FieldDivider, "Divider", "A line between questions"},
 }
 
 // kindOf returns the kind of field type t; an unknown type is its own word.
@@ -336,6 +344,14 @@ var kindIcons = map[string]string{
 	hubclient.FieldCheckboxes: "M4 4h7v7H4zM5.5 7.5 7 9l2.5-3M4 14h7v7H4zM14 7h6M14 17h6",
 	hubclient.FieldCheckbox:   "M4 4h16v16H4zM8 12l3 3 5-6",
 	hubclient.FieldDate:       "M3 5h18v16H3zM3 10h18M8 3v4M16 3v4",
+	hubclient.FieldTime:       "M3 12a9 9 0 1 0 18 0a9 9 0 1 0-18 0M12 7v5l3 2",
+	hubclient.FieldDateTime:   "M3 5h11v11H3zM3 9h11M6 3v3M11 3v3M14 17a4 4 0 1 0 8 0a4 4 0 1 0-8 0M18 15.5V17l1 1",
+	hubclient.FieldRating:     "M12 3l2.8 5.8 6.2.9-4.5 4.4 1.1 6.2L12 17.3l-5.6 3 1.1-6.2L3 9.7l6.2-.9z",
+	hubclient.FieldScale:      "M3 9h4v6H3zM10 9h4v6h-4zM17 9h4v6h-4z",
+	hubclient.FieldNPS:        "M3 16a9 9 0 0 1 18 0M12 16l4-5",
+	hubclient.FieldSlider:     "M3 12h18M9 12a3 3 0 1 0 0 .1",
+	hubclient.FieldRanking:    "M4 6h2M4 12h2M4 18h2M9 6h11M9 12h8M9 18h5",
+	hubclient.FieldDivider:    "M3 12h18",
 	hubclient.FieldFile:       "M12 15V4M7 9l5-5 5 5M4 15v4a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2v-4",
 	hubclient.FieldHidden:     "M3 3l18 18M10.6 6.1A9 9 0 0 1 12 6c5 0 9 6 9 6a15 15 0 0 1-3 3.4M6.6 6.6A15 15 0 0 0 3 12s4 6 9 6a8 8 0 0 0 4-1",
 }

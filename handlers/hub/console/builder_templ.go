@@ -751,7 +751,7 @@ func fieldList(p formProps, d *formFile) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				if f.Type == hubclient.FieldSelect || f.Type == hubclient.FieldRadio || f.Type == hubclient.FieldCheckboxes {
+				if f.TypeOf().TakesOptions() {
 					templ_7745c5c3_Err = builderInput(id+"-options", "options", "Options, one a line", p.typed(act, "options", optionsText(f.Options)), 4).Render(ctx, templ_7745c5c3_Buffer)
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err

@@ -26,27 +26,40 @@ type Lister interface {
 // submission at a time.
 func JSON(ctx context.Context, db Lister, f hub.Filter, w io.Writer) error {
 	io.WriteString(w, "[")
-	first := true
-	err := db.ListSubmissions(ctx, f, func(s hub.Submission) error {
-		data, err := json.Marshal(s)
-		if err != nil {
-			return err
-		}
-		if !first {
-			io.WriteString(w, ",")
-		}
-		first = false
-		io.WriteString(w, "\n  ")
-		_, err = w.Write(data)
+	list := arrayWriter{w: w}
+	if err := db.ListSubmissions(ctx, f, func(s hub.Submission) error { return list.add(s) }); err != nil {
 		return err
-	})
+	}
+	return list.end("\n")
+}
+
+// arrayWriter writes the elements of a JSON array whose "[" is written,
+// one a line, indented by two spaces.
+type arrayWriter struct {
+	w io.Writer
+	n int
+}
+
+func (a *arrayWriter) add(v any) error {
+	data, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}
-	if !first {
-		io.WriteString(w, "\n")
+	if a.n > 0 {
+		io.WriteString(a.w, ",")
 	}
-	_, err = io.WriteString(w, "]\n")
+	a.n++
+	io.WriteString(a.w, "\n  ")
+	_, err = a.w.Write(data)
+	return err
+}
+
+// end closes the array, then writes after.
+func (a *arrayWriter) end(after string) error {
+	if a.n > 0 {
+		io.WriteString(a.w, "\n")
+	}
+	_, err := io.WriteString(a.w, "]"+after)
 	return err
 }
 

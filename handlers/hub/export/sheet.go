@@ -242,7 +242,7 @@ func SheetJSON(ctx context.Context, db Lister, f hub.Filter, sh Sheet, w io.Writ
 	}
 	// The head's closing brace gives way to the list of submissions.
 	io.WriteString(w, string(b[:len(b)-1])+`,"submissions":[`)
-	first := true
+	list := arrayWriter{w: w}
 	loc := sh.location()
 	err = db.ListSubmissions(ctx, f, func(s hub.Submission) error {
 		names, err := payloadNames(s.Payload)
@@ -278,26 +278,12 @@ func SheetJSON(ctx context.Context, db Lister, f hub.Filter, sh Sheet, w io.Writ
 			}
 			out.Answers[i].Files = append(out.Answers[i].Files, sheetFile{Name: a.Filename, Size: a.Size, URL: sh.FileURL(s.ID, n)})
 		}
-		data, err := json.Marshal(out)
-		if err != nil {
-			return err
-		}
-		if !first {
-			io.WriteString(w, ",")
-		}
-		first = false
-		io.WriteString(w, "\n  ")
-		_, err = w.Write(data)
-		return err
+		return list.add(out)
 	})
 	if err != nil {
 		return err
 	}
-	if !first {
-		io.WriteString(w, "\n")
-	}
-	_, err = io.WriteString(w, "]}\n")
-	return err
+	return list.end("}\n")
 }
 
 // payloadNames returns the names of a payload's values, sorted.
