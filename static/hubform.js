@@ -155,6 +155,17 @@
     return elt instanceof Element && elt.matches(FORM) ? elt : null;
   }
 
+  // postedForm is the form a request posts, by htmx on the form or on one
+  // of its submit buttons (the save button): only such a post carries the
+  // form's files. A condition's request, from a field's slot, carries none,
+  // and its progress is not the form's.
+  function postedForm(event) {
+    const elt = (event.detail && event.detail.elt) || event.target;
+    if (!(elt instanceof Element)) return null;
+    if (elt.matches(FORM)) return elt;
+    return elt.matches('button[type="submit"]') && elt.form && elt.form.matches(FORM) ? elt.form : null;
+  }
+
   // While a request runs the form is busy and its submit buttons disabled,
   // so that a second click does not send it twice.
   function setBusy(event, busy) {
@@ -163,13 +174,19 @@
     if (busy) form.setAttribute('aria-busy', 'true');
     else form.removeAttribute('aria-busy');
     for (const b of all(form, SUBMIT)) b.disabled = busy;
-    const progress = form.querySelector(PROGRESS);
+  }
+
+  // The form's upload bar starts at nothing with each post, and goes away
+  // when it ends, whether it showed or not.
+  function resetProgress(event, busy) {
+    const form = postedForm(event);
+    const progress = form && form.querySelector(PROGRESS);
     if (progress && busy) progress.value = 0;
     if (progress && !busy) progress.hidden = true;
   }
 
   function onProgress(event) {
-    const form = formOf(event.target);
+    const form = postedForm(event);
     const progress = form && form.querySelector('input[type="file"]') && form.querySelector(PROGRESS);
     const { loaded, total, lengthComputable } = event.detail || {};
     if (!progress || !lengthComputable || !total) return;
@@ -436,8 +453,14 @@
   on('change', onInput);
   on('submit', onNativeSubmit);
   on('htmx:confirm', onConfirm);
-  on('htmx:beforeRequest', (event) => setBusy(event, true));
-  on('htmx:afterRequest', (event) => setBusy(event, false));
+  on('htmx:beforeRequest', (event) => {
+    setBusy(event, true);
+    resetProgress(event, true);
+  });
+  on('htmx:afterRequest', (event) => {
+    setBusy(event, false);
+    resetProgress(event, false);
+  });
   on('htmx:xhr:progress', onProgress);
   on('htmx:responseError', onResponseError);
   on('htmx:load', (event) => enhance(event.target));
