@@ -8,7 +8,7 @@
 
   // Loaded twice, it must not bind every listener twice.
   if (window.hubformScript) return;
-  window.hubformScript = { enhance };
+  window.hubformScript = { enhance, fileSize };
 
   const FORM = 'form[data-hubform-form]';
   const STEP = 'fieldset[data-hubform-step]';
@@ -64,18 +64,43 @@
       for (const b of all(step, '[data-hubform-next]')) b.hidden = i === last;
     });
     for (const b of all(form, SUBMIT)) b.hidden = index !== last;
+    // Send stands where Next stood, beside Back: on the row of the step
+    // shown. Without the script it comes after every step.
+    const nav = steps[index].querySelector(':scope > .hubform-nav');
+    const send = form.querySelector(SUBMIT);
+    if (nav && send && index === last && send.parentElement !== nav) nav.append(send);
+    showStepper(form, steps, index);
     // A save posts the step shown, at which the draft opens again.
     const stepInput = form.querySelector('input[name="_hubformDraftStep"]');
     if (stepInput) stepInput.value = steps[index].getAttribute('data-hubform-step');
+    const legend = legendOf(steps[index]);
+    if (moveFocus && legend) legend.focus();
+    if (index > 0) count(form, steps[index].getAttribute('data-hubform-step'));
+  }
+
+  // showStepper shows step index of steps in the form's stepper: the
+  // status line, and the segments of the steps shown, those before index
+  // done. Steps the conditions skip have no segment.
+  function showStepper(form, steps, index) {
     const status = form.querySelector('[data-hubform-step-status]');
     if (status) {
       // The server translates the template.
       const template = status.getAttribute('data-hubform-step-template') || '{n} / {total}';
-      status.textContent = template.replaceAll('{n}', index + 1).replaceAll('{total}', steps.length);
+      const text = template.replaceAll('{n}', index + 1).replaceAll('{total}', steps.length);
+      // Written only when it changes, so that it is read out once.
+      if (status.textContent !== text) status.textContent = text;
     }
-    const legend = legendOf(steps[index]);
-    if (moveFocus && legend) legend.focus();
-    if (index > 0) count(form, steps[index].getAttribute('data-hubform-step'));
+    const stepper = form.querySelector('[data-hubform-stepper]');
+    if (!stepper) return;
+    stepper.hidden = steps.length < 2;
+    const ids = steps.map((s) => s.getAttribute('data-hubform-step'));
+    for (const item of all(stepper, '[data-hubform-stepper-step]')) {
+      const i = ids.indexOf(item.getAttribute('data-hubform-stepper-step'));
+      item.hidden = i < 0;
+      item.setAttribute('data-state', i < index ? 'done' : i === index ? 'current' : 'todo');
+      if (i === index) item.setAttribute('aria-current', 'step');
+      else item.removeAttribute('aria-current');
+    }
   }
 
   function stepIndexOf(form, el) {
@@ -258,6 +283,99 @@
     return !!(window.hubformUpload && window.hubformUpload.uploading(form));
   }
 
+  // Drop zones
+
+  // A file input's drop zone (data-hubform-drop) takes a click, a drop or
+  // the keyboard through the input, which covers it out of sight; the
+  // zone names the files the input holds, with their sizes and a button to
+  // remove each. Files uploaded from the browser are listed by
+  // hubform-upload.js, in the same zone: the input is then emptied.
+  const DROP = '[data-hubform-drop]';
+
+  // fileSize says size, in bytes, in the page's language: "146 kB".
+  function fileSize(size, lang) {
+    const units = ['byte', 'kilobyte', 'megabyte', 'gigabyte'];
+    let i = 0;
+    while (size >= 1000 && i < units.length - 1) {
+      size /= 1000;
+      i++;
+    }
+    try {
+      return new Intl.NumberFormat(lang || undefined, { style: 'unit', unit: units[i], maximumFractionDigits: size < 10 && i > 0 ? 1 : 0 }).format(size);
+    } catch {
+      return Math.round(size) + ' ' + ['B', 'kB', 'MB', 'GB'][i];
+    }
+  }
+
+  const langOf = (el) => ((el.closest('[lang]') || document.documentElement).lang || '');
+
+  function setupDrop(zone) {
+    const input = zone.querySelector(':scope > input[type="file"]');
+    if (!input) return;
+    zone.classList.add('hubform-drop--ready');
+    showDrop(input);
+  }
+
+  // showDrop shows the files input holds, and the prompt.
+  function showDrop(input) {
+    const zone = input.closest(DROP);
+    if (!zone || !zone.classList.contains('hubform-drop--ready')) return;
+    const uploads = document.getElementById(input.id + '-uploads');
+    const uploaded = !!(uploads && uploads.querySelector('li'));
+    // A file the uploader put back in the input, to go with the form, is
+    // in its list already.
+    const files = uploaded ? [] : Array.from(input.files || []);
+    const list = zone.querySelector('[data-hubform-drop-files]');
+    if (list) {
+      list.replaceChildren(...files.map((file) => dropItem(zone, input, file)));
+      list.hidden = !files.length;
+    }
+    const chosen = uploaded || files.length > 0;
+    zone.toggleAttribute('data-hubform-drop-chosen', chosen);
+    const text = zone.querySelector('[data-hubform-drop-text]');
+    if (text) text.textContent = (chosen && zone.getAttribute('data-hubform-drop-replace')) || zone.getAttribute('data-hubform-drop-prompt') || '';
+  }
+
+  function dropItem(zone, input, file) {
+    const item = document.createElement('li');
+    item.className = 'hubform-drop-file';
+    const name = document.createElement('span');
+    name.className = 'hubform-drop-name';
+    name.textContent = file.name;
+    const size = document.createElement('span');
+    size.className = 'hubform-drop-size';
+    size.textContent = fileSize(file.size, langOf(zone));
+    const remove = document.createElement('button');
+    remove.type = 'button';
+    remove.className = 'hubform-button hubform-button--secondary';
+    remove.textContent = zone.getAttribute('data-hubform-drop-remove') || 'Remove';
+    // The button names the file: several Remove buttons read alike.
+    remove.setAttribute('aria-label', remove.textContent + ' ' + file.name);
+    remove.addEventListener('click', () => {
+      const dt = new DataTransfer();
+      for (const f of Array.from(input.files || [])) if (f !== file) dt.items.add(f);
+      input.files = dt.files;
+      showDrop(input);
+      input.focus();
+    });
+    item.append(name, size, remove);
+    return item;
+  }
+
+  // A file dragged over a zone lights it up; the drop itself falls on the
+  // input, which takes it as the browser does.
+  function onDrag(event) {
+    const zone = event.target instanceof Element ? event.target.closest(DROP) : null;
+    for (const z of all(document, DROP + '[data-hubform-drop-over]')) if (z !== zone) z.removeAttribute('data-hubform-drop-over');
+    if (!zone || !zone.classList.contains('hubform-drop--ready')) return;
+    zone.toggleAttribute('data-hubform-drop-over', event.type === 'dragenter' || event.type === 'dragover');
+  }
+
+  function onFilesShown(event) {
+    const input = event.target;
+    if (input instanceof HTMLInputElement && input.type === 'file') showDrop(input);
+  }
+
   // Turnstile
 
   // The form is looked up on every call: a swap may have replaced it.
@@ -435,6 +553,7 @@
         counted.set(renderingOf(form), new Set(['', ...steps.slice(0, at + 1).map((s) => s.getAttribute('data-hubform-step'))]));
       }
       setupSteps(form);
+      for (const zone of all(form, DROP)) setupDrop(zone);
       draft('resume', form);
       const summary = form.querySelector('[data-hubform-errors]');
       if (summary && (summary.children.length || summary.textContent.trim())) summary.focus();
@@ -449,6 +568,9 @@
   on('keydown', onKeydown);
   on('invalid', onInvalid, true); // invalid does not bubble; capture sees all
   on('change', onFileChange);
+  on('change', onFilesShown);
+  on('hubform:files', onFilesShown); // hubform-upload.js changed the files
+  for (const type of ['dragenter', 'dragover', 'dragleave', 'drop']) on(type, onDrag);
   on('input', onInput);
   on('change', onInput);
   on('submit', onNativeSubmit);
@@ -465,7 +587,7 @@
   on('htmx:responseError', onResponseError);
   on('htmx:load', (event) => enhance(event.target));
   // Skipped steps come and go.
-  on('htmx:oobAfterSwap', (e) => (e = formOf(e.target)) && isWizard(e) && showStep(e, current(e)));
+  on('htmx:oobAfterSwap', (e) => (e = formOf(e.target)) && (isWizard(e) ? showStep(e, current(e)) : setupSteps(e)));
 
   if (document.readyState === 'loading') on('DOMContentLoaded', () => enhance(document));
   else enhance(document);
