@@ -145,7 +145,10 @@ func TestFormPageInTheBrowser(t *testing.T) {
 				t.Errorf("the stepper reads %q at the first step", got)
 			}
 			do(t, tab, "filling the first step", chromedp.SendKeys(chromedp.ID("hubform-acme-cake-name"), "Ada"),
-				chromedp.Click(chromedp.ID("hubform-acme-cake-delivery")))
+				chromedp.Click(chromedp.ID("hubform-acme-cake-delivery-2")))
+			browsertest.WaitFor(t, tab, 5*time.Second, browsertest.HTMXIdle)
+			do(t, tab, "giving the address", chromedp.SendKeys(chromedp.ID("hubform-acme-cake-address"), "1 Main Street"))
+			browsertest.Screenshot(t, tab, fmt.Sprintf("formpage-%d-step1", width))
 			browsertest.WaitFor(t, tab, 5*time.Second, browsertest.HTMXIdle)
 			do(t, tab, "going on", chromedp.Click(chromedp.CSS(`fieldset[data-hubform-step="you"] [data-hubform-next]`)))
 			if got := status(t, tab); got != "Step 2 of 2 done,current*" {
