@@ -230,4 +230,31 @@ func TestFormPageInTheBrowser(t *testing.T) {
 			t.Errorf("once removed: %q, want no file, no list and the focus on the input", got)
 		}
 	})
+
+	t.Run("without JavaScript", func(t *testing.T) {
+		tab := browsertest.New(t, browsertest.WindowSize(1280, 900))
+		ctx, cancel := context.WithTimeout(tab, 20*time.Second)
+		defer cancel()
+		if _, err := chromedp.Call(ctx, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true}); err != nil {
+			t.Fatal(err)
+		}
+		do(t, tab, "opening the page", chromedp.Navigate(app.URL+"/cake"), chromedp.WaitReady(chromedp.CSS(`form[data-hubform-form]`)))
+		// The browser's own input shows in the zone, and the stepper as
+		// the server rendered it.
+		if got := browsertest.Eval[string](t, tab, 5*time.Second, `(() => {
+		  const input = document.getElementById('hubform-acme-cake-photo');
+		  const r = input.getBoundingClientRect();
+		  return (r.width > 0 && r.height > 0 && getComputedStyle(input).opacity === '1') + ' ' + document.querySelector('[data-hubform-step-status]').textContent;
+		})()`); got != "true Step 1 of 2" {
+			t.Errorf("without JavaScript: %q, want the file input shown and the first step", got)
+		}
+		browsertest.Screenshot(t, tab, "formpage-1280-nojs")
+		do(t, tab, "sending with a photo", chromedp.SendKeys(chromedp.ID("hubform-acme-cake-name"), "Ada"),
+			chromedp.SetUploadFiles(chromedp.ID("hubform-acme-cake-photo"), []string{photo}),
+			chromedp.Click(chromedp.CSS(`[data-hubform-submit]`)), chromedp.WaitVisible(chromedp.CSS(`[data-vendor-hubform-submitted]`)))
+		subs := h.Submissions()
+		if last := subs[len(subs)-1]; len(last.Attachments) != 1 || !bytes.Equal(h.File(last.Attachments[0].Key), photoData) {
+			t.Errorf("stored %+v, want the photo", last)
+		}
+	})
 }
