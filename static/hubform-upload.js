@@ -50,9 +50,9 @@
   // zone to show them.
   const filesChanged = (input) => input.dispatchEvent(new CustomEvent('hubform:files', { bubbles: true }));
 
-  // fileSize says a file's size, as hubform.js does, when it is there.
+  // fileSize says a file's size, as the drop zone does, when it is there.
   const fileSize = (size, el) => {
-    const script = window.hubformScript;
+    const script = window.hubformDrop;
     if (!script || !script.fileSize) return '';
     return script.fileSize(size, (el.closest('[lang]') || document.documentElement).lang || '');
   };

@@ -8,7 +8,7 @@
 
   // Loaded twice, it must not bind every listener twice.
   if (window.hubformScript) return;
-  window.hubformScript = { enhance, fileSize };
+  window.hubformScript = { enhance };
 
   const FORM = 'form[data-hubform-form]';
   const STEP = 'fieldset[data-hubform-step]';
@@ -20,8 +20,10 @@
 
   // Weak, so that swapped-out forms are freed.
   const currentStep = new WeakMap();
-  const enhanced = new WeakSet(); // htmx:load fires for the body too
-  const recaptchaPassed = new WeakSet(); // token fetched for a native submit
+  // htmx:load fires for the body too.
+  const enhanced = new WeakSet();
+  // Forms whose token was fetched for a native submit.
+  const recaptchaPassed = new WeakSet();
   // Turnstile widget ids by mount, to remove widgets swapped out and to
   // reset live ones after a failed request.
   const turnstileWidgets = new Map();
@@ -66,9 +68,8 @@
     for (const b of all(form, SUBMIT)) b.hidden = index !== last;
     // Send stands where Next stood, beside Back: on the row of the step
     // shown. Without the script it comes after every step.
-    const nav = steps[index].querySelector(':scope > .hubform-nav');
-    const send = form.querySelector(SUBMIT);
-    if (nav && send && index === last && send.parentElement !== nav) nav.append(send);
+    const nav = index === last && steps[index].querySelector('.hubform-nav');
+    if (nav) nav.append(...all(form, SUBMIT));
     showStepper(form, steps, index);
     // A save posts the step shown, at which the draft opens again.
     const stepInput = form.querySelector('input[name="_hubformDraftStep"]');
@@ -85,21 +86,15 @@
     const status = form.querySelector('[data-hubform-step-status]');
     if (status) {
       // The server translates the template.
-      const template = status.getAttribute('data-hubform-step-template') || '{n} / {total}';
-      const text = template.replaceAll('{n}', index + 1).replaceAll('{total}', steps.length);
-      // Written only when it changes, so that it is read out once.
-      if (status.textContent !== text) status.textContent = text;
+      status.textContent = (status.dataset.hubformStepTemplate || '{n} / {total}').replaceAll('{n}', index + 1).replaceAll('{total}', steps.length);
     }
     const stepper = form.querySelector('[data-hubform-stepper]');
-    if (!stepper) return;
-    stepper.hidden = steps.length < 2;
-    const ids = steps.map((s) => s.getAttribute('data-hubform-step'));
-    for (const item of all(stepper, '[data-hubform-stepper-step]')) {
-      const i = ids.indexOf(item.getAttribute('data-hubform-stepper-step'));
+    if (stepper) stepper.hidden = steps.length < 2;
+    for (const item of stepper ? all(stepper, 'li') : []) {
+      const i = steps.findIndex((s) => s.dataset.hubformStep === item.dataset.hubformStepperStep);
       item.hidden = i < 0;
-      item.setAttribute('data-state', i < index ? 'done' : i === index ? 'current' : 'todo');
-      if (i === index) item.setAttribute('aria-current', 'step');
-      else item.removeAttribute('aria-current');
+      item.dataset.state = i < index ? 'done' : i > index ? 'todo' : 'current';
+      item.setAttribute('aria-current', i === index ? 'step' : 'false');
     }
   }
 
@@ -175,25 +170,22 @@
 
   // Request state and upload progress
 
-  function requestForm(event) {
-    const elt = (event.detail && event.detail.elt) || event.target;
+  // requestForm is the form a request is of; posted, also when htmx posts
+  // it from a submit button (the save button). A condition's request, from
+  // a field's slot, is not the form's: its progress is not the form's.
+  function requestForm(event, posted) {
+    let elt = (event.detail && event.detail.elt) || event.target;
+    if (posted && elt && elt.form) elt = elt.form;
     return elt instanceof Element && elt.matches(FORM) ? elt : null;
   }
 
-  // postedForm is the form a request posts, by htmx on the form or on one
-  // of its submit buttons (the save button): only such a post carries the
-  // form's files. A condition's request, from a field's slot, carries none,
-  // and its progress is not the form's.
-  function postedForm(event) {
-    const elt = (event.detail && event.detail.elt) || event.target;
-    if (!(elt instanceof Element)) return null;
-    if (elt.matches(FORM)) return elt;
-    return elt.matches('button[type="submit"]') && elt.form && elt.form.matches(FORM) ? elt.form : null;
-  }
-
   // While a request runs the form is busy and its submit buttons disabled,
-  // so that a second click does not send it twice.
+  // so that a second click does not send it twice. The upload bar starts
+  // at nothing with each post, and goes when it ends.
   function setBusy(event, busy) {
+    const posted = requestForm(event, true);
+    const progress = posted && posted.querySelector(PROGRESS);
+    if (progress) busy ? (progress.value = 0) : (progress.hidden = true);
     const form = requestForm(event);
     if (!form) return;
     if (busy) form.setAttribute('aria-busy', 'true');
@@ -201,17 +193,8 @@
     for (const b of all(form, SUBMIT)) b.disabled = busy;
   }
 
-  // The form's upload bar starts at nothing with each post, and goes away
-  // when it ends, whether it showed or not.
-  function resetProgress(event, busy) {
-    const form = postedForm(event);
-    const progress = form && form.querySelector(PROGRESS);
-    if (progress && busy) progress.value = 0;
-    if (progress && !busy) progress.hidden = true;
-  }
-
   function onProgress(event) {
-    const form = postedForm(event);
+    const form = requestForm(event, true);
     const progress = form && form.querySelector('input[type="file"]') && form.querySelector(PROGRESS);
     const { loaded, total, lengthComputable } = event.detail || {};
     if (!progress || !lengthComputable || !total) return;
@@ -227,7 +210,8 @@
   // form that offers it). Until it runs, the file stays in its input and
   // a post carries it as without JavaScript.
   const scriptURL = document.currentScript ? document.currentScript.src : '';
-  const loaded = {}; // promises of the scripts loaded, by name
+  // Promises of the scripts loaded, by name.
+  const loaded = {};
 
   // loadScript loads the script name, next to this one, once, and gives
   // what it sets as window[global].
@@ -281,99 +265,6 @@
       return true;
     }
     return !!(window.hubformUpload && window.hubformUpload.uploading(form));
-  }
-
-  // Drop zones
-
-  // A file input's drop zone (data-hubform-drop) takes a click, a drop or
-  // the keyboard through the input, which covers it out of sight; the
-  // zone names the files the input holds, with their sizes and a button to
-  // remove each. Files uploaded from the browser are listed by
-  // hubform-upload.js, in the same zone: the input is then emptied.
-  const DROP = '[data-hubform-drop]';
-
-  // fileSize says size, in bytes, in the page's language: "146 kB".
-  function fileSize(size, lang) {
-    const units = ['byte', 'kilobyte', 'megabyte', 'gigabyte'];
-    let i = 0;
-    while (size >= 1000 && i < units.length - 1) {
-      size /= 1000;
-      i++;
-    }
-    try {
-      return new Intl.NumberFormat(lang || undefined, { style: 'unit', unit: units[i], maximumFractionDigits: size < 10 && i > 0 ? 1 : 0 }).format(size);
-    } catch {
-      return Math.round(size) + ' ' + ['B', 'kB', 'MB', 'GB'][i];
-    }
-  }
-
-  const langOf = (el) => ((el.closest('[lang]') || document.documentElement).lang || '');
-
-  function setupDrop(zone) {
-    const input = zone.querySelector(':scope > input[type="file"]');
-    if (!input) return;
-    zone.classList.add('hubform-drop--ready');
-    showDrop(input);
-  }
-
-  // showDrop shows the files input holds, and the prompt.
-  function showDrop(input) {
-    const zone = input.closest(DROP);
-    if (!zone || !zone.classList.contains('hubform-drop--ready')) return;
-    const uploads = document.getElementById(input.id + '-uploads');
-    const uploaded = !!(uploads && uploads.querySelector('li'));
-    // A file the uploader put back in the input, to go with the form, is
-    // in its list already.
-    const files = uploaded ? [] : Array.from(input.files || []);
-    const list = zone.querySelector('[data-hubform-drop-files]');
-    if (list) {
-      list.replaceChildren(...files.map((file) => dropItem(zone, input, file)));
-      list.hidden = !files.length;
-    }
-    const chosen = uploaded || files.length > 0;
-    zone.toggleAttribute('data-hubform-drop-chosen', chosen);
-    const text = zone.querySelector('[data-hubform-drop-text]');
-    if (text) text.textContent = (chosen && zone.getAttribute('data-hubform-drop-replace')) || zone.getAttribute('data-hubform-drop-prompt') || '';
-  }
-
-  function dropItem(zone, input, file) {
-    const item = document.createElement('li');
-    item.className = 'hubform-drop-file';
-    const name = document.createElement('span');
-    name.className = 'hubform-drop-name';
-    name.textContent = file.name;
-    const size = document.createElement('span');
-    size.className = 'hubform-drop-size';
-    size.textContent = fileSize(file.size, langOf(zone));
-    const remove = document.createElement('button');
-    remove.type = 'button';
-    remove.className = 'hubform-button hubform-button--secondary';
-    remove.textContent = zone.getAttribute('data-hubform-drop-remove') || 'Remove';
-    // The button names the file: several Remove buttons read alike.
-    remove.setAttribute('aria-label', remove.textContent + ' ' + file.name);
-    remove.addEventListener('click', () => {
-      const dt = new DataTransfer();
-      for (const f of Array.from(input.files || [])) if (f !== file) dt.items.add(f);
-      input.files = dt.files;
-      showDrop(input);
-      input.focus();
-    });
-    item.append(name, size, remove);
-    return item;
-  }
-
-  // A file dragged over a zone lights it up; the drop itself falls on the
-  // input, which takes it as the browser does.
-  function onDrag(event) {
-    const zone = event.target instanceof Element ? event.target.closest(DROP) : null;
-    for (const z of all(document, DROP + '[data-hubform-drop-over]')) if (z !== zone) z.removeAttribute('data-hubform-drop-over');
-    if (!zone || !zone.classList.contains('hubform-drop--ready')) return;
-    zone.toggleAttribute('data-hubform-drop-over', event.type === 'dragenter' || event.type === 'dragover');
-  }
-
-  function onFilesShown(event) {
-    const input = event.target;
-    if (input instanceof HTMLInputElement && input.type === 'file') showDrop(input);
   }
 
   // Turnstile
@@ -553,7 +444,8 @@
         counted.set(renderingOf(form), new Set(['', ...steps.slice(0, at + 1).map((s) => s.getAttribute('data-hubform-step'))]));
       }
       setupSteps(form);
-      for (const zone of all(form, DROP)) setupDrop(zone);
+      // A file input's drop zone is made one by hubform-drop.js.
+      if (form.querySelector('[data-hubform-drop]')) loadScript('hubform-drop.js', 'hubformDrop').then((d) => d.enhance(form), () => {});
       draft('resume', form);
       const summary = form.querySelector('[data-hubform-errors]');
       if (summary && (summary.children.length || summary.textContent.trim())) summary.focus();
@@ -566,23 +458,15 @@
   const on = (type, fn, capture) => document.addEventListener(type, fn, capture);
   on('click', onClick);
   on('keydown', onKeydown);
-  on('invalid', onInvalid, true); // invalid does not bubble; capture sees all
+  // invalid does not bubble; capture sees all.
+  on('invalid', onInvalid, true);
   on('change', onFileChange);
-  on('change', onFilesShown);
-  on('hubform:files', onFilesShown); // hubform-upload.js changed the files
-  for (const type of ['dragenter', 'dragover', 'dragleave', 'drop']) on(type, onDrag);
   on('input', onInput);
   on('change', onInput);
   on('submit', onNativeSubmit);
   on('htmx:confirm', onConfirm);
-  on('htmx:beforeRequest', (event) => {
-    setBusy(event, true);
-    resetProgress(event, true);
-  });
-  on('htmx:afterRequest', (event) => {
-    setBusy(event, false);
-    resetProgress(event, false);
-  });
+  on('htmx:beforeRequest', (event) => setBusy(event, true));
+  on('htmx:afterRequest', (event) => setBusy(event, false));
   on('htmx:xhr:progress', onProgress);
   on('htmx:responseError', onResponseError);
   on('htmx:load', (event) => enhance(event.target));
