@@ -175,6 +175,59 @@ func (v *formView) untitledStep(i int) string {
 	return strings.NewReplacer("{n}", strconv.Itoa(i+1), "{total}", strconv.Itoa(len(v.schema.Steps))).Replace(v.l.Texts.T("stepStatus"))
 }
 
+// openStep is the step the form opens at: the one holding the first
+// error, or the draft's, else the first the conditions show.
+func (v *formView) openStep() int {
+	if v.currentStep >= 0 {
+		return v.currentStep
+	}
+	for i, st := range v.schema.Steps {
+		if v.stepVisible(st) {
+			return i
+		}
+	}
+	return 0
+}
+
+// stepStatus says which step the form opens at, of the steps the
+// conditions show: "Step 2 of 3".
+func (v *formView) stepStatus() string {
+	n, total := 0, 0
+	open := v.openStep()
+	for i, st := range v.schema.Steps {
+		if !v.stepVisible(st) {
+			continue
+		}
+		total++
+		if i <= open {
+			n++
+		}
+	}
+	return strings.NewReplacer("{n}", strconv.Itoa(max(n, 1)), "{total}", strconv.Itoa(total)).Replace(v.l.Texts.T("stepStatus"))
+}
+
+// visibleSteps counts the steps the conditions show.
+func (v *formView) visibleSteps() int {
+	n := 0
+	for _, st := range v.schema.Steps {
+		if v.stepVisible(st) {
+			n++
+		}
+	}
+	return n
+}
+
+// stepState is step i's segment in the stepper: done, current or todo.
+func (v *formView) stepState(i int) string {
+	switch open := v.openStep(); {
+	case i < open:
+		return "done"
+	case i == open:
+		return "current"
+	}
+	return "todo"
+}
+
 // stepVisible reports whether the conditions show the step.
 func (v *formView) stepVisible(st hubclient.Step) bool {
 	return v.outcome == nil || v.outcome.StepVisible(st.ID)

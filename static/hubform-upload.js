@@ -3,8 +3,8 @@
 // file chosen in a form that offers it (data-hubform-upload, the app's
 // upload route). The app's route answers an address and a ticket, the file
 // is PUT to the address, and the form posts the ticket in the file's
-// place: the app never carries the bytes. Each file is listed under its
-// input with a progress bar, and can be cancelled, retried or removed; a
+// place: the app never carries the bytes. Each file is listed in its
+// input's drop zone with its size and a progress bar, and can be cancelled, retried or removed; a
 // post sent meanwhile waits until every upload is done.
 (() => {
   'use strict';
@@ -43,7 +43,19 @@
       startUpload(item);
     }
     syncRequired(input, list);
+    filesChanged(input);
   }
+
+  // filesChanged tells hubform.js that input's files changed, for its drop
+  // zone to show them.
+  const filesChanged = (input) => input.dispatchEvent(new CustomEvent('hubform:files', { bubbles: true }));
+
+  // fileSize says a file's size, as the drop zone does, when it is there.
+  const fileSize = (size, el) => {
+    const script = window.hubformDrop;
+    if (!script || !script.fileSize) return '';
+    return script.fileSize(size, (el.closest('[lang]') || document.documentElement).lang || '');
+  };
 
   function newUploadItem(form, list, file) {
     const texts = uploadTexts(form);
@@ -52,6 +64,9 @@
     const name = document.createElement('span');
     name.className = 'hubform-upload-name';
     name.textContent = file.name;
+    const size = document.createElement('span');
+    size.className = 'hubform-upload-size';
+    size.textContent = fileSize(file.size, list);
     const progress = document.createElement('progress');
     progress.max = 100;
     progress.value = 0;
@@ -62,7 +77,7 @@
     const cancel = button(texts.uploadCancel || 'Cancel', 'data-hubform-upload-cancel');
     const retry = button(texts.uploadRetry || 'Try again', 'data-hubform-upload-retry');
     const remove = button(texts.uploadRemove || 'Remove', 'data-hubform-upload-remove');
-    item.append(name, progress, status, cancel, retry, remove);
+    item.append(name, size, progress, status, cancel, retry, remove);
     list.append(item);
     list.hidden = false;
     return item;
@@ -331,6 +346,7 @@
     item.remove();
     if (!u.list.querySelector('li')) u.list.hidden = true;
     syncRequired(u.input, u.list);
+    filesChanged(u.input);
   }
 
   // A required file input, emptied by the script, is satisfied by its

@@ -20,8 +20,10 @@
 
   // Weak, so that swapped-out forms are freed.
   const currentStep = new WeakMap();
-  const enhanced = new WeakSet(); // htmx:load fires for the body too
-  const recaptchaPassed = new WeakSet(); // token fetched for a native submit
+  // htmx:load fires for the body too.
+  const enhanced = new WeakSet();
+  // Forms whose token was fetched for a native submit.
+  const recaptchaPassed = new WeakSet();
   // Turnstile widget ids by mount, to remove widgets swapped out and to
   // reset live ones after a failed request.
   const turnstileWidgets = new Map();
@@ -64,18 +66,36 @@
       for (const b of all(step, '[data-hubform-next]')) b.hidden = i === last;
     });
     for (const b of all(form, SUBMIT)) b.hidden = index !== last;
+    // Send stands where Next stood, beside Back: on the row of the step
+    // shown. Without the script it comes after every step.
+    const nav = index === last && steps[index].querySelector('.hubform-nav');
+    if (nav) nav.append(...all(form, SUBMIT));
+    showStepper(form, steps, index);
     // A save posts the step shown, at which the draft opens again.
     const stepInput = form.querySelector('input[name="_hubformDraftStep"]');
     if (stepInput) stepInput.value = steps[index].getAttribute('data-hubform-step');
-    const status = form.querySelector('[data-hubform-step-status]');
-    if (status) {
-      // The server translates the template.
-      const template = status.getAttribute('data-hubform-step-template') || '{n} / {total}';
-      status.textContent = template.replaceAll('{n}', index + 1).replaceAll('{total}', steps.length);
-    }
     const legend = legendOf(steps[index]);
     if (moveFocus && legend) legend.focus();
     if (index > 0) count(form, steps[index].getAttribute('data-hubform-step'));
+  }
+
+  // showStepper shows step index of steps in the form's stepper: the
+  // status line, and the segments of the steps shown, those before index
+  // done. Steps the conditions skip have no segment.
+  function showStepper(form, steps, index) {
+    const status = form.querySelector('[data-hubform-step-status]');
+    if (status) {
+      // The server translates the template.
+      status.textContent = (status.dataset.hubformStepTemplate || '{n} / {total}').replaceAll('{n}', index + 1).replaceAll('{total}', steps.length);
+    }
+    const stepper = form.querySelector('[data-hubform-stepper]');
+    if (stepper) stepper.hidden = steps.length < 2;
+    for (const item of stepper ? all(stepper, 'li') : []) {
+      const i = steps.findIndex((s) => s.dataset.hubformStep === item.dataset.hubformStepperStep);
+      item.hidden = i < 0;
+      item.dataset.state = i < index ? 'done' : i > index ? 'todo' : 'current';
+      item.setAttribute('aria-current', i === index ? 'step' : 'false');
+    }
   }
 
   function stepIndexOf(form, el) {
@@ -150,26 +170,31 @@
 
   // Request state and upload progress
 
-  function requestForm(event) {
-    const elt = (event.detail && event.detail.elt) || event.target;
+  // requestForm is the form a request is of; posted, also when htmx posts
+  // it from a submit button (the save button). A condition's request, from
+  // a field's slot, is not the form's: its progress is not the form's.
+  function requestForm(event, posted) {
+    let elt = (event.detail && event.detail.elt) || event.target;
+    if (posted && elt && elt.form) elt = elt.form;
     return elt instanceof Element && elt.matches(FORM) ? elt : null;
   }
 
   // While a request runs the form is busy and its submit buttons disabled,
-  // so that a second click does not send it twice.
+  // so that a second click does not send it twice. The upload bar starts
+  // at nothing with each post, and goes when it ends.
   function setBusy(event, busy) {
+    const posted = requestForm(event, true);
+    const progress = posted && posted.querySelector(PROGRESS);
+    if (progress) busy ? (progress.value = 0) : (progress.hidden = true);
     const form = requestForm(event);
     if (!form) return;
     if (busy) form.setAttribute('aria-busy', 'true');
     else form.removeAttribute('aria-busy');
     for (const b of all(form, SUBMIT)) b.disabled = busy;
-    const progress = form.querySelector(PROGRESS);
-    if (progress && busy) progress.value = 0;
-    if (progress && !busy) progress.hidden = true;
   }
 
   function onProgress(event) {
-    const form = formOf(event.target);
+    const form = requestForm(event, true);
     const progress = form && form.querySelector('input[type="file"]') && form.querySelector(PROGRESS);
     const { loaded, total, lengthComputable } = event.detail || {};
     if (!progress || !lengthComputable || !total) return;
@@ -185,7 +210,8 @@
   // form that offers it). Until it runs, the file stays in its input and
   // a post carries it as without JavaScript.
   const scriptURL = document.currentScript ? document.currentScript.src : '';
-  const loaded = {}; // promises of the scripts loaded, by name
+  // Promises of the scripts loaded, by name.
+  const loaded = {};
 
   // loadScript loads the script name, next to this one, once, and gives
   // what it sets as window[global].
@@ -418,6 +444,8 @@
         counted.set(renderingOf(form), new Set(['', ...steps.slice(0, at + 1).map((s) => s.getAttribute('data-hubform-step'))]));
       }
       setupSteps(form);
+      // A file input's drop zone is made one by hubform-drop.js.
+      if (form.querySelector('[data-hubform-drop]')) loadScript('hubform-drop.js', 'hubformDrop').then((d) => d.enhance(form), () => {});
       draft('resume', form);
       const summary = form.querySelector('[data-hubform-errors]');
       if (summary && (summary.children.length || summary.textContent.trim())) summary.focus();
@@ -430,7 +458,8 @@
   const on = (type, fn, capture) => document.addEventListener(type, fn, capture);
   on('click', onClick);
   on('keydown', onKeydown);
-  on('invalid', onInvalid, true); // invalid does not bubble; capture sees all
+  // invalid does not bubble; capture sees all.
+  on('invalid', onInvalid, true);
   on('change', onFileChange);
   on('input', onInput);
   on('change', onInput);
@@ -442,7 +471,7 @@
   on('htmx:responseError', onResponseError);
   on('htmx:load', (event) => enhance(event.target));
   // Skipped steps come and go.
-  on('htmx:oobAfterSwap', (e) => (e = formOf(e.target)) && isWizard(e) && showStep(e, current(e)));
+  on('htmx:oobAfterSwap', (e) => (e = formOf(e.target)) && (isWizard(e) ? showStep(e, current(e)) : setupSteps(e)));
 
   if (document.readyState === 'loading') on('DOMContentLoaded', () => enhance(document));
   else enhance(document);

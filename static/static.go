@@ -16,7 +16,7 @@ import (
 // files are the served files. dist/htmx.min.js is the npm package's own
 // copy, committed so that the module carries it (see dist/README.md).
 //
-//go:embed hubform.css hubform.js hubform-upload.js hubform-draft.js dist/htmx.min.js
+//go:embed hubform.css hubform.js hubform-upload.js hubform-draft.js hubform-drop.js dist/htmx.min.js
 var files embed.FS
 
 // sources maps each served name to its file in the embedded tree. Nothing
@@ -26,6 +26,7 @@ var sources = map[string]string{
 	"hubform.js":        "hubform.js",
 	"hubform-upload.js": "hubform-upload.js",
 	"hubform-draft.js":  "hubform-draft.js",
+	"hubform-drop.js":   "hubform-drop.js",
 	"htmx.min.js":       "dist/htmx.min.js",
 }
 
@@ -102,9 +103,11 @@ func longHash(data []byte) string {
 
 // Handler returns a handler that serves hubform.css, hubform.js,
 // hubform-upload.js (which hubform.js loads when a file is chosen),
-// hubform-draft.js (which it loads for a form that offers saving) and
-// htmx.min.js at the root of its path: /hubform.css, /hubform.js,
-// /hubform-upload.js, /hubform-draft.js, /htmx.min.js. Mount it with
+// hubform-draft.js (which it loads for a form that offers saving),
+// hubform-drop.js (which it loads for a form with a file input's drop
+// zone) and htmx.min.js at the root of its path: /hubform.css,
+// /hubform.js, /hubform-upload.js, /hubform-draft.js, /hubform-drop.js,
+// /htmx.min.js. Mount it with
 // [http.StripPrefix]. Any other path is not found.
 //
 // Each file is compressed once, when the program starts, with brotli and
