@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"testing"
 
+	"github.com/PuerkitoBio/goquery"
 	"github.com/hubform/hubform/components"
 	"github.com/hubform/hubform/hubclient"
 )
@@ -53,7 +54,15 @@ func TestLogicGolden(t *testing.T) {
 			got := render(t, tc.c)
 			checkGolden(t, tc.name, got)
 			if tc.name == "logic" || tc.name == "logic-revealed" {
-				checkIDs(t, parse(t, got))
+				doc := parse(t, got)
+				checkIDs(t, doc)
+				// Every fieldset, a hidden field's too, is named by its
+				// legend, its first child (WCAG H71).
+				doc.Find("fieldset").Each(func(_ int, fs *goquery.Selection) {
+					if goquery.NodeName(fs.Children().First()) != "legend" {
+						t.Errorf("a fieldset without a legend first: %s", fs.AttrOr("class", ""))
+					}
+				})
 			}
 		})
 	}
