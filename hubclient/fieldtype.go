@@ -336,3 +336,15 @@ func ranked(f *Field, posted []string) any {
 	}
 	return slices.DeleteFunc(slices.Clone(posted), func(s string) bool { return s == "" })
 }
+
+// Stored returns a value judged good (see CheckValue) as a hub keeps it,
+// whatever client sent it: a number as a number, though a form post or a
+// command line gave it as text; other values as they are.
+func (f *Field) Stored(v any) any {
+	if f.TypeOf().kind == numberValue {
+		if n, ok := number(v); ok {
+			return n
+		}
+	}
+	return v
+}

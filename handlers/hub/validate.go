@@ -65,7 +65,8 @@ func ShapeProblems(schema *hubclient.Schema, payload map[string]any, attachments
 // the schema, its rules and its conditions, and returns a message per
 // offending field, or nil. The values of fields the conditions hide are
 // dropped from the payload, and their attachments from the list: they
-// were not shown, so they are not kept.
+// were not shown, so they are not kept. The others are left as the hub
+// keeps them (hubclient.Field.Stored): numbers as numbers.
 func ValidatePayload(schema *hubclient.Schema, payload map[string]any, attachments *[]hubclient.Attachment) map[string]string {
 	problems := ShapeProblems(schema, payload, *attachments)
 	values := make(map[string]any, len(payload))
@@ -102,6 +103,11 @@ func ValidatePayload(schema *hubclient.Schema, payload map[string]any, attachmen
 		return problems
 	}
 	outcome.Drop(payload)
+	for name, v := range payload {
+		if f := schema.Field(name); f != nil {
+			payload[name] = f.Stored(v)
+		}
+	}
 	*attachments = slices.DeleteFunc(*attachments, func(a hubclient.Attachment) bool {
 		return a.Field != "" && !outcome.Visible(a.Field)
 	})

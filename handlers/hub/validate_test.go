@@ -37,3 +37,21 @@ func TestValidatePayload(t *testing.T) {
 		})
 	}
 }
+
+// TestValidatePayloadKeepsNumbers: a rating or a number sent as text, as
+// a command line sends it, is kept as a number.
+func TestValidatePayloadKeepsNumbers(t *testing.T) {
+	schema := &hubclient.Schema{Fields: []hubclient.Field{
+		{Name: "stars", Type: hubclient.FieldRating},
+		{Name: "n", Type: hubclient.FieldNumber},
+		{Name: "note", Type: hubclient.FieldText},
+	}}
+	payload := map[string]any{"stars": "4", "n": " 2.5", "note": "7"}
+	var atts []hubclient.Attachment
+	if got := ValidatePayload(schema, payload, &atts); got != nil {
+		t.Fatal(got)
+	}
+	if want := map[string]any{"stars": 4.0, "n": 2.5, "note": "7"}; !maps.Equal(payload, want) {
+		t.Errorf("payload kept as %#v, want %#v", payload, want)
+	}
+}
