@@ -35,3 +35,17 @@ func DeleteFiles(ctx context.Context, files interface {
 		}
 	}
 }
+
+// UndoPeriod is how long a submission deleted from the console waits
+// before it is purged with its files: until then the owner may undo the
+// deletion. The admin API and a person's erasure delete at once.
+const UndoPeriod = 30 * time.Minute
+
+// TrashStore is implemented by Stores that keep submissions deleted from
+// the console for UndoPeriod (see sqldb.DB).
+type TrashStore interface {
+	// PurgeDeleted removes at most limit submissions deleted before
+	// before, with their upload records; of hubs running it at once, one
+	// removes and reports each.
+	PurgeDeleted(ctx context.Context, before time.Time, limit int) (Deleted, error)
+}

@@ -53,7 +53,9 @@ const (
 	ActionFormSaved          = "form saved"
 	ActionFormPublished      = "form published"
 	ActionSubmissionsDeleted = "submissions deleted"
-	ActionSubmissionsExport  = "submissions exported"
+	// ActionSubmissionsRestored is a deletion undone within its period.
+	ActionSubmissionsRestored = "submissions restored"
+	ActionSubmissionsExport   = "submissions exported"
 	// ActionRecipientConfirmed is an address in a form's notify.email
 	// agreeing, by the link mailed to it, to the workspace's notifications.
 	ActionRecipientConfirmed = "notification address confirmed"

@@ -105,6 +105,7 @@ var routeRoles = map[string]accounts.Role{
 	"GET " + Path + "/forms/:site/:slug/submissions/:id/pdf":      accounts.Viewer,
 	"POST " + Path + "/forms/:site/:slug/submissions/delete":      accounts.Editor,
 	"POST " + Path + "/forms/:site/:slug/submissions/spam":        accounts.Editor,
+	"POST " + Path + "/forms/:site/:slug/submissions/undelete":    accounts.Editor,
 	"POST " + Path + "/forms/:site/:slug/submissions/columns":     accounts.Viewer,
 	"GET " + Path + "/forms/:site/:slug/deliveries":               accounts.Viewer,
 	"POST " + Path + "/forms/:site/:slug/deliveries/:id/retry":    accounts.Editor,

@@ -53,7 +53,7 @@ func TestAuditLog(t *testing.T) {
 	}
 	want := []string{
 		"submissions exported acme/contact csv, q=ann",
-		"submissions deleted acme/contact 1 submissions, 0 files",
+		"submissions deleted acme/contact 1 submissions, 0 files, may be undone for 30 minutes",
 		"form published acme/contact version 1, rolled back from 2",
 		"sign-in jane@example.com ",
 		"sign-in failed jane@example.com ",

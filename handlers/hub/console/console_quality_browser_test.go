@@ -606,16 +606,16 @@ func (q *qualityHub) withoutJavaScript(t *testing.T, con *consoleTab, axe string
 	click(`button[formaction$="/spam"]`)
 	waitFor("the list without the spam", `document.querySelector('#submissions') && !`+has("#submissions", "Ann Lee"))
 
-	// Delete one from its page: a page asks first.
+	// Delete one from its page: the list says so, with an Undo.
 	del := browsertest.Eval[string](t, con.tab, 5*time.Second, `[...document.querySelectorAll('#submissions tbody tr')].find((tr) => tr.textContent.includes('Bob Doe')).querySelector('a').getAttribute('href')`)
 	open(del, "#values")
 	click(`button[formaction$="/delete"]`)
-	waitFor("the page that asks", `document.querySelector('#confirm')`)
+	waitFor("the list without the deleted one", `document.querySelector('#submissions') && !`+has("#submissions", "Bob Doe")+` && document.querySelector('#undo')`)
 	scripts(false) // for axe-core; the page's own scripts were never run
-	q.checkPage(t, con, axe, "the confirmation page")
+	q.checkPage(t, con, axe, "the notice of a deletion")
 	scripts(true)
-	click(`#confirm button[type="submit"]`)
-	waitFor("the list without the deleted one", `document.querySelector('#submissions') && !`+has("#submissions", "Bob Doe"))
+	click(`#undo`)
+	waitFor("the list with the one restored", has("#submissions", "Bob Doe")+` && `+has(`[role="status"]`, "One submission restored."))
 
 	// Send a delivery again.
 	open(q.form+"/deliveries", "tbody tr")

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -33,6 +34,7 @@ func (con *Console) inboxRoutes(g *echo.Group) {
 	g.GET(base+"/submissions", con.inbox)
 	g.GET(base+"/export/:format", con.export)
 	g.POST(base+"/submissions/delete", con.deleteSubmissions)
+	g.POST(base+"/submissions/undelete", con.undeleteSubmissions)
 	g.POST(base+"/submissions/spam", con.markSpam)
 	g.POST(base+"/submissions/columns", con.chooseColumns)
 	g.GET(base+"/submissions/:id", con.submission)
@@ -266,17 +268,35 @@ func (con *Console) deleteSubmissions(c echo.Context) error {
 	if err != nil || len(ids) == 0 {
 		return c.String(http.StatusBadRequest, "Choose the submissions to delete first.")
 	}
-	if ok, err := con.confirmed(c, confirmation{
-		Question: "Delete " + submissionsCount(len(ids)) + "?", Detail: "Their files are deleted with them. This cannot be undone.",
-		Action: "Delete", Cancel: back,
-	}); !ok {
-		return err
-	}
-	d, err := con.cfg.SubmissionChanges.Delete(c.Request().Context(), actorOf(c), form, ids)
+	// The deletion waits hub.UndoPeriod before it is done: the notice
+	// offers to undo it, and nothing needs confirming first.
+	d, err := con.cfg.SubmissionChanges.Trash(c.Request().Context(), actorOf(c), form, ids)
 	if err != nil {
 		return err
 	}
-	return con.noticeAndGo(c, back, deletedNotice(d))
+	con.putDeleteUndo(c, form, ids, d)
+	return c.Redirect(http.StatusSeeOther, back)
+}
+
+// undeleteSubmissions undoes a deletion within its period.
+func (con *Console) undeleteSubmissions(c echo.Context) error {
+	form, err := con.form(c)
+	if err != nil {
+		return err
+	}
+	ids, back, err := selected(c, form)
+	if err != nil || len(ids) == 0 {
+		return c.String(http.StatusBadRequest, "Choose the submissions to restore first.")
+	}
+	n, err := con.cfg.SubmissionChanges.Undelete(c.Request().Context(), actorOf(c), form, ids)
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return con.noticeAndGo(c, back, "Those submissions are deleted for good: they can be restored only for "+undoPeriod+".")
+	}
+	s := submissionsCount(n)
+	return con.noticeAndGo(c, back, strings.ToUpper(s[:1])+s[1:]+" restored.")
 }
 
 // submissionsCount says "one submission" or "3 submissions".

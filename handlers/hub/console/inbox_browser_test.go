@@ -63,16 +63,27 @@ func TestBrowserInbox(t *testing.T) {
 	}
 	browsertest.CheckAxe(t, tab, axe, "a submission")
 
-	// Deleting it asks first, then goes back to the search it was opened
-	// from, which no longer finds it, and says what it deleted.
+	// Deleting it asks nothing, goes back to the search it was opened
+	// from, which no longer finds it, and says what it deleted, with an
+	// Undo that brings it back.
 	asked := con.acceptDialogs()
 	do(chromedp.Click(chromedp.CSS(`#submission-panel button[formaction$="/delete"]`)), chromedp.WaitVisible(chromedp.CSS("#no-submissions")))
-	if asked.Load() != 1 {
-		t.Errorf("deleting asked %d times, want once", asked.Load())
+	if asked.Load() != 0 {
+		t.Errorf("deleting asked %d times, want never: it may be undone", asked.Load())
 	}
-	if got := text("#notice"); !strings.Contains(got, "One submission deleted.") {
+	if got := text("#notice"); !strings.Contains(got, "One submission deleted.") || !strings.Contains(got, "Undo") {
 		t.Errorf("after deleting Jane's, the notice reads %q", got)
 	}
+	browsertest.CheckAxe(t, tab, axe, "the notice of a deletion")
+	do(chromedp.Click(chromedp.CSS(`#undo`)), chromedp.WaitVisible(chromedp.CSS("#submissions")))
+	if got := text("#notice"); !strings.Contains(got, "One submission restored.") {
+		t.Errorf("after the undo, the notice reads %q", got)
+	}
+	if got := text("#submissions"); !strings.Contains(got, "Jane Roe") {
+		t.Errorf("after the undo, the search lists %q", got)
+	}
+	do(chromedp.Click(chromedp.CSS(`#submissions tbody a[data-panel]`)), chromedp.WaitVisible(chromedp.CSS("#submission-panel #values")))
+	do(chromedp.Click(chromedp.CSS(`#submission-panel button[formaction$="/delete"]`)), chromedp.WaitVisible(chromedp.CSS("#no-submissions")))
 	do(chromedp.Click(chromedp.CSS(`#no-submissions a`)), chromedp.WaitVisible(chromedp.CSS("#submissions")))
 	if got := text("#submissions"); strings.Contains(got, "Jane Roe") || !strings.Contains(got, "John Smith") {
 		t.Errorf("after deleting Jane's, the inbox lists %q", got)

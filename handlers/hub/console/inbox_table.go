@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -114,6 +115,22 @@ type undo struct {
 	IDs        []string
 	// Spam is the mark the undo sets: the one they had.
 	Spam bool
+	// Deleted is set when the undo restores deleted submissions.
+	Deleted bool
+}
+
+// undoPeriod says how long a deletion may be undone.
+var undoPeriod = strconv.Itoa(int(hub.UndoPeriod.Minutes())) + " minutes"
+
+// putDeleteUndo has the inbox's next page say what a deletion took, with
+// a button that restores it.
+func (con *Console) putDeleteUndo(c echo.Context, form *hub.Form, ids []string, d hub.Deleted) {
+	ctx := c.Request().Context()
+	b, _ := json.Marshal(undo{Site: form.Site, Slug: form.Slug, IDs: ids, Deleted: true})
+	con.sessions.Put(ctx, sessionNotice, deletedNotice(d))
+	if d.Submissions > 0 {
+		con.sessions.Put(ctx, sessionUndo, string(b))
+	}
 }
 
 // putUndo has the inbox's next page say that ids were marked spam (or

@@ -103,8 +103,9 @@ func TestServicesKeepWorkspacesApart(t *testing.T) {
 		{method: http.MethodPost, path: form + "/steps/0/title", form: url.Values{"base": {"3"}, "title": {"You"}}},
 		{method: http.MethodPost, path: form + "/settings", form: url.Values{"base": {"3"}}},
 		{method: http.MethodPost, path: form + "/versions/1/publish"},
-		{method: http.MethodPost, path: form + "/submissions/delete", form: url.Values{"id": {anna}, "confirmed": {"1"}}},
+		{method: http.MethodPost, path: form + "/submissions/delete", form: url.Values{"id": {anna}}},
 		{method: http.MethodPost, path: form + "/submissions/spam", form: url.Values{"id": {anna}, "spam": {"1"}}},
+		{method: http.MethodPost, path: form + "/submissions/undelete", form: url.Values{"id": {anna}}},
 		{method: http.MethodPost, path: form + "/deliveries/7/retry"},
 		{method: http.MethodGet, path: form + "/export/csv", viewerMay: true},
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"time"
 
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/accounts"
@@ -20,6 +21,19 @@ type Inbox interface {
 // SpamMarks marks submissions as spam or not, as sqldb.DB does.
 type SpamMarks interface {
 	SetSpam(ctx context.Context, site, slug string, ids []string, spam bool) (int, error)
+}
+
+// Trash keeps submissions deleted from the console for hub.UndoPeriod,
+// as sqldb.DB does.
+type Trash interface {
+	TrashSubmissions(ctx context.Context, site, slug string, ids []string, at time.Time) (hub.Deleted, error)
+	UndeleteSubmissions(ctx context.Context, site, slug string, ids []string, since time.Time) (int, error)
+}
+
+// Marks marks submissions as spam and as deleted for a while.
+type Marks interface {
+	SpamMarks
+	Trash
 }
 
 // Deliveries has deliveries attempted again, as delivery.Queue does.
@@ -45,14 +59,14 @@ var (
 type Submissions struct {
 	guard
 	inbox      Inbox
-	spam       SpamMarks
+	spam       Marks
 	deliveries Deliveries
 }
 
 // NewSubmissions returns the service of the submissions in inbox, marked
-// in spam, delivered by deliveries; a hub without a delivery queue passes
+// (as spam, or deleted for a while) in spam, delivered by deliveries; a hub without a delivery queue passes
 // nil, and has nothing to send again.
-func NewSubmissions(cfg Config, in Inbox, spam SpamMarks, deliveries Deliveries) *Submissions {
+func NewSubmissions(cfg Config, in Inbox, spam Marks, deliveries Deliveries) *Submissions {
 	return &Submissions{guard: newGuard(cfg), inbox: in, spam: spam, deliveries: deliveries}
 }
 
@@ -78,6 +92,37 @@ func (s *Submissions) delete(ctx context.Context, a Actor, form *hub.Form, ids [
 	}
 	s.record(ctx, a, accounts.ActionSubmissionsDeleted, form.Site+"/"+form.Slug, prefix+inbox.DeletedDetail(d))
 	return d, nil
+}
+
+// Trash deletes the submissions of form with the ids for hub.UndoPeriod:
+// they are left out of every read, Undelete brings them back until the
+// period is over, and the hub's sweep purges them with their files after
+// it. It returns how many it deleted and the keys of their files, still
+// kept. Ids of other forms are left alone.
+func (s *Submissions) Trash(ctx context.Context, a Actor, form *hub.Form, ids []string) (hub.Deleted, error) {
+	if err := s.site(ctx, a, form.Site, deleteSubmissions); err != nil {
+		return hub.Deleted{}, err
+	}
+	d, err := s.spam.TrashSubmissions(ctx, form.Site, form.Slug, ids, s.cfg.Now())
+	if err != nil {
+		return hub.Deleted{}, hub.Internal("deleting submissions", err)
+	}
+	s.record(ctx, a, accounts.ActionSubmissionsDeleted, form.Site+"/"+form.Slug, inbox.DeletedDetail(d)+fmt.Sprintf(", may be undone for %d minutes", int(hub.UndoPeriod.Minutes())))
+	return d, nil
+}
+
+// Undelete restores the submissions of form with the ids that Trash
+// deleted less than hub.UndoPeriod ago, and returns how many.
+func (s *Submissions) Undelete(ctx context.Context, a Actor, form *hub.Form, ids []string) (int, error) {
+	if err := s.site(ctx, a, form.Site, deleteSubmissions); err != nil {
+		return 0, err
+	}
+	n, err := s.spam.UndeleteSubmissions(ctx, form.Site, form.Slug, ids, s.cfg.Now().Add(-hub.UndoPeriod))
+	if err != nil {
+		return 0, hub.Internal("restoring submissions", err)
+	}
+	s.record(ctx, a, accounts.ActionSubmissionsRestored, form.Site+"/"+form.Slug, fmt.Sprintf("%d submissions", n))
+	return n, nil
 }
 
 // MarkSpam marks the submissions of the form with the ids as spam, or as

@@ -53,3 +53,27 @@ func (s *Server) ApplyRetention(ctx context.Context) (int, error) {
 	}
 	return deleted, nil
 }
+
+// PurgeDeleted removes the submissions deleted from the console longer
+// than hub.UndoPeriod ago, whose deletion can no longer be undone, with
+// their files, and returns how many it removed. Several hubs on one
+// database may run it at once.
+func (s *Server) PurgeDeleted(ctx context.Context) (int, error) {
+	store, ok := s.cfg.Store.(hub.TrashStore)
+	if !ok {
+		return 0, nil
+	}
+	before := s.cfg.Now().Add(-hub.UndoPeriod)
+	purged := 0
+	for {
+		d, err := store.PurgeDeleted(ctx, before, retentionBatch)
+		if err != nil {
+			return purged, err
+		}
+		purged += d.Submissions
+		hub.DeleteFiles(ctx, s.cfg.Blobs, d.Files, s.cfg.Logger)
+		if d.Submissions == 0 {
+			return purged, nil
+		}
+	}
+}

@@ -104,3 +104,33 @@ func TestSubmissionRecordsFormVersion(t *testing.T) {
 		t.Errorf("stored %+v, want one submission of form version 5", subs)
 	}
 }
+
+// TestPurgeDeleted checks that a submission deleted from the console is
+// kept, with its file, for hub.UndoPeriod, and purged with it after.
+func TestPurgeDeleted(t *testing.T) {
+	ctx := context.Background()
+	h := newHarness(t)
+	cv := h.upload("apply", "cv", "cv.pdf", "application/pdf", pdfBody)
+	h.submit("apply", hubclient.SubmitRequest{Payload: map[string]any{"name": "a"}, Attachments: []hubclient.Attachment{cv}}).wantOK(t)
+	id := h.Submissions()[0].ID
+	if d, err := h.DB.TrashSubmissions(ctx, "acme", "apply", []string{id}, h.clock.Now()); err != nil || d.Submissions != 1 {
+		t.Fatalf("TrashSubmissions = %+v, %v", d, err)
+	}
+	h.clock.Add(hub.UndoPeriod - time.Second)
+	if n, err := h.Protocol.PurgeDeleted(ctx); err != nil || n != 0 {
+		t.Errorf("PurgeDeleted within the period = %d, %v; want nothing", n, err)
+	}
+	if _, _, err := h.Blobs.Attributes(ctx, cv.Key); err != nil {
+		t.Errorf("file within the period: %v", err)
+	}
+	h.clock.Add(2 * time.Second)
+	if n, err := h.Protocol.PurgeDeleted(ctx); err != nil || n != 1 {
+		t.Errorf("PurgeDeleted after the period = %d, %v; want 1", n, err)
+	}
+	if _, _, err := h.Blobs.Attributes(ctx, cv.Key); !errors.Is(err, hub.ErrNotFound) {
+		t.Errorf("file of the purged submission: %v, want not found", err)
+	}
+	if _, err := h.DB.Upload(ctx, cv.Key); !errors.Is(err, hub.ErrNotFound) {
+		t.Errorf("upload record of the purged submission: %v, want not found", err)
+	}
+}

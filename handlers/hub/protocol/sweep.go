@@ -91,7 +91,8 @@ type CountCompactor interface {
 const compactAfter = time.Hour
 
 // RunSweeper sweeps every interval until ctx is done, applies the forms'
-// retention (see ApplyRetention) and compacts the counts of submissions
+// retention (see ApplyRetention), purges the submissions deleted from
+// the console whose undo period is over (see PurgeDeleted), and compacts the counts of submissions
 // (see CountCompactor), logging what it did.
 func (s *Server) RunSweeper(ctx context.Context, interval, ttl time.Duration) {
 	t := time.NewTicker(interval)
@@ -110,6 +111,13 @@ func (s *Server) RunSweeper(ctx context.Context, interval, ttl time.Duration) {
 			s.cfg.Logger.Error("retention failed", slog.Any("error", err))
 		case n > 0:
 			s.cfg.Logger.Info("deleted submissions past their form's retention", slog.Int("count", n))
+		}
+		n, err = s.PurgeDeleted(ctx)
+		switch {
+		case err != nil && ctx.Err() == nil:
+			s.cfg.Logger.Error("purging deleted submissions failed", slog.Any("error", err))
+		case n > 0:
+			s.cfg.Logger.Info("purged submissions deleted from the console", slog.Int("count", n))
 		}
 		if c, ok := s.cfg.Store.(CountCompactor); ok {
 			if _, err := c.CompactCounts(ctx, s.cfg.Now().Add(-compactAfter)); err != nil && ctx.Err() == nil {

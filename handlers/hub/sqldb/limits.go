@@ -10,7 +10,7 @@ import (
 // countUpTo counts the submissions of site and form not marked as spam,
 // reading at most limit of them: a form's limit bounds what is read, not
 // the number of submissions it holds.
-const countUpTo = `SELECT COUNT(*) FROM (SELECT 1 FROM submissions WHERE site = $1 AND form = $2 AND NOT spam LIMIT $3) AS counted`
+const countUpTo = `SELECT COUNT(*) FROM (SELECT 1 FROM submissions WHERE site = $1 AND form = $2 AND NOT spam AND deleted_at IS NULL LIMIT $3) AS counted`
 
 // FormFull reports whether site and form hold max submissions not marked
 // as spam, or more. It only reads: the store's own check, as a submission

@@ -42,7 +42,7 @@ func (db *DB) PersonSubmissions(ctx context.Context, workspace, email string, fn
 		return nil
 	}
 	rows, err := db.r.QueryContext(ctx, `SELECT `+submissionColumns+` FROM submissions
-		WHERE `+workspaceSites+` AND LOWER(payload) LIKE $2 ESCAPE '\' ORDER BY id`, workspace, searchPattern(email))
+		WHERE `+workspaceSites+` AND deleted_at IS NULL AND LOWER(payload) LIKE $2 ESCAPE '\' ORDER BY id`, workspace, searchPattern(email))
 	if err != nil {
 		return db.errorf("submissions of a person: %w", err)
 	}

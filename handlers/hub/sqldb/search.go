@@ -96,7 +96,9 @@ func (db *DB) filterSQL(f hub.Filter, ask bool) (string, []any) {
 // planner is left the search's index. Otherwise the planner walks the
 // form's (site, form, id) index, or another, as it estimates best.
 func (db *DB) filter(f hub.Filter, ask bool) filter {
-	var q filter
+	// A submission deleted from the console, waiting for its grace period
+	// to end, is read by no one.
+	q := filter{walk: []string{"deleted_at IS NULL"}}
 	add := func(column, op, value string) {
 		if value == "" {
 			return

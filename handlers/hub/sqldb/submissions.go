@@ -209,7 +209,7 @@ func (db *DB) insertSubmission(tx Tx, r *storeRequest) error {
 // Submission returns the submission with the id, or an error wrapping
 // hub.ErrNotFound.
 func (db *DB) Submission(ctx context.Context, id string) (hub.Submission, error) {
-	s, err := scanSubmission(db.r.QueryRowContext(ctx, `SELECT `+submissionColumns+` FROM submissions WHERE id = $1`, id))
+	s, err := scanSubmission(db.r.QueryRowContext(ctx, `SELECT `+submissionColumns+` FROM submissions WHERE id = $1 AND deleted_at IS NULL`, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		err = hub.ErrNotFound
 	}

@@ -83,6 +83,7 @@ func Run(t *testing.T, open Open) {
 		{"FormVersionKept", testFormVersionKept},
 		{"DeleteSubmissions", testDeleteSubmissions},
 		{"DeleteSubmissionsBefore", testDeleteSubmissionsBefore},
+		{"TrashSubmissions", testTrashSubmissions},
 		{"DeleteRace", testDeleteRace},
 		{"Limits", testLimits},
 		{"People", testPeople},
