@@ -15,6 +15,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/handlers/hub/hubserver"
 	"github.com/hubform/hubform/static/browsertest"
 )
 
@@ -78,6 +79,20 @@ func (j *job) choose(sel, value string) {
 	browsertest.Eval[string](j.t, j.tab, 5*time.Second, `(() => { const el = document.querySelector(`+jsString(sel)+`); el?.dispatchEvent(new Event('input', {bubbles: true})); el?.dispatchEvent(new Event('change', {bubbles: true})); return 'ok'; })()`)
 }
 
+// send clicks the element sel finds, which sends a form, and waits for
+// the page it loads to show the element then finds.
+func (j *job) send(sel, then string) {
+	j.t.Helper()
+	n := j.loads.Load()
+	j.click(sel)
+	for deadline := time.Now().Add(10 * time.Second); j.loads.Load() == n; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			j.t.Fatalf("clicking %s loaded no page; hub log:\n%s", sel, j.hub.log)
+		}
+	}
+	j.do(chromedp.WaitReady(chromedp.CSS("body")), chromedp.WaitVisible(chromedp.CSS(then)))
+}
+
 // upload chooses file in the file input sel finds.
 func (j *job) upload(sel, file string) {
 	j.t.Helper()
@@ -109,8 +124,8 @@ func logoFile(t *testing.T) string {
 
 // checkOrder checks the store after the order form's job: one
 // submission of the live version with the values sent and the logo, and
-// one published version, no draft.
-func checkOrder(t *testing.T, h *browserHub) {
+// one published version, no draft. giftNote is the note sent.
+func checkOrder(t *testing.T, h *browserHub, giftNote string) {
 	t.Helper()
 	var subs []hub.Submission
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
@@ -134,7 +149,7 @@ func checkOrder(t *testing.T, h *browserHub) {
 	}
 	for name, want := range map[string]string{
 		"name": "Ada Lovelace", "e_mail": "ada@example.com", "phone_number": "+44 20 7946 0000", "shirt_size": "Large",
-		"colour": "Option 1", "quantity": "3", "gift": "true", "gift_note": "Happy birthday", "delivery_date": "2026-12-24",
+		"colour": "Option 1", "quantity": "3", "gift": "true", "gift_note": giftNote, "delivery_date": "2026-12-24",
 		"comments": "Print it large", "newsletter": "[Option 1]",
 	} {
 		var v string
@@ -279,9 +294,9 @@ func TestBrowserOrderFormJob(t *testing.T) {
 	j.typeIn("#hubform-shop-order-comments", "Print it large")
 	j.click(`input[name="newsletter"][value="Option 1"]`)
 	j.click(`[data-hubform-submit]`)
-	checkOrder(t, p.hub)
+	checkOrder(t, p.hub, "Happy birthday")
 	p.screenshot("console-job-sent")
-	j.report(3)
+	j.report(2)
 
 	// One more edit makes one draft beside the live version.
 	p.do(chromedp.Navigate(p.base+"/console/forms/shop/order"), chromedp.WaitVisible(chromedp.CSS(`.builder-text[data-index="10"][data-part="label"]`)))
@@ -292,4 +307,110 @@ func TestBrowserOrderFormJob(t *testing.T) {
 	p.saved()
 	checkVersions(t, p.hub, 2, 1, true)
 	p.screenshot("console-job-draft")
+}
+
+// TestBrowserOrderFormJobWithoutJavaScript does TestBrowserOrderFormJob's
+// job with scripts off, in the fallback editor's forms: Add a field, the
+// field panels, Add condition, the Publish disclosure; the live form is
+// sent without a script too. Every form sent loads a page; the count
+// says how many.
+func TestBrowserOrderFormJobWithoutJavaScript(t *testing.T) {
+	browser := browsertest.New(t)
+	h := startHub(t, hubserver.Config{Forms: formsDir(t, contactForm)})
+	addUser(t, h, "jane@example.com", "correct horse battery")
+	con := newConsoleTab(t, browser, h)
+	con.do(chromedp.EmulateViewport(1280, 900))
+	con.signIn("jane@example.com", "correct horse battery", chromedp.WaitVisible(chromedp.CSS(`a[href="/console/sites"]`)))
+	disableScripts(t, con, true)
+	con.do(chromedp.Navigate(con.base+"/console/sites"), chromedp.WaitVisible(chromedp.CSS("#in-site")),
+		chromedp.SendKeys(chromedp.CSS("#in-site"), "shop"), chromedp.SendKeys(chromedp.CSS("#in-slug"), "order"),
+		chromedp.SendKeys(chromedp.CSS("#in-title"), "Order a T-shirt"),
+		chromedp.Click(chromedp.CSS(`form[action="/console/sites"] button`)), chromedp.WaitVisible(chromedp.CSS("#new-label")))
+	j := newJob(con)
+	j.start()
+	eval := func(js string) string {
+		t.Helper()
+		return browsertest.Eval[string](t, con.tab, 10*time.Second, js)
+	}
+	// loaded waits for the page a form sent loads.
+	loaded := func(sel string) {
+		t.Helper()
+		con.do(chromedp.WaitReady(chromedp.CSS("body")), chromedp.WaitVisible(chromedp.CSS(sel)))
+	}
+
+	for i, f := range []struct{ kind, label string }{
+		{"text", "Name"}, {"email", "E-mail"}, {"tel", "Phone number"}, {"radio", "Shirt size"},
+		{"select", "Colour"}, {"number", "Quantity"}, {"checkbox", "Gift"}, {"text", "Gift note"},
+		{"date", "Delivery date"}, {"file", "Logo"}, {"textarea", "Comments"}, {"checkboxes", "Newsletter"},
+	} {
+		if eval(`String(document.querySelector('.builder-add').open)`) != "true" {
+			j.click(".builder-add > summary")
+		}
+		j.choose("#new-type", f.kind)
+		j.typeIn("#new-label", f.label)
+		j.send(`form[action="/console/forms/shop/order/fields"] button[type="submit"]`, fmt.Sprintf(`#field-%d`, i))
+	}
+	if got := eval(`[...document.querySelectorAll('li.builder-field')].map((li) => li.dataset.field).join()`); got != orderFields {
+		t.Fatalf("fields: %s", got)
+	}
+
+	// field opens the panel of the field at i and saves it after edit.
+	field := func(i int, edit func(id string)) {
+		t.Helper()
+		id := fmt.Sprintf("f%d", i)
+		j.click(fmt.Sprintf("#field-%d > summary", i))
+		edit(id)
+		j.send(fmt.Sprintf(`#field-%d .builder-editor > form:first-of-type button.hubform-button--primary:not([name])`, i), fmt.Sprintf(`#field-%d`, i))
+	}
+	field(0, func(id string) { j.click("#" + id + "-required") })
+	field(3, func(id string) {
+		j.click("#" + id + "-options")
+		j.keys("a", chromedp.KeyModifiers(chromedp.ModifierCtrl))
+		j.keys("Small\nLarge")
+	})
+	// A new page after the e-mail.
+	j.click("#field-1 > summary")
+	j.send("#field-1 form.builder-break button", "#field-1")
+	// The gift note shown when the gift is ticked.
+	j.click("#field-7 > summary")
+	j.send(`#f7-visibleIf button[value="add visibleIf"]`, "#f7-visibleIf [data-condition-row]")
+	if got := eval(`document.querySelector('#f7-visibleIf-0-field').value + ' ' + document.querySelector('#f7-visibleIf-0-op').selectedOptions[0].textContent`); got != "gift is checked" {
+		t.Errorf("the new condition reads %q", got)
+	}
+	j.send(`#field-7 .builder-editor > form:first-of-type button.hubform-button--primary:not([name])`, "#field-7")
+
+	// Published from the disclosure, then sent from the live form.
+	j.click("#publish summary")
+	j.send(`#publish form button[type="submit"]`, "#view-live")
+	checkVersions(t, h, 1, 1, false)
+	j.send("#view-live", "#hubform-shop-order-name")
+	j.typeIn("#hubform-shop-order-name", "Ada Lovelace")
+	j.typeIn("#hubform-shop-order-e_mail", "ada@example.com")
+	j.typeIn("#hubform-shop-order-phone_number", "+44 20 7946 0000")
+	j.click(`input[name="shirt_size"][value="Large"]`)
+	j.choose("#hubform-shop-order-colour", "Option 1")
+	j.typeIn("#hubform-shop-order-quantity", "3")
+	j.click("#hubform-shop-order-gift")
+	// Without a script the page can not show the note once the box is
+	// ticked: it stays hidden, and is sent empty.
+	if eval(`String(document.querySelector('#hubform-shop-order-gift_note').checkVisibility())`) != "false" {
+		t.Error("the gift note shows without a script; the job can now fill it")
+	}
+	j.choose("#hubform-shop-order-delivery_date", "2026-12-24")
+	j.upload("#hubform-shop-order-logo", logoFile(t))
+	j.typeIn("#hubform-shop-order-comments", "Print it large")
+	j.click(`input[name="newsletter"][value="Option 1"]`)
+	j.click(`[data-hubform-submit]`)
+	checkOrder(t, h, "")
+	con.screenshot("console-job-sent-nojs")
+	j.report(20)
+
+	// One more edit makes one draft beside the live version.
+	con.do(chromedp.Navigate(con.base + "/console/forms/shop/order"))
+	loaded("#field-10")
+	j.click("#field-10 > summary")
+	j.typeIn("#f10-label", " about the print")
+	j.send(`#field-10 .builder-editor > form:first-of-type button.hubform-button--primary:not([name])`, "#field-10")
+	checkVersions(t, h, 2, 1, true)
+	con.screenshot("console-job-draft-nojs")
 }
