@@ -16,6 +16,7 @@ import (
 
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/hubserver"
+	"github.com/hubform/hubform/hubclient"
 	"github.com/hubform/hubform/static/browsertest"
 )
 
@@ -378,6 +379,22 @@ func TestBrowserOrderFormJobWithoutJavaScript(t *testing.T) {
 		t.Errorf("the new condition reads %q", got)
 	}
 	j.send(`#field-7 .builder-editor > form:first-of-type button.hubform-button--primary:not([name])`, "#field-7")
+
+	vs, err := h.DB.FormVersions(t.Context(), "shop", "order")
+	if err != nil || len(vs) == 0 {
+		t.Fatalf("versions: %v", err)
+	}
+	v, err := h.DB.FormVersion(t.Context(), "shop", "order", vs[len(vs)-1].Version)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s hubclient.Schema
+	if err := json.Unmarshal(v.Body, &s); err != nil {
+		t.Fatal(err)
+	}
+	if !s.Field("name").Required || s.Field("gift_note").VisibleIf == nil || len(s.Steps) != 2 || len(s.Steps[0].Fields) != 2 || len(s.Field("shirt_size").Options) != 2 {
+		t.Fatalf("the form built: name required %v, the note's condition %s, steps %s, sizes %+v", s.Field("name").Required, s.Field("gift_note").VisibleIf, stepsOf(s), s.Field("shirt_size").Options)
+	}
 
 	// Published from the disclosure, then sent from the live form.
 	j.click("#publish summary")
