@@ -10,6 +10,10 @@
 -- +goose Up
 ALTER TABLE submissions ADD COLUMN deleted_at BIGINT;
 CREATE INDEX submissions_deleted_at ON submissions (deleted_at) WHERE deleted_at IS NOT NULL;
+-- The inbox's dates and lists read deleted_at beside the other columns
+-- of this index, which keeps them index-only.
+DROP INDEX submissions_site_form_created_at_id;
+CREATE INDEX submissions_site_form_created_at_id ON submissions (site, form, created_at, id, spam, deleted_at);
 
 -- +goose StatementBegin
 CREATE OR REPLACE FUNCTION submission_counts_step() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -39,6 +43,8 @@ CREATE TRIGGER submission_counts_update AFTER UPDATE OF site, form, created_at, 
 -- +goose Down
 -- The submissions waiting are restored: they are counted again.
 UPDATE submissions SET deleted_at = NULL WHERE deleted_at IS NOT NULL;
+DROP INDEX submissions_site_form_created_at_id;
+CREATE INDEX submissions_site_form_created_at_id ON submissions (site, form, created_at, id, spam);
 DROP TRIGGER submission_counts_update ON submissions;
 CREATE TRIGGER submission_counts_update AFTER UPDATE OF site, form, created_at, spam ON submissions
     FOR EACH ROW WHEN (OLD.spam IS DISTINCT FROM NEW.spam OR OLD.site IS DISTINCT FROM NEW.site

@@ -10,6 +10,10 @@
 -- +goose Up
 ALTER TABLE submissions ADD COLUMN deleted_at BIGINT;
 CREATE INDEX submissions_deleted_at ON submissions (deleted_at) WHERE deleted_at IS NOT NULL;
+-- The inbox's dates and lists read deleted_at beside the other columns
+-- of this index, which keeps them index-only.
+DROP INDEX submissions_site_form_created_at_id;
+CREATE INDEX submissions_site_form_created_at_id ON submissions (site, form, created_at, id, spam, deleted_at);
 
 DROP TRIGGER submission_counts_delete;
 DROP TRIGGER submission_counts_update;
@@ -39,6 +43,8 @@ END;
 -- +goose Down
 -- The submissions waiting are restored: they are counted again.
 UPDATE submissions SET deleted_at = NULL WHERE deleted_at IS NOT NULL;
+DROP INDEX submissions_site_form_created_at_id;
+CREATE INDEX submissions_site_form_created_at_id ON submissions (site, form, created_at, id, spam);
 DROP TRIGGER submission_counts_update;
 DROP TRIGGER submission_counts_delete;
 
