@@ -205,7 +205,7 @@ func Scale(p FieldProps) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		for i, n := range scalePoints(&p.Field) {
+		for _, n := range scalePoints(&p.Field) {
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 14, "<label class=\"hubform-scale-point\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -231,7 +231,7 @@ func Scale(p FieldProps) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			if end := scaleEnd(p, i); end != "" {
+			if end := scaleEnd(p, n); end != "" {
 				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 17, "<span class=\"hubform-visually-hidden\">(")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
@@ -666,14 +666,15 @@ func scaleEnds(p FieldProps) (lo, hi string) {
 	return p.Field.MinLabel, p.Field.MaxLabel
 }
 
-// scaleEnd is the label of the end the i-th point stands at, "" for a
-// point between.
-func scaleEnd(p FieldProps, i int) string {
+// scaleEnd is the label of the end point n stands at, "" for a point
+// between.
+func scaleEnd(p FieldProps, n int) string {
+	first, last, _ := p.Field.Scale()
 	lo, hi := scaleEnds(p)
-	switch i {
-	case 0:
+	switch n {
+	case first:
 		return lo
-	case len(scalePoints(&p.Field)) - 1:
+	case last:
 		return hi
 	}
 	return ""
