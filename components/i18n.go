@@ -71,6 +71,7 @@ var DefaultTexts = Texts{
 	"minItems":        "Choose at least {limit}.",
 	"maxItems":        "Choose at most {limit}.",
 	"chooseAgain":     "Please choose your files again.",
+	"revealed":        "Your answers brought up more questions. Answer them, then send the form again:",
 	"uploading":       "Uploading {name}",
 	"uploaded":        "{name} is uploaded.",
 	"uploadCancel":    "Cancel",

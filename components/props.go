@@ -131,6 +131,10 @@ type State struct {
 	Kept []hubclient.Attachment
 	// Saved, after a save, says where the link to the draft went.
 	Saved *Saved
+	// Revealed names the questions the visitor's answers brought up on
+	// a post without JavaScript (see Revealed): the form was not sent,
+	// and says so above them.
+	Revealed []string
 	// DraftGone reports that the draft a link named no longer exists: it
 	// expired or was sent. The form says so above a fresh form.
 	DraftGone bool

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -29,6 +30,8 @@ type formView struct {
 	captcha string
 	// summary lists the errors in the order of the fields.
 	summary []summaryItem
+	// revealed lists the questions the visitor's answers brought up.
+	revealed []summaryItem
 	// currentStep is the step holding the first error, or -1.
 	currentStep int
 	// outsideSteps are fields no step names (hidden ones), rendered last.
@@ -82,6 +85,7 @@ func newFormView(p HubFormProps, pr *prepared) *formView {
 	if msg := v.saveError(); msg != "" {
 		v.summary = append(v.summary, summaryItem{id: v.saveEmailID(), label: v.l.Texts.T("saveEmail"), message: msg})
 	}
+	v.noteRevealed()
 	if v.currentStep >= 0 {
 		return v
 	}
@@ -323,6 +327,54 @@ func (v *formView) logicState() string {
 		}
 	}
 	return b.String()
+}
+
+// Revealed returns, in the form's order, the questions that the props'
+// values show but that were hidden in prior, the logic state the page was
+// rendered with (LogicStateField, posted with the form): a visitor without
+// JavaScript has not seen them, as the page could not show them when a
+// box was ticked. A prior of another form, or none, reveals nothing.
+func Revealed(props HubFormProps, prior string) []string {
+	if props.InitialSchema == nil || prior == "" {
+		return nil
+	}
+	v := newFormView(props, schemaMemo.get(props.InitialSchema, props.Locale))
+	now := v.logicState()
+	if len(prior) != len(now) {
+		return nil
+	}
+	var out []string
+	i := 0
+	for _, f := range v.schema.Fields {
+		if !v.inSlot(f.Name) {
+			continue
+		}
+		if prior[i] == 'h' && now[i] != 'h' && f.TypeOf().HasValue() && f.Type != hubclient.FieldHidden {
+			out = append(out, f.Name)
+		}
+		i++
+	}
+	return out
+}
+
+// noteRevealed lists the questions State.Revealed names, to point the
+// visitor at them, and opens the form at the first one's step when no
+// error decided it.
+func (v *formView) noteRevealed() {
+	for _, name := range v.props.State.Revealed {
+		f := v.schema.Field(name)
+		if f == nil {
+			continue
+		}
+		v.revealed = append(v.revealed, summaryItem{id: v.fieldID(name), label: cmp.Or(f.Label, f.Name)})
+		if v.currentStep < 0 {
+			for i, st := range v.schema.Steps {
+				if slices.Contains(st.Fields, name) {
+					v.currentStep = i
+				}
+			}
+		}
+	}
 }
 
 // LogicStateField is the hidden input that carries the form's logicState

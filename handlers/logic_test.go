@@ -92,3 +92,62 @@ func TestLogicRoute(t *testing.T) {
 		t.Error("the logic route answered the whole form")
 	}
 }
+
+// giftForm: ticking the gift brings up a note, required when shown.
+const giftForm = `{
+  "fields": [
+    {"name": "gift", "type": "checkbox", "label": "Gift"},
+    {"name": "note", "type": "text", "label": "Gift note", "required": true, "visibleIf": {"var": "gift"}},
+    {"name": "name", "type": "text", "label": "Name", "required": true}
+  ],
+  "steps": [{"id": "order", "fields": ["gift", "note", "name"]}]
+}`
+
+// A visitor without JavaScript ticks the gift: the page cannot show the
+// note, so the post brings the form back for it, named in a banner, with
+// what was typed; the note answered, the form is sent with it. A post
+// that carries no rendering's state (a client of its own) is not held.
+func TestSubmitBringsUpRevealedQuestions(t *testing.T) {
+	a := &app{hub: hubtest.Start(t, map[string]string{"acme/gift": giftForm}), calls: &calls{}}
+	cfg := handlers.Config{HubURL: a.hub.URL, Logger: quiet}
+	a.calls.config(&cfg)
+	a.h = handlers.New(cfg)
+	a.srv = httptest.NewServer(a.h)
+	t.Cleanup(a.srv.Close)
+
+	_, page := a.get(t, "/hubform/acme/gift", false)
+	prior, ok := page.Find(`input[name="_hubformLogic"]`).Attr("value")
+	if !ok || prior == "" {
+		t.Fatal("the page carries no logic state")
+	}
+	state := part{name: "_hubformLogic", value: prior}
+	res, doc := a.post(t, "/hubform/acme/gift/submit", false, state, part{name: "gift", value: "true"}, part{name: "name", value: "Ada"})
+	if res.StatusCode != http.StatusUnprocessableEntity || len(a.hub.Submissions()) != 0 {
+		t.Fatalf("status %d, %d stored: the form went without the note", res.StatusCode, len(a.hub.Submissions()))
+	}
+	if got := text(doc, "[data-hubform-revealed] li"); got != "Gift note" {
+		t.Errorf("the banner names %q, want the note", got)
+	}
+	if _, hidden := doc.Find(`[data-hubform-slot="note"]`).Attr("hidden"); hidden {
+		t.Error("the note is still hidden")
+	}
+	if v, _ := doc.Find(`input[name="name"]`).Attr("value"); v != "Ada" {
+		t.Errorf("the name came back as %q", v)
+	}
+	if doc.Find(".hubform-field-error").Length() != 0 {
+		t.Errorf("errors shown for a question not yet seen: %q", text(doc, ".hubform-field-error"))
+	}
+
+	now, _ := doc.Find(`input[name="_hubformLogic"]`).Attr("value")
+	res, _ = a.post(t, "/hubform/acme/gift/submit", false, part{name: "_hubformLogic", value: now},
+		part{name: "gift", value: "true"}, part{name: "note", value: "Happy birthday"}, part{name: "name", value: "Ada"})
+	subs := a.hub.Submissions()
+	if res.StatusCode != http.StatusOK || len(subs) != 1 || !strings.Contains(string(subs[0].Payload), `"note":"Happy birthday"`) {
+		t.Fatalf("status %d, stored %v", res.StatusCode, subs)
+	}
+
+	res, _ = a.post(t, "/hubform/acme/gift/submit", false, part{name: "gift", value: "true"}, part{name: "note", value: "Hi"}, part{name: "name", value: "Bo"})
+	if res.StatusCode != http.StatusOK || len(a.hub.Submissions()) != 2 {
+		t.Errorf("a post without the page's state: status %d, %d stored", res.StatusCode, len(a.hub.Submissions()))
+	}
+}

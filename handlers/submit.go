@@ -76,7 +76,13 @@ func (h *Handler) submit(c echo.Context) error {
 	if err != nil {
 		return h.failed(c, f, reg, p, texts, err)
 	}
-	if len(problems) > 0 || len(unsigned) > 0 {
+	// Without JavaScript a question shown by an answer appears only now:
+	// the form comes back for it, not sent without it.
+	p.State.Revealed = components.Revealed(p, r.PostFormValue(components.LogicStateField))
+	for _, name := range p.State.Revealed {
+		delete(problems, name)
+	}
+	if len(problems) > 0 || len(unsigned) > 0 || len(p.State.Revealed) > 0 {
 		local := components.Localize(schema, p.Locale).Schema
 		p.State.Errors = make(map[string]string, len(problems)+len(unsigned))
 		for name, problem := range problems {
