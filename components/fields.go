@@ -3,6 +3,7 @@ package components
 import (
 	"encoding/json"
 	"strconv"
+	"strings"
 
 	"github.com/a-h/templ"
 
@@ -96,8 +97,25 @@ func fieldClass(p FieldProps) string {
 	return "hubform-field hubform-field--" + p.Field.Type
 }
 
-// keptID is the id of the line naming the i-th file a draft kept for the
-// field; its box adds "-keep".
+// keptFile is a file the form already holds for a field, shown with a box
+// that, unticked, drops it: a draft's, posted back by its key, or one held
+// for a form that came back, posted back by its ticket in the field's name.
+type keptFile struct{ text, name, value string }
+
+// keptFiles lists the field's files a draft kept, then those held.
+func keptFiles(p FieldProps) []keptFile {
+	var out []keptFile
+	for _, a := range p.Kept {
+		out = append(out, keptFile{strings.ReplaceAll(p.Texts.T("draftKept"), "{name}", a.Filename), hubclient.DraftKeepField, a.Key})
+	}
+	for _, h := range p.Held {
+		out = append(out, keptFile{strings.ReplaceAll(p.Texts.T("heldFile"), "{name}", h.Filename), p.Field.Name, h.Ticket})
+	}
+	return out
+}
+
+// keptID is the id of the line naming the i-th file kept for the field;
+// its box adds "-keep".
 func keptID(p FieldProps, i int) string {
 	return p.ID + "-kept-" + strconv.Itoa(i+1)
 }

@@ -95,6 +95,7 @@ var DefaultTexts = Texts{
 	"saveFailed":      "The form could not be saved. Please try again.",
 	"draftKept":       "{name}, kept from your saved form",
 	"draftKeep":       "Keep",
+	"heldFile":        "{name}, as chosen before",
 	"draftGone":       "This saved form is no longer available: it expired or was sent. You can start again below.",
 }
 

@@ -131,6 +131,11 @@ type State struct {
 	Kept []hubclient.Attachment
 	// Saved, after a save, says where the link to the draft went.
 	Saved *Saved
+	// Held are files of a post without JavaScript that came back: sent to
+	// the hub's storage already, each shown in its field (Held.Field) with
+	// a box the visitor unticks to drop it, so that they are not chosen
+	// again.
+	Held []Held
 	// Revealed names the questions the visitor's answers brought up on
 	// a post without JavaScript (see Revealed): the form was not sent,
 	// and says so above them.
@@ -138,6 +143,15 @@ type State struct {
 	// DraftGone reports that the draft a link named no longer exists: it
 	// expired or was sent. The form says so above a fresh form.
 	DraftGone bool
+}
+
+// Held is a file the app holds for the visitor while a form comes back:
+// it is in the hub's storage, and the form posts Ticket, which the app
+// signed for the form and its rendering, in the field's name instead.
+type Held struct {
+	Field    string
+	Filename string
+	Ticket   string
 }
 
 // Saved is what the form says after a save: the link to the draft was

@@ -32,6 +32,9 @@ type FieldProps struct {
 	// Kept are the field's files that a draft kept. A required file field
 	// with one is answered: its input must not stop the post.
 	Kept []hubclient.Attachment
+	// Held are the field's files held for a form that came back (see
+	// State.Held); a required file field with one is answered too.
+	Held []Held
 }
 
 // Value returns the first value, or "".

@@ -140,7 +140,7 @@ func (v *formView) field(ctx context.Context, name string) templ.Component {
 	p := FieldProps{
 		Field: *f, ID: id, Values: v.props.State.Values[name], Error: v.props.State.Errors[name],
 		HelpID: helpID, ErrorID: errorID, Texts: v.l.Texts, FilesLost: v.props.State.FilesLost,
-		Kept: v.kept(name),
+		Kept: v.kept(name), Held: v.held(name),
 	}
 	if hubclient.IsHoneypot(name) {
 		return Honeypot(p)
@@ -248,6 +248,17 @@ func (v *formView) kept(name string) []hubclient.Attachment {
 	for _, a := range v.props.State.Kept {
 		if a.Field == name {
 			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// held returns the files held for the field called name.
+func (v *formView) held(name string) []Held {
+	var out []Held
+	for _, h := range v.props.State.Held {
+		if h.Field == name {
+			out = append(out, h)
 		}
 	}
 	return out

@@ -64,6 +64,8 @@ func (h *Handler) submit(c echo.Context) error {
 	key, timing := h.posted(&p, f, schema, r)
 	draft := r.PostFormValue(hubclient.DraftField)
 	uploaded, unsigned := h.uploaded(f, key, schema, posted)
+	replaced(schema, files, uploaded)
+	held := h.heldBefore(f, key, schema, uploaded)
 	kept := h.kept(r.Context(), reg.client, f, draft, r.PostForm[hubclient.DraftKeepField])
 	for _, a := range kept {
 		if uploaded == nil {
@@ -83,6 +85,9 @@ func (h *Handler) submit(c echo.Context) error {
 		delete(problems, name)
 	}
 	if len(problems) > 0 || len(unsigned) > 0 || len(p.State.Revealed) > 0 {
+		if !htmx {
+			p.State.Held, p.State.FilesLost = h.hold(c, f, reg, key, schema, files, held)
+		}
 		local := components.Localize(schema, p.Locale).Schema
 		p.State.Errors = make(map[string]string, len(problems)+len(unsigned))
 		for name, problem := range problems {

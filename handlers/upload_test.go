@@ -680,3 +680,68 @@ func TestUploadCompleteRouteKeepsEscapes(t *testing.T) {
 		}
 	}
 }
+
+// A post without JavaScript that comes back (a field to correct) holds
+// its files: they go to the hub's storage and the form shown again names
+// them with a box, ticked, that posts them back, so that the visitor does
+// not choose them again; unticked, the file is dropped. A file chosen
+// again in a field of one file replaces the one held.
+func TestFormShownAgainHoldsFiles(t *testing.T) {
+	a := newApp(t)
+	rendering, _ := rendered(t, a, "acme/contact")
+	key := part{name: hubclient.IdempotencyKeyField, value: rendering}
+	res, doc := a.post(t, "/hubform/acme/contact/submit", false, key, part{name: "email", value: "ada@example.com"},
+		part{name: "files", filename: "cv.txt", value: "my life"}, part{name: "files", filename: "photo.txt", value: "me"})
+	if res.StatusCode != http.StatusUnprocessableEntity {
+		t.Fatalf("status %d, want the form back for the name", res.StatusCode)
+	}
+	boxes := doc.Find(`[data-hubform-kept="files"] input[type="checkbox"][name="files"][checked]`)
+	if boxes.Length() != 2 || !strings.Contains(text(doc, `[data-hubform-kept="files"]`), "cv.txt, as chosen before") {
+		t.Fatalf("held %d files: %q", boxes.Length(), text(doc, `[data-hubform-kept="files"]`))
+	}
+	if strings.Contains(text(doc, "body"), "choose your files again") {
+		t.Error("the form asks for the files again")
+	}
+	cv := part{name: "files", value: boxes.Eq(0).AttrOr("value", "")}
+	res, doc = a.post(t, "/hubform/acme/contact/submit", false, key, part{name: "name", value: "Ada"}, part{name: "email", value: "ada@example.com"}, cv)
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("post: %s\n%s", res.Status, text(doc, "body"))
+	}
+	subs := a.hub.Submissions()
+	if len(subs) != 1 || len(subs[0].Attachments) != 1 || subs[0].Attachments[0].Filename != "cv.txt" {
+		t.Fatalf("stored %+v, want the file kept alone", subs)
+	}
+	if got := string(a.hub.File(subs[0].Attachments[0].Key)); got != "my life" {
+		t.Errorf("stored file %q", got)
+	}
+}
+
+func TestFileChosenAgainReplacesTheOneHeld(t *testing.T) {
+	const cvForm = `{
+  "fields": [
+    {"name": "name", "type": "text", "label": "Name", "required": true},
+    {"name": "cv", "type": "file", "label": "CV"}
+  ],
+  "steps": [{"id": "s", "fields": ["name", "cv"]}]
+}`
+	a := &app{hub: hubtest.Start(t, map[string]string{"acme/cv": cvForm}), calls: &calls{}}
+	cfg := handlers.Config{HubURL: a.hub.URL, Logger: quiet}
+	a.calls.config(&cfg)
+	a.h = handlers.New(cfg)
+	a.srv = httptest.NewServer(a.h)
+	t.Cleanup(a.srv.Close)
+	rendering, _ := rendered(t, a, "acme/cv")
+	key := part{name: hubclient.IdempotencyKeyField, value: rendering}
+	_, doc := a.post(t, "/hubform/acme/cv/submit", false, key, part{name: "cv", filename: "old.txt", value: "old"})
+	held := part{name: "cv", value: doc.Find(`[data-hubform-kept="cv"] input[name="cv"]`).AttrOr("value", "")}
+	if held.value == "" {
+		t.Fatal("the file is not held")
+	}
+	_, doc = a.post(t, "/hubform/acme/cv/submit", false, key, held, part{name: "cv", filename: "new.txt", value: "new"})
+	if got := text(doc, `[data-hubform-kept="cv"] span`); got != "new.txt, as chosen before" {
+		t.Errorf("held %q, want the new file alone", got)
+	}
+	if errs := text(doc, ".hubform-field-error"); strings.Contains(errs, "only one file") {
+		t.Errorf("errors %q: the file chosen again did not replace the one held", errs)
+	}
+}
