@@ -127,7 +127,8 @@ func (db *DB) SetMember(ctx context.Context, m accounts.Member) error {
 	return nil
 }
 
-// RemoveMember ends the membership of the user of email in workspace. The
+// RemoveMember ends the membership of the user of email in workspace, and
+// forgets the columns they chose for its forms (SetHiddenColumns). The
 // error wraps hub.ErrNotFound when there is no such membership, and
 // accounts.ErrLastAdmin when it is the workspace's last admin.
 func (db *DB) RemoveMember(ctx context.Context, workspace, email string) error {
@@ -142,7 +143,8 @@ func (db *DB) RemoveMember(ctx context.Context, workspace, email string) error {
 		if n, err := res.RowsAffected(); err != nil || n == 0 {
 			return errors.Join(err, hub.ErrNotFound)
 		}
-		return nil
+		_, err = tx.ExecContext(ctx, `DELETE FROM column_choices WHERE email = $2 AND `+workspaceSites, workspace, email)
+		return err
 	})
 	if err != nil {
 		return db.errorf("remove member %s of %s: %w", email, workspace, err)
