@@ -85,6 +85,12 @@ type Users interface {
 	// of their token; one that expired or was used is hub.ErrNotFound.
 	MailRecipientLink(ctx context.Context, tokenHash string, now time.Time) (string, error)
 	ConfirmMailRecipient(ctx context.Context, tokenHash string, now time.Time) (string, error)
+	// HiddenColumns and SetHiddenColumns keep the columns a user hid in
+	// the table of a form's submissions: their own choice, kept with
+	// their account so that it follows them to any browser; none hidden
+	// forgets it.
+	HiddenColumns(ctx context.Context, email, site, slug string) ([]string, error)
+	SetHiddenColumns(ctx context.Context, email, site, slug string, hidden []string, at time.Time) error
 }
 
 // FormLister lists the forms the hub serves, as formsource.Dir does.

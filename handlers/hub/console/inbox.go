@@ -125,7 +125,10 @@ func (con *Console) inbox(c echo.Context) error {
 		payloads[i] = s.Payload
 	}
 	all := inbox.WithExtra(inbox.Columns(form.Schema), payloads...)
-	hidden := con.hiddenColumns(c, form)
+	hidden, err := con.hiddenColumns(c, form)
+	if err != nil {
+		return err
+	}
 	var shown []inbox.Column
 	for _, col := range all {
 		p.Choices = append(p.Choices, columnChoice{Name: col.Name, Label: col.Label, Shown: !hidden[col.Name]})

@@ -1,15 +1,11 @@
 package console
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"net/http"
-	"net/url"
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -40,39 +36,23 @@ func columnNames(cs []columnChoice) string {
 	return string(b)
 }
 
-// columnsCookieAge is how long the browser keeps a choice of columns.
-const columnsCookieAge = 400 * 24 * time.Hour
-
-// columnsCookie names the cookie that keeps the signed-in user's choice
-// of columns of a form's inbox. The cookie's path is that inbox, so that
-// each form keeps its own choice; its name holds a digest of the user's
-// address, so that two people sharing a browser keep theirs apart.
-func columnsCookie(c echo.Context) string {
-	sum := sha256.Sum256([]byte(userEmail(c)))
-	return "hubform_columns_" + hex.EncodeToString(sum[:6])
-}
-
-// hiddenColumns returns the names of the columns the user hid in the
-// form's inbox: a column the form gains later is shown until hidden.
-func (con *Console) hiddenColumns(c echo.Context, form *hub.Form) map[string]bool {
+// hiddenColumns returns the names of the columns the signed-in user hid
+// in the form's table: a column the form gains later is shown until
+// hidden. The choice is kept with the user's account, so that it follows
+// them to another browser and is theirs alone.
+func (con *Console) hiddenColumns(c echo.Context, form *hub.Form) (map[string]bool, error) {
+	names, err := con.cfg.Users.HiddenColumns(c.Request().Context(), userEmail(c), form.Site, form.Slug)
+	if err != nil {
+		return nil, hub.Internal("reading the columns chosen", err)
+	}
 	hidden := map[string]bool{}
-	ck, err := c.Cookie(columnsCookie(c))
-	if err != nil {
-		return hidden
+	for _, name := range names {
+		hidden[name] = true
 	}
-	v, err := url.QueryUnescape(ck.Value)
-	if err != nil {
-		return hidden
-	}
-	for name := range strings.SplitSeq(v, "\n") {
-		if name != "" {
-			hidden[name] = true
-		}
-	}
-	return hidden
+	return hidden, nil
 }
 
-// chooseColumns keeps the columns the user chose for the form's inbox:
+// chooseColumns keeps the columns the user chose for the form's table:
 // those listed in columns and not as show are hidden. It changes nothing
 // but the user's own view, so any member who reads the inbox may.
 func (con *Console) chooseColumns(c echo.Context) error {
@@ -89,17 +69,13 @@ func (con *Console) chooseColumns(c echo.Context) error {
 	var all, hidden []string
 	json.Unmarshal([]byte(params.Get("columns")), &all)
 	for _, name := range all {
-		if !slices.Contains(params["show"], name) && !strings.Contains(name, "\n") {
+		if !slices.Contains(params["show"], name) {
 			hidden = append(hidden, name)
 		}
 	}
-	ck := &http.Cookie{Name: columnsCookie(c), Path: inboxPath(form.Site, form.Slug), HttpOnly: true,
-		Secure: con.cfg.Secure, SameSite: http.SameSiteLaxMode, Value: url.QueryEscape(strings.Join(hidden, "\n")),
-		MaxAge: int(columnsCookieAge.Seconds())}
-	if len(hidden) == 0 {
-		ck.Value, ck.MaxAge = "", -1
+	if err := con.cfg.Users.SetHiddenColumns(c.Request().Context(), userEmail(c), form.Site, form.Slug, hidden, con.cfg.Now()); err != nil {
+		return hub.Internal("keeping the columns chosen", err)
 	}
-	c.SetCookie(ck)
 	_, back, _ := selected(c, form)
 	return c.Redirect(http.StatusSeeOther, back)
 }

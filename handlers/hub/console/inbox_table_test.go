@@ -101,18 +101,43 @@ func TestInboxTable(t *testing.T) {
 	}
 }
 
+// addMember makes a user with Jane's password, a member of the default
+// workspace with role, or the admin of a workspace of their own, named
+// own, when own is set.
+func addMember(t *testing.T, tc *testConsole, email string, role accounts.Role, own string) {
+	t.Helper()
+	ctx := context.Background()
+	hash, err := accounts.HashPassword(janePassword, accounts.Params{Memory: 64, Time: 1, Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tc.db.CreateUser(ctx, accounts.User{Email: email, PasswordHash: hash, CreatedAt: time.Now(), ProvedAt: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	if own != "" {
+		err = tc.db.CreateWorkspace(ctx, own, email, time.Now())
+	} else {
+		err = tc.db.SetMember(ctx, accounts.Member{Workspace: accounts.DefaultWorkspace, Email: email, Role: role, CreatedAt: time.Now()})
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestInboxColumnsKept hides a column for Jane and this form only; the
-// choice stays on the next visit, and comes back when she shows it.
+// choice stays on the next visit and in another session of hers, as on
+// another device, but not for another member; it comes back when she
+// shows it.
 func TestInboxColumnsKept(t *testing.T) {
 	tc, b := orderConsole(t)
+	addMember(t, tc, "vic@example.com", accounts.Viewer, "")
 	tc.submit("order", time.Now(), 1, `{"name":"Ada","note":"Hello"}`)
 	tc.submit("contact", time.Now(), 2, `{"name":"Ann","message":"Hi"}`)
-	token := b.csrf(orderInbox)
 	all := []string{"name", "plan", "agree", "day", "note", "cv"}
-	choose := func(show ...string) response {
-		return b.do(http.MethodPost, orderInbox+"/columns", url.Values{"_csrf": {token}, "columns": {`["name","plan","agree","day","note","cv"]`}, "show": show, "return": {"q=Ada"}}, nil)
+	chooseAs := func(b *browser, show ...string) response {
+		return b.do(http.MethodPost, orderInbox+"/columns", url.Values{"_csrf": {b.csrf(orderInbox)}, "columns": {`["name","plan","agree","day","note","cv"]`}, "show": show, "return": {"q=Ada"}}, nil)
 	}
-	res := choose("name", "plan", "agree", "day", "cv")
+	res := chooseAs(b, "name", "plan", "agree", "day", "cv")
 	if res.status != http.StatusSeeOther || res.header.Get("Location") != orderInbox+"?q=Ada" {
 		t.Fatalf("choosing columns: %d to %q", res.status, res.header.Get("Location"))
 	}
@@ -126,38 +151,43 @@ func TestInboxColumnsKept(t *testing.T) {
 	if contact := b.get(contactInbox); !strings.Contains(contact.body, answer("Hi")) {
 		t.Error("hiding a column of one form hid another form's")
 	}
+	// Jane signed in on another device: her choice is there.
 	other := tc.browser()
 	other.signIn(janeEmail, janePassword)
-	if page := other.get(orderInbox); !strings.Contains(page.body, answer("Hello")) {
-		t.Error("another browser sees the choice: it should start with every column")
+	if page := other.get(orderInbox); page.status != http.StatusOK || strings.Contains(page.body, answer("Hello")) ||
+		!strings.Contains(page.body, `name="show" value="note" id="column-4">`) {
+		t.Errorf("Jane's other session does not keep the Note column hidden: %d", page.status)
 	}
-	choose(all...)
+	// Vic, another member, sees every column; his choice leaves Jane's
+	// table as she chose it.
+	vic := tc.browser()
+	vic.signIn("vic@example.com", janePassword)
+	if page := vic.get(orderInbox); page.status != http.StatusOK || !strings.Contains(page.body, answer("Hello")) {
+		t.Errorf("Jane's choice hid a column of Vic's table: %d", page.status)
+	}
+	if res := chooseAs(vic, "plan", "agree", "day", "note", "cv"); res.status != http.StatusSeeOther {
+		t.Fatalf("Vic choosing columns: %d", res.status)
+	}
+	if page := vic.get(orderInbox); strings.Contains(page.body, answer("Ada")) || !strings.Contains(page.body, answer("Hello")) {
+		t.Error("Vic's table does not hide the name he hid")
+	}
+	if page := other.get(orderInbox); !strings.Contains(page.body, answer("Ada")) || strings.Contains(page.body, answer("Hello")) {
+		t.Error("Vic's choice changed Jane's table")
+	}
+	chooseAs(other, all...)
 	if page := b.get(orderInbox); !strings.Contains(page.body, answer("Hello")) {
-		t.Error("showing every column again did not bring Note back")
+		t.Error("showing every column again in one session did not bring Note back in the other")
 	}
 }
 
 // TestInboxColumnsClosed: choosing columns needs a session and the CSRF
-// token, answers another workspace's admin 404, and is a viewer's right:
-// it changes their own view, no data.
+// token, answers another workspace's admin 404 and keeps nothing for
+// them, and is a viewer's right: it changes their own view, no data.
 func TestInboxColumnsClosed(t *testing.T) {
 	tc, _ := orderConsole(t)
 	ctx := context.Background()
-	hash, err := accounts.HashPassword(janePassword, accounts.Params{Memory: 64, Time: 1, Threads: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, email := range []string{"vic@example.com", "olga@example.com"} {
-		if err := tc.db.CreateUser(ctx, accounts.User{Email: email, PasswordHash: hash, CreatedAt: time.Now(), ProvedAt: time.Now()}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := tc.db.SetMember(ctx, accounts.Member{Workspace: accounts.DefaultWorkspace, Email: "vic@example.com", Role: accounts.Viewer, CreatedAt: time.Now()}); err != nil {
-		t.Fatal(err)
-	}
-	if err := tc.db.CreateWorkspace(ctx, "rival", "olga@example.com", time.Now()); err != nil {
-		t.Fatal(err)
-	}
+	addMember(t, tc, "vic@example.com", accounts.Viewer, "")
+	addMember(t, tc, "olga@example.com", "", "rival")
 	form := url.Values{"columns": {`["note"]`}}
 	if res := tc.browser().do(http.MethodPost, orderInbox+"/columns", form, nil); res.status != http.StatusUnauthorized {
 		t.Errorf("columns without a session: %d, want 401", res.status)
@@ -172,9 +202,18 @@ func TestInboxColumnsClosed(t *testing.T) {
 	if res := olga.do(http.MethodPost, orderInbox+"/columns", form, nil); res.status != http.StatusNotFound {
 		t.Errorf("columns of acme's form as rival's admin: %d, want 404", res.status)
 	}
+	if res := olga.get(orderInbox); res.status != http.StatusNotFound {
+		t.Errorf("acme's table as rival's admin: %d, want 404", res.status)
+	}
+	if hidden, err := tc.db.HiddenColumns(ctx, "olga@example.com", "acme", "order"); err != nil || hidden != nil {
+		t.Errorf("rival's admin kept a choice of acme's columns: %q, %v", hidden, err)
+	}
 	form.Set("_csrf", vic.csrf(console.Path))
 	if res := vic.do(http.MethodPost, orderInbox+"/columns", form, nil); res.status != http.StatusSeeOther {
 		t.Errorf("columns as acme's viewer: %d, want 303", res.status)
+	}
+	if hidden, _ := tc.db.HiddenColumns(ctx, "vic@example.com", "acme", "order"); len(hidden) != 1 || hidden[0] != "note" {
+		t.Errorf("acme's viewer's choice = %q, want note hidden", hidden)
 	}
 }
 

@@ -127,7 +127,8 @@ func (db *DB) SetMember(ctx context.Context, m accounts.Member) error {
 	return nil
 }
 
-// RemoveMember ends the membership of the user of email in workspace. The
+// RemoveMember ends the membership of the user of email in workspace, and
+// forgets the columns they chose for its forms (SetHiddenColumns). The
 // error wraps hub.ErrNotFound when there is no such membership, and
 // accounts.ErrLastAdmin when it is the workspace's last admin.
 func (db *DB) RemoveMember(ctx context.Context, workspace, email string) error {
@@ -142,7 +143,8 @@ func (db *DB) RemoveMember(ctx context.Context, workspace, email string) error {
 		if n, err := res.RowsAffected(); err != nil || n == 0 {
 			return errors.Join(err, hub.ErrNotFound)
 		}
-		return nil
+		_, err = tx.ExecContext(ctx, `DELETE FROM column_choices WHERE email = $2 AND `+workspaceSites, workspace, email)
+		return err
 	})
 	if err != nil {
 		return db.errorf("remove member %s of %s: %w", email, workspace, err)
@@ -276,12 +278,18 @@ func (db *DB) SiteQuota(ctx context.Context, site string) (string, accounts.Quot
 }
 
 // WorkspaceUsage returns what workspace has taken: its sites' submissions
-// since monthStart, and the bytes of the files they claimed.
+// since monthStart, and the bytes of the files they claimed. Submissions
+// deleted and waiting to be purged (TrashSubmissions) count for nothing,
+// nor do their files, as for every other read; restored, they count again.
 func (db *DB) WorkspaceUsage(ctx context.Context, workspace string, monthStart time.Time) (accounts.Usage, error) {
 	var u accounts.Usage
+	// The submissions deleted are few, those of the grace period, and
+	// found in the partial index of deleted_at.
 	err := db.r.QueryRowContext(ctx, `SELECT
-		(SELECT COUNT(*) FROM submissions WHERE site IN (SELECT site FROM sites WHERE workspace = $1) AND created_at >= $2),
-		(SELECT COALESCE(SUM(size), 0) FROM uploads WHERE site IN (SELECT site FROM sites WHERE workspace = $1) AND submission_id IS NOT NULL)`,
+		(SELECT COUNT(*) FROM submissions WHERE site IN (SELECT site FROM sites WHERE workspace = $1) AND created_at >= $2
+			AND deleted_at IS NULL),
+		(SELECT COALESCE(SUM(size), 0) FROM uploads WHERE site IN (SELECT site FROM sites WHERE workspace = $1) AND submission_id IS NOT NULL
+			AND submission_id NOT IN (SELECT id FROM submissions WHERE deleted_at IS NOT NULL))`,
 		workspace, millis(monthStart)).Scan(&u.Submissions, &u.StoredBytes)
 	if err != nil {
 		return u, db.errorf("usage of %s: %w", workspace, err)

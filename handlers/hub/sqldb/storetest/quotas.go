@@ -57,6 +57,20 @@ func testQuotas(t *testing.T, open Open) {
 	if err != nil || u != (accounts.Usage{Submissions: 2, StoredBytes: 2 * 1234}) {
 		t.Errorf("WorkspaceUsage = %+v, %v; want 2 submissions and 2468 bytes", u, err)
 	}
+	// A submission deleted and not purged yet counts for nothing, nor
+	// does its file; restored, it counts again.
+	if _, err := db.TrashSubmissions(ctx, "site", "form", []string{"c"}, T0); err != nil {
+		t.Fatal(err)
+	}
+	if u, err := db.WorkspaceUsage(ctx, accounts.DefaultWorkspace, month); err != nil || u != (accounts.Usage{Submissions: 1, StoredBytes: 1234}) {
+		t.Errorf("WorkspaceUsage with one deleted = %+v, %v; want 1 submission and 1234 bytes, last month's file", u, err)
+	}
+	if n, err := db.UndeleteSubmissions(ctx, "site", "form", []string{"c"}, T0); err != nil || n != 1 {
+		t.Fatalf("UndeleteSubmissions = %d, %v", n, err)
+	}
+	if u, err := db.WorkspaceUsage(ctx, accounts.DefaultWorkspace, month); err != nil || u != (accounts.Usage{Submissions: 2, StoredBytes: 2 * 1234}) {
+		t.Errorf("WorkspaceUsage once restored = %+v, %v; want 2 submissions and 2468 bytes", u, err)
+	}
 	q := accounts.Quota{SubmissionsPerMonth: 3, StoredBytes: 2500}
 	if q.Over(u, 0) || !q.Over(u, 100) || !q.Over(accounts.Usage{Submissions: 3}, 0) || (accounts.Quota{}).Over(u, 1<<40) {
 		t.Error("Quota.Over is wrong")

@@ -67,6 +67,7 @@ func Run(t *testing.T, open Open) {
 		{"Audit", testAudit},
 		{"Invitations", testInvitations},
 		{"UserSessions", testUserSessions},
+		{"ColumnChoices", testColumnChoices},
 		{"Signups", testSignups},
 		{"ResetLinksRetired", testResetLinksRetired},
 		{"ProvedAddresses", testProvedAddresses},
