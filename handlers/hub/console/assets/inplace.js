@@ -506,8 +506,17 @@
     filter.setAttribute("aria-expanded", "true");
     filter.setAttribute("aria-controls", "builder-palette-list");
     filter.setAttribute("aria-autocomplete", "list");
-    el.querySelector("ul").setAttribute("role", "listbox");
-    el.querySelector("ul").setAttribute("aria-label", "Field types");
+    // A listbox of options in groups, each named by its heading.
+    var list = el.querySelector(".builder-palette-list");
+    list.setAttribute("role", "listbox");
+    list.setAttribute("aria-label", "Field types");
+    el.querySelectorAll("[data-palette-group]").forEach(function (g) {
+      var h = g.querySelector(".builder-palette-heading");
+      g.setAttribute("role", "group");
+      g.setAttribute("aria-labelledby", h.id);
+      h.setAttribute("role", "presentation");
+      g.querySelector("ul").setAttribute("role", "presentation");
+    });
     el.querySelectorAll("li").forEach(function (li) {
       li.setAttribute("role", "option");
       li.setAttribute("aria-selected", "false");
@@ -562,6 +571,9 @@
     var words = text.toLowerCase().trim();
     open.el.querySelectorAll("[role=option]").forEach(function (li) {
       li.hidden = words !== "" && li.textContent.toLowerCase().indexOf(words) < 0;
+    });
+    open.el.querySelectorAll("[data-palette-group]").forEach(function (g) {
+      g.hidden = !g.querySelector("[role=option]:not([hidden])");
     });
     move(0);
   }
