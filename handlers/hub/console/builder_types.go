@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/a-h/templ"
+
 	"github.com/hubform/hubform/hubclient"
 )
 
@@ -566,4 +568,21 @@ func fieldTitle(f *hubclient.Field) string {
 		return f.Name
 	}
 	return t
+}
+
+// paragraphSource gives a paragraph's list item its text as written,
+// for inplace.js to edit in place of the rendered text.
+func paragraphSource(f *hubclient.Field) templ.Attributes {
+	if f.Type != hubclient.FieldParagraph {
+		return nil
+	}
+	return templ.Attributes{"data-text": f.Text}
+}
+
+// takesPlaceholder reports whether the field's input shows a placeholder
+// while empty: text, a number, a dropdown's first line. One set before
+// its type changed stays offered, to be seen and emptied.
+func takesPlaceholder(f *hubclient.Field) bool {
+	t := f.TypeOf()
+	return t.TakesText() || f.Type == hubclient.FieldNumber || f.Type == hubclient.FieldSelect || f.Placeholder != ""
 }
