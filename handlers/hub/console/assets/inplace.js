@@ -312,7 +312,7 @@
           cond.className = "builder-tool builder-step-if";
           cond.setAttribute("data-step", String(k));
           cond.textContent = words ? "Condition" : "Show when…";
-          cond.setAttribute("aria-label", "Condition of page " + (k + 1));
+          cond.setAttribute("aria-label", cond.textContent + " (page " + (k + 1) + ")");
           head.appendChild(cond);
         }
         if (k > 0) {
