@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"net/url"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -162,7 +163,28 @@ func retype(s *hubclient.Schema, i int, to string) ([]string, error) {
 		*f = old
 		return nil, err
 	}
+	retypeTranslations(s, f)
 	return dropped, nil
+}
+
+// retypeTranslations drops what the translations give of f that its new
+// type no longer has: options gone, the words under the ends.
+func retypeTranslations(s *hubclient.Schema, f *hubclient.Field) {
+	for _, tr := range s.I18n.Translations {
+		ft, ok := tr.Fields[f.Name]
+		if !ok {
+			continue
+		}
+		for value := range ft.Options {
+			if !slices.ContainsFunc(f.Options, func(o hubclient.Option) bool { return o.Value == value }) {
+				delete(ft.Options, value)
+			}
+		}
+		if f.Type != hubclient.FieldScale && f.Type != hubclient.FieldNPS {
+			ft.MinLabel, ft.MaxLabel = "", ""
+		}
+		tr.Fields[f.Name] = ft
+	}
 }
 
 // newOptions are the options a new field of type t starts with: one,
@@ -560,6 +582,9 @@ func fieldTitle(f *hubclient.Field) string {
 			t = f.Alt
 		}
 	}
+	if f.Type == hubclient.FieldParagraph {
+		t = plainMarkdown(t)
+	}
 	t = strings.Join(strings.Fields(t), " ")
 	if r := []rune(t); len(r) > 60 {
 		t = string(r[:59]) + "…"
@@ -585,4 +610,23 @@ func paragraphSource(f *hubclient.Field) templ.Attributes {
 func takesPlaceholder(f *hubclient.Field) bool {
 	t := f.TypeOf()
 	return t.TakesText() || f.Type == hubclient.FieldNumber || f.Type == hubclient.FieldSelect || f.Placeholder != ""
+}
+
+// markdownLink is a link of a paragraph's Markdown: [text](address).
+var markdownLink = regexp.MustCompile(`\[([^\]]*)\]\([^)]*\)`)
+
+// plainMarkdown is a paragraph's text without its Markdown's marks: a
+// link's text, no emphasis, no list marks.
+func plainMarkdown(t string) string {
+	t = markdownLink.ReplaceAllString(t, "$1")
+	var lines []string
+	for l := range strings.Lines(t) {
+		l = strings.TrimSpace(l)
+		l = strings.TrimPrefix(l, "- ")
+		if n := strings.Index(l, ". "); n > 0 && n <= 3 && strings.Trim(l[:n], "0123456789") == "" {
+			l = l[n+2:]
+		}
+		lines = append(lines, l)
+	}
+	return strings.NewReplacer("**", "", "*", "").Replace(strings.Join(lines, " "))
 }

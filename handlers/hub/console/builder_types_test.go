@@ -85,6 +85,13 @@ func TestBuilderTypeChange(t *testing.T) {
 	if got := s.Fields[1]; got.Type != "checkboxes" || len(got.Options) != 1 || got.Options[0].Value != "Option 1" {
 		t.Errorf("colour as checkboxes: %+v", got)
 	}
+	// Translations of options gone go with them.
+	f.saveFile(strings.Replace(typesBase, `"steps":`, `"i18n":{"translations":{"de":{"fields":{"size":{"label":"Größe","options":{"s":"Klein"}}}}}},"steps":`, 1))
+	s = f.act("/fields/0", panelOf("size", "Size", url.Values{"type": {"email"}, "visibleIf": {"rows"}}))
+	if tr := s.I18n.Translations["de"].Fields["size"]; s.Fields[0].Type != "email" || len(tr.Options) != 0 || tr.Label != "Größe" {
+		t.Errorf("size as an e-mail: %+v, translated %+v", s.Fields[0], tr)
+	}
+	f.saveFile(typesBase)
 	// A dropdown read by "Size is Large" may become a multiple choice.
 	s = f.act("/fields/0", panelOf("size", "Size", url.Values{"type": {"radio"}}))
 	if s.Fields[0].Type != "radio" || compact(t, s.Fields[5].VisibleIf) != `{"==":[{"var":"size"},"l"]}` {
@@ -220,7 +227,7 @@ func TestBuilderContent(t *testing.T) {
 	}
 	// The panels show the content's own inputs, not a label or Required.
 	page := html.UnescapeString(f.b.get(console.Path + "/forms/acme/contact").body)
-	for _, want := range []string{`id="f1-text" name="text" rows="5"`, `id="f2-alt"`, `Decorative: it shows nothing a visitor needs`, `<span class="builder-field-label">Shipping</span>`} {
+	for _, want := range []string{`id="f1-text" name="text" rows="5"`, `id="f2-alt"`, `Decorative: it shows nothing a visitor needs`, `<span class="builder-field-label">Shipping</span>`, `<span class="builder-field-label">Read this. one two</span>`} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the page lacks %q", want)
 		}
