@@ -45,7 +45,13 @@ func TestBrowserBuilderTypes(t *testing.T) {
 		t.Errorf("the palette's groups: %s", got)
 	}
 	browsertest.CheckAxe(t, p.tab, axe, "the grouped palette")
-	do(chromedp.KeyEvent("headi"))
+	// The type whose word starts with what is typed is chosen first,
+	// though a group before holds one whose description does.
+	do(chromedp.KeyEvent("number"))
+	if got := p.eval(`document.getElementById(document.activeElement.getAttribute('aria-activedescendant')).dataset.type`); got != "number" {
+		t.Errorf("the type chosen after 'number': %s", got)
+	}
+	do(chromedp.KeyEvent(strings.Repeat(kb.Backspace, 6)), chromedp.KeyEvent("headi"))
 	if got := p.eval(`[...document.querySelectorAll('.builder-palette [role=group]:not([hidden])')].length + ''`); got != "1" {
 		t.Errorf("groups left by 'headi': %s", got)
 	}

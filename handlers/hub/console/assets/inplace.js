@@ -664,7 +664,13 @@
     open.el.querySelectorAll("[data-palette-group]").forEach(function (g) {
       g.hidden = !g.querySelector("[role=option]:not([hidden])");
     });
-    move(0);
+    // The type whose word starts with what was typed comes first, then
+    // one whose word holds it, before one whose description does.
+    var shown = choices();
+    var word = function (li) { return li.querySelector(".builder-kind-word").textContent.toLowerCase(); };
+    var k = shown.findIndex(function (li) { return word(li).indexOf(words) === 0; });
+    if (k < 0) k = shown.findIndex(function (li) { return word(li).indexOf(words) >= 0; });
+    move(Math.max(k, 0));
   }
 
   function pick(li) {
