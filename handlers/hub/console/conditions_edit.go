@@ -90,12 +90,8 @@ func typedCondition(p formProps, m conditionMember, action string, sources []*hu
 	return c, true
 }
 
-// newRow is the row "Add condition" adds: the nearest field above that a
-// condition may read, with its first operator.
-func newRow(s *hubclient.Schema, i int) conditionRow { return newRowFrom(conditionSources(s, i)) }
-
-// newRowFrom is newRow among the fields a condition may read, the last
-// the nearest.
+// newRowFrom is the row "Add condition" adds: the nearest of the fields a
+// condition may read (the last), with its first operator.
 func newRowFrom(src []*hubclient.Field) conditionRow {
 	if len(src) == 0 {
 		return conditionRow{}
