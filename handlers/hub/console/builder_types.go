@@ -33,9 +33,11 @@ func typeChoices(f *hubclient.Field) []kindGroup {
 	})
 }
 
-// canRetype reports whether the panel offers to change the field's type.
+// canRetype reports whether the panel offers to change the field's type:
+// one the palette offers, so that the select shows it chosen.
 func canRetype(f *hubclient.Field) bool {
-	return f.Type != hubclient.FieldHidden && !hubclient.IsHoneypot(f.Name) && f.TypeOf().HasValue()
+	offered := slices.ContainsFunc(fieldKinds, func(k fieldKind) bool { return k.Type == f.Type })
+	return offered && f.Type != hubclient.FieldHidden && !hubclient.IsHoneypot(f.Name) && f.TypeOf().HasValue()
 }
 
 // What a change of type drops, by the words the page says it with.
