@@ -87,6 +87,7 @@ var routeRoles = map[string]accounts.Role{
 	"POST " + Path + "/forms/:site/:slug/fields/:n/break":           accounts.Editor,
 	"POST " + Path + "/forms/:site/:slug/steps/:n/title":            accounts.Editor,
 	"POST " + Path + "/forms/:site/:slug/steps/:n/join":             accounts.Editor,
+	"POST " + Path + "/forms/:site/:slug/steps/:n/condition":        accounts.Editor,
 	"GET " + Path + "/forms/:site/:slug/settings":                   accounts.Viewer,
 	"POST " + Path + "/forms/:site/:slug/settings":                  accounts.Editor,
 	"POST " + Path + "/forms/:site/:slug/translations":              accounts.Editor,

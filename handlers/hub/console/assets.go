@@ -11,9 +11,10 @@ import (
 )
 
 // assetFiles are the console's own stylesheet, script and icon, and the
-// builder's stylesheet and scripts.
+// builder's stylesheet and scripts, and the picture a new image shows
+// until the owner gives its own.
 //
-//go:embed assets/console.css assets/console.js assets/favicon.svg assets/builder.css assets/builder.js assets/conditions.js assets/inplace.js
+//go:embed assets/console.css assets/console.js assets/favicon.svg assets/builder.css assets/builder.js assets/conditions.js assets/inplace.js assets/picture.svg
 var assetFiles embed.FS
 
 var assets = static.NewSet(assetFiles, map[string]string{
@@ -24,6 +25,7 @@ var assets = static.NewSet(assetFiles, map[string]string{
 	"builder.js":    "assets/builder.js",
 	"conditions.js": "assets/conditions.js",
 	"inplace.js":    "assets/inplace.js",
+	"picture.svg":   "assets/picture.svg",
 })
 
 // assetURL is the versioned URL of one of the console's assets, relative

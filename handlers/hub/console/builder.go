@@ -1,6 +1,7 @@
 package console
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -25,7 +26,7 @@ import (
 
 // registerBuilder adds the builder's actions to the database forms' pages.
 func (con *Console) registerBuilder(g *echo.Group) {
-	g.POST("/forms/:site/:slug/fields", con.builderAction(addField, viewFields))
+	g.POST("/forms/:site/:slug/fields", con.builderAction(con.addField, viewFields))
 	g.POST("/forms/:site/:slug/fields/:n", con.builderAction(editField, viewFields))
 	g.POST("/forms/:site/:slug/fields/:n/move", con.builderAction(moveField, viewFields))
 	g.POST("/forms/:site/:slug/fields/:n/remove", con.removeFieldAction)
@@ -238,6 +239,9 @@ func (con *Console) builderAction(edit editFunc, view string) echo.HandlerFunc {
 		if moved, ok := c.Get(movedKey).(string); ok {
 			to = withQuery(to, "moved", moved)
 		}
+		if r, ok := c.Get(retypedKey).(retyped); ok {
+			to = withQuery(withQuery(to, "retyped", r.name), "dropped", strings.Join(r.dropped, ","))
+		}
 		if view == viewFields && c.Request().Header.Get(inPlaceHeader) != "" {
 			return con.showInPlace(c, to)
 		}
@@ -273,11 +277,29 @@ func fieldAt(d *formFile, c echo.Context) (int, error) {
 // from its label, unique; a field with neither is labelled with its
 // type's word. Placed among other fields, it joins the step of the field
 // before it (or after it, first), unless a step is posted.
-func addField(d *formFile, c echo.Context) error {
+func (con *Console) addField(d *formFile, c echo.Context) error {
 	s := d.Schema
 	f := hubclient.Field{Type: c.FormValue("type"), Name: strings.TrimSpace(c.FormValue("name")), Label: strings.TrimSpace(c.FormValue("label"))}
 	if !slices.Contains(hubclient.FieldTypes, f.Type) {
 		return problem("fields", "choose a field type")
+	}
+	if !f.TypeOf().HasValue() {
+		// Content says its text, not a label; it starts with words or a
+		// picture to replace, since the file needs them.
+		f.Text, f.Label = f.Label, ""
+		switch f.Type {
+		case hubclient.FieldHeading:
+			f.Text = cmp.Or(f.Text, "A heading")
+		case hubclient.FieldParagraph:
+			f.Text = cmp.Or(f.Text, "Some words for visitors to read.")
+		case hubclient.FieldImage:
+			f.Text, f.Src = "", con.publicURL(c)+staticPath+"/"+assetURL("picture.svg")
+		default:
+			f.Text = ""
+		}
+		if f.Name == "" {
+			f.Name = uniqueName(s, nameFrom(kindOf(f.Type).Word))
+		}
 	}
 	at := len(s.Fields)
 	if v := c.FormValue("at"); v != "" {
@@ -296,13 +318,9 @@ func addField(d *formFile, c echo.Context) error {
 	if s.Field(f.Name) != nil {
 		return problem("fields", "a field is called %q already", f.Name)
 	}
-	switch {
-	case f.Type == hubclient.FieldRanking:
-		// A ranking orders options: two at least, which the owner edits next.
-		f.Options = []hubclient.Option{{Value: "Option 1", Label: "Option 1"}, {Value: "Option 2", Label: "Option 2"}, {Value: "Option 3", Label: "Option 3"}}
-	case f.TypeOf().TakesOptions():
+	if f.TypeOf().TakesOptions() {
 		// Such a field needs an option to validate; the owner edits it next.
-		f.Options = []hubclient.Option{{Value: "Option 1", Label: "Option 1"}}
+		f.Options = newOptions(f.Type)
 	}
 	if f.Type == hubclient.FieldSlider {
 		f.Min, f.Max = "0", "100" // a slider needs both ends
@@ -332,12 +350,18 @@ func editField(d *formFile, c echo.Context) error {
 	f := &s.Fields[i]
 	old := f.Name
 	f.Name = strings.TrimSpace(c.FormValue("name"))
-	f.Label, f.Placeholder, f.Help = c.FormValue("label"), c.FormValue("placeholder"), c.FormValue("help")
-	f.Required = c.FormValue("required") != ""
+	form := c.Request().PostForm
+	if f.TypeOf().HasValue() {
+		f.Label, f.Placeholder, f.Help = c.FormValue("label"), c.FormValue("placeholder"), c.FormValue("help")
+		f.Required = c.FormValue("required") != ""
+		f.Prefill = canPrefill(f) && c.FormValue("prefill") != ""
+	}
 	f.Multiple = f.Type == hubclient.FieldFile && c.FormValue("multiple") != ""
-	f.Prefill = canPrefill(f) && c.FormValue("prefill") != ""
-	if _, ok := c.Request().PostForm["options"]; ok {
+	if _, ok := form["options"]; ok {
 		f.Options = parseOptions(c.FormValue("options"), f.Options)
+	}
+	if err := errors.Join(editContent(f, i, form), editTypeSettings(f, i, form)); err != nil {
+		return err
 	}
 	if f.Name != old {
 		renameField(s, old, f.Name)
@@ -345,14 +369,33 @@ func editField(d *formFile, c echo.Context) error {
 	if err := editConditions(d, i, old, c); err != nil {
 		return err
 	}
-	return putInStep(d, f.Name, c)
+	if to := c.FormValue("type"); to != "" && to != f.Type {
+		dropped, err := retype(s, i, to)
+		if err != nil {
+			return err
+		}
+		c.Set(retypedKey, retyped{name: f.Name, dropped: dropped})
+	}
+	if err := putInStep(d, f.Name, c); err != nil {
+		return err
+	}
+	return stepsInOrder(s)
+}
+
+// retypedKey is where editField leaves the field whose type it changed
+// and what the change dropped, for the page after it to say so.
+const retypedKey = "hubform.console.retyped"
+
+type retyped struct {
+	name    string
+	dropped []string
 }
 
 // canPrefill reports whether the builder offers the field to take its
 // value from the page's query string: a visible field that is not a file,
-// which no address can carry. Hidden fields always take it.
+// which no address can carry, nor content, which takes no value. Hidden fields always take it.
 func canPrefill(f *hubclient.Field) bool {
-	return f.Type != hubclient.FieldHidden && f.Type != hubclient.FieldFile
+	return f.Type != hubclient.FieldHidden && f.Type != hubclient.FieldFile && f.TypeOf().HasValue()
 }
 
 // parseOptions reads options one a line, "value|label" or a value that is
@@ -371,7 +414,7 @@ func parseOptions(text string, old []hubclient.Option) []hubclient.Option {
 		}
 		o := hubclient.Option{Value: value, Label: strings.TrimSpace(label)}
 		if j := slices.IndexFunc(old, func(o hubclient.Option) bool { return o.Value == value }); j >= 0 {
-			o.Extra = old[j].Extra
+			o.Image, o.Alt, o.Extra = old[j].Image, old[j].Alt, old[j].Extra
 		}
 		out = append(out, o)
 	}
@@ -507,7 +550,7 @@ func moveField(d *formFile, c echo.Context) error {
 				s.Steps[k].Fields = slices.Insert(s.Steps[k].Fields, 0, name)
 			}
 			c.Set(movedKey, name)
-			return nil
+			return stepsInOrder(s)
 		}
 		j = i - 1
 		if to == "down" {
@@ -529,7 +572,7 @@ func moveField(d *formFile, c echo.Context) error {
 		placeInStep(s, name, st)
 	}
 	c.Set(movedKey, name)
-	return conditionsInOrder(s)
+	return errors.Join(conditionsInOrder(s), stepsInOrder(s))
 }
 
 // crossedStep returns the index of the step a field moved up (to "up")

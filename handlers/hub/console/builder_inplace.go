@@ -30,45 +30,7 @@ func (con *Console) registerInPlace(g *echo.Group) {
 	g.POST("/forms/:site/:slug/fields/:n/break", con.builderAction(breakAfter, viewFields))
 	g.POST("/forms/:site/:slug/steps/:n/title", con.builderAction(editStepTitle, viewFields))
 	g.POST("/forms/:site/:slug/steps/:n/join", con.builderAction(joinStep, viewFields))
-}
-
-// fieldKind is a field type as owners know it: a word and a line of what
-// it asks for.
-type fieldKind struct {
-	Type, Word, About string
-}
-
-// fieldKinds are the field types in the order the builder offers them.
-var fieldKinds = []fieldKind{
-	{hubclient.FieldText, "Short answer", "One line of text"},
-	{hubclient.FieldTextarea, "Long answer", "A few lines or paragraphs"},
-	{hubclient.FieldEmail, "Email", "An e-mail address"},
-	{hubclient.FieldNumber, "Number", "A number"},
-	{hubclient.FieldTel, "Phone", "A phone number"},
-	{hubclient.FieldURL, "Website", "A link"},
-	{hubclient.FieldRadio, "Multiple choice", "One choice of a few"},
-	{hubclient.FieldSelect, "Dropdown", "One choice of a list"},
-	{hubclient.FieldCheckboxes, "Checkboxes", "Any choices of a few"},
-	{hubclient.FieldCheckbox, "Yes/No", "One box to tick, such as consent"},
-	{hubclient.FieldRanking, "Ranking", "The options in an order of preference"},
-	{hubclient.FieldRating, "Rating", "Stars, 1 to 5"},
-	{hubclient.FieldScale, "Linear scale", "A number on a scale, 1 to 5"},
-	{hubclient.FieldNPS, "Net Promoter Score", "How likely, 0 to 10, to recommend"},
-	{hubclient.FieldSlider, "Slider", "A number between two ends"},
-	{hubclient.FieldDate, "Date", "A day of the calendar"},
-	{hubclient.FieldTime, "Time", "A time of day"},
-	{hubclient.FieldDateTime, "Date and time", "A day and a time"},
-	{hubclient.FieldFile, "File upload", "One file or several"},
-	{hubclient.FieldHidden, "Hidden value", "Taken from the page's address, never shown"},
-	{hubclient.FieldDivider, "Divider", "A line between questions"},
-}
-
-// kindOf returns the kind of field type t; an unknown type is its own word.
-func kindOf(t string) fieldKind {
-	if i := slices.IndexFunc(fieldKinds, func(k fieldKind) bool { return k.Type == t }); i >= 0 {
-		return fieldKinds[i]
-	}
-	return fieldKind{Type: t, Word: t}
+	g.POST("/forms/:site/:slug/steps/:n/condition", con.builderAction(editStepCondition, viewFields))
 }
 
 // nameFrom makes a field name from a label: lower-case letters and
@@ -167,7 +129,7 @@ func (con *Console) readErr(err error) error {
 }
 
 // editText sets one text of a field, as posted: "part" is label, help,
-// placeholder or option (its "option" the option's index; one past the
+// placeholder, text (of a heading or a paragraph) or option (its "option" the option's index; one past the
 // last adds an option, an empty text removes it); or required, set by
 // any text, unset by none. A field's name made
 // from its label follows the label while no live version has the field,
@@ -203,8 +165,11 @@ func (con *Console) editText(d *formFile, c echo.Context) error {
 		f.Required = value != ""
 	case "option":
 		return con.editOption(f, c, value)
+	case "text":
+		// A heading's or a paragraph's text; a paragraph keeps its lines.
+		return editContent(f, i, url.Values{"text": {c.FormValue("value")}})
 	default:
-		return &hub.Error{Status: http.StatusBadRequest, Message: "Say which text to change: label, help, placeholder, option or required."}
+		return &hub.Error{Status: http.StatusBadRequest, Message: "Say which text to change: label, help, placeholder, option, text or required."}
 	}
 	return nil
 }
@@ -293,7 +258,7 @@ func breakAfter(d *formFile, c echo.Context) error {
 	s.Steps[k].Fields = s.Steps[k].Fields[:at]
 	st := hubclient.Step{ID: newStepID(s), Title: strings.TrimSpace(c.FormValue("stepTitle")), Fields: rest}
 	s.Steps = slices.Insert(s.Steps, k+1, st)
-	return nil
+	return stepsInOrder(s)
 }
 
 // joinStep removes the page break before the step: its fields join the
@@ -329,31 +294,6 @@ func stepName(s *hubclient.Schema, id string) string {
 		name += ": " + st.Title
 	}
 	return name
-}
-
-// kindIcons are the paths of the field types' icons, on a 24-pixel grid.
-var kindIcons = map[string]string{
-	hubclient.FieldText:       "M4 9h16M4 15h10",
-	hubclient.FieldTextarea:   "M4 6h16M4 10h16M4 14h16M4 18h10",
-	hubclient.FieldEmail:      "M4 6h16v12H4zM4 7l8 6 8-6",
-	hubclient.FieldNumber:     "M10 4 8 20M16 4l-2 16M5 9h15M4 15h15",
-	hubclient.FieldTel:        "M6 3h3l2 5-2.5 1.5a11 11 0 0 0 6 6L16 13l5 2v3a2 2 0 0 1-2 2A16 16 0 0 1 4 5a2 2 0 0 1 2-2",
-	hubclient.FieldURL:        "M10 14a4 4 0 0 0 6 0l3-3a4 4 0 0 0-6-6l-1 1M14 10a4 4 0 0 0-6 0l-3 3a4 4 0 0 0 6 6l1-1",
-	hubclient.FieldRadio:      "M4 12a8 8 0 1 0 16 0a8 8 0 1 0-16 0M9.5 12a2.5 2.5 0 1 0 5 0a2.5 2.5 0 1 0-5 0",
-	hubclient.FieldSelect:     "M3 6h18v12H3zM13 11l2.5 2.5L18 11",
-	hubclient.FieldCheckboxes: "M4 4h7v7H4zM5.5 7.5 7 9l2.5-3M4 14h7v7H4zM14 7h6M14 17h6",
-	hubclient.FieldCheckbox:   "M4 4h16v16H4zM8 12l3 3 5-6",
-	hubclient.FieldDate:       "M3 5h18v16H3zM3 10h18M8 3v4M16 3v4",
-	hubclient.FieldTime:       "M3 12a9 9 0 1 0 18 0a9 9 0 1 0-18 0M12 7v5l3 2",
-	hubclient.FieldDateTime:   "M3 5h11v11H3zM3 9h11M6 3v3M11 3v3M14 17a4 4 0 1 0 8 0a4 4 0 1 0-8 0M18 15.5V17l1 1",
-	hubclient.FieldRating:     "M12 3l2.8 5.8 6.2.9-4.5 4.4 1.1 6.2L12 17.3l-5.6 3 1.1-6.2L3 9.7l6.2-.9z",
-	hubclient.FieldScale:      "M3 9h4v6H3zM10 9h4v6h-4zM17 9h4v6h-4z",
-	hubclient.FieldNPS:        "M3 16a9 9 0 0 1 18 0M12 16l4-5",
-	hubclient.FieldSlider:     "M3 12h18M9 12a3 3 0 1 0 0 .1",
-	hubclient.FieldRanking:    "M4 6h2M4 12h2M4 18h2M9 6h11M9 12h8M9 18h5",
-	hubclient.FieldDivider:    "M3 12h18",
-	hubclient.FieldFile:       "M12 15V4M7 9l5-5 5 5M4 15v4a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2v-4",
-	hubclient.FieldHidden:     "M3 3l18 18M10.6 6.1A9 9 0 0 1 12 6c5 0 9 6 9 6a15 15 0 0 1-3 3.4M6.6 6.6A15 15 0 0 0 3 12s4 6 9 6a8 8 0 0 0 4-1",
 }
 
 // nameRefused reports whether the page shows a problem with the name of

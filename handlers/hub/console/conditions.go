@@ -97,7 +97,7 @@ func opsFor(t string) []opChoice {
 		hubclient.FieldTextarea, hubclient.FieldHidden:
 		return []opChoice{{opIs, "is"}, {opIsNot, "is not"}, {opContains, "contains"},
 			{opNotContains, "does not contain"}, {opEmpty, "is empty"}, {opFilled, "is not empty"}}
-	case hubclient.FieldNumber:
+	case hubclient.FieldNumber, hubclient.FieldRating, hubclient.FieldScale, hubclient.FieldNPS, hubclient.FieldSlider:
 		// "Empty" would count 0 as empty, as JSONLogic's truth does.
 		return []opChoice{{opIs, "is"}, {opIsNot, "is not"}, {opAtLeast, "is at least"},
 			{opAtMost, "is at most"}, {opMore, "is more than"}, {opLess, "is less than"}}
@@ -312,12 +312,12 @@ func readRow(s *hubclient.Schema, node any, whole bool) (conditionRow, bool) {
 	// so that writing the row again means the same.
 	switch v := value.(type) {
 	case float64:
-		if f.Type != hubclient.FieldNumber {
+		if !numeric(f.Type) {
 			return r, false
 		}
 		r.Value = strconv.FormatFloat(v, 'f', -1, 64)
 	case string:
-		if f.Type == hubclient.FieldNumber {
+		if numeric(f.Type) {
 			return r, false
 		}
 		r.Value = v
@@ -358,7 +358,7 @@ func encodeCondition(s *hubclient.Schema, c condition) json.RawMessage {
 func rowLogic(s *hubclient.Schema, r conditionRow) any {
 	v := map[string]any{"var": r.Field}
 	var value any = r.Value
-	if f := s.Field(r.Field); f != nil && f.Type == hubclient.FieldNumber {
+	if f := s.Field(r.Field); f != nil && numeric(f.Type) {
 		n, _ := strconv.ParseFloat(strings.TrimSpace(r.Value), 64)
 		value = n
 	}
@@ -418,33 +418,40 @@ func checkCondition(s *hubclient.Schema, i int, m conditionMember, c condition) 
 			errs = append(errs, problem(path, "%s: no condition can read %s", at, fieldWords(&s.Fields[j])))
 			continue
 		}
-		f := &s.Fields[j]
-		if opLabel(f.Type, r.Op) == "" {
-			errs = append(errs, problem(path, "%s: choose how to compare %s (the choices changed with the field)", at, fieldWords(f)))
-			continue
-		}
-		if !takesValue(r.Op) {
-			continue
-		}
-		v := strings.TrimSpace(r.Value)
-		switch {
-		case v == "":
-			errs = append(errs, problem(path, "%s: give the value to compare %s with", at, fieldWords(f)))
-		case f.Type == hubclient.FieldNumber:
-			if n, err := strconv.ParseFloat(v, 64); err != nil || math.IsInf(n, 0) || math.IsNaN(n) {
-				errs = append(errs, problem(path, "%s: %s is a number: %q is not one", at, fieldWords(f), r.Value))
-			}
-		case f.Type == hubclient.FieldDate:
-			if !dateValue.MatchString(v) {
-				errs = append(errs, problem(path, "%s: %s is a date (YYYY-MM-DD): %q is not one", at, fieldWords(f), r.Value))
-			}
-		case isChoice(f.Type):
-			if !slices.ContainsFunc(f.Options, func(o hubclient.Option) bool { return o.Value == r.Value }) {
-				errs = append(errs, problem(path, "%s: choose one of the options of %s", at, fieldWords(f)))
-			}
+		if err := checkRow(&s.Fields[j], r, path, at); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// checkRow refuses a row reading f whose operator f's type does not
+// offer, or whose value is missing or not of its kind.
+func checkRow(f *hubclient.Field, r conditionRow, path, at string) error {
+	if opLabel(f.Type, r.Op) == "" {
+		return problem(path, "%s: choose how to compare %s (the choices changed with the field)", at, fieldWords(f))
+	}
+	if !takesValue(r.Op) {
+		return nil
+	}
+	v := strings.TrimSpace(r.Value)
+	switch {
+	case v == "":
+		return problem(path, "%s: give the value to compare %s with", at, fieldWords(f))
+	case numeric(f.Type):
+		if n, err := strconv.ParseFloat(v, 64); err != nil || math.IsInf(n, 0) || math.IsNaN(n) {
+			return problem(path, "%s: %s is a number: %q is not one", at, fieldWords(f), r.Value)
+		}
+	case f.Type == hubclient.FieldDate:
+		if !dateValue.MatchString(v) {
+			return problem(path, "%s: %s is a date (YYYY-MM-DD): %q is not one", at, fieldWords(f), r.Value)
+		}
+	case isChoice(f.Type):
+		if !slices.ContainsFunc(f.Options, func(o hubclient.Option) bool { return o.Value == r.Value }) {
+			return problem(path, "%s: choose one of the options of %s", at, fieldWords(f))
+		}
+	}
+	return nil
 }
 
 // fieldWords names a field for its owner: its label, quoted, else its
@@ -483,7 +490,7 @@ func valueWords(f *hubclient.Field, v string) string {
 			return cmp.Or(f.Options[k].Label, v)
 		}
 	}
-	if f.Type == hubclient.FieldNumber {
+	if numeric(f.Type) {
 		return v
 	}
 	return strconv.Quote(v)

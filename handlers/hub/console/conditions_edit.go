@@ -62,28 +62,37 @@ func conditionFromForm(form url.Values, m string) condition {
 // removed when a button asked), else as stored. ok is false when the
 // stored condition cannot be shown as rows.
 func shownCondition(p formProps, s *hubclient.Schema, i int, m conditionMember, action string) (c condition, ok bool) {
-	if p.TypedAt == action && p.Typed.Get(m.Name) == "rows" {
-		c = conditionFromForm(p.Typed, m.Name)
-		verb, rest, _ := strings.Cut(p.Typed.Get(conditionAction), " ")
-		member, n, _ := strings.Cut(rest, " ")
-		switch {
-		case member != m.Name:
-		case verb == "add" && len(c.Rows) < maxConditionRows:
-			c.Rows = append(c.Rows, newRow(s, i))
-		case verb == "remove":
-			if k, err := strconv.Atoi(n); err == nil && k >= 0 && k < len(c.Rows) {
-				c.Rows = slices.Delete(c.Rows, k, k+1)
-			}
-		}
+	if c, ok := typedCondition(p, m, action, conditionSources(s, i)); ok {
 		return c, true
 	}
 	return parseCondition(s, i, m.raw(&s.Fields[i]))
 }
 
-// newRow is the row "Add condition" adds: the nearest field above that a
-// condition may read, with its first operator.
-func newRow(s *hubclient.Schema, i int) conditionRow {
-	src := conditionSources(s, i)
+// typedCondition returns the rows of member m as posted to action when
+// the page comes back to the owner, with a row added or removed when a
+// button asked; ok is false when the page shows no such post.
+func typedCondition(p formProps, m conditionMember, action string, sources []*hubclient.Field) (c condition, ok bool) {
+	if p.TypedAt != action || p.Typed.Get(m.Name) != "rows" {
+		return condition{}, false
+	}
+	c = conditionFromForm(p.Typed, m.Name)
+	verb, rest, _ := strings.Cut(p.Typed.Get(conditionAction), " ")
+	member, n, _ := strings.Cut(rest, " ")
+	switch {
+	case member != m.Name:
+	case verb == "add" && len(c.Rows) < maxConditionRows:
+		c.Rows = append(c.Rows, newRowFrom(sources))
+	case verb == "remove":
+		if k, err := strconv.Atoi(n); err == nil && k >= 0 && k < len(c.Rows) {
+			c.Rows = slices.Delete(c.Rows, k, k+1)
+		}
+	}
+	return c, true
+}
+
+// newRowFrom is the row "Add condition" adds: the nearest of the fields a
+// condition may read (the last), with its first operator.
+func newRowFrom(src []*hubclient.Field) conditionRow {
 	if len(src) == 0 {
 		return conditionRow{}
 	}
@@ -202,10 +211,24 @@ func renameInConditions(s *hubclient.Schema, old, name string) error {
 		}
 	}
 	for k, st := range s.Steps {
-		if slices.Contains(conditionRefs(st.VisibleIf), old) {
+		if !slices.Contains(conditionRefs(st.VisibleIf), old) {
+			continue
+		}
+		at := fieldIndex(s, name)
+		s.Fields[at].Name = old
+		c, ok := readCondition(s, st.VisibleIf)
+		s.Fields[at].Name = name
+		if !ok {
 			errs = append(errs, problem(fmt.Sprintf("steps[%d].visibleIf", k),
 				"the step %q is shown depending on %q: change its condition in the JSON editor, or keep the name", cmp.Or(st.Title, st.ID), old))
+			continue
 		}
+		for n := range c.Rows {
+			if c.Rows[n].Field == old {
+				c.Rows[n].Field = name
+			}
+		}
+		s.Steps[k].VisibleIf = encodeCondition(s, c)
 	}
 	return errors.Join(errs...)
 }
@@ -269,7 +292,7 @@ func valueInputAttrs(f *hubclient.Field) templ.Attributes {
 	switch {
 	case f == nil:
 		return templ.Attributes{"type": "text"}
-	case f.Type == hubclient.FieldNumber:
+	case numeric(f.Type):
 		return templ.Attributes{"type": "number", "step": "any"}
 	case f.Type == hubclient.FieldDate:
 		return templ.Attributes{"type": "date"}
@@ -290,16 +313,21 @@ func conditionData(sources []*hubclient.Field) string {
 		Ops    map[string][][3]string `json:"ops"`
 	}{Fields: map[string]field{}, Ops: map[string][][3]string{}}
 	for _, f := range sources {
+		// conditions.js compares the numbers of ratings and sliders as
+		// it does a number's.
 		fd := field{Type: f.Type}
+		if numeric(f.Type) {
+			fd.Type = hubclient.FieldNumber
+		}
 		for _, o := range f.Options {
 			fd.Options = append(fd.Options, [2]string{o.Value, cmp.Or(o.Label, o.Value)})
 		}
 		data.Fields[f.Name] = fd
-		if _, ok := data.Ops[f.Type]; ok {
+		if _, ok := data.Ops[fd.Type]; ok {
 			continue
 		}
-		for _, o := range opsFor(f.Type) {
-			data.Ops[f.Type] = append(data.Ops[f.Type], [3]string{o.Op, o.Label, strconv.FormatBool(takesValue(o.Op))})
+		for _, o := range opsFor(fd.Type) {
+			data.Ops[fd.Type] = append(data.Ops[fd.Type], [3]string{o.Op, o.Label, strconv.FormatBool(takesValue(o.Op))})
 		}
 	}
 	b, _ := json.Marshal(data)

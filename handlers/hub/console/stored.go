@@ -182,6 +182,9 @@ type formProps struct {
 	// it was refused: its inputs show it back as typed.
 	Typed   url.Values
 	TypedAt string
+	// Retyped is the field whose type the last save changed, and
+	// RetypedNote what its panel says of it.
+	Retyped, RetypedNote string
 	// View is what the page shows: a view of the Build tab (viewFields,
 	// viewTranslations, viewJSON), or viewSettings.
 	View string
@@ -208,7 +211,9 @@ func (con *Console) formPage(c echo.Context) error {
 	p.Body, p.Shown, p.View = string(v.Body), shown, viewOf(c.QueryParam("view"))
 	switch {
 	case c.QueryParam("saved") != "":
-		p.Notice = movedNotice(v.Body, c.QueryParam("moved")) + savedNotice
+		p.Retyped = c.QueryParam("retyped")
+		p.RetypedNote = retypedNotice(v.Body, p.Retyped, c.QueryParam("dropped"))
+		p.Notice = movedNotice(v.Body, c.QueryParam("moved")) + p.RetypedNote + savedNotice
 	}
 	p.Preview = con.previewOf(c, site, slug, v.Body, "")
 	return con.renderForm(c, http.StatusOK, p)

@@ -156,9 +156,40 @@
   // form shows, "" for none (a hidden input, a honeypot).
   function cardName(el) {
     if (el.hasAttribute("data-hubform-slot")) return el.getAttribute("data-hubform-slot");
+    if (el.matches(CONTENT)) return contentName(el.id);
     if (!el.matches(".hubform-field") || el.matches(".hubform-hp")) return "";
     var control = el.querySelector("[name]");
     return control ? control.getAttribute("name") : "";
+  }
+
+  // Content between the questions: no control names it, its id does.
+  var CONTENT = ".hubform-field--heading, .hubform-field--paragraph, .hubform-field--image, .hubform-field--divider";
+
+  // contentName returns the name of the content whose element has the
+  // id, which ends with "-" and its name: the longest such name.
+  function contentName(id) {
+    var found = "";
+    document.querySelectorAll("[data-builder-fields] > li[data-content]").forEach(function (li) {
+      var name = li.getAttribute("data-field");
+      if (id.slice(-name.length - 1) === "-" + name && name.length > found.length) found = name;
+    });
+    return found;
+  }
+
+  // decorateContent makes a heading's text editable where it is, and a
+  // paragraph's as it is written (Markdown), in place of its rendering
+  // while it is edited.
+  function decorateContent(field, li, i, title) {
+    if (field.matches(".hubform-field--heading")) {
+      editable(field, "Text of " + title, { index: i, part: "text" });
+    } else if (field.matches(".hubform-field--paragraph")) {
+      var text = li.getAttribute("data-text") || "";
+      var src = document.createElement("div");
+      src.className = "builder-text builder-paragraph-source";
+      src.textContent = text;
+      setEditable(src, "Text of the paragraph, in Markdown: *emphasis*, [a link](https://…), lines starting with - for a list", text, { index: i, part: "text", multiline: "1" });
+      field.appendChild(src);
+    }
   }
 
   // decorate makes a field of the preview a card of the editor.
@@ -175,6 +206,11 @@
     card.setAttribute("aria-label", title + ", " + li.getAttribute("data-kind") + ". Alt+Up or Alt+Down moves it, / adds a field after it.");
     if (i === selected) card.classList.add("builder-card--selected");
     if (!field) return;
+    if (li.hasAttribute("data-content")) {
+      decorateContent(field, li, i, title);
+      card.prepend(tools(li, i, title, false));
+      return;
+    }
     // The visitor's controls are drawings here: the texts are edited.
     field.querySelectorAll("input, select, textarea, button").forEach(function (c) { c.inert = true; });
     var head = field.querySelector(":scope > label, :scope > legend, :scope > label.hubform-choice");
@@ -182,7 +218,7 @@
     var help = field.querySelector(":scope > .hubform-help");
     if (help) editable(help, "Help text of " + title, { index: i, part: "help" });
     else field.appendChild(ghost("p", "hubform-help", "Help text (optional)", "Help text of " + title, { index: i, part: "help" }));
-    if (field.matches("fieldset")) {
+    if (field.matches("fieldset") && li.hasAttribute("data-options")) {
       var options = field.querySelectorAll(":scope > label.hubform-choice");
       options.forEach(function (o, k) {
         editable(o, "Option " + (k + 1) + " of " + title, { index: i, part: "option", option: k });
@@ -193,6 +229,12 @@
       row.appendChild(add);
       (help || field.querySelector(":scope > .builder-ghost")).before(row);
     }
+    card.prepend(tools(li, i, title, true));
+  }
+
+  // tools are a card's handle, its Required button (when it takes a
+  // value) and "New page after".
+  function tools(li, i, title, value) {
     var tools = document.createElement("div");
     tools.className = "builder-tools";
     var handle = document.createElement("span");
@@ -201,13 +243,15 @@
     handle.setAttribute("aria-hidden", "true");
     handle.title = "Drag to move";
     tools.appendChild(handle);
-    var req = document.createElement("button");
-    req.type = "button";
-    req.className = "builder-tool builder-required";
-    req.setAttribute("data-index", String(i));
-    req.setAttribute("aria-pressed", li.hasAttribute("data-required") ? "true" : "false");
-    req.textContent = "Required";
-    tools.appendChild(req);
+    if (value) {
+      var req = document.createElement("button");
+      req.type = "button";
+      req.className = "builder-tool builder-required";
+      req.setAttribute("data-index", String(i));
+      req.setAttribute("aria-pressed", li.hasAttribute("data-required") ? "true" : "false");
+      req.textContent = "Required";
+      tools.appendChild(req);
+    }
     if (li.querySelector("form.builder-break")) {
       var br = document.createElement("button");
       br.type = "button";
@@ -217,7 +261,7 @@
       br.setAttribute("aria-label", "New page after " + title);
       tools.appendChild(br);
     }
-    card.prepend(tools);
+    return tools;
   }
 
   // prepare turns the preview into the editor, once per swap.
@@ -249,6 +293,28 @@
         t.textContent = title;
         t.setAttribute("data-old", title);
         head.appendChild(t);
+        var pageLi = document.querySelector('.builder-breaks li[data-step="' + step.getAttribute("data-hubform-step") + '"]');
+        var words = pageLi ? pageLi.getAttribute("data-condition-words") : "";
+        if (words) {
+          var badge = document.createElement("span");
+          badge.className = "builder-badge";
+          badge.title = words;
+          badge.textContent = "Conditional";
+          var said = document.createElement("span");
+          said.className = "hubform-visually-hidden";
+          said.textContent = ": " + words;
+          badge.appendChild(said);
+          head.appendChild(badge);
+        }
+        if (pageLi && pageLi.querySelector(".builder-step-condition")) {
+          var cond = document.createElement("button");
+          cond.type = "button";
+          cond.className = "builder-tool builder-step-if";
+          cond.setAttribute("data-step", String(k));
+          cond.textContent = words ? "Condition" : "Show when…";
+          cond.setAttribute("aria-label", cond.textContent + " (page " + (k + 1) + ")");
+          head.appendChild(cond);
+        }
         if (k > 0) {
           var join = document.createElement("button");
           join.type = "button";
@@ -267,6 +333,15 @@
         var name = cardName(el);
         var li = name && listItem(name);
         if (!li) return;
+        if (el.matches(CONTENT)) {
+          // A card holds its tools, which an image or a line cannot; and
+          // htmx gives an element with an id its class back after a swap.
+          var wrap = document.createElement("div");
+          wrap.className = "builder-content-card";
+          el.before(wrap);
+          wrap.appendChild(el);
+          el = wrap;
+        }
         decorate(el, li);
         count++;
         el.after(plus(Number(li.getAttribute("data-index")) + 1, "Add a field after " + li.querySelector(".builder-field-label").textContent));
@@ -338,11 +413,12 @@
 
   // commit saves the text el shows, when it changed.
   function commit(el, after) {
-    var value = el.textContent.replace(/\s+/g, " ").trim();
+    // A paragraph keeps its lines; other texts are one line.
+    var value = el.hasAttribute("data-multiline") ? el.textContent.replace(/\r/g, "").trim() : el.textContent.replace(/\s+/g, " ").trim();
     var old = el.getAttribute("data-old");
     if (value === old) return false;
     var part = el.getAttribute("data-part");
-    if (part === "label" && value === "") {
+    if ((part === "label" || part === "text") && value === "") {
       el.textContent = old;
       return false;
     }
@@ -366,6 +442,8 @@
   document.addEventListener("keydown", function (event) {
     var el = event.target;
     if (!el.matches || !el.matches(TEXT)) return;
+    // Enter starts a new line of a paragraph; Ctrl+Enter saves it.
+    if (event.key === "Enter" && el.hasAttribute("data-multiline") && !event.ctrlKey && !event.metaKey) return;
     if (event.key === "Enter") {
       event.preventDefault();
       var i = cardIndexOf(el);
@@ -454,6 +532,17 @@
       var i = br.getAttribute("data-index");
       send("/fields/" + i + "/break", {}, function () { refocus({ step: String(Number(stepOfCard(i)) + 1) }); });
     }
+    var stepIf = t.closest(".builder-step-if");
+    if (stepIf) {
+      // The page's condition is edited in the panel, its rows as a field's.
+      var d = document.getElementById("step-condition-" + stepIf.getAttribute("data-step"));
+      if (d) {
+        d.open = true;
+        d.scrollIntoView({ block: "nearest" });
+        var first = d.querySelector("select, input:not([type=hidden]), button:not([tabindex='-1'])");
+        if (first) first.focus();
+      }
+    }
     var join = t.closest(".builder-join-step");
     if (join) send("/steps/" + join.getAttribute("data-step") + "/join", {}, function () { focusCard({ index: Math.max(selected, 0) }); });
   });
@@ -506,8 +595,17 @@
     filter.setAttribute("aria-expanded", "true");
     filter.setAttribute("aria-controls", "builder-palette-list");
     filter.setAttribute("aria-autocomplete", "list");
-    el.querySelector("ul").setAttribute("role", "listbox");
-    el.querySelector("ul").setAttribute("aria-label", "Field types");
+    // A listbox of options in groups, each named by its heading.
+    var list = el.querySelector(".builder-palette-list");
+    list.setAttribute("role", "listbox");
+    list.setAttribute("aria-label", "Field types");
+    el.querySelectorAll("[data-palette-group]").forEach(function (g) {
+      var h = g.querySelector(".builder-palette-heading");
+      g.setAttribute("role", "group");
+      g.setAttribute("aria-labelledby", h.id);
+      h.setAttribute("role", "presentation");
+      g.querySelector("ul").setAttribute("role", "presentation");
+    });
     el.querySelectorAll("li").forEach(function (li) {
       li.setAttribute("role", "option");
       li.setAttribute("aria-selected", "false");
@@ -563,7 +661,16 @@
     open.el.querySelectorAll("[role=option]").forEach(function (li) {
       li.hidden = words !== "" && li.textContent.toLowerCase().indexOf(words) < 0;
     });
-    move(0);
+    open.el.querySelectorAll("[data-palette-group]").forEach(function (g) {
+      g.hidden = !g.querySelector("[role=option]:not([hidden])");
+    });
+    // The type whose word starts with what was typed comes first, then
+    // one whose word holds it, before one whose description does.
+    var shown = choices();
+    var word = function (li) { return li.querySelector(".builder-kind-word").textContent.toLowerCase(); };
+    var k = shown.findIndex(function (li) { return word(li).indexOf(words) === 0; });
+    if (k < 0) k = shown.findIndex(function (li) { return word(li).indexOf(words) >= 0; });
+    move(Math.max(k, 0));
   }
 
   function pick(li) {
@@ -701,6 +808,16 @@
     typing = null;
     keepTyping(t);
   }
+
+  // The preview's form is a drawing here: Enter in the line that adds a
+  // field would submit it, and its answer replace the form being edited.
+  document.addEventListener("submit", function (event) {
+    if (!document.documentElement.classList.contains("builder-inplace")) return;
+    if (event.target.closest && event.target.closest("#preview")) {
+      event.preventDefault();
+      event.stopPropagation();
+    }
+  }, true);
 
   document.addEventListener("DOMContentLoaded", prepare);
   document.addEventListener("htmx:load", afterSwap);

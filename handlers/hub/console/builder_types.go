@@ -1,0 +1,634 @@
+package console
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"net/url"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/a-h/templ"
+
+	"github.com/hubform/hubform/hubclient"
+)
+
+// A field's panel edits the settings of its type (a rating's stars, a
+// scale's ends, a slider's numbers, the pictures of options) and changes
+// its type. The settings are checked here, in the owner's words, before
+// formsource.Parse checks the file as every save does.
+
+// typeChoices returns the kinds a field may change to, by group: the
+// types that take a value, not hidden (which leaves the pages) nor
+// content. None for a field that may not change: hidden, a honeypot,
+// content.
+func typeChoices(f *hubclient.Field) []kindGroup {
+	if !canRetype(f) {
+		return nil
+	}
+	return kindsByGroup(func(k fieldKind) bool {
+		return k.Type != hubclient.FieldHidden && (&hubclient.Field{Type: k.Type}).TypeOf().HasValue()
+	})
+}
+
+// canRetype reports whether the panel offers to change the field's type:
+// one the palette offers, so that the select shows it chosen.
+func canRetype(f *hubclient.Field) bool {
+	offered := slices.ContainsFunc(fieldKinds, func(k fieldKind) bool { return k.Type == f.Type })
+	return offered && f.Type != hubclient.FieldHidden && !hubclient.IsHoneypot(f.Name) && f.TypeOf().HasValue()
+}
+
+// What a change of type drops, by the words the page says it with.
+const (
+	droppedOptions  = "options"
+	droppedPictures = "pictures"
+	droppedText     = "text"
+	droppedBounds   = "bounds"
+	droppedLabels   = "labels"
+	droppedItems    = "items"
+	droppedFiles    = "files"
+)
+
+// droppedWords are the words of what a change of type dropped.
+var droppedWords = map[string]string{
+	droppedOptions:  "its options",
+	droppedPictures: "the pictures of its options",
+	droppedText:     "its length and pattern rules",
+	droppedBounds:   "its lowest, highest and step",
+	droppedLabels:   "the words under its ends",
+	droppedItems:    "its fewest and most choices",
+	droppedFiles:    "its file types and several files",
+}
+
+// retypedNotice says what the change of the field called name's type
+// to the type it has in body dropped, from the query's codes; "" when
+// there is no such field.
+func retypedNotice(body []byte, name, codes string) string {
+	d := decodeFormFile(body)
+	if name == "" || d == nil || d.Schema.Field(name) == nil {
+		return ""
+	}
+	f := d.Schema.Field(name)
+	msg := fmt.Sprintf("%s is now a %s.", fieldWords(f), kindOf(f.Type).Word)
+	var words []string
+	for c := range strings.SplitSeq(codes, ",") {
+		if w, ok := droppedWords[c]; ok && !slices.Contains(words, w) {
+			words = append(words, w)
+		}
+	}
+	if len(words) > 0 {
+		msg += " It no longer has " + andWords(words) + ": a " + kindOf(f.Type).Word + " takes none."
+	}
+	return msg + " "
+}
+
+// andWords joins words as "a, b and c".
+func andWords(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
+}
+
+// retype changes field i of s to type to: options kept or made, and what
+// the new type does not take dropped, named in the codes it returns. A
+// condition of another field or page that reads the field and that the
+// new type cannot answer refuses the change, as removing the field does.
+func retype(s *hubclient.Schema, i int, to string) ([]string, error) {
+	f := &s.Fields[i]
+	if to == f.Type {
+		return nil, nil
+	}
+	path := fmt.Sprintf("fields[%d].type", i)
+	if !canRetype(f) || !slices.ContainsFunc(typeChoices(f), func(g kindGroup) bool {
+		return slices.ContainsFunc(g.Kinds, func(k fieldKind) bool { return k.Type == to })
+	}) {
+		return nil, problem(path, "%s cannot become a %s: choose one of the types offered", fieldWords(f), kindOf(to).Word)
+	}
+	readers := conditionReaders(s, f.Name)
+	old := *f
+	var dropped []string
+	drop := func(code string, set bool) {
+		if set {
+			dropped = append(dropped, code)
+		}
+	}
+	f.Type = to
+	t := f.TypeOf()
+	switch {
+	case t.TakesOptions() && len(f.Options) == 0:
+		f.Options = newOptions(to)
+	case !t.TakesOptions():
+		drop(droppedOptions, len(f.Options) > 0)
+		f.Options = nil
+	}
+	if to != hubclient.FieldRadio && to != hubclient.FieldCheckboxes {
+		for k := range f.Options {
+			drop(droppedPictures, f.Options[k].Image != "")
+			f.Options[k].Image, f.Options[k].Alt = "", ""
+		}
+	}
+	if !t.TakesText() {
+		drop(droppedText, f.MinLength != 0 || f.MaxLength != 0 || f.Pattern != "")
+		f.MinLength, f.MaxLength, f.Pattern = 0, 0, ""
+	}
+	// Bounds carry over between types that read them alike (a number
+	// and a slider); a rating's stars mean nothing to a scale.
+	if old.TypeOf().Range() == nil || t.Range() != old.TypeOf().Range() {
+		drop(droppedBounds, f.Min != "" || f.Max != "" || f.Step != 0)
+		f.Min, f.Max, f.Step = "", "", 0
+	}
+	if to != hubclient.FieldScale && to != hubclient.FieldNPS {
+		drop(droppedLabels, f.MinLabel != "" || f.MaxLabel != "")
+		f.MinLabel, f.MaxLabel = "", ""
+	}
+	if !t.TakesItems() {
+		drop(droppedItems, f.MinItems != 0 || f.MaxItems != 0)
+		f.MinItems, f.MaxItems = 0, 0
+	}
+	if to != hubclient.FieldFile {
+		drop(droppedFiles, f.Accept != "" || f.Multiple)
+		f.Accept, f.Multiple = "", false
+	}
+	f.Prefill = f.Prefill && canPrefill(f)
+	if to == hubclient.FieldSlider && (f.Min == "" || f.Max == "") {
+		f.Min, f.Max = "0", "100" // a slider needs both ends
+	}
+	for code := range f.Messages {
+		if code != hubclient.ProblemRequired && !ruleSet(f, code) {
+			delete(f.Messages, code)
+		}
+	}
+	if err := readersFit(s, i, old, readers); err != nil {
+		*f = old
+		return nil, err
+	}
+	retypeTranslations(s, f)
+	return dropped, nil
+}
+
+// retypeTranslations drops what the translations give of f that its new
+// type no longer has: options gone, the words under the ends.
+func retypeTranslations(s *hubclient.Schema, f *hubclient.Field) {
+	for _, tr := range s.I18n.Translations {
+		ft, ok := tr.Fields[f.Name]
+		if !ok {
+			continue
+		}
+		for value := range ft.Options {
+			if !slices.ContainsFunc(f.Options, func(o hubclient.Option) bool { return o.Value == value }) {
+				delete(ft.Options, value)
+			}
+		}
+		if f.Type != hubclient.FieldScale && f.Type != hubclient.FieldNPS {
+			ft.MinLabel, ft.MaxLabel = "", ""
+		}
+		tr.Fields[f.Name] = ft
+	}
+}
+
+// newOptions are the options a new field of type t starts with: one,
+// which the owner edits next; three for a ranking, which orders them.
+func newOptions(t string) []hubclient.Option {
+	n := 1
+	if t == hubclient.FieldRanking {
+		n = 3
+	}
+	os := make([]hubclient.Option, n)
+	for k := range os {
+		v := "Option " + strconv.Itoa(k+1)
+		os[k] = hubclient.Option{Value: v, Label: v}
+	}
+	return os
+}
+
+// ruleSet reports whether the rule code has its member set on f, so that
+// its message still has something to replace.
+func ruleSet(f *hubclient.Field, code string) bool {
+	switch code {
+	case hubclient.ProblemMinLength:
+		return f.MinLength != 0
+	case hubclient.ProblemMaxLength:
+		return f.MaxLength != 0
+	case hubclient.ProblemPattern:
+		return f.Pattern != ""
+	case hubclient.ProblemMin:
+		return f.Min != ""
+	case hubclient.ProblemMax:
+		return f.Max != ""
+	case hubclient.ProblemStep:
+		return f.Step != 0
+	case hubclient.ProblemMinItems:
+		return f.MinItems != 0
+	case hubclient.ProblemMaxItems:
+		return f.MaxItems != 0
+	}
+	return true
+}
+
+// conditionReader is a condition that reads a field: where it is, whom
+// it is of in words, and its rows as the old type reads them (ok false
+// for one written by hand).
+type conditionReader struct {
+	path, whose, verb string
+	c                 condition
+	ok                bool
+}
+
+// conditionReaders returns the conditions of the other fields and of the
+// pages that read the field called name.
+func conditionReaders(s *hubclient.Schema, name string) []conditionReader {
+	var out []conditionReader
+	for j := range s.Fields {
+		g := &s.Fields[j]
+		if g.Name == name {
+			continue
+		}
+		for _, m := range conditionMembers {
+			if raw := m.raw(g); slices.Contains(conditionRefs(raw), name) {
+				c, ok := readCondition(s, raw)
+				out = append(out, conditionReader{fmt.Sprintf("fields[%d].%s", j, m.Name), fieldWords(g), map[string]string{"visibleIf": "shown", "requiredIf": "required"}[m.Name], c, ok})
+			}
+		}
+	}
+	for k, st := range s.Steps {
+		if slices.Contains(conditionRefs(st.VisibleIf), name) {
+			c, ok := readCondition(s, st.VisibleIf)
+			out = append(out, conditionReader{fmt.Sprintf("steps[%d].visibleIf", k), "“" + stepName(s, st.ID) + "”", "shown", c, ok})
+		}
+	}
+	return out
+}
+
+// readersFit refuses a new type of field i (old before) that a condition
+// reading it cannot compare as it does: its comparison is not one the new
+// type offers, or its value not of the new type's kind. A condition
+// written by hand is refused too: the builder cannot tell what it means
+// for the new type.
+func readersFit(s *hubclient.Schema, i int, old hubclient.Field, readers []conditionReader) error {
+	f := &s.Fields[i]
+	var errs []error
+	for _, r := range readers {
+		if !r.ok {
+			errs = append(errs, problem(fmt.Sprintf("fields[%d].type", i),
+				"%s is %s depending on %s by a condition written in the JSON file: change that condition first, or keep the type %s", r.whose, r.verb, fieldWords(f), kindOf(old.Type).Word))
+			continue
+		}
+		for _, row := range r.c.Rows {
+			if row.Field != f.Name || rowFits(f, row) {
+				continue
+			}
+			words := fieldWords(&old) + " " + opLabel(old.Type, row.Op)
+			if takesValue(row.Op) {
+				words += " " + valueWords(&old, row.Value)
+			}
+			errs = append(errs, problem(fmt.Sprintf("fields[%d].type", i),
+				"%s is %s when %s, which a %s cannot be: change that condition first, or keep the type %s", r.whose, r.verb, words, kindOf(f.Type).Word, kindOf(old.Type).Word))
+			break
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// rowFits reports whether a condition's row still means what it says
+// when it reads f: f's type offers its comparison, and its value is of
+// f's kind (a number, one of f's options).
+func rowFits(f *hubclient.Field, r conditionRow) bool {
+	op := r.Op
+	if m, ok := map[string]string{opFilled: opChecked, opEmpty: opUnchecked}[op]; ok && f.Type == hubclient.FieldCheckbox {
+		op = m // "is not empty" of a box is "is checked"
+	}
+	if opLabel(f.Type, op) == "" {
+		return false
+	}
+	if !takesValue(r.Op) {
+		return true
+	}
+	switch {
+	case numeric(f.Type):
+		_, err := strconv.ParseFloat(r.Value, 64)
+		return err == nil
+	case f.Type == hubclient.FieldDate:
+		return dateValue.MatchString(r.Value)
+	case isChoice(f.Type):
+		return slices.ContainsFunc(f.Options, func(o hubclient.Option) bool { return o.Value == r.Value })
+	}
+	return true
+}
+
+// numeric reports whether a condition reads the values of a field of type
+// t as numbers: a number, a rating, a scale, an NPS, a slider.
+func numeric(t string) bool {
+	switch t {
+	case hubclient.FieldNumber, hubclient.FieldRating, hubclient.FieldScale, hubclient.FieldNPS, hubclient.FieldSlider:
+		return true
+	}
+	return false
+}
+
+// editTypeSettings sets the settings of field i's type that the panel
+// posted, each checked in the owner's words; a setting not posted stays.
+func editTypeSettings(f *hubclient.Field, i int, form url.Values) error {
+	var errs []error
+	bad := func(member, format string, args ...any) {
+		errs = append(errs, problem(fmt.Sprintf("fields[%d].%s", i, member), format, args...))
+	}
+	get := func(name string) (string, bool) {
+		v, ok := form[name]
+		if !ok || len(v) == 0 {
+			return "", false
+		}
+		return strings.TrimSpace(v[0]), true
+	}
+	whole := func(s string) (int, bool) {
+		n, err := strconv.Atoi(s)
+		return n, err == nil
+	}
+	switch f.Type {
+	case hubclient.FieldRating:
+		if v, ok := get("max"); ok {
+			n, isWhole := whole(v)
+			switch {
+			case v == "":
+				f.Max = ""
+			case !isWhole:
+				bad("max", "The number of stars is a whole number, from %d to %d", hubclient.MinRatingMax, hubclient.MaxRatingMax)
+			case n > hubclient.MaxRatingMax:
+				bad("max", "The highest rating is %d at most", hubclient.MaxRatingMax)
+			case n < hubclient.MinRatingMax:
+				bad("max", "A rating has %d stars at least", hubclient.MinRatingMax)
+			default:
+				f.Max = hubclient.Bound(strconv.Itoa(n))
+			}
+		}
+	case hubclient.FieldScale:
+		if v, ok := get("min"); ok {
+			if v != "" && v != "0" && v != "1" {
+				bad("min", "A scale starts at 0 or 1")
+			} else {
+				f.Min = hubclient.Bound(v)
+			}
+		}
+		if v, ok := get("max"); ok {
+			n, isWhole := whole(v)
+			switch {
+			case v == "":
+				f.Max = ""
+			case !isWhole:
+				bad("max", "The highest number of a scale is a whole number, from 2 to 10")
+			case n > 10:
+				bad("max", "The highest number of a scale is 10 at most")
+			case n < 2:
+				bad("max", "The highest number of a scale is 2 at least")
+			default:
+				f.Max = hubclient.Bound(strconv.Itoa(n))
+			}
+		}
+	}
+	if f.Type == hubclient.FieldScale || f.Type == hubclient.FieldNPS {
+		if v, ok := get("minLabel"); ok {
+			f.MinLabel = v
+		}
+		if v, ok := get("maxLabel"); ok {
+			f.MaxLabel = v
+		}
+	}
+	if r := f.TypeOf().Range(); r != nil {
+		errs = append(errs, editBounds(f, i, form, r)...)
+	}
+	if f.Type == hubclient.FieldRadio || f.Type == hubclient.FieldCheckboxes {
+		errs = append(errs, editPictures(f, i, form)...)
+	}
+	return errors.Join(errs...)
+}
+
+// boundWords are the words of a ranged type's lowest and highest values
+// and its step, by type.
+var boundWords = map[string][3]string{
+	hubclient.FieldNumber:   {"lowest number", "highest number", "step"},
+	hubclient.FieldSlider:   {"lowest number", "highest number", "step"},
+	hubclient.FieldDate:     {"first date", "last date", "step in days"},
+	hubclient.FieldTime:     {"earliest time", "latest time", "step in minutes"},
+	hubclient.FieldDateTime: {"earliest date and time", "latest date and time", "step in minutes"},
+}
+
+// editBounds sets min, max and step of a ranged field as posted: each
+// must read as the type's values, the lowest not above the highest, the
+// step a positive number (whole for days and minutes).
+func editBounds(f *hubclient.Field, i int, form url.Values, r *hubclient.ValueRange) []error {
+	var errs []error
+	words := boundWords[f.Type]
+	if words[0] == "" {
+		words = [3]string{"lowest value", "highest value", "step"}
+	}
+	bad := func(member, format string, args ...any) {
+		errs = append(errs, problem(fmt.Sprintf("fields[%d].%s", i, member), format, args...))
+	}
+	lo, hi := f.Min, f.Max
+	for k, member := range []string{"min", "max"} {
+		v, ok := form[member]
+		if !ok {
+			continue
+		}
+		b := hubclient.Bound(strings.TrimSpace(v[0]))
+		if _, reads := r.Read(b); b != "" && !reads {
+			bad(member, "The %s is %s: %q is not one", words[k], r.What, string(b))
+			continue
+		}
+		if k == 0 {
+			lo = b
+		} else {
+			hi = b
+		}
+	}
+	// "step" is the page a field is on: the step of its values is "by".
+	if v, ok := form["by"]; ok {
+		text := strings.TrimSpace(v[0])
+		n, err := strconv.ParseFloat(text, 64)
+		wholeStep := f.Type == hubclient.FieldDate || f.Type == hubclient.FieldTime || f.Type == hubclient.FieldDateTime
+		switch {
+		case text == "":
+			f.Step = 0
+		case err != nil || n <= 0 || math.IsInf(n, 0):
+			bad("step", "The %s is a number above 0", words[2])
+		case wholeStep && n != math.Trunc(n):
+			bad("step", "The %s is a whole number", words[2])
+		default:
+			f.Step = n
+		}
+	}
+	if len(errs) > 0 {
+		return errs
+	}
+	a, okA := r.Read(lo)
+	b, okB := r.Read(hi)
+	switch {
+	case f.Type == hubclient.FieldSlider && (lo == "" || hi == ""):
+		bad("min", "A slider needs its lowest and highest numbers")
+	case okA && okB && a > b:
+		bad("min", "The %s is after the %s", words[0], words[1])
+	default:
+		f.Min, f.Max = lo, hi
+	}
+	return errs
+}
+
+// editPictures sets the pictures of the options of a radio or checkboxes
+// field, posted by option value: "picture.VALUE", an http or https
+// address or nothing, and "alt.VALUE", what it shows.
+func editPictures(f *hubclient.Field, i int, form url.Values) []error {
+	var errs []error
+	for k := range f.Options {
+		o := &f.Options[k]
+		src, ok := form["picture."+o.Value]
+		if !ok {
+			continue
+		}
+		img := strings.TrimSpace(src[0])
+		alt := strings.TrimSpace(form.Get("alt." + o.Value))
+		if img != "" && !webAddress(img) {
+			errs = append(errs, problem(fmt.Sprintf("fields[%d].options[%d].image", i, k),
+				"The picture of the option “%s” is an address starting with https://: %q is not one", optionWords(o), img))
+			continue
+		}
+		if img == "" {
+			alt = ""
+		}
+		o.Image, o.Alt = img, alt
+	}
+	return errs
+}
+
+// optionWords is what an owner calls an option: its label, else its value.
+func optionWords(o *hubclient.Option) string {
+	if o.Label != "" {
+		return o.Label
+	}
+	return o.Value
+}
+
+// webAddress reports whether s is an absolute http or https address with
+// a host, as a picture's must be.
+func webAddress(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != ""
+}
+
+// editContent sets the text of a heading or a paragraph, or the address
+// and description of an image, as the panel posted them. An image is
+// described unless marked decorative: visitors who do not see it are
+// told what it shows.
+func editContent(f *hubclient.Field, i int, form url.Values) error {
+	switch f.Type {
+	case hubclient.FieldHeading, hubclient.FieldParagraph:
+		v, ok := form["text"]
+		if !ok {
+			return nil
+		}
+		text := strings.TrimSpace(strings.ReplaceAll(v[0], "\r\n", "\n"))
+		if text == "" {
+			return problem(fmt.Sprintf("fields[%d].text", i), "Write the %s's text", strings.ToLower(kindOf(f.Type).Word))
+		}
+		f.Text = text
+	case hubclient.FieldImage:
+		var errs []error
+		if v, ok := form["src"]; ok {
+			src := strings.TrimSpace(v[0])
+			if !webAddress(src) {
+				errs = append(errs, problem(fmt.Sprintf("fields[%d].src", i), "The image's address starts with https:// (or http://): %q is not one", src))
+			} else {
+				f.Src = src
+			}
+		}
+		if _, ok := form["alt"]; ok {
+			alt := strings.TrimSpace(form.Get("alt"))
+			decorative := form.Get("decorative") != ""
+			// A description given wins over the box: the image shows
+			// something.
+			switch {
+			case alt != "":
+				f.Alt = alt
+			case decorative:
+				f.Alt = ""
+			default:
+				errs = append(errs, problem(fmt.Sprintf("fields[%d].alt", i), "Say what the image shows, for visitors who cannot see it, or mark it decorative"))
+			}
+		}
+		return errors.Join(errs...)
+	}
+	return nil
+}
+
+// stepText is a step as its input shows it: empty for none.
+func stepText(n float64) string {
+	if n == 0 {
+		return ""
+	}
+	return strconv.FormatFloat(n, 'f', -1, 64)
+}
+
+// hasPictures reports whether an option of f shows a picture.
+func hasPictures(f *hubclient.Field) bool {
+	return slices.ContainsFunc(f.Options, func(o hubclient.Option) bool { return o.Image != "" })
+}
+
+// fieldTitle is how the list names a field: its label; for content, its
+// text's beginning or the image's description; else its name.
+func fieldTitle(f *hubclient.Field) string {
+	t := f.Label
+	if !f.TypeOf().HasValue() {
+		t = f.Text
+		if f.Type == hubclient.FieldImage {
+			t = f.Alt
+		}
+	}
+	if f.Type == hubclient.FieldParagraph {
+		t = plainMarkdown(t)
+	}
+	t = strings.Join(strings.Fields(t), " ")
+	if r := []rune(t); len(r) > 60 {
+		t = string(r[:59]) + "…"
+	}
+	if t == "" {
+		return f.Name
+	}
+	return t
+}
+
+// paragraphSource gives a paragraph's list item its text as written,
+// for inplace.js to edit in place of the rendered text.
+func paragraphSource(f *hubclient.Field) templ.Attributes {
+	if f.Type != hubclient.FieldParagraph {
+		return nil
+	}
+	return templ.Attributes{"data-text": f.Text}
+}
+
+// takesPlaceholder reports whether the field's input shows a placeholder
+// while empty: text, a number, a dropdown's first line. One set before
+// its type changed stays offered, to be seen and emptied.
+func takesPlaceholder(f *hubclient.Field) bool {
+	t := f.TypeOf()
+	return t.TakesText() || f.Type == hubclient.FieldNumber || f.Type == hubclient.FieldSelect || f.Placeholder != ""
+}
+
+// markdownLink is a link of a paragraph's Markdown: [text](address).
+var markdownLink = regexp.MustCompile(`\[([^\]]*)\]\([^)]*\)`)
+
+// plainMarkdown is a paragraph's text without its Markdown's marks: a
+// link's text, no emphasis, no list marks.
+func plainMarkdown(t string) string {
+	t = markdownLink.ReplaceAllString(t, "$1")
+	var lines []string
+	for l := range strings.Lines(t) {
+		l = strings.TrimSpace(l)
+		l = strings.TrimPrefix(l, "- ")
+		if n := strings.Index(l, ". "); n > 0 && n <= 3 && strings.Trim(l[:n], "0123456789") == "" {
+			l = l[n+2:]
+		}
+		lines = append(lines, l)
+	}
+	return strings.NewReplacer("**", "", "*", "").Replace(strings.Join(lines, " "))
+}
