@@ -220,7 +220,6 @@ func (d *browserDemo) drag(from, to int, touch bool) {
 	d.do(actions...)
 }
 
-
 // wantOrder checks the order the list shows and the places its controls
 // hold, which must agree.
 func (d *browserDemo) wantOrder(when string, want ...string) {
