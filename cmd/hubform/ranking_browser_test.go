@@ -140,6 +140,17 @@ func TestBrowserRanking(t *testing.T) {
 	})
 
 	run("pages", func(d *browserDemo) {
+		// The script comes only to a form with a ranking.
+		const loaded = `performance.getEntriesByType('resource').some((e) => e.name.includes('/hubform-ranking.js'))`
+		d.open("/f/demo/contact")
+		d.waitFor(`document.querySelector('.hubform-drop--ready') !== null`)
+		if eval[bool](d, loaded) {
+			d.t.Error("the contact form, which has no ranking, loaded hubform-ranking.js")
+		}
+		d.openRanking()
+		if !eval[bool](d, loaded) {
+			d.t.Error("the ranking's form did not load hubform-ranking.js")
+		}
 		for _, size := range []struct {
 			name          string
 			width, height int64
