@@ -142,7 +142,7 @@ func TestHelp(t *testing.T) {
 		t.Errorf("hubform --help lacks examples:\n%s", stdout)
 	}
 	_, stdout, _ := hubform(t, "submit", "--help")
-	for _, want := range []string{"Example:", "--hub-url URL", "--site SITE", "--timeout duration", "--json\n", "HUBFORM_HUB_URL", "FIELD=@PATH", "Exit status"} {
+	for _, want := range []string{"Example:", "--hub-url URL", "--site SITE", "--timeout duration", "--json\n", "HUBFORM_HUB_URL", "FIELD=@PATH", "RANK=B,A,C", "NAME.PART=VALUE", "sig=@sig.png", "Exit status"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("submit --help lacks %q", want)
 		}
