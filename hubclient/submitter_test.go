@@ -99,7 +99,7 @@ func TestClientVisitor(t *testing.T) {
 	if _, err := c.Upload(ctx, "acme", "contact", memFile("a.txt", "text/plain", "hello")); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Submit(ctx, "acme", "contact", &hubclient.SubmitRequest{Payload: map[string]any{"a": 1}}); err != nil {
+	if _, err := c.Submit(ctx, "acme", "contact", &hubclient.SubmitRequest{Payload: map[string]any{"name": "Jo"}}); err != nil {
 		t.Fatal(err)
 	}
 	var got []string

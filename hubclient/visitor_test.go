@@ -16,7 +16,7 @@ import (
 // visitor; the schema fetch, shared by all visitors, does not.
 func TestVisitorOnEveryCallButTheSchema(t *testing.T) {
 	h := newHub(t)
-	h.SetForm("acme", "contact", &hubclient.Schema{Fields: []hubclient.Field{{Name: "name", Type: "text"}}})
+	h.SetForm("acme", "contact", &hubclient.Schema{Fields: []hubclient.Field{{Name: "name", Type: "text"}, {Name: "files", Type: "file"}}})
 	ctx := hubclient.WithVisitor(context.Background(), "203.0.113.7")
 	if _, err := (&hubclient.Client{HubURL: h.URL}).Schema(ctx, "acme", "contact"); err != nil {
 		t.Fatal(err)

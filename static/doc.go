@@ -1,5 +1,6 @@
 // Package static serves hubform's front-end assets: the stylesheet
-// hubform.css, the script hubform.js, and htmx.min.js.
+// hubform.css, the script hubform.js and the scripts it loads when a form
+// needs them (uploads, drafts, a drop zone, a ranking), and htmx.min.js.
 //
 // The files are embedded in the binary, so an app that fetched hubform with
 // `go get` serves all three with no settings. hubform.css and hubform.js live

@@ -213,14 +213,16 @@
   // Promises of the scripts loaded, by name.
   const loaded = {};
 
-  // loadScript loads the script name, next to this one, once, and gives
-  // what it sets as window[global].
-  function loadScript(name, global) {
+  // loadScript loads the script of part, hubform-part.js next to this
+  // one, once, and gives what it sets as window.hubformPart.
+  function loadScript(part) {
+    const name = 'hubform-' + part + '.js';
+    const global = 'hubform' + part[0].toUpperCase() + part.slice(1);
     if (!loaded[name]) {
       loaded[name] = new Promise((resolve, reject) => {
         const script = document.createElement('script');
         script.src = new URL(name, scriptURL || location.href).href;
-        script.onload = () => (window[global] ? resolve(window[global]) : reject(new Error(name + ' did not load')));
+        script.onload = () => (window[global] ? resolve(window[global]) : reject(name));
         script.onerror = reject;
         document.head.append(script);
       });
@@ -229,7 +231,7 @@
     return loaded[name];
   }
 
-  const loadUploader = () => loadScript('hubform-upload.js', 'hubformUpload');
+  const loadUploader = () => loadScript('upload');
 
   // Forms whose chosen files wait for hubform-upload.js, and those of them
   // whose post waits too.
@@ -251,7 +253,7 @@
       if (postWaits.delete(form) && !(u && u.uploading(form))) form.requestSubmit();
     };
     loadUploader().then(loaded, (err) => {
-      console.error('hubform: uploads from the browser are unavailable', err);
+      console.error('hubform: no uploads from the browser', err);
       loaded(null);
     });
   }
@@ -419,7 +421,7 @@
   // once the script is loaded; without it the form saves by hand only.
   function draft(fn, form) {
     if (!form.hasAttribute(SAVE)) return;
-    loadScript('hubform-draft.js', 'hubformDraft').then((d) => d[fn](form), (err) => console.debug('hubform: drafts unavailable', err));
+    loadScript('draft').then((d) => d[fn](form), (err) => console.debug('hubform: no drafts', err));
   }
 
   // Wiring
@@ -444,14 +446,16 @@
         counted.set(renderingOf(form), new Set(['', ...steps.slice(0, at + 1).map((s) => s.getAttribute('data-hubform-step'))]));
       }
       setupSteps(form);
-      // A file input's drop zone is made one by hubform-drop.js.
-      if (form.querySelector('[data-hubform-drop]')) loadScript('hubform-drop.js', 'hubformDrop').then((d) => d.enhance(form), () => {});
+      // A part of the form made by a script of its own names it: a file
+      // input's drop zone (data-hubform-part="drop", hubform-drop.js), a
+      // ranking ("ranking", hubform-ranking.js).
+      for (const el of all(form, '[data-hubform-part]')) loadScript(el.dataset.hubformPart).then((d) => d.enhance(form), () => {});
       draft('resume', form);
       const summary = form.querySelector('[data-hubform-errors]');
       if (summary && (summary.children.length || summary.textContent.trim())) summary.focus();
     }
     // A draft sent is done with, whether htmx or the browser posted it.
-    if (within(root, '[data-hubform-sent]').length) loadScript('hubform-draft.js', 'hubformDraft').then((d) => d.sent(root), () => {});
+    if (within(root, '[data-hubform-sent]').length) loadScript('draft').then((d) => d.sent(root), () => {});
     renderTurnstile(root);
   }
 

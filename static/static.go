@@ -16,18 +16,19 @@ import (
 // files are the served files. dist/htmx.min.js is the npm package's own
 // copy, committed so that the module carries it (see dist/README.md).
 //
-//go:embed hubform.css hubform.js hubform-upload.js hubform-draft.js hubform-drop.js dist/htmx.min.js
+//go:embed hubform.css hubform.js hubform-upload.js hubform-draft.js hubform-drop.js hubform-ranking.js dist/htmx.min.js
 var files embed.FS
 
 // sources maps each served name to its file in the embedded tree. Nothing
 // else is served: not dist/README.md, not a directory listing.
 var sources = map[string]string{
-	"hubform.css":       "hubform.css",
-	"hubform.js":        "hubform.js",
-	"hubform-upload.js": "hubform-upload.js",
-	"hubform-draft.js":  "hubform-draft.js",
-	"hubform-drop.js":   "hubform-drop.js",
-	"htmx.min.js":       "dist/htmx.min.js",
+	"hubform.css":        "hubform.css",
+	"hubform.js":         "hubform.js",
+	"hubform-upload.js":  "hubform-upload.js",
+	"hubform-draft.js":   "hubform-draft.js",
+	"hubform-drop.js":    "hubform-drop.js",
+	"hubform-ranking.js": "hubform-ranking.js",
+	"htmx.min.js":        "dist/htmx.min.js",
 }
 
 // immutable is the Cache-Control of a request that names the current version.
@@ -105,9 +106,10 @@ func longHash(data []byte) string {
 // hubform-upload.js (which hubform.js loads when a file is chosen),
 // hubform-draft.js (which it loads for a form that offers saving),
 // hubform-drop.js (which it loads for a form with a file input's drop
-// zone) and htmx.min.js at the root of its path: /hubform.css,
-// /hubform.js, /hubform-upload.js, /hubform-draft.js, /hubform-drop.js,
-// /htmx.min.js. Mount it with
+// zone), hubform-ranking.js (which it loads for a form with a ranking)
+// and htmx.min.js at the root of its path: /hubform.css, /hubform.js,
+// /hubform-upload.js, /hubform-draft.js, /hubform-drop.js,
+// /hubform-ranking.js, /htmx.min.js. Mount it with
 // [http.StripPrefix]. Any other path is not found.
 //
 // Each file is compressed once, when the program starts, with brotli and

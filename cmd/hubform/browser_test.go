@@ -163,6 +163,18 @@ func TestBrowserDemo(t *testing.T) {
 			d.t.Errorf("stars filled after choosing the fourth: %v, want the first four", filled)
 		}
 		d.do(chromedp.SetValue(chromedp.ID("hubform-demo-survey-callAt"), "10:30"))
+		d.do(chromedp.Click(chromedp.ID("hubform-demo-survey-ease-4")))
+		// The ranking by keyboard: Design, lifted with Space, goes up to
+		// the top; Speed, with Alt and an arrow, one place down.
+		d.waitFor(`document.querySelectorAll('#hubform-demo-survey .hubform-ranking--ready .hubform-rank-handle').length === 4`)
+		d.do(chromedp.Focus(chromedp.CSS(`#hubform-demo-survey .hubform-rank-handle[aria-label="Move Design"]`)), chromedp.KeyEvent(" "))
+		for range 3 {
+			d.do(chromedp.KeyEvent(kb.ArrowUp))
+		}
+		d.do(chromedp.KeyEvent(" "))
+		d.do(chromedp.Focus(chromedp.CSS(`#hubform-demo-survey .hubform-rank-handle[aria-label="Move Speed"]`)),
+			chromedp.KeyEvent(kb.ArrowDown, chromedp.KeyModifiers(chromedp.ModifierAlt)))
+		d.do(chromedp.SetValue(chromedp.ID("hubform-demo-survey-demoAt"), "2026-03-02T14:30"))
 		d.check("survey-step-3-rated")
 		d.fill("hubform-demo-survey-comments", "Keep it up.")
 		d.do(chromedp.Click(chromedp.ID("hubform-demo-survey-newsletter")))
@@ -174,6 +186,14 @@ func TestBrowserDemo(t *testing.T) {
 			"website": "https://example.com", "age": 42.0, "since": "2024-05-01", "plan": "pro",
 			"features": []any{"forms", "uploads"}, "country": "fr", "comments": "Keep it up.",
 			"newsletter": true, "recommend": 9.0, "support": 4.0, "callAt": "10:30",
+			"ease": 4.0, "priorities": []any{"design", "price", "support", "speed"}, "budget": 250.0,
+			"demoAt": "2026-03-02T14:30",
+		}
+		// Content takes no value: none is sent, none is stored.
+		for _, name := range []string{"intro", "feedbackHeading", "divider"} {
+			if v, ok := payload[name]; ok {
+				d.t.Errorf("stored %s = %v for content", name, v)
+			}
 		}
 		for name, w := range want {
 			if got, err := json.Marshal(payload[name]); err != nil || string(got) != mustJSON(w) {

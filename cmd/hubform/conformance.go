@@ -28,8 +28,12 @@ expected and what came back. INFO lines report what the protocol leaves open
 
 The form under test must have the fields of the conformance form, which
 --print-form prints as a form file of this project's hub; create a form with
-those fields on the hub you check. The run stores two submissions, each with
-its name "Conformance check", and uploads a few small files in that form; a
+those fields on the hub you check. Its fields of the newer types (ratings,
+date and time, a ranking, pictures, content) are optional, a group per
+family: a hub that lacks a family gets its types.* check skipped as not
+supported, not failed. The run stores two submissions, each with its name
+"Conformance check", and one per family of types the form has, and uploads
+a few small files in that form; a
 hub that takes files in parts also gets one with a file of 64 MiB sent in
 parts (the form printed takes files that large), and a hub that keeps drafts
 of the form one that finishes a draft (the form printed keeps drafts).

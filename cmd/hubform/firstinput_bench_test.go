@@ -148,11 +148,13 @@ func (tab *benchTab) load(b *testing.B, url string) visit {
 // settle is the pause before each visit.
 const settle = 250 * time.Millisecond
 
-// BenchmarkFirstInput loads the demo's contact page in headless Chromium
+// BenchmarkFirstInput loads two of the demo's pages in headless Chromium,
+// the contact form and the survey, which asks every kind of question (its
+// ranking loads hubform-ranking.js, its file field hubform-drop.js), each
 // beside a static copy of it, the same page rendered once without what
 // HubForm puts in the head (no stylesheet, no scripts) and served as plain
 // bytes, and beside the same form's own page on a hub as hubform hub runs
-// it (/f/demo/contact, package hosted). Each iteration loads each cold (a
+// it (/f/demo/SLUG, package hosted). Each iteration loads each cold (a
 // fresh browser context: empty cache, no connections) and then warm (the
 // same context again). It reports the medians of the time until the form's
 // first input is in the DOM and rendered, the ratios to the static page,
@@ -165,12 +167,20 @@ func BenchmarkFirstInput(b *testing.B) {
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	demo := httptest.NewServer(newDemoApp(demoConfig{hubURL: hub.URL, logger: logger}))
 	defer demo.Close()
-	hostedURL := startPagesHub(b, logger) + "/f/demo/contact"
+	pages := startPagesHub(b, logger)
+	for _, slug := range []string{"contact", "survey"} {
+		b.Run(slug, func(b *testing.B) { benchFirstInput(b, browser, hub.URL, demo.URL, pages, slug, logger) })
+	}
+}
 
-	forms := handlers.New(handlers.Config{HubURL: hub.URL, Logger: logger})
-	p := forms.Props(context.Background(), "demo", "contact", "")
+// benchFirstInput measures the first input of the demo's form slug, on
+// the demo at demoURL and on the hub serving pages at pagesURL.
+func benchFirstInput(b *testing.B, browser context.Context, hubURL, demoURL, pagesURL, slug string, logger *slog.Logger) {
+	hostedURL := pagesURL + "/f/demo/" + slug
+	forms := handlers.New(handlers.Config{HubURL: hubURL, Logger: logger})
+	p := forms.Props(context.Background(), "demo", slug, "")
 	if p.InitialSchema == nil {
-		b.Fatal("the hub served no contact form")
+		b.Fatalf("the hub served no %s form", slug)
 	}
 	var plain bytes.Buffer
 	if err := demoFormPage(p.InitialSchema.Title, templ.NopComponent, p, nil).Render(context.Background(), &plain); err != nil {
@@ -186,7 +196,7 @@ func BenchmarkFirstInput(b *testing.B) {
 		w.Write(plain.Bytes())
 	}))
 	defer static.Close()
-	pageURL, staticURL := demo.URL+"/f/demo/contact", static.URL+"/"
+	pageURL, staticURL := demoURL+"/f/demo/"+slug, static.URL+"/"
 
 	var cold, warm, coldStatic, warmStatic, coldHosted, warmHosted []visit
 	for b.Loop() {

@@ -20,8 +20,15 @@ address), then the values go to the submit route. Prints the submission's id.
 
 Arguments:
   NAME=VALUE        a form value; a NAME given more than once becomes a list
+  RANK=B,A,C        a ranking's options, most wanted first, separated by commas
+                    (RANK=B RANK=A RANK=C says the same); the form's schema is
+                    read to know that RANK is a ranking
+  NAME.PART=VALUE   sent as the value of the key "NAME.PART", as it stands: the
+                    parts of a field that has some, say address.city=Paris or
+                    grid.row1=good
   FIELD=@PATH       the file at PATH; its type comes from the extension, else
-                    from its content; give FIELD again for several files
+                    from its content; give FIELD again for several files; a
+                    signature's drawing goes the same way: sig=@sig.png
   NAME=@@TEXT       the value "@TEXT" (a leading @@ stands for one @)
   _captchaToken=T   a captcha token, sent as captchaToken
   _idempotencyKey=K the same as --idempotency-key K
@@ -77,6 +84,10 @@ func runSubmit(ctx context.Context, args []string, stdout, stderr io.Writer) int
 
 	ctx, cancel := context.WithTimeout(ctx, *timeout)
 	defer cancel()
+	if err := rankValues(ctx, &hubclient.Client{HubURL: *hubURL}, *site, *form, values); err != nil {
+		fmt.Fprintf(stderr, "hubform submit: %v\n", err)
+		return 1
+	}
 	res, err := hubclient.NewSubmitter(hubclient.SubmitOptions{
 		HubURL: *hubURL, SiteID: *site, FormSlug: *form, UploadConcurrency: *concurrency,
 	}).Submit(ctx, hubclient.Submission{Values: values})
@@ -156,6 +167,32 @@ func parseValues(args []string) (map[string]any, error) {
 		}
 	}
 	return values, nil
+}
+
+// rankValues turns each value given as one text with commas, B,A,C, into
+// the list of its parts when the form's field of that name is a ranking:
+// the options in the order given, as the hub takes a ranking. The schema
+// is read only when some value holds a comma.
+func rankValues(ctx context.Context, client *hubclient.Client, site, form string, values map[string]any) error {
+	var listed []string
+	for name, v := range values {
+		if s, ok := v.(string); ok && strings.Contains(s, ",") {
+			listed = append(listed, name)
+		}
+	}
+	if len(listed) == 0 {
+		return nil
+	}
+	schema, err := client.Schema(ctx, site, form)
+	if err != nil {
+		return fmt.Errorf("reading the form, to know its rankings: %w", err)
+	}
+	for _, name := range listed {
+		if f := schema.Field(name); f != nil && f.Type == hubclient.FieldRanking {
+			values[name] = strings.Split(values[name].(string), ",")
+		}
+	}
+	return nil
 }
 
 func orOK(id string) string {

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hubform/hubform/hubclient"
 	"github.com/hubform/hubform/hubclient/fakehub"
 )
 
@@ -141,7 +142,7 @@ func TestHelp(t *testing.T) {
 		t.Errorf("hubform --help lacks examples:\n%s", stdout)
 	}
 	_, stdout, _ := hubform(t, "submit", "--help")
-	for _, want := range []string{"Example:", "--hub-url URL", "--site SITE", "--timeout duration", "--json\n", "HUBFORM_HUB_URL", "FIELD=@PATH", "Exit status"} {
+	for _, want := range []string{"Example:", "--hub-url URL", "--site SITE", "--timeout duration", "--json\n", "HUBFORM_HUB_URL", "FIELD=@PATH", "RANK=B,A,C", "NAME.PART=VALUE", "sig=@sig.png", "Exit status"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("submit --help lacks %q", want)
 		}
@@ -187,5 +188,64 @@ func TestSubmitCommandIdempotencyKey(t *testing.T) {
 	}
 	if n := len(h.Requests()); n != 3 {
 		t.Errorf("%d requests sent, want only the first three", n)
+	}
+}
+
+// TestSubmitCommandRankingAndSignature sends a ranking given as B,A,C,
+// a text with commas beside it, and a signature's drawing from a file.
+func TestSubmitCommandRankingAndSignature(t *testing.T) {
+	h := fakehub.NewServer()
+	defer h.Close()
+	h.SetForm("acme", "feedback", &hubclient.Schema{Fields: []hubclient.Field{
+		{Name: "rank", Type: hubclient.FieldRanking, Options: []hubclient.Option{{Value: "a"}, {Value: "b"}, {Value: "c"}}},
+		{Name: "order", Type: hubclient.FieldRanking, Options: []hubclient.Option{{Value: "x"}, {Value: "y"}}},
+		{Name: "note", Type: hubclient.FieldText},
+		{Name: "sig", Type: hubclient.FieldFile},
+	}})
+	sig := filepath.Join(t.TempDir(), "sig.png")
+	os.WriteFile(sig, pngBytes(), 0o600)
+	status, _, stderr := hubform(t, "submit", "--hub-url", h.URL, "--site", "acme", "--form", "feedback",
+		"rank=b,a,c", "order=y", "order=x", "note=Hello, world", "sig=@"+sig)
+	if status != 0 || stderr != "" {
+		t.Fatalf("status %d, stderr %q", status, stderr)
+	}
+	subs := h.Submissions()
+	if len(subs) != 1 {
+		t.Fatalf("%d submissions", len(subs))
+	}
+	want := map[string]any{"rank": []any{"b", "a", "c"}, "order": []any{"y", "x"}, "note": "Hello, world"}
+	if got := subs[0].Request.Payload; !reflect.DeepEqual(got, want) {
+		t.Errorf("payload %v, want %v", got, want)
+	}
+	if att := subs[0].Request.Attachments; len(att) != 1 || att[0].Field != "sig" || att[0].MIME != "image/png" || att[0].Filename != "sig.png" {
+		t.Errorf("attachments %+v, want sig.png as the field sig's", att)
+	}
+
+	// A form that cannot be read leaves a ranking unknown: nothing is sent.
+	h.FailNext(fakehub.RouteSchema, http.StatusServiceUnavailable, "resting")
+	status, _, stderr = hubform(t, "submit", "--hub-url", h.URL, "--site", "acme", "--form", "feedback", "rank=b,a,c")
+	if status != 1 || !strings.Contains(stderr, "reading the form, to know its rankings") || len(h.Submissions()) != 1 {
+		t.Errorf("schema failing: status %d, stderr %q, %d submissions", status, stderr, len(h.Submissions()))
+	}
+}
+
+// TestSubmitCommandParts sends NAME.PART=VALUE as the key NAME.PART, for
+// the fields whose value has parts.
+func TestSubmitCommandParts(t *testing.T) {
+	h := fakehub.NewServer()
+	defer h.Close()
+	status, _, stderr := hubform(t, "submit", "--hub-url", h.URL, "--site", "acme", "--form", "event",
+		"address.city=Paris", "address.postalCode=75001", "grid.row1=good", "grid.row1=fair")
+	if status != 0 || stderr != "" {
+		t.Fatalf("status %d, stderr %q", status, stderr)
+	}
+	want := map[string]any{"address.city": "Paris", "address.postalCode": "75001", "grid.row1": []any{"good", "fair"}}
+	if got := h.Submissions()[0].Request.Payload; !reflect.DeepEqual(got, want) {
+		t.Errorf("payload %v, want %v", got, want)
+	}
+	for _, r := range h.Requests() {
+		if r.Method == http.MethodGet {
+			t.Errorf("the schema was read (%s) though no value holds a comma", r.RequestURI)
+		}
 	}
 }

@@ -77,7 +77,8 @@ func TestOurHubPasses(t *testing.T) {
 	}{
 		{"plain form", conformance.Form, "", []string{"schema.escaped", "captcha.required"}},
 		{"captcha with a token", captchaForm, "good", []string{"schema.escaped"}},
-		{"captcha without a token", captchaForm, "", []string{"schema.escaped", "submit.valid", "upload.submit", "upload.unknown-key"}},
+		{"captcha without a token", captchaForm, "", []string{"schema.escaped", "submit.valid", "types.ratings", "types.datetime", "types.ranking",
+			"types.pictures", "types.content", "upload.submit", "upload.unknown-key"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h, opts := startHub(t, tc.form)
@@ -108,7 +109,7 @@ func TestOurHubPasses(t *testing.T) {
 			}
 			want := 0
 			if submitted {
-				want = 4 // submit.valid, upload.submit, upload.parts and drafts
+				want = 8 // submit.valid, four types.*, upload.submit, upload.parts and drafts
 			}
 			subs := h.Submissions()
 			if got := len(subs); got != want {
@@ -257,7 +258,29 @@ func TestBrokenHubsFail(t *testing.T) {
 			}
 		}), []string{"submit.no-payload"}},
 		{"answer without ok", conformance.Form, "", editJSON(suffix("/submit"), func(m map[string]any) { delete(m, "ok") }),
-			[]string{"submit.valid", "upload.submit", "upload.parts", "drafts"}},
+			[]string{"submit.valid", "types.ratings", "types.datetime", "types.ranking", "types.pictures", "upload.submit", "upload.parts", "drafts"}},
+		{"ratings out of bounds accepted", conformance.Form, "", editPayload(func(p map[string]any) {
+			for name, v := range map[string]any{"stars": 4, "ease": 2, "nps": 9, "amount": 30} {
+				if p[name] != nil {
+					p[name] = v
+				}
+			}
+		}), []string{"types.ratings"}},
+		{"any text taken for a time", conformance.Form, "", editPayload(func(p map[string]any) {
+			if p["callAt"] != nil {
+				p["callAt"] = "09:30"
+			}
+		}), []string{"types.datetime"}},
+		{"any ranking taken", conformance.Form, "", editPayload(func(p map[string]any) {
+			if p["order"] != nil {
+				p["order"] = []string{"c", "a", "b"}
+			}
+		}), []string{"types.ranking"}},
+		{"content values dropped", conformance.Form, "", editPayload(func(p map[string]any) {
+			delete(p, "intro")
+			delete(p, "note")
+			delete(p, "rule")
+		}), []string{"types.content"}},
 		{"honeypot stored", conformance.Form, "", editBody(suffix("/submit"), func(m map[string]any) { delete(m, "_hp") }),
 			[]string{"submit.honeypot"}},
 		{"honeypot answered 400", conformance.Form, "", func(next http.Handler, w http.ResponseWriter, r *http.Request) {
@@ -342,6 +365,57 @@ func editBody(match func(*http.Request) bool, edit func(map[string]any)) breaker
 			}
 		}
 		next.ServeHTTP(w, r)
+	}
+}
+
+// editPayload edits the payload of each submission.
+func editPayload(edit func(map[string]any)) breaker {
+	return editBody(suffix("/submit"), func(m map[string]any) {
+		if p, ok := m["payload"].(map[string]any); ok {
+			edit(p)
+		}
+	})
+}
+
+// TestFamiliesNotSupported: a hub whose form lacks a family's fields, or
+// serves its pictures without what they show, gets the family's check
+// skipped as not supported, never failed.
+func TestFamiliesNotSupported(t *testing.T) {
+	var form map[string]any
+	if err := json.Unmarshal([]byte(conformance.Form), &form); err != nil {
+		t.Fatal(err)
+	}
+	var kept []any
+	for _, f := range form["fields"].([]any) {
+		switch f.(map[string]any)["name"] {
+		case "name", "message", "file", "_hp":
+			kept = append(kept, f)
+		}
+	}
+	form["fields"] = kept
+	form["steps"] = []any{map[string]any{"id": "all", "fields": []string{"name", "message", "file", "_hp"}}}
+	plain, _ := json.Marshal(form)
+	noAlt := strings.ReplaceAll(conformance.Form, `"alt": "A`, `"title": "A`)
+	for _, tc := range []struct {
+		name, form string
+		skipped    []string
+	}{
+		{"no family's fields", string(plain), []string{"types.ratings", "types.datetime", "types.ranking", "types.pictures", "types.content"}},
+		{"pictures without alt", noAlt, []string{"types.pictures"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, opts := startHub(t, tc.form)
+			report := run(t, opts)
+			for _, r := range report.Failed() {
+				t.Errorf("%s failed: %s", r.ID, r.Detail)
+			}
+			for _, r := range report.Results {
+				skip := slices.Contains(tc.skipped, r.ID)
+				if strings.HasPrefix(r.ID, "types.") && skip != (r.Status == conformance.Skip && strings.HasPrefix(r.Detail, "not supported")) {
+					t.Errorf("%s: %s %q, want skipped as not supported: %t", r.ID, r.Status, r.Detail, skip)
+				}
+			}
+		})
 	}
 }
 

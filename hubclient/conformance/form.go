@@ -4,20 +4,41 @@ package conformance
 // file of this project's hub (hubform conformance --print-form prints it).
 // A hub of another make needs a form with the same field names and types:
 // "name" (text, required), "message" (textarea), "file" (file) and the
-// honeypot "_hp", in one step. Its "hub" member, this project's hub's
-// settings, raises the form's file limit to the 64 MiB of upload.parts and
-// has the hub keep drafts of the form, of one step, for the drafts check.
+// honeypot "_hp", in one step. The other fields are optional, one group
+// per family of types a hub may support or not (see the types.* checks):
+// "stars" (rating), "ease" (scale, 1 to 5), "nps" (nps) and "amount"
+// (slider, 0 to 100 in steps of 10); "callAt" (time) and "meetAt"
+// (datetime); "order" (ranking of a, b and c); "look" (radio whose options
+// light and dark carry an image and its alt); "intro" (heading), "note"
+// (paragraph) and "rule" (divider). Its "hub" member, this project's
+// hub's settings, raises the form's file limit to the 64 MiB of
+// upload.parts and has the hub keep drafts of the form, of one step, for
+// the drafts check.
 const Form = `{
   "title": "Conformance",
   "description": "The form hubform conformance checks a hub with.",
   "fields": [
+    {"name": "intro", "type": "heading", "text": "Conformance"},
+    {"name": "note", "type": "paragraph", "text": "Filled in by *hubform conformance*."},
     {"name": "name", "type": "text", "label": "Name", "required": true},
     {"name": "message", "type": "textarea", "label": "Message"},
     {"name": "file", "type": "file", "label": "File"},
+    {"name": "stars", "type": "rating", "label": "Stars", "max": 5},
+    {"name": "ease", "type": "scale", "label": "Ease", "min": 1, "max": 5},
+    {"name": "nps", "type": "nps", "label": "Recommend"},
+    {"name": "amount", "type": "slider", "label": "Amount", "min": 0, "max": 100, "step": 10},
+    {"name": "callAt", "type": "time", "label": "Call at"},
+    {"name": "meetAt", "type": "datetime", "label": "Meet at"},
+    {"name": "order", "type": "ranking", "label": "Order", "options": [{"value": "a"}, {"value": "b"}, {"value": "c"}]},
+    {"name": "look", "type": "radio", "label": "Look", "options": [
+      {"value": "light", "label": "Light", "image": "https://example.com/light.png", "alt": "A light page"},
+      {"value": "dark", "label": "Dark", "image": "https://example.com/dark.png", "alt": "A dark page"}]},
+    {"name": "rule", "type": "divider"},
     {"name": "_hp", "type": "text", "label": "Leave this empty"}
   ],
   "steps": [
-    {"id": "all", "title": "All", "fields": ["name", "message", "file", "_hp"]}
+    {"id": "all", "title": "All", "fields": ["intro", "note", "name", "message", "file", "stars", "ease", "nps", "amount",
+      "callAt", "meetAt", "order", "look", "rule", "_hp"]}
   ],
   "hub": {"maxFileSize": 67108864, "resume": true}
 }

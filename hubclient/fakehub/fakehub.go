@@ -1,8 +1,12 @@
 // Package fakehub imitates a hub in memory for the tests of clients, in
 // the manner of net/http/httptest: a real HTTP server speaking the hub
 // protocol, which records what it received and can be told to fail. It is
-// not the hub: it keeps what it receives in memory and does not validate
-// values against the form.
+// not the hub: it keeps what it receives in memory. A submission to a form
+// it was given (SetForm) is judged as the hub judges it, with the same
+// code (hubclient.CheckPayload): values that do not match the form are
+// answered 422 with a message per field, and what it keeps is what the
+// hub would store; a submission to a form it was not given is kept as
+// sent.
 //
 // handlers/hub/hubtest runs the real hub instead, handlers/hub/testkit has
 // small parts tests share (a clock, a log buffer, a free port), and
@@ -285,6 +289,17 @@ func (h *Hub) submit(w http.ResponseWriter, r *http.Request) {
 	if first, ok := h.byKey(site, form, req.IdempotencyKey); ok {
 		answer(w, http.StatusOK, hubclient.SubmitResponse{OK: true, SubmissionID: first.ID})
 		return
+	}
+	if schema := h.forms[site+"/"+form]; schema != nil {
+		for name := range req.Payload {
+			if hubclient.IsHoneypot(name) {
+				delete(req.Payload, name)
+			}
+		}
+		if fields := hubclient.CheckPayload(schema, req.Payload, &req.Attachments); len(fields) > 0 {
+			answer(w, http.StatusUnprocessableEntity, hubclient.SubmitResponse{Error: "the submission does not match the form", Fields: fields})
+			return
+		}
 	}
 	for _, a := range req.Attachments {
 		u := h.uploads[a.Key]

@@ -57,3 +57,49 @@ func TestIdempotencyKey(t *testing.T) {
 		t.Errorf("%d submissions stored after a bad key, want 5", n)
 	}
 }
+
+// TestValidatesAsTheHub: a submission to a form the fake was given is
+// judged by hubclient.CheckPayload, as the hub judges it; one to a form it
+// was not given is kept as sent.
+func TestValidatesAsTheHub(t *testing.T) {
+	h := fakehub.NewServer()
+	defer h.Close()
+	h.SetForm("acme", "survey", &hubclient.Schema{Fields: []hubclient.Field{
+		{Name: "stars", Type: hubclient.FieldRating},
+		{Name: "order", Type: hubclient.FieldRanking, Options: []hubclient.Option{{Value: "a"}, {Value: "b"}}},
+		{Name: "intro", Type: hubclient.FieldHeading, Text: "Hello"},
+	}})
+	c := &hubclient.Client{HubURL: h.URL}
+	submit := func(form string, payload map[string]any) (*hubclient.SubmitResponse, error) {
+		return c.Submit(context.Background(), "acme", form, &hubclient.SubmitRequest{Payload: payload})
+	}
+	for _, tc := range []struct {
+		payload map[string]any
+		field   string
+	}{
+		{map[string]any{"stars": 6}, "stars"},
+		{map[string]any{"order": []any{"a", "a"}}, "order"},
+		{map[string]any{"order": []any{"b"}}, "order"},
+		{map[string]any{"intro": "a value for a heading"}, "intro"},
+		{map[string]any{"nope": "x"}, "nope"},
+	} {
+		_, err := submit("survey", tc.payload)
+		var herr *hubclient.HubError
+		if !errors.As(err, &herr) || herr.StatusCode != http.StatusUnprocessableEntity || herr.Fields[tc.field] == "" {
+			t.Errorf("%v: %v, want a 422 naming %s", tc.payload, err, tc.field)
+		}
+	}
+	if n := len(h.Submissions()); n != 0 {
+		t.Fatalf("%d refused submissions stored", n)
+	}
+	if _, err := submit("survey", map[string]any{"stars": "4", "order": []any{"b", "a"}}); err != nil {
+		t.Fatal(err)
+	}
+	// Kept as the hub keeps it: the rating a number.
+	if got := h.Submissions()[0].Request.Payload; got["stars"] != 4.0 {
+		t.Errorf("stored %#v, want the rating as the number 4", got)
+	}
+	if _, err := submit("contact", map[string]any{"anything": 1}); err != nil {
+		t.Errorf("a form the fake was not given: %v, want it kept as sent", err)
+	}
+}
