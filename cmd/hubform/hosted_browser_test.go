@@ -115,12 +115,12 @@ func TestBrowserHosted(t *testing.T) {
 			h.t.Fatal("the page ran its scripts with script execution disabled")
 		}
 		// Every step shows at once; the role of one's own appears once the
-		// form is sent with "Other" chosen.
+		// form is sent with "Other" chosen, named by a banner.
 		h.fill("name", "Jo Roe")
 		h.do(chromedp.SetValue(chromedp.ID("hubform-acme-apply-role"), "other"))
 		h.evalBool(`document.querySelector('form[data-hubform-form]').noValidate = true`)
 		h.nativePost(422)
-		h.do(chromedp.WaitVisible(chromedp.ID("hubform-acme-apply-roleOther-error")))
+		h.do(chromedp.WaitVisible(chromedp.CSS(`[data-hubform-revealed] a[href="#hubform-acme-apply-roleOther"]`)), chromedp.WaitVisible(chromedp.ID("hubform-acme-apply-roleOther")))
 		if got := h.eval(`document.getElementById('hubform-acme-apply-name').value`); got != "Jo Roe" {
 			h.t.Errorf("after the errors, the name holds %q", got)
 		}
