@@ -2,7 +2,8 @@
 // the manner of net/http/httptest: a real HTTP server speaking the hub
 // protocol, which records what it received and can be told to fail. It is
 // not the hub: it keeps what it receives in memory and does not validate
-// values against the form.
+// values against the form. It does decide the ending a submission reaches,
+// with the hub's code (hubclient.Logic.Ending), and answers it.
 //
 // handlers/hub/hubtest runs the real hub instead, handlers/hub/testkit has
 // small parts tests share (a clock, a log buffer, a free port), and
@@ -83,6 +84,9 @@ type Submission struct {
 	Request        hubclient.SubmitRequest
 	// Body is the request body exactly as received.
 	Body []byte
+	// Ending is the id of the ending the submission reached, as the hub
+	// answered it.
+	Ending string
 }
 
 // Request is one request as received, for checking the wire.
@@ -283,7 +287,7 @@ func (h *Hub) submit(w http.ResponseWriter, r *http.Request) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if first, ok := h.byKey(site, form, req.IdempotencyKey); ok {
-		answer(w, http.StatusOK, hubclient.SubmitResponse{OK: true, SubmissionID: first.ID})
+		answer(w, http.StatusOK, hubclient.SubmitResponse{OK: true, SubmissionID: first.ID, Ending: first.Ending})
 		return
 	}
 	for _, a := range req.Attachments {
@@ -294,8 +298,27 @@ func (h *Hub) submit(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	id := fmt.Sprintf("sub-%d", len(h.submissions)+1)
-	h.submissions = append(h.submissions, Submission{ID: id, Site: site, Form: form, Request: req, Body: body})
-	answer(w, http.StatusOK, hubclient.SubmitResponse{OK: true, SubmissionID: id})
+	ending := h.ending(site, form, req)
+	h.submissions = append(h.submissions, Submission{ID: id, Site: site, Form: form, Request: req, Body: body, Ending: ending})
+	answer(w, http.StatusOK, hubclient.SubmitResponse{OK: true, SubmissionID: id, Ending: ending})
+}
+
+// ending returns the id of the ending of the form site/form that req's
+// values reach, with the code the hub decides it with; "" for none or a
+// form SetForm did not give. h.mu must be held.
+func (h *Hub) ending(site, form string, req hubclient.SubmitRequest) string {
+	s := h.forms[site+"/"+form]
+	if s == nil || len(s.Endings) == 0 {
+		return ""
+	}
+	l, err := hubclient.Compile(s)
+	if err != nil {
+		return ""
+	}
+	if e := l.Ending(hubclient.WithFiles(req.Payload, req.Attachments)); e != nil {
+		return e.ID
+	}
+	return ""
 }
 
 // byKey returns the submission to site/form stored with the idempotency
