@@ -71,6 +71,18 @@ func (e *Ending) Redirect(values map[string]any) string {
 	return u.String()
 }
 
+// EndingError is a problem of the condition of the ending at Index in the
+// schema's endings, of id ID, as Compile reports it.
+type EndingError struct {
+	Index int
+	ID    string
+	Err   error
+}
+
+func (e *EndingError) Error() string { return fmt.Sprintf("ending %q: if: %v", e.ID, e.Err) }
+
+func (e *EndingError) Unwrap() error { return e.Err }
+
 // compileEndings parses the endings' conditions into l.endingIf, in the
 // endings' order. A condition that reads no field of the form is an
 // error naming the ending.
@@ -83,7 +95,7 @@ func (l *Logic) compileEndings(known func(string) bool) []error {
 		}
 		c, err := ParseCondition(e.If, known)
 		if err != nil {
-			errs = append(errs, fmt.Errorf("ending %q: if: %w", e.ID, err))
+			errs = append(errs, &EndingError{Index: i, ID: e.ID, Err: err})
 			continue
 		}
 		if l.endingIf == nil {
