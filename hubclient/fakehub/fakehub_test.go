@@ -80,4 +80,13 @@ func TestEnding(t *testing.T) {
 	if err != nil || res.Ending != "" {
 		t.Errorf("a form without a schema: %+v, %v; want no ending", res, err)
 	}
+	// The submit pipeline's result carries it, from typed values.
+	res, err = hubclient.NewSubmitter(hubclient.SubmitOptions{HubURL: h.URL, SiteID: "acme", FormSlug: "party"}).
+		Submit(context.Background(), hubclient.Submission{Values: map[string]any{"guests": 12}})
+	if err != nil || res.Ending != "crowd" {
+		t.Errorf("Submitter: %+v, %v; want ending crowd", res, err)
+	}
+	if subs := h.Submissions(); subs[len(subs)-1].Ending != "crowd" {
+		t.Errorf("recorded %+v, want ending crowd", subs[len(subs)-1])
+	}
 }
