@@ -47,7 +47,8 @@
 //   - error: the schema could not be fetched ([LoadError]); a banner with a
 //     retry link. ErrorFallback replaces it.
 //   - submitted: the hub accepted the submission ([Submitted]); the thank-you
-//     panel, focused for screen readers. SuccessFallback replaces it.
+//     panel, or the form's ending the hub named (State.Ending), focused for
+//     screen readers. SuccessFallback replaces either.
 //     data-vendor-hubform-submitted.
 //   - closed: the form takes no more submissions, past its closing time or
 //     its number of submissions: the schema says so (meta.closed), or the hub

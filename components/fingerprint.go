@@ -38,6 +38,16 @@ func fingerprint(s *hubclient.Schema, tr string) uint64 {
 		h.raw(st.VisibleIf)
 		h.extra(st.Extra)
 	}
+	h.add(uint64(len(s.Endings)))
+	for i := range s.Endings {
+		e := &s.Endings[i]
+		h.str(e.ID)
+		h.str(e.Title)
+		h.str(e.Text)
+		h.str(e.RedirectURL)
+		h.raw(e.If)
+		h.extra(e.Extra)
+	}
 	h.buttons(s.Buttons)
 	h.str(s.Meta.CaptchaProvider)
 	h.str(s.Meta.CaptchaSiteKey)
@@ -156,6 +166,12 @@ func (h *sum) translation(t hubclient.Translation) {
 	h.add(unordered(t.Steps, func(h sum, st hubclient.StepTranslation) sum {
 		h.str(st.Title)
 		h.extra(st.Extra)
+		return h
+	}))
+	h.add(unordered(t.Endings, func(h sum, et hubclient.EndingTranslation) sum {
+		h.str(et.Title)
+		h.str(et.Text)
+		h.extra(et.Extra)
 		return h
 	}))
 	h.buttons(t.Buttons)

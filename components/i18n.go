@@ -230,6 +230,12 @@ func Localize(s *hubclient.Schema, locale string) Localized {
 			out.Steps[i].Title = cmp.Or(st.Title, out.Steps[i].Title)
 		}
 	}
+	for i := range out.Endings {
+		if et, ok := tr.Endings[out.Endings[i].ID]; ok {
+			out.Endings[i].Title = cmp.Or(et.Title, out.Endings[i].Title)
+			out.Endings[i].Text = cmp.Or(et.Text, out.Endings[i].Text)
+		}
+	}
 	out.Buttons.Submit = cmp.Or(tr.Buttons.Submit, out.Buttons.Submit)
 	out.Buttons.Next = cmp.Or(tr.Buttons.Next, out.Buttons.Next)
 	out.Buttons.Back = cmp.Or(tr.Buttons.Back, out.Buttons.Back)
@@ -277,9 +283,11 @@ func matchLocale(translations map[string]hubclient.Translation, locale string) s
 	return usable[index]
 }
 
-// clone copies what Localize changes: fields, their options, and steps.
+// clone copies what Localize changes: fields, their options, steps and
+// endings.
 func clone(s *hubclient.Schema) *hubclient.Schema {
 	out := *s
+	out.Endings = slices.Clone(s.Endings)
 	out.Fields = slices.Clone(s.Fields)
 	for i := range out.Fields {
 		out.Fields[i].Options = slices.Clone(out.Fields[i].Options)

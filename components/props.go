@@ -143,6 +143,11 @@ type State struct {
 	// DraftGone reports that the draft a link named no longer exists: it
 	// expired or was sent. The form says so above a fresh form.
 	DraftGone bool
+	// Ending is the id of the schema's ending the hub said the submission
+	// reached (hubclient.SubmitResponse.Ending): Submitted shows it in
+	// place of the thank-you panel. Empty, or an id the schema does not
+	// have, shows the thank-you panel.
+	Ending string
 }
 
 // Held is a file the app holds for the visitor while a form comes back:
@@ -262,4 +267,13 @@ func safeID(s string) string {
 
 func idChar(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-'
+}
+
+// ending returns the ending State.Ending names, translated into the
+// props' locale, or nil.
+func (p HubFormProps) ending() *hubclient.Ending {
+	if p.State.Ending == "" || p.InitialSchema == nil {
+		return nil
+	}
+	return schemaMemo.get(p.InitialSchema, p.Locale).l.Schema.Ending(p.State.Ending)
 }

@@ -121,10 +121,16 @@ func (h *Handler) submit(c echo.Context) error {
 		return h.failed(c, f, reg, p, texts, err)
 	}
 	h.succeeded(ctx, f, reg, withAttachments(values, res.Attachments))
-	if to := schema.Meta.Redirect(); to != "" {
+	// The hub chose the ending, if the answers reached one: its page, or
+	// else its panel, stands in for the form's own.
+	to := schema.Meta.Redirect()
+	if ending := schema.Ending(res.Ending); ending != nil {
+		to = ending.Redirect(values)
+	}
+	if to != "" {
 		return redirect(c, to, htmx)
 	}
-	p.State = components.State{}
+	p.State = components.State{Ending: res.Ending}
 	return h.respond(c, http.StatusOK, p, components.Submitted(p))
 }
 

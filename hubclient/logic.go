@@ -196,6 +196,7 @@ type Logic struct {
 	requiredIf map[string]*Condition
 	stepIf     map[string]*Condition // by step id
 	stepOf     map[string]string     // field name → step id
+	endingIf   map[int]*Condition    // by index in schema.Endings
 	patterns   map[string]*regexp.Regexp
 	// order lists the fields so that each comes after every field its
 	// visibility depends on.
@@ -263,6 +264,7 @@ func Compile(s *Schema) (*Logic, error) {
 	if err := l.sort(); err != nil {
 		errs = append(errs, err)
 	}
+	errs = append(errs, l.compileEndings(known)...)
 	if !l.HasConditions() {
 		l.fixed = l.Evaluate(nil)
 	}

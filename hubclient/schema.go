@@ -16,6 +16,10 @@ type Schema struct {
 	Buttons     Buttons `json:"buttons,omitzero"`
 	Meta        Meta    `json:"meta,omitzero"`
 	I18n        I18n    `json:"i18n,omitzero"`
+	// Endings are what the visitor sees after a submission, chosen by the
+	// answers: the first whose condition holds (see Logic.Ending). None
+	// reached is the thank-you panel.
+	Endings []Ending `json:"endings,omitempty"`
 	// Submit is the schema's own submit configuration. HubForm ignores it:
 	// submissions always go to the hub.
 	Submit json.RawMessage `json:"submit,omitempty"`
@@ -223,6 +227,8 @@ type Translation struct {
 	Fields      map[string]FieldTranslation `json:"fields,omitempty"`
 	Steps       map[string]StepTranslation  `json:"steps,omitempty"`
 	Buttons     Buttons                     `json:"buttons,omitzero"`
+	// Endings overlays the endings, by id.
+	Endings map[string]EndingTranslation `json:"endings,omitempty"`
 	// Texts translates the built-in texts (error, thank-you and upload
 	// messages) by their key.
 	Texts map[string]string `json:"texts,omitempty"`

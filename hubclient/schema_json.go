@@ -145,3 +145,27 @@ func (s StepTranslation) MarshalJSON() ([]byte, error) {
 	type plain StepTranslation
 	return encodeObject(plain(s), s.Extra)
 }
+
+func (e *Ending) UnmarshalJSON(data []byte) error {
+	type plain Ending
+	var err error
+	e.Extra, err = decodeObject(data, (*plain)(e))
+	return err
+}
+
+func (e Ending) MarshalJSON() ([]byte, error) {
+	type plain Ending
+	return encodeObject(plain(e), e.Extra)
+}
+
+func (e *EndingTranslation) UnmarshalJSON(data []byte) error {
+	type plain EndingTranslation
+	var err error
+	e.Extra, err = decodeObject(data, (*plain)(e))
+	return err
+}
+
+func (e EndingTranslation) MarshalJSON() ([]byte, error) {
+	type plain EndingTranslation
+	return encodeObject(plain(e), e.Extra)
+}

@@ -250,6 +250,11 @@ type SubmitResponse struct {
 	SubmissionID string            `json:"submissionId,omitempty"`
 	Error        string            `json:"error,omitempty"`
 	Fields       map[string]string `json:"fields,omitempty"`
+	// Ending is the id of the form's ending the submission reached, as the
+	// hub decided it from the values it stored (PROTOCOL.md §10,
+	// "Endings"); empty for none, the thank-you panel, or a hub that does
+	// not know endings.
+	Ending string `json:"ending,omitempty"`
 	// Attachments are the files the submission carried, as sent: set by
 	// the submit pipeline (Submitter.Submit), not read from the hub's answer.
 	Attachments []Attachment `json:"-"`

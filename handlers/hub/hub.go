@@ -105,6 +105,10 @@ type Submission struct {
 	// Limits are what the store enforces while storing the submission,
 	// in the same transaction.
 	Limits Limits `json:"-"`
+	// Ending is the id of the form's ending the submission reached, as the
+	// hub decided it from the values it stored (hubclient.Logic.Ending);
+	// empty for none, the thank-you panel.
+	Ending string `json:"ending,omitempty"`
 	// DraftHash, when set, is the hash of the token of the draft the
 	// submission finishes (DraftHash): the store deletes the draft in the
 	// same transaction, if it is the form's.

@@ -6,7 +6,8 @@
 // code (hubclient.CheckPayload): values that do not match the form are
 // answered 422 with a message per field, and what it keeps is what the
 // hub would store; a submission to a form it was not given is kept as
-// sent.
+// sent. It decides the ending a submission reaches with the hub's code
+// (hubclient.Logic.Ending), and answers it.
 //
 // handlers/hub/hubtest runs the real hub instead, handlers/hub/testkit has
 // small parts tests share (a clock, a log buffer, a free port), and
@@ -87,6 +88,9 @@ type Submission struct {
 	Request        hubclient.SubmitRequest
 	// Body is the request body exactly as received.
 	Body []byte
+	// Ending is the id of the ending the submission reached, as the hub
+	// answered it.
+	Ending string
 }
 
 // Request is one request as received, for checking the wire.
@@ -287,7 +291,7 @@ func (h *Hub) submit(w http.ResponseWriter, r *http.Request) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if first, ok := h.byKey(site, form, req.IdempotencyKey); ok {
-		answer(w, http.StatusOK, hubclient.SubmitResponse{OK: true, SubmissionID: first.ID})
+		answer(w, http.StatusOK, hubclient.SubmitResponse{OK: true, SubmissionID: first.ID, Ending: first.Ending})
 		return
 	}
 	if schema := h.forms[site+"/"+form]; schema != nil {
@@ -309,8 +313,27 @@ func (h *Hub) submit(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	id := fmt.Sprintf("sub-%d", len(h.submissions)+1)
-	h.submissions = append(h.submissions, Submission{ID: id, Site: site, Form: form, Request: req, Body: body})
-	answer(w, http.StatusOK, hubclient.SubmitResponse{OK: true, SubmissionID: id})
+	ending := h.ending(site, form, req)
+	h.submissions = append(h.submissions, Submission{ID: id, Site: site, Form: form, Request: req, Body: body, Ending: ending})
+	answer(w, http.StatusOK, hubclient.SubmitResponse{OK: true, SubmissionID: id, Ending: ending})
+}
+
+// ending returns the id of the ending of the form site/form that req's
+// values reach, with the code the hub decides it with; "" for none or a
+// form SetForm did not give. h.mu must be held.
+func (h *Hub) ending(site, form string, req hubclient.SubmitRequest) string {
+	s := h.forms[site+"/"+form]
+	if s == nil || len(s.Endings) == 0 {
+		return ""
+	}
+	l, err := hubclient.Compile(s)
+	if err != nil {
+		return ""
+	}
+	if e := l.Ending(hubclient.WithFiles(req.Payload, req.Attachments)); e != nil {
+		return e.ID
+	}
+	return ""
 }
 
 // byKey returns the submission to site/form stored with the idempotency

@@ -103,3 +103,36 @@ func TestValidatesAsTheHub(t *testing.T) {
 		t.Errorf("a form the fake was not given: %v, want it kept as sent", err)
 	}
 }
+
+func TestEnding(t *testing.T) {
+	h := fakehub.NewServer()
+	defer h.Close()
+	h.SetForm("acme", "party", &hubclient.Schema{
+		Fields: []hubclient.Field{{Name: "guests", Type: hubclient.FieldNumber}},
+		Steps:  []hubclient.Step{{ID: "s", Fields: []string{"guests"}}},
+		Endings: []hubclient.Ending{
+			{ID: "crowd", Title: "Many", If: []byte(`{">": [{"var": "guests"}, 5]}`)},
+			{ID: "few", Title: "Few"},
+		},
+	})
+	c := &hubclient.Client{HubURL: h.URL}
+	for guests, want := range map[float64]string{9: "crowd", 2: "few"} {
+		res, err := c.Submit(context.Background(), "acme", "party", &hubclient.SubmitRequest{Payload: map[string]any{"guests": guests}})
+		if err != nil || res.Ending != want {
+			t.Errorf("guests %v: %+v, %v; want ending %s", guests, res, err, want)
+		}
+	}
+	res, err := c.Submit(context.Background(), "acme", "other", &hubclient.SubmitRequest{Payload: map[string]any{"guests": 9}})
+	if err != nil || res.Ending != "" {
+		t.Errorf("a form without a schema: %+v, %v; want no ending", res, err)
+	}
+	// The submit pipeline's result carries it, from typed values.
+	res, err = hubclient.NewSubmitter(hubclient.SubmitOptions{HubURL: h.URL, SiteID: "acme", FormSlug: "party"}).
+		Submit(context.Background(), hubclient.Submission{Values: map[string]any{"guests": 12}})
+	if err != nil || res.Ending != "crowd" {
+		t.Errorf("Submitter: %+v, %v; want ending crowd", res, err)
+	}
+	if subs := h.Submissions(); subs[len(subs)-1].Ending != "crowd" {
+		t.Errorf("recorded %+v, want ending crowd", subs[len(subs)-1])
+	}
+}

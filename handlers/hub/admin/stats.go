@@ -46,6 +46,17 @@ type FormStats struct {
 	Spam        int64 `json:"spam"`
 	// CompletionRate is Submissions / Views, 0 without views.
 	CompletionRate float64 `json:"completionRate"`
+	// Endings count Submissions by the ending each reached, in the form's
+	// order, the thank-you panel (id "") last; absent for a form without
+	// endings.
+	Endings []EndingStats `json:"endings,omitempty"`
+}
+
+// EndingStats is how many submissions reached an ending of the form.
+type EndingStats struct {
+	ID      string `json:"id"`
+	Title   string `json:"title"`
+	Reached int64  `json:"reached"`
 }
 
 // StepStats is how many visitors reached a step of the form.
@@ -77,6 +88,9 @@ func (a *API) formStats(c echo.Context) error {
 		Steps: []StepStats{}, Submissions: st.Submissions, Spam: st.Spam, CompletionRate: st.CompletionRate()}
 	for _, s := range st.Steps {
 		out.Steps = append(out.Steps, StepStats{ID: s.ID, Title: s.Title, Reached: s.Reached})
+	}
+	for _, e := range st.Endings {
+		out.Endings = append(out.Endings, EndingStats{ID: e.ID, Title: e.Title, Reached: e.Reached})
 	}
 	return c.JSON(http.StatusOK, out)
 }

@@ -185,6 +185,7 @@ func (con *Console) submission(c echo.Context) error {
 		p.Back += "?" + p.Return
 	}
 	p.PDF = p.Inbox + "/" + s.ID + "/pdf"
+	p.Ending = endingTitle(schema, s.Ending)
 	cols := inbox.WithExtra(inbox.Columns(schema), s.Payload)
 	for i, a := range inbox.Answers(s, cols) {
 		p.Answers = append(p.Answers, labeledAnswer{Label: cols[i].Label, Answer: a})

@@ -154,6 +154,10 @@ type funnelProps struct {
 	Stages []funnelStage
 	// Counted says any view, start or step was counted in the period.
 	Counted bool
+	// Endings are the bars of the form's endings, by title, and of the
+	// thank-you panel: how many of the submissions sent reached each.
+	// None for a form without endings.
+	Endings []funnelStage
 }
 
 // periodLink is a link to the overview with another period.
@@ -226,6 +230,7 @@ func (con *Console) funnelOf(ctx context.Context, form *hub.Form, key string) (*
 			fp.Stages[i].Change = change(fp.Stages[i-1].N, fp.Stages[i].N)
 		}
 	}
+	fp.Endings = endingStages(st.Endings)
 	return fp, nil
 }
 

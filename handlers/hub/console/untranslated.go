@@ -131,8 +131,40 @@ func texts(s *hubclient.Schema) []text {
 			t.Steps[id] = sv
 		})
 	}
+	for _, e := range s.Endings {
+		for _, m := range []struct {
+			member, base string
+			field        func(*hubclient.EndingTranslation) *string
+		}{
+			{"title", e.Title, func(et *hubclient.EndingTranslation) *string { return &et.Title }},
+			{"text", e.Text, func(et *hubclient.EndingTranslation) *string { return &et.Text }},
+		} {
+			id := e.ID
+			add(m.base, fmt.Sprintf("endings[%q].%s", id, m.member), func(t hubclient.Translation) string {
+				et := t.Endings[id]
+				return *m.field(&et)
+			}, func(t *hubclient.Translation, v string) {
+				setEnding(t, id, func(et *hubclient.EndingTranslation) { *m.field(et) = v })
+			})
+		}
+	}
 	add(s.Buttons.Submit, "buttons.submit", func(t hubclient.Translation) string { return t.Buttons.Submit }, func(t *hubclient.Translation, v string) { t.Buttons.Submit = v })
 	add(s.Buttons.Next, "buttons.next", func(t hubclient.Translation) string { return t.Buttons.Next }, func(t *hubclient.Translation, v string) { t.Buttons.Next = v })
 	add(s.Buttons.Back, "buttons.back", func(t hubclient.Translation) string { return t.Buttons.Back }, func(t *hubclient.Translation, v string) { t.Buttons.Back = v })
 	return out
+}
+
+// setEnding changes the overlay of the ending id with set, dropping it once
+// it translates nothing.
+func setEnding(t *hubclient.Translation, id string, set func(*hubclient.EndingTranslation)) {
+	et := t.Endings[id]
+	set(&et)
+	if et.Title == "" && et.Text == "" && len(et.Extra) == 0 {
+		delete(t.Endings, id)
+		return
+	}
+	if t.Endings == nil {
+		t.Endings = map[string]hubclient.EndingTranslation{}
+	}
+	t.Endings[id] = et
 }

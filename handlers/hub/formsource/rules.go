@@ -1,6 +1,7 @@
 package formsource
 
 import (
+	"errors"
 	"fmt"
 	"net/url"
 	"slices"
@@ -59,8 +60,26 @@ func (v *validator) rules() {
 		}
 	}
 	if _, err := hubclient.Compile(v.schema); err != nil {
-		v.errs = append(v.errs, err)
+		v.errs = append(v.errs, endingPaths(err))
 	}
+}
+
+// endingPaths gives each problem of an ending's condition among err's the
+// path of its member, so that the console shows it beside its input.
+func endingPaths(err error) error {
+	j, ok := err.(interface{ Unwrap() []error })
+	if !ok {
+		return err
+	}
+	errs := j.Unwrap()
+	out := make([]error, len(errs))
+	for i, e := range errs {
+		out[i] = e
+		if ee, ok := e.(*hubclient.EndingError); ok {
+			out[i] = &Problem{Path: fmt.Sprintf("endings[%d].if", ee.Index), Err: ee}
+		}
+	}
+	return errors.Join(out...)
 }
 
 // bounds checks that min and max read as the field's type and are in order.

@@ -43,6 +43,7 @@ func Validate(s *hubclient.Schema, settings hub.Settings) error {
 	v.steps()
 	v.rules()
 	v.meta()
+	v.endings()
 	v.translations()
 	v.settings(settings)
 	return errors.Join(v.errs...)
@@ -222,6 +223,11 @@ func (v *validator) translations() {
 		for _, id := range sortedKeys(t.Steps) {
 			if !v.stepIDs[id] {
 				v.addf(fmt.Sprintf("%s.steps[%q]", at, id), "%s.steps[%q]: no such step", at, id)
+			}
+		}
+		for _, id := range sortedKeys(t.Endings) {
+			if v.schema.Ending(id) == nil {
+				v.addf(fmt.Sprintf("%s.endings[%q]", at, id), "%s.endings[%q]: no such ending", at, id)
 			}
 		}
 	}

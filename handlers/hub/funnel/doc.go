@@ -7,5 +7,6 @@
 // counting costs a form's page and its submissions next to nothing; the
 // hub counts its own pages through it, and the events apps send (the
 // protocol's events route). Read returns a form's funnel over a period,
-// its submissions and spam from the inbox's counts.
+// its submissions and spam from the inbox's counts, and how many of its
+// submissions reached each of its endings.
 package funnel

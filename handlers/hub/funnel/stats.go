@@ -22,6 +22,9 @@ type Store interface {
 // Submissions counts a form's submissions: sqldb.DB.
 type Submissions interface {
 	CountSubmissions(ctx context.Context, f hub.Filter) (int, error)
+	// CountSubmissionsByEnding counts them by the ending each reached, ""
+	// for none.
+	CountSubmissionsByEnding(ctx context.Context, f hub.Filter) (map[string]int, error)
 }
 
 // Stats is a form's funnel over a period.
@@ -38,6 +41,16 @@ type Stats struct {
 	// those not marked as spam and those marked.
 	Submissions int64
 	Spam        int64
+	// Endings are the form's endings, in order, with how many of
+	// Submissions reached each, and last the thank-you panel (an empty
+	// ID) for those that reached none; nil for a form without endings.
+	Endings []EndingStat
+}
+
+// EndingStat is how many submissions reached an ending.
+type EndingStat struct {
+	ID, Title string
+	Reached   int64
 }
 
 // StepStat is how many visitors reached a step.
@@ -58,7 +71,8 @@ const MaxDays = 366
 // the schema's order, the first reached by every visitor who started
 // (Starts), each other by the visitors counted reaching it; counts of
 // steps the schema no longer has are left out. Submissions and Spam are
-// the submissions created in the period, not marked and marked as spam.
+// the submissions created in the period, not marked and marked as spam;
+// Endings count the former by the ending the hub chose for each.
 func Read(ctx context.Context, store Store, subs Submissions, form *hub.Form, from, to time.Time) (Stats, error) {
 	from, to = from.UTC().Truncate(24*time.Hour), to.UTC().Truncate(24*time.Hour)
 	switch {
@@ -102,7 +116,26 @@ func Read(ctx context.Context, store Store, subs Submissions, form *hub.Form, fr
 		}
 		*c.n = int64(n)
 	}
+	if form.Schema != nil && len(form.Schema.Endings) > 0 {
+		by, err := subs.CountSubmissionsByEnding(ctx, hub.Filter{Site: form.Site, Slug: form.Slug, Spam: hub.NotSpam, From: from, To: to})
+		if err != nil {
+			return Stats{}, fmt.Errorf("funnel of %s/%s: %w", form.Site, form.Slug, err)
+		}
+		st.Endings = endingStats(form.Schema.Endings, by)
+	}
 	return st, nil
+}
+
+// endingStats lists the endings with their counts in by, then the
+// thank-you panel with the count of none. Submissions that reached an
+// ending the form no longer has are left out, as steps it no longer has
+// are.
+func endingStats(endings []hubclient.Ending, by map[string]int) []EndingStat {
+	out := make([]EndingStat, 0, len(endings)+1)
+	for _, e := range endings {
+		out = append(out, EndingStat{ID: e.ID, Title: e.Title, Reached: int64(by[e.ID])})
+	}
+	return append(out, EndingStat{Reached: int64(by[""])})
 }
 
 // CompletionRate is the share of views that ended in a submission, spam

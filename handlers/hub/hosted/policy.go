@@ -3,6 +3,7 @@ package hosted
 import (
 	"crypto/rand"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/hubform/hubform/handlers/hub"
@@ -29,15 +30,20 @@ func newNonce() string { return rand.Text() }
 // is, so any site may frame it, unless the form lists the sites that may
 // (embedOrigins): then the hub and those alone, so that no other site can
 // dress it up to take clicks. A form
-// that sends the visitor to a page of its own after a submission may post
-// to that page's origin too: browsers hold a post's redirect to
-// form-action. f may be nil: an answer about no form.
+// that sends the visitor to a page of its own after a submission, or one
+// of its endings does, may post to that page's origin too: browsers hold a
+// post's redirect to form-action. f may be nil: an answer about no form.
 func (p *Pages) policy(nonce string, f *hub.Form) string {
 	scripts, frames := []string{"'self'", "'nonce-" + nonce + "'"}, []string{}
 	ancestors, posts := []string{"*"}, []string{"'self'"}
 	if f != nil {
 		if to := origin(f.Schema.Meta.Redirect()); to != "" {
 			posts = append(posts, to)
+		}
+		for i := range f.Schema.Endings {
+			if to := origin(f.Schema.Endings[i].Redirect(nil)); to != "" && !slices.Contains(posts, to) {
+				posts = append(posts, to)
+			}
 		}
 		switch f.Schema.Meta.CaptchaProvider {
 		case hubclient.CaptchaTurnstile:

@@ -100,9 +100,21 @@ func (s *Server) repeatOr(c echo.Context, form *hub.Form, key string, failure er
 	return failure
 }
 
-// answerRepeat answers a repeated submission with the id of the first.
+// answerRepeat answers a repeated submission with the id of the first,
+// and the ending it reached, when the store reads it back: the visitor
+// sees the same end however often the form was sent.
 func (s *Server) answerRepeat(c echo.Context, form *hub.Form, id string) error {
-	s.cfg.Logger.LogAttrs(c.Request().Context(), slog.LevelInfo, "repeated submission answered with the stored one",
+	ctx := c.Request().Context()
+	s.cfg.Logger.LogAttrs(ctx, slog.LevelInfo, "repeated submission answered with the stored one",
 		slog.String("site", form.Site), slog.String("form", form.Slug), slog.String("submission", id))
-	return c.JSON(http.StatusOK, hubclient.SubmitResponse{OK: true, SubmissionID: id})
+	var ending string
+	if r, ok := s.cfg.Store.(hub.EndingReader); ok && form.Schema != nil && len(form.Schema.Endings) > 0 {
+		var err error
+		if ending, err = r.SubmissionEnding(ctx, form.Site, form.Slug, id); err != nil {
+			// The submission is stored: the visitor sees the thank-you
+			// panel rather than an error.
+			s.cfg.Logger.Warn("reading the ending of a repeated submission", slog.String("submission", id), slog.Any("error", err))
+		}
+	}
+	return c.JSON(http.StatusOK, hubclient.SubmitResponse{OK: true, SubmissionID: id, Ending: ending})
 }

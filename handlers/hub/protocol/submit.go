@@ -95,6 +95,7 @@ func (s *Server) postSubmit(c echo.Context) error {
 		Payload: payload, Attachments: req.Attachments,
 		ClientAddr: c.RealIP(), UserAgent: truncate(c.Request().UserAgent(), maxUserAgent),
 		IdempotencyKey: req.IdempotencyKey, FormVersion: form.Version, Locale: truncate(req.Locale, maxLocale),
+		Ending: hub.EndingOf(form.Schema, req.Payload, req.Attachments),
 	}
 	// A flagged submission is kept, out of the inbox, and counts toward no
 	// limit; its sender is told it was received, as a bot should be.
@@ -124,7 +125,7 @@ func (s *Server) postSubmit(c echo.Context) error {
 		}
 		return hub.Internal("storing the submission", err)
 	}
-	return c.JSON(http.StatusOK, hubclient.SubmitResponse{OK: true, SubmissionID: sub.ID})
+	return c.JSON(http.StatusOK, hubclient.SubmitResponse{OK: true, SubmissionID: sub.ID, Ending: sub.Ending})
 }
 
 // trapped reports whether a honeypot holds a value, at the top level where

@@ -14,7 +14,11 @@ import (
 	"github.com/hubform/hubform/hubclient"
 )
 
-const submissionColumns = "id, site, form, created_at, payload, attachments, client_addr, user_agent, idempotency_key, form_version, spam, spam_reasons, held, locale"
+const submissionColumns = insertedColumns + ", ending"
+
+// insertedColumns are the columns every insert of a submission names: all
+// but ending, which is named only when the submission reached one.
+const insertedColumns = "id, site, form, created_at, payload, attachments, client_addr, user_agent, idempotency_key, form_version, spam, spam_reasons, held, locale"
 
 // CreateSubmission stores s and, in the same transaction, claims the upload
 // each of its attachments names. An upload can be claimed only if it exists,
@@ -166,11 +170,18 @@ func (db *DB) insertSubmission(tx Tx, r *storeRequest) error {
 	// PostgreSQL would abort the transaction before the winner could be
 	// read. A racing transaction holding the key makes the insert wait for
 	// its outcome; any other conflict, such as a duplicate id, still fails.
+	args := []any{s.ID, s.Site, s.Slug, millis(s.CreatedAt), r.payload, r.attachments, text(s.ClientAddr), text(s.UserAgent),
+		nullString(s.IdempotencyKey), nullInt(s.FormVersion), s.Spam, r.reasons, s.Held, s.Locale}
+	// A submission that reached no ending leaves the column NULL, without
+	// naming it: the statement also stores into a database older than
+	// endings, as the tests of older schemas' migrations do.
+	columns, values := insertedColumns, "$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14"
+	if s.Ending != "" {
+		columns, values, args = submissionColumns, values+", $15", append(args, s.Ending)
+	}
 	res, err := tx.ExecContext(ctx,
-		`INSERT INTO submissions (`+submissionColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
-		ON CONFLICT (site, form, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING`,
-		s.ID, s.Site, s.Slug, millis(s.CreatedAt), r.payload, r.attachments, text(s.ClientAddr), text(s.UserAgent),
-		nullString(s.IdempotencyKey), nullInt(s.FormVersion), s.Spam, r.reasons, s.Held, s.Locale)
+		`INSERT INTO submissions (`+columns+`) VALUES (`+values+`)
+		ON CONFLICT (site, form, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING`, args...)
 	if err != nil {
 		return err
 	}
@@ -594,9 +605,10 @@ func scanSubmission(s scanner) (hub.Submission, error) {
 		created          int64
 		payload, attsRaw string
 		key, reasons     sql.NullString
+		ending           sql.NullString
 		version          sql.NullInt64
 	)
-	err := s.Scan(&sub.ID, &sub.Site, &sub.Slug, &created, &payload, &attsRaw, &sub.ClientAddr, &sub.UserAgent, &key, &version, &sub.Spam, &reasons, &sub.Held, &sub.Locale)
+	err := s.Scan(&sub.ID, &sub.Site, &sub.Slug, &created, &payload, &attsRaw, &sub.ClientAddr, &sub.UserAgent, &key, &version, &sub.Spam, &reasons, &sub.Held, &sub.Locale, &ending)
 	if err != nil {
 		return hub.Submission{}, err
 	}
@@ -605,7 +617,7 @@ func scanSubmission(s scanner) (hub.Submission, error) {
 			return hub.Submission{}, fmt.Errorf("submission %s: spam reasons: %w", sub.ID, err)
 		}
 	}
-	sub.IdempotencyKey, sub.FormVersion = key.String, version.Int64
+	sub.IdempotencyKey, sub.FormVersion, sub.Ending = key.String, version.Int64, ending.String
 	sub.CreatedAt = fromMillis(created)
 	sub.Payload = json.RawMessage(payload)
 	// Never nil, so a submission without files encodes "attachments": []

@@ -101,6 +101,7 @@ func Run(t *testing.T, open Open) {
 		{"DeleteExpiredDrafts", testDeleteExpiredDrafts},
 		{"DraftFinished", testDraftFinished},
 		{"DraftFinishedTogether", testDraftFinishedTogether},
+		{"SubmissionEndings", testSubmissionEndings},
 	}
 	// Each check opens databases of its own: they run in parallel.
 	for _, tt := range tests {

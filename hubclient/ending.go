@@ -1,0 +1,158 @@
+package hubclient
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+
+	"encoding/json"
+)
+
+// Ending is one end of a form, reached after a submission when its
+// condition holds for the answers: a title and a text in place of the
+// thank-you panel, or a page the visitor is sent to. The hub decides which
+// ending a submission reached and says so in its answer
+// (SubmitResponse.Ending); a client shows it, and never decides it.
+type Ending struct {
+	// ID names the ending, unique in the form: the submit answer, the
+	// translations and the hub's counts refer to it.
+	ID string `json:"id"`
+	// Title is the ending's heading.
+	Title string `json:"title,omitempty"`
+	// Text is shown under the title, in the safe subset of Markdown of a
+	// paragraph field.
+	Text string `json:"text,omitempty"`
+	// RedirectURL, when set, is the absolute http or https page the
+	// visitor is sent to instead (EndingRedirect).
+	RedirectURL string `json:"redirectUrl,omitempty"`
+	// If is a JSONLogic condition over the answers, as a field's
+	// visibleIf; empty always holds.
+	If    json.RawMessage `json:"if,omitempty"`
+	Extra Extra           `json:"-"`
+}
+
+// EndingTranslation overlays one ending.
+type EndingTranslation struct {
+	Title string `json:"title,omitempty"`
+	Text  string `json:"text,omitempty"`
+	Extra Extra  `json:"-"`
+}
+
+// Ending returns the ending of id, or nil.
+func (s *Schema) Ending(id string) *Ending {
+	if id == "" {
+		return nil
+	}
+	for i := range s.Endings {
+		if s.Endings[i].ID == id {
+			return &s.Endings[i]
+		}
+	}
+	return nil
+}
+
+// ValidEndingRedirect reports whether raw may be an ending's redirectUrl:
+// ValidRedirect's absolute http or https address, not a path, since an
+// ending's page is the form owner's, whichever site shows the form.
+func ValidEndingRedirect(raw string) bool {
+	return ValidRedirect(raw) && !strings.HasPrefix(raw, "/")
+}
+
+// Redirect returns the page the ending sends the visitor to, or "" when
+// it has none or ValidEndingRedirect refuses it (a client checks again
+// what a hub sent). It is where answers recalled into the address's query
+// will be filled in, from values, once recall exists; values are unused
+// for now.
+func (e *Ending) Redirect(values map[string]any) string {
+	if e == nil || !ValidEndingRedirect(e.RedirectURL) {
+		return ""
+	}
+	u, _ := url.Parse(e.RedirectURL)
+	return u.String()
+}
+
+// EndingError is a problem of the condition of the ending at Index in the
+// schema's endings, of id ID, as Compile reports it.
+type EndingError struct {
+	Index int
+	ID    string
+	Err   error
+}
+
+func (e *EndingError) Error() string { return fmt.Sprintf("ending %q: if: %v", e.ID, e.Err) }
+
+func (e *EndingError) Unwrap() error { return e.Err }
+
+// compileEndings parses the endings' conditions into l.endingIf, in the
+// endings' order. A condition that reads no field of the form is an
+// error naming the ending.
+func (l *Logic) compileEndings(known func(string) bool) []error {
+	var errs []error
+	for i := range l.schema.Endings {
+		e := &l.schema.Endings[i]
+		if len(e.If) == 0 {
+			continue
+		}
+		c, err := ParseCondition(e.If, known)
+		if err != nil {
+			errs = append(errs, &EndingError{Index: i, ID: e.ID, Err: err})
+			continue
+		}
+		if l.endingIf == nil {
+			l.endingIf = map[int]*Condition{}
+		}
+		l.endingIf[i] = c
+	}
+	return errs
+}
+
+// Ending returns the ending values reach: the first of the schema's
+// endings whose condition holds, an ending without one always holding;
+// nil for none, the thank-you panel. Values are typed as Values types
+// them, or as JSON decodes a stored payload (file fields as a list, as
+// WithFiles makes them). The conditions see the values as a field's do:
+// those of hidden fields are dropped first. An ending whose condition
+// did not parse is never reached.
+func (l *Logic) Ending(values map[string]any) *Ending {
+	if len(l.schema.Endings) == 0 {
+		return nil
+	}
+	o := l.Evaluate(values)
+	seen := make(map[string]any, len(values))
+	for name, v := range values {
+		if o.Visible(name) && !IsHoneypot(name) {
+			seen[name] = logicValue(v)
+		}
+	}
+	for i := range l.schema.Endings {
+		e := &l.schema.Endings[i]
+		if len(e.If) == 0 {
+			return e
+		}
+		if c := l.endingIf[i]; c != nil && c.Holds(seen) {
+			return e
+		}
+	}
+	return nil
+}
+
+// WithFiles returns payload with each file field's value the list of the
+// names of its attachments, as a condition sees a file field: what a hub
+// judges a stored submission's ending on. payload is not changed.
+func WithFiles(payload map[string]any, attachments []Attachment) map[string]any {
+	if len(attachments) == 0 {
+		return payload
+	}
+	out := make(map[string]any, len(payload)+1)
+	for k, v := range payload {
+		out[k] = v
+	}
+	for _, a := range attachments {
+		if a.Field == "" {
+			continue
+		}
+		names, _ := out[a.Field].([]string)
+		out[a.Field] = append(names, a.Filename)
+	}
+	return out
+}
