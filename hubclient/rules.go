@@ -39,6 +39,11 @@ type Problem struct {
 // code, else builtin's text for it, with "{limit}" filled in.
 func (p Problem) Text(f *Field, builtin func(code string) string) string {
 	msg := f.Messages[p.Code]
+	if msg == "" && (p.Code == ProblemMatrixRows || p.Code == ProblemAddress) {
+		// A part missing from a required matrix or address breaks
+		// required: the field's own message for it says so too.
+		msg = f.Messages[ProblemRequired]
+	}
 	if msg == "" {
 		msg = builtin(p.Code)
 	}
@@ -196,11 +201,12 @@ func Values(s *Schema, posted map[string][]string) map[string]any {
 	values := make(map[string]any, len(s.Fields))
 	for i := range s.Fields {
 		f := &s.Fields[i]
-		list, ok := posted[f.Name]
-		if !ok || !f.TypeOf().HasValue() {
+		if !f.TypeOf().HasValue() {
 			continue
 		}
-		values[f.Name] = f.Value(list)
+		if v, ok := f.ValueIn(posted); ok {
+			values[f.Name] = v
+		}
 	}
 	return values
 }

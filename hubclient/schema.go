@@ -68,6 +68,8 @@ const (
 	FieldTime       = "time"     // HH:MM
 	FieldDateTime   = "datetime" // YYYY-MM-DDTHH:MM, local time
 	FieldRanking    = "ranking"  // every option once, in the order chosen
+	FieldMatrix     = "matrix"   // a choice of Columns for each of Rows
+	FieldAddress    = "address"  // a postal address, in parts
 	// Content between the questions: no value.
 	FieldHeading   = "heading"   // Text as a heading
 	FieldParagraph = "paragraph" // Text in a safe subset of Markdown
@@ -80,6 +82,7 @@ var FieldTypes = []string{
 	FieldText, FieldEmail, FieldTel, FieldURL, FieldNumber, FieldTextarea, FieldSelect,
 	FieldRadio, FieldCheckbox, FieldCheckboxes, FieldDate, FieldFile, FieldHidden,
 	FieldRating, FieldScale, FieldNPS, FieldSlider, FieldTime, FieldDateTime, FieldRanking,
+	FieldMatrix, FieldAddress,
 	FieldHeading, FieldParagraph, FieldImage, FieldDivider,
 }
 
@@ -93,6 +96,13 @@ type Field struct {
 	Required    bool     `json:"required,omitempty"`
 	Multiple    bool     `json:"multiple,omitempty"`
 	Options     []Option `json:"options,omitempty"`
+	// Rows and Columns are a matrix's questions and the choices each
+	// takes, written as Options are. With Multiple, a row takes several.
+	Rows    []Option `json:"rows,omitempty"`
+	Columns []Option `json:"columns,omitempty"`
+	// Countries lists the ISO 3166-1 alpha-2 codes an address may be in
+	// ("FR", "DE"); empty is every country.
+	Countries []string `json:"countries,omitempty"`
 	// Accept lists the file types a file field takes, as in the HTML
 	// accept attribute ("image/*,.pdf").
 	Accept string `json:"accept,omitempty"`
@@ -236,10 +246,14 @@ type FieldTranslation struct {
 	Placeholder string            `json:"placeholder,omitempty"`
 	Help        string            `json:"help,omitempty"`
 	Options     map[string]string `json:"options,omitempty"`
-	MinLabel    string            `json:"minLabel,omitempty"`
-	MaxLabel    string            `json:"maxLabel,omitempty"`
-	Text        string            `json:"text,omitempty"`
-	Alt         string            `json:"alt,omitempty"`
+	// Rows and Columns map a matrix's row and column values to their
+	// translated labels.
+	Rows     map[string]string `json:"rows,omitempty"`
+	Columns  map[string]string `json:"columns,omitempty"`
+	MinLabel string            `json:"minLabel,omitempty"`
+	MaxLabel string            `json:"maxLabel,omitempty"`
+	Text     string            `json:"text,omitempty"`
+	Alt      string            `json:"alt,omitempty"`
 	// Messages translates the field's own problem messages, by code.
 	Messages map[string]string `json:"messages,omitempty"`
 	Extra    Extra             `json:"-"`

@@ -1,0 +1,307 @@
+package hubclient
+
+import (
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// A composite field (a matrix, an address) posts one key per part,
+// "name.part" (PartKey), and its value is an object of the parts given.
+// Field names hold no dot, so the first dot of a key ends the name.
+
+// Problems of a composite value, beside those of CheckValue.
+const (
+	// ProblemMatrixRows: a required matrix leaves a row unanswered.
+	ProblemMatrixRows = "matrixRows"
+	// ProblemAddress: a required address lacks its first line, its city
+	// or its country.
+	ProblemAddress = "incompleteAddress"
+	// ProblemCountry: the country is not one the field takes.
+	ProblemCountry = "invalidCountry"
+	// ProblemObject: the value is not an object of the field's parts.
+	ProblemObject = "invalidParts"
+)
+
+// The parts of an address, as its value's members and its keys in a post
+// ("addr.city").
+const (
+	AddressLine1      = "line1"
+	AddressLine2      = "line2"
+	AddressCity       = "city"
+	AddressRegion     = "region"
+	AddressPostalCode = "postalCode"
+	AddressCountry    = "country"
+)
+
+// AddressParts lists the parts of an address in the order a form asks
+// for them.
+var AddressParts = []string{AddressLine1, AddressLine2, AddressCity, AddressRegion, AddressPostalCode, AddressCountry}
+
+// addressRequired are the parts a required address must have.
+var addressRequired = []string{AddressLine1, AddressCity, AddressCountry}
+
+// Address is the value of an address field as handlers.Bind fills it and
+// hubform gen types it.
+type Address struct {
+	Line1      string `form:"line1" json:"line1,omitempty"`
+	Line2      string `form:"line2" json:"line2,omitempty"`
+	City       string `form:"city" json:"city,omitempty"`
+	Region     string `form:"region" json:"region,omitempty"`
+	PostalCode string `form:"postalCode" json:"postalCode,omitempty"`
+	// Country is an ISO 3166-1 alpha-2 code: "FR".
+	Country string `form:"country" json:"country,omitempty"`
+}
+
+// objectType is the value side of a composite type: its parts, whether a
+// part takes several texts, and the check of a value.
+type objectType struct {
+	parts func(f *Field) []string
+	many  func(f *Field) bool
+	check func(f *Field, parts map[string]any) string
+}
+
+var (
+	matrixObject = &objectType{
+		parts: func(f *Field) []string { return optionValues(f.Rows) },
+		many:  func(f *Field) bool { return f.Multiple },
+		check: checkMatrix,
+	}
+	addressObject = &objectType{
+		parts: func(*Field) []string { return AddressParts },
+		many:  func(*Field) bool { return false },
+		check: checkAddress,
+	}
+)
+
+func optionValues(options []Option) []string {
+	out := make([]string, len(options))
+	for i, o := range options {
+		out[i] = o.Value
+	}
+	return out
+}
+
+// IsComposite reports whether a value is an object of parts, each posted
+// under its own key (a matrix, an address).
+func (t *FieldType) IsComposite() bool { return t.kind == objectValue }
+
+// Parts returns the parts of a composite field: a matrix's row values, an
+// address's AddressParts; nil for another.
+func (f *Field) Parts() []string {
+	if t := f.TypeOf(); t.object != nil {
+		return t.object.parts(f)
+	}
+	return nil
+}
+
+// PartKey is the key under which a form posts a part of a composite field:
+// "addr.city", "grid.speed".
+func (f *Field) PartKey(part string) string { return f.Name + "." + part }
+
+// SplitKey returns the field name and the part of a posted key,
+// "addr.city" → "addr", "city"; a key without a dot is a name alone.
+func SplitKey(key string) (name, part string, ok bool) {
+	return strings.Cut(key, ".")
+}
+
+// KeyOf returns the field a posted key belongs to, or nil: its name, or
+// one of its parts' keys for a composite field.
+func (s *Schema) KeyOf(key string) *Field {
+	name, part, dotted := SplitKey(key)
+	f := s.Field(name)
+	if f == nil || !dotted {
+		return f
+	}
+	if slices.Contains(f.Parts(), part) {
+		return f
+	}
+	return nil
+}
+
+// ValueIn types what a post holds for the field, as the hub expects the
+// value (see Value), and reports whether the post holds anything for it.
+// A composite field reads its parts' keys: an object of the parts given,
+// each a text, or a list of texts for a matrix with multiple; parts left
+// blank are left out.
+func (f *Field) ValueIn(posted map[string][]string) (any, bool) {
+	t := f.TypeOf()
+	if t.object == nil {
+		list, ok := posted[f.Name]
+		if !ok {
+			return nil, false
+		}
+		return f.Value(list), true
+	}
+	obj := map[string]any{}
+	found := false
+	many := t.object.many(f)
+	for _, part := range t.object.parts(f) {
+		list, ok := posted[f.PartKey(part)]
+		if !ok {
+			continue
+		}
+		found = true
+		if many {
+			items := slices.DeleteFunc(slices.Clone(list), func(s string) bool { return strings.TrimSpace(s) == "" })
+			if len(items) > 0 {
+				obj[part] = items
+			}
+		} else if len(list) > 0 && strings.TrimSpace(list[0]) != "" {
+			obj[part] = list[0]
+		}
+	}
+	return obj, found
+}
+
+// PostedTexts returns a field's value as a form posts it, by key: the
+// reverse of ValueIn, for a form shown again with a value it did not post
+// (a draft). A value of a shape the field does not take gives nothing.
+func (f *Field) PostedTexts(v any) map[string][]string {
+	out := map[string][]string{}
+	if f.TypeOf().object == nil {
+		if list, ok := texts(v); ok {
+			out[f.Name] = list
+		}
+		return out
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return out
+	}
+	for _, part := range f.Parts() {
+		if list, ok := texts(obj[part]); ok {
+			out[f.PartKey(part)] = list
+		}
+	}
+	return out
+}
+
+// checkObject judges a composite value: an object whose members are the
+// field's parts, each a text (or, for a matrix with multiple, a list of
+// texts) of a line at most.
+func checkObject(f *Field, t *FieldType, v any) string {
+	parts, ok := objectOf(v)
+	if !ok {
+		return ProblemObject
+	}
+	known := t.object.parts(f)
+	many := t.object.many(f)
+	for part, pv := range parts {
+		if !slices.Contains(known, part) {
+			if f.Type == FieldMatrix {
+				return ProblemChoice
+			}
+			return ProblemObject
+		}
+		list, ok := texts(pv)
+		if !ok || (!many && len(list) > 1) {
+			return ProblemObject
+		}
+		for _, s := range list {
+			if utf8.RuneCountInString(s) > MaxLineLength {
+				return ProblemTooLong
+			}
+		}
+	}
+	return t.object.check(f, parts)
+}
+
+// objectOf returns v as an object of parts: as JSON decodes it, or as
+// ValueIn types a post.
+func objectOf(v any) (map[string]any, bool) {
+	switch v := v.(type) {
+	case map[string]any:
+		return v, true
+	case map[string]string:
+		out := make(map[string]any, len(v))
+		for k, s := range v {
+			out[k] = s
+		}
+		return out, true
+	case map[string][]string:
+		out := make(map[string]any, len(v))
+		for k, s := range v {
+			out[k] = s
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+// checkMatrix checks each row's answer against the columns: one column,
+// or with multiple each column at most once; a required matrix answers
+// every row.
+func checkMatrix(f *Field, parts map[string]any) string {
+	for _, pv := range parts {
+		list, _ := texts(pv)
+		seen := map[string]bool{}
+		for _, s := range list {
+			if !slices.ContainsFunc(f.Columns, func(o Option) bool { return o.Value == s }) {
+				return ProblemChoice
+			}
+			if seen[s] {
+				return ProblemDuplicateChoice
+			}
+			seen[s] = true
+		}
+	}
+	if f.Required {
+		for _, row := range f.Rows {
+			if IsEmptyValue(parts[row.Value]) {
+				return ProblemMatrixRows
+			}
+		}
+	}
+	return ""
+}
+
+// checkAddress checks the country against the ISO 3166-1 codes, and the
+// field's own list; a required address has its first line, its city and
+// its country.
+func checkAddress(f *Field, parts map[string]any) string {
+	if c, _ := parts[AddressCountry].(string); strings.TrimSpace(c) != "" && !f.TakesCountry(c) {
+		return ProblemCountry
+	}
+	if f.Required {
+		for _, part := range addressRequired {
+			if IsEmptyValue(parts[part]) {
+				return ProblemAddress
+			}
+		}
+	}
+	return ""
+}
+
+// TakesCountry reports whether an address field takes code: an ISO
+// 3166-1 alpha-2 code, in capitals, among the field's Countries when it
+// lists some.
+func (f *Field) TakesCountry(code string) bool {
+	if !IsCountry(code) {
+		return false
+	}
+	return len(f.Countries) == 0 || slices.Contains(f.Countries, code)
+}
+
+// IsCountry reports whether code is an ISO 3166-1 alpha-2 code assigned
+// to a country or territory, in capitals: "FR".
+func IsCountry(code string) bool {
+	if len(code) != 2 {
+		return false
+	}
+	i := strings.Index(countryCodes, code)
+	return i >= 0 && i%3 == 0
+}
+
+// Countries returns the ISO 3166-1 alpha-2 codes in alphabetical order.
+func Countries() []string { return strings.Fields(countryCodes) }
+
+// countryCodes are the 249 officially assigned ISO 3166-1 alpha-2 codes,
+// each followed by a space.
+const countryCodes = "AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ " +
+	"CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH ER ES ET FI FJ FK FM FO FR " +
+	"GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS GT GU GW GY HK HM HN HR HT HU ID IE IL IM IN IO IQ IR IS IT JE JM JO JP " +
+	"KE KG KH KI KM KN KP KR KW KY KZ LA LB LC LI LK LR LS LT LU LV LY MA MC MD ME MF MG MH MK ML MM MN MO MP MQ MR MS MT " +
+	"MU MV MW MX MY MZ NA NC NE NF NG NI NL NO NP NR NU NZ OM PA PE PF PG PH PK PL PM PN PR PS PT PW PY QA RE RO RS RU RW " +
+	"SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TF TG TH TJ TK TL TM TN TO TR TT TV TW TZ UA UG " +
+	"UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW "
