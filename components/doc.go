@@ -64,7 +64,8 @@
 // Each field renders with the component registered for its type:
 // [Input] (text, email, tel, url, number, date, time, datetime),
 // [Textarea], [Select], [Choices] (radio, checkboxes), [Checkbox],
-// [Rating], [Scale] (scale, nps), [Slider], [Ranking], [FileInput], [Hidden],
+// [Rating], [Scale] (scale, nps), [Slider], [Ranking], [Matrix], [Address],
+// [FileInput], [Hidden],
 // [Heading], [Paragraph], [Image] and [Divider] for content, and
 // [Honeypot] for the fields bots fill. A [FieldComponent] of your own takes
 // [FieldProps] (the translated field, its control's id, the values to show,

@@ -101,13 +101,12 @@ func (h *sum) field(f *hubclient.Field) {
 	h.str(f.Help)
 	h.bool(f.Required)
 	h.bool(f.Multiple)
-	h.add(uint64(len(f.Options)))
-	for i := range f.Options {
-		h.str(f.Options[i].Value)
-		h.str(f.Options[i].Label)
-		h.str(f.Options[i].Image)
-		h.str(f.Options[i].Alt)
-		h.extra(f.Options[i].Extra)
+	h.options(f.Options)
+	h.options(f.Rows)
+	h.options(f.Columns)
+	h.add(uint64(len(f.Countries)))
+	for _, c := range f.Countries {
+		h.str(c)
 	}
 	h.str(f.Accept)
 	h.add(uint64(f.MinLength))
@@ -130,6 +129,17 @@ func (h *sum) field(f *hubclient.Field) {
 	h.extra(f.Extra)
 }
 
+func (h *sum) options(list []hubclient.Option) {
+	h.add(uint64(len(list)))
+	for i := range list {
+		h.str(list[i].Value)
+		h.str(list[i].Label)
+		h.str(list[i].Image)
+		h.str(list[i].Alt)
+		h.extra(list[i].Extra)
+	}
+}
+
 func (h *sum) buttons(b hubclient.Buttons) {
 	h.str(b.Submit)
 	h.str(b.Next)
@@ -145,6 +155,8 @@ func (h *sum) translation(t hubclient.Translation) {
 		h.str(ft.Placeholder)
 		h.str(ft.Help)
 		h.texts(ft.Options)
+		h.texts(ft.Rows)
+		h.texts(ft.Columns)
 		h.str(ft.MinLabel)
 		h.str(ft.MaxLabel)
 		h.str(ft.Text)

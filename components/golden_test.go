@@ -116,6 +116,8 @@ func allFieldsSchema() *hubclient.Schema {
 			{Name: "nps", Type: hubclient.FieldNPS, Label: "Would you recommend us?"},
 			{Name: "budget", Type: hubclient.FieldSlider, Label: "Budget", Min: "0", Max: "1000", Step: 50},
 			{Name: "order", Type: hubclient.FieldRanking, Label: "Rank these", Options: options("price", "Price", "speed", "Speed", "care", "Care")},
+			{Name: "grid", Type: hubclient.FieldMatrix, Label: "Rate each", Required: true, Rows: options("speed", "Speed", "care", "Care"), Columns: options("bad", "Bad", "ok", "OK", "good", "Good")},
+			{Name: "ship", Type: hubclient.FieldAddress, Label: "Shipping address", Required: true, Countries: []string{"FR", "DE", "BE"}},
 			{Name: "look", Type: hubclient.FieldRadio, Label: "Which look?", Options: []hubclient.Option{
 				{Value: "light", Label: "Light", Image: "https://example.com/light.png"},
 				{Value: "dark", Label: "Dark", Image: "https://example.com/dark.png", Alt: "White text on black"},
@@ -131,7 +133,7 @@ func allFieldsSchema() *hubclient.Schema {
 		Steps: []hubclient.Step{
 			{ID: "you", Title: "About you", Fields: []string{"name", "email", "phone", "website"}},
 			{ID: "details", Title: "Details", Fields: []string{"age", "message", "topic", "contact", "terms", "interests"}},
-			{ID: "extra", Title: "Anything else", Fields: []string{"when", "at", "meeting", "stars", "ease", "nps", "budget", "order", "look", "more", "note", "logo", "line", "files", "_hp_company"}},
+			{ID: "extra", Title: "Anything else", Fields: []string{"when", "at", "meeting", "stars", "ease", "nps", "budget", "order", "grid", "ship", "look", "more", "note", "logo", "line", "files", "_hp_company"}},
 		},
 		Buttons: hubclient.Buttons{Submit: "Send", Next: "Continue", Back: "Previous"},
 	}
@@ -252,7 +254,7 @@ func goldenCases(t testing.TB) []goldenCase {
 		{"closed-nothing", components.HubForm(closedNothing)},
 		{"closed-locale", components.Closed(closedLocale)},
 		{"stamp", components.HubForm(stamped)},
-	}, draftCases()...)
+	}, append(draftCases(), compositeCases()...)...)
 }
 
 func TestGolden(t *testing.T) {

@@ -32,6 +32,20 @@ type FieldProps struct {
 	// Kept are the field's files that a draft kept. A required file field
 	// with one is answered: its input must not stop the post.
 	Kept []hubclient.Attachment
+	// Parts are the values to show of a composite field (a matrix, an
+	// address), by part: "city" → ["Paris"].
+	Parts map[string][]string
+	// Locale is the form's language, for names the browser does not
+	// translate (countries); empty is English.
+	Locale string
+}
+
+// Part returns the first value of a composite field's part, or "".
+func (p FieldProps) Part(part string) string {
+	if v := p.Parts[part]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
 }
 
 // Value returns the first value, or "".
@@ -118,6 +132,8 @@ func DefaultRegistry() Registry {
 		hubclient.FieldTime:       Input,
 		hubclient.FieldDateTime:   Input,
 		hubclient.FieldRanking:    Ranking,
+		hubclient.FieldMatrix:     Matrix,
+		hubclient.FieldAddress:    Address,
 		hubclient.FieldHeading:    Heading,
 		hubclient.FieldParagraph:  Paragraph,
 		hubclient.FieldImage:      Image,

@@ -136,7 +136,15 @@ func (v *formView) field(ctx context.Context, name string) templ.Component {
 	p := FieldProps{
 		Field: *f, ID: id, Values: v.props.State.Values[name], Error: v.props.State.Errors[name],
 		HelpID: helpID, ErrorID: errorID, Texts: v.l.Texts, FilesLost: v.props.State.FilesLost,
-		Kept: v.kept(name),
+		Kept: v.kept(name), Locale: v.l.Locale,
+	}
+	if parts := f.Parts(); parts != nil {
+		p.Parts = make(map[string][]string, len(parts))
+		for _, part := range parts {
+			if list, ok := v.props.State.Values[f.PartKey(part)]; ok {
+				p.Parts[part] = list
+			}
+		}
 	}
 	if hubclient.IsHoneypot(name) {
 		return Honeypot(p)

@@ -17,6 +17,8 @@ import (
 // bool, checkboxes to a slice. A file field binds to hubclient.Attachment
 // or []hubclient.Attachment: each file's name, size, type and key in the
 // hub's storage, whether the browser uploaded it or the post carried it.
+// An address binds to hubclient.Address, a matrix to map[string]string
+// (map[string][]string with multiple).
 //
 //	type contact struct {
 //		Name  string                 `form:"name"`
@@ -36,6 +38,26 @@ func Bind(values map[string]any, dst any) error {
 			posted[name] = []string{strconv.FormatBool(v)}
 		case float64:
 			posted[name] = []string{strconv.FormatFloat(v, 'f', -1, 64)}
+		case map[string]any:
+			// A composite value's parts: "addr.city" fills a struct such
+			// as hubclient.Address, "grid[speed]" a map.
+			for part, pv := range v {
+				var list []string
+				switch pv := pv.(type) {
+				case string:
+					list = []string{pv}
+				case []string:
+					list = pv
+				case []any:
+					for _, e := range pv {
+						if s, ok := e.(string); ok {
+							list = append(list, s)
+						}
+					}
+				}
+				posted[name+"."+part] = list
+				posted[name+"["+part+"]"] = list
+			}
 		case []hubclient.Attachment:
 			// A file travels through the decoder as its index in files.
 			for _, f := range v {

@@ -65,3 +65,28 @@ func TestBind(t *testing.T) {
 		}
 	}
 }
+
+// TestBindComposite: an address binds to hubclient.Address, a matrix to a
+// map, of strings or, with multiple, of lists: the types hubform gen
+// writes.
+func TestBindComposite(t *testing.T) {
+	type target struct {
+		Addr  hubclient.Address   `form:"addr"`
+		Grid  map[string]string   `form:"grid"`
+		Slots map[string][]string `form:"slots"`
+	}
+	var got target
+	err := handlers.Bind(map[string]any{
+		"addr":  map[string]any{"line1": "1 rue de la Paix", "city": "Paris", "country": "FR"},
+		"grid":  map[string]any{"speed": "good", "care": "bad"},
+		"slots": map[string]any{"mon": []string{"am", "pm"}, "tue": []any{"pm"}},
+	}, &got)
+	want := target{
+		Addr:  hubclient.Address{Line1: "1 rue de la Paix", City: "Paris", Country: "FR"},
+		Grid:  map[string]string{"speed": "good", "care": "bad"},
+		Slots: map[string][]string{"mon": {"am", "pm"}, "tue": {"pm"}},
+	}
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("Bind = %+v, %v; want %+v", got, err, want)
+	}
+}

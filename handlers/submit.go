@@ -8,6 +8,7 @@ import (
 	"maps"
 	"mime/multipart"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -190,8 +191,8 @@ func (h *Handler) posted(p *components.HubFormProps, f Form, schema *hubclient.S
 }
 
 // readPost parses a multipart or URL-encoded post, spooling files beyond
-// MaxMemory to disk, and returns the values of the names the schema knows,
-// and the captcha's.
+// MaxMemory to disk, and returns the values of the names the schema knows
+// (with the keys of composite fields' parts), and the captcha's.
 func (h *Handler) readPost(r *http.Request, schema *hubclient.Schema) (map[string][]string, map[string][]*multipart.FileHeader, error) {
 	var files map[string][]*multipart.FileHeader
 	if strings.HasPrefix(r.Header.Get("Content-Type"), "multipart/") {
@@ -202,8 +203,8 @@ func (h *Handler) readPost(r *http.Request, schema *hubclient.Schema) (map[strin
 	} else if err := r.ParseForm(); err != nil {
 		return nil, nil, err
 	}
-	posted := map[string][]string{}
-	for _, name := range append(fieldNames(schema), captchaNames...) {
+	posted := knownKeys(schema, r.PostForm)
+	for _, name := range captchaNames {
 		if v, ok := r.PostForm[name]; ok {
 			posted[name] = v
 		}
@@ -211,12 +212,16 @@ func (h *Handler) readPost(r *http.Request, schema *hubclient.Schema) (map[strin
 	return posted, files, nil
 }
 
-func fieldNames(schema *hubclient.Schema) []string {
-	names := make([]string, len(schema.Fields))
-	for i, f := range schema.Fields {
-		names[i] = f.Name
+// knownKeys returns the values of form under the names the schema knows,
+// and the keys of its composite fields' parts ("addr.city").
+func knownKeys(schema *hubclient.Schema, form url.Values) map[string][]string {
+	posted := map[string][]string{}
+	for key, v := range form {
+		if schema.KeyOf(key) != nil {
+			posted[key] = v
+		}
 	}
-	return names
+	return posted
 }
 
 // typeValues turns a post into the values of the schema's fields, typed as
@@ -260,7 +265,10 @@ func typeValues(schema *hubclient.Schema, posted map[string][]string, files map[
 			}
 			continue
 		}
-		v := f.Value(posted[f.Name])
+		v, ok := f.ValueIn(posted)
+		if !ok {
+			v = f.Value(nil)
+		}
 		values[f.Name] = v
 		judged[f.Name] = v
 	}
