@@ -75,10 +75,10 @@ func TestValidateRefuses(t *testing.T) {
 		}, `field "topic": option value "sales" appears more than once`},
 		{"multiple on text", func(s *hubclient.Schema, h *hub.Settings) {
 			s.Fields[0].Multiple = true
-		}, `field "name": only file fields may set "multiple"`},
+		}, `field "name": only file and matrix fields may set "multiple"`},
 		{"multiple on select", func(s *hubclient.Schema, h *hub.Settings) {
 			s.Fields[2].Multiple = true
-		}, `field "topic": only file fields may set "multiple"`},
+		}, `field "topic": only file and matrix fields may set "multiple"`},
 		{"multiple on checkboxes", func(s *hubclient.Schema, h *hub.Settings) {
 			s.Fields[2].Type, s.Fields[2].Multiple = "checkboxes", true
 		}, `field "topic": checkboxes are always multiple`},
@@ -472,5 +472,88 @@ func TestParseProblemPaths(t *testing.T) {
 	ps := Problems(err)
 	if len(ps) != 1 || ps[0].Path != "hub" || !strings.Contains(ps[0].Error(), "nope") {
 		t.Errorf("problems %+v, want one at hub naming the unknown member", ps)
+	}
+}
+
+// TestValidateComposite: a matrix needs rows and columns of their own, an
+// address ISO 3166-1 countries, and no other type takes their members.
+func TestValidateComposite(t *testing.T) {
+	matrix := func() hubclient.Field {
+		return hubclient.Field{Name: "grid", Type: hubclient.FieldMatrix, Label: "Rate",
+			Rows: []hubclient.Option{{Value: "speed"}, {Value: "care"}}, Columns: []hubclient.Option{{Value: "bad"}, {Value: "good"}}}
+	}
+	address := func() hubclient.Field {
+		return hubclient.Field{Name: "ship", Type: hubclient.FieldAddress, Label: "Address", Required: true, Countries: []string{"FR", "DE"}}
+	}
+	with := func(s *hubclient.Schema, fields ...hubclient.Field) {
+		for _, f := range fields {
+			s.Fields = append(s.Fields, f)
+			s.Steps[1].Fields = append(s.Steps[1].Fields, f.Name)
+		}
+	}
+	tests := []struct {
+		name   string
+		change func(s *hubclient.Schema)
+		want   string // "" when accepted
+	}{
+		{"a matrix and an address", func(s *hubclient.Schema) {
+			m := matrix()
+			m.Multiple = true
+			s.I18n.Translations["de"].Fields["grid"] = hubclient.FieldTranslation{Rows: map[string]string{"speed": "Tempo"}, Columns: map[string]string{"good": "Gut"}}
+			with(s, m, address())
+			s.Fields[3].VisibleIf = json.RawMessage(`{"and": [{"==": [{"var": "ship.country"}, "FR"]}, {"==": [{"var": "grid.care"}, "bad"]}]}`)
+		}, ""},
+		{"a matrix without rows", func(s *hubclient.Schema) {
+			m := matrix()
+			m.Rows = nil
+			with(s, m)
+		}, `field "grid": a matrix needs at least one of its rows`},
+		{"a column twice", func(s *hubclient.Schema) {
+			m := matrix()
+			m.Columns = append(m.Columns, hubclient.Option{Value: "bad"})
+			with(s, m)
+		}, `field "grid": columns value "bad" appears more than once`},
+		{"a row with a dot", func(s *hubclient.Schema) {
+			m := matrix()
+			m.Rows[0].Value = "a.b"
+			with(s, m)
+		}, `field "grid": rows[0]: value "a.b" holds a dot`},
+		{"rows on a select", func(s *hubclient.Schema) {
+			s.Fields[2].Rows = []hubclient.Option{{Value: "x"}}
+		}, `field "topic": rows apply only to matrix fields`},
+		{"a country not ISO", func(s *hubclient.Schema) {
+			a := address()
+			a.Countries = []string{"FR", "fr", "XX"}
+			with(s, a)
+		}, `field "ship": countries[1]: "fr" is not an ISO 3166-1 country code in capitals`},
+		{"a country twice", func(s *hubclient.Schema) {
+			a := address()
+			a.Countries = []string{"FR", "FR"}
+			with(s, a)
+		}, `field "ship": country "FR" appears more than once`},
+		{"countries on a text", func(s *hubclient.Schema) {
+			s.Fields[0].Countries = []string{"FR"}
+		}, `field "name": countries apply only to address fields`},
+		{"a condition on no part", func(s *hubclient.Schema) {
+			with(s, address())
+			s.Fields[3].VisibleIf = json.RawMessage(`{"==": [{"var": "ship.street"}, "x"]}`)
+		}, `refers to unknown field "ship.street"`},
+		{"a translated row that is not", func(s *hubclient.Schema) {
+			with(s, matrix())
+			s.I18n.Translations["de"].Fields["grid"] = hubclient.FieldTranslation{Rows: map[string]string{"price": "Preis"}}
+		}, `fields["grid"].rows["price"]: field has no such row`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, h := validSchema(t)
+			tt.change(s)
+			err := Validate(s, *h)
+			switch {
+			case tt.want == "" && err != nil:
+				t.Errorf("Validate: %v", err)
+			case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+				t.Errorf("error:\n%v\nlacks %q", err, tt.want)
+			}
+		})
 	}
 }
