@@ -68,7 +68,7 @@ func (g goSource) generate(s *hubclient.Schema) ([]byte, error) {
 	fmt.Fprintf(&b, "// Source: %s\n\n", commentLine(g.From))
 	fmt.Fprintf(&b, "package %s\n\n", g.Package)
 	for _, f := range fields {
-		if f.Type == hubclient.FieldFile {
+		if strings.Contains(f.GoType(), "hubclient.") {
 			b.WriteString("import \"github.com/hubform/hubform/hubclient\"\n\n")
 			break
 		}
@@ -77,7 +77,7 @@ func (g goSource) generate(s *hubclient.Schema) ([]byte, error) {
 		g.Type, strconv.Quote(cmp.Or(s.Title, "untitled")))
 	fmt.Fprintf(&b, "type %s struct {\n", g.Type)
 	for _, f := range fields {
-		fmt.Fprintf(&b, "// %s\n%s %s %s\n", g.fieldDoc(f), f.goName, f.TypeOf().GoType(), formTag(f.Name))
+		fmt.Fprintf(&b, "// %s\n%s %s %s\n", g.fieldDoc(f), f.goName, f.GoType(), formTag(f.Name))
 	}
 	b.WriteString("}\n\n")
 
@@ -153,6 +153,12 @@ func (g goSource) fieldDoc(f genField) string {
 	}
 	if f.Multiple && f.Type == hubclient.FieldFile {
 		notes = append(notes, "several files")
+	}
+	if f.Type == hubclient.FieldMatrix {
+		notes = append(notes, "row value → column value")
+		if f.Multiple {
+			notes[len(notes)-1] = "row value → column values"
+		}
 	}
 	if len(notes) > 0 {
 		doc += " (" + strings.Join(notes, ", ") + ")"
