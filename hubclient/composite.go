@@ -305,3 +305,80 @@ const countryCodes = "AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD B
 	"MU MV MW MX MY MZ NA NC NE NF NG NI NL NO NP NR NU NZ OM PA PE PF PG PH PK PL PM PN PR PS PT PW PY QA RE RO RS RU RW " +
 	"SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TF TG TH TJ TK TL TM TN TO TR TT TV TW TZ UA UG " +
 	"UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW "
+
+// AddressLabels name an address's parts in English, for the hub's pages,
+// e-mails and exports; a form's visitors read the components' texts.
+var AddressLabels = map[string]string{
+	AddressLine1: "Street address", AddressLine2: "Apartment, suite, etc.", AddressCity: "City",
+	AddressRegion: "State, province or region", AddressPostalCode: "Postal code", AddressCountry: "Country",
+}
+
+// PartLabel names a part of a composite field for people: a matrix's row
+// by its label, an address's part by AddressLabels.
+func (f *Field) PartLabel(part string) string {
+	if f.Type == FieldAddress {
+		if l := AddressLabels[part]; l != "" {
+			return l
+		}
+	}
+	for _, r := range f.Rows {
+		if r.Value == part && r.Label != "" {
+			return r.Label
+		}
+	}
+	return part
+}
+
+// PartText writes the value of one part in words: a matrix row's columns
+// by their labels, joined by ", "; an address's part as it is.
+func (f *Field) PartText(v any) string {
+	list, ok := texts(v)
+	if !ok {
+		return ""
+	}
+	out := make([]string, 0, len(list))
+	for _, s := range list {
+		label := s
+		for _, c := range f.Columns {
+			if c.Value == s && c.Label != "" {
+				label = c.Label
+			}
+		}
+		if strings.TrimSpace(label) != "" {
+			out = append(out, label)
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+// AnswerLines writes a composite value for people, a line a part given:
+// a matrix's rows as "Speed: Good", in the rows' order; an address as it
+// is written on an envelope, the postal code before the city. It returns
+// nil for another field, or a value that is no object.
+func (f *Field) AnswerLines(v any) []string {
+	parts, ok := objectOf(v)
+	if !ok || f.TypeOf().object == nil {
+		return nil
+	}
+	var lines []string
+	add := func(s string) {
+		if s = strings.TrimSpace(s); s != "" {
+			lines = append(lines, s)
+		}
+	}
+	if f.Type == FieldAddress {
+		text := func(part string) string { return f.PartText(parts[part]) }
+		add(text(AddressLine1))
+		add(text(AddressLine2))
+		add(text(AddressPostalCode) + " " + text(AddressCity))
+		add(text(AddressRegion))
+		add(text(AddressCountry))
+		return lines
+	}
+	for _, part := range f.Parts() {
+		if s := f.PartText(parts[part]); s != "" {
+			add(f.PartLabel(part) + ": " + s)
+		}
+	}
+	return lines
+}

@@ -159,3 +159,24 @@ func TestCountries(t *testing.T) {
 		}
 	}
 }
+
+// TestAnswerLines: a matrix and an address read for people, as the inbox,
+// the e-mails and the exports show them.
+func TestAnswerLines(t *testing.T) {
+	grid := &Field{Name: "grid", Type: FieldMatrix, Rows: []Option{{Value: "speed", Label: "Speed"}, {Value: "care"}},
+		Columns: []Option{{Value: "bad", Label: "Bad"}, {Value: "good", Label: "Good"}}}
+	if got := grid.AnswerLines(map[string]any{"care": []any{"bad", "good"}, "speed": "good"}); !reflect.DeepEqual(got, []string{"Speed: Good", "care: Bad, Good"}) {
+		t.Errorf("matrix: %q", got)
+	}
+	addr := &Field{Name: "ship", Type: FieldAddress}
+	got := addr.AnswerLines(map[string]any{"line1": "1 rue de la Paix", "city": "Paris", "postalCode": "75002", "country": "FR"})
+	if want := []string{"1 rue de la Paix", "75002 Paris", "FR"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("address: %q, want %q", got, want)
+	}
+	if got := addr.AnswerLines("Paris"); got != nil {
+		t.Errorf("a text as an address: %q", got)
+	}
+	if addr.PartLabel("postalCode") != "Postal code" || grid.PartLabel("speed") != "Speed" || grid.PartLabel("care") != "care" {
+		t.Error("PartLabel names a part wrong")
+	}
+}

@@ -27,6 +27,9 @@ type Column struct {
 	options map[string]string
 	// outOf is a rating's number of stars, which its answers are out of.
 	outOf int
+	// composite is a matrix's or an address's field, which writes its
+	// answers and lays out its parts' columns in an export.
+	composite *hubclient.Field
 }
 
 // Columns returns the questions of schema in the form's order, file
@@ -43,6 +46,9 @@ func Columns(s *hubclient.Schema) []Column {
 		c := Column{Name: f.Name, Label: cmp.Or(f.Label, f.Name), File: f.TypeOf().IsFiles(), typ: f.Type}
 		if f.Type == hubclient.FieldRating {
 			_, c.outOf, _ = f.Scale()
+		}
+		if f.TypeOf().IsComposite() {
+			c.composite = &f
 		}
 		for _, o := range f.Options {
 			if o.Label != "" && o.Label != o.Value {
@@ -133,7 +139,8 @@ func Answers(s hub.Submission, cols []Column) []Answer {
 // Text renders a value of c for people: a checkbox as "Yes" or "No", a
 // choice by its option's label, a date as "28 Nov 2026", a date and time
 // as "28 Nov 2026, 10:15", a rating as "4 of 5", a list (a ranking's in
-// its order) joined by commas, nothing as "".
+// its order) joined by commas, a matrix's rows joined by "; " and an
+// address's lines by ", ", nothing as "".
 func (c Column) Text(v any) string {
 	switch v := v.(type) {
 	case nil:
@@ -171,12 +178,43 @@ func (c Column) Text(v any) string {
 			}
 		}
 		return strings.Join(parts, ", ")
+	case map[string]any:
+		if c.composite != nil {
+			return compositeText(c.composite, v)
+		}
 	}
 	b, _ := json.Marshal(v)
 	return string(b)
 }
 
-// Sheet is c as an export lays it out.
-func (c Column) Sheet() export.SheetColumn {
-	return export.SheetColumn{Name: c.Name, Label: c.Label, File: c.File, Options: c.options}
+// Sheet is c as an export lays it out: one column, or a column per part
+// of a matrix (a row each, its columns in words) or of an address.
+func (c Column) Sheet() []export.SheetColumn {
+	if c.composite == nil {
+		return []export.SheetColumn{{Name: c.Name, Label: c.Label, File: c.File, Options: c.options}}
+	}
+	var columns map[string]string
+	for _, o := range c.composite.Columns {
+		if o.Label != "" && o.Label != o.Value {
+			if columns == nil {
+				columns = map[string]string{}
+			}
+			columns[o.Value] = o.Label
+		}
+	}
+	out := make([]export.SheetColumn, 0, len(c.composite.Parts()))
+	for _, part := range c.composite.Parts() {
+		out = append(out, export.SheetColumn{Name: c.Name, Part: part, Label: c.Label + ": " + c.composite.PartLabel(part), Options: columns})
+	}
+	return out
+}
+
+// compositeText writes a matrix's or an address's answer on one line: a
+// matrix's rows joined by "; ", an address's lines by ", ".
+func compositeText(f *hubclient.Field, v any) string {
+	sep := "; "
+	if f.Type == hubclient.FieldAddress {
+		sep = ", "
+	}
+	return strings.Join(f.AnswerLines(v), sep)
 }
