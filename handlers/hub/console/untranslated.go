@@ -77,7 +77,7 @@ func texts(s *hubclient.Schema) []text {
 					}
 					set(&ft, v)
 					if ft.Label == "" && ft.Placeholder == "" && ft.Help == "" && ft.MinLabel == "" && ft.MaxLabel == "" &&
-						ft.Text == "" && ft.Alt == "" && len(ft.Options) == 0 && len(ft.Messages) == 0 && len(ft.Extra) == 0 {
+						ft.Text == "" && ft.Alt == "" && len(ft.Options) == 0 && len(ft.Rows) == 0 && len(ft.Columns) == 0 && len(ft.Messages) == 0 && len(ft.Extra) == 0 {
 						// Nothing left to translate the field with.
 						delete(t.Fields, name)
 						return
@@ -102,19 +102,31 @@ func texts(s *hubclient.Schema) []text {
 		add(f.Text, at+".text", get, set)
 		get, set = field(func(ft hubclient.FieldTranslation) string { return ft.Alt }, func(ft *hubclient.FieldTranslation, v string) { ft.Alt = v })
 		add(f.Alt, at+".alt", get, set)
-		for _, o := range f.Options {
-			value := o.Value
-			get, set = field(func(ft hubclient.FieldTranslation) string { return ft.Options[value] }, func(ft *hubclient.FieldTranslation, v string) {
-				if v == "" {
-					delete(ft.Options, value)
-					return
-				}
-				if ft.Options == nil {
-					ft.Options = map[string]string{}
-				}
-				ft.Options[value] = v
-			})
-			add(o.Label, fmt.Sprintf("%s.options[%q]", at, value), get, set)
+		// An option's label, and a matrix's rows' and columns', by value.
+		for _, m := range []struct {
+			member string
+			list   []hubclient.Option
+			labels func(ft *hubclient.FieldTranslation) *map[string]string
+		}{
+			{"options", f.Options, func(ft *hubclient.FieldTranslation) *map[string]string { return &ft.Options }},
+			{"rows", f.Rows, func(ft *hubclient.FieldTranslation) *map[string]string { return &ft.Rows }},
+			{"columns", f.Columns, func(ft *hubclient.FieldTranslation) *map[string]string { return &ft.Columns }},
+		} {
+			for _, o := range m.list {
+				value, labels := o.Value, m.labels
+				get, set = field(func(ft hubclient.FieldTranslation) string { return (*labels(&ft))[value] }, func(ft *hubclient.FieldTranslation, v string) {
+					l := labels(ft)
+					if v == "" {
+						delete(*l, value)
+						return
+					}
+					if *l == nil {
+						*l = map[string]string{}
+					}
+					(*l)[value] = v
+				})
+				add(o.Label, fmt.Sprintf("%s.%s[%q]", at, m.member, value), get, set)
+			}
 		}
 	}
 	for _, st := range s.Steps {

@@ -38,3 +38,31 @@ func TestTextsOfEveryType(t *testing.T) {
 		t.Errorf("minLabel translated as %q, want Nie", got)
 	}
 }
+
+// TestTextsOfAMatrix: a matrix's rows and columns are translated by value,
+// like options, and clearing one drops it.
+func TestTextsOfAMatrix(t *testing.T) {
+	s := &hubclient.Schema{Fields: []hubclient.Field{
+		{Name: "rate", Type: hubclient.FieldMatrix, Label: "Rate", Rows: []hubclient.Option{{Value: "speed", Label: "Speed"}},
+			Columns: []hubclient.Option{{Value: "good", Label: "Good"}}},
+	}}
+	var paths []string
+	for _, tx := range texts(s) {
+		paths = append(paths, tx.Path)
+	}
+	want := []string{`fields["rate"].label`, `fields["rate"].rows["speed"]`, `fields["rate"].columns["good"]`}
+	if !slices.Equal(paths, want) {
+		t.Fatalf("texts = %q, want %q", paths, want)
+	}
+	var tr hubclient.Translation
+	texts(s)[1].set(&tr, "Tempo")
+	texts(s)[2].set(&tr, "Gut")
+	if got := tr.Fields["rate"]; got.Rows["speed"] != "Tempo" || got.Columns["good"] != "Gut" || texts(s)[1].get(tr) != "Tempo" {
+		t.Errorf("translated as %+v", got)
+	}
+	texts(s)[1].set(&tr, "")
+	texts(s)[2].set(&tr, "")
+	if _, ok := tr.Fields["rate"]; ok {
+		t.Errorf("cleared, the matrix's translation stays: %+v", tr.Fields)
+	}
+}
