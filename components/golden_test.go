@@ -118,6 +118,7 @@ func allFieldsSchema() *hubclient.Schema {
 			{Name: "order", Type: hubclient.FieldRanking, Label: "Rank these", Options: options("price", "Price", "speed", "Speed", "care", "Care")},
 			{Name: "grid", Type: hubclient.FieldMatrix, Label: "Rate each", Required: true, Rows: options("speed", "Speed", "care", "Care"), Columns: options("bad", "Bad", "ok", "OK", "good", "Good")},
 			{Name: "ship", Type: hubclient.FieldAddress, Label: "Shipping address", Required: true, Countries: []string{"FR", "DE", "BE"}},
+			{Name: "sign", Type: hubclient.FieldSignature, Label: "Your signature", Required: true},
 			{Name: "look", Type: hubclient.FieldRadio, Label: "Which look?", Options: []hubclient.Option{
 				{Value: "light", Label: "Light", Image: "https://example.com/light.png"},
 				{Value: "dark", Label: "Dark", Image: "https://example.com/dark.png", Alt: "White text on black"},
@@ -133,7 +134,7 @@ func allFieldsSchema() *hubclient.Schema {
 		Steps: []hubclient.Step{
 			{ID: "you", Title: "About you", Fields: []string{"name", "email", "phone", "website"}},
 			{ID: "details", Title: "Details", Fields: []string{"age", "message", "topic", "contact", "terms", "interests"}},
-			{ID: "extra", Title: "Anything else", Fields: []string{"when", "at", "meeting", "stars", "ease", "nps", "budget", "order", "grid", "ship", "look", "more", "note", "logo", "line", "files", "_hp_company"}},
+			{ID: "extra", Title: "Anything else", Fields: []string{"when", "at", "meeting", "stars", "ease", "nps", "budget", "order", "grid", "ship", "sign", "look", "more", "note", "logo", "line", "files", "_hp_company"}},
 		},
 		Buttons: hubclient.Buttons{Submit: "Send", Next: "Continue", Back: "Previous"},
 	}
@@ -729,12 +730,14 @@ func TestMultipart(t *testing.T) {
 		want   bool
 	}{
 		{"no file", oneStep(hubclient.Meta{}, emailField), false},
-		{"every type but file", func() *hubclient.Schema {
+		{"every type but those of files", func() *hubclient.Schema {
 			s := allFieldsSchema()
-			s.Fields = slices.DeleteFunc(s.Fields, func(f hubclient.Field) bool { return f.Type == hubclient.FieldFile })
-			s.Steps[2].Fields = slices.DeleteFunc(s.Steps[2].Fields, func(name string) bool { return name == "files" })
+			s.Fields = slices.DeleteFunc(s.Fields, func(f hubclient.Field) bool { return f.TypeOf().TakesFiles() })
+			s.Steps[2].Fields = slices.DeleteFunc(s.Steps[2].Fields, func(name string) bool { return name == "files" || name == "sign" })
 			return s
 		}(), false},
+		// A signature's drawing is a file of the post.
+		{"a signature", oneStep(hubclient.Meta{}, hubclient.Field{Name: "sign", Type: hubclient.FieldSignature, Label: "Sign"}), true},
 		{"file", oneStep(hubclient.Meta{}, emailField, file), true},
 		{"every type", allFieldsSchema(), true},
 	}

@@ -134,6 +134,7 @@ func DefaultRegistry() Registry {
 		hubclient.FieldRanking:    Ranking,
 		hubclient.FieldMatrix:     Matrix,
 		hubclient.FieldAddress:    Address,
+		hubclient.FieldSignature:  Signature,
 		hubclient.FieldHeading:    Heading,
 		hubclient.FieldParagraph:  Paragraph,
 		hubclient.FieldImage:      Image,

@@ -4,11 +4,16 @@ import (
 	"fmt"
 	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/go-playground/form/v4"
 
 	"github.com/hubform/hubform/hubclient"
 )
+
+// fileMark starts the text under which a file travels through the
+// decoder, its index in the call's files, so that no text is taken for one.
+const fileMark = "\x00file:"
 
 // Bind fills dst, a pointer to a struct of yours, from a submission's
 // values as OnSuccess receives them. Struct fields are matched by their
@@ -18,7 +23,7 @@ import (
 // or []hubclient.Attachment: each file's name, size, type and key in the
 // hub's storage, whether the browser uploaded it or the post carried it.
 // An address binds to hubclient.Address, a matrix to map[string]string
-// (map[string][]string with multiple).
+// (map[string][]string with multiple), a signature to hubclient.Signature.
 //
 //	type contact struct {
 //		Name  string                 `form:"name"`
@@ -61,7 +66,7 @@ func Bind(values map[string]any, dst any) error {
 		case []hubclient.Attachment:
 			// A file travels through the decoder as its index in files.
 			for _, f := range v {
-				posted.Add(name, strconv.Itoa(len(files)))
+				posted.Add(name, fileMark+strconv.Itoa(len(files)))
 				files = append(files, f)
 			}
 		default:
@@ -70,13 +75,28 @@ func Bind(values map[string]any, dst any) error {
 	}
 	// The decoder is made per call: its file function reads this call's files.
 	d := form.NewDecoder()
+	file := func(s string) (hubclient.Attachment, bool) {
+		n, ok := strings.CutPrefix(s, fileMark)
+		i, err := strconv.Atoi(n)
+		if !ok || err != nil || i < 0 || i >= len(files) {
+			return hubclient.Attachment{}, false
+		}
+		return files[i], true
+	}
 	d.RegisterCustomTypeFunc(func(v []string) (any, error) {
-		i, err := strconv.Atoi(v[0])
-		if err != nil || i < 0 || i >= len(files) {
+		f, ok := file(v[0])
+		if !ok {
 			return nil, fmt.Errorf("not a file of this submission")
 		}
-		return files[i], nil
+		return f, nil
 	}, hubclient.Attachment{})
+	// A signature is its drawing, a file, or the name typed in its place.
+	d.RegisterCustomTypeFunc(func(v []string) (any, error) {
+		if f, ok := file(v[0]); ok {
+			return hubclient.Signature{Drawing: &f}, nil
+		}
+		return hubclient.Signature{Name: v[0]}, nil
+	}, hubclient.Signature{})
 	if err := d.Decode(dst, posted); err != nil {
 		return fmt.Errorf("bind: %w", err)
 	}

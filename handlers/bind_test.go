@@ -90,3 +90,18 @@ func TestBindComposite(t *testing.T) {
 		t.Errorf("Bind = %+v, %v; want %+v", got, err, want)
 	}
 }
+
+// TestBindSignature: a signature binds to its drawing, or to the name
+// typed in its place, even one that reads as a number.
+func TestBindSignature(t *testing.T) {
+	type target struct {
+		Drawn hubclient.Signature `form:"drawn"`
+		Typed hubclient.Signature `form:"typed"`
+	}
+	png := hubclient.Attachment{Key: "uploads/s", Filename: "signature.png", MIME: "image/png", Field: "drawn"}
+	var got target
+	err := handlers.Bind(map[string]any{"drawn": []hubclient.Attachment{png}, "typed": "0"}, &got)
+	if err != nil || got.Drawn.Drawing == nil || *got.Drawn.Drawing != png || got.Drawn.Name != "" || got.Typed.Name != "0" || got.Typed.Drawing != nil {
+		t.Errorf("Bind = %+v, %v", got, err)
+	}
+}

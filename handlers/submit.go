@@ -249,8 +249,9 @@ func typeValues(schema *hubclient.Schema, posted map[string][]string, files map[
 			continue
 		case !f.TypeOf().HasValue():
 			continue
-		case f.TypeOf().IsFiles():
-			// Files posted, and files the browser uploaded (their tickets).
+		case f.TypeOf().IsFiles() || f.TypeOf().TakesFiles() && len(files[f.Name])+len(uploaded[f.Name]) > 0:
+			// Files posted, and files the browser uploaded (their tickets);
+			// a signature's drawing.
 			var chosen []any
 			names := []string{}
 			for _, fh := range files[f.Name] {
@@ -273,6 +274,7 @@ func typeValues(schema *hubclient.Schema, posted map[string][]string, files map[
 		judged[f.Name] = v
 	}
 	outcome, problems := logic.Check(judged)
+	problems = checkDrawings(schema, outcome, files, problems)
 	outcome.Drop(values)
 	for _, name := range captchaNames {
 		if v := posted[name]; len(v) > 0 && v[0] != "" {

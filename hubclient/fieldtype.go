@@ -23,6 +23,7 @@ const (
 	rankValue                    // every option once, in order
 	filesValue                   // files, sent as attachments
 	objectValue                  // an object of parts, each posted as name.part
+	signValue                    // a drawing, as a file, or a typed name
 	noValue                      // content between questions: nothing is sent
 )
 
@@ -79,6 +80,7 @@ var fieldTypes = map[string]*FieldType{
 	FieldRanking:    {kind: rankValue, options: true, goType: "[]string"},
 	FieldMatrix:     {kind: objectValue, object: matrixObject, goType: "map[string]string"},
 	FieldAddress:    {kind: objectValue, object: addressObject, goType: "hubclient.Address"},
+	FieldSignature:  {kind: signValue, goType: "hubclient.Signature"},
 	FieldHeading:    {kind: noValue},
 	FieldParagraph:  {kind: noValue},
 	FieldImage:      {kind: noValue},

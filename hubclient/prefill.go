@@ -2,9 +2,9 @@ package hubclient
 
 // Prefillable reports whether the field may take its value from the query
 // string of the page the form is on, by its name: a hidden field, or one
-// marked Prefill. Honeypots, file fields and content never do.
+// marked Prefill. Honeypots, file fields, signatures and content never do.
 func (f *Field) Prefillable() bool {
-	if IsHoneypot(f.Name) || f.TypeOf().IsFiles() || !f.TypeOf().HasValue() {
+	if IsHoneypot(f.Name) || f.TypeOf().TakesFiles() || !f.TypeOf().HasValue() {
 		return false
 	}
 	return f.Type == FieldHidden || f.Prefill

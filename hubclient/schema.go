@@ -61,15 +61,16 @@ const (
 	FieldDate       = "date"
 	FieldFile       = "file"
 	FieldHidden     = "hidden"
-	FieldRating     = "rating"   // stars, 1 to max
-	FieldScale      = "scale"    // a row of numbers, min to max
-	FieldNPS        = "nps"      // net promoter score, 0 to 10
-	FieldSlider     = "slider"   // a number between min and max
-	FieldTime       = "time"     // HH:MM
-	FieldDateTime   = "datetime" // YYYY-MM-DDTHH:MM, local time
-	FieldRanking    = "ranking"  // every option once, in the order chosen
-	FieldMatrix     = "matrix"   // a choice of Columns for each of Rows
-	FieldAddress    = "address"  // a postal address, in parts
+	FieldRating     = "rating"    // stars, 1 to max
+	FieldScale      = "scale"     // a row of numbers, min to max
+	FieldNPS        = "nps"       // net promoter score, 0 to 10
+	FieldSlider     = "slider"    // a number between min and max
+	FieldTime       = "time"      // HH:MM
+	FieldDateTime   = "datetime"  // YYYY-MM-DDTHH:MM, local time
+	FieldRanking    = "ranking"   // every option once, in the order chosen
+	FieldMatrix     = "matrix"    // a choice of Columns for each of Rows
+	FieldAddress    = "address"   // a postal address, in parts
+	FieldSignature  = "signature" // a drawing (a PNG file), or a typed name
 	// Content between the questions: no value.
 	FieldHeading   = "heading"   // Text as a heading
 	FieldParagraph = "paragraph" // Text in a safe subset of Markdown
@@ -82,7 +83,7 @@ var FieldTypes = []string{
 	FieldText, FieldEmail, FieldTel, FieldURL, FieldNumber, FieldTextarea, FieldSelect,
 	FieldRadio, FieldCheckbox, FieldCheckboxes, FieldDate, FieldFile, FieldHidden,
 	FieldRating, FieldScale, FieldNPS, FieldSlider, FieldTime, FieldDateTime, FieldRanking,
-	FieldMatrix, FieldAddress,
+	FieldMatrix, FieldAddress, FieldSignature,
 	FieldHeading, FieldParagraph, FieldImage, FieldDivider,
 }
 

@@ -88,6 +88,8 @@ func CheckValue(f *Field, v any) string {
 		return checkRanking(f, v)
 	case objectValue:
 		return checkObject(f, t, v)
+	case signValue:
+		return checkSignature(f, v)
 	case numberValue:
 		if p := checkNumber(v); p != "" || !t.IsScale() {
 			return p

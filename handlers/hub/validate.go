@@ -28,6 +28,7 @@ var problemMessages = map[string]string{
 	hubclient.ProblemAddress:         "required: the first line, the city and the country",
 	hubclient.ProblemCountry:         "not a country this form takes (an ISO 3166-1 code such as FR)",
 	hubclient.ProblemObject:          "must be an object of the field's parts",
+	hubclient.ProblemSignature:       "a drawn signature is one PNG file of at most 512 KiB",
 	hubclient.ProblemOneFile:         "takes one file",
 	hubclient.ProblemMinLength:       "too short: at least {limit} characters",
 	hubclient.ProblemMaxLength:       "too long: at most {limit} characters",
@@ -42,8 +43,9 @@ var problemMessages = map[string]string{
 func problemMessage(code string) string { return problemMessages[code] }
 
 // ShapeProblems returns a message per name of the payload that is no field
-// of the schema or holds a file, and per attachment's field that is no file
-// field: what a submission and a draft alike may not carry.
+// of the schema or holds a file, and per attachment's field that takes no
+// files, or a signature's that is not a PNG it takes: what a submission
+// and a draft alike may not carry.
 func ShapeProblems(schema *hubclient.Schema, payload map[string]any, attachments []hubclient.Attachment) map[string]string {
 	problems := map[string]string{}
 	for name := range payload {
@@ -58,8 +60,12 @@ func ShapeProblems(schema *hubclient.Schema, payload map[string]any, attachments
 		}
 	}
 	for _, a := range attachments {
-		if f := schema.Field(a.Field); a.Field != "" && (f == nil || !f.TypeOf().IsFiles()) {
+		f := schema.Field(a.Field)
+		switch {
+		case a.Field != "" && (f == nil || !f.TypeOf().TakesFiles()):
 			problems[a.Field] = "not a file field of this form"
+		case f != nil && f.Type == hubclient.FieldSignature && hubclient.CheckSignatureFile(a.MIME, a.Size) != "":
+			problems[a.Field] = problemMessage(hubclient.ProblemSignature)
 		}
 	}
 	return problems

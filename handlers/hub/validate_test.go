@@ -90,3 +90,30 @@ func TestValidatePayloadComposite(t *testing.T) {
 		}
 	}
 }
+
+// TestValidatePayloadSignature: the hub takes a signature typed, or drawn
+// as one PNG attachment of the field, and refuses another file.
+func TestValidatePayloadSignature(t *testing.T) {
+	schema := &hubclient.Schema{Fields: []hubclient.Field{{Name: "sign", Type: hubclient.FieldSignature, Required: true}}}
+	png := hubclient.Attachment{Key: "k", Filename: "signature.png", MIME: "image/png", Size: 2048, Field: "sign"}
+	jpeg := png
+	jpeg.MIME = "image/jpeg"
+	tests := []struct {
+		name    string
+		payload map[string]any
+		atts    []hubclient.Attachment
+		want    map[string]string
+	}{
+		{"typed", map[string]any{"sign": "Ada"}, nil, nil},
+		{"drawn", map[string]any{}, []hubclient.Attachment{png}, nil},
+		{"neither", map[string]any{}, nil, map[string]string{"sign": "required"}},
+		{"a JPEG", map[string]any{}, []hubclient.Attachment{jpeg}, map[string]string{"sign": "a drawn signature is one PNG file of at most 512 KiB"}},
+		{"two drawings", map[string]any{}, []hubclient.Attachment{png, png}, map[string]string{"sign": "a drawn signature is one PNG file of at most 512 KiB"}},
+	}
+	for _, tt := range tests {
+		atts := tt.atts
+		if got := ValidatePayload(schema, tt.payload, &atts); !maps.Equal(got, tt.want) {
+			t.Errorf("%s: ValidatePayload = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}

@@ -126,7 +126,7 @@ func SheetCSV(ctx context.Context, db Lister, f hub.Filter, sh Sheet, w io.Write
 		row[0], row[1] = s.ID, s.CreatedAt.In(loc).Format(SheetTime)
 		gjson.ParseBytes(s.Payload).ForEach(func(key, value gjson.Result) bool {
 			name := jsonString(key)
-			if i, ok := column[name]; ok && !cols[i-before].File {
+			if i, ok := column[name]; ok {
 				row[i] = sheetCell(value, cols[i-before].Options)
 				return true
 			}
@@ -280,11 +280,8 @@ func SheetJSON(ctx context.Context, db Lister, f hub.Filter, sh Sheet, w io.Writ
 		for i, c := range cols {
 			byName[c.key()] = i
 			out.Answers[i] = sheetAnswer{Question: c.Label, Name: c.key()}
-			if c.File {
-				if firstFile < 0 {
-					firstFile = i
-				}
-				continue
+			if c.File && firstFile < 0 {
+				firstFile = i
 			}
 			path := gjson.Escape(c.Name)
 			if c.Part != "" {

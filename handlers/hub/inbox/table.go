@@ -19,7 +19,8 @@ type Column struct {
 	// Name is the field's name, Label what the form asks (its name when it
 	// has no label).
 	Name, Label string
-	// File marks a file field, whose cells are the files chosen in it.
+	// File marks a field that takes files, whose cells are the files
+	// chosen in it (a signature's drawing; else the name typed).
 	File bool
 	// typ and options render an answer: a checkbox's true as "Yes", an
 	// option's value as its label.
@@ -43,7 +44,7 @@ func Columns(s *hubclient.Schema) []Column {
 		if hubclient.IsHoneypot(f.Name) || !f.TypeOf().HasValue() {
 			continue
 		}
-		c := Column{Name: f.Name, Label: cmp.Or(f.Label, f.Name), File: f.TypeOf().IsFiles(), typ: f.Type}
+		c := Column{Name: f.Name, Label: cmp.Or(f.Label, f.Name), File: f.TypeOf().TakesFiles(), typ: f.Type}
 		if f.Type == hubclient.FieldRating {
 			_, c.outOf, _ = f.Scale()
 		}
@@ -120,9 +121,8 @@ func Answers(s hub.Submission, cols []Column) []Answer {
 		if c.File && firstFile < 0 {
 			firstFile = i
 		}
-		if !c.File {
-			out[i].Text = c.Text(m[c.Name])
-		}
+		// A signature is a drawing, a file, or a name typed in its place.
+		out[i].Text = c.Text(m[c.Name])
 	}
 	for n, a := range s.Attachments {
 		i, ok := byName[a.Field]
