@@ -119,7 +119,8 @@
     let drawn = false;
     let last = null;
 
-    // The canvas draws at the screen's resolution, in the text's colour.
+    // The canvas draws at the screen's resolution, in ink on paper in
+    // either colour scheme, so that the drawing reads on any page.
     function size() {
       const ratio = window.devicePixelRatio || 1;
       const box = canvas.getBoundingClientRect();
@@ -128,7 +129,7 @@
       ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
       ctx.lineWidth = 2.5;
       ctx.lineCap = ctx.lineJoin = 'round';
-      ctx.strokeStyle = getComputedStyle(field).color;
+      ctx.strokeStyle = '#111827';
     }
     size();
 
