@@ -1,6 +1,8 @@
 package components
 
 import (
+	"context"
+	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -182,4 +184,52 @@ func sortKey(name string) string {
 		s = name
 	}
 	return strings.ToLower(s)
+}
+
+// groupPosted returns the values shown of a group under their keys
+// ("team.0.name"), as a post holds them.
+func groupPosted(p FieldProps) map[string][]string {
+	out := make(map[string][]string, len(p.Parts))
+	for part, v := range p.Parts {
+		out[p.Field.Name+"."+part] = v
+	}
+	return out
+}
+
+// groupCount is how many items a group shows.
+func groupCount(p FieldProps) int { return p.Field.Items(groupPosted(p)) }
+
+// groupMost is the most items a group takes.
+func groupMost(p FieldProps) int {
+	if p.Field.MaxItems > 0 {
+		return min(p.Field.MaxItems, hubclient.MaxGroupItems)
+	}
+	return hubclient.MaxGroupItems
+}
+
+// groupItemTitle names the i-th item (from 0): "Entry 1".
+func groupItemTitle(p FieldProps, i int) string {
+	return strings.ReplaceAll(p.Texts.T("groupItemTitle"), "{n}", strconv.Itoa(i+1))
+}
+
+// groupChild renders child c of the i-th item with the component of its
+// type, posting "name.i.child"; the first child of the first item takes
+// the group's id, which the error summary links to.
+func groupChild(p FieldProps, i int, c hubclient.Field) templ.Component {
+	return templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
+		f := c
+		f.Name = p.Field.ItemKey(i, c.Name)
+		// The browser asks for a required child only in the items the
+		// group needs; the server judges it in every item given.
+		f.Required = c.Required && (i < p.Field.MinItems || i == 0 && p.Field.Required)
+		id := p.ID + "-" + strconv.Itoa(i+1) + "-" + safeID(c.Name)
+		if i == 0 && len(p.Field.Fields) > 0 && c.Name == p.Field.Fields[0].Name {
+			id = p.ID
+		}
+		cp := FieldProps{
+			Field: f, ID: id, Values: p.Parts[strconv.Itoa(i)+"."+c.Name], Texts: p.Texts,
+			HelpID: id + "-help", ErrorID: id + "-error", Locale: p.Locale,
+		}
+		return fieldComponent(ctx, nil, c.Type)(cp).Render(ctx, w)
+	})
 }

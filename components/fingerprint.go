@@ -101,6 +101,11 @@ func (h *sum) field(f *hubclient.Field) {
 	h.str(f.Help)
 	h.bool(f.Required)
 	h.bool(f.Multiple)
+	h.add(uint64(len(f.Fields)))
+	for i := range f.Fields {
+		h.field(&f.Fields[i])
+	}
+	h.str(f.AddLabel)
 	h.options(f.Options)
 	h.options(f.Rows)
 	h.options(f.Columns)

@@ -119,6 +119,10 @@ func allFieldsSchema() *hubclient.Schema {
 			{Name: "grid", Type: hubclient.FieldMatrix, Label: "Rate each", Required: true, Rows: options("speed", "Speed", "care", "Care"), Columns: options("bad", "Bad", "ok", "OK", "good", "Good")},
 			{Name: "ship", Type: hubclient.FieldAddress, Label: "Shipping address", Required: true, Countries: []string{"FR", "DE", "BE"}},
 			{Name: "sign", Type: hubclient.FieldSignature, Label: "Your signature", Required: true},
+			{Name: "team", Type: hubclient.FieldGroup, Label: "Who comes?", AddLabel: "Add a guest", MaxItems: 4, Fields: []hubclient.Field{
+				{Name: "guest", Type: hubclient.FieldText, Label: "Name", Required: true},
+				{Name: "meal", Type: hubclient.FieldRadio, Label: "Meal", Options: options("veg", "Vegetarian", "fish", "Fish")},
+			}},
 			{Name: "look", Type: hubclient.FieldRadio, Label: "Which look?", Options: []hubclient.Option{
 				{Value: "light", Label: "Light", Image: "https://example.com/light.png"},
 				{Value: "dark", Label: "Dark", Image: "https://example.com/dark.png", Alt: "White text on black"},
@@ -134,7 +138,7 @@ func allFieldsSchema() *hubclient.Schema {
 		Steps: []hubclient.Step{
 			{ID: "you", Title: "About you", Fields: []string{"name", "email", "phone", "website"}},
 			{ID: "details", Title: "Details", Fields: []string{"age", "message", "topic", "contact", "terms", "interests"}},
-			{ID: "extra", Title: "Anything else", Fields: []string{"when", "at", "meeting", "stars", "ease", "nps", "budget", "order", "grid", "ship", "sign", "look", "more", "note", "logo", "line", "files", "_hp_company"}},
+			{ID: "extra", Title: "Anything else", Fields: []string{"when", "at", "meeting", "stars", "ease", "nps", "budget", "order", "grid", "ship", "sign", "team", "look", "more", "note", "logo", "line", "files", "_hp_company"}},
 		},
 		Buttons: hubclient.Buttons{Submit: "Send", Next: "Continue", Back: "Previous"},
 	}

@@ -135,6 +135,7 @@ func DefaultRegistry() Registry {
 		hubclient.FieldMatrix:     Matrix,
 		hubclient.FieldAddress:    Address,
 		hubclient.FieldSignature:  Signature,
+		hubclient.FieldGroup:      Group,
 		hubclient.FieldHeading:    Heading,
 		hubclient.FieldParagraph:  Paragraph,
 		hubclient.FieldImage:      Image,
@@ -142,7 +143,12 @@ func DefaultRegistry() Registry {
 	}
 }
 
-var defaultRegistry = DefaultRegistry()
+// defaultRegistry is made in init: a group's component renders its
+// children through fieldComponent, which reads it, so its initializer
+// would refer to itself.
+var defaultRegistry Registry
+
+func init() { defaultRegistry = DefaultRegistry() }
 
 type registryKey struct{}
 

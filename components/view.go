@@ -138,6 +138,15 @@ func (v *formView) field(ctx context.Context, name string) templ.Component {
 		HelpID: helpID, ErrorID: errorID, Texts: v.l.Texts, FilesLost: v.props.State.FilesLost,
 		Kept: v.kept(name), Locale: v.l.Locale,
 	}
+	if f.TypeOf().IsGroup() {
+		// A group's keys, less its name: "count", "0.email".
+		p.Parts = map[string][]string{}
+		for key, list := range v.props.State.Values {
+			if part, ok := strings.CutPrefix(key, name+"."); ok {
+				p.Parts[part] = list
+			}
+		}
+	}
 	if parts := f.Parts(); parts != nil {
 		p.Parts = make(map[string][]string, len(parts))
 		for _, part := range parts {

@@ -60,6 +60,10 @@ func (h *Handler) submit(c echo.Context) error {
 		return h.respond(c, status, p, components.HubForm(p))
 	}
 
+	if op := r.PostFormValue(hubclient.GroupField); op != "" {
+		return h.regroup(c, p, schema, posted, op, !htmx && len(files) > 0)
+	}
+
 	// A post repeats its rendering's key, so that the hub stores it once
 	// however often it comes; the form shown again keeps it.
 	key, timing := h.posted(&p, f, schema, r)

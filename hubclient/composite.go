@@ -113,7 +113,7 @@ func (s *Schema) KeyOf(key string) *Field {
 	if f == nil || !dotted {
 		return f
 	}
-	if slices.Contains(f.Parts(), part) {
+	if slices.Contains(f.Parts(), part) || f.Type == FieldGroup && groupPart(f, part) {
 		return f
 	}
 	return nil
@@ -126,6 +126,9 @@ func (s *Schema) KeyOf(key string) *Field {
 // blank are left out.
 func (f *Field) ValueIn(posted map[string][]string) (any, bool) {
 	t := f.TypeOf()
+	if t.kind == groupValue {
+		return groupItems(f, posted)
+	}
 	if t.object == nil {
 		list, ok := posted[f.Name]
 		if !ok {

@@ -24,6 +24,7 @@ const (
 	filesValue                   // files, sent as attachments
 	objectValue                  // an object of parts, each posted as name.part
 	signValue                    // a drawing, as a file, or a typed name
+	groupValue                   // a list of objects, one an item
 	noValue                      // content between questions: nothing is sent
 )
 
@@ -81,6 +82,7 @@ var fieldTypes = map[string]*FieldType{
 	FieldMatrix:     {kind: objectValue, object: matrixObject, goType: "map[string]string"},
 	FieldAddress:    {kind: objectValue, object: addressObject, goType: "hubclient.Address"},
 	FieldSignature:  {kind: signValue, goType: "hubclient.Signature"},
+	FieldGroup:      {kind: groupValue, goType: "[]map[string]any"},
 	FieldHeading:    {kind: noValue},
 	FieldParagraph:  {kind: noValue},
 	FieldImage:      {kind: noValue},
@@ -206,9 +208,13 @@ func (t *FieldType) IsScale() bool { return t.scale != nil }
 // ranking).
 func (t *FieldType) IsList() bool { return t.kind == listValue || t.kind == rankValue }
 
-// TakesItems reports whether minItems and maxItems apply: checkboxes (and
-// file fields with multiple).
-func (t *FieldType) TakesItems() bool { return t.kind == listValue }
+// TakesItems reports whether minItems and maxItems apply: checkboxes and
+// groups (and file fields with multiple).
+func (t *FieldType) TakesItems() bool { return t.kind == listValue || t.kind == groupValue }
+
+// IsGroup reports whether the field repeats child fields, a list of
+// items.
+func (t *FieldType) IsGroup() bool { return t.kind == groupValue }
 
 // HasValue reports whether a field of the type takes a value: not so the
 // content between the questions (heading, paragraph, image, divider).
@@ -251,6 +257,8 @@ func (f *Field) Value(posted []string) any {
 		// A composite field posts its parts under keys of their own:
 		// ValueIn reads them.
 		return map[string]any{}
+	case groupValue:
+		return []any{}
 	case boolValue:
 		return first == "true" || first == "on"
 	case rankValue:

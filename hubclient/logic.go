@@ -255,6 +255,14 @@ func Compile(s *Schema) (*Logic, error) {
 		if c := parse("field", f.Name, "requiredIf", f.RequiredIf); c != nil {
 			l.requiredIf[f.Name] = c
 		}
+		for _, c := range f.Fields {
+			// A group's child's pattern, under "group.child".
+			if re, err := regexp.Compile(`^(?:` + c.Pattern + `)$`); c.Pattern != "" && err == nil {
+				l.patterns[f.Name+"."+c.Name] = re
+			} else if c.Pattern != "" {
+				errs = append(errs, fmt.Errorf("field %q: fields %q: pattern is not an RE2 expression: %w", f.Name, c.Name, err))
+			}
+		}
 		if f.Pattern != "" {
 			re, err := regexp.Compile(`^(?:` + f.Pattern + `)$`)
 			if err != nil {

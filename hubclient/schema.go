@@ -71,6 +71,7 @@ const (
 	FieldMatrix     = "matrix"    // a choice of Columns for each of Rows
 	FieldAddress    = "address"   // a postal address, in parts
 	FieldSignature  = "signature" // a drawing (a PNG file), or a typed name
+	FieldGroup      = "group"     // Fields asked again for each item
 	// Content between the questions: no value.
 	FieldHeading   = "heading"   // Text as a heading
 	FieldParagraph = "paragraph" // Text in a safe subset of Markdown
@@ -83,7 +84,7 @@ var FieldTypes = []string{
 	FieldText, FieldEmail, FieldTel, FieldURL, FieldNumber, FieldTextarea, FieldSelect,
 	FieldRadio, FieldCheckbox, FieldCheckboxes, FieldDate, FieldFile, FieldHidden,
 	FieldRating, FieldScale, FieldNPS, FieldSlider, FieldTime, FieldDateTime, FieldRanking,
-	FieldMatrix, FieldAddress, FieldSignature,
+	FieldMatrix, FieldAddress, FieldSignature, FieldGroup,
 	FieldHeading, FieldParagraph, FieldImage, FieldDivider,
 }
 
@@ -101,6 +102,11 @@ type Field struct {
 	// takes, written as Options are. With Multiple, a row takes several.
 	Rows    []Option `json:"rows,omitempty"`
 	Columns []Option `json:"columns,omitempty"`
+	// Fields are a group's child fields, asked again for each item; a
+	// child takes one value of one control (text, a choice, a date, …).
+	Fields []Field `json:"fields,omitempty"`
+	// AddLabel is the label of a group's "Add another" button.
+	AddLabel string `json:"addLabel,omitempty"`
 	// Countries lists the ISO 3166-1 alpha-2 codes an address may be in
 	// ("FR", "DE"); empty is every country.
 	Countries []string `json:"countries,omitempty"`
@@ -136,7 +142,8 @@ type Field struct {
 	Src string `json:"src,omitempty"`
 	Alt string `json:"alt,omitempty"`
 	// MinItems and MaxItems bound how many choices of a checkboxes field,
-	// or files of a multiple file field, are given; 0 is no bound.
+	// files of a multiple file field, or items of a group are given; 0 is
+	// no bound.
 	MinItems int `json:"minItems,omitempty"`
 	MaxItems int `json:"maxItems,omitempty"`
 	// Messages replace the built-in text of a problem, by its code

@@ -90,6 +90,12 @@ func CheckValue(f *Field, v any) string {
 		return checkObject(f, t, v)
 	case signValue:
 		return checkSignature(f, v)
+	case groupValue:
+		// Its items are judged by Logic.Check, with their children's rules.
+		if _, ok := v.([]any); !ok {
+			return ProblemObject
+		}
+		return ""
 	case numberValue:
 		if p := checkNumber(v); p != "" || !t.IsScale() {
 			return p

@@ -29,6 +29,7 @@ var problemMessages = map[string]string{
 	hubclient.ProblemCountry:         "not a country this form takes (an ISO 3166-1 code such as FR)",
 	hubclient.ProblemObject:          "must be an object of the field's parts",
 	hubclient.ProblemSignature:       "a drawn signature is one PNG file of at most 512 KiB",
+	hubclient.ProblemGroupItem:       "item {n}, {label}: {message}",
 	hubclient.ProblemOneFile:         "takes one file",
 	hubclient.ProblemMinLength:       "too short: at least {limit} characters",
 	hubclient.ProblemMaxLength:       "too long: at most {limit} characters",

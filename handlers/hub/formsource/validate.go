@@ -117,6 +117,7 @@ func (v *validator) fields() {
 			}
 		}
 		v.composite(path, at, f)
+		v.group(path, at, f)
 		if hubclient.IsHoneypot(f.Name) {
 			// A required honeypot could never be submitted by a person, and
 			// any other type could not be hidden from them.

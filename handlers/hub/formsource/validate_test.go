@@ -193,7 +193,7 @@ func TestValidateRefuses(t *testing.T) {
 		}, `field "name": minLabel applies only to scale and nps fields`},
 		{"maxItems on one file", func(s *hubclient.Schema, h *hub.Settings) {
 			s.Fields[4].Multiple, s.Fields[4].MaxItems = false, 2
-		}, `field "files": maxItems applies only to checkboxes and multiple file fields`},
+		}, `field "files": maxItems applies only to checkboxes, group and multiple file fields`},
 		{"min after max", func(s *hubclient.Schema, h *hub.Settings) {
 			s.Fields[0].Type, s.Fields[0].Min, s.Fields[0].Max = "date", "2026-02-01", "2026-01-01"
 		}, `field "name": min 2026-02-01 is after max 2026-01-01`},
@@ -555,5 +555,51 @@ func TestValidateComposite(t *testing.T) {
 				t.Errorf("error:\n%v\nlacks %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// TestValidateGroup: a group needs fields of one control each, named as
+// fields are; no other type takes fields or addLabel.
+func TestValidateGroup(t *testing.T) {
+	group := func() hubclient.Field {
+		return hubclient.Field{Name: "team", Type: hubclient.FieldGroup, Label: "Guests", AddLabel: "Add a guest", MinItems: 1, MaxItems: 5,
+			Fields: []hubclient.Field{{Name: "guest", Type: hubclient.FieldText, Label: "Name", Required: true, Pattern: "[A-Z].*"}, {Name: "meal", Type: hubclient.FieldSelect, Options: []hubclient.Option{{Value: "veg"}}}}}
+	}
+	tests := []struct {
+		name   string
+		change func(g *hubclient.Field)
+		want   string // "" when accepted
+	}{
+		{"a group", func(*hubclient.Field) {}, ""},
+		{"no fields", func(g *hubclient.Field) { g.Fields = nil }, `field "team": a group needs at least one field`},
+		{"a file in a group", func(g *hubclient.Field) { g.Fields[1] = hubclient.Field{Name: "cv", Type: hubclient.FieldFile} },
+			`field "team", field "cv": a group's field is one of text, email`},
+		{"a name twice", func(g *hubclient.Field) { g.Fields[1].Name = "guest" }, `field "guest": name is used by more than one field of the group`},
+		{"a name with a dot", func(g *hubclient.Field) { g.Fields[1].Name = "a.b" }, `field "a.b": name does not match`},
+		{"a select without options", func(g *hubclient.Field) { g.Fields[1].Options = nil }, `field "meal": a select field needs at least one option`},
+		{"a condition in a group", func(g *hubclient.Field) { g.Fields[1].VisibleIf = json.RawMessage(`{"var": "team"}`) }, `a group's field takes no visibleIf`},
+		{"too many items", func(g *hubclient.Field) { g.MaxItems = 500 }, `maxItems of a group is at most 50`},
+		{"a child's pattern", func(g *hubclient.Field) { g.Fields[0].Pattern = "[" }, `fields "guest": pattern is not an RE2 expression`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, h := validSchema(t)
+			g := group()
+			tt.change(&g)
+			s.Fields = append(s.Fields, g)
+			s.Steps[1].Fields = append(s.Steps[1].Fields, g.Name)
+			err := Validate(s, *h)
+			switch {
+			case tt.want == "" && err != nil:
+				t.Errorf("Validate: %v", err)
+			case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+				t.Errorf("error:\n%v\nlacks %q", err, tt.want)
+			}
+		})
+	}
+	s, h := validSchema(t)
+	s.Fields[0].AddLabel = "More"
+	if err := Validate(s, *h); err == nil || !strings.Contains(err.Error(), "addLabel applies only to group fields") {
+		t.Errorf("addLabel on a text: %v", err)
 	}
 }
