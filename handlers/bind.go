@@ -23,7 +23,8 @@ const fileMark = "\x00file:"
 // or []hubclient.Attachment: each file's name, size, type and key in the
 // hub's storage, whether the browser uploaded it or the post carried it.
 // An address binds to hubclient.Address, a matrix to map[string]string
-// (map[string][]string with multiple), a signature to hubclient.Signature.
+// (map[string][]string with multiple), a signature to hubclient.Signature,
+// a group to a slice of structs, a struct field per child.
 //
 //	type contact struct {
 //		Name  string                 `form:"name"`
@@ -47,21 +48,20 @@ func Bind(values map[string]any, dst any) error {
 			// A composite value's parts: "addr.city" fills a struct such
 			// as hubclient.Address, "grid[speed]" a map.
 			for part, pv := range v {
-				var list []string
-				switch pv := pv.(type) {
-				case string:
-					list = []string{pv}
-				case []string:
-					list = pv
-				case []any:
-					for _, e := range pv {
-						if s, ok := e.(string); ok {
-							list = append(list, s)
-						}
-					}
-				}
+				list := bindTexts(pv)
 				posted[name+"."+part] = list
 				posted[name+"["+part+"]"] = list
+			}
+		case []any:
+			// A group's items: "team[0].guest" fills a slice of structs.
+			for i, item := range v {
+				obj, ok := item.(map[string]any)
+				if !ok {
+					return fmt.Errorf("bind %q: item %d is a %T, not an object", name, i, item)
+				}
+				for child, cv := range obj {
+					posted[name+"["+strconv.Itoa(i)+"]."+child] = bindTexts(cv)
+				}
 			}
 		case []hubclient.Attachment:
 			// A file travels through the decoder as its index in files.
@@ -99,6 +99,28 @@ func Bind(values map[string]any, dst any) error {
 	}, hubclient.Signature{})
 	if err := d.Decode(dst, posted); err != nil {
 		return fmt.Errorf("bind: %w", err)
+	}
+	return nil
+}
+
+// bindTexts is a value of a part or of a group's child as the decoder
+// reads it: its texts.
+func bindTexts(v any) []string {
+	switch v := v.(type) {
+	case string:
+		return []string{v}
+	case []string:
+		return v
+	case bool:
+		return []string{strconv.FormatBool(v)}
+	case float64:
+		return []string{strconv.FormatFloat(v, 'f', -1, 64)}
+	case []any:
+		var list []string
+		for _, e := range v {
+			list = append(list, bindTexts(e)...)
+		}
+		return list
 	}
 	return nil
 }

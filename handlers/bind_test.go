@@ -105,3 +105,24 @@ func TestBindSignature(t *testing.T) {
 		t.Errorf("Bind = %+v, %v", got, err)
 	}
 }
+
+// TestBindGroup: a group binds to a slice of structs, as hubform gen
+// writes it.
+func TestBindGroup(t *testing.T) {
+	type guest struct {
+		Guest string   `form:"guest"`
+		Age   int      `form:"age"`
+		Diets []string `form:"diets"`
+	}
+	var got struct {
+		Team []guest `form:"team"`
+	}
+	err := handlers.Bind(map[string]any{"team": []any{
+		map[string]any{"guest": "Ada", "age": 36.0, "diets": []any{"veg"}},
+		map[string]any{"guest": "Bob"},
+	}}, &got)
+	want := []guest{{Guest: "Ada", Age: 36, Diets: []string{"veg"}}, {Guest: "Bob"}}
+	if err != nil || !reflect.DeepEqual(got.Team, want) {
+		t.Errorf("Bind = %+v, %v; want %+v", got.Team, err, want)
+	}
+}
