@@ -2,6 +2,7 @@ package hubclient
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -356,9 +357,13 @@ func (f *Field) PartText(v any) string {
 
 // AnswerLines writes a composite value for people, a line a part given:
 // a matrix's rows as "Speed: Good", in the rows' order; an address as it
-// is written on an envelope, the postal code before the city. It returns
-// nil for another field, or a value that is no object.
+// is written on an envelope, the postal code before the city; a group's
+// items, each its children's answers joined by ", ". It returns nil for
+// another field, or a value of another shape.
 func (f *Field) AnswerLines(v any) []string {
+	if f.Type == FieldGroup {
+		return f.itemLines(v)
+	}
 	parts, ok := objectOf(v)
 	if !ok || f.TypeOf().object == nil {
 		return nil
@@ -382,6 +387,41 @@ func (f *Field) AnswerLines(v any) []string {
 		if s := f.PartText(parts[part]); s != "" {
 			add(f.PartLabel(part) + ": " + s)
 		}
+	}
+	return lines
+}
+
+// itemLines writes a group's items, a line each: the answers of its
+// children in their order, choices by their labels.
+func (f *Field) itemLines(v any) []string {
+	items, ok := v.([]any)
+	if !ok {
+		return nil
+	}
+	lines := []string{}
+	for _, it := range items {
+		obj, _ := it.(map[string]any)
+		var words []string
+		for _, c := range f.Fields {
+			list, _ := texts(obj[c.Name])
+			if b, ok := obj[c.Name].(bool); ok && b {
+				list = []string{c.Label}
+			}
+			if n, ok := obj[c.Name].(float64); ok {
+				list = []string{strconv.FormatFloat(n, 'f', -1, 64)}
+			}
+			for _, s := range list {
+				for _, o := range c.Options {
+					if o.Value == s && o.Label != "" {
+						s = o.Label
+					}
+				}
+				if s = strings.TrimSpace(s); s != "" {
+					words = append(words, s)
+				}
+			}
+		}
+		lines = append(lines, strings.Join(words, ", "))
 	}
 	return lines
 }

@@ -282,6 +282,10 @@ func formatValue(f hubclient.Field, v any) string {
 		}
 		return "no"
 	case []any:
+		if f.Type == hubclient.FieldGroup {
+			// A group's items, one a line.
+			return strings.Join(f.AnswerLines(v), "\n")
+		}
 		parts := make([]string, len(v))
 		for i, x := range v {
 			parts[i] = formatValue(f, x)

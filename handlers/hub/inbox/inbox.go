@@ -168,7 +168,7 @@ func Labels(s *hubclient.Schema) []Label {
 			continue
 		}
 		l := Label{Name: f.Name, Label: cmp.Or(f.Label, f.Name)}
-		if f.TypeOf().IsComposite() {
+		if f.TypeOf().IsComposite() || f.TypeOf().IsGroup() {
 			l.composite = &f
 		}
 		out = append(out, l)

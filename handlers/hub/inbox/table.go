@@ -48,7 +48,7 @@ func Columns(s *hubclient.Schema) []Column {
 		if f.Type == hubclient.FieldRating {
 			_, c.outOf, _ = f.Scale()
 		}
-		if f.TypeOf().IsComposite() {
+		if f.TypeOf().IsComposite() || f.TypeOf().IsGroup() {
 			c.composite = &f
 		}
 		for _, o := range f.Options {
@@ -171,6 +171,9 @@ func (c Column) Text(v any) string {
 		}
 		return strconv.FormatFloat(v, 'f', -1, 64)
 	case []any:
+		if c.composite != nil {
+			return compositeText(c.composite, v)
+		}
 		parts := make([]string, 0, len(v))
 		for _, e := range v {
 			if s := c.Text(e); s != "" {
@@ -190,7 +193,8 @@ func (c Column) Text(v any) string {
 // Sheet is c as an export lays it out: one column, or a column per part
 // of a matrix (a row each, its columns in words) or of an address.
 func (c Column) Sheet() []export.SheetColumn {
-	if c.composite == nil {
+	if c.composite == nil || c.composite.TypeOf().IsGroup() {
+		// A group is one column, its items as JSON.
 		return []export.SheetColumn{{Name: c.Name, Label: c.Label, File: c.File, Options: c.options}}
 	}
 	var columns map[string]string

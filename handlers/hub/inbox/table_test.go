@@ -71,3 +71,19 @@ func TestCompositeAnswers(t *testing.T) {
 		t.Errorf("the address's export columns: %+v", sheet)
 	}
 }
+
+// TestGroupAnswers: a group reads an item a line, its children's answers
+// in words, and exports as one column.
+func TestGroupAnswers(t *testing.T) {
+	s := &hubclient.Schema{Fields: []hubclient.Field{{Name: "team", Type: hubclient.FieldGroup, Label: "Guests", Fields: []hubclient.Field{
+		{Name: "guest", Type: hubclient.FieldText}, {Name: "meal", Type: hubclient.FieldSelect, Options: []hubclient.Option{{Value: "veg", Label: "Vegetarian"}}},
+	}}}}
+	cols := Columns(s)
+	v := []any{map[string]any{"guest": "Ada", "meal": "veg"}, map[string]any{"guest": "Bob"}}
+	if got := cols[0].Text(v); got != "Ada, Vegetarian; Bob" {
+		t.Errorf("group: %q", got)
+	}
+	if sheet := cols[0].Sheet(); len(sheet) != 1 || sheet[0].Part != "" {
+		t.Errorf("a group's export columns: %+v", sheet)
+	}
+}
