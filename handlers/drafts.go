@@ -210,7 +210,7 @@ func draftPayload(schema *hubclient.Schema, posted map[string][]string) map[stri
 	for _, field := range schema.Fields {
 		v, ok := posted[field.Name]
 		switch {
-		case field.TypeOf().IsComposite():
+		case field.TypeOf().IsComposite() || field.TypeOf().IsGroup():
 			if v, ok := field.ValueIn(posted); ok {
 				out[field.Name] = v
 			}
@@ -245,6 +245,11 @@ func (h *Handler) restore(ctx context.Context, p *components.HubFormProps, f For
 		case string:
 			values.Set(name, v)
 		case []any:
+			if field := p.InitialSchema.Field(name); field != nil && field.TypeOf().IsGroup() {
+				// A group's items' fields, each under its own key again.
+				maps.Copy(values, field.PostedTexts(v))
+				continue
+			}
 			values[name] = []string{}
 			for _, s := range v {
 				if s, ok := s.(string); ok {

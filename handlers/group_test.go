@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/PuerkitoBio/goquery"
@@ -21,9 +22,10 @@ const guestsForm = `{
   "fields": [
     {"name": "team", "type": "group", "label": "Who comes?", "addLabel": "Add a guest", "required": true, "maxItems": 3,
      "fields": [{"name": "guest", "type": "text", "label": "Name", "required": true},
-                {"name": "meal", "type": "select", "label": "Meal", "options": ["veg", "fish"]}]}
+                {"name": "meal", "type": "select", "label": "Meal", "options": ["veg", "fish"]}]},
+    {"name": "note", "type": "text", "label": "Note"}
   ],
-  "steps": [{"id": "main", "fields": ["team"]}]
+  "steps": [{"id": "main", "fields": ["team", "note"]}]
 }`
 
 // TestGroupWithoutJavaScript adds guests and removes one with the group's
@@ -95,5 +97,38 @@ func TestGroupWithoutJavaScript(t *testing.T) {
 	want := []any{map[string]any{"guest": "Bob"}, map[string]any{"guest": "Cy", "meal": "veg"}}
 	if !reflect.DeepEqual(payload["team"], want) {
 		t.Errorf("team stored as %#v, want %#v", payload["team"], want)
+	}
+}
+
+// TestGroupDraft saves guests as a draft and opens it again: every item
+// comes back where it was typed.
+func TestGroupDraft(t *testing.T) {
+	e := echo.New()
+	srv := httptest.NewServer(e)
+	t.Cleanup(srv.Close)
+	h := hubtest.Start(t, map[string]string{"acme/guests": strings.Replace(guestsForm, `"steps": [{"id": "main", "fields": ["team", "note"]}]`,
+		`"steps": [{"id": "main", "fields": ["team"]}, {"id": "more", "fields": ["note"]}]`, 1)})
+	forms := handlers.New(handlers.Config{HubURL: h.URL, Logger: quiet})
+	forms.Mount(e)
+	e.GET("/guests", func(c echo.Context) error {
+		c.Response().Header().Set("Content-Type", "text/html")
+		return components.HubForm(forms.PropsFor(c, "acme", "guests")).Render(c.Request().Context(), c.Response())
+	})
+	a := &app{hub: h, h: forms, srv: srv}
+	_, page := a.get(t, "/guests", false)
+	res, saved := a.post(t, "/hubform/acme/guests/save", false, append(formParts(page), part{name: "team.count", value: "2"},
+		part{name: "team.0.guest", value: "Ada"}, part{name: "team.0.meal", value: "fish"}, part{name: "team.1.guest", value: "Bob"})...)
+	link := saved.Find("[data-hubform-saved] a").AttrOr("href", "")
+	if res.StatusCode != http.StatusOK || link == "" {
+		t.Fatalf("save: status %d, link %q", res.StatusCode, link)
+	}
+	_, resumed := a.get(t, strings.TrimPrefix(link, srv.URL), false)
+	got := []string{
+		resumed.Find(`input[name="team.0.guest"]`).AttrOr("value", ""),
+		resumed.Find(`select[name="team.0.meal"] option[selected]`).AttrOr("value", ""),
+		resumed.Find(`input[name="team.1.guest"]`).AttrOr("value", ""),
+	}
+	if want := []string{"Ada", "fish", "Bob"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("resumed guests %q, want %q", got, want)
 	}
 }

@@ -163,6 +163,19 @@ func (f *Field) ValueIn(posted map[string][]string) (any, bool) {
 // (a draft). A value of a shape the field does not take gives nothing.
 func (f *Field) PostedTexts(v any) map[string][]string {
 	out := map[string][]string{}
+	if f.TypeOf().IsGroup() {
+		items, _ := v.([]any)
+		for i, it := range items {
+			obj, _ := it.(map[string]any)
+			for _, c := range f.Fields {
+				if list := postedTexts(obj[c.Name]); list != nil {
+					out[f.ItemKey(i, c.Name)] = list
+				}
+			}
+		}
+		out[f.CountKey()] = []string{strconv.Itoa(len(items))}
+		return out
+	}
 	if f.TypeOf().object == nil {
 		if list, ok := texts(v); ok {
 			out[f.Name] = list
@@ -179,6 +192,22 @@ func (f *Field) PostedTexts(v any) map[string][]string {
 		}
 	}
 	return out
+}
+
+// postedTexts is a group's child's value as a form posts it: text, a
+// list, a checkbox's "true", a number.
+func postedTexts(v any) []string {
+	switch v := v.(type) {
+	case bool:
+		if v {
+			return []string{"true"}
+		}
+		return nil
+	case float64:
+		return []string{strconv.FormatFloat(v, 'f', -1, 64)}
+	}
+	list, _ := texts(v)
+	return list
 }
 
 // checkObject judges a composite value: an object whose members are the
