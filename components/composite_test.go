@@ -135,3 +135,31 @@ func TestAddressCountriesInTheFormsLanguage(t *testing.T) {
 		t.Errorf("DE in German is %q, want Deutschland", got)
 	}
 }
+
+// TestGroupTranslated: a translation reaches a group's add button and its
+// fields' labels and options.
+func TestGroupTranslated(t *testing.T) {
+	s := oneStep(hubclient.Meta{}, hubclient.Field{Name: "team", Type: hubclient.FieldGroup, Label: "Guests", AddLabel: "Add a guest", Fields: []hubclient.Field{
+		{Name: "guest", Type: hubclient.FieldText, Label: "Name"},
+		{Name: "meal", Type: hubclient.FieldRadio, Label: "Meal", Options: options("veg", "Vegetarian")},
+	}})
+	s.I18n.Translations = map[string]hubclient.Translation{"de": {Fields: map[string]hubclient.FieldTranslation{"team": {
+		Label: "Gäste", AddLabel: "Gast hinzufügen", Fields: map[string]hubclient.FieldTranslation{
+			"guest": {Label: "Name des Gastes"}, "meal": {Options: map[string]string{"veg": "Vegetarisch"}},
+		}}}}}
+	p := props(s)
+	p.Locale = "de"
+	doc := renderDoc(t, components.HubForm(p))
+	got := []string{
+		doc.Find(".hubform-field--group > legend").Text(),
+		doc.Find(`button[value="add:team"]`).Text(),
+		doc.Find(`label[for="hubform-acme-contact-team"]`).Text(),
+		strings.TrimSpace(doc.Find(`input[name="team.0.meal"]`).Parent().Text()),
+	}
+	if want := []string{"Gäste", "Gast hinzufügen", "Name des Gastes", "Vegetarisch"}; strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("translated group: %q, want %q", got, want)
+	}
+	if s.Fields[0].Fields[0].Label != "Name" {
+		t.Error("translating changed the schema's own group")
+	}
+}

@@ -145,6 +145,25 @@ func (h *sum) options(list []hubclient.Option) {
 	}
 }
 
+// fieldTranslation sums a field's translation, a group's fields' within.
+func fieldTranslation(h sum, ft hubclient.FieldTranslation) sum {
+	h.str(ft.Label)
+	h.str(ft.Placeholder)
+	h.str(ft.Help)
+	h.texts(ft.Options)
+	h.texts(ft.Rows)
+	h.texts(ft.Columns)
+	h.str(ft.MinLabel)
+	h.str(ft.MaxLabel)
+	h.str(ft.Text)
+	h.str(ft.Alt)
+	h.str(ft.AddLabel)
+	h.add(unordered(ft.Fields, fieldTranslation))
+	h.texts(ft.Messages)
+	h.extra(ft.Extra)
+	return h
+}
+
 func (h *sum) buttons(b hubclient.Buttons) {
 	h.str(b.Submit)
 	h.str(b.Next)
@@ -155,21 +174,7 @@ func (h *sum) buttons(b hubclient.Buttons) {
 func (h *sum) translation(t hubclient.Translation) {
 	h.str(t.Title)
 	h.str(t.Description)
-	h.add(unordered(t.Fields, func(h sum, ft hubclient.FieldTranslation) sum {
-		h.str(ft.Label)
-		h.str(ft.Placeholder)
-		h.str(ft.Help)
-		h.texts(ft.Options)
-		h.texts(ft.Rows)
-		h.texts(ft.Columns)
-		h.str(ft.MinLabel)
-		h.str(ft.MaxLabel)
-		h.str(ft.Text)
-		h.str(ft.Alt)
-		h.texts(ft.Messages)
-		h.extra(ft.Extra)
-		return h
-	}))
+	h.add(unordered(t.Fields, fieldTranslation))
 	h.add(unordered(t.Steps, func(h sum, st hubclient.StepTranslation) sum {
 		h.str(st.Title)
 		h.extra(st.Extra)

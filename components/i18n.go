@@ -212,33 +212,8 @@ func Localize(s *hubclient.Schema, locale string) Localized {
 	out.Title = cmp.Or(tr.Title, out.Title)
 	out.Description = cmp.Or(tr.Description, out.Description)
 	for i := range out.Fields {
-		f := &out.Fields[i]
-		ft, ok := tr.Fields[f.Name]
-		if !ok {
-			continue
-		}
-		f.Label = cmp.Or(ft.Label, f.Label)
-		f.Placeholder = cmp.Or(ft.Placeholder, f.Placeholder)
-		f.Help = cmp.Or(ft.Help, f.Help)
-		f.MinLabel = cmp.Or(ft.MinLabel, f.MinLabel)
-		f.MaxLabel = cmp.Or(ft.MaxLabel, f.MaxLabel)
-		f.Text = cmp.Or(ft.Text, f.Text)
-		f.Alt = cmp.Or(ft.Alt, f.Alt)
-		for j := range f.Options {
-			f.Options[j].Label = cmp.Or(ft.Options[f.Options[j].Value], f.Options[j].Label)
-		}
-		for j := range f.Rows {
-			f.Rows[j].Label = cmp.Or(ft.Rows[f.Rows[j].Value], f.Rows[j].Label)
-		}
-		for j := range f.Columns {
-			f.Columns[j].Label = cmp.Or(ft.Columns[f.Columns[j].Value], f.Columns[j].Label)
-		}
-		if len(ft.Messages) > 0 {
-			f.Messages = maps.Clone(f.Messages)
-			if f.Messages == nil {
-				f.Messages = map[string]string{}
-			}
-			maps.Copy(f.Messages, ft.Messages)
+		if ft, ok := tr.Fields[out.Fields[i].Name]; ok {
+			translateField(&out.Fields[i], ft)
 		}
 	}
 	for i := range out.Steps {
@@ -251,6 +226,41 @@ func Localize(s *hubclient.Schema, locale string) Localized {
 	out.Buttons.Back = cmp.Or(tr.Buttons.Back, out.Buttons.Back)
 	maps.Copy(texts, tr.Texts)
 	return Localized{Schema: out, Locale: key, Texts: texts}
+}
+
+// translateField applies a field's translation to f, a clone's: its
+// texts, options, a matrix's rows and columns, a group's add button and
+// its fields, each by its own translation.
+func translateField(f *hubclient.Field, ft hubclient.FieldTranslation) {
+	f.Label = cmp.Or(ft.Label, f.Label)
+	f.Placeholder = cmp.Or(ft.Placeholder, f.Placeholder)
+	f.Help = cmp.Or(ft.Help, f.Help)
+	f.MinLabel = cmp.Or(ft.MinLabel, f.MinLabel)
+	f.MaxLabel = cmp.Or(ft.MaxLabel, f.MaxLabel)
+	f.Text = cmp.Or(ft.Text, f.Text)
+	f.Alt = cmp.Or(ft.Alt, f.Alt)
+	for j := range f.Options {
+		f.Options[j].Label = cmp.Or(ft.Options[f.Options[j].Value], f.Options[j].Label)
+	}
+	for j := range f.Rows {
+		f.Rows[j].Label = cmp.Or(ft.Rows[f.Rows[j].Value], f.Rows[j].Label)
+	}
+	for j := range f.Columns {
+		f.Columns[j].Label = cmp.Or(ft.Columns[f.Columns[j].Value], f.Columns[j].Label)
+	}
+	if len(ft.Messages) > 0 {
+		f.Messages = maps.Clone(f.Messages)
+		if f.Messages == nil {
+			f.Messages = map[string]string{}
+		}
+		maps.Copy(f.Messages, ft.Messages)
+	}
+	f.AddLabel = cmp.Or(ft.AddLabel, f.AddLabel)
+	for j := range f.Fields {
+		if ct, ok := ft.Fields[f.Fields[j].Name]; ok {
+			translateField(&f.Fields[j], ct)
+		}
+	}
 }
 
 // Title returns the schema's title in locale, as HubForm shows it: for a
@@ -301,6 +311,10 @@ func clone(s *hubclient.Schema) *hubclient.Schema {
 		out.Fields[i].Options = slices.Clone(out.Fields[i].Options)
 		out.Fields[i].Rows = slices.Clone(out.Fields[i].Rows)
 		out.Fields[i].Columns = slices.Clone(out.Fields[i].Columns)
+		out.Fields[i].Fields = slices.Clone(out.Fields[i].Fields)
+		for j := range out.Fields[i].Fields {
+			out.Fields[i].Fields[j].Options = slices.Clone(out.Fields[i].Fields[j].Options)
+		}
 	}
 	out.Steps = slices.Clone(s.Steps)
 	return &out

@@ -262,6 +262,10 @@ type FieldTranslation struct {
 	MaxLabel string            `json:"maxLabel,omitempty"`
 	Text     string            `json:"text,omitempty"`
 	Alt      string            `json:"alt,omitempty"`
+	// AddLabel and Fields translate a group's "Add another" button and its
+	// fields, by name.
+	AddLabel string                      `json:"addLabel,omitempty"`
+	Fields   map[string]FieldTranslation `json:"fields,omitempty"`
 	// Messages translates the field's own problem messages, by code.
 	Messages map[string]string `json:"messages,omitempty"`
 	Extra    Extra             `json:"-"`

@@ -220,6 +220,14 @@ func (v *validator) translations() {
 					v.addf(fmt.Sprintf("%s.fields[%q].options[%q]", at, name, value), "%s.fields[%q].options[%q]: field has no such option", at, name, value)
 				}
 			}
+			if ft := t.Fields[name]; (len(ft.Fields) > 0 || ft.AddLabel != "") && f.Type != hubclient.FieldGroup {
+				v.addf(fmt.Sprintf("%s.fields[%q]", at, name), "%s.fields[%q]: fields and addLabel translate a group only", at, name)
+			}
+			for _, child := range sortedKeys(t.Fields[name].Fields) {
+				if f.Child(child) == nil {
+					v.addf(fmt.Sprintf("%s.fields[%q].fields[%q]", at, name, child), "%s.fields[%q].fields[%q]: the group has no such field", at, name, child)
+				}
+			}
 			for _, m := range []struct {
 				member string
 				labels map[string]string

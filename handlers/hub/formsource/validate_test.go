@@ -598,6 +598,18 @@ func TestValidateGroup(t *testing.T) {
 		})
 	}
 	s, h := validSchema(t)
+	g := group()
+	s.Fields = append(s.Fields, g)
+	s.Steps[1].Fields = append(s.Steps[1].Fields, g.Name)
+	s.I18n.Translations["de"].Fields["team"] = hubclient.FieldTranslation{AddLabel: "Gast hinzufügen", Fields: map[string]hubclient.FieldTranslation{"guest": {Label: "Gast"}}}
+	if err := Validate(s, *h); err != nil {
+		t.Errorf("a group translated: %v", err)
+	}
+	s.I18n.Translations["de"].Fields["team"] = hubclient.FieldTranslation{Fields: map[string]hubclient.FieldTranslation{"age": {Label: "Alter"}}}
+	if err := Validate(s, *h); err == nil || !strings.Contains(err.Error(), `fields["team"].fields["age"]: the group has no such field`) {
+		t.Errorf("a translated field the group lacks: %v", err)
+	}
+	s, h = validSchema(t)
 	s.Fields[0].AddLabel = "More"
 	if err := Validate(s, *h); err == nil || !strings.Contains(err.Error(), "addLabel applies only to group fields") {
 		t.Errorf("addLabel on a text: %v", err)
