@@ -65,7 +65,8 @@
 // Each field renders with the component registered for its type:
 // [Input] (text, email, tel, url, number, date, time, datetime),
 // [Textarea], [Select], [Choices] (radio, checkboxes), [Checkbox],
-// [Rating], [Scale] (scale, nps), [Slider], [Ranking], [FileInput], [Hidden],
+// [Rating], [Scale] (scale, nps), [Slider], [Ranking], [Matrix], [Address],
+// [Signature], [Group], [FileInput], [Hidden],
 // [Heading], [Paragraph], [Image] and [Divider] for content, and
 // [Honeypot] for the fields bots fill. A [FieldComponent] of your own takes
 // [FieldProps] (the translated field, its control's id, the values to show,

@@ -111,13 +111,17 @@ func (h *sum) field(f *hubclient.Field) {
 	h.str(f.Help)
 	h.bool(f.Required)
 	h.bool(f.Multiple)
-	h.add(uint64(len(f.Options)))
-	for i := range f.Options {
-		h.str(f.Options[i].Value)
-		h.str(f.Options[i].Label)
-		h.str(f.Options[i].Image)
-		h.str(f.Options[i].Alt)
-		h.extra(f.Options[i].Extra)
+	h.add(uint64(len(f.Fields)))
+	for i := range f.Fields {
+		h.field(&f.Fields[i])
+	}
+	h.str(f.AddLabel)
+	h.options(f.Options)
+	h.options(f.Rows)
+	h.options(f.Columns)
+	h.add(uint64(len(f.Countries)))
+	for _, c := range f.Countries {
+		h.str(c)
 	}
 	h.str(f.Accept)
 	h.add(uint64(f.MinLength))
@@ -140,6 +144,36 @@ func (h *sum) field(f *hubclient.Field) {
 	h.extra(f.Extra)
 }
 
+func (h *sum) options(list []hubclient.Option) {
+	h.add(uint64(len(list)))
+	for i := range list {
+		h.str(list[i].Value)
+		h.str(list[i].Label)
+		h.str(list[i].Image)
+		h.str(list[i].Alt)
+		h.extra(list[i].Extra)
+	}
+}
+
+// fieldTranslation sums a field's translation, a group's fields' within.
+func fieldTranslation(h sum, ft hubclient.FieldTranslation) sum {
+	h.str(ft.Label)
+	h.str(ft.Placeholder)
+	h.str(ft.Help)
+	h.texts(ft.Options)
+	h.texts(ft.Rows)
+	h.texts(ft.Columns)
+	h.str(ft.MinLabel)
+	h.str(ft.MaxLabel)
+	h.str(ft.Text)
+	h.str(ft.Alt)
+	h.str(ft.AddLabel)
+	h.add(unordered(ft.Fields, fieldTranslation))
+	h.texts(ft.Messages)
+	h.extra(ft.Extra)
+	return h
+}
+
 func (h *sum) buttons(b hubclient.Buttons) {
 	h.str(b.Submit)
 	h.str(b.Next)
@@ -150,19 +184,7 @@ func (h *sum) buttons(b hubclient.Buttons) {
 func (h *sum) translation(t hubclient.Translation) {
 	h.str(t.Title)
 	h.str(t.Description)
-	h.add(unordered(t.Fields, func(h sum, ft hubclient.FieldTranslation) sum {
-		h.str(ft.Label)
-		h.str(ft.Placeholder)
-		h.str(ft.Help)
-		h.texts(ft.Options)
-		h.str(ft.MinLabel)
-		h.str(ft.MaxLabel)
-		h.str(ft.Text)
-		h.str(ft.Alt)
-		h.texts(ft.Messages)
-		h.extra(ft.Extra)
-		return h
-	}))
+	h.add(unordered(t.Fields, fieldTranslation))
 	h.add(unordered(t.Steps, func(h sum, st hubclient.StepTranslation) sum {
 		h.str(st.Title)
 		h.extra(st.Extra)

@@ -39,6 +39,9 @@ func reflectValue(s *hubclient.Schema) reflect.Value { return reflect.ValueOf(s)
 
 // fill sets every member of v: text "v", true, 1, 1.5, JSON "v", one
 // element in a list, one entry under "k" in a map.
+// filling holds the struct types fill is filling.
+var filling = map[reflect.Type]bool{}
+
 func fill(t *testing.T, v reflect.Value) {
 	t.Helper()
 	switch v.Kind() {
@@ -64,6 +67,13 @@ func fill(t *testing.T, v reflect.Value) {
 		v.Set(reflect.MakeMap(v.Type()))
 		v.SetMapIndex(reflect.ValueOf("k").Convert(v.Type().Key()), filled(t, v.Type().Elem()))
 	case reflect.Struct:
+		// A type within itself (a group's child fields) is filled once: the
+		// inner one stays empty, its members changed from nothing.
+		if filling[v.Type()] {
+			return
+		}
+		filling[v.Type()] = true
+		defer delete(filling, v.Type())
 		for i := range v.NumField() {
 			if !v.Type().Field(i).IsExported() {
 				t.Fatalf("%s has an unexported member %s: teach fingerprint and this test", v.Type(), v.Type().Field(i).Name)
@@ -133,6 +143,15 @@ func change(t *testing.T, v reflect.Value, path string, n *int) (string, bool) {
 		}
 	case reflect.Map:
 		key := func(s string) reflect.Value { return reflect.ValueOf(s).Convert(v.Type().Key()) }
+		if v.IsNil() {
+			// The map of a member fill left empty (a group's child's).
+			if leaf() {
+				v.Set(reflect.MakeMap(v.Type()))
+				v.SetMapIndex(key("k2"), filled(t, v.Type().Elem()))
+				return path + " (one more)", true
+			}
+			return "", false
+		}
 		if leaf() {
 			v.SetMapIndex(key("k2"), filled(t, v.Type().Elem()))
 			return path + " (one more)", true

@@ -116,6 +116,13 @@ func allFieldsSchema() *hubclient.Schema {
 			{Name: "nps", Type: hubclient.FieldNPS, Label: "Would you recommend us?"},
 			{Name: "budget", Type: hubclient.FieldSlider, Label: "Budget", Min: "0", Max: "1000", Step: 50},
 			{Name: "order", Type: hubclient.FieldRanking, Label: "Rank these", Options: options("price", "Price", "speed", "Speed", "care", "Care")},
+			{Name: "grid", Type: hubclient.FieldMatrix, Label: "Rate each", Required: true, Rows: options("speed", "Speed", "care", "Care"), Columns: options("bad", "Bad", "ok", "OK", "good", "Good")},
+			{Name: "ship", Type: hubclient.FieldAddress, Label: "Shipping address", Required: true, Countries: []string{"FR", "DE", "BE"}},
+			{Name: "sign", Type: hubclient.FieldSignature, Label: "Your signature", Required: true},
+			{Name: "team", Type: hubclient.FieldGroup, Label: "Who comes?", AddLabel: "Add a guest", MaxItems: 4, Fields: []hubclient.Field{
+				{Name: "guest", Type: hubclient.FieldText, Label: "Name", Required: true},
+				{Name: "meal", Type: hubclient.FieldRadio, Label: "Meal", Options: options("veg", "Vegetarian", "fish", "Fish")},
+			}},
 			{Name: "look", Type: hubclient.FieldRadio, Label: "Which look?", Options: []hubclient.Option{
 				{Value: "light", Label: "Light", Image: "https://example.com/light.png"},
 				{Value: "dark", Label: "Dark", Image: "https://example.com/dark.png", Alt: "White text on black"},
@@ -131,7 +138,7 @@ func allFieldsSchema() *hubclient.Schema {
 		Steps: []hubclient.Step{
 			{ID: "you", Title: "About you", Fields: []string{"name", "email", "phone", "website"}},
 			{ID: "details", Title: "Details", Fields: []string{"age", "message", "topic", "contact", "terms", "interests"}},
-			{ID: "extra", Title: "Anything else", Fields: []string{"when", "at", "meeting", "stars", "ease", "nps", "budget", "order", "look", "more", "note", "logo", "line", "files", "_hp_company"}},
+			{ID: "extra", Title: "Anything else", Fields: []string{"when", "at", "meeting", "stars", "ease", "nps", "budget", "order", "grid", "ship", "sign", "team", "look", "more", "note", "logo", "line", "files", "_hp_company"}},
 		},
 		Buttons: hubclient.Buttons{Submit: "Send", Next: "Continue", Back: "Previous"},
 	}
@@ -252,7 +259,7 @@ func goldenCases(t testing.TB) []goldenCase {
 		{"closed-nothing", components.HubForm(closedNothing)},
 		{"closed-locale", components.Closed(closedLocale)},
 		{"stamp", components.HubForm(stamped)},
-	}, draftCases()...)
+	}, append(draftCases(), compositeCases()...)...)
 }
 
 func TestGolden(t *testing.T) {
@@ -727,12 +734,14 @@ func TestMultipart(t *testing.T) {
 		want   bool
 	}{
 		{"no file", oneStep(hubclient.Meta{}, emailField), false},
-		{"every type but file", func() *hubclient.Schema {
+		{"every type but those of files", func() *hubclient.Schema {
 			s := allFieldsSchema()
-			s.Fields = slices.DeleteFunc(s.Fields, func(f hubclient.Field) bool { return f.Type == hubclient.FieldFile })
-			s.Steps[2].Fields = slices.DeleteFunc(s.Steps[2].Fields, func(name string) bool { return name == "files" })
+			s.Fields = slices.DeleteFunc(s.Fields, func(f hubclient.Field) bool { return f.TypeOf().TakesFiles() })
+			s.Steps[2].Fields = slices.DeleteFunc(s.Steps[2].Fields, func(name string) bool { return name == "files" || name == "sign" })
 			return s
 		}(), false},
+		// A signature's drawing is a file of the post.
+		{"a signature", oneStep(hubclient.Meta{}, hubclient.Field{Name: "sign", Type: hubclient.FieldSignature, Label: "Sign"}), true},
 		{"file", oneStep(hubclient.Meta{}, emailField, file), true},
 		{"every type", allFieldsSchema(), true},
 	}

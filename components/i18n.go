@@ -18,91 +18,109 @@ type Texts map[string]string
 // DefaultTexts are the built-in texts in English. Placeholders in braces
 // are filled in where the text is used.
 var DefaultTexts = Texts{
-	"loading":         "Loading…",
-	"loadFailed":      "This form could not be loaded. Please try again later.",
-	"showForm":        "Show the form",
-	"retry":           "Try again",
-	"unconfigured":    "This form is not set up yet.",
-	"submitted":       "Thanks, we'll get back to you soon.",
-	"closed":          "This form is closed and no longer takes submissions.",
-	"duplicate":       "This was already sent: the form takes one response per person.",
-	"submit":          "Submit",
-	"next":            "Next",
-	"back":            "Back",
-	"stepStatus":      "Step {n} of {total}",
-	"errorSummary":    "Please correct the following:",
-	"submitFailed":    "Your submission could not be sent. Please try again.",
-	"checkFields":     "Please correct the marked fields.",
-	"uploadFailed":    "A file could not be uploaded. Please try again.",
-	"fileRefused":     "A file was not accepted: check its type and size.",
-	"hubUnavailable":  "The form cannot be sent right now. Please try again in a moment.",
-	"tooMany":         "Too many attempts. Please wait a minute and try again.",
-	"quotaReached":    "This form is not taking submissions for now. Please try again later, or write to the site's owner.",
-	"captchaFailed":   "The check that you are human did not pass. Please complete it and send again.",
-	"submitRefused":   "The form was not accepted. Please check your entries and try again.",
-	"postTooLarge":    "What you sent is too large: at most {max} MiB, files included.",
-	"postUnreadable":  "The form could not be read. Please try again.",
-	"required":        "This field is required.",
-	"requiredMark":    "required",
-	"invalidEmail":    "Enter an email address.",
-	"invalidURL":      "Enter an address starting with http:// or https://.",
-	"invalidNumber":   "Enter a number.",
-	"invalidDate":     "Enter a date.",
-	"invalidTime":     "Enter a time.",
-	"invalidDateTime": "Enter a date and time.",
-	"ratingStar":      "{n} of {max}",
-	"npsMin":          "Not likely",
-	"npsMax":          "Very likely",
-	"invalidTel":      "Enter a telephone number.",
-	"invalidChoice":   "Choose one of the options.",
-	"tooLong":         "This text is too long.",
-	"notText":         "Enter text.",
-	"invalidBoolean":  "Tick the box or leave it empty.",
-	"duplicateChoice": "Choose each option once.",
-	"invalidRanking":  "Give every option a place of its own.",
-	"rankNone":        "–",
-	"rankMove":        "Move {label}",
-	"rankHelp":        "Press Space to pick it up, the arrow keys to move it and Space to put it down, or Escape to cancel. Alt with an arrow key moves it at once.",
-	"rankLifted":      "{label} picked up, at place {n} of {total}.",
-	"rankMoved":       "Moved {label} to place {n} of {total}.",
-	"rankDropped":     "{label} put down at place {n} of {total}.",
-	"rankCancelled":   "Move cancelled: {label} is back at place {n} of {total}.",
-	"oneFile":         "Choose only one file.",
-	"minLength":       "Enter at least {limit} characters.",
-	"maxLength":       "Enter at most {limit} characters.",
-	"pattern":         "Enter it in the format asked for.",
-	"min":             "Enter {limit} or more.",
-	"max":             "Enter {limit} or less.",
-	"step":            "Enter a value in steps of {limit}.",
-	"minItems":        "Choose at least {limit}.",
-	"maxItems":        "Choose at most {limit}.",
-	"chooseAgain":     "Please choose your files again.",
-	"revealed":        "Your answers brought up more questions. Answer them, then send the form again:",
-	"uploading":       "Uploading {name}",
-	"uploaded":        "{name} is uploaded.",
-	"uploadCancel":    "Cancel",
-	"uploadRetry":     "Try again",
-	"uploadRemove":    "Remove",
-	"uploadWait":      "Please wait until your files are uploaded.",
-	"uploadFallback":  "This file could not be sent on its own: it will go with the form, or try again.",
-	"uploadOffline":   "No network: the upload goes on when it is back.",
-	"dropFile":        "Drag a file here or click to choose one",
-	"dropFiles":       "Drag files here or click to choose them",
-	"dropReplace":     "Drag another file here or click to replace it",
-	"choose":          "Choose…",
-	"honeypot":        "Leave this field empty",
-	"saveLater":       "Save and continue later",
-	"saveExplain":     "We e-mail you a link to continue where you left off.",
-	"saveEmail":       "Your e-mail address",
-	"saveSend":        "Send me a link",
-	"savedMailed":     "Saved. We e-mailed a link to {email}: open it to continue, on any device, until {date}.",
-	"savedLink":       "Saved. Keep this link to continue, on any device, until {date}:",
-	"saveNotMailed":   "The link could not be e-mailed.",
-	"saveFailed":      "The form could not be saved. Please try again.",
-	"draftKept":       "{name}, kept from your saved form",
-	"draftKeep":       "Keep",
-	"heldFile":        "{name}, as chosen before",
-	"draftGone":       "This saved form is no longer available: it expired or was sent. You can start again below.",
+	"loading":           "Loading…",
+	"loadFailed":        "This form could not be loaded. Please try again later.",
+	"showForm":          "Show the form",
+	"retry":             "Try again",
+	"unconfigured":      "This form is not set up yet.",
+	"submitted":         "Thanks, we'll get back to you soon.",
+	"closed":            "This form is closed and no longer takes submissions.",
+	"duplicate":         "This was already sent: the form takes one response per person.",
+	"submit":            "Submit",
+	"next":              "Next",
+	"back":              "Back",
+	"stepStatus":        "Step {n} of {total}",
+	"errorSummary":      "Please correct the following:",
+	"submitFailed":      "Your submission could not be sent. Please try again.",
+	"checkFields":       "Please correct the marked fields.",
+	"uploadFailed":      "A file could not be uploaded. Please try again.",
+	"fileRefused":       "A file was not accepted: check its type and size.",
+	"hubUnavailable":    "The form cannot be sent right now. Please try again in a moment.",
+	"tooMany":           "Too many attempts. Please wait a minute and try again.",
+	"quotaReached":      "This form is not taking submissions for now. Please try again later, or write to the site's owner.",
+	"captchaFailed":     "The check that you are human did not pass. Please complete it and send again.",
+	"submitRefused":     "The form was not accepted. Please check your entries and try again.",
+	"postTooLarge":      "What you sent is too large: at most {max} MiB, files included.",
+	"postUnreadable":    "The form could not be read. Please try again.",
+	"required":          "This field is required.",
+	"requiredMark":      "required",
+	"invalidEmail":      "Enter an email address.",
+	"invalidURL":        "Enter an address starting with http:// or https://.",
+	"invalidNumber":     "Enter a number.",
+	"invalidDate":       "Enter a date.",
+	"invalidTime":       "Enter a time.",
+	"invalidDateTime":   "Enter a date and time.",
+	"ratingStar":        "{n} of {max}",
+	"npsMin":            "Not likely",
+	"npsMax":            "Very likely",
+	"invalidTel":        "Enter a telephone number.",
+	"invalidChoice":     "Choose one of the options.",
+	"tooLong":           "This text is too long.",
+	"notText":           "Enter text.",
+	"invalidBoolean":    "Tick the box or leave it empty.",
+	"duplicateChoice":   "Choose each option once.",
+	"invalidRanking":    "Give every option a place of its own.",
+	"rankNone":          "–",
+	"matrixRows":        "Answer every row.",
+	"incompleteAddress": "Enter the street address, the city and the country.",
+	"invalidCountry":    "Choose a country from the list.",
+	"invalidParts":      "Fill in the parts of this question.",
+	"addressLine1":      "Street address",
+	"addressLine2":      "Apartment, suite, etc.",
+	"addressCity":       "City",
+	"addressRegion":     "State, province or region",
+	"addressPostalCode": "Postal code",
+	"addressCountry":    "Country",
+	"signatureDraw":     "Sign here",
+	"signatureClear":    "Clear",
+	"signatureTyped":    "Type your full name to sign",
+	"invalidSignature":  "Sign once, with a drawing of at most 512 KiB.",
+	"groupAdd":          "Add another",
+	"groupRemove":       "Remove",
+	"groupItemTitle":    "Entry {n}",
+	"groupItem":         "Entry {n}, {label}: {message}",
+	"oneFile":           "Choose only one file.",
+	"minLength":         "Enter at least {limit} characters.",
+	"maxLength":         "Enter at most {limit} characters.",
+	"pattern":           "Enter it in the format asked for.",
+	"min":               "Enter {limit} or more.",
+	"max":               "Enter {limit} or less.",
+	"step":              "Enter a value in steps of {limit}.",
+	"minItems":          "Choose at least {limit}.",
+	"maxItems":          "Choose at most {limit}.",
+	"chooseAgain":       "Please choose your files again.",
+	"uploading":         "Uploading {name}",
+	"uploaded":          "{name} is uploaded.",
+	"uploadCancel":      "Cancel",
+	"uploadRetry":       "Try again",
+	"uploadRemove":      "Remove",
+	"uploadWait":        "Please wait until your files are uploaded.",
+	"uploadFallback":    "This file could not be sent on its own: it will go with the form, or try again.",
+	"uploadOffline":     "No network: the upload goes on when it is back.",
+	"dropFile":          "Drag a file here or click to choose one",
+	"dropFiles":         "Drag files here or click to choose them",
+	"dropReplace":       "Drag another file here or click to replace it",
+	"choose":            "Choose…",
+	"honeypot":          "Leave this field empty",
+	"saveLater":         "Save and continue later",
+	"saveExplain":       "We e-mail you a link to continue where you left off.",
+	"saveEmail":         "Your e-mail address",
+	"saveSend":          "Send me a link",
+	"savedMailed":       "Saved. We e-mailed a link to {email}: open it to continue, on any device, until {date}.",
+	"savedLink":         "Saved. Keep this link to continue, on any device, until {date}:",
+	"saveNotMailed":     "The link could not be e-mailed.",
+	"saveFailed":        "The form could not be saved. Please try again.",
+	"draftKept":         "{name}, kept from your saved form",
+	"draftKeep":         "Keep",
+	"draftGone":         "This saved form is no longer available: it expired or was sent. You can start again below.",
+	"rankMove":          "Move {label}",
+	"rankHelp":          "Press Space to pick it up, the arrow keys to move it and Space to put it down, or Escape to cancel. Alt with an arrow key moves it at once.",
+	"rankLifted":        "{label} picked up, at place {n} of {total}.",
+	"rankMoved":         "Moved {label} to place {n} of {total}.",
+	"rankDropped":       "{label} put down at place {n} of {total}.",
+	"rankCancelled":     "Move cancelled: {label} is back at place {n} of {total}.",
+	"revealed":          "Your answers brought up more questions. Answer them, then send the form again:",
+	"heldFile":          "{name}, as chosen before",
 }
 
 // schemalessTexts are the texts shown before a form's schema is at hand:
@@ -202,27 +220,8 @@ func Localize(s *hubclient.Schema, locale string) Localized {
 	out.Title = cmp.Or(tr.Title, out.Title)
 	out.Description = cmp.Or(tr.Description, out.Description)
 	for i := range out.Fields {
-		f := &out.Fields[i]
-		ft, ok := tr.Fields[f.Name]
-		if !ok {
-			continue
-		}
-		f.Label = cmp.Or(ft.Label, f.Label)
-		f.Placeholder = cmp.Or(ft.Placeholder, f.Placeholder)
-		f.Help = cmp.Or(ft.Help, f.Help)
-		f.MinLabel = cmp.Or(ft.MinLabel, f.MinLabel)
-		f.MaxLabel = cmp.Or(ft.MaxLabel, f.MaxLabel)
-		f.Text = cmp.Or(ft.Text, f.Text)
-		f.Alt = cmp.Or(ft.Alt, f.Alt)
-		for j := range f.Options {
-			f.Options[j].Label = cmp.Or(ft.Options[f.Options[j].Value], f.Options[j].Label)
-		}
-		if len(ft.Messages) > 0 {
-			f.Messages = maps.Clone(f.Messages)
-			if f.Messages == nil {
-				f.Messages = map[string]string{}
-			}
-			maps.Copy(f.Messages, ft.Messages)
+		if ft, ok := tr.Fields[out.Fields[i].Name]; ok {
+			translateField(&out.Fields[i], ft)
 		}
 	}
 	for i := range out.Steps {
@@ -241,6 +240,41 @@ func Localize(s *hubclient.Schema, locale string) Localized {
 	out.Buttons.Back = cmp.Or(tr.Buttons.Back, out.Buttons.Back)
 	maps.Copy(texts, tr.Texts)
 	return Localized{Schema: out, Locale: key, Texts: texts}
+}
+
+// translateField applies a field's translation to f, a clone's: its
+// texts, options, a matrix's rows and columns, a group's add button and
+// its fields, each by its own translation.
+func translateField(f *hubclient.Field, ft hubclient.FieldTranslation) {
+	f.Label = cmp.Or(ft.Label, f.Label)
+	f.Placeholder = cmp.Or(ft.Placeholder, f.Placeholder)
+	f.Help = cmp.Or(ft.Help, f.Help)
+	f.MinLabel = cmp.Or(ft.MinLabel, f.MinLabel)
+	f.MaxLabel = cmp.Or(ft.MaxLabel, f.MaxLabel)
+	f.Text = cmp.Or(ft.Text, f.Text)
+	f.Alt = cmp.Or(ft.Alt, f.Alt)
+	for j := range f.Options {
+		f.Options[j].Label = cmp.Or(ft.Options[f.Options[j].Value], f.Options[j].Label)
+	}
+	for j := range f.Rows {
+		f.Rows[j].Label = cmp.Or(ft.Rows[f.Rows[j].Value], f.Rows[j].Label)
+	}
+	for j := range f.Columns {
+		f.Columns[j].Label = cmp.Or(ft.Columns[f.Columns[j].Value], f.Columns[j].Label)
+	}
+	if len(ft.Messages) > 0 {
+		f.Messages = maps.Clone(f.Messages)
+		if f.Messages == nil {
+			f.Messages = map[string]string{}
+		}
+		maps.Copy(f.Messages, ft.Messages)
+	}
+	f.AddLabel = cmp.Or(ft.AddLabel, f.AddLabel)
+	for j := range f.Fields {
+		if ct, ok := ft.Fields[f.Fields[j].Name]; ok {
+			translateField(&f.Fields[j], ct)
+		}
+	}
 }
 
 // Title returns the schema's title in locale, as HubForm shows it: for a
@@ -291,6 +325,12 @@ func clone(s *hubclient.Schema) *hubclient.Schema {
 	out.Fields = slices.Clone(s.Fields)
 	for i := range out.Fields {
 		out.Fields[i].Options = slices.Clone(out.Fields[i].Options)
+		out.Fields[i].Rows = slices.Clone(out.Fields[i].Rows)
+		out.Fields[i].Columns = slices.Clone(out.Fields[i].Columns)
+		out.Fields[i].Fields = slices.Clone(out.Fields[i].Fields)
+		for j := range out.Fields[i].Fields {
+			out.Fields[i].Fields[j].Options = slices.Clone(out.Fields[i].Fields[j].Options)
+		}
 	}
 	out.Steps = slices.Clone(s.Steps)
 	return &out

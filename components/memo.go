@@ -37,7 +37,7 @@ func prepare(s *hubclient.Schema, locale string) *prepared {
 		}
 	}
 	for _, f := range l.Schema.Fields {
-		if f.Type == hubclient.FieldFile {
+		if f.TypeOf().TakesFiles() {
 			p.hasFiles = true
 		}
 		if !inStep[f.Name] {

@@ -35,6 +35,20 @@ type FieldProps struct {
 	// Held are the field's files held for a form that came back (see
 	// State.Held); a required file field with one is answered too.
 	Held []Held
+	// Parts are the values to show of a composite field (a matrix, an
+	// address), by part: "city" → ["Paris"].
+	Parts map[string][]string
+	// Locale is the form's language, for names the browser does not
+	// translate (countries); empty is English.
+	Locale string
+}
+
+// Part returns the first value of a composite field's part, or "".
+func (p FieldProps) Part(part string) string {
+	if v := p.Parts[part]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
 }
 
 // Value returns the first value, or "".
@@ -121,6 +135,10 @@ func DefaultRegistry() Registry {
 		hubclient.FieldTime:       Input,
 		hubclient.FieldDateTime:   Input,
 		hubclient.FieldRanking:    Ranking,
+		hubclient.FieldMatrix:     Matrix,
+		hubclient.FieldAddress:    Address,
+		hubclient.FieldSignature:  Signature,
+		hubclient.FieldGroup:      Group,
 		hubclient.FieldHeading:    Heading,
 		hubclient.FieldParagraph:  Paragraph,
 		hubclient.FieldImage:      Image,
@@ -128,7 +146,12 @@ func DefaultRegistry() Registry {
 	}
 }
 
-var defaultRegistry = DefaultRegistry()
+// defaultRegistry is made in init: a group's component renders its
+// children through fieldComponent, which reads it, so its initializer
+// would refer to itself.
+var defaultRegistry Registry
+
+func init() { defaultRegistry = DefaultRegistry() }
 
 type registryKey struct{}
 

@@ -63,7 +63,7 @@ func TestRegistry(t *testing.T) {
 			"name": "form", "email": "form", "phone": "form", "website": "form", "age": "form", "message": "form", "topic": "form",
 			"contact": "form", "terms": "form", "interests": "form", "when": "form", "files": "form", "source": "form",
 			"at": "form", "meeting": "form", "stars": "form", "ease": "form", "nps": "form", "budget": "form",
-			"order": "form", "look": "form", "more": "form", "note": "form", "logo": "form", "line": "form",
+			"order": "form", "grid": "form", "ship": "form", "sign": "form", "team": "form", "look": "form", "more": "form", "note": "form", "logo": "form", "line": "form",
 		}},
 	}
 	for _, tc := range tests {

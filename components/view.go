@@ -140,7 +140,24 @@ func (v *formView) field(ctx context.Context, name string) templ.Component {
 	p := FieldProps{
 		Field: *f, ID: id, Values: v.props.State.Values[name], Error: v.props.State.Errors[name],
 		HelpID: helpID, ErrorID: errorID, Texts: v.l.Texts, FilesLost: v.props.State.FilesLost,
-		Kept: v.kept(name), Held: v.held(name),
+		Kept: v.kept(name), Held: v.held(name), Locale: v.l.Locale,
+	}
+	if f.TypeOf().IsGroup() {
+		// A group's keys, less its name: "count", "0.email".
+		p.Parts = map[string][]string{}
+		for key, list := range v.props.State.Values {
+			if part, ok := strings.CutPrefix(key, name+"."); ok {
+				p.Parts[part] = list
+			}
+		}
+	}
+	if parts := f.Parts(); parts != nil {
+		p.Parts = make(map[string][]string, len(parts))
+		for _, part := range parts {
+			if list, ok := v.props.State.Values[f.PartKey(part)]; ok {
+				p.Parts[part] = list
+			}
+		}
 	}
 	if hubclient.IsHoneypot(name) {
 		return Honeypot(p)

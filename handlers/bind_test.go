@@ -65,3 +65,64 @@ func TestBind(t *testing.T) {
 		}
 	}
 }
+
+// TestBindComposite: an address binds to hubclient.Address, a matrix to a
+// map, of strings or, with multiple, of lists: the types hubform gen
+// writes.
+func TestBindComposite(t *testing.T) {
+	type target struct {
+		Addr  hubclient.Address   `form:"addr"`
+		Grid  map[string]string   `form:"grid"`
+		Slots map[string][]string `form:"slots"`
+	}
+	var got target
+	err := handlers.Bind(map[string]any{
+		"addr":  map[string]any{"line1": "1 rue de la Paix", "city": "Paris", "country": "FR"},
+		"grid":  map[string]any{"speed": "good", "care": "bad"},
+		"slots": map[string]any{"mon": []string{"am", "pm"}, "tue": []any{"pm"}},
+	}, &got)
+	want := target{
+		Addr:  hubclient.Address{Line1: "1 rue de la Paix", City: "Paris", Country: "FR"},
+		Grid:  map[string]string{"speed": "good", "care": "bad"},
+		Slots: map[string][]string{"mon": {"am", "pm"}, "tue": {"pm"}},
+	}
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("Bind = %+v, %v; want %+v", got, err, want)
+	}
+}
+
+// TestBindSignature: a signature binds to its drawing, or to the name
+// typed in its place, even one that reads as a number.
+func TestBindSignature(t *testing.T) {
+	type target struct {
+		Drawn hubclient.Signature `form:"drawn"`
+		Typed hubclient.Signature `form:"typed"`
+	}
+	png := hubclient.Attachment{Key: "uploads/s", Filename: "signature.png", MIME: "image/png", Field: "drawn"}
+	var got target
+	err := handlers.Bind(map[string]any{"drawn": []hubclient.Attachment{png}, "typed": "0"}, &got)
+	if err != nil || got.Drawn.Drawing == nil || *got.Drawn.Drawing != png || got.Drawn.Name != "" || got.Typed.Name != "0" || got.Typed.Drawing != nil {
+		t.Errorf("Bind = %+v, %v", got, err)
+	}
+}
+
+// TestBindGroup: a group binds to a slice of structs, as hubform gen
+// writes it.
+func TestBindGroup(t *testing.T) {
+	type guest struct {
+		Guest string   `form:"guest"`
+		Age   int      `form:"age"`
+		Diets []string `form:"diets"`
+	}
+	var got struct {
+		Team []guest `form:"team"`
+	}
+	err := handlers.Bind(map[string]any{"team": []any{
+		map[string]any{"guest": "Ada", "age": 36.0, "diets": []any{"veg"}},
+		map[string]any{"guest": "Bob"},
+	}}, &got)
+	want := []guest{{Guest: "Ada", Age: 36, Diets: []string{"veg"}}, {Guest: "Bob"}}
+	if err != nil || !reflect.DeepEqual(got.Team, want) {
+		t.Errorf("Bind = %+v, %v; want %+v", got.Team, err, want)
+	}
+}

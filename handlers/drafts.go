@@ -3,6 +3,7 @@ package handlers
 import (
 	"context"
 	"errors"
+	"maps"
 	"mime/multipart"
 	"net/http"
 	"net/url"
@@ -202,13 +203,17 @@ func uploadPosted(ctx context.Context, client *hubclient.Client, f Form, schema 
 }
 
 // draftPayload returns the values of a post a draft keeps: the fields'
-// text as typed, a list for a field of several values; no files, no
-// honeypots.
+// text as typed, a list for a field of several values, an object of its
+// parts for a composite field; no files, no honeypots.
 func draftPayload(schema *hubclient.Schema, posted map[string][]string) map[string]any {
 	out := map[string]any{}
 	for _, field := range schema.Fields {
 		v, ok := posted[field.Name]
 		switch {
+		case field.TypeOf().IsComposite() || field.TypeOf().IsGroup():
+			if v, ok := field.ValueIn(posted); ok {
+				out[field.Name] = v
+			}
 		case !ok || field.TypeOf().IsFiles() || !field.TypeOf().HasValue() || hubclient.IsHoneypot(field.Name):
 		case field.TypeOf().IsList() || len(v) > 1:
 			out[field.Name] = slices.Clone(v)
@@ -240,11 +245,21 @@ func (h *Handler) restore(ctx context.Context, p *components.HubFormProps, f For
 		case string:
 			values.Set(name, v)
 		case []any:
+			if field := p.InitialSchema.Field(name); field != nil && field.TypeOf().IsGroup() {
+				// A group's items' fields, each under its own key again.
+				maps.Copy(values, field.PostedTexts(v))
+				continue
+			}
 			values[name] = []string{}
 			for _, s := range v {
 				if s, ok := s.(string); ok {
 					values.Add(name, s)
 				}
+			}
+		case map[string]any:
+			// A composite field's parts, each under its own key again.
+			if field := p.InitialSchema.Field(name); field != nil {
+				maps.Copy(values, field.PostedTexts(v))
 			}
 		}
 	}

@@ -29,13 +29,7 @@ func (h *Handler) logic(c echo.Context) error {
 		h.cfg.Logger.Info("logic post refused", "site", f.Site, "form", f.Slug, "error", err)
 		return c.NoContent(statusOf(err))
 	}
-	posted := map[string][]string{}
-	for _, name := range fieldNames(schema) {
-		if v, ok := r.PostForm[name]; ok {
-			posted[name] = v
-		}
-	}
-	p.State = components.State{Values: posted}
+	p.State = components.State{Values: knownKeys(schema, r.PostForm)}
 	header := c.Response().Header()
 	header.Set("Cache-Control", "no-store")
 	header.Set("Content-Type", "text/html; charset=utf-8")

@@ -13,8 +13,9 @@ import (
 // query: a link cannot put words into a visitor's message.
 func prefill(schema *hubclient.Schema, query url.Values) url.Values {
 	asked := false
-	for i := range schema.Fields {
-		if f := &schema.Fields[i]; f.Prefillable() && query.Has(f.Name) {
+	for key := range query {
+		// A composite field is prefilled by part: "?addr.country=FR".
+		if f := schema.KeyOf(key); f != nil && f.Prefillable() {
 			asked = true
 			break
 		}

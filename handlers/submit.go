@@ -8,6 +8,7 @@ import (
 	"maps"
 	"mime/multipart"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -57,6 +58,10 @@ func (h *Handler) submit(c echo.Context) error {
 		h.cfg.Logger.Info("post refused", "site", f.Site, "form", f.Slug, "error", err)
 		p.State = components.State{SubmitError: message, FilesLost: !htmx}
 		return h.respond(c, status, p, components.HubForm(p))
+	}
+
+	if op := r.PostFormValue(hubclient.GroupField); op != "" {
+		return h.regroup(c, p, schema, posted, op, !htmx && len(files) > 0)
 	}
 
 	// A post repeats its rendering's key, so that the hub stores it once
@@ -207,8 +212,8 @@ func (h *Handler) posted(p *components.HubFormProps, f Form, schema *hubclient.S
 }
 
 // readPost parses a multipart or URL-encoded post, spooling files beyond
-// MaxMemory to disk, and returns the values of the names the schema knows,
-// and the captcha's.
+// MaxMemory to disk, and returns the values of the names the schema knows
+// (with the keys of composite fields' parts), and the captcha's.
 func (h *Handler) readPost(r *http.Request, schema *hubclient.Schema) (map[string][]string, map[string][]*multipart.FileHeader, error) {
 	var files map[string][]*multipart.FileHeader
 	if strings.HasPrefix(r.Header.Get("Content-Type"), "multipart/") {
@@ -219,8 +224,8 @@ func (h *Handler) readPost(r *http.Request, schema *hubclient.Schema) (map[strin
 	} else if err := r.ParseForm(); err != nil {
 		return nil, nil, err
 	}
-	posted := map[string][]string{}
-	for _, name := range append(fieldNames(schema), captchaNames...) {
+	posted := knownKeys(schema, r.PostForm)
+	for _, name := range captchaNames {
 		if v, ok := r.PostForm[name]; ok {
 			posted[name] = v
 		}
@@ -228,12 +233,16 @@ func (h *Handler) readPost(r *http.Request, schema *hubclient.Schema) (map[strin
 	return posted, files, nil
 }
 
-func fieldNames(schema *hubclient.Schema) []string {
-	names := make([]string, len(schema.Fields))
-	for i, f := range schema.Fields {
-		names[i] = f.Name
+// knownKeys returns the values of form under the names the schema knows,
+// and the keys of its composite fields' parts ("addr.city").
+func knownKeys(schema *hubclient.Schema, form url.Values) map[string][]string {
+	posted := map[string][]string{}
+	for key, v := range form {
+		if schema.KeyOf(key) != nil {
+			posted[key] = v
+		}
 	}
-	return names
+	return posted
 }
 
 // typeValues turns a post into the values of the schema's fields, typed as
@@ -261,8 +270,9 @@ func typeValues(schema *hubclient.Schema, posted map[string][]string, files map[
 			continue
 		case !f.TypeOf().HasValue():
 			continue
-		case f.TypeOf().IsFiles():
-			// Files posted, and files the browser uploaded (their tickets).
+		case f.TypeOf().IsFiles() || f.TypeOf().TakesFiles() && len(files[f.Name])+len(uploaded[f.Name]) > 0:
+			// Files posted, and files the browser uploaded (their tickets);
+			// a signature's drawing.
 			var chosen []any
 			names := []string{}
 			for _, fh := range files[f.Name] {
@@ -277,11 +287,15 @@ func typeValues(schema *hubclient.Schema, posted map[string][]string, files map[
 			}
 			continue
 		}
-		v := f.Value(posted[f.Name])
+		v, ok := f.ValueIn(posted)
+		if !ok {
+			v = f.Value(nil)
+		}
 		values[f.Name] = v
 		judged[f.Name] = v
 	}
 	outcome, problems := logic.Check(judged)
+	problems = checkDrawings(schema, outcome, files, problems)
 	outcome.Drop(values)
 	for _, name := range captchaNames {
 		if v := posted[name]; len(v) > 0 && v[0] != "" {

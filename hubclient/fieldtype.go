@@ -22,6 +22,9 @@ const (
 	listValue                    // several texts, each an option
 	rankValue                    // every option once, in order
 	filesValue                   // files, sent as attachments
+	objectValue                  // an object of parts, each posted as name.part
+	signValue                    // a drawing, as a file, or a typed name
+	groupValue                   // a list of objects, one an item
 	noValue                      // content between questions: nothing is sent
 )
 
@@ -46,6 +49,8 @@ type FieldType struct {
 	text bool
 	// options says the values are among the field's options.
 	options bool
+	// object, for a composite type, reads and judges its parts.
+	object *objectType
 	// goType is the Go type of the field's values as handlers.Bind
 	// converts them and hubform gen writes them.
 	goType string
@@ -74,6 +79,10 @@ var fieldTypes = map[string]*FieldType{
 	FieldTime:       {kind: textValue, limit: MaxLineLength, ranged: times, check: checkTime},
 	FieldDateTime:   {kind: textValue, limit: MaxLineLength, ranged: dateTimes, check: checkDateTime},
 	FieldRanking:    {kind: rankValue, options: true, goType: "[]string"},
+	FieldMatrix:     {kind: objectValue, object: matrixObject, goType: "map[string]string"},
+	FieldAddress:    {kind: objectValue, object: addressObject, goType: "hubclient.Address"},
+	FieldSignature:  {kind: signValue, goType: "hubclient.Signature"},
+	FieldGroup:      {kind: groupValue, goType: "[]map[string]any"},
 	FieldHeading:    {kind: noValue},
 	FieldParagraph:  {kind: noValue},
 	FieldImage:      {kind: noValue},
@@ -199,9 +208,13 @@ func (t *FieldType) IsScale() bool { return t.scale != nil }
 // ranking).
 func (t *FieldType) IsList() bool { return t.kind == listValue || t.kind == rankValue }
 
-// TakesItems reports whether minItems and maxItems apply: checkboxes (and
-// file fields with multiple).
-func (t *FieldType) TakesItems() bool { return t.kind == listValue }
+// TakesItems reports whether minItems and maxItems apply: checkboxes and
+// groups (and file fields with multiple).
+func (t *FieldType) TakesItems() bool { return t.kind == listValue || t.kind == groupValue }
+
+// IsGroup reports whether the field repeats child fields, a list of
+// items.
+func (t *FieldType) IsGroup() bool { return t.kind == groupValue }
 
 // HasValue reports whether a field of the type takes a value: not so the
 // content between the questions (heading, paragraph, image, divider).
@@ -219,6 +232,15 @@ func (t *FieldType) GoType() string {
 	return t.goType
 }
 
+// GoType returns the Go type of the field's values: its type's, but a
+// matrix with multiple, whose rows take several columns.
+func (f *Field) GoType() string {
+	if f.Type == FieldMatrix && f.Multiple {
+		return "map[string][]string"
+	}
+	return f.TypeOf().GoType()
+}
+
 // Value types the texts a form posted under the field's name, as the hub
 // expects the value: text, a boolean for a checkbox, a number when the
 // text reads as one, a list without its empty texts for checkboxes and
@@ -231,6 +253,12 @@ func (f *Field) Value(posted []string) any {
 	switch f.TypeOf().kind {
 	case noValue:
 		return nil
+	case objectValue:
+		// A composite field posts its parts under keys of their own:
+		// ValueIn reads them.
+		return map[string]any{}
+	case groupValue:
+		return []any{}
 	case boolValue:
 		return first == "true" || first == "on"
 	case rankValue:

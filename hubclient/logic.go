@@ -33,7 +33,8 @@ var ruleArity = map[string][2]int{
 // Condition is a parsed JSONLogic condition over a form's values.
 type Condition struct {
 	rule any
-	// Refs are the names of the fields the condition reads.
+	// Refs are the names of the fields the condition reads; one that
+	// reads a part of a composite field ("addr.country") reads the field.
 	Refs []string
 }
 
@@ -130,10 +131,13 @@ func (p *ruleParser) operation(op string, arg any, depth int) error {
 	return nil
 }
 
-func (p *ruleParser) ref(name string) error {
-	if !p.known(name) {
-		return fmt.Errorf("refers to unknown field %q", name)
+func (p *ruleParser) ref(key string) error {
+	if !p.known(key) {
+		return fmt.Errorf("refers to unknown field %q", key)
 	}
+	// A part of a composite field ("addr.country") is read from the
+	// field's value: the condition depends on the field.
+	name, _, _ := SplitKey(key)
 	if !p.seen[name] {
 		p.seen[name] = true
 		p.refs = append(p.refs, name)
@@ -218,7 +222,7 @@ func Compile(s *Schema) (*Logic, error) {
 		stepIf: map[string]*Condition{}, stepOf: map[string]string{}, patterns: map[string]*regexp.Regexp{},
 		triggers: map[string]bool{},
 	}
-	known := func(name string) bool { return s.Field(name) != nil }
+	known := func(key string) bool { return s.KeyOf(key) != nil }
 	var errs []error
 	// kind and name say where a condition is (field "email"); they are
 	// formatted only for an error, since most schemas have none.
@@ -251,6 +255,14 @@ func Compile(s *Schema) (*Logic, error) {
 		}
 		if c := parse("field", f.Name, "requiredIf", f.RequiredIf); c != nil {
 			l.requiredIf[f.Name] = c
+		}
+		for _, c := range f.Fields {
+			// A group's child's pattern, under "group.child".
+			if re, err := regexp.Compile(`^(?:` + c.Pattern + `)$`); c.Pattern != "" && err == nil {
+				l.patterns[f.Name+"."+c.Name] = re
+			} else if c.Pattern != "" {
+				errs = append(errs, fmt.Errorf("field %q: fields %q: pattern is not an RE2 expression: %w", f.Name, c.Name, err))
+			}
 		}
 		if f.Pattern != "" {
 			re, err := regexp.Compile(`^(?:` + f.Pattern + `)$`)
@@ -409,6 +421,13 @@ func logicValue(v any) any {
 	case json.Number:
 		n, _ := v.Float64()
 		return n
+	case map[string]any:
+		// A composite value's parts, read as {"var": "addr.country"}.
+		out := make(map[string]any, len(v))
+		for k, part := range v {
+			out[k] = logicValue(part)
+		}
+		return out
 	}
 	return v
 }

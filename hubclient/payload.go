@@ -22,6 +22,12 @@ var problemMessages = map[string]string{
 	ProblemDuplicateChoice: "a choice is given twice",
 	ProblemRanking:         "must hold every option once, in order",
 	ProblemBoolean:         "must be true or false",
+	ProblemMatrixRows:      "required: every row needs an answer",
+	ProblemAddress:         "required: the first line, the city and the country",
+	ProblemCountry:         "not a country this form takes (an ISO 3166-1 code such as FR)",
+	ProblemObject:          "must be an object of the field's parts",
+	ProblemSignature:       "a drawn signature is one PNG file of at most 512 KiB",
+	ProblemGroupItem:       "item {n}, {label}: {message}",
 	ProblemOneFile:         "takes one file",
 	ProblemMinLength:       "too short: at least {limit} characters",
 	ProblemMaxLength:       "too long: at most {limit} characters",
@@ -38,8 +44,9 @@ var problemMessages = map[string]string{
 func ProblemMessage(code string) string { return problemMessages[code] }
 
 // ShapeProblems returns a message per name of the payload that is no field
-// of the schema or holds a file, and per attachment's field that is no file
-// field: what a submission and a draft alike may not carry.
+// of the schema or holds a file, and per attachment's field that takes no
+// files, or a signature's that is not a PNG it takes: what a submission
+// and a draft alike may not carry.
 func ShapeProblems(schema *Schema, payload map[string]any, attachments []Attachment) map[string]string {
 	problems := map[string]string{}
 	for name := range payload {
@@ -54,8 +61,12 @@ func ShapeProblems(schema *Schema, payload map[string]any, attachments []Attachm
 		}
 	}
 	for _, a := range attachments {
-		if f := schema.Field(a.Field); a.Field != "" && (f == nil || !f.TypeOf().IsFiles()) {
+		f := schema.Field(a.Field)
+		switch {
+		case a.Field != "" && (f == nil || !f.TypeOf().TakesFiles()):
 			problems[a.Field] = "not a file field of this form"
+		case f != nil && f.Type == FieldSignature && CheckSignatureFile(a.MIME, a.Size) != "":
+			problems[a.Field] = ProblemMessage(ProblemSignature)
 		}
 	}
 	return problems

@@ -38,7 +38,22 @@ type Problem struct {
 // Text returns the problem's message: the field's own message for the
 // code, else builtin's text for it, with "{limit}" filled in.
 func (p Problem) Text(f *Field, builtin func(code string) string) string {
+	if item, child, inner, ok := p.groupItem(); ok {
+		if c := f.Child(child); c != nil {
+			// "Entry 2, Email: Enter an email address."
+			label := c.Label
+			if label == "" {
+				label = c.Name
+			}
+			return strings.NewReplacer("{n}", strconv.Itoa(item), "{label}", label, "{message}", inner.Text(c, builtin)).Replace(builtin(ProblemGroupItem))
+		}
+	}
 	msg := f.Messages[p.Code]
+	if msg == "" && (p.Code == ProblemMatrixRows || p.Code == ProblemAddress) {
+		// A part missing from a required matrix or address breaks
+		// required: the field's own message for it says so too.
+		msg = f.Messages[ProblemRequired]
+	}
 	if msg == "" {
 		msg = builtin(p.Code)
 	}
@@ -91,6 +106,9 @@ func (l *Logic) checkField(f *Field, required bool, v any) Problem {
 	if code := CheckValue(&g, v); code != "" {
 		return Problem{Code: code}
 	}
+	if f.TypeOf().IsGroup() && !IsEmptyValue(v) {
+		return l.checkGroup(f, v)
+	}
 	if IsEmptyValue(v) || (f.Type == FieldCheckbox && v == "false") {
 		return Problem{}
 	}
@@ -106,9 +124,9 @@ func (l *Logic) checkField(f *Field, required bool, v any) Problem {
 		n := utf8.RuneCountInString(s)
 		switch {
 		case f.MinLength > 0 && n < f.MinLength:
-			return Problem{ProblemMinLength, strconv.Itoa(f.MinLength)}
+			return Problem{Code: ProblemMinLength, Limit: strconv.Itoa(f.MinLength)}
 		case f.MaxLength > 0 && n > f.MaxLength:
-			return Problem{ProblemMaxLength, strconv.Itoa(f.MaxLength)}
+			return Problem{Code: ProblemMaxLength, Limit: strconv.Itoa(f.MaxLength)}
 		}
 		if re := l.patterns[f.Name]; re != nil && !re.MatchString(s) {
 			return Problem{Code: ProblemPattern, Limit: f.Pattern}
@@ -122,9 +140,9 @@ func checkItems(f *Field, n int) Problem {
 	case n == 0:
 		// Empty is the business of required.
 	case f.MinItems > 0 && n < f.MinItems:
-		return Problem{ProblemMinItems, strconv.Itoa(f.MinItems)}
+		return Problem{Code: ProblemMinItems, Limit: strconv.Itoa(f.MinItems)}
 	case f.MaxItems > 0 && n > f.MaxItems:
-		return Problem{ProblemMaxItems, strconv.Itoa(f.MaxItems)}
+		return Problem{Code: ProblemMaxItems, Limit: strconv.Itoa(f.MaxItems)}
 	}
 	return Problem{}
 }
@@ -133,16 +151,16 @@ func checkItems(f *Field, n int) Problem {
 // range's line (a number, days, minutes); parse reads a bound the same way.
 func checkRange(f *Field, n float64, parse func(Bound) (float64, bool)) Problem {
 	if lo, ok := parse(f.Min); ok && n < lo {
-		return Problem{ProblemMin, string(f.Min)}
+		return Problem{Code: ProblemMin, Limit: string(f.Min)}
 	}
 	if hi, ok := parse(f.Max); ok && n > hi {
-		return Problem{ProblemMax, string(f.Max)}
+		return Problem{Code: ProblemMax, Limit: string(f.Max)}
 	}
 	if f.Step > 0 {
 		base, _ := parse(f.Min) // 0 without one: 1970-01-01 or midnight
 		q := (n - base) / f.Step
 		if math.Abs(q-math.Round(q)) > 1e-9*math.Max(1, math.Abs(q)) {
-			return Problem{ProblemStep, strconv.FormatFloat(f.Step, 'f', -1, 64)}
+			return Problem{Code: ProblemStep, Limit: strconv.FormatFloat(f.Step, 'f', -1, 64)}
 		}
 	}
 	return Problem{}
@@ -196,11 +214,12 @@ func Values(s *Schema, posted map[string][]string) map[string]any {
 	values := make(map[string]any, len(s.Fields))
 	for i := range s.Fields {
 		f := &s.Fields[i]
-		list, ok := posted[f.Name]
-		if !ok || !f.TypeOf().HasValue() {
+		if !f.TypeOf().HasValue() {
 			continue
 		}
-		values[f.Name] = f.Value(list)
+		if v, ok := f.ValueIn(posted); ok {
+			values[f.Name] = v
+		}
 	}
 	return values
 }

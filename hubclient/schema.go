@@ -65,13 +65,17 @@ const (
 	FieldDate       = "date"
 	FieldFile       = "file"
 	FieldHidden     = "hidden"
-	FieldRating     = "rating"   // stars, 1 to max
-	FieldScale      = "scale"    // a row of numbers, min to max
-	FieldNPS        = "nps"      // net promoter score, 0 to 10
-	FieldSlider     = "slider"   // a number between min and max
-	FieldTime       = "time"     // HH:MM
-	FieldDateTime   = "datetime" // YYYY-MM-DDTHH:MM, local time
-	FieldRanking    = "ranking"  // every option once, in the order chosen
+	FieldRating     = "rating"    // stars, 1 to max
+	FieldScale      = "scale"     // a row of numbers, min to max
+	FieldNPS        = "nps"       // net promoter score, 0 to 10
+	FieldSlider     = "slider"    // a number between min and max
+	FieldTime       = "time"      // HH:MM
+	FieldDateTime   = "datetime"  // YYYY-MM-DDTHH:MM, local time
+	FieldRanking    = "ranking"   // every option once, in the order chosen
+	FieldMatrix     = "matrix"    // a choice of Columns for each of Rows
+	FieldAddress    = "address"   // a postal address, in parts
+	FieldSignature  = "signature" // a drawing (a PNG file), or a typed name
+	FieldGroup      = "group"     // Fields asked again for each item
 	// Content between the questions: no value.
 	FieldHeading   = "heading"   // Text as a heading
 	FieldParagraph = "paragraph" // Text in a safe subset of Markdown
@@ -84,6 +88,7 @@ var FieldTypes = []string{
 	FieldText, FieldEmail, FieldTel, FieldURL, FieldNumber, FieldTextarea, FieldSelect,
 	FieldRadio, FieldCheckbox, FieldCheckboxes, FieldDate, FieldFile, FieldHidden,
 	FieldRating, FieldScale, FieldNPS, FieldSlider, FieldTime, FieldDateTime, FieldRanking,
+	FieldMatrix, FieldAddress, FieldSignature, FieldGroup,
 	FieldHeading, FieldParagraph, FieldImage, FieldDivider,
 }
 
@@ -97,6 +102,18 @@ type Field struct {
 	Required    bool     `json:"required,omitempty"`
 	Multiple    bool     `json:"multiple,omitempty"`
 	Options     []Option `json:"options,omitempty"`
+	// Rows and Columns are a matrix's questions and the choices each
+	// takes, written as Options are. With Multiple, a row takes several.
+	Rows    []Option `json:"rows,omitempty"`
+	Columns []Option `json:"columns,omitempty"`
+	// Fields are a group's child fields, asked again for each item; a
+	// child takes one value of one control (text, a choice, a date, …).
+	Fields []Field `json:"fields,omitempty"`
+	// AddLabel is the label of a group's "Add another" button.
+	AddLabel string `json:"addLabel,omitempty"`
+	// Countries lists the ISO 3166-1 alpha-2 codes an address may be in
+	// ("FR", "DE"); empty is every country.
+	Countries []string `json:"countries,omitempty"`
 	// Accept lists the file types a file field takes, as in the HTML
 	// accept attribute ("image/*,.pdf").
 	Accept string `json:"accept,omitempty"`
@@ -129,7 +146,8 @@ type Field struct {
 	Src string `json:"src,omitempty"`
 	Alt string `json:"alt,omitempty"`
 	// MinItems and MaxItems bound how many choices of a checkboxes field,
-	// or files of a multiple file field, are given; 0 is no bound.
+	// files of a multiple file field, or items of a group are given; 0 is
+	// no bound.
 	MinItems int `json:"minItems,omitempty"`
 	MaxItems int `json:"maxItems,omitempty"`
 	// Messages replace the built-in text of a problem, by its code
@@ -242,10 +260,18 @@ type FieldTranslation struct {
 	Placeholder string            `json:"placeholder,omitempty"`
 	Help        string            `json:"help,omitempty"`
 	Options     map[string]string `json:"options,omitempty"`
-	MinLabel    string            `json:"minLabel,omitempty"`
-	MaxLabel    string            `json:"maxLabel,omitempty"`
-	Text        string            `json:"text,omitempty"`
-	Alt         string            `json:"alt,omitempty"`
+	// Rows and Columns map a matrix's row and column values to their
+	// translated labels.
+	Rows     map[string]string `json:"rows,omitempty"`
+	Columns  map[string]string `json:"columns,omitempty"`
+	MinLabel string            `json:"minLabel,omitempty"`
+	MaxLabel string            `json:"maxLabel,omitempty"`
+	Text     string            `json:"text,omitempty"`
+	Alt      string            `json:"alt,omitempty"`
+	// AddLabel and Fields translate a group's "Add another" button and its
+	// fields, by name.
+	AddLabel string                      `json:"addLabel,omitempty"`
+	Fields   map[string]FieldTranslation `json:"fields,omitempty"`
 	// Messages translates the field's own problem messages, by code.
 	Messages map[string]string `json:"messages,omitempty"`
 	Extra    Extra             `json:"-"`

@@ -35,7 +35,8 @@ const (
 )
 
 // IsEmptyValue reports whether v counts as not given: nil, blank text, an
-// empty list, or an unchecked checkbox.
+// empty list, an unchecked checkbox, or an object whose parts are all
+// empty.
 func IsEmptyValue(v any) bool {
 	switch v := v.(type) {
 	case nil:
@@ -48,6 +49,13 @@ func IsEmptyValue(v any) bool {
 		return len(v) == 0
 	case bool:
 		return !v
+	case map[string]any:
+		for _, part := range v {
+			if !IsEmptyValue(part) {
+				return false
+			}
+		}
+		return true
 	}
 	return false
 }
@@ -78,6 +86,16 @@ func CheckValue(f *Field, v any) string {
 		return checkChoices(f, v)
 	case rankValue:
 		return checkRanking(f, v)
+	case objectValue:
+		return checkObject(f, t, v)
+	case signValue:
+		return checkSignature(f, v)
+	case groupValue:
+		// Its items are judged by Logic.Check, with their children's rules.
+		if _, ok := v.([]any); !ok {
+			return ProblemObject
+		}
+		return ""
 	case numberValue:
 		if p := checkNumber(v); p != "" || !t.IsScale() {
 			return p

@@ -1,6 +1,8 @@
 // hubform-drop.js makes the drop zone of each file input of a hubform form
-// (data-hubform-drop) one: hubform.js loads it for a form that has one.
-// Without it the zone frames the browser's own input, which works as ever.
+// (data-hubform-drop) one, and the pad of each signature, whose drawing is
+// a file too (data-hubform-drop="signature"): hubform.js loads it for a
+// form that has one. Without it the zone frames the browser's own input,
+// and a signature is a typed name, which work as ever.
 (() => {
   'use strict';
 
@@ -11,7 +13,8 @@
   // zone names the files the input holds, with their sizes and a button to
   // remove each. Files uploaded from the browser are listed by
   // hubform-upload.js, in the same zone: the input is then emptied.
-  const DROP = '[data-hubform-drop]';
+  const DROP = '[data-hubform-drop]:not([data-hubform-drop="signature"])';
+  const PAD = '[data-hubform-drop="signature"]';
   const all = (root, selector) => Array.from(root.querySelectorAll(selector));
 
   // fileSize says size, in bytes, in the page's language: "146 kB".
@@ -98,9 +101,104 @@
     if (input instanceof HTMLInputElement && input.type === 'file') showDrop(input);
   }
 
-  // enhance readies the drop zones of root.
+  // A signature's pad (data-hubform-drop="signature") takes a drawing
+  // with a mouse, a pen or a finger, which goes with the post as a PNG
+  // file of the field; the typed name stays beside it, for who cannot draw
+  // or uses a keyboard. Without this script the field is the typed name.
+  function setupPad(pad) {
+    const field = pad.closest('[data-hubform-signature]');
+    if (!field || field.hasAttribute('data-hubform-signature-ready')) return;
+    const canvas = pad.querySelector('canvas');
+    const typed = field.querySelector('input[type="text"]');
+    if (!canvas || !typed) return;
+    field.setAttribute('data-hubform-signature-ready', '');
+    pad.hidden = false;
+    const required = typed.required;
+    const ctx = canvas.getContext('2d');
+    let drawing = false;
+    let drawn = false;
+    let last = null;
+
+    // The canvas draws at the screen's resolution, in ink on paper in
+    // either colour scheme, so that the drawing reads on any page.
+    function size() {
+      const ratio = window.devicePixelRatio || 1;
+      const box = canvas.getBoundingClientRect();
+      canvas.width = Math.max(1, Math.round(box.width * ratio));
+      canvas.height = Math.max(1, Math.round(box.height * ratio));
+      ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+      ctx.lineWidth = 2.5;
+      ctx.lineCap = ctx.lineJoin = 'round';
+      ctx.strokeStyle = '#111827';
+    }
+    size();
+
+    const point = (event) => {
+      const box = canvas.getBoundingClientRect();
+      return { x: event.clientX - box.left, y: event.clientY - box.top };
+    };
+
+    canvas.addEventListener('pointerdown', (event) => {
+      drawing = true;
+      last = point(event);
+      canvas.setPointerCapture(event.pointerId);
+      event.preventDefault();
+    });
+    canvas.addEventListener('pointermove', (event) => {
+      if (!drawing) return;
+      const p = point(event);
+      ctx.beginPath();
+      ctx.moveTo(last.x, last.y);
+      ctx.lineTo(p.x, p.y);
+      ctx.stroke();
+      last = p;
+      drawn = true;
+    });
+    const end = () => {
+      if (!drawing) return;
+      drawing = false;
+      if (drawn) keep();
+    };
+    canvas.addEventListener('pointerup', end);
+    canvas.addEventListener('pointercancel', end);
+
+    // keep puts the drawing in a file input of the field's name, which the
+    // post carries; no change event, so it goes with the post.
+    function keep() {
+      canvas.toBlob((blob) => {
+        if (!blob) return;
+        let input = field.querySelector('input[type="file"]');
+        if (!input) {
+          input = document.createElement('input');
+          input.type = 'file';
+          input.name = typed.name;
+          input.hidden = true;
+          input.tabIndex = -1;
+          input.setAttribute('aria-hidden', 'true');
+          pad.append(input);
+        }
+        const files = new DataTransfer();
+        files.items.add(new File([blob], 'signature.png', { type: 'image/png' }));
+        input.files = files.files;
+        typed.required = false;
+        field.setAttribute('data-hubform-signed', '');
+      }, 'image/png');
+    }
+
+    pad.querySelector('[data-hubform-signature-clear]').addEventListener('click', () => {
+      ctx.clearRect(0, 0, canvas.width, canvas.height);
+      drawn = false;
+      const input = field.querySelector('input[type="file"]');
+      if (input) input.remove();
+      typed.required = required;
+      field.removeAttribute('data-hubform-signed');
+    });
+  }
+
+  // enhance readies the drop zones and signature pads of root.
   function enhance(root) {
     for (const zone of all(root, DROP)) setupDrop(zone);
+    for (const pad of all(root, PAD)) setupPad(pad);
   }
 
   const on = (type, fn) => document.addEventListener(type, fn);

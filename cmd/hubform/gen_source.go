@@ -41,6 +41,17 @@ type genField struct {
 	goName    string // the struct field
 	nameConst string // the constant of the field's name
 	options   []genOption
+	// itemType names the struct of a group's items, "" for another field.
+	itemType string
+}
+
+// goType is the Go type of the field's values: a group's is a slice of
+// its item struct.
+func (f genField) goType() string {
+	if f.itemType != "" {
+		return "[]" + f.itemType
+	}
+	return f.GoType()
 }
 
 // genOption is an option of a field, with the name of its constant.
@@ -68,7 +79,7 @@ func (g goSource) generate(s *hubclient.Schema) ([]byte, error) {
 	fmt.Fprintf(&b, "// Source: %s\n\n", commentLine(g.From))
 	fmt.Fprintf(&b, "package %s\n\n", g.Package)
 	for _, f := range fields {
-		if f.Type == hubclient.FieldFile {
+		if strings.Contains(f.GoType(), "hubclient.") {
 			b.WriteString("import \"github.com/hubform/hubform/hubclient\"\n\n")
 			break
 		}
@@ -77,9 +88,21 @@ func (g goSource) generate(s *hubclient.Schema) ([]byte, error) {
 		g.Type, strconv.Quote(cmp.Or(s.Title, "untitled")))
 	fmt.Fprintf(&b, "type %s struct {\n", g.Type)
 	for _, f := range fields {
-		fmt.Fprintf(&b, "// %s\n%s %s %s\n", g.fieldDoc(f), f.goName, f.TypeOf().GoType(), formTag(f.Name))
+		fmt.Fprintf(&b, "// %s\n%s %s %s\n", g.fieldDoc(f), f.goName, f.goType(), formTag(f.Name))
 	}
 	b.WriteString("}\n\n")
+	for _, f := range fields {
+		if f.itemType == "" {
+			continue
+		}
+		// A group's item: a struct field per child, named as the form's are.
+		fmt.Fprintf(&b, "// %s is an item of %s.%s.\ntype %s struct {\n", f.itemType, g.Type, f.goName, f.itemType)
+		members := newIdentifiers()
+		for _, c := range f.Fields {
+			fmt.Fprintf(&b, "%s %s %s\n", members.take(exportedName(c.Name)), c.GoType(), formTag(c.Name))
+		}
+		b.WriteString("}\n\n")
+	}
 
 	fmt.Fprintf(&b, "// The names of %s's fields, as the form posts them.\nconst (\n", g.Type)
 	for _, f := range fields {
@@ -123,7 +146,11 @@ func (g goSource) name(s *hubclient.Schema) ([]genField, error) {
 		}
 		seen[f.Name] = true
 		goName := members.take(exportedName(f.Name))
-		fields = append(fields, genField{Field: f, goName: goName, nameConst: constants.take(g.Type + "Field" + goName)})
+		gf := genField{Field: f, goName: goName, nameConst: constants.take(g.Type + "Field" + goName)}
+		if f.TypeOf().IsGroup() {
+			gf.itemType = constants.take(g.Type + goName + "Item")
+		}
+		fields = append(fields, gf)
 	}
 	if len(fields) == 0 {
 		return nil, fmt.Errorf("the form has no fields (honeypots aside)")
@@ -153,6 +180,12 @@ func (g goSource) fieldDoc(f genField) string {
 	}
 	if f.Multiple && f.Type == hubclient.FieldFile {
 		notes = append(notes, "several files")
+	}
+	if f.Type == hubclient.FieldMatrix {
+		notes = append(notes, "row value → column value")
+		if f.Multiple {
+			notes[len(notes)-1] = "row value → column values"
+		}
 	}
 	if len(notes) > 0 {
 		doc += " (" + strings.Join(notes, ", ") + ")"

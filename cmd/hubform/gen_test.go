@@ -57,12 +57,17 @@ const everyType = `{
     {"name": "at", "type": "time"},
     {"name": "meeting", "type": "datetime"},
     {"name": "order", "type": "ranking", "options": ["x", "y"]},
+    {"name": "grid", "type": "matrix", "rows": ["r"], "columns": ["c"]},
+    {"name": "slots", "type": "matrix", "multiple": true, "rows": ["r"], "columns": ["c"]},
+    {"name": "ship", "type": "address"},
+    {"name": "sign", "type": "signature"},
+    {"name": "guests", "type": "group", "fields": [{"name": "full_name", "type": "text"}, {"name": "age", "type": "number"}, {"name": "diets", "type": "checkboxes", "options": ["veg"]}]},
     {"name": "intro", "type": "paragraph", "text": "Hello"},
     {"name": "_hp", "type": "text"},
     {"name": "_hp_company", "type": "text"}
   ],
   "steps": [{"id": "one", "fields": ["full_name", "fullName", "email", "tel", "homepage-url", "age", "bio", "_hp"]},
-            {"id": "two", "fields": ["plan", "langs", "size", "agree", "tags", "since", "cv", "utm_source", "2nd", "field", "name", "stars", "ease", "nps", "budget", "at", "meeting", "order", "intro", "_hp_company"]}]
+            {"id": "two", "fields": ["plan", "langs", "size", "agree", "tags", "since", "cv", "utm_source", "2nd", "field", "name", "stars", "ease", "nps", "budget", "at", "meeting", "order", "grid", "slots", "ship", "sign", "guests", "intro", "_hp_company"]}]
 }`
 
 // generateEveryType returns what hubform gen writes for everyType.
@@ -109,6 +114,12 @@ func TestGenTypesEachField(t *testing.T) {
 		"At":          "string `form:\"at\"`",
 		"Meeting":     "string `form:\"meeting\"`",
 		"Order":       "[]string `form:\"order\"`",
+		"Grid":        "map[string]string `form:\"grid\"`",
+		"Slots":       "map[string][]string `form:\"slots\"`",
+		"Ship":        "hubclient.Address `form:\"ship\"`",
+		"Sign":        "hubclient.Signature `form:\"sign\"`",
+		"Guests":      "[]EveryTypeGuestsItem `form:\"guests\"`",
+		"Diets":       "[]string `form:\"diets\"`", // of EveryTypeGuestsItem, with FullName and Age
 	}
 	for name, typeAndTag := range want {
 		if fields[name] != typeAndTag {
@@ -145,7 +156,7 @@ func TestGenConstants(t *testing.T) {
 		"EveryTypeFieldUTMSource": "utm_source", "EveryTypeFieldX2nd": "2nd", "EveryTypeFieldField": "field",
 		"EveryTypeFieldName": "name", "EveryTypeFieldStars": "stars", "EveryTypeFieldEase": "ease", "EveryTypeFieldNps": "nps",
 		"EveryTypeFieldBudget": "budget", "EveryTypeFieldAt": "at", "EveryTypeFieldMeeting": "meeting",
-		"EveryTypeFieldOrder": "order", "EveryTypeOrderX": "x", "EveryTypeOrderY": "y",
+		"EveryTypeFieldOrder": "order", "EveryTypeFieldGrid": "grid", "EveryTypeFieldSlots": "slots", "EveryTypeFieldShip": "ship", "EveryTypeFieldSign": "sign", "EveryTypeFieldGuests": "guests", "EveryTypeOrderX": "x", "EveryTypeOrderY": "y",
 		// the options' values: none for the empty choice or a value again,
 		// a number for a collision, an X for a value with no Go letters
 		"EveryTypePlanPro": "pro", "EveryTypePlanProPlan": "pro plan", "EveryTypePlan1st": "1st",

@@ -322,8 +322,16 @@ func (con *Console) addField(d *formFile, c echo.Context) error {
 		// Such a field needs an option to validate; the owner edits it next.
 		f.Options = newOptions(f.Type)
 	}
-	if f.Type == hubclient.FieldSlider {
+	switch f.Type {
+	case hubclient.FieldSlider:
 		f.Min, f.Max = "0", "100" // a slider needs both ends
+	case hubclient.FieldMatrix:
+		// A matrix needs its rows and columns; the owner names them next.
+		f.Rows = numbered("Row", 2)
+		f.Columns = numbered("Column", 3)
+	case hubclient.FieldGroup:
+		// A group needs a question to repeat.
+		f.Fields = []hubclient.Field{{Name: "name", Type: hubclient.FieldText, Label: "Name"}}
 	}
 	s.Fields = slices.Insert(s.Fields, at, f)
 	if c.FormValue("step") == "" && f.Type != hubclient.FieldHidden {

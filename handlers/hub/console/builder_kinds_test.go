@@ -34,9 +34,9 @@ func TestFieldKinds(t *testing.T) {
 		}
 	}
 	// A type the palette does not offer keeps its type: the panel would
-	// show another chosen.
-	if canRetype(&hubclient.Field{Name: "grid", Type: "matrix"}) {
-		t.Error("a type the palette does not offer may be changed")
+	// show another chosen; so does a type made of parts of its own.
+	if canRetype(&hubclient.Field{Name: "x", Type: "nope"}) || canRetype(&hubclient.Field{Name: "grid", Type: hubclient.FieldMatrix}) {
+		t.Error("a type the palette does not offer, or a matrix, may be changed")
 	}
 	if !canRetype(&hubclient.Field{Name: "n", Type: hubclient.FieldNumber}) || canRetype(&hubclient.Field{Name: "_hp", Type: hubclient.FieldText}) {
 		t.Error("canRetype: a number may change, a honeypot may not")

@@ -29,7 +29,7 @@ func typeChoices(f *hubclient.Field) []kindGroup {
 		return nil
 	}
 	return kindsByGroup(func(k fieldKind) bool {
-		return k.Type != hubclient.FieldHidden && (&hubclient.Field{Type: k.Type}).TypeOf().HasValue()
+		return k.Type != hubclient.FieldHidden && (&hubclient.Field{Type: k.Type}).TypeOf().HasValue() && !keepsItsType(k.Type)
 	})
 }
 
@@ -37,7 +37,19 @@ func typeChoices(f *hubclient.Field) []kindGroup {
 // one the palette offers, so that the select shows it chosen.
 func canRetype(f *hubclient.Field) bool {
 	offered := slices.ContainsFunc(fieldKinds, func(k fieldKind) bool { return k.Type == f.Type })
-	return offered && f.Type != hubclient.FieldHidden && !hubclient.IsHoneypot(f.Name) && f.TypeOf().HasValue()
+	return offered && f.Type != hubclient.FieldHidden && !hubclient.IsHoneypot(f.Name) && f.TypeOf().HasValue() && !keepsItsType(f.Type)
+}
+
+// keepsItsType reports whether a field of type t is made of parts of its
+// own (a matrix's rows, an address's lines, a group's questions, a
+// signature's drawing), which no other type could keep: it is added as
+// what it is, and stays so.
+func keepsItsType(t string) bool {
+	switch t {
+	case hubclient.FieldMatrix, hubclient.FieldAddress, hubclient.FieldGroup, hubclient.FieldSignature:
+		return true
+	}
+	return false
 }
 
 // What a change of type drops, by the words the page says it with.
@@ -192,13 +204,17 @@ func retypeTranslations(s *hubclient.Schema, f *hubclient.Field) {
 // newOptions are the options a new field of type t starts with: one,
 // which the owner edits next; three for a ranking, which orders them.
 func newOptions(t string) []hubclient.Option {
-	n := 1
 	if t == hubclient.FieldRanking {
-		n = 3
+		return numbered("Option", 3)
 	}
+	return numbered("Option", 1)
+}
+
+// numbered returns n options named word 1 to word n.
+func numbered(word string, n int) []hubclient.Option {
 	os := make([]hubclient.Option, n)
 	for k := range os {
-		v := "Option " + strconv.Itoa(k+1)
+		v := word + " " + strconv.Itoa(k+1)
 		os[k] = hubclient.Option{Value: v, Label: v}
 	}
 	return os

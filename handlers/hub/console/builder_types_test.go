@@ -278,3 +278,29 @@ func (f *builderForm) revision() int64 {
 	n, _, _ := f.last()
 	return n
 }
+
+// TestBuilderAddsPartsTypes: a matrix, an address, a signature and a
+// group are added with what their form needs (rows and columns, a
+// question to repeat), so that the form still saves; none offers to
+// change its type.
+func TestBuilderAddsPartsTypes(t *testing.T) {
+	f := newTypesForm(t)
+	for _, typ := range []string{"matrix", "address", "signature", "group"} {
+		s := f.act("/fields", url.Values{"type": {typ}})
+		got := s.Fields[len(s.Fields)-1]
+		if got.Type != typ {
+			t.Fatalf("added %+v, want a %s", got, typ)
+		}
+		switch {
+		case typ == "matrix" && (len(got.Rows) != 2 || len(got.Columns) != 3):
+			t.Errorf("a new matrix has rows %v and columns %v", got.Rows, got.Columns)
+		case typ == "group" && len(got.Fields) != 1:
+			t.Errorf("a new group repeats %v", got.Fields)
+		}
+	}
+	page := f.b.get(console.Path + "/forms/acme/contact").body
+	// The seven fields before them may change their type; they may not.
+	if n := strings.Count(page, `name="type" aria-describedby=`); n != 7 {
+		t.Errorf("%d panels offer to change the type, want the seven fields before these", n)
+	}
+}

@@ -343,7 +343,7 @@ func (con *Console) export(c echo.Context) error {
 	}
 	sh := export.Sheet{Title: inbox.Title(form), Location: con.location(c.Request().Context())}
 	for _, col := range inbox.Columns(form.Schema) {
-		sh.Columns = append(sh.Columns, col.Sheet())
+		sh.Columns = append(sh.Columns, col.Sheet()...)
 	}
 	files := con.publicURL(c) + inboxPath(form.Site, form.Slug) + "/"
 	sh.FileURL = func(id string, n int) string { return files + id + "/files/" + strconv.Itoa(n) }

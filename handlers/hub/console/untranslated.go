@@ -77,7 +77,8 @@ func texts(s *hubclient.Schema) []text {
 					}
 					set(&ft, v)
 					if ft.Label == "" && ft.Placeholder == "" && ft.Help == "" && ft.MinLabel == "" && ft.MaxLabel == "" &&
-						ft.Text == "" && ft.Alt == "" && len(ft.Options) == 0 && len(ft.Messages) == 0 && len(ft.Extra) == 0 {
+						ft.Text == "" && ft.Alt == "" && len(ft.Options) == 0 && len(ft.Rows) == 0 && len(ft.Columns) == 0 && len(ft.Messages) == 0 && len(ft.Extra) == 0 &&
+						ft.AddLabel == "" && len(ft.Fields) == 0 {
 						// Nothing left to translate the field with.
 						delete(t.Fields, name)
 						return
@@ -102,19 +103,72 @@ func texts(s *hubclient.Schema) []text {
 		add(f.Text, at+".text", get, set)
 		get, set = field(func(ft hubclient.FieldTranslation) string { return ft.Alt }, func(ft *hubclient.FieldTranslation, v string) { ft.Alt = v })
 		add(f.Alt, at+".alt", get, set)
-		for _, o := range f.Options {
-			value := o.Value
-			get, set = field(func(ft hubclient.FieldTranslation) string { return ft.Options[value] }, func(ft *hubclient.FieldTranslation, v string) {
-				if v == "" {
-					delete(ft.Options, value)
-					return
-				}
-				if ft.Options == nil {
-					ft.Options = map[string]string{}
-				}
-				ft.Options[value] = v
-			})
-			add(o.Label, fmt.Sprintf("%s.options[%q]", at, value), get, set)
+		// An option's label, and a matrix's rows' and columns', by value.
+		for _, m := range []struct {
+			member string
+			list   []hubclient.Option
+			labels func(ft *hubclient.FieldTranslation) *map[string]string
+		}{
+			{"options", f.Options, func(ft *hubclient.FieldTranslation) *map[string]string { return &ft.Options }},
+			{"rows", f.Rows, func(ft *hubclient.FieldTranslation) *map[string]string { return &ft.Rows }},
+			{"columns", f.Columns, func(ft *hubclient.FieldTranslation) *map[string]string { return &ft.Columns }},
+		} {
+			for _, o := range m.list {
+				value, labels := o.Value, m.labels
+				get, set = field(func(ft hubclient.FieldTranslation) string { return (*labels(&ft))[value] }, func(ft *hubclient.FieldTranslation, v string) {
+					l := labels(ft)
+					if v == "" {
+						delete(*l, value)
+						return
+					}
+					if *l == nil {
+						*l = map[string]string{}
+					}
+					(*l)[value] = v
+				})
+				add(o.Label, fmt.Sprintf("%s.%s[%q]", at, m.member, value), get, set)
+			}
+		}
+		get, set = field(func(ft hubclient.FieldTranslation) string { return ft.AddLabel }, func(ft *hubclient.FieldTranslation, v string) { ft.AddLabel = v })
+		add(f.AddLabel, at+".addLabel", get, set)
+		// A group's fields: their label, placeholder, help and options.
+		for _, c := range f.Fields {
+			child := c.Name
+			cat := fmt.Sprintf("%s.fields[%q]", at, child)
+			sub := func(get func(hubclient.FieldTranslation) string, set func(*hubclient.FieldTranslation, string)) (func(hubclient.Translation) string, func(*hubclient.Translation, string)) {
+				return field(func(ft hubclient.FieldTranslation) string { return get(ft.Fields[child]) }, func(ft *hubclient.FieldTranslation, v string) {
+					ct := ft.Fields[child]
+					set(&ct, v)
+					if ct.Label == "" && ct.Placeholder == "" && ct.Help == "" && len(ct.Options) == 0 {
+						delete(ft.Fields, child)
+						return
+					}
+					if ft.Fields == nil {
+						ft.Fields = map[string]hubclient.FieldTranslation{}
+					}
+					ft.Fields[child] = ct
+				})
+			}
+			get, set = sub(func(ct hubclient.FieldTranslation) string { return ct.Label }, func(ct *hubclient.FieldTranslation, v string) { ct.Label = v })
+			add(c.Label, cat+".label", get, set)
+			get, set = sub(func(ct hubclient.FieldTranslation) string { return ct.Placeholder }, func(ct *hubclient.FieldTranslation, v string) { ct.Placeholder = v })
+			add(c.Placeholder, cat+".placeholder", get, set)
+			get, set = sub(func(ct hubclient.FieldTranslation) string { return ct.Help }, func(ct *hubclient.FieldTranslation, v string) { ct.Help = v })
+			add(c.Help, cat+".help", get, set)
+			for _, o := range c.Options {
+				value := o.Value
+				get, set = sub(func(ct hubclient.FieldTranslation) string { return ct.Options[value] }, func(ct *hubclient.FieldTranslation, v string) {
+					if v == "" {
+						delete(ct.Options, value)
+						return
+					}
+					if ct.Options == nil {
+						ct.Options = map[string]string{}
+					}
+					ct.Options[value] = v
+				})
+				add(o.Label, fmt.Sprintf("%s.options[%q]", cat, value), get, set)
+			}
 		}
 	}
 	for _, st := range s.Steps {

@@ -38,3 +38,57 @@ func TestTextsOfEveryType(t *testing.T) {
 		t.Errorf("minLabel translated as %q, want Nie", got)
 	}
 }
+
+// TestTextsOfAMatrix: a matrix's rows and columns are translated by value,
+// like options, and clearing one drops it.
+func TestTextsOfAMatrix(t *testing.T) {
+	s := &hubclient.Schema{Fields: []hubclient.Field{
+		{Name: "rate", Type: hubclient.FieldMatrix, Label: "Rate", Rows: []hubclient.Option{{Value: "speed", Label: "Speed"}},
+			Columns: []hubclient.Option{{Value: "good", Label: "Good"}}},
+	}}
+	var paths []string
+	for _, tx := range texts(s) {
+		paths = append(paths, tx.Path)
+	}
+	want := []string{`fields["rate"].label`, `fields["rate"].rows["speed"]`, `fields["rate"].columns["good"]`}
+	if !slices.Equal(paths, want) {
+		t.Fatalf("texts = %q, want %q", paths, want)
+	}
+	var tr hubclient.Translation
+	texts(s)[1].set(&tr, "Tempo")
+	texts(s)[2].set(&tr, "Gut")
+	if got := tr.Fields["rate"]; got.Rows["speed"] != "Tempo" || got.Columns["good"] != "Gut" || texts(s)[1].get(tr) != "Tempo" {
+		t.Errorf("translated as %+v", got)
+	}
+	texts(s)[1].set(&tr, "")
+	texts(s)[2].set(&tr, "")
+	if _, ok := tr.Fields["rate"]; ok {
+		t.Errorf("cleared, the matrix's translation stays: %+v", tr.Fields)
+	}
+}
+
+// TestTextsOfAGroup: a group's add button and its fields' labels and
+// options are translated, each under the group.
+func TestTextsOfAGroup(t *testing.T) {
+	s := &hubclient.Schema{Fields: []hubclient.Field{{Name: "team", Type: hubclient.FieldGroup, Label: "Guests", AddLabel: "Add a guest",
+		Fields: []hubclient.Field{{Name: "guest", Type: hubclient.FieldText, Label: "Name"}, {Name: "meal", Type: hubclient.FieldRadio, Options: []hubclient.Option{{Value: "veg", Label: "Vegetarian"}}}}}}}
+	var paths []string
+	for _, tx := range texts(s) {
+		paths = append(paths, tx.Path)
+	}
+	want := []string{`fields["team"].label`, `fields["team"].addLabel`, `fields["team"].fields["guest"].label`, `fields["team"].fields["meal"].options["veg"]`}
+	if !slices.Equal(paths, want) {
+		t.Fatalf("texts = %q, want %q", paths, want)
+	}
+	var tr hubclient.Translation
+	texts(s)[2].set(&tr, "Gast")
+	texts(s)[3].set(&tr, "Vegetarisch")
+	if got := tr.Fields["team"].Fields; got["guest"].Label != "Gast" || got["meal"].Options["veg"] != "Vegetarisch" || texts(s)[2].get(tr) != "Gast" {
+		t.Errorf("translated as %+v", got)
+	}
+	texts(s)[2].set(&tr, "")
+	texts(s)[3].set(&tr, "")
+	if _, ok := tr.Fields["team"]; ok {
+		t.Errorf("cleared, the group's translation stays: %+v", tr.Fields)
+	}
+}

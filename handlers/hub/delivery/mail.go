@@ -260,7 +260,8 @@ func (q *Queue) message(ctx context.Context, form *hub.Form, sub hub.Submission,
 }
 
 // formatValue writes a value for people: option labels for option
-// values, yes or no for booleans, lists one per line.
+// values, yes or no for booleans, lists one per line, a matrix's rows and
+// an address's lines one per line.
 func formatValue(f hubclient.Field, v any) string {
 	label := func(s string) string {
 		for _, o := range f.Options {
@@ -281,6 +282,10 @@ func formatValue(f hubclient.Field, v any) string {
 		}
 		return "no"
 	case []any:
+		if f.Type == hubclient.FieldGroup {
+			// A group's items, one a line.
+			return strings.Join(f.AnswerLines(v), "\n")
+		}
 		parts := make([]string, len(v))
 		for i, x := range v {
 			parts[i] = formatValue(f, x)
@@ -288,6 +293,11 @@ func formatValue(f hubclient.Field, v any) string {
 		return strings.Join(parts, "\n")
 	case float64:
 		return strconv.FormatFloat(v, 'f', -1, 64)
+	case map[string]any:
+		// A matrix's rows, an address's lines: one a line.
+		if lines := f.AnswerLines(v); lines != nil {
+			return strings.Join(lines, "\n")
+		}
 	}
 	js, _ := json.Marshal(v)
 	return string(js)

@@ -36,6 +36,18 @@ type SheetColumn struct {
 	File bool
 	// Options name a choice's value in words, by value.
 	Options map[string]string
+	// Part, when set, is the member of the field's object value the
+	// column holds: a matrix's row, an address's part. Its name for
+	// programs is "name.part".
+	Part string
+}
+
+// key is the column's name for programs: the field's, or "name.part".
+func (c SheetColumn) key() string {
+	if c.Part == "" {
+		return c.Name
+	}
+	return c.Name + "." + c.Part
 }
 
 // SheetTime is how a sheet writes a submission's time, in its Location:
@@ -94,8 +106,8 @@ func SheetCSV(ctx context.Context, db Lister, f hub.Filter, sh Sheet, w io.Write
 	labels[0], labels[1] = "Submission", "Received ("+sh.location().String()+")"
 	machine[0], machine[1] = "id", "createdAt"
 	for i, c := range cols {
-		column[c.Name] = before + i
-		labels[before+i], machine[before+i] = c.Label, c.Name
+		column[c.key()] = before + i
+		labels[before+i], machine[before+i] = c.Label, c.key()
 		if c.File && firstFile < 0 {
 			firstFile = before + i
 		}
@@ -113,8 +125,19 @@ func SheetCSV(ctx context.Context, db Lister, f hub.Filter, sh Sheet, w io.Write
 		clear(row)
 		row[0], row[1] = s.ID, s.CreatedAt.In(loc).Format(SheetTime)
 		gjson.ParseBytes(s.Payload).ForEach(func(key, value gjson.Result) bool {
-			if i, ok := column[jsonString(key)]; ok && !cols[i-before].File {
+			name := jsonString(key)
+			if i, ok := column[name]; ok {
 				row[i] = sheetCell(value, cols[i-before].Options)
+				return true
+			}
+			// The parts of a matrix or an address, a column each.
+			if value.IsObject() {
+				value.ForEach(func(part, v gjson.Result) bool {
+					if i, ok := column[name+"."+jsonString(part)]; ok {
+						row[i] = sheetCell(v, cols[i-before].Options)
+					}
+					return true
+				})
 			}
 			return true
 		})
@@ -234,7 +257,7 @@ func SheetJSON(ctx context.Context, db Lister, f hub.Filter, sh Sheet, w io.Writ
 		Questions []question `json:"questions"`
 	}{Form: sh.Title, Questions: []question{}}
 	for _, c := range sh.Columns {
-		head.Questions = append(head.Questions, question{c.Label, c.Name})
+		head.Questions = append(head.Questions, question{c.Label, c.key()})
 	}
 	b, err := json.Marshal(head)
 	if err != nil {
@@ -255,15 +278,16 @@ func SheetJSON(ctx context.Context, db Lister, f hub.Filter, sh Sheet, w io.Writ
 		byName := make(map[string]int, len(cols))
 		firstFile := -1
 		for i, c := range cols {
-			byName[c.Name] = i
-			out.Answers[i] = sheetAnswer{Question: c.Label, Name: c.Name}
-			if c.File {
-				if firstFile < 0 {
-					firstFile = i
-				}
-				continue
+			byName[c.key()] = i
+			out.Answers[i] = sheetAnswer{Question: c.Label, Name: c.key()}
+			if c.File && firstFile < 0 {
+				firstFile = i
 			}
-			if v := values.Get(gjson.Escape(c.Name)); v.Exists() {
+			path := gjson.Escape(c.Name)
+			if c.Part != "" {
+				path += "." + gjson.Escape(c.Part)
+			}
+			if v := values.Get(path); v.Exists() {
 				out.Answers[i].Answer = sheetCell(v, c.Options)
 			}
 		}

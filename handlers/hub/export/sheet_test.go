@@ -95,3 +95,45 @@ func mustJSON(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
+
+// TestSheetParts: a matrix takes a column per row, its columns in words,
+// and an address a column per part, in CSV and in JSON.
+func TestSheetParts(t *testing.T) {
+	good := map[string]string{"good": "Good", "bad": "Bad"}
+	sh := Sheet{Title: "Survey", Columns: []SheetColumn{
+		{Name: "grid", Part: "speed", Label: "Rate: Speed", Options: good},
+		{Name: "grid", Part: "care", Label: "Rate: Care", Options: good},
+		{Name: "ship", Part: "city", Label: "Address: City"},
+		{Name: "ship", Part: "country", Label: "Address: Country"},
+	}, FileURL: func(string, int) string { return "" }}
+	rows := submissions{{ID: "S1", CreatedAt: time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC),
+		Payload: json.RawMessage(`{"grid":{"speed":"good","care":["bad","good"]},"ship":{"city":"Paris","country":"FR"}}`)}}
+	var buf bytes.Buffer
+	if err := SheetCSV(context.Background(), rows, hub.Filter{}, sh, &buf); err != nil {
+		t.Fatal(err)
+	}
+	got, err := csv.NewReader(&buf).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][]string{
+		{"Submission", "Received (UTC)", "Rate: Speed", "Rate: Care", "Address: City", "Address: Country", "Files"},
+		{"id", "createdAt", "grid.speed", "grid.care", "ship.city", "ship.country", "attachments"},
+		{"S1", "2026-11-28 09:00:00", "Good", "Bad; Good", "Paris", "FR", ""},
+	}
+	if mustJSON(got) != mustJSON(want) {
+		t.Errorf("sheet CSV:\n%s\nwant\n%s", mustJSON(got), mustJSON(want))
+	}
+	buf.Reset()
+	if err := SheetJSON(context.Background(), rows, hub.Filter{}, sh, &buf); err != nil {
+		t.Fatal(err)
+	}
+	var js struct{ Submissions []sheetSubmission }
+	if err := json.Unmarshal(buf.Bytes(), &js); err != nil {
+		t.Fatal(err)
+	}
+	a := js.Submissions[0].Answers
+	if len(a) != 4 || a[0].Name != "grid.speed" || a[0].Answer != "Good" || a[1].Answer != "Bad; Good" || a[2].Answer != "Paris" || a[3].Name != "ship.country" || a[3].Answer != "FR" {
+		t.Errorf("sheet JSON answers: %+v", a)
+	}
+}

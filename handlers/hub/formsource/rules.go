@@ -36,8 +36,8 @@ func (v *validator) rules() {
 		only("step", f.Step != 0, ranged, andList(rangeTypes...))
 		only("minLabel", f.MinLabel != "", f.Type == hubclient.FieldScale || f.Type == hubclient.FieldNPS, "scale and nps")
 		only("maxLabel", f.MaxLabel != "", f.Type == hubclient.FieldScale || f.Type == hubclient.FieldNPS, "scale and nps")
-		only("minItems", f.MinItems != 0, counted, "checkboxes and multiple file")
-		only("maxItems", f.MaxItems != 0, counted, "checkboxes and multiple file")
+		only("minItems", f.MinItems != 0, counted, "checkboxes, group and multiple file")
+		only("maxItems", f.MaxItems != 0, counted, "checkboxes, group and multiple file")
 		if f.MinLength < 0 || f.MaxLength < 0 || f.MinItems < 0 || f.MaxItems < 0 || f.Step < 0 {
 			v.addf(path, "%s: minLength, maxLength, minItems, maxItems and step may not be negative", at)
 		}

@@ -110,13 +110,15 @@ func (v *validator) fields() {
 		}
 		if f.Multiple {
 			switch f.Type {
-			case hubclient.FieldFile:
+			case hubclient.FieldFile, hubclient.FieldMatrix:
 			case hubclient.FieldCheckboxes:
 				v.addf(path+".multiple", "%s: checkboxes are always multiple; remove \"multiple\"", at)
 			default:
-				v.addf(path+".multiple", "%s: only file fields may set \"multiple\"", at)
+				v.addf(path+".multiple", "%s: only file and matrix fields may set \"multiple\"", at)
 			}
 		}
+		v.composite(path, at, f)
+		v.group(path, at, f)
 		if hubclient.IsHoneypot(f.Name) {
 			// A required honeypot could never be submitted by a person, and
 			// any other type could not be hidden from them.
@@ -217,6 +219,26 @@ func (v *validator) translations() {
 			for _, value := range sortedKeys(t.Fields[name].Options) {
 				if !slices.ContainsFunc(f.Options, func(o hubclient.Option) bool { return o.Value == value }) {
 					v.addf(fmt.Sprintf("%s.fields[%q].options[%q]", at, name, value), "%s.fields[%q].options[%q]: field has no such option", at, name, value)
+				}
+			}
+			if ft := t.Fields[name]; (len(ft.Fields) > 0 || ft.AddLabel != "") && f.Type != hubclient.FieldGroup {
+				v.addf(fmt.Sprintf("%s.fields[%q]", at, name), "%s.fields[%q]: fields and addLabel translate a group only", at, name)
+			}
+			for _, child := range sortedKeys(t.Fields[name].Fields) {
+				if f.Child(child) == nil {
+					v.addf(fmt.Sprintf("%s.fields[%q].fields[%q]", at, name, child), "%s.fields[%q].fields[%q]: the group has no such field", at, name, child)
+				}
+			}
+			for _, m := range []struct {
+				member string
+				labels map[string]string
+				list   []hubclient.Option
+			}{{"rows", t.Fields[name].Rows, f.Rows}, {"columns", t.Fields[name].Columns, f.Columns}} {
+				member, labels, list := m.member, m.labels, m.list
+				for _, value := range sortedKeys(labels) {
+					if !slices.ContainsFunc(list, func(o hubclient.Option) bool { return o.Value == value }) {
+						v.addf(fmt.Sprintf("%s.fields[%q].%s[%q]", at, name, member, value), "%s.fields[%q].%s[%q]: field has no such %s", at, name, member, value, strings.TrimSuffix(member, "s"))
+					}
 				}
 			}
 		}

@@ -75,10 +75,10 @@ func TestValidateRefuses(t *testing.T) {
 		}, `field "topic": option value "sales" appears more than once`},
 		{"multiple on text", func(s *hubclient.Schema, h *hub.Settings) {
 			s.Fields[0].Multiple = true
-		}, `field "name": only file fields may set "multiple"`},
+		}, `field "name": only file and matrix fields may set "multiple"`},
 		{"multiple on select", func(s *hubclient.Schema, h *hub.Settings) {
 			s.Fields[2].Multiple = true
-		}, `field "topic": only file fields may set "multiple"`},
+		}, `field "topic": only file and matrix fields may set "multiple"`},
 		{"multiple on checkboxes", func(s *hubclient.Schema, h *hub.Settings) {
 			s.Fields[2].Type, s.Fields[2].Multiple = "checkboxes", true
 		}, `field "topic": checkboxes are always multiple`},
@@ -193,7 +193,7 @@ func TestValidateRefuses(t *testing.T) {
 		}, `field "name": minLabel applies only to scale and nps fields`},
 		{"maxItems on one file", func(s *hubclient.Schema, h *hub.Settings) {
 			s.Fields[4].Multiple, s.Fields[4].MaxItems = false, 2
-		}, `field "files": maxItems applies only to checkboxes and multiple file fields`},
+		}, `field "files": maxItems applies only to checkboxes, group and multiple file fields`},
 		{"min after max", func(s *hubclient.Schema, h *hub.Settings) {
 			s.Fields[0].Type, s.Fields[0].Min, s.Fields[0].Max = "date", "2026-02-01", "2026-01-01"
 		}, `field "name": min 2026-02-01 is after max 2026-01-01`},
@@ -472,5 +472,146 @@ func TestParseProblemPaths(t *testing.T) {
 	ps := Problems(err)
 	if len(ps) != 1 || ps[0].Path != "hub" || !strings.Contains(ps[0].Error(), "nope") {
 		t.Errorf("problems %+v, want one at hub naming the unknown member", ps)
+	}
+}
+
+// TestValidateComposite: a matrix needs rows and columns of their own, an
+// address ISO 3166-1 countries, and no other type takes their members.
+func TestValidateComposite(t *testing.T) {
+	matrix := func() hubclient.Field {
+		return hubclient.Field{Name: "grid", Type: hubclient.FieldMatrix, Label: "Rate",
+			Rows: []hubclient.Option{{Value: "speed"}, {Value: "care"}}, Columns: []hubclient.Option{{Value: "bad"}, {Value: "good"}}}
+	}
+	address := func() hubclient.Field {
+		return hubclient.Field{Name: "ship", Type: hubclient.FieldAddress, Label: "Address", Required: true, Countries: []string{"FR", "DE"}}
+	}
+	with := func(s *hubclient.Schema, fields ...hubclient.Field) {
+		for _, f := range fields {
+			s.Fields = append(s.Fields, f)
+			s.Steps[1].Fields = append(s.Steps[1].Fields, f.Name)
+		}
+	}
+	tests := []struct {
+		name   string
+		change func(s *hubclient.Schema)
+		want   string // "" when accepted
+	}{
+		{"a matrix and an address", func(s *hubclient.Schema) {
+			m := matrix()
+			m.Multiple = true
+			s.I18n.Translations["de"].Fields["grid"] = hubclient.FieldTranslation{Rows: map[string]string{"speed": "Tempo"}, Columns: map[string]string{"good": "Gut"}}
+			with(s, m, address())
+			s.Fields[3].VisibleIf = json.RawMessage(`{"and": [{"==": [{"var": "ship.country"}, "FR"]}, {"==": [{"var": "grid.care"}, "bad"]}]}`)
+		}, ""},
+		{"a matrix without rows", func(s *hubclient.Schema) {
+			m := matrix()
+			m.Rows = nil
+			with(s, m)
+		}, `field "grid": a matrix needs at least one of its rows`},
+		{"a column twice", func(s *hubclient.Schema) {
+			m := matrix()
+			m.Columns = append(m.Columns, hubclient.Option{Value: "bad"})
+			with(s, m)
+		}, `field "grid": columns value "bad" appears more than once`},
+		{"a row with a dot", func(s *hubclient.Schema) {
+			m := matrix()
+			m.Rows[0].Value = "a.b"
+			with(s, m)
+		}, `field "grid": rows[0]: value "a.b" holds a dot`},
+		{"rows on a select", func(s *hubclient.Schema) {
+			s.Fields[2].Rows = []hubclient.Option{{Value: "x"}}
+		}, `field "topic": rows apply only to matrix fields`},
+		{"a country not ISO", func(s *hubclient.Schema) {
+			a := address()
+			a.Countries = []string{"FR", "fr", "XX"}
+			with(s, a)
+		}, `field "ship": countries[1]: "fr" is not an ISO 3166-1 country code in capitals`},
+		{"a country twice", func(s *hubclient.Schema) {
+			a := address()
+			a.Countries = []string{"FR", "FR"}
+			with(s, a)
+		}, `field "ship": country "FR" appears more than once`},
+		{"countries on a text", func(s *hubclient.Schema) {
+			s.Fields[0].Countries = []string{"FR"}
+		}, `field "name": countries apply only to address fields`},
+		{"a condition on no part", func(s *hubclient.Schema) {
+			with(s, address())
+			s.Fields[3].VisibleIf = json.RawMessage(`{"==": [{"var": "ship.street"}, "x"]}`)
+		}, `refers to unknown field "ship.street"`},
+		{"a translated row that is not", func(s *hubclient.Schema) {
+			with(s, matrix())
+			s.I18n.Translations["de"].Fields["grid"] = hubclient.FieldTranslation{Rows: map[string]string{"price": "Preis"}}
+		}, `fields["grid"].rows["price"]: field has no such row`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, h := validSchema(t)
+			tt.change(s)
+			err := Validate(s, *h)
+			switch {
+			case tt.want == "" && err != nil:
+				t.Errorf("Validate: %v", err)
+			case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+				t.Errorf("error:\n%v\nlacks %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// TestValidateGroup: a group needs fields of one control each, named as
+// fields are; no other type takes fields or addLabel.
+func TestValidateGroup(t *testing.T) {
+	group := func() hubclient.Field {
+		return hubclient.Field{Name: "team", Type: hubclient.FieldGroup, Label: "Guests", AddLabel: "Add a guest", MinItems: 1, MaxItems: 5,
+			Fields: []hubclient.Field{{Name: "guest", Type: hubclient.FieldText, Label: "Name", Required: true, Pattern: "[A-Z].*"}, {Name: "meal", Type: hubclient.FieldSelect, Options: []hubclient.Option{{Value: "veg"}}}}}
+	}
+	tests := []struct {
+		name   string
+		change func(g *hubclient.Field)
+		want   string // "" when accepted
+	}{
+		{"a group", func(*hubclient.Field) {}, ""},
+		{"no fields", func(g *hubclient.Field) { g.Fields = nil }, `field "team": a group needs at least one field`},
+		{"a file in a group", func(g *hubclient.Field) { g.Fields[1] = hubclient.Field{Name: "cv", Type: hubclient.FieldFile} },
+			`field "team", field "cv": a group's field is one of text, email`},
+		{"a name twice", func(g *hubclient.Field) { g.Fields[1].Name = "guest" }, `field "guest": name is used by more than one field of the group`},
+		{"a name with a dot", func(g *hubclient.Field) { g.Fields[1].Name = "a.b" }, `field "a.b": name does not match`},
+		{"a select without options", func(g *hubclient.Field) { g.Fields[1].Options = nil }, `field "meal": a select field needs at least one option`},
+		{"a condition in a group", func(g *hubclient.Field) { g.Fields[1].VisibleIf = json.RawMessage(`{"var": "team"}`) }, `a group's field takes no visibleIf`},
+		{"too many items", func(g *hubclient.Field) { g.MaxItems = 500 }, `maxItems of a group is at most 50`},
+		{"a child's pattern", func(g *hubclient.Field) { g.Fields[0].Pattern = "[" }, `fields "guest": pattern is not an RE2 expression`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, h := validSchema(t)
+			g := group()
+			tt.change(&g)
+			s.Fields = append(s.Fields, g)
+			s.Steps[1].Fields = append(s.Steps[1].Fields, g.Name)
+			err := Validate(s, *h)
+			switch {
+			case tt.want == "" && err != nil:
+				t.Errorf("Validate: %v", err)
+			case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+				t.Errorf("error:\n%v\nlacks %q", err, tt.want)
+			}
+		})
+	}
+	s, h := validSchema(t)
+	g := group()
+	s.Fields = append(s.Fields, g)
+	s.Steps[1].Fields = append(s.Steps[1].Fields, g.Name)
+	s.I18n.Translations["de"].Fields["team"] = hubclient.FieldTranslation{AddLabel: "Gast hinzufügen", Fields: map[string]hubclient.FieldTranslation{"guest": {Label: "Gast"}}}
+	if err := Validate(s, *h); err != nil {
+		t.Errorf("a group translated: %v", err)
+	}
+	s.I18n.Translations["de"].Fields["team"] = hubclient.FieldTranslation{Fields: map[string]hubclient.FieldTranslation{"age": {Label: "Alter"}}}
+	if err := Validate(s, *h); err == nil || !strings.Contains(err.Error(), `fields["team"].fields["age"]: the group has no such field`) {
+		t.Errorf("a translated field the group lacks: %v", err)
+	}
+	s, h = validSchema(t)
+	s.Fields[0].AddLabel = "More"
+	if err := Validate(s, *h); err == nil || !strings.Contains(err.Error(), "addLabel applies only to group fields") {
+		t.Errorf("addLabel on a text: %v", err)
 	}
 }

@@ -149,7 +149,12 @@ func Title(f *hub.Form) string {
 }
 
 // Label is a field's name and label.
-type Label struct{ Name, Label string }
+type Label struct {
+	Name, Label string
+	// composite is a matrix's or an address's field, which writes its
+	// values in words.
+	composite *hubclient.Field
+}
 
 // Labels returns the labels of the schema's fields that hold values, in
 // the schema's order; a field without a label is known by its name.
@@ -162,7 +167,11 @@ func Labels(s *hubclient.Schema) []Label {
 		if f.TypeOf().IsFiles() || !f.TypeOf().HasValue() || hubclient.IsHoneypot(f.Name) {
 			continue
 		}
-		out = append(out, Label{f.Name, cmp.Or(f.Label, f.Name)})
+		l := Label{Name: f.Name, Label: cmp.Or(f.Label, f.Name)}
+		if f.TypeOf().IsComposite() || f.TypeOf().IsGroup() {
+			l.composite = &f
+		}
+		out = append(out, l)
 	}
 	return out
 }
@@ -182,7 +191,11 @@ func Values(payload json.RawMessage, labels []Label) []Value {
 	var out []Value
 	for _, l := range labels {
 		if v, ok := m[l.Name]; ok {
-			out = append(out, Value{l.Name, l.Label, export.Cell(v)})
+			text := export.Cell(v)
+			if l.composite != nil {
+				text = compositeText(l.composite, v)
+			}
+			out = append(out, Value{l.Name, l.Label, text})
 			delete(m, l.Name)
 		}
 	}

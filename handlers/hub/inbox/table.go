@@ -19,7 +19,8 @@ type Column struct {
 	// Name is the field's name, Label what the form asks (its name when it
 	// has no label).
 	Name, Label string
-	// File marks a file field, whose cells are the files chosen in it.
+	// File marks a field that takes files, whose cells are the files
+	// chosen in it (a signature's drawing; else the name typed).
 	File bool
 	// typ and options render an answer: a checkbox's true as "Yes", an
 	// option's value as its label.
@@ -27,6 +28,9 @@ type Column struct {
 	options map[string]string
 	// outOf is a rating's number of stars, which its answers are out of.
 	outOf int
+	// composite is a matrix's or an address's field, which writes its
+	// answers and lays out its parts' columns in an export.
+	composite *hubclient.Field
 }
 
 // Columns returns the questions of schema in the form's order, file
@@ -40,9 +44,12 @@ func Columns(s *hubclient.Schema) []Column {
 		if hubclient.IsHoneypot(f.Name) || !f.TypeOf().HasValue() {
 			continue
 		}
-		c := Column{Name: f.Name, Label: cmp.Or(f.Label, f.Name), File: f.TypeOf().IsFiles(), typ: f.Type}
+		c := Column{Name: f.Name, Label: cmp.Or(f.Label, f.Name), File: f.TypeOf().TakesFiles(), typ: f.Type}
 		if f.Type == hubclient.FieldRating {
 			_, c.outOf, _ = f.Scale()
+		}
+		if f.TypeOf().IsComposite() || f.TypeOf().IsGroup() {
+			c.composite = &f
 		}
 		for _, o := range f.Options {
 			if o.Label != "" && o.Label != o.Value {
@@ -114,9 +121,8 @@ func Answers(s hub.Submission, cols []Column) []Answer {
 		if c.File && firstFile < 0 {
 			firstFile = i
 		}
-		if !c.File {
-			out[i].Text = c.Text(m[c.Name])
-		}
+		// A signature is a drawing, a file, or a name typed in its place.
+		out[i].Text = c.Text(m[c.Name])
 	}
 	for n, a := range s.Attachments {
 		i, ok := byName[a.Field]
@@ -133,7 +139,8 @@ func Answers(s hub.Submission, cols []Column) []Answer {
 // Text renders a value of c for people: a checkbox as "Yes" or "No", a
 // choice by its option's label, a date as "28 Nov 2026", a date and time
 // as "28 Nov 2026, 10:15", a rating as "4 of 5", a list (a ranking's in
-// its order) joined by commas, nothing as "".
+// its order) joined by commas, a matrix's rows joined by "; " and an
+// address's lines by ", ", nothing as "".
 func (c Column) Text(v any) string {
 	switch v := v.(type) {
 	case nil:
@@ -164,6 +171,9 @@ func (c Column) Text(v any) string {
 		}
 		return strconv.FormatFloat(v, 'f', -1, 64)
 	case []any:
+		if c.composite != nil {
+			return compositeText(c.composite, v)
+		}
 		parts := make([]string, 0, len(v))
 		for _, e := range v {
 			if s := c.Text(e); s != "" {
@@ -171,12 +181,44 @@ func (c Column) Text(v any) string {
 			}
 		}
 		return strings.Join(parts, ", ")
+	case map[string]any:
+		if c.composite != nil {
+			return compositeText(c.composite, v)
+		}
 	}
 	b, _ := json.Marshal(v)
 	return string(b)
 }
 
-// Sheet is c as an export lays it out.
-func (c Column) Sheet() export.SheetColumn {
-	return export.SheetColumn{Name: c.Name, Label: c.Label, File: c.File, Options: c.options}
+// Sheet is c as an export lays it out: one column, or a column per part
+// of a matrix (a row each, its columns in words) or of an address.
+func (c Column) Sheet() []export.SheetColumn {
+	if c.composite == nil || c.composite.TypeOf().IsGroup() {
+		// A group is one column, its items as JSON.
+		return []export.SheetColumn{{Name: c.Name, Label: c.Label, File: c.File, Options: c.options}}
+	}
+	var columns map[string]string
+	for _, o := range c.composite.Columns {
+		if o.Label != "" && o.Label != o.Value {
+			if columns == nil {
+				columns = map[string]string{}
+			}
+			columns[o.Value] = o.Label
+		}
+	}
+	out := make([]export.SheetColumn, 0, len(c.composite.Parts()))
+	for _, part := range c.composite.Parts() {
+		out = append(out, export.SheetColumn{Name: c.Name, Part: part, Label: c.Label + ": " + c.composite.PartLabel(part), Options: columns})
+	}
+	return out
+}
+
+// compositeText writes a matrix's or an address's answer on one line: a
+// matrix's rows joined by "; ", an address's lines by ", ".
+func compositeText(f *hubclient.Field, v any) string {
+	sep := "; "
+	if f.Type == hubclient.FieldAddress {
+		sep = ", "
+	}
+	return strings.Join(f.AnswerLines(v), sep)
 }

@@ -41,3 +41,49 @@ func TestColumns(t *testing.T) {
 		}
 	}
 }
+
+// TestCompositeAnswers: the table, the panel and the exports read a
+// matrix by its labels, row by row, and an address as on an envelope; an
+// export lays out a column per part.
+func TestCompositeAnswers(t *testing.T) {
+	s := &hubclient.Schema{Fields: []hubclient.Field{
+		{Name: "grid", Type: hubclient.FieldMatrix, Label: "Rate", Rows: []hubclient.Option{{Value: "speed", Label: "Speed"}, {Value: "care", Label: "Care"}},
+			Columns: []hubclient.Option{{Value: "bad", Label: "Bad"}, {Value: "good", Label: "Good"}}},
+		{Name: "ship", Type: hubclient.FieldAddress, Label: "Ship to"},
+	}}
+	cols := Columns(s)
+	if got := cols[0].Text(map[string]any{"care": "bad", "speed": "good"}); got != "Speed: Good; Care: Bad" {
+		t.Errorf("matrix: %q", got)
+	}
+	addr := map[string]any{"line1": "1 rue de la Paix", "city": "Paris", "postalCode": "75002", "country": "FR"}
+	if got := cols[1].Text(addr); got != "1 rue de la Paix, 75002 Paris, FR" {
+		t.Errorf("address: %q", got)
+	}
+	values := Values([]byte(`{"grid": {"speed": "bad"}, "ship": {"city": "Lyon"}}`), Labels(s))
+	if len(values) != 2 || values[0].Value != "Speed: Bad" || values[1].Value != "Lyon" {
+		t.Errorf("Values: %+v", values)
+	}
+	sheet := cols[0].Sheet()
+	if len(sheet) != 2 || sheet[0].Part != "speed" || sheet[0].Label != "Rate: Speed" || sheet[1].Options["good"] != "Good" {
+		t.Errorf("the matrix's export columns: %+v", sheet)
+	}
+	if sheet := cols[1].Sheet(); len(sheet) != 6 || sheet[5].Part != "country" || sheet[2].Label != "Ship to: City" {
+		t.Errorf("the address's export columns: %+v", sheet)
+	}
+}
+
+// TestGroupAnswers: a group reads an item a line, its children's answers
+// in words, and exports as one column.
+func TestGroupAnswers(t *testing.T) {
+	s := &hubclient.Schema{Fields: []hubclient.Field{{Name: "team", Type: hubclient.FieldGroup, Label: "Guests", Fields: []hubclient.Field{
+		{Name: "guest", Type: hubclient.FieldText}, {Name: "meal", Type: hubclient.FieldSelect, Options: []hubclient.Option{{Value: "veg", Label: "Vegetarian"}}},
+	}}}}
+	cols := Columns(s)
+	v := []any{map[string]any{"guest": "Ada", "meal": "veg"}, map[string]any{"guest": "Bob"}}
+	if got := cols[0].Text(v); got != "Ada, Vegetarian; Bob" {
+		t.Errorf("group: %q", got)
+	}
+	if sheet := cols[0].Sheet(); len(sheet) != 1 || sheet[0].Part != "" {
+		t.Errorf("a group's export columns: %+v", sheet)
+	}
+}

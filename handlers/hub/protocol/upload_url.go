@@ -168,7 +168,7 @@ func (s *Server) postUploadComplete(c echo.Context) error {
 
 func hasFileField(s *hubclient.Schema) bool {
 	for _, f := range s.Fields {
-		if f.Type == hubclient.FieldFile {
+		if f.TypeOf().TakesFiles() {
 			return true
 		}
 	}
