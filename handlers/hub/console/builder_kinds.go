@@ -35,7 +35,7 @@ var fieldKinds = []fieldKind{
 	{groupChoices, hubclient.FieldSelect, "Dropdown", "One choice of a list", "M3 6h18v12H3zM13 11l2.5 2.5L18 11"},
 	{groupChoices, hubclient.FieldCheckboxes, "Checkboxes", "Any choices of a few", "M4 4h7v7H4zM5.5 7.5 7 9l2.5-3M4 14h7v7H4zM14 7h6M14 17h6"},
 	{groupChoices, hubclient.FieldCheckbox, "Yes/No", "One box to tick, such as consent", "M4 4h16v16H4zM8 12l3 3 5-6"},
-	{groupChoices, hubclient.FieldMatrix, "Matrix", "The same choice for several rows", "M3 4h18v16H3zM3 9h18M3 14.5h18M9 4v16"},
+	{groupChoices, hubclient.FieldMatrix, "Matrix", "Rows answered from the same columns", "M3 4h18v16H3zM3 9h18M3 14.5h18M9 4v16"},
 	{groupChoices, hubclient.FieldRanking, "Ranking", "The options in an order of preference", "M4 6h2M4 12h2M4 18h2M9 6h11M9 12h8M9 18h5"},
 	{groupRatings, hubclient.FieldRating, "Rating", "Stars, 1 to 5", "M12 3l2.8 5.8 6.2.9-4.5 4.4 1.1 6.2L12 17.3l-5.6 3 1.1-6.2L3 9.7l6.2-.9z"},
 	{groupRatings, hubclient.FieldScale, "Linear scale", "A number on a scale, 1 to 5", "M3 9h4v6H3zM10 9h4v6h-4zM17 9h4v6h-4z"},
