@@ -47,6 +47,9 @@ func (db *DB) CreateSubmission(ctx context.Context, s hub.Submission) error {
 	if !json.Valid(payload) || !utf8.Valid(payload) {
 		return db.errorf("create submission %s: payload is not valid JSON in UTF-8", s.ID)
 	}
+	if s.Tallies != "" && !json.Valid([]byte(s.Tallies)) {
+		return db.errorf("create submission %s: tallies are not valid JSON", s.ID)
+	}
 	atts := s.Attachments
 	if atts == nil {
 		atts = []hubclient.Attachment{}
@@ -167,10 +170,10 @@ func (db *DB) insertSubmission(tx Tx, r *storeRequest) error {
 	// read. A racing transaction holding the key makes the insert wait for
 	// its outcome; any other conflict, such as a duplicate id, still fails.
 	res, err := tx.ExecContext(ctx,
-		`INSERT INTO submissions (`+submissionColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+		`INSERT INTO submissions (`+submissionColumns+`, tallies) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
 		ON CONFLICT (site, form, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING`,
 		s.ID, s.Site, s.Slug, millis(s.CreatedAt), r.payload, r.attachments, text(s.ClientAddr), text(s.UserAgent),
-		nullString(s.IdempotencyKey), nullInt(s.FormVersion), s.Spam, r.reasons, s.Held, s.Locale)
+		nullString(s.IdempotencyKey), nullInt(s.FormVersion), s.Spam, r.reasons, s.Held, s.Locale, nullString(s.Tallies))
 	if err != nil {
 		return err
 	}

@@ -84,6 +84,8 @@ func Run(t *testing.T, open Open) {
 		{"DeleteSubmissions", testDeleteSubmissions},
 		{"DeleteSubmissionsBefore", testDeleteSubmissionsBefore},
 		{"TrashSubmissions", testTrashSubmissions},
+		{"SummaryCounts", testSummaryCounts},
+		{"TallySubmissions", testTallySubmissions},
 		{"DeleteRace", testDeleteRace},
 		{"Limits", testLimits},
 		{"People", testPeople},
