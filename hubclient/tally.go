@@ -89,10 +89,10 @@ func (f *Field) Tally(v any) []Tally {
 					out = append(out, Tally{Answer: s})
 				}
 			}
-			if len(out) > 0 {
-				out = append(out, Tally{Answer: Answered})
+			if len(out) == 0 {
+				return nil
 			}
-			return out
+			return append(out, Tally{Answer: Answered})
 		}
 	case YesNoSummary:
 		if b, ok := v.(bool); ok {
@@ -109,6 +109,9 @@ func (f *Field) Tally(v any) []Tally {
 			if s, ok := e.(string); ok && s != "" {
 				out = append(out, Tally{Answer: s, Sum: float64(i + 1)})
 			}
+		}
+		if len(out) == 0 {
+			return nil
 		}
 		return out
 	case TextSummary:
