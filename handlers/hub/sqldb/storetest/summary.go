@@ -100,7 +100,11 @@ func testSummaryCounts(t *testing.T, open Open) {
 		"/": "2 0", "topic/sales": "1 0", "topic/support": "1 0", "stars/4": "1 4", "stars/2": "1 2",
 		"tags/a": "2 0", "tags/b": "1 0", "tags/": "2 0", "order/x": "2 3", "order/y": "2 3", "email/": "1 0",
 	}
-	wantCounts(t, db, time.Time{}, both, "stored")
+	wantCounts(t, db, time.Time{}, both, "stored, queued")
+	if _, err := db.CountQueued(ctx); err != nil {
+		t.Fatal(err)
+	}
+	wantCounts(t, db, time.Time{}, both, "stored, counted")
 	second := map[string]string{"/": "1 0", "topic/support": "1 0", "stars/2": "1 2", "tags/a": "1 0", "tags/": "1 0", "order/x": "1 1", "order/y": "1 2"}
 	// Since a time within the second day: the whole day counts.
 	wantCounts(t, db, T0.Add(day+time.Hour), second, "the second day")
@@ -139,6 +143,31 @@ func testSummaryCounts(t *testing.T, open Open) {
 		{"03, spam, deleted", func() error { _, err := db.DeleteSubmissions(ctx, "site", "form", []string{"03"}); return err }, first},
 		{"01 erased", func() error { _, err := db.ErasePerson(ctx, "acme", "ann@example.com"); return err }, map[string]string{}},
 		{"04 stored", func() error { return db.CreateSubmission(ctx, surveyed("04", T0, `{"topic":"sales"}`)) }, map[string]string{"/": "1 0", "topic/sales": "1 0"}},
+		// Marked as spam and back, and deleted, before it is counted.
+		{"05 stored, marked as spam while queued, counted", func() error {
+			if err := db.CreateSubmission(ctx, surveyed("05", T0, `{"topic":"support"}`)); err != nil {
+				return err
+			}
+			if _, err := db.SetSpam(ctx, "site", "form", []string{"05"}, true); err != nil {
+				return err
+			}
+			_, err := db.CountQueued(ctx)
+			return err
+		}, map[string]string{"/": "1 0", "topic/sales": "1 0"}},
+		{"05 not spam", func() error { _, err := db.SetSpam(ctx, "site", "form", []string{"05"}, false); return err },
+			map[string]string{"/": "2 0", "topic/sales": "1 0", "topic/support": "1 0"}},
+		{"06 stored and deleted while queued, 05 deleted", func() error {
+			if err := db.CreateSubmission(ctx, surveyed("06", T0, `{"topic":"support"}`)); err != nil {
+				return err
+			}
+			if _, err := db.DeleteSubmissions(ctx, "site", "form", []string{"05", "06"}); err != nil {
+				return err
+			}
+			if n, err := db.CountQueued(ctx); err != nil || n != 0 {
+				return fmt.Errorf("CountQueued after 06 went = %d, %v; want none left", n, err)
+			}
+			return nil
+		}, map[string]string{"/": "1 0", "topic/sales": "1 0"}},
 		{"04 deleted by retention", func() error {
 			_, err := db.DeleteSubmissionsBefore(ctx, "site", "form", T0.Add(time.Minute), 10)
 			return err

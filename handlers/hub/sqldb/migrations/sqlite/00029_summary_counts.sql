@@ -3,14 +3,20 @@
 -- form's summary, a JSON list of [field, answer, sum] the hub computes
 -- from the form as it stores the submission (hub.Tallies); NULL for the
 -- submissions stored before, which the console tallies when it first
--- summarises their form (hub.Summaries.TallySubmissions). summary_counts
+-- summarises their form (hub.Summaries.TallySubmissions), which counts them. summary_counts
 -- holds, for each form, day (created_at / 86400000, in UTC), field and
 -- answer, how many submissions gave the answer and the sum of their sums.
--- Triggers keep it in step with every insert, delete and change of the
--- spam mark, deleted_at or tallies in the same transaction, so that every
--- path that marks, deletes, restores, purges or erases a submission keeps
--- the counts right: a submission is counted while it has tallies and is
--- neither spam nor deleted. SQLite has one writer: every row is of slot 0.
+--
+-- Counting a submission's dozen answers as it is stored would cost about
+-- as much as storing it: a trigger only queues it in summary_queue, and
+-- the DB counts the queue when writing is quiet (sqldb.DB.CountQueued); a
+-- summary reads the counts and the queued submissions of its form. A
+-- submission is counted while it has tallies, is neither spam nor deleted
+-- and is no longer queued; triggers take it out of the counts and put it
+-- back on every change of the spam mark or deleted_at, and take
+-- it out when it is deleted, in the same transaction, so that every path
+-- that marks, deletes, restores, purges or erases a submission keeps the
+-- counts right. SQLite has one writer: every row is of slot 0.
 
 -- +goose Up
 ALTER TABLE submissions ADD COLUMN tallies TEXT;
@@ -30,29 +36,33 @@ CREATE TABLE summary_counts (
     PRIMARY KEY (site, form, day, field, answer, slot)
 ) WITHOUT ROWID;
 
+CREATE TABLE summary_queue (
+    id   TEXT PRIMARY KEY,
+    site TEXT NOT NULL,
+    form TEXT NOT NULL
+) WITHOUT ROWID;
+
 -- +goose StatementBegin
-CREATE TRIGGER summary_counts_insert AFTER INSERT ON submissions
-WHEN NEW.tallies IS NOT NULL AND NOT NEW.spam AND NEW.deleted_at IS NULL BEGIN
-    INSERT INTO summary_counts (site, form, day, field, answer, slot, n, total)
-    SELECT NEW.site, NEW.form, NEW.created_at / 86400000, json_extract(t.value, '$[0]'), json_extract(t.value, '$[1]'), 0, 1, json_extract(t.value, '$[2]')
-    FROM json_each(NEW.tallies) t WHERE true
-    ON CONFLICT (site, form, day, field, answer, slot) DO UPDATE SET n = n + excluded.n, total = total + excluded.total;
+CREATE TRIGGER summary_queue_insert AFTER INSERT ON submissions WHEN NEW.tallies IS NOT NULL BEGIN
+    INSERT INTO summary_queue (id, site, form) VALUES (NEW.id, NEW.site, NEW.form);
 END;
 -- +goose StatementEnd
 
 -- +goose StatementBegin
-CREATE TRIGGER summary_counts_delete AFTER DELETE ON submissions
-WHEN OLD.tallies IS NOT NULL AND NOT OLD.spam AND OLD.deleted_at IS NULL BEGIN
+CREATE TRIGGER summary_counts_delete AFTER DELETE ON submissions WHEN OLD.tallies IS NOT NULL BEGIN
     INSERT INTO summary_counts (site, form, day, field, answer, slot, n, total)
     SELECT OLD.site, OLD.form, OLD.created_at / 86400000, json_extract(t.value, '$[0]'), json_extract(t.value, '$[1]'), 0, -1, -json_extract(t.value, '$[2]')
-    FROM json_each(OLD.tallies) t WHERE true
+    FROM json_each(OLD.tallies) t
+    WHERE NOT OLD.spam AND OLD.deleted_at IS NULL AND NOT EXISTS (SELECT 1 FROM summary_queue WHERE id = OLD.id)
     ON CONFLICT (site, form, day, field, answer, slot) DO UPDATE SET n = n + excluded.n, total = total + excluded.total;
+    DELETE FROM summary_queue WHERE id = OLD.id;
 END;
 -- +goose StatementEnd
 
 -- +goose StatementBegin
-CREATE TRIGGER summary_counts_update AFTER UPDATE OF site, form, created_at, spam, deleted_at, tallies ON submissions
-WHEN (OLD.tallies IS NOT NULL AND NOT OLD.spam AND OLD.deleted_at IS NULL) OR (NEW.tallies IS NOT NULL AND NOT NEW.spam AND NEW.deleted_at IS NULL)
+CREATE TRIGGER summary_counts_update AFTER UPDATE OF site, form, created_at, spam, deleted_at ON submissions
+WHEN ((OLD.tallies IS NOT NULL AND NOT OLD.spam AND OLD.deleted_at IS NULL) OR (NEW.tallies IS NOT NULL AND NOT NEW.spam AND NEW.deleted_at IS NULL))
+    AND NOT EXISTS (SELECT 1 FROM summary_queue WHERE id = NEW.id)
 BEGIN
     INSERT INTO summary_counts (site, form, day, field, answer, slot, n, total)
     SELECT OLD.site, OLD.form, OLD.created_at / 86400000, json_extract(t.value, '$[0]'), json_extract(t.value, '$[1]'), 0, -1, -json_extract(t.value, '$[2]')
@@ -68,7 +78,8 @@ END;
 -- +goose Down
 DROP TRIGGER summary_counts_update;
 DROP TRIGGER summary_counts_delete;
-DROP TRIGGER summary_counts_insert;
+DROP TRIGGER summary_queue_insert;
+DROP TABLE summary_queue;
 DROP TABLE summary_counts;
 DROP INDEX submissions_untallied;
 ALTER TABLE submissions DROP COLUMN tallies;
