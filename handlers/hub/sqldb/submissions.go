@@ -169,11 +169,17 @@ func (db *DB) insertSubmission(tx Tx, r *storeRequest) error {
 	// PostgreSQL would abort the transaction before the winner could be
 	// read. A racing transaction holding the key makes the insert wait for
 	// its outcome; any other conflict, such as a duplicate id, still fails.
-	res, err := tx.ExecContext(ctx,
-		`INSERT INTO submissions (`+submissionColumns+`, tallies) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
-		ON CONFLICT (site, form, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING`,
-		s.ID, s.Site, s.Slug, millis(s.CreatedAt), r.payload, r.attachments, text(s.ClientAddr), text(s.UserAgent),
-		nullString(s.IdempotencyKey), nullInt(s.FormVersion), s.Spam, r.reasons, s.Held, s.Locale, nullString(s.Tallies))
+	args := []any{s.ID, s.Site, s.Slug, millis(s.CreatedAt), r.payload, r.attachments, text(s.ClientAddr), text(s.UserAgent),
+		nullString(s.IdempotencyKey), nullInt(s.FormVersion), s.Spam, r.reasons, s.Held, s.Locale}
+	insert := `INSERT INTO submissions (` + submissionColumns + `) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`
+	if s.Tallies != "" {
+		// Only then, so that a database of a schema before the column's
+		// (the tests of the migrations fill one) still takes the others.
+		insert = `INSERT INTO submissions (` + submissionColumns + `, tallies) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`
+		args = append(args, s.Tallies)
+	}
+	res, err := tx.ExecContext(ctx, insert+`
+		ON CONFLICT (site, form, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING`, args...)
 	if err != nil {
 		return err
 	}
