@@ -99,17 +99,17 @@ func (q *searchQueue) run(ctx context.Context) {
 // unless the queue is long, until it is empty.
 func (q *searchQueue) work(ctx context.Context) error {
 	if q.db.search != NoSearchIndex {
-		if err := q.drain(ctx, q.db.searchQueueLength, q.db.indexQueued, q.db.indexedMany); err != nil {
+		if err := q.drain(ctx, q.db.searchQueueLength, q.db.indexQueued, searchQueueChunk, q.db.indexedMany); err != nil {
 			return err
 		}
 	}
-	return q.drain(ctx, q.db.summaryQueueLength, q.db.countQueued, nil)
+	return q.drain(ctx, q.db.summaryQueueLength, q.db.countQueued, summaryQueueChunk, nil)
 }
 
 // drain works through one queue: length says how long it is, step works
-// through up to a chunk of it and says how many, done is told how many
-// were worked through once it is empty.
-func (q *searchQueue) drain(ctx context.Context, length func(context.Context) (int, error), step func(context.Context, int) (int, error), done func(context.Context, int) error) error {
+// through up to chunk of it and says how many, done is told how many were
+// worked through once it is empty.
+func (q *searchQueue) drain(ctx context.Context, length func(context.Context) (int, error), step func(context.Context, int) (int, error), chunk int, done func(context.Context, int) error) error {
 	worked := 0
 	for {
 		queued, err := length(ctx)
@@ -132,7 +132,7 @@ func (q *searchQueue) drain(ctx context.Context, length func(context.Context) (i
 			}
 			continue
 		}
-		n, err := step(ctx, searchQueueChunk)
+		n, err := step(ctx, chunk)
 		if err != nil {
 			return err
 		}

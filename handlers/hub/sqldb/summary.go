@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -26,7 +27,7 @@ func (db *DB) AnswerCounts(ctx context.Context, site, slug string, since time.Ti
 	counted := `SELECT field, answer, n, total FROM summary_counts WHERE site = $1 AND form = $2`
 	// CROSS JOIN has SQLite walk the queue and look its submissions up.
 	queued := `SELECT ` + db.tallyColumns("s") + ` FROM summary_queue q CROSS JOIN submissions s` + db.tallyRows("s") +
-		` WHERE s.id = q.id AND q.site = $1 AND q.form = $2 AND NOT s.spam AND s.deleted_at IS NULL`
+		` WHERE ` + db.queued("s", "q") + ` AND s.site = $1 AND s.form = $2 AND NOT s.spam AND s.deleted_at IS NULL`
 	args := []any{site, slug}
 	if !since.IsZero() {
 		day := millis(since) / dayMillis
@@ -44,6 +45,22 @@ func (db *DB) AnswerCounts(ctx context.Context, site, slug string, since time.Ti
 		return nil, db.errorf("answer counts of %s/%s: %w", site, slug, err)
 	}
 	return out, nil
+}
+
+// queued returns the condition that the row q of summary_queue is the
+// submission s's: by id on PostgreSQL, by rowid on SQLite.
+func (db *DB) queued(s, q string) string {
+	k := db.queueKey()
+	return s + "." + k + " = " + q + "." + k
+}
+
+// queueKey is the column of summary_queue, a submission's id on
+// PostgreSQL, its rowid on SQLite.
+func (db *DB) queueKey() string {
+	if db.countSlots {
+		return "id"
+	}
+	return "rowid"
 }
 
 // tallyRows returns the join of a row per tally of the submissions s,
@@ -73,7 +90,7 @@ func (db *DB) tallyColumns(s string) string {
 func (db *DB) CountQueued(ctx context.Context) (int, error) {
 	total := 0
 	for {
-		n, err := db.countQueued(ctx, searchQueueChunk)
+		n, err := db.countQueued(ctx, summaryQueueChunk)
 		total += n
 		if err != nil {
 			return total, db.errorf("count queued submissions: %w", err)
@@ -104,6 +121,12 @@ func (db *DB) summaryQueueLength(ctx context.Context) (int, error) {
 	err := db.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM summary_queue`).Scan(&n)
 	return n, err
 }
+
+// summaryQueueChunk is how many queued submissions one transaction
+// counts: a submission of a form that gets few adds a dozen rows of its
+// own to summary_counts, and a transaction of SQLite's holds its one
+// writer for tens of milliseconds at most.
+const summaryQueueChunk = 250
 
 // countKey is a row of summary_counts, but for its slot.
 type countKey struct {
@@ -140,29 +163,31 @@ func (db *DB) countQueued(ctx context.Context, limit int) (int, error) {
 	if db.countSlots {
 		lock = ` FOR UPDATE SKIP LOCKED`
 	}
-	query := `SELECT q.id, s.site, s.form, s.created_at, s.tallies, s.spam, s.deleted_at IS NULL
-		FROM (SELECT id FROM summary_queue ORDER BY id LIMIT $1` + lock + `) q CROSS JOIN submissions s WHERE s.id = q.id ORDER BY q.id`
+	k := db.queueKey()
+	query := `SELECT q.` + k + `, s.id, s.site, s.form, s.created_at, s.tallies, s.spam, s.deleted_at IS NULL
+		FROM (SELECT ` + k + ` FROM summary_queue ORDER BY ` + k + ` LIMIT $1` + lock + `) q CROSS JOIN submissions s WHERE ` + db.queued("s", "q") + ` ORDER BY q.` + k
 	if db.countSlots {
 		query += ` FOR UPDATE OF s SKIP LOCKED`
 	}
 	sums := map[countKey]countSum{}
-	var ids []string
+	var keys []any
 	rows, err := tx.QueryContext(ctx, query, limit)
 	if err != nil {
 		return 0, err
 	}
 	for rows.Next() {
 		var (
+			key              any
 			k                countKey
 			id, tallies      string
 			created          int64
 			spam, notDeleted bool
 		)
-		if err := rows.Scan(&id, &k.site, &k.form, &created, &tallies, &spam, &notDeleted); err != nil {
+		if err := rows.Scan(&key, &id, &k.site, &k.form, &created, &tallies, &spam, &notDeleted); err != nil {
 			rows.Close()
 			return 0, err
 		}
-		ids = append(ids, id)
+		keys = append(keys, key)
 		if spam || !notDeleted {
 			continue
 		}
@@ -175,19 +200,22 @@ func (db *DB) countQueued(ctx context.Context, limit int) (int, error) {
 	if err := rows.Close(); err != nil {
 		return 0, err
 	}
-	if err := rows.Err(); err != nil || len(ids) == 0 {
+	if err := rows.Err(); err != nil || len(keys) == 0 {
 		return 0, err
 	}
 	if err := db.addCounts(ctx, tx, sums); err != nil {
 		return 0, err
 	}
-	for chunk := range slices.Chunk(ids, maxIDs) {
-		inIDs, args := in(chunk, nil)
-		if _, err := tx.ExecContext(ctx, `DELETE FROM summary_queue WHERE id `+inIDs, args...); err != nil {
+	for chunk := range slices.Chunk(keys, maxIDs) {
+		marks := make([]string, len(chunk))
+		for i := range chunk {
+			marks[i] = "$" + strconv.Itoa(i+1)
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM summary_queue WHERE `+k+` IN (`+strings.Join(marks, ", ")+`)`, chunk...); err != nil {
 			return 0, err
 		}
 	}
-	return len(ids), tx.Commit()
+	return len(keys), tx.Commit()
 }
 
 // countChunk is how many rows of summary_counts one statement of

@@ -41,16 +41,12 @@ CREATE TABLE summary_counts (
     PRIMARY KEY (site, form, day, field, answer, slot)
 );
 
-CREATE TABLE summary_queue (
-    id   TEXT PRIMARY KEY,
-    site TEXT NOT NULL,
-    form TEXT NOT NULL
-);
+CREATE TABLE summary_queue (id TEXT PRIMARY KEY);
 
 -- +goose StatementBegin
 CREATE FUNCTION summary_queue_add() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    INSERT INTO summary_queue (id, site, form) VALUES (NEW.id, NEW.site, NEW.form);
+    INSERT INTO summary_queue (id) VALUES (NEW.id);
     RETURN NULL;
 END
 $$;

@@ -36,15 +36,13 @@ CREATE TABLE summary_counts (
     PRIMARY KEY (site, form, day, field, answer, slot)
 ) WITHOUT ROWID;
 
-CREATE TABLE summary_queue (
-    id   TEXT PRIMARY KEY,
-    site TEXT NOT NULL,
-    form TEXT NOT NULL
-) WITHOUT ROWID;
+-- By the submission's rowid, as submission_search_queue: the least a
+-- submission's transaction can write.
+CREATE TABLE summary_queue (rowid INTEGER PRIMARY KEY);
 
 -- +goose StatementBegin
 CREATE TRIGGER summary_queue_insert AFTER INSERT ON submissions WHEN NEW.tallies IS NOT NULL BEGIN
-    INSERT INTO summary_queue (id, site, form) VALUES (NEW.id, NEW.site, NEW.form);
+    INSERT INTO summary_queue (rowid) VALUES (NEW.rowid);
 END;
 -- +goose StatementEnd
 
@@ -53,16 +51,16 @@ CREATE TRIGGER summary_counts_delete AFTER DELETE ON submissions WHEN OLD.tallie
     INSERT INTO summary_counts (site, form, day, field, answer, slot, n, total)
     SELECT OLD.site, OLD.form, OLD.created_at / 86400000, json_extract(t.value, '$[0]'), json_extract(t.value, '$[1]'), 0, -1, -json_extract(t.value, '$[2]')
     FROM json_each(OLD.tallies) t
-    WHERE NOT OLD.spam AND OLD.deleted_at IS NULL AND NOT EXISTS (SELECT 1 FROM summary_queue WHERE id = OLD.id)
+    WHERE NOT OLD.spam AND OLD.deleted_at IS NULL AND NOT EXISTS (SELECT 1 FROM summary_queue WHERE rowid = OLD.rowid)
     ON CONFLICT (site, form, day, field, answer, slot) DO UPDATE SET n = n + excluded.n, total = total + excluded.total;
-    DELETE FROM summary_queue WHERE id = OLD.id;
+    DELETE FROM summary_queue WHERE rowid = OLD.rowid;
 END;
 -- +goose StatementEnd
 
 -- +goose StatementBegin
 CREATE TRIGGER summary_counts_update AFTER UPDATE OF site, form, created_at, spam, deleted_at ON submissions
 WHEN ((OLD.tallies IS NOT NULL AND NOT OLD.spam AND OLD.deleted_at IS NULL) OR (NEW.tallies IS NOT NULL AND NOT NEW.spam AND NEW.deleted_at IS NULL))
-    AND NOT EXISTS (SELECT 1 FROM summary_queue WHERE id = NEW.id)
+    AND NOT EXISTS (SELECT 1 FROM summary_queue WHERE rowid = NEW.rowid)
 BEGIN
     INSERT INTO summary_counts (site, form, day, field, answer, slot, n, total)
     SELECT OLD.site, OLD.form, OLD.created_at / 86400000, json_extract(t.value, '$[0]'), json_extract(t.value, '$[1]'), 0, -1, -json_extract(t.value, '$[2]')
