@@ -86,6 +86,7 @@ func Run(t *testing.T, open Open) {
 		{"TrashSubmissions", testTrashSubmissions},
 		{"SummaryCounts", testSummaryCounts},
 		{"TallySubmissions", testTallySubmissions},
+		{"SummaryRace", testSummaryRace},
 		{"DeleteRace", testDeleteRace},
 		{"Limits", testLimits},
 		{"People", testPeople},

@@ -8,6 +8,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -239,4 +241,63 @@ func SummaryMigration(t *testing.T, old *sql.DB, open func() *sqldb.DB) {
 		t.Fatalf("TallySubmissions = %d, %v, %v; want 1", n, more, err)
 	}
 	wantCounts(t, db, time.Time{}, map[string]string{"/": "1 0", "topic/sales": "1 0", "stars/3": "1 3"}, "tallied")
+}
+
+// testSummaryRace: two hubs tallying the same form's older submissions
+// at once, and counting the same queue at once while a third writer marks
+// some as spam, count each submission once.
+func testSummaryRace(t *testing.T, open Open) {
+	ctx := context.Background()
+	dbs := open(t, 2)
+	const n = 200
+	for i := range n {
+		s := surveyed(fmt.Sprintf("old%03d", i), T0.Add(time.Duration(i)*time.Hour), `{"topic":"sales"}`)
+		s.Tallies = "" // stored before the hub kept tallies
+		if err := dbs[0].CreateSubmission(ctx, s); err != nil {
+			t.Fatal(err)
+		}
+		if err := dbs[1].CreateSubmission(ctx, surveyed(fmt.Sprintf("new%03d", i), T0.Add(time.Duration(i)*time.Hour), `{"topic":"support"}`)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tally := func(p json.RawMessage) string { return hub.TalliesOf(summarySchema, p) }
+	var wg sync.WaitGroup
+	var tallied atomic.Int64
+	for _, db := range dbs {
+		wg.Go(func() {
+			for {
+				k, more, err := db.TallySubmissions(ctx, "site", "form", 7, tally)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				tallied.Add(int64(k))
+				if !more && k == 0 {
+					return
+				}
+			}
+		})
+		wg.Go(func() {
+			if _, err := db.CountQueued(ctx); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	spam := []string{"new000", "new001", "old000", "old001"}
+	wg.Go(func() {
+		if _, err := dbs[1].SetSpam(ctx, "site", "form", spam, true); err != nil {
+			t.Error(err)
+		}
+	})
+	wg.Wait()
+	if tallied.Load() != n {
+		t.Errorf("tallied %d submissions, want %d", tallied.Load(), n)
+	}
+	for _, db := range dbs {
+		if _, err := db.CountQueued(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := map[string]string{"/": fmt.Sprint(2*n-4, " 0"), "topic/sales": fmt.Sprint(n-2, " 0"), "topic/support": fmt.Sprint(n-2, " 0")}
+	wantCounts(t, dbs[0], time.Time{}, want, "tallied and counted by two hubs at once")
 }
