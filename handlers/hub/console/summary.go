@@ -51,10 +51,8 @@ type summaryProps struct {
 	// Error says the period asked for is none of summaryPeriods; nothing
 	// else is then shown.
 	Error string
-	// Period is the chosen period's label; From its first day, zero for
-	// all time.
-	Period string
-	From   time.Time
+	// From is the chosen period's first day, zero for all time.
+	From time.Time
 	// Total is how many submissions the period counts, spam and deleted
 	// ones left out.
 	Total int64
@@ -134,7 +132,6 @@ func (con *Console) summary(c echo.Context) error {
 		p.Error = "There is no such period: choose the last 7 or 30 days, the last 12 months or all time."
 		return con.render(c, http.StatusBadRequest, summaryPage(p))
 	}
-	p.Period = period.Label
 	if period.Days > 0 {
 		// Answers are counted by day in UTC: the period is whole days there.
 		now := con.cfg.Now().UTC()
