@@ -298,17 +298,29 @@ func (db *DB) TallySubmissions(ctx context.Context, site, slug string, limit int
 			rows = rows[:limit]
 		}
 		sums := map[countKey]countSum{}
-		for _, r := range rows {
-			t := tally(json.RawMessage(r.payload))
-			if _, err := tx.ExecContext(ctx, `UPDATE submissions SET tallies = $1 WHERE id = $2`, t, r.id); err != nil {
+		for chunk := range slices.Chunk(rows, maxIDs) {
+			// One statement a chunk: PostgreSQL's trigger runs once a
+			// statement.
+			var b strings.Builder
+			args := make([]any, 0, 2*len(chunk))
+			for i, r := range chunk {
+				t := tally(json.RawMessage(r.payload))
+				if !r.spam && r.notDeleted {
+					if err := addTallies(sums, countKey{site: site, form: slug, day: r.created / dayMillis}, t); err != nil {
+						return fmt.Errorf("tallies of %s: %w", r.id, err)
+					}
+				}
+				if i > 0 {
+					b.WriteString(", ")
+				}
+				fmt.Fprintf(&b, "($%d, $%d)", len(args)+1, len(args)+2)
+				args = append(args, r.id, t)
+			}
+			if _, err := tx.ExecContext(ctx, `UPDATE submissions SET tallies = v.t
+				FROM (SELECT column1 AS id, column2 AS t FROM (VALUES `+b.String()+`) AS vals) AS v WHERE submissions.id = v.id`, args...); err != nil {
 				return err
 			}
-			n++
-			if !r.spam && r.notDeleted {
-				if err := addTallies(sums, countKey{site: site, form: slug, day: r.created / dayMillis}, t); err != nil {
-					return fmt.Errorf("tallies of %s: %w", r.id, err)
-				}
-			}
+			n += len(chunk)
 		}
 		return db.addCounts(ctx, tx, sums)
 	})

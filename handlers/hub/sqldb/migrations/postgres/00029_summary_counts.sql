@@ -52,29 +52,45 @@ END
 $$;
 -- +goose StatementEnd
 
+-- The counts change once a statement, summed by row of summary_counts
+-- first (in their order, so that transactions at once take the rows in
+-- the same order): a statement that deletes or marks thousands of
+-- submissions updates each row it touches once, not once a submission,
+-- each update a version of the row the next must walk past.
 -- +goose StatementBegin
-CREATE FUNCTION summary_counts_step() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION summary_counts_update() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    IF EXISTS (SELECT 1 FROM summary_queue WHERE id = OLD.id) THEN
-        IF TG_OP = 'DELETE' THEN
-            DELETE FROM summary_queue WHERE id = OLD.id;
-        END IF;
-        RETURN NULL;
-    END IF;
-    IF OLD.tallies IS NOT NULL AND NOT OLD.spam AND OLD.deleted_at IS NULL THEN
-        INSERT INTO summary_counts (site, form, day, field, answer, slot, n, total)
-        SELECT OLD.site, OLD.form, OLD.created_at / 86400000, t->>0, t->>1, pg_backend_pid() % 8, -1, -(t->>2)::double precision
-        FROM jsonb_array_elements(OLD.tallies::jsonb) t
-        ON CONFLICT (site, form, day, field, answer, slot) DO UPDATE
-        SET n = summary_counts.n + EXCLUDED.n, total = summary_counts.total + EXCLUDED.total;
-    END IF;
-    IF TG_OP <> 'DELETE' AND NEW.tallies IS NOT NULL AND NOT NEW.spam AND NEW.deleted_at IS NULL THEN
-        INSERT INTO summary_counts (site, form, day, field, answer, slot, n, total)
-        SELECT NEW.site, NEW.form, NEW.created_at / 86400000, t->>0, t->>1, pg_backend_pid() % 8, 1, (t->>2)::double precision
-        FROM jsonb_array_elements(NEW.tallies::jsonb) t
-        ON CONFLICT (site, form, day, field, answer, slot) DO UPDATE
-        SET n = summary_counts.n + EXCLUDED.n, total = summary_counts.total + EXCLUDED.total;
-    END IF;
+    INSERT INTO summary_counts AS c (site, form, day, field, answer, slot, n, total)
+    SELECT site, form, day, field, answer, pg_backend_pid() % 8, SUM(n), SUM(total) FROM (
+        SELECT o.site, o.form, o.created_at / 86400000 AS day, t->>0 AS field, t->>1 AS answer, -1 AS n, -(t->>2)::double precision AS total
+        FROM old_rows o CROSS JOIN jsonb_array_elements(o.tallies::jsonb) t
+        WHERE o.tallies IS NOT NULL AND NOT o.spam AND o.deleted_at IS NULL
+            AND NOT EXISTS (SELECT 1 FROM summary_queue q WHERE q.id = o.id)
+        UNION ALL
+        SELECT w.site, w.form, w.created_at / 86400000, t->>0, t->>1, 1, (t->>2)::double precision
+        FROM new_rows w JOIN old_rows p ON p.id = w.id AND p.tallies IS NOT NULL
+            CROSS JOIN jsonb_array_elements(w.tallies::jsonb) t
+        WHERE w.tallies IS NOT NULL AND NOT w.spam AND w.deleted_at IS NULL
+            AND NOT EXISTS (SELECT 1 FROM summary_queue q WHERE q.id = w.id)
+    ) changes GROUP BY site, form, day, field, answer HAVING SUM(n) <> 0 OR SUM(total) <> 0
+    ORDER BY site, form, day, field, answer
+    ON CONFLICT (site, form, day, field, answer, slot) DO UPDATE SET n = c.n + EXCLUDED.n, total = c.total + EXCLUDED.total;
+    RETURN NULL;
+END
+$$;
+-- +goose StatementEnd
+
+-- +goose StatementBegin
+CREATE FUNCTION summary_counts_delete() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    INSERT INTO summary_counts AS c (site, form, day, field, answer, slot, n, total)
+    SELECT o.site, o.form, o.created_at / 86400000, t->>0, t->>1, pg_backend_pid() % 8, -COUNT(*), -SUM((t->>2)::double precision)
+    FROM old_rows o CROSS JOIN jsonb_array_elements(o.tallies::jsonb) t
+    WHERE o.tallies IS NOT NULL AND NOT o.spam AND o.deleted_at IS NULL
+        AND NOT EXISTS (SELECT 1 FROM summary_queue q WHERE q.id = o.id)
+    GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5
+    ON CONFLICT (site, form, day, field, answer, slot) DO UPDATE SET n = c.n + EXCLUDED.n, total = c.total + EXCLUDED.total;
+    DELETE FROM summary_queue WHERE id IN (SELECT id FROM old_rows);
     RETURN NULL;
 END
 $$;
@@ -84,18 +100,23 @@ CREATE TRIGGER summary_queue_insert AFTER INSERT ON submissions
     FOR EACH ROW WHEN (NEW.tallies IS NOT NULL)
     EXECUTE FUNCTION summary_queue_add();
 CREATE TRIGGER summary_counts_delete AFTER DELETE ON submissions
-    FOR EACH ROW WHEN (OLD.tallies IS NOT NULL)
-    EXECUTE FUNCTION summary_counts_step();
-CREATE TRIGGER summary_counts_update AFTER UPDATE OF site, form, created_at, spam, deleted_at ON submissions
-    FOR EACH ROW WHEN ((OLD.tallies IS NOT NULL AND NOT OLD.spam AND OLD.deleted_at IS NULL)
-        OR (NEW.tallies IS NOT NULL AND NOT NEW.spam AND NEW.deleted_at IS NULL))
-    EXECUTE FUNCTION summary_counts_step();
+    REFERENCING OLD TABLE AS old_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION summary_counts_delete();
+-- A trigger with transition tables takes no list of columns: it runs
+-- after every UPDATE, whose rows changed in nothing counted sum to none.
+-- Tallies given to a submission stored without them are counted by
+-- TallySubmissions itself, as on SQLite, whose trigger does not run for
+-- them: only rows that had tallies before count here.
+CREATE TRIGGER summary_counts_update AFTER UPDATE ON submissions
+    REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION summary_counts_update();
 
 -- +goose Down
 DROP TRIGGER summary_counts_update ON submissions;
 DROP TRIGGER summary_counts_delete ON submissions;
 DROP TRIGGER summary_queue_insert ON submissions;
-DROP FUNCTION summary_counts_step();
+DROP FUNCTION summary_counts_delete();
+DROP FUNCTION summary_counts_update();
 DROP FUNCTION summary_queue_add();
 DROP TABLE summary_queue;
 DROP TABLE summary_counts;
