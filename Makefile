@@ -21,17 +21,17 @@ test: deps npm browser versitygw postgres mailpit poppler lint
 
 ## bench: benchmarks, each reporting ratios against a baseline in the same run;
 ## the first-input benchmark loads pages 40 times each in headless Chromium;
-## the inbox benchmark fills SQLite and PostgreSQL with INBOX_SUBMISSIONS
+## the inbox and summary benchmarks fill SQLite and PostgreSQL with INBOX_SUBMISSIONS
 ## submissions once each, in bulk, under temporary directories; the upload
 ## benchmark sends files of up to 1 GiB from Chromium (2.3 GiB of temporary files)
 INBOX_SUBMISSIONS ?= 1000000
 bench: deps npm browser postgres versitygw
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 20x ./hubclient/...
-	$(GO) test -run '^$$' -bench . -skip 'Inbox|BrowserUploads' -benchmem ./handlers/... ./components
+	$(GO) test -run '^$$' -bench . -skip 'Inbox|Summary|BrowserUploads' -benchmem ./handlers/... ./components
 	HUBFORM_S3_TESTS=1 $(GO) test -run '^$$' -bench BrowserUploads -benchtime 1x -timeout 30m ./handlers
 	$(GO) test -run '^$$' -bench . -skip FirstInput -benchtime 3x ./cmd/hubform
 	$(GO) test -run '^$$' -bench FirstInput -benchtime 40x ./cmd/hubform
-	HUBFORM_POSTGRES_TESTS=1 HUBFORM_BENCH_SUBMISSIONS=$(INBOX_SUBMISSIONS) $(GO) test -run '^$$' -bench Inbox -benchtime 1x -timeout 60m -v ./handlers/hub/sqlite ./handlers/hub/postgres
+	HUBFORM_POSTGRES_TESTS=1 HUBFORM_BENCH_SUBMISSIONS=$(INBOX_SUBMISSIONS) $(GO) test -run '^$$' -bench 'Inbox|Summary' -benchtime 1x -timeout 60m -v ./handlers/hub/sqlite ./handlers/hub/postgres
 
 ## generate: templ code (committed; `make lint` fails when it is stale)
 generate: deps

@@ -93,6 +93,7 @@ func TestOwnerRoutesClosed(t *testing.T) {
 	// The walk saw the routes there are, catch-alls included.
 	for _, want := range []string{"GET /console", "POST /console/sign-out", "GET /console/forms", "GET /v1/admin/whoami",
 		"GET /console/forms/:site/:slug/submissions", "GET /console/forms/:site/:slug/submissions/:id/files/:n",
+		"GET /console/forms/:site/:slug/summary",
 		"POST /console/forms/:site/:slug/submissions/delete", "POST /console/forms/:site/:slug/submissions/spam",
 		"GET /console/forms/:site/:slug/export/:format", "GET /metrics", "GET /console/forms/:site/:slug/deliveries", "POST /console/forms/:site/:slug/deliveries/:id/retry",
 		"PUT /v1/admin/forms/:site/:slug/version", "PUT /v1/admin/forms/:site/:slug/draft", "POST /v1/admin/forms/:site/:slug/versions/:version/publish",

@@ -113,6 +113,10 @@ type Submission struct {
 	// submission finishes (DraftHash): the store deletes the draft in the
 	// same transaction, if it is the form's.
 	DraftHash string `json:"-"`
+	// Tallies is what the submission adds to its form's summary (see
+	// Tallies), empty when the hub did not tally it: the store then keeps
+	// it untallied, for Summaries.TallySubmissions.
+	Tallies string `json:"-"`
 }
 
 // Limits are the rules of a form a store enforces as it stores a

@@ -2,6 +2,7 @@ package hub
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"time"
 
@@ -45,6 +46,23 @@ type Store interface {
 	FormFull(ctx context.Context, site, slug string, max int) (bool, error)
 	StaleUploads(ctx context.Context, before time.Time, limit int) ([]Upload, error)
 	DeleteUpload(ctx context.Context, key string) error
+}
+
+// Summaries keeps the counts of each form's answers, by day, in step with
+// its submissions: those not marked as spam and not deleted are counted,
+// from the tallies they were stored with (Submission.Tallies).
+type Summaries interface {
+	// AnswerCounts returns the counts of the answers of the form's
+	// submissions created since since (all of them when it is zero),
+	// counted by whole days in UTC: since is taken back to its day's
+	// start.
+	AnswerCounts(ctx context.Context, site, slug string, since time.Time) ([]AnswerCount, error)
+	// TallySubmissions gives up to limit submissions of the form stored
+	// without tallies (before the hub kept them) those tally returns, in
+	// one transaction, which counts them; it reports how many it gave and
+	// whether more are left. Hubs doing it at once count each submission
+	// once.
+	TallySubmissions(ctx context.Context, site, slug string, limit int, tally func(payload json.RawMessage) string) (n int, more bool, err error)
 }
 
 // Blobs is what the hub needs of its file storage.

@@ -100,6 +100,7 @@ var routeRoles = map[string]accounts.Role{
 	"GET " + Path + "/forms/:site/:slug/share":                    accounts.Viewer,
 	"GET " + Path + "/forms/:site/:slug/share/qr":                 accounts.Viewer,
 	"GET " + Path + "/forms/:site/:slug/submissions":              accounts.Viewer,
+	"GET " + Path + "/forms/:site/:slug/summary":                  accounts.Viewer,
 	"GET " + Path + "/forms/:site/:slug/export/:format":           accounts.Viewer,
 	"GET " + Path + "/forms/:site/:slug/submissions/:id":          accounts.Viewer,
 	"GET " + Path + "/forms/:site/:slug/submissions/:id/files/:n": accounts.Viewer,

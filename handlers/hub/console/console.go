@@ -148,6 +148,10 @@ type Config struct {
 	SubmissionChanges *manage.Submissions
 	// Deliveries, when set, adds the pages of each form's deliveries.
 	Deliveries Deliveries
+	// Summaries, when set with Inbox, adds each form's Summary tab: the
+	// results of each question, from the counts of answers the store
+	// keeps (sqldb.DB).
+	Summaries hub.Summaries
 	// Funnel, when set with Inbox, adds a form's funnel to its overview:
 	// its views, starts, steps reached and submissions (package funnel),
 	// sqldb.DB.

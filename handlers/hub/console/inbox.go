@@ -32,6 +32,9 @@ func (con *Console) inboxRoutes(g *echo.Group) {
 	g.GET(base+"/share", con.share)
 	g.GET(base+"/share/qr", con.shareQR)
 	g.GET(base+"/submissions", con.inbox)
+	if con.cfg.Summaries != nil {
+		g.GET(base+"/summary", con.summary)
+	}
 	g.GET(base+"/export/:format", con.export)
 	g.POST(base+"/submissions/delete", con.deleteSubmissions)
 	g.POST(base+"/submissions/undelete", con.undeleteSubmissions)

@@ -37,8 +37,9 @@ type shell struct {
 	// Location is the user's time zone, UTC until they tell another.
 	Location *time.Location
 	// Deliveries is whether forms have a Deliveries tab; People whether
-	// the console has the page of a person's data.
-	Deliveries, People bool
+	// the console has the page of a person's data; Summary whether forms
+	// have a Summary tab.
+	Deliveries, People, Summary bool
 }
 
 // navSite is one site and its forms in the navigation.
@@ -60,6 +61,7 @@ const (
 	tabOverview    = "Overview"
 	tabBuild       = "Build"
 	tabSubmissions = "Submissions"
+	tabSummary     = "Summary"
 	tabDeliveries  = "Deliveries"
 	tabShare       = "Share"
 	tabSettings    = "Settings"
@@ -81,6 +83,9 @@ func (s *shell) tabs() []formTab {
 		tabs = append(tabs, formTab{tabBuild, base})
 	}
 	tabs = append(tabs, formTab{tabSubmissions, inboxPath(f.Site, f.Slug)})
+	if s.Summary {
+		tabs = append(tabs, formTab{tabSummary, summaryPath(f.Site, f.Slug)})
+	}
 	if s.Deliveries {
 		tabs = append(tabs, formTab{tabDeliveries, deliveriesPath(f.Site, f.Slug)})
 	}
@@ -101,6 +106,8 @@ func tabOf(route string) string {
 		return tabOverview
 	case "submissions", "export":
 		return tabSubmissions
+	case "summary":
+		return tabSummary
 	case "deliveries":
 		return tabDeliveries
 	case "share":
@@ -170,6 +177,7 @@ func (con *Console) shell(c echo.Context) (*shell, error) {
 	s := &shell{
 		Email: u.Email, CSRF: con.csrfToken(c), Member: memberOf(c), Path: c.Request().URL.Path,
 		Location: con.location(ctx), Deliveries: con.cfg.Deliveries != nil, People: con.cfg.Privacy != nil,
+		Summary: con.cfg.Summaries != nil && con.cfg.Inbox != nil,
 	}
 	ms, err := con.memberships(c)
 	if err != nil {

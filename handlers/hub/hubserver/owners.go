@@ -44,7 +44,7 @@ func ownerRoutes(db *sqldb.DB, served *formsource.Layered, files BlobStore, queu
 		Tokens: manage.NewTokens(services, db), Sites: manage.NewWorkspaces(services, sites),
 		Secure: strings.HasPrefix(opts.publicURL, "https://"), PublicURL: opts.publicURL, Mailer: mailer, MailFrom: from,
 		Inbox: submissions, Deliveries: queue, OIDC: opts.sso, Signup: opts.signup,
-		FormChanges: forms, SubmissionChanges: changes, Privacy: data, Funnel: db, Setup: opts.setup,
+		FormChanges: forms, SubmissionChanges: changes, Privacy: data, Funnel: db, Summaries: db, Setup: opts.setup,
 	})
 	if err != nil {
 		return nil, nil, err

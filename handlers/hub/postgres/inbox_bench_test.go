@@ -37,3 +37,33 @@ func BenchmarkInbox(b *testing.B) {
 		},
 	})
 }
+
+// BenchmarkSummary measures a form's summary at HUBFORM_BENCH_SUBMISSIONS
+// submissions on PostgreSQL, and what keeping its counts costs the writes
+// (see inboxbench.Summary); run it with -benchtime 1x.
+func BenchmarkSummary(b *testing.B) {
+	db := openURL(b, pgtest.URL(b))
+	inboxbench.Summary(b, db, inboxbench.SummaryOptions{
+		Settle: func(ctx context.Context, w *sql.DB) error {
+			// As BenchmarkInbox's: the fill's large transactions leave
+			// dead versions of the counts' rows a hub's commits would not.
+			_, err := w.ExecContext(ctx, `VACUUM FULL summary_counts`)
+			if err == nil {
+				_, err = w.ExecContext(ctx, `VACUUM FULL submission_counts`)
+			}
+			if err == nil {
+				_, err = w.ExecContext(ctx, `VACUUM ANALYZE`)
+			}
+			return err
+		},
+		Uncounted: func() *sqldb.DB {
+			bare := openURL(b, pgtest.URL(b))
+			for _, stmt := range []string{`DROP TRIGGER summary_queue_insert ON submissions`, `DROP INDEX submissions_untallied`} {
+				if _, err := bare.Writer().Exec(stmt); err != nil {
+					b.Fatal(err)
+				}
+			}
+			return bare
+		},
+	})
+}

@@ -209,6 +209,11 @@ func TestProvedAddressesMigration(t *testing.T) {
 	storetest.ProvedAddressesMigration(t, old, open)
 }
 
+func TestSummaryMigration(t *testing.T) {
+	old, _, open := migrated(t, storetest.BeforeSummary)
+	storetest.SummaryMigration(t, old, open)
+}
+
 func TestSearchMigration(t *testing.T) {
 	pool, d, open := migrated(t, storetest.BeforeSearch)
 	old := sqldb.New(d, pool, nil)

@@ -107,6 +107,7 @@ func (s *Server) postSubmit(c echo.Context) error {
 	if sub.Attachments == nil {
 		sub.Attachments = []hubclient.Attachment{}
 	}
+	sub.Tallies = hub.Tallies(form.Schema, req.Payload)
 	if req.Draft != "" {
 		sub.DraftHash = hub.DraftHash(req.Draft)
 	}

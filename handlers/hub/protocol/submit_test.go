@@ -596,3 +596,21 @@ func TestAttachmentsAndCaptchaFailure(t *testing.T) {
 	sv.mu.Unlock()
 	h.submit("guarded", hubclient.SubmitRequest{Payload: map[string]any{}, Attachments: []hubclient.Attachment{a}, CaptchaToken: "t"}).wantOK(t)
 }
+
+// TestSubmitTallies: a submission is stored with what it adds to its
+// form's summary, its answers counted by field name.
+func TestSubmitTallies(t *testing.T) {
+	h := newHarness(t)
+	h.submit("contact", hubclient.SubmitRequest{Payload: validContact()}).wantOK(t)
+	counts, err := h.DB.AnswerCounts(context.Background(), "acme", "contact", time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int64{}
+	for _, c := range counts {
+		got[c.Field+"/"+c.Answer] = c.N
+	}
+	if got["/"] != 1 || got["email/"] != 1 {
+		t.Errorf("answer counts %v, want the submission and its e-mail address counted", got)
+	}
+}

@@ -90,8 +90,9 @@ type DB struct {
 	search SearchIndex
 	// countSlots is Dialect.CountSlots.
 	countSlots bool
-	// queue, with a search index and a pool that writes, indexes the
-	// queued submissions.
+	// queue, with a pool that writes, indexes the submissions queued for
+	// search, with a search index, and counts those queued for the
+	// summary.
 	queue *searchQueue
 	// nextPrune is when Allow next deletes ended rate-limit windows, in
 	// Unix milliseconds.
@@ -101,8 +102,8 @@ type DB struct {
 // New returns a DB over the given pools, which it closes with itself. w is
 // the pool that writes, nil for a read-only DB; r is the pool that reads,
 // nil to read through w. New neither migrates nor checks the schema: call
-// Migrate on w or CheckVersion on r first. With a search index and w, the
-// DB indexes queued submissions in a goroutine of its own until Close.
+// Migrate on w or CheckVersion on r first. With w, the DB indexes and
+// counts queued submissions in a goroutine of its own until Close.
 func New(d Dialect, w, r *sql.DB) *DB {
 	if r == nil {
 		r = w
@@ -114,7 +115,7 @@ func New(d Dialect, w, r *sql.DB) *DB {
 	if d.BatchWrites {
 		db.batch = &writeBatch{}
 	}
-	if d.Search != NoSearchIndex && w != nil {
+	if w != nil {
 		db.queue = startSearchQueue(db, searchQueueMax, searchQueueQuiet)
 	}
 	return db

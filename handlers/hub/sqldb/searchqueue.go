@@ -35,8 +35,10 @@ const (
 )
 
 // searchQueue indexes, in the background, the submissions that the
-// database's trigger queued for search. Several hubs on one PostgreSQL
-// database each run one; each submission is indexed by one of them.
+// database's trigger queued for search, and counts those queued for the
+// summary (summary.go), both when writing is quiet. Several hubs on one
+// PostgreSQL database each run one; each submission is indexed, and
+// counted, by one of them.
 type searchQueue struct {
 	db *DB
 	// max and quiet are searchQueueMax and searchQueueQuiet, which tests
@@ -92,17 +94,33 @@ func (q *searchQueue) run(ctx context.Context) {
 	}
 }
 
-// work indexes the queue a chunk at a time, waiting for quiet between
-// chunks unless the queue is long, until it is empty.
+// work indexes the search queue, then counts the summary's queue
+// (countQueued), each a chunk at a time, waiting for quiet between chunks
+// unless the queue is long, until it is empty.
 func (q *searchQueue) work(ctx context.Context) error {
-	indexed := 0
+	if q.db.search != NoSearchIndex {
+		if err := q.drain(ctx, q.db.searchQueueLength, q.db.indexQueued, searchQueueChunk, q.db.indexedMany); err != nil {
+			return err
+		}
+	}
+	return q.drain(ctx, q.db.summaryQueueLength, q.db.countQueued, summaryQueueChunk, nil)
+}
+
+// drain works through one queue: length says how long it is, step works
+// through up to chunk of it and says how many, done is told how many were
+// worked through once it is empty.
+func (q *searchQueue) drain(ctx context.Context, length func(context.Context) (int, error), step func(context.Context, int) (int, error), chunk int, done func(context.Context, int) error) error {
+	worked := 0
 	for {
-		queued, err := q.db.searchQueueLength(ctx)
+		queued, err := length(ctx)
 		if err != nil {
 			return err
 		}
 		if queued == 0 {
-			return q.db.indexedMany(ctx, indexed)
+			if done == nil {
+				return nil
+			}
+			return done(ctx, worked)
 		}
 		wait := q.quiet - time.Since(time.Unix(0, q.lastWrite.Load()))
 		if queued < q.max && wait > 0 {
@@ -114,11 +132,11 @@ func (q *searchQueue) work(ctx context.Context) error {
 			}
 			continue
 		}
-		n, err := q.db.indexQueued(ctx, searchQueueChunk)
+		n, err := step(ctx, chunk)
 		if err != nil {
 			return err
 		}
-		indexed += n
+		worked += n
 	}
 }
 

@@ -51,6 +51,9 @@ func (db *DB) CreateSubmission(ctx context.Context, s hub.Submission) error {
 	if !json.Valid(payload) || !utf8.Valid(payload) {
 		return db.errorf("create submission %s: payload is not valid JSON in UTF-8", s.ID)
 	}
+	if s.Tallies != "" && !json.Valid([]byte(s.Tallies)) {
+		return db.errorf("create submission %s: tallies are not valid JSON", s.ID)
+	}
 	atts := s.Attachments
 	if atts == nil {
 		atts = []hubclient.Attachment{}
@@ -172,12 +175,16 @@ func (db *DB) insertSubmission(tx Tx, r *storeRequest) error {
 	// its outcome; any other conflict, such as a duplicate id, still fails.
 	args := []any{s.ID, s.Site, s.Slug, millis(s.CreatedAt), r.payload, r.attachments, text(s.ClientAddr), text(s.UserAgent),
 		nullString(s.IdempotencyKey), nullInt(s.FormVersion), s.Spam, r.reasons, s.Held, s.Locale}
-	// A submission that reached no ending leaves the column NULL, without
-	// naming it: the statement also stores into a database older than
-	// endings, as the tests of older schemas' migrations do.
+	// A column a submission leaves empty (no ending reached, nothing to
+	// tally) is not named: the statement also stores into a database of a
+	// schema before that column's, as the tests of the migrations fill one.
 	columns, values := insertedColumns, "$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14"
-	if s.Ending != "" {
-		columns, values, args = submissionColumns, values+", $15", append(args, s.Ending)
+	for _, c := range []struct{ name, value string }{{"ending", s.Ending}, {"tallies", s.Tallies}} {
+		if c.value != "" {
+			args = append(args, c.value)
+			columns += ", " + c.name
+			values += ", $" + strconv.Itoa(len(args))
+		}
 	}
 	res, err := tx.ExecContext(ctx,
 		`INSERT INTO submissions (`+columns+`) VALUES (`+values+`)

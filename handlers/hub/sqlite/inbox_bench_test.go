@@ -42,3 +42,25 @@ func BenchmarkExport(b *testing.B) {
 		return err
 	})
 }
+
+// BenchmarkSummary measures a form's summary at HUBFORM_BENCH_SUBMISSIONS
+// submissions on SQLite, and what keeping its counts costs the writes
+// (see inboxbench.Summary); run it with -benchtime 1x.
+func BenchmarkSummary(b *testing.B) {
+	db, _ := openTest(b)
+	inboxbench.Summary(b, db, inboxbench.SummaryOptions{
+		Settle: func(ctx context.Context, w *sql.DB) error {
+			_, err := w.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`)
+			return err
+		},
+		Uncounted: func() *sqldb.DB {
+			bare, _ := openTest(b)
+			for _, stmt := range []string{`DROP TRIGGER summary_queue_insert`, `DROP INDEX submissions_untallied`} {
+				if _, err := bare.Writer().Exec(stmt); err != nil {
+					b.Fatal(err)
+				}
+			}
+			return bare
+		},
+	})
+}

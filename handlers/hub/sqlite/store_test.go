@@ -94,6 +94,11 @@ func TestProvedAddressesMigration(t *testing.T) {
 	storetest.ProvedAddressesMigration(t, old, open)
 }
 
+func TestSummaryMigration(t *testing.T) {
+	old, open := migrated(t, storetest.BeforeSummary)
+	storetest.SummaryMigration(t, old, open)
+}
+
 func TestFormDraftsMigration(t *testing.T) {
 	old, open := migrated(t, storetest.BeforeFormDrafts)
 	storetest.FormDraftsMigration(t, old, open)

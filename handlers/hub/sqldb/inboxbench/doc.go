@@ -4,7 +4,9 @@
 // exports ask of it (a page, a search, a date range, the spam folder,
 // counts per day, CSV and JSON exports), the rate of writing submissions
 // at that size against an empty database, and retention deleting the
-// oldest tenth. Packages sqlite and postgres run it as BenchmarkInbox.
+// oldest tenth. Packages sqlite and postgres run it as BenchmarkInbox,
+// and Summary, which does the same for a survey's Summary tab and what
+// keeping its counts costs the writes, as BenchmarkSummary.
 //
 // The size is read from HUBFORM_BENCH_SUBMISSIONS; unset, it is small
 // enough for a quick check that the benchmark runs. `make bench` sets it

@@ -1,0 +1,347 @@
+package inboxbench
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/handlers/hub/sqldb"
+	"github.com/hubform/hubform/hubclient"
+)
+
+// SurveySlug is the form of the summary's benchmark: a survey of one
+// question of each way of summing up, in the site of the inbox's.
+const SurveySlug = "survey"
+
+// surveySchema is the survey. A submission adds about a dozen counts to
+// its summary: more than most forms would.
+var surveySchema = &hubclient.Schema{Fields: []hubclient.Field{
+	{Name: "topic", Type: hubclient.FieldSelect, Options: options("sales", "support", "billing", "other")},
+	{Name: "tags", Type: hubclient.FieldCheckboxes, Options: options("a", "b", "c", "d", "e")},
+	{Name: "ok", Type: hubclient.FieldCheckbox},
+	{Name: "stars", Type: hubclient.FieldRating},
+	{Name: "score", Type: hubclient.FieldNPS},
+	{Name: "order", Type: hubclient.FieldRanking, Options: options("x", "y", "z")},
+	{Name: "note", Type: hubclient.FieldTextarea},
+	{Name: "email", Type: hubclient.FieldEmail},
+}}
+
+func options(values ...string) []hubclient.Option {
+	out := make([]hubclient.Option, len(values))
+	for i, v := range values {
+		out[i] = hubclient.Option{Value: v, Label: strings.ToUpper(v[:1]) + v[1:]}
+	}
+	return out
+}
+
+// writtenSlug is the form the writes measured go to, a survey beside it.
+const writtenSlug = "written"
+
+// survey makes the answers of the survey, deterministic for a seed.
+type survey struct{ rng *rand.Rand }
+
+func newSurvey(seed uint64) *survey { return &survey{rng: rand.New(rand.NewPCG(seed, 29))} }
+
+// next returns the payload of a new answer and its tallies.
+func (s *survey) next() (string, string) {
+	r := s.rng
+	p := map[string]any{
+		"topic": surveySchema.Fields[0].Options[min(r.IntN(6), 3)].Value,
+		"ok":    r.IntN(3) > 0,
+		"stars": 1 + r.IntN(5),
+		"score": r.IntN(11),
+	}
+	var tags []string
+	for _, o := range surveySchema.Fields[1].Options {
+		if r.IntN(4) == 0 {
+			tags = append(tags, o.Value)
+		}
+	}
+	p["tags"] = tags
+	order := []string{"x", "y", "z"}
+	r.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+	p["order"] = order
+	if r.IntN(3) == 0 {
+		p["note"] = fmt.Sprintf("Answer number %d, with a few words.", r.IntN(1_000_000))
+	}
+	if r.IntN(2) == 0 {
+		p["email"] = fmt.Sprintf("person%d@example.com", r.IntN(1_000_000))
+	}
+	b, _ := json.Marshal(p) // values of these types always encode
+	return string(b), hub.Tallies(surveySchema, p)
+}
+
+// SummaryOptions are what differs between the databases.
+type SummaryOptions struct {
+	// Settle is Options.Settle.
+	Settle func(ctx context.Context, w *sql.DB) error
+	// Uncounted returns another empty database of the same kind that
+	// keeps no counts of answers (its triggers and its index of
+	// submissions left to tally dropped), whose write rate, of
+	// submissions without tallies, is the baseline: the hub without a
+	// summary.
+	Uncounted func() *sqldb.DB
+}
+
+// Summary measures the Summary tab of a survey of HUBFORM_BENCH_SUBMISSIONS
+// submissions: the write rate of survey submissions on db, empty, with
+// their tallies counted, against that on an uncounted database; then,
+// once db is filled with the survey and a hundred small surveys beside it,
+// what the console asks of the store for a summary of each period (the
+// submissions left to tally, the counts of the answers, the newest
+// submissions for the text answers), the write rate on the full database,
+// the rate of counting the queue, and the rate of tallying submissions
+// stored before the hub kept counts. Run it with -benchtime 1x.
+func Summary(b *testing.B, db *sqldb.DB, opts SummaryOptions) {
+	ctx := context.Background()
+	size, err := Size()
+	if err != nil {
+		b.Fatal(err)
+	}
+	writes := min(maxWrites, max(1000, size/50))
+	counted, uncounted, err := countedWriteRates(ctx, db, opts.Uncounted(), writes)
+	if err != nil {
+		b.Fatal(err)
+	}
+	// The writes stay, a form beside the survey: deleting them in one
+	// statement would have PostgreSQL's trigger update the same few rows
+	// of counts 100,000 times in one transaction, each update a version
+	// that the next must walk past.
+	end := time.Now().Add(-time.Minute)
+	took, err := fillSurveys(ctx, db, size, end)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("filled %d submissions of %s/%s and %d of %d other surveys in %v", size, Site, SurveySlug, otherForms*otherRows, otherForms, took.Round(time.Second))
+	if _, err := indexQueued(ctx, db); err != nil {
+		b.Fatal(err)
+	}
+	// As the DB does when writing is quiet: the fill's submissions were
+	// queued for counting.
+	var queued int
+	if err := db.Reader().QueryRowContext(ctx, `SELECT COUNT(*) FROM summary_queue`).Scan(&queued); err != nil {
+		b.Fatal(err)
+	}
+	counting := time.Now()
+	if _, err := db.CountQueued(ctx); err != nil {
+		b.Fatal(err)
+	}
+	countRate := float64(queued) / time.Since(counting).Seconds()
+	if opts.Settle != nil {
+		if err := opts.Settle(ctx, db.Writer()); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := checkSummary(ctx, db, size); err != nil {
+		b.Fatal(err)
+	}
+
+	var reads []result
+	var fullRate, tallyRate float64
+	for b.Loop() {
+		if reads, err = measureSummaries(ctx, db, end); err != nil {
+			b.Fatal(err)
+		}
+		if fullRate, err = surveyWriteRate(ctx, db, writes, true); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := indexQueued(ctx, db); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := db.CountQueued(ctx); err != nil {
+			b.Fatal(err)
+		}
+		if tallyRate, err = measureTally(ctx, db, writes, end); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(size), "submissions")
+	b.ReportMetric(took.Seconds(), "fill-s")
+	for _, r := range reads {
+		b.ReportMetric(ms(r.ts.quantile(0.5)), r.name+"-p50-ms")
+		b.ReportMetric(ms(r.ts.quantile(0.99)), r.name+"-p99-ms")
+		b.Logf("%-16s p50 %8.2f ms  p99 %8.2f ms  (%d runs)", r.name, ms(r.ts.quantile(0.5)), ms(r.ts.quantile(0.99)), len(r.ts))
+	}
+	b.ReportMetric(uncounted, "write-uncounted-subs/s")
+	b.ReportMetric(counted, "write-counted-subs/s")
+	b.ReportMetric(counted/uncounted, "write-summary-ratio")
+	b.Logf("survey writes on empty databases, %d clients, %d each run, median of %d runs: with the summary's counts %.0f/s, without %.0f/s (%.2fx)",
+		writeClients, writes, writeRounds, counted, uncounted, counted/uncounted)
+	b.ReportMetric(fullRate, "write-full-subs/s")
+	b.Logf("survey writes on the full database: %.0f/s (%.2fx the empty one's)", fullRate, fullRate/counted)
+	b.ReportMetric(countRate, "count-queued-subs/s")
+	b.Logf("counted %d queued submissions in %v (%.0f/s)", queued, time.Since(counting).Round(time.Millisecond), countRate)
+	b.ReportMetric(tallyRate, "tally-subs/s")
+	b.Logf("tallying submissions stored before the counts: %.0f/s", tallyRate)
+}
+
+// countedWriteRates returns the median write rates of survey submissions
+// on db, with their tallies, and on bare, without, measured in turn as
+// indexedWriteRates does.
+func countedWriteRates(ctx context.Context, db, bare *sqldb.DB, n int) (counted, uncounted float64, err error) {
+	var with, without []float64
+	for round := range writeRounds {
+		for i := range 2 {
+			target, tallied, into := db, true, &with
+			if (round+i)%2 == 0 {
+				target, tallied, into = bare, false, &without
+			}
+			r, err := surveyWriteRate(ctx, target, n, tallied)
+			if err != nil {
+				return 0, 0, err
+			}
+			*into = append(*into, r)
+			if _, err := indexQueued(ctx, target); err != nil {
+				return 0, 0, err
+			}
+			if _, err := target.CountQueued(ctx); err != nil {
+				return 0, 0, err
+			}
+		}
+	}
+	return median(with), median(without), nil
+}
+
+// surveyWriteRate stores n survey submissions through CreateSubmission,
+// with their tallies or without, and returns how many it stored a second.
+func surveyWriteRate(ctx context.Context, db *sqldb.DB, n int, tallied bool) (float64, error) {
+	s := newSurvey(3)
+	subs := make([]hub.Submission, n)
+	for i := range subs {
+		p, t := s.next()
+		subs[i] = hub.Submission{Site: Site, Slug: writtenSlug, Payload: json.RawMessage(p)}
+		if tallied {
+			subs[i].Tallies = t
+		}
+	}
+	return storeRate(ctx, db, subs)
+}
+
+// fillSurveys inserts size submissions of the survey, spread evenly over
+// spanDays up to end, and otherRows of each of otherForms other surveys,
+// with their tallies: the database's trigger queues them for counting, as
+// it would have as the hub stored each one.
+func fillSurveys(ctx context.Context, db *sqldb.DB, size int, end time.Time) (time.Duration, error) {
+	began := time.Now()
+	start := end.Add(-spanDays * 24 * time.Hour)
+	s := newSurvey(1)
+	batch := make([]row, 0, rowsPerTx)
+	for i := range size {
+		at := start.Add(time.Duration(int64(end.Sub(start)) / int64(size) * int64(i)))
+		p, t := s.next()
+		batch = append(batch, row{id: hub.NewID(at), site: Site, slug: SurveySlug, created: at, payload: p, tallies: t,
+			spam: i%spamOneIn == spamOneIn-1})
+		if len(batch) == cap(batch) || i == size-1 {
+			if err := insertRows(ctx, db.Writer(), batch); err != nil {
+				return 0, err
+			}
+			batch = batch[:0]
+		}
+	}
+	for k := range otherForms {
+		for i := range otherRows {
+			at := start.Add(time.Duration(int64(end.Sub(start)) / otherRows * int64(i)))
+			p, t := s.next()
+			batch = append(batch, row{id: hub.NewID(at), site: fmt.Sprintf("site-%02d", k), slug: SurveySlug, created: at, payload: p, tallies: t})
+		}
+	}
+	if err := insertRows(ctx, db.Writer(), batch); err != nil {
+		return 0, err
+	}
+	return time.Since(began), nil
+}
+
+// checkSummary makes sure the counts add up to the survey's submissions
+// not marked as spam.
+func checkSummary(ctx context.Context, db *sqldb.DB, size int) error {
+	counts, err := db.AnswerCounts(ctx, Site, SurveySlug, time.Time{})
+	if err != nil {
+		return err
+	}
+	want := int64(size - size/spamOneIn)
+	for _, c := range counts {
+		if c.Field == "" && c.Answer == "" && c.N != want {
+			return fmt.Errorf("the summary counts %d submissions, want %d", c.N, want)
+		}
+	}
+	return nil
+}
+
+// measureSummaries times what the console's Summary tab asks of the store
+// for each period: whether submissions are left to tally, the counts of
+// the answers, and the newest submissions of the period for the answers
+// to text questions.
+func measureSummaries(ctx context.Context, db *sqldb.DB, end time.Time) ([]result, error) {
+	none := func(json.RawMessage) string { return "" }
+	var out []result
+	for _, p := range []struct {
+		name string
+		days int
+	}{{"summary-7d", 7}, {"summary-30d", 30}, {"summary-12m", 365}, {"summary-all", 0}} {
+		var since time.Time
+		if p.days > 0 {
+			since = end.AddDate(0, 0, -p.days)
+		}
+		ts, err := repeat(func() error {
+			if _, more, err := db.TallySubmissions(ctx, Site, SurveySlug, 1000, none); err != nil || more {
+				return fmt.Errorf("submissions left to tally: %v", err)
+			}
+			if _, err := db.AnswerCounts(ctx, Site, SurveySlug, since); err != nil {
+				return err
+			}
+			f := hub.Filter{Site: Site, Slug: SurveySlug, Spam: hub.NotSpam, Newest: true, Limit: 100, From: since}
+			return db.ListSubmissions(ctx, f, func(s hub.Submission) error {
+				var m map[string]any
+				return json.Unmarshal(s.Payload, &m)
+			})
+		})
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", p.name, err)
+		}
+		out = append(out, result{p.name, ts})
+	}
+	return out, nil
+}
+
+// measureTally inserts n survey submissions of another form without
+// tallies, as stored before the hub kept counts, then tallies them as the
+// first summary of their form does, 1,000 a transaction, and returns how
+// many it tallied a second.
+func measureTally(ctx context.Context, db *sqldb.DB, n int, end time.Time) (float64, error) {
+	const slug = "older"
+	if _, err := db.Writer().ExecContext(ctx, `DELETE FROM submissions WHERE site = $1 AND form = $2`, Site, slug); err != nil {
+		return 0, err
+	}
+	s := newSurvey(4)
+	rows := make([]row, n)
+	for i := range rows {
+		at := end.Add(-time.Duration(n-i) * time.Second)
+		p, _ := s.next()
+		rows[i] = row{id: hub.NewID(at), site: Site, slug: slug, created: at, payload: p}
+	}
+	if err := insertRows(ctx, db.Writer(), rows); err != nil {
+		return 0, err
+	}
+	tally := func(p json.RawMessage) string { return hub.TalliesOf(surveySchema, p) }
+	began, done := time.Now(), 0
+	for {
+		k, more, err := db.TallySubmissions(ctx, Site, slug, 1000, tally)
+		if err != nil {
+			return 0, err
+		}
+		done += k
+		if !more {
+			break
+		}
+	}
+	if done != n {
+		return 0, fmt.Errorf("tallied %d submissions, want %d", done, n)
+	}
+	return float64(n) / time.Since(began).Seconds(), nil
+}

@@ -1,0 +1,64 @@
+package hub
+
+import (
+	"encoding/json"
+	"strconv"
+
+	"github.com/hubform/hubform/hubclient"
+)
+
+// Tallies returns what a submission of payload adds to its form's
+// summary, as the store keeps it beside the submission (Submission.Tallies)
+// and counts it while the submission is neither spam nor deleted: a JSON
+// list of [field, answer, sum], the first [ "", "", 0 ] counting the
+// submission itself, then what each field of schema adds (Field.Tally).
+// Counted by field name, the answers of a field stay with it across the
+// form's versions.
+func Tallies(schema *hubclient.Schema, payload map[string]any) string {
+	b := []byte(`[["","",0]`)
+	if schema != nil {
+		// A field named twice, or an answer given twice, is counted once:
+		// a submission adds one to an answer at most.
+		seen := map[[2]string]bool{}
+		for i := range schema.Fields {
+			f := &schema.Fields[i]
+			v, ok := payload[f.Name]
+			if !ok || f.Name == "" {
+				continue
+			}
+			for _, t := range f.Tally(v) {
+				k := [2]string{f.Name, t.Answer}
+				if seen[k] {
+					continue
+				}
+				seen[k] = true
+				b = append(b, ',', '[')
+				b = strconv.AppendQuote(b, f.Name)
+				b = append(b, ',')
+				b = strconv.AppendQuote(b, t.Answer)
+				b = append(b, ',')
+				b = strconv.AppendFloat(b, t.Sum, 'g', -1, 64)
+				b = append(b, ']')
+			}
+		}
+	}
+	return string(append(b, ']'))
+}
+
+// TalliesOf is Tallies of a payload as stored, JSON; one that does not
+// decode adds the submission alone.
+func TalliesOf(schema *hubclient.Schema, payload json.RawMessage) string {
+	var m map[string]any
+	json.Unmarshal(payload, &m)
+	return Tallies(schema, m)
+}
+
+// AnswerCount is how many submissions of a form, in a period, gave an
+// answer to a field, and the sum of their tallies' sums. Field and Answer
+// both "" count the submissions; Answer "" (hubclient.Answered) those that
+// answered the field.
+type AnswerCount struct {
+	Field, Answer string
+	N             int64
+	Sum           float64
+}

@@ -1,0 +1,37 @@
+package hub
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/hubform/hubform/hubclient"
+)
+
+func TestTallies(t *testing.T) {
+	schema := &hubclient.Schema{Fields: []hubclient.Field{
+		{Name: "topic", Type: hubclient.FieldSelect, Options: []hubclient.Option{{Value: "a"}, {Value: "b \"quoted\""}}},
+		{Name: "tags", Type: hubclient.FieldCheckboxes, Options: []hubclient.Option{{Value: "a"}}},
+		{Name: "stars", Type: hubclient.FieldRating},
+		{Name: "note", Type: hubclient.FieldText},
+		{Name: "intro", Type: hubclient.FieldHeading},
+	}}
+	tests := []struct{ payload, want string }{
+		{`{}`, `[["","",0]]`},
+		{`not json`, `[["","",0]]`},
+		{`{"topic":"b \"quoted\"","stars":4,"note":"hi","other":"x"}`, `[["","",0],["topic","b \"quoted\"",0],["stars","4",4],["note","",0]]`},
+		// An answer given twice counts once.
+		{`{"tags":["a","a"]}`, `[["","",0],["tags","a",0],["tags","",0]]`},
+	}
+	for _, tt := range tests {
+		got := TalliesOf(schema, json.RawMessage(tt.payload))
+		if got != tt.want {
+			t.Errorf("TalliesOf(%s) = %s, want %s", tt.payload, got, tt.want)
+		}
+		if !json.Valid([]byte(got)) {
+			t.Errorf("TalliesOf(%s) = %s, not JSON", tt.payload, got)
+		}
+	}
+	if got := Tallies(nil, map[string]any{"a": "b"}); got != `[["","",0]]` {
+		t.Errorf("Tallies without a schema = %s", got)
+	}
+}
