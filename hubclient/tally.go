@@ -28,7 +28,14 @@ const (
 	// TextSummary: how many answered, and the newest answers, read from
 	// the newest submissions rather than counted.
 	TextSummary
+	// MatrixSummary: for each row, how many chose each column (MatrixCell).
+	MatrixSummary
 )
+
+// MatrixCell is the Answer of a matrix's tally that counts column chosen
+// for row: the two values, joined by a unit separator, which no value
+// typed or made from a label holds.
+func MatrixCell(row, column string) string { return row + "\x1f" + column }
 
 // Summary returns how the field's answers are summed up. It follows the
 // value side of the type (FieldType): a type added there is summed up as
@@ -40,6 +47,8 @@ func (f *Field) Summary() Summary {
 		return NoSummary
 	case f.Type == FieldNPS:
 		return NPSSummary
+	case f.Type == FieldMatrix:
+		return MatrixSummary
 	case t.IsScale() || f.Type == FieldSlider:
 		return ScaleSummary
 	case t.kind == rankValue:
@@ -114,6 +123,25 @@ func (f *Field) Tally(v any) []Tally {
 			return nil
 		}
 		return out
+	case MatrixSummary:
+		rows, _ := v.(map[string]any)
+		var out []Tally
+		for _, row := range f.Rows {
+			chosen := rows[row.Value]
+			columns, ok := chosen.([]any)
+			if !ok {
+				columns = []any{chosen}
+			}
+			for _, c := range columns {
+				if c, ok := c.(string); ok && c != "" {
+					out = append(out, Tally{Answer: MatrixCell(row.Value, c)})
+				}
+			}
+		}
+		if len(out) == 0 {
+			return nil
+		}
+		return append(out, Tally{Answer: Answered})
 	case TextSummary:
 		switch v := v.(type) {
 		case string:

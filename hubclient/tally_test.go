@@ -32,6 +32,11 @@ func TestTally(t *testing.T) {
 		{Field{Type: FieldHeading}, "x", nil},
 		{Field{Name: "_hp", Type: FieldText}, "bot", nil},
 		{Field{Type: FieldRating}, nil, nil},
+		{Field{Type: FieldMatrix, Rows: opts, Columns: opts}, map[string]any{"a": "b", "b": "a", "gone": "a"},
+			[]Tally{{Answer: "a\x1fb"}, {Answer: "b\x1fa"}, {Answer: Answered}}},
+		{Field{Type: FieldMatrix, Rows: opts, Columns: opts, Multiple: true}, map[string]any{"b": []any{"a", "b"}},
+			[]Tally{{Answer: "b\x1fa"}, {Answer: "b\x1fb"}, {Answer: Answered}}},
+		{Field{Type: FieldMatrix, Rows: opts, Columns: opts}, map[string]any{}, nil},
 	}
 	for _, tt := range tests {
 		if got := tt.f.Tally(tt.v); !reflect.DeepEqual(got, tt.want) {
@@ -45,7 +50,7 @@ func TestSummary(t *testing.T) {
 		FieldSelect: ChoiceSummary, FieldRadio: ChoiceSummary, FieldCheckboxes: ChoiceSummary,
 		FieldCheckbox: YesNoSummary, FieldRating: ScaleSummary, FieldScale: ScaleSummary, FieldSlider: ScaleSummary,
 		FieldNPS: NPSSummary, FieldRanking: RankingSummary, FieldText: TextSummary, FieldEmail: TextSummary,
-		FieldDate: TextSummary, FieldFile: NoSummary, FieldParagraph: NoSummary, FieldDivider: NoSummary,
+		FieldDate: TextSummary, FieldMatrix: MatrixSummary, FieldFile: NoSummary, FieldParagraph: NoSummary, FieldDivider: NoSummary,
 	} {
 		f := Field{Name: "q", Type: typ}
 		if got := f.Summary(); got != want {

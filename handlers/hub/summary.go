@@ -33,9 +33,9 @@ func Tallies(schema *hubclient.Schema, payload map[string]any) string {
 				}
 				seen[k] = true
 				b = append(b, ',', '[')
-				b = strconv.AppendQuote(b, f.Name)
+				b = appendJSONString(b, f.Name)
 				b = append(b, ',')
-				b = strconv.AppendQuote(b, t.Answer)
+				b = appendJSONString(b, t.Answer)
 				b = append(b, ',')
 				b = strconv.AppendFloat(b, t.Sum, 'g', -1, 64)
 				b = append(b, ']')
@@ -43,6 +43,13 @@ func Tallies(schema *hubclient.Schema, payload map[string]any) string {
 		}
 	}
 	return string(append(b, ']'))
+}
+
+// appendJSONString appends s to b as a JSON string: strconv's quoting
+// writes Go's escapes (\x1f), which JSON has not.
+func appendJSONString(b []byte, s string) []byte {
+	q, _ := json.Marshal(s) // a string always encodes
+	return append(b, q...)
 }
 
 // TalliesOf is Tallies of a payload as stored, JSON; one that does not

@@ -14,6 +14,7 @@ func TestTallies(t *testing.T) {
 		{Name: "stars", Type: hubclient.FieldRating},
 		{Name: "note", Type: hubclient.FieldText},
 		{Name: "intro", Type: hubclient.FieldHeading},
+		{Name: "grid", Type: hubclient.FieldMatrix, Rows: []hubclient.Option{{Value: "r"}}, Columns: []hubclient.Option{{Value: "c\a"}}},
 	}}
 	tests := []struct{ payload, want string }{
 		{`{}`, `[["","",0]]`},
@@ -21,6 +22,9 @@ func TestTallies(t *testing.T) {
 		{`{"topic":"b \"quoted\"","stars":4,"note":"hi","other":"x"}`, `[["","",0],["topic","b \"quoted\"",0],["stars","4",4],["note","",0]]`},
 		// An answer given twice counts once.
 		{`{"tags":["a","a"]}`, `[["","",0],["tags","a",0],["tags","",0]]`},
+		// A matrix's cell joins row and column with a control character,
+		// which an option may hold too: both are JSON escapes.
+		{`{"grid":{"r":"c\u0007"}}`, `[["","",0],["grid","r\u001fc\u0007",0],["grid","",0]]`},
 	}
 	for _, tt := range tests {
 		got := TalliesOf(schema, json.RawMessage(tt.payload))

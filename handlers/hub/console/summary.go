@@ -81,6 +81,15 @@ type summaryQuestion struct {
 	Ranks []rankResult
 	// Texts are the newest answers of a text question.
 	Texts []textAnswer
+	// Rows are a matrix's rows, each with a bar per column.
+	Rows []matrixRow
+}
+
+// matrixRow is a row of a matrix with the share of those who answered
+// the matrix that chose each column.
+type matrixRow struct {
+	Label string
+	Bars  []summaryBar
 }
 
 // summaryBar is one answer's count and share.
@@ -241,6 +250,15 @@ func summarise(schema *hubclient.Schema, counts []hub.AnswerCount) (int64, []sum
 			slices.SortStableFunc(q.Ranks, func(a, b rankResult) int { return cmp.Compare(a.avg, b.avg) })
 		case hubclient.TextSummary:
 			q.Answered = answers[hubclient.Answered].N
+		case hubclient.MatrixSummary:
+			q.Answered = answers[hubclient.Answered].N
+			for _, r := range f.Rows {
+				row := matrixRow{Label: cmp.Or(r.Label, r.Value)}
+				for _, c := range f.Columns {
+					row.Bars = append(row.Bars, bar(cmp.Or(c.Label, c.Value), answers[hubclient.MatrixCell(r.Value, c.Value)].N, q.Answered))
+				}
+				q.Rows = append(q.Rows, row)
+			}
 		}
 		out = append(out, q)
 	}

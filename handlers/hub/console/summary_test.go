@@ -27,7 +27,8 @@ const poll = `{"title":"Poll","fields":[
 	{"name":"stars","type":"rating","label":"Stars","max":5},
 	{"name":"score","type":"nps","label":"Recommend us?"},
 	{"name":"order","type":"ranking","label":"Order","options":[{"value":"x","label":"Ex"},{"value":"y","label":"Why"},{"value":"z","label":"Zed"}]},
-	{"name":"note","type":"textarea","label":"Anything else?"}]}`
+	{"name":"note","type":"textarea","label":"Anything else?"},
+	{"name":"parts","type":"matrix","label":"Rate each part","rows":[{"value":"speed","label":"Speed"},{"value":"care","label":"Care"}],"columns":[{"value":"bad","label":"Bad"},{"value":"good","label":"Good"}]}]}`
 
 // summaryConsole is a console with the poll published, at a fixed time,
 // and jane signed in.
@@ -112,8 +113,8 @@ func TestSummary(t *testing.T) {
 	old := now.AddDate(0, -2, 0)
 	// Stored without tallies: counted when the summary is first asked for.
 	tc.submit("poll", old, 1, `{"topic":"support","tags":["b"],"ok":false,"stars":2,"score":3,"order":["z","y","x"],"note":"Too slow"}`)
-	first := tc.submitTallied(now.Add(-2*time.Hour), `{"topic":"sales","tags":["a","b"],"ok":true,"stars":5,"score":10,"order":["x","y","z"],"note":"Lovely"}`)
-	second := tc.submitTallied(now.Add(-time.Hour), `{"topic":"sales","tags":["a"],"ok":true,"stars":4,"score":9,"order":["y","x","z"],"note":""}`)
+	first := tc.submitTallied(now.Add(-2*time.Hour), `{"topic":"sales","tags":["a","b"],"ok":true,"stars":5,"score":10,"order":["x","y","z"],"note":"Lovely","parts":{"speed":"good","care":"good"}}`)
+	second := tc.submitTallied(now.Add(-time.Hour), `{"topic":"sales","tags":["a"],"ok":true,"stars":4,"score":9,"order":["y","x","z"],"note":"","parts":{"speed":"bad"}}`)
 	spam := tc.submitTallied(now.Add(-time.Minute), `{"topic":"support","note":"Buy pills"}`)
 	if _, err := tc.db.SetSpam(ctx, "acme", "poll", []string{spam}, true); err != nil {
 		t.Fatal(err)
@@ -132,6 +133,7 @@ func TestSummary(t *testing.T) {
 		"score": {"answered 3", "Detractors (0–6) | 1 · 33%", "Passives (7–8) | 0 · 0%", "Promoters (9–10) | 2 · 67%",
 			"0 | 0 · 0%", "1 | 0 · 0%", "2 | 0 · 0%", "3 | 1 · 33%", "4 | 0 · 0%", "5 | 0 · 0%", "6 | 0 · 0%", "7 | 0 · 0%", "8 | 0 · 0%", "9 | 1 · 33%", "10 | 1 · 33%"},
 		"order": {"answered 3", "Why | average place 1.7", "Ex | average place 2.0", "Zed | average place 2.3"},
+		"parts": {"answered 2", "Bad | 1 · 50%", "Good | 1 · 50%", "Bad | 0 · 0%", "Good | 1 · 50%"},
 		"note":  {"answered 2", "Lovely | /console/forms/acme/poll/submissions/" + first, "Too slow | /console/forms/acme/poll/submissions/" + qsFirstID(t, tc, old)},
 	}
 	for field, rows := range want {
