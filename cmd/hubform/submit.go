@@ -23,9 +23,11 @@ Arguments:
   RANK=B,A,C        a ranking's options, most wanted first, separated by commas
                     (RANK=B RANK=A RANK=C says the same); the form's schema is
                     read to know that RANK is a ranking
-  NAME.PART=VALUE   sent as the value of the key "NAME.PART", as it stands: the
-                    parts of a field that has some, say address.city=Paris or
-                    grid.row1=good
+  NAME.PART=VALUE   a part of a matrix, an address or a group, joined into the
+                    field's one value as a form posting it is read:
+                    address.city=Paris, grid.speed=good (a row's column),
+                    team.0.name=Ada (a group's first item); the form's schema
+                    is read to know the field
   FIELD=@PATH       the file at PATH; its type comes from the extension, else
                     from its content; give FIELD again for several files; a
                     signature's drawing goes the same way: sig=@sig.png
@@ -84,7 +86,7 @@ func runSubmit(ctx context.Context, args []string, stdout, stderr io.Writer) int
 
 	ctx, cancel := context.WithTimeout(ctx, *timeout)
 	defer cancel()
-	if err := rankValues(ctx, &hubclient.Client{HubURL: *hubURL}, *site, *form, values); err != nil {
+	if err := shapeValues(ctx, &hubclient.Client{HubURL: *hubURL}, *site, *form, values); err != nil {
 		fmt.Fprintf(stderr, "hubform submit: %v\n", err)
 		return 1
 	}
@@ -169,27 +171,58 @@ func parseValues(args []string) (map[string]any, error) {
 	return values, nil
 }
 
-// rankValues turns each value given as one text with commas, B,A,C, into
-// the list of its parts when the form's field of that name is a ranking:
-// the options in the order given, as the hub takes a ranking. The schema
-// is read only when some value holds a comma.
-func rankValues(ctx context.Context, client *hubclient.Client, site, form string, values map[string]any) error {
-	var listed []string
+// shapeValues gives values the shapes the form's fields take: a value
+// given as one text with commas, B,A,C, becomes the list of its parts when
+// the field of that name is a ranking (the options in the order given), and
+// the parts of a matrix, an address or a group, given as NAME.PART=VALUE
+// (address.city=Paris, grid.speed=good, team.0.name=Ada), become the
+// field's one value, read as a form posting them is. The schema is read
+// only when some value holds a comma or some name a dot.
+func shapeValues(ctx context.Context, client *hubclient.Client, site, form string, values map[string]any) error {
+	var listed, parted []string
 	for name, v := range values {
 		if s, ok := v.(string); ok && strings.Contains(s, ",") {
 			listed = append(listed, name)
 		}
+		if strings.Contains(name, ".") {
+			parted = append(parted, name)
+		}
 	}
-	if len(listed) == 0 {
+	if len(listed)+len(parted) == 0 {
 		return nil
 	}
 	schema, err := client.Schema(ctx, site, form)
 	if err != nil {
-		return fmt.Errorf("reading the form, to know its rankings: %w", err)
+		return fmt.Errorf("reading the form, to know its rankings and its fields of parts: %w", err)
 	}
 	for _, name := range listed {
 		if f := schema.Field(name); f != nil && f.Type == hubclient.FieldRanking {
 			values[name] = strings.Split(values[name].(string), ",")
+		}
+	}
+	posted := map[string][]string{}
+	for _, key := range parted {
+		switch v := values[key].(type) {
+		case string:
+			posted[key] = []string{v}
+		case []string:
+			posted[key] = v
+		default:
+			return fmt.Errorf("%s: a part of a field takes text, not a file", key)
+		}
+	}
+	for i := range schema.Fields {
+		f := &schema.Fields[i]
+		if f.Parts() == nil && !f.TypeOf().IsGroup() {
+			continue
+		}
+		if v, ok := f.ValueIn(posted); ok {
+			values[f.Name] = v
+			for _, key := range parted {
+				if strings.HasPrefix(key, f.Name+".") {
+					delete(values, key)
+				}
+			}
 		}
 	}
 	return nil

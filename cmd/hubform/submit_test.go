@@ -200,7 +200,7 @@ func TestSubmitCommandRankingAndSignature(t *testing.T) {
 		{Name: "rank", Type: hubclient.FieldRanking, Options: []hubclient.Option{{Value: "a"}, {Value: "b"}, {Value: "c"}}},
 		{Name: "order", Type: hubclient.FieldRanking, Options: []hubclient.Option{{Value: "x"}, {Value: "y"}}},
 		{Name: "note", Type: hubclient.FieldText},
-		{Name: "sig", Type: hubclient.FieldFile},
+		{Name: "sig", Type: hubclient.FieldSignature},
 	}})
 	sig := filepath.Join(t.TempDir(), "sig.png")
 	os.WriteFile(sig, pngBytes(), 0o600)
@@ -229,23 +229,37 @@ func TestSubmitCommandRankingAndSignature(t *testing.T) {
 	}
 }
 
-// TestSubmitCommandParts sends NAME.PART=VALUE as the key NAME.PART, for
-// the fields whose value has parts.
+// TestSubmitCommandParts joins NAME.PART=VALUE into the value of the
+// field NAME, a matrix, an address or a group, as the hub takes it.
 func TestSubmitCommandParts(t *testing.T) {
 	h := fakehub.NewServer()
 	defer h.Close()
+	opts := []hubclient.Option{{Value: "fair"}, {Value: "good"}}
+	h.SetForm("acme", "event", &hubclient.Schema{Fields: []hubclient.Field{
+		{Name: "address", Type: hubclient.FieldAddress},
+		{Name: "grid", Type: hubclient.FieldMatrix, Rows: []hubclient.Option{{Value: "row1"}, {Value: "row2"}}, Columns: opts, Multiple: true},
+		{Name: "team", Type: hubclient.FieldGroup, Fields: []hubclient.Field{{Name: "name", Type: hubclient.FieldText}}},
+		{Name: "note", Type: hubclient.FieldText},
+	}})
 	status, _, stderr := hubform(t, "submit", "--hub-url", h.URL, "--site", "acme", "--form", "event",
-		"address.city=Paris", "address.postalCode=75001", "grid.row1=good", "grid.row1=fair")
+		"address.city=Paris", "address.postalCode=75001", "grid.row1=good", "grid.row1=fair", "team.0.name=Ada", "team.1.name=Bo", "note=hi")
 	if status != 0 || stderr != "" {
 		t.Fatalf("status %d, stderr %q", status, stderr)
 	}
-	want := map[string]any{"address.city": "Paris", "address.postalCode": "75001", "grid.row1": []any{"good", "fair"}}
+	want := map[string]any{"address": map[string]any{"city": "Paris", "postalCode": "75001"}, "grid": map[string]any{"row1": []any{"good", "fair"}},
+		"team": []any{map[string]any{"name": "Ada"}, map[string]any{"name": "Bo"}}, "note": "hi"}
 	if got := h.Submissions()[0].Request.Payload; !reflect.DeepEqual(got, want) {
 		t.Errorf("payload %v, want %v", got, want)
 	}
-	for _, r := range h.Requests() {
+
+	// Without a dot or a comma, the schema is not read.
+	before := len(h.Requests())
+	if status, _, stderr := hubform(t, "submit", "--hub-url", h.URL, "--site", "acme", "--form", "event", "note=hello"); status != 0 {
+		t.Fatalf("status %d, stderr %q", status, stderr)
+	}
+	for _, r := range h.Requests()[before:] {
 		if r.Method == http.MethodGet {
-			t.Errorf("the schema was read (%s) though no value holds a comma", r.RequestURI)
+			t.Errorf("the schema was read (%s) though no value holds a comma nor a name a dot", r.RequestURI)
 		}
 	}
 }
