@@ -34,6 +34,8 @@ var checks = []check{
 	{"types.datetime", "with time and datetime fields (callAt, meetAt), HH:MM and YYYY-MM-DDTHH:MM are accepted and other texts refused (optional)", "§2.2, SCHEMA.md field types", (*run).typesDateTimes},
 	{"types.ranking", "with a ranking field (order), every option once in order is accepted, an option missing, twice or unknown refused (optional)", "§2.2, SCHEMA.md field types", (*run).typesRanking},
 	{"types.pictures", "with a radio whose options carry an image and its alt (look), the schema serves both, and a choice among them is accepted, another refused (optional)", "§2.2, SCHEMA.md field types", (*run).typesPictures},
+	{"types.parts", "with matrix, address and group fields (grid, ship, team), objects of their parts and lists of items are accepted, a column, a country or an item too many refused, and so is one text for any of them (optional)", "§2.2, SCHEMA.md field types", (*run).typesParts},
+	{"types.signature", "with a signature field (sig), a typed name is accepted and a number refused (optional)", "§2.2, SCHEMA.md field types", (*run).typesSignature},
 	{"types.content", "with heading, paragraph and divider fields (intro, note, rule), a value sent for any of them is refused: content takes no value (optional)", "§2.2, SCHEMA.md field types", (*run).typesContent},
 	{"upload.url", "POST {base}/upload-url with {filename, size, mime} answers {ok, uploadUrl, key}", "§2.3, §2.4", (*run).uploadURL},
 	{"upload.put", "a PUT of exactly the announced bytes to uploadUrl succeeds", "§2.4, §4 rule 3", (*run).uploadPut},

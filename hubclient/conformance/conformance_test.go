@@ -78,7 +78,7 @@ func TestOurHubPasses(t *testing.T) {
 		{"plain form", conformance.Form, "", []string{"schema.escaped", "captcha.required"}},
 		{"captcha with a token", captchaForm, "good", []string{"schema.escaped"}},
 		{"captcha without a token", captchaForm, "", []string{"schema.escaped", "submit.valid", "types.ratings", "types.datetime", "types.ranking",
-			"types.pictures", "types.content", "upload.submit", "upload.unknown-key"}},
+			"types.pictures", "types.parts", "types.signature", "types.content", "upload.submit", "upload.unknown-key"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h, opts := startHub(t, tc.form)
@@ -109,7 +109,7 @@ func TestOurHubPasses(t *testing.T) {
 			}
 			want := 0
 			if submitted {
-				want = 8 // submit.valid, four types.*, upload.submit, upload.parts and drafts
+				want = 10 // submit.valid, six types.*, upload.submit, upload.parts and drafts
 			}
 			subs := h.Submissions()
 			if got := len(subs); got != want {
@@ -258,7 +258,7 @@ func TestBrokenHubsFail(t *testing.T) {
 			}
 		}), []string{"submit.no-payload"}},
 		{"answer without ok", conformance.Form, "", editJSON(suffix("/submit"), func(m map[string]any) { delete(m, "ok") }),
-			[]string{"submit.valid", "types.ratings", "types.datetime", "types.ranking", "types.pictures", "upload.submit", "upload.parts", "drafts"}},
+			[]string{"submit.valid", "types.ratings", "types.datetime", "types.ranking", "types.pictures", "types.parts", "types.signature", "upload.submit", "upload.parts", "drafts"}},
 		{"ratings out of bounds accepted", conformance.Form, "", editPayload(func(p map[string]any) {
 			for name, v := range map[string]any{"stars": 4, "ease": 2, "nps": 9, "amount": 30} {
 				if p[name] != nil {
@@ -281,6 +281,11 @@ func TestBrokenHubsFail(t *testing.T) {
 			delete(p, "note")
 			delete(p, "rule")
 		}), []string{"types.content"}},
+		{"any part taken", conformance.Form, "", editPayload(func(p map[string]any) {
+			if p["ship"] != nil {
+				p["ship"] = map[string]any{"line1": "1 rue de Rivoli", "city": "Paris", "country": "FR"}
+			}
+		}), []string{"types.parts"}},
 		{"honeypot stored", conformance.Form, "", editBody(suffix("/submit"), func(m map[string]any) { delete(m, "_hp") }),
 			[]string{"submit.honeypot"}},
 		{"honeypot answered 400", conformance.Form, "", func(next http.Handler, w http.ResponseWriter, r *http.Request) {
@@ -400,7 +405,7 @@ func TestFamiliesNotSupported(t *testing.T) {
 		name, form string
 		skipped    []string
 	}{
-		{"no family's fields", string(plain), []string{"types.ratings", "types.datetime", "types.ranking", "types.pictures", "types.content"}},
+		{"no family's fields", string(plain), []string{"types.ratings", "types.datetime", "types.ranking", "types.pictures", "types.parts", "types.signature", "types.content"}},
 		{"pictures without alt", noAlt, []string{"types.pictures"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -9,8 +9,10 @@ package conformance
 // "stars" (rating), "ease" (scale, 1 to 5), "nps" (nps) and "amount"
 // (slider, 0 to 100 in steps of 10); "callAt" (time) and "meetAt"
 // (datetime); "order" (ranking of a, b and c); "look" (radio whose options
-// light and dark carry an image and its alt); "intro" (heading), "note"
-// (paragraph) and "rule" (divider). Its "hub" member, this project's
+// light and dark carry an image and its alt); "grid" (matrix of rows speed
+// and care, columns bad and good), "ship" (address in FR or DE) and "team"
+// (group of at most two items of a text "guest"); "sig" (signature);
+// "intro" (heading), "note" (paragraph) and "rule" (divider). Its "hub" member, this project's
 // hub's settings, raises the form's file limit to the 64 MiB of
 // upload.parts and has the hub keep drafts of the form, of one step, for
 // the drafts check.
@@ -33,12 +35,16 @@ const Form = `{
     {"name": "look", "type": "radio", "label": "Look", "options": [
       {"value": "light", "label": "Light", "image": "https://example.com/light.png", "alt": "A light page"},
       {"value": "dark", "label": "Dark", "image": "https://example.com/dark.png", "alt": "A dark page"}]},
+    {"name": "grid", "type": "matrix", "label": "Rate", "rows": [{"value": "speed"}, {"value": "care"}], "columns": [{"value": "bad"}, {"value": "good"}]},
+    {"name": "ship", "type": "address", "label": "Ship to", "countries": ["FR", "DE"]},
+    {"name": "team", "type": "group", "label": "Team", "maxItems": 2, "fields": [{"name": "guest", "type": "text", "label": "Guest"}]},
+    {"name": "sig", "type": "signature", "label": "Signature"},
     {"name": "rule", "type": "divider"},
     {"name": "_hp", "type": "text", "label": "Leave this empty"}
   ],
   "steps": [
     {"id": "all", "title": "All", "fields": ["intro", "note", "name", "message", "file", "stars", "ease", "nps", "amount",
-      "callAt", "meetAt", "order", "look", "rule", "_hp"]}
+      "callAt", "meetAt", "order", "look", "grid", "ship", "team", "sig", "rule", "_hp"]}
   ],
   "hub": {"maxFileSize": 67108864, "resume": true}
 }

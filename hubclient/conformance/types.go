@@ -72,6 +72,26 @@ var (
 		invalid:   []invalidValue{{"look", "blue", "a choice that is none of the pictures"}},
 		supported: picturesShown,
 	}
+	parts = family{
+		fields: map[string]string{"grid": hubclient.FieldMatrix, "ship": hubclient.FieldAddress, "team": hubclient.FieldGroup},
+		valid: map[string]any{
+			"grid": map[string]any{"speed": "good", "care": "bad"},
+			"ship": map[string]any{"line1": "1 rue de Rivoli", "city": "Paris", "postalCode": "75001", "country": "FR"},
+			"team": []any{map[string]any{"guest": "Ada"}, map[string]any{"guest": "Bo"}},
+		},
+		invalid: []invalidValue{
+			{"grid", map[string]any{"speed": "great"}, "a matrix row given a column it lacks"},
+			{"grid", "good", "a matrix given one text"},
+			{"ship", map[string]any{"line1": "1 Main St", "city": "Boston", "country": "US"}, "an address in a country the field does not take"},
+			{"ship", "1 rue de Rivoli, Paris", "an address given as one text"},
+			{"team", []any{map[string]any{"guest": "A"}, map[string]any{"guest": "B"}, map[string]any{"guest": "C"}}, "three items in a group of at most two"},
+		},
+	}
+	signatures = family{
+		fields:  map[string]string{"sig": hubclient.FieldSignature},
+		valid:   map[string]any{"sig": "Ada Lovelace"},
+		invalid: []invalidValue{{"sig", 42, "a number as a signature"}},
+	}
 	content = family{
 		fields: map[string]string{"intro": hubclient.FieldHeading, "note": hubclient.FieldParagraph, "rule": hubclient.FieldDivider},
 		invalid: []invalidValue{
@@ -98,6 +118,8 @@ func (r *run) typesDateTimes(ctx context.Context) (Status, string) { return r.fa
 func (r *run) typesRanking(ctx context.Context) (Status, string)   { return r.family(ctx, rankings) }
 func (r *run) typesPictures(ctx context.Context) (Status, string)  { return r.family(ctx, pictures) }
 func (r *run) typesContent(ctx context.Context) (Status, string)   { return r.family(ctx, content) }
+func (r *run) typesParts(ctx context.Context) (Status, string)     { return r.family(ctx, parts) }
+func (r *run) typesSignature(ctx context.Context) (Status, string) { return r.family(ctx, signatures) }
 
 // family checks the family f: skipped as not supported when the form
 // lacks its fields; else its valid values must be accepted and each of
