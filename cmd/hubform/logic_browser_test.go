@@ -112,12 +112,20 @@ func TestBrowserConditions(t *testing.T) {
 			t.Fatalf("after sending: field shown %v, banner %q, values kept %q", shown(d, other), d.text(`[data-hubform-revealed]`), d.value("hubform-demo-survey-name"))
 		}
 		d.fill(other, "Narnia")
+		// Ratings, a scale and an NPS are radios, times are the browser's
+		// own inputs: all are answered without a script.
+		d.do(chromedp.Click(chromedp.ID("hubform-demo-survey-support-4")), chromedp.Click(chromedp.ID("hubform-demo-survey-recommend-9")),
+			chromedp.Click(chromedp.ID("hubform-demo-survey-ease-2")),
+			chromedp.SetValue(chromedp.ID("hubform-demo-survey-callAt"), "10:30"), chromedp.SetValue(chromedp.ID("hubform-demo-survey-demoAt"), "2026-12-01T10:00"))
 		if _, err := chromedp.RunResponse(d.ctx(10*time.Second), chromedp.Click(chromedp.CSS(`[data-hubform-submit]`))); err != nil {
 			t.Fatalf("native post: %v", err)
 		}
 		d.do(chromedp.WaitVisible(chromedp.CSS(`[data-vendor-hubform-submitted]`)))
-		if p := d.payload(d.onlySubmission("demo", "survey")); p["countryOther"] != "Narnia" {
-			t.Errorf("stored %v", p)
+		p := d.payload(d.onlySubmission("demo", "survey"))
+		for name, want := range map[string]any{"countryOther": "Narnia", "support": 4.0, "recommend": 9.0, "ease": 2.0, "callAt": "10:30", "demoAt": "2026-12-01T10:00"} {
+			if p[name] != want {
+				t.Errorf("stored %s = %#v, want %#v (all: %v)", name, p[name], want, p)
+			}
 		}
 		// Chosen away before sending, its value is dropped.
 		d.do(chromedp.Navigate(d.srv.URL + "/f/demo/survey")) // no script will run: nothing to wait for
