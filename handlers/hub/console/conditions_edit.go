@@ -302,7 +302,10 @@ func valueInputAttrs(f *hubclient.Field) templ.Attributes {
 
 // conditionData is what conditions.js needs to fit a row's operators and
 // value control to the field chosen: each source field's type and
-// options, and the operators of each type.
+// options, and the operators of each type. The page holds it once, for
+// every field a condition may read (data-condition-data): each row offers
+// its own editor's sources alone, and the data of one form is the same
+// for them all.
 func conditionData(sources []*hubclient.Field) string {
 	type field struct {
 		Type    string      `json:"type"`

@@ -6,10 +6,12 @@
 (function () {
   "use strict";
 
-  function data(row) {
-    var editor = row.closest("[data-condition-editor]");
+  // data is the form's, held once by the page: every field a condition
+  // may read, and the comparisons of each type.
+  function data() {
+    var holder = document.querySelector("[data-condition-data]");
     try {
-      return JSON.parse(editor.getAttribute("data-condition-editor"));
+      return holder && JSON.parse(holder.getAttribute("data-condition-data"));
     } catch (e) {
       return null;
     }

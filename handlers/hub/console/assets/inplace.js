@@ -75,7 +75,7 @@
       { key: focusKey(el), text: el.textContent } : null;
     var openNames = [].map.call(old.querySelectorAll("[data-builder-fields] > li > details[open]"), function (d) { return d.getAttribute("data-field"); });
     next = document.adoptNode(next);
-    old.replaceWith(next);
+    var fresh = merge(old, next);
     var notice = doc.getElementById("notice");
     var shown = document.getElementById("notice");
     if (notice && shown) shown.innerHTML = notice.innerHTML;
@@ -86,12 +86,45 @@
     restore = after || null;
     prepare();
     if (typing) keepTyping(typing);
-    // htmx and the other scripts take in the new part once it shows.
+    // htmx and the other scripts take in the new parts once they show.
     setTimeout(function () {
-      if (!window.htmx || !next.isConnected) return;
-      htmx.process(next);
-      htmx.trigger(next, "htmx:load");
+      if (!window.htmx) return;
+      fresh.forEach(function (part) {
+        if (!part.isConnected) return;
+        htmx.process(part);
+        htmx.trigger(part, "htmx:load");
+      });
     }, 0);
+  }
+
+  // Containers whose parts merge compares one by one: the workspace and
+  // what leads down to the list of fields, whose cards a change of one
+  // field mostly leaves as they were.
+  var CONTAINERS = "#workspace, .builder-split, .builder-main, #builder, [data-builder-fields]";
+
+  // merge makes old show what next shows, replacing only the parts that
+  // differ, so that an edit of one field redraws that field's card and the
+  // preview rather than every panel of the form; it returns the parts put
+  // in. A container whose parts do not line up is replaced whole.
+  function merge(old, next) {
+    if (!old.matches(CONTAINERS) || old.tagName !== next.tagName || old.children.length !== next.children.length) {
+      old.replaceWith(next);
+      return [next];
+    }
+    [].slice.call(old.attributes).forEach(function (a) {
+      if (!next.hasAttribute(a.name)) old.removeAttribute(a.name);
+    });
+    [].slice.call(next.attributes).forEach(function (a) {
+      if (old.getAttribute(a.name) !== a.value) old.setAttribute(a.name, a.value);
+    });
+    var fresh = [];
+    var olds = [].slice.call(old.children), nexts = [].slice.call(next.children);
+    olds.forEach(function (o, i) {
+      var n = nexts[i];
+      if (o.isEqualNode(n)) return;
+      fresh = fresh.concat(merge(o, n));
+    });
+    return fresh;
   }
 
   function keepTyping(t) {
