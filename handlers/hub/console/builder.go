@@ -364,7 +364,7 @@ func editField(d *formFile, c echo.Context) error {
 		f.Required = c.FormValue("required") != ""
 		f.Prefill = canPrefill(f) && c.FormValue("prefill") != ""
 	}
-	f.Multiple = f.Type == hubclient.FieldFile && c.FormValue("multiple") != ""
+	f.Multiple = (f.Type == hubclient.FieldFile || f.Type == hubclient.FieldMatrix) && c.FormValue("multiple") != ""
 	if _, ok := form["options"]; ok {
 		f.Options = parseOptions(c.FormValue("options"), f.Options)
 	}
@@ -374,6 +374,7 @@ func editField(d *formFile, c echo.Context) error {
 	if f.Name != old {
 		renameField(s, old, f.Name)
 	}
+	partsTranslations(s, &s.Fields[i])
 	if err := editConditions(d, i, old, c); err != nil {
 		return err
 	}
@@ -400,10 +401,12 @@ type retyped struct {
 }
 
 // canPrefill reports whether the builder offers the field to take its
-// value from the page's query string: a visible field that is not a file,
-// which no address can carry, nor content, which takes no value. Hidden fields always take it.
+// value from the page's query string: a visible field that is not a file
+// nor a signature, which no address can carry, nor a group, whose
+// entries no address names, nor content, which takes no value. Hidden
+// fields always take it.
 func canPrefill(f *hubclient.Field) bool {
-	return f.Type != hubclient.FieldHidden && f.Type != hubclient.FieldFile && f.TypeOf().HasValue()
+	return f.Type != hubclient.FieldHidden && !f.TypeOf().TakesFiles() && f.Type != hubclient.FieldGroup && f.TypeOf().HasValue()
 }
 
 // parseOptions reads options one a line, "value|label" or a value that is
