@@ -402,11 +402,20 @@ type retyped struct {
 
 // canPrefill reports whether the builder offers the field to take its
 // value from the page's query string: a visible field that is not a file
-// nor a signature, which no address can carry, nor a group, whose
-// entries no address names, nor content, which takes no value. Hidden
+// nor a signature, which no address can carry, nor a group or a matrix,
+// whose entries and rows an address would name one by one, nor content, which takes no value. Hidden
 // fields always take it.
 func canPrefill(f *hubclient.Field) bool {
-	return f.Type != hubclient.FieldHidden && !f.TypeOf().TakesFiles() && f.Type != hubclient.FieldGroup && f.TypeOf().HasValue()
+	return f.Type != hubclient.FieldHidden && !f.TypeOf().TakesFiles() && f.Type != hubclient.FieldGroup && f.Type != hubclient.FieldMatrix && f.TypeOf().HasValue()
+}
+
+// prefillKey is the key of the page's address that prefills f: its name,
+// or for an address one of its parts, by which each part is given.
+func prefillKey(f *hubclient.Field) string {
+	if f.Type == hubclient.FieldAddress {
+		return f.PartKey(hubclient.AddressCity)
+	}
+	return f.Name
 }
 
 // parseOptions reads options one a line, "value|label" or a value that is

@@ -3,6 +3,7 @@ package console_test
 import (
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -34,10 +35,15 @@ func newPartsForm(t *testing.T) *builderForm {
 func TestBuilderMatrixSettings(t *testing.T) {
 	f := newPartsForm(t)
 	page := f.b.get(console.Path + "/forms/acme/contact").body
-	for _, want := range []string{`name="rows"`, `name="columns"`, "Rows, one a line", "Columns, one a line", "Several answers per row"} {
+	for _, want := range []string{`name="rows"`, `name="columns"`, ">Rows<", ">Columns<", "Several answers per row"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the matrix's panel lacks %q", want)
 		}
+	}
+	// An address names its parts in the page's address; a matrix and a
+	// group are not offered to be prefilled.
+	if !strings.Contains(page, "(?home.city=…)") || strings.Contains(panelIn(t, page, 0), `name="prefill"`) || strings.Contains(panelIn(t, page, 3), `name="prefill"`) {
+		t.Errorf("the panels offer prefill wrongly")
 	}
 	s := f.act("/fields/0", panelOf("grid", "Grid", url.Values{"rows": {"Speed\nQuality|How good\n\n"}, "columns": {"Bad\r\nOK\r\nGood"}, "multiple": {"on"}}))
 	g := s.Fields[0]
@@ -103,13 +109,7 @@ func TestBuilderAddressSettings(t *testing.T) {
 // Required, and nothing it cannot take: no placeholder, no prefill.
 func TestBuilderSignaturePanel(t *testing.T) {
 	f := newPartsForm(t)
-	page := f.b.get(console.Path + "/forms/acme/contact").body
-	start := strings.Index(page, `id="field-2"`)
-	end := strings.Index(page, `id="field-3"`)
-	if start < 0 || end < start {
-		t.Fatal("no panel of the signature")
-	}
-	panel := page[start:end]
+	panel := panelIn(t, f.b.get(console.Path+"/forms/acme/contact").body, 2)
 	for _, want := range []string{`name="label"`, `name="help"`, `name="required"`, "it has nothing more to set"} {
 		if !strings.Contains(panel, want) {
 			t.Errorf("the signature's panel lacks %q", want)
@@ -124,6 +124,20 @@ func TestBuilderSignaturePanel(t *testing.T) {
 	if got := s.Fields[2]; got.Label != "Your signature" || !got.Required || got.Type != "signature" {
 		t.Errorf("the signature after the edit: %+v", got)
 	}
+}
+
+// panelIn returns the panel of field i in the Build tab's page.
+func panelIn(t *testing.T, page string, i int) string {
+	t.Helper()
+	start := strings.Index(page, `id="field-`+strconv.Itoa(i)+`"`)
+	if start < 0 {
+		t.Fatalf("no panel of field %d", i)
+	}
+	rest := page[start:]
+	if end := strings.Index(rest, `id="field-`+strconv.Itoa(i+1)+`"`); end > 0 {
+		return rest[:end]
+	}
+	return rest
 }
 
 // groupPanel is the post of the team group's panel with its two
@@ -147,7 +161,7 @@ func groupPanel(more url.Values) url.Values {
 func TestBuilderGroupSettings(t *testing.T) {
 	f := newPartsForm(t)
 	page := f.b.get(console.Path + "/forms/acme/contact").body
-	for _, want := range []string{"Label of the Add button", "Fewest entries", "Most entries", "Label of question 2", "Move question 1 down", "Add the question"} {
+	for _, want := range []string{"Label of the Add button", "Fewest entries", "Most entries", "Question 2</legend>", "Move question 1 down", "Add the question"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the group's panel lacks %q", want)
 		}

@@ -858,7 +858,7 @@ func fieldList(p formProps, d *formFile) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				if canPrefill(&f) {
-					templ_7745c5c3_Err = builderCheckbox(id+"-prefill", "prefill", "Take its value from the page's address (?"+f.Name+"=…)", p.typedOn(act, "prefill", f.Prefill)).Render(ctx, templ_7745c5c3_Buffer)
+					templ_7745c5c3_Err = builderCheckbox(id+"-prefill", "prefill", "Take its value from the page's address (?"+prefillKey(&f)+"=…)", p.typedOn(act, "prefill", f.Prefill)).Render(ctx, templ_7745c5c3_Buffer)
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}

@@ -159,7 +159,9 @@
     if (el.matches(CONTENT)) return contentName(el.id);
     if (!el.matches(".hubform-field") || el.matches(".hubform-hp")) return "";
     var control = el.querySelector("[name]");
-    return control ? control.getAttribute("name") : "";
+    // A field made of parts names its controls "name.part": no field's
+    // name holds a dot.
+    return control ? control.getAttribute("name").split(".")[0] : "";
   }
 
   // Content between the questions: no control names it, its id does.
