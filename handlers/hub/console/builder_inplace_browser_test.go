@@ -144,7 +144,7 @@ func TestBrowserBuilderInPlace(t *testing.T) {
 	do(chromedp.Focus(chromedp.CSS(`.builder-card[data-builder-index="0"]`)), chromedp.KeyEvent("/"))
 	browsertest.WaitFor(t, p.tab, 5*time.Second, `document.activeElement.matches('.builder-palette-filter')`)
 	do(chromedp.KeyEvent("cho"))
-	if got := p.eval(`[...document.querySelectorAll('.builder-palette [role=option]:not([hidden])')].map((o) => o.dataset.type).join()`); got != "radio,select,checkboxes" {
+	if got := p.eval(`[...document.querySelectorAll('.builder-palette [role=option]:not([hidden])')].map((o) => o.dataset.type).join()`); got != "radio,select,checkboxes,matrix" {
 		t.Errorf("palette filtered by 'cho': %s", got)
 	}
 	do(chromedp.KeyEvent(kb.ArrowDown), chromedp.KeyEvent(kb.ArrowUp), chromedp.KeyEvent(kb.Enter))

@@ -65,12 +65,23 @@ func TestBrowserBuilderParts(t *testing.T) {
 	browsertest.WaitFor(t, p.tab, 5*time.Second, `document.getElementById('field-1').open`)
 	do(chromedp.Click(chromedp.CSS(`#field-1 button[name="questionAction"][value="up:1"]`)))
 	p.saved()
+	// The focus follows the question moved, in the panel swapped in.
+	browsertest.WaitFor(t, p.tab, 5*time.Second, `document.activeElement?.id === 'f1-q0-label'`)
 	s := p.schema()
 	if g := s.Fields[1]; len(g.Fields) != 2 || g.Fields[0].Name != "email" || g.Fields[1].Label != "Guest's name" || g.AddLabel != "Add a guest" {
 		t.Errorf("the group saved: %+v", g)
 	}
 	if got := p.eval(`[...document.querySelectorAll('#preview .builder-card[data-builder-index="1"] .hubform-group-item label')].map((l) => l.textContent.trim()).join('|')`); !strings.HasPrefix(got, "Email") {
 		t.Errorf("the preview's questions after the move: %q", got)
+	}
+	// An address and a signature, whose controls are named by part, are
+	// cards of the preview too.
+	for _, kind := range []string{"address", "signature"} {
+		do(chromedp.Focus(chromedp.CSS("#builder-slash")), chromedp.KeyEvent("/"+kind), chromedp.KeyEvent(kb.Enter))
+		p.saved()
+		if got := p.eval(`document.querySelectorAll('#preview .builder-card[data-builder-name="` + kind + `"]').length + ''`); got != "1" {
+			t.Errorf("the preview shows %s cards of the %s", got, kind)
+		}
 	}
 	if p.eval(`String(window.notReloaded)`) != "true" {
 		t.Error("the page was loaded again")

@@ -821,6 +821,30 @@
     }
   }, true);
 
+  // A button of a group's questions posts the whole panel: once the page
+  // is back, the focus goes to the label of the question it moved, added
+  // or left in place of the one removed, not to the page's top.
+  var question = null;
+  document.addEventListener("submit", function (event) {
+    var b = event.submitter;
+    question = null;
+    if (!b || b.name !== "questionAction") return;
+    var details = b.closest("details[id^='field-']");
+    if (!details) return;
+    var parts = b.value.split(":");
+    var k = Number(parts[1]);
+    var count = details.querySelectorAll(".builder-question").length;
+    var to = { add: count, up: k - 1, down: k + 1, remove: Math.min(k, count - 2) }[parts[0]];
+    question = { field: details.id.slice("field-".length), k: to };
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    if (!question) return;
+    var q = question;
+    question = null;
+    var el = document.getElementById("f" + q.field + "-q" + q.k + "-label");
+    if (el) el.focus();
+  });
+
   document.addEventListener("DOMContentLoaded", prepare);
   document.addEventListener("htmx:load", afterSwap);
 })();
