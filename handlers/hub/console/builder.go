@@ -242,6 +242,10 @@ func (con *Console) builderAction(edit editFunc, view string) echo.HandlerFunc {
 		if r, ok := c.Get(retypedKey).(retyped); ok {
 			to = withQuery(withQuery(to, "retyped", r.name), "dropped", strings.Join(r.dropped, ","))
 		}
+		if e, ok := c.Get(editingKey).(editing); ok {
+			// Its panel open again, where it was.
+			to = withQuery(to, "editing", e.name) + "#" + e.anchor
+		}
 		if view == viewFields && c.Request().Header.Get(inPlaceHeader) != "" {
 			return con.showInPlace(c, to)
 		}
@@ -385,11 +389,21 @@ func editField(d *formFile, c echo.Context) error {
 		}
 		c.Set(retypedKey, retyped{name: f.Name, dropped: dropped})
 	}
+	if c.FormValue(questionActionField) != "" {
+		c.Set(editingKey, editing{name: f.Name, anchor: fmt.Sprintf("f%d-questions", i)})
+	}
 	if err := putInStep(d, f.Name, c); err != nil {
 		return err
 	}
 	return stepsInOrder(s)
 }
+
+// editingKey is where editField leaves the field whose panel the page
+// after it shows open, and where on it: a group whose question a button
+// moved, added or removed.
+const editingKey = "hubform.console.editing"
+
+type editing struct{ name, anchor string }
 
 // retypedKey is where editField leaves the field whose type it changed
 // and what the change dropped, for the page after it to say so.

@@ -178,7 +178,23 @@ func TestBuilderGroupSettings(t *testing.T) {
 	if c := g.Fields[1]; c.Type != "radio" || len(c.Options) != 1 || c.Required {
 		t.Errorf("the second question as a multiple choice: %+v", c)
 	}
-	// Added: its name made from its label, unique within the group.
+	// Added: its name made from its label, unique within the group; the
+	// page after it shows the group's panel open, at its questions.
+	add := withBase(groupPanel(url.Values{"question.1.type": {"radio"}, "question.1.options": {"Yes\nNo"}, "questionAction": {"add"}, "newQuestion": {"Phone"}}), f.revision())
+	res := f.post("/forms/acme/contact/fields/3", add)
+	loc := res.header.Get("Location")
+	if res.status != http.StatusSeeOther || !strings.Contains(loc, "&editing=team#f3-questions") {
+		t.Fatalf("adding a question: %d to %q", res.status, loc)
+	}
+	if page := f.b.get(loc).body; !strings.Contains(page, `<details id="field-3" data-field="team" open`) || strings.Contains(page, `<details id="field-2" data-field="sig" open`) {
+		t.Errorf("the page after adding a question does not show the group's panel open, alone")
+	}
+	three0 := groupPanel(url.Values{"questions": {"3"}, "question.1.type": {"radio"}, "question.1.options": {"Yes\nNo"},
+		"question.2.name": {"phone"}, "question.2.label": {"Phone"}, "question.2.type": {"text"}, "questionAction": {"remove:2"}})
+	s = f.act("/fields/3", three0)
+	if got := names(hubclient.Schema{Fields: s.Fields[3].Fields}); strings.Join(got, " ") != "name email" {
+		t.Fatalf("after adding and removing phone: %v", got)
+	}
 	s = f.act("/fields/3", groupPanel(url.Values{"question.1.type": {"radio"}, "question.1.options": {"Yes\nNo"}, "questionAction": {"add"}, "newQuestion": {"Name"}, "newQuestionType": {"tel"}}))
 	if got := s.Fields[3].Fields; len(got) != 3 || got[2].Name != "name_2" || got[2].Type != "tel" || got[2].Label != "Name" || len(got[1].Options) != 2 {
 		t.Fatalf("after adding: %+v", got)
