@@ -242,6 +242,10 @@ func (con *Console) builderAction(edit editFunc, view string) echo.HandlerFunc {
 		if r, ok := c.Get(retypedKey).(retyped); ok {
 			to = withQuery(withQuery(to, "retyped", r.name), "dropped", strings.Join(r.dropped, ","))
 		}
+		if e, ok := c.Get(editingKey).(editing); ok {
+			// Its panel open again, where it was.
+			to = withQuery(to, "editing", e.name) + "#" + e.anchor
+		}
 		if view == viewFields && c.Request().Header.Get(inPlaceHeader) != "" {
 			return con.showInPlace(c, to)
 		}
@@ -364,7 +368,7 @@ func editField(d *formFile, c echo.Context) error {
 		f.Required = c.FormValue("required") != ""
 		f.Prefill = canPrefill(f) && c.FormValue("prefill") != ""
 	}
-	f.Multiple = f.Type == hubclient.FieldFile && c.FormValue("multiple") != ""
+	f.Multiple = (f.Type == hubclient.FieldFile || f.Type == hubclient.FieldMatrix) && c.FormValue("multiple") != ""
 	if _, ok := form["options"]; ok {
 		f.Options = parseOptions(c.FormValue("options"), f.Options)
 	}
@@ -374,6 +378,7 @@ func editField(d *formFile, c echo.Context) error {
 	if f.Name != old {
 		renameField(s, old, f.Name)
 	}
+	partsTranslations(s, &s.Fields[i])
 	if err := editConditions(d, i, old, c); err != nil {
 		return err
 	}
@@ -384,11 +389,21 @@ func editField(d *formFile, c echo.Context) error {
 		}
 		c.Set(retypedKey, retyped{name: f.Name, dropped: dropped})
 	}
+	if c.FormValue(questionActionField) != "" {
+		c.Set(editingKey, editing{name: f.Name, anchor: fmt.Sprintf("f%d-questions", i)})
+	}
 	if err := putInStep(d, f.Name, c); err != nil {
 		return err
 	}
 	return stepsInOrder(s)
 }
+
+// editingKey is where editField leaves the field whose panel the page
+// after it shows open, and where on it: a group whose question a button
+// moved, added or removed.
+const editingKey = "hubform.console.editing"
+
+type editing struct{ name, anchor string }
 
 // retypedKey is where editField leaves the field whose type it changed
 // and what the change dropped, for the page after it to say so.
@@ -400,10 +415,21 @@ type retyped struct {
 }
 
 // canPrefill reports whether the builder offers the field to take its
-// value from the page's query string: a visible field that is not a file,
-// which no address can carry, nor content, which takes no value. Hidden fields always take it.
+// value from the page's query string: a visible field that is not a file
+// nor a signature, which no address can carry, nor a group or a matrix,
+// whose entries and rows an address would name one by one, nor content, which takes no value. Hidden
+// fields always take it.
 func canPrefill(f *hubclient.Field) bool {
-	return f.Type != hubclient.FieldHidden && f.Type != hubclient.FieldFile && f.TypeOf().HasValue()
+	return f.Type != hubclient.FieldHidden && !f.TypeOf().TakesFiles() && f.Type != hubclient.FieldGroup && f.Type != hubclient.FieldMatrix && f.TypeOf().HasValue()
+}
+
+// prefillKey is the key of the page's address that prefills f: its name,
+// or for an address one of its parts, by which each part is given.
+func prefillKey(f *hubclient.Field) string {
+	if f.Type == hubclient.FieldAddress {
+		return f.PartKey(hubclient.AddressCity)
+	}
+	return f.Name
 }
 
 // parseOptions reads options one a line, "value|label" or a value that is

@@ -689,7 +689,7 @@ func fieldList(p formProps, d *formFile) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			if p.TypedAt == act || p.Retyped == f.Name {
+			if p.TypedAt == act || p.Retyped == f.Name || p.Editing == f.Name {
 				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 56, " open")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
@@ -871,7 +871,7 @@ func fieldList(p formProps, d *formFile) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				if canPrefill(&f) {
-					templ_7745c5c3_Err = builderCheckbox(id+"-prefill", "prefill", "Take its value from the page's address (?"+f.Name+"=…)", p.typedOn(act, "prefill", f.Prefill)).Render(ctx, templ_7745c5c3_Buffer)
+					templ_7745c5c3_Err = builderCheckbox(id+"-prefill", "prefill", "Take its value from the page's address (?"+prefillKey(&f)+"=…)", p.typedOn(act, "prefill", f.Prefill)).Render(ctx, templ_7745c5c3_Buffer)
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}

@@ -417,6 +417,7 @@ func editTypeSettings(f *hubclient.Field, i int, form url.Values) error {
 	if f.Type == hubclient.FieldRadio || f.Type == hubclient.FieldCheckboxes {
 		errs = append(errs, editPictures(f, i, form)...)
 	}
+	errs = append(errs, editParts(f, i, form)...)
 	return errors.Join(errs...)
 }
 

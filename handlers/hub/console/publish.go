@@ -306,7 +306,7 @@ func formPageOr(site, slug, from string) string {
 		return base
 	}
 	q := u.Query()
-	for _, k := range []string{"published", "saved", "moved", "retyped", "dropped"} {
+	for _, k := range []string{"published", "saved", "moved", "retyped", "dropped", "editing"} {
 		q.Del(k)
 	}
 	u.RawQuery = q.Encode()

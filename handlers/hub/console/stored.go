@@ -185,6 +185,9 @@ type formProps struct {
 	// Retyped is the field whose type the last save changed, and
 	// RetypedNote what its panel says of it.
 	Retyped, RetypedNote string
+	// Editing is the field whose panel the last save left open: a
+	// group's question moved, added or removed, to go on with.
+	Editing string
 	// View is what the page shows: a view of the Build tab (viewFields,
 	// viewTranslations, viewJSON), or viewSettings.
 	View string
@@ -212,6 +215,7 @@ func (con *Console) formPage(c echo.Context) error {
 	switch {
 	case c.QueryParam("saved") != "":
 		p.Retyped = c.QueryParam("retyped")
+		p.Editing = c.QueryParam("editing")
 		p.RetypedNote = retypedNotice(v.Body, p.Retyped, c.QueryParam("dropped"))
 		p.Notice = movedNotice(v.Body, c.QueryParam("moved")) + p.RetypedNote + savedNotice
 	}

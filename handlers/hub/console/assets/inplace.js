@@ -192,7 +192,9 @@
     if (el.matches(CONTENT)) return contentName(el.id);
     if (!el.matches(".hubform-field") || el.matches(".hubform-hp")) return "";
     var control = el.querySelector("[name]");
-    return control ? control.getAttribute("name") : "";
+    // A field made of parts names its controls "name.part": no field's
+    // name holds a dot.
+    return control ? control.getAttribute("name").split(".")[0] : "";
   }
 
   // Content between the questions: no control names it, its id does.
@@ -851,6 +853,30 @@
       event.stopPropagation();
     }
   }, true);
+
+  // A button of a group's questions posts the whole panel: once the page
+  // is back, the focus goes to the label of the question it moved, added
+  // or left in place of the one removed, not to the page's top.
+  var question = null;
+  document.addEventListener("submit", function (event) {
+    var b = event.submitter;
+    question = null;
+    if (!b || b.name !== "questionAction") return;
+    var details = b.closest("details[id^='field-']");
+    if (!details) return;
+    var parts = b.value.split(":");
+    var k = Number(parts[1]);
+    var count = details.querySelectorAll(".builder-question").length;
+    var to = { add: count, up: k - 1, down: k + 1, remove: Math.min(k, count - 2) }[parts[0]];
+    question = { field: details.id.slice("field-".length), k: to };
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    if (!question) return;
+    var q = question;
+    question = null;
+    var el = document.getElementById("f" + q.field + "-q" + q.k + "-label");
+    if (el) el.focus();
+  });
 
   document.addEventListener("DOMContentLoaded", prepare);
   document.addEventListener("htmx:load", afterSwap);
