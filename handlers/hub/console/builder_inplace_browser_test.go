@@ -290,8 +290,6 @@ func TestBrowserBuilderInPlaceTiming(t *testing.T) {
 	p.do(chromedp.Sleep(time.Second), chromedp.WaitVisible(chromedp.CSS("#body")))
 	p.do(chromedp.Navigate(p.base+"/console/forms/shop/order"), chromedp.WaitVisible(chromedp.CSS(`.builder-card[data-builder-index="49"]`)))
 	p.version = 2
-	t.Logf("page: %s", p.eval(`document.documentElement.outerHTML.length + ' bytes, ' + document.getElementsByTagName('*').length + ' elements, ' + document.getElementsByTagName('option').length + ' options, ' + document.querySelectorAll('#preview *').length + ' in preview'`))
-
 	var ms []float64
 	for n := range 30 {
 		i := (n * 7) % 50

@@ -75,7 +75,24 @@
       { key: focusKey(el), text: el.textContent } : null;
     var openNames = [].map.call(old.querySelectorAll("[data-builder-fields] > li > details[open]"), function (d) { return d.getAttribute("data-field"); });
     next = document.adoptNode(next);
-    var fresh = merge(old, next);
+    // The scripts change what they take in (the preview made editable,
+    // help shown, cards made draggable): parts are compared as the server
+    // sent them last, which the first swap keeps.
+    var sent = next.cloneNode(true);
+    // Every form of the page posts the draft's revision it was shown at:
+    // the parts kept are brought to the new one, which then sets no part
+    // apart from the others.
+    var revision = next.querySelector("[data-base]");
+    if (served && revision) {
+      [served, old].forEach(function (root) {
+        [].forEach.call(root.querySelectorAll('input[name="base"]'), function (input) {
+          input.setAttribute("value", revision.getAttribute("data-base"));
+          input.value = revision.getAttribute("data-base");
+        });
+      });
+    }
+    var fresh = served && served.id === old.id ? merge(old, served, next) : replace(old, next);
+    served = sent;
     var notice = doc.getElementById("notice");
     var shown = document.getElementById("notice");
     if (notice && shown) shown.innerHTML = notice.innerHTML;
@@ -102,27 +119,35 @@
   // field mostly leaves as they were.
   var CONTAINERS = "#workspace, .builder-split, .builder-main, #builder, [data-builder-fields]";
 
-  // merge makes old show what next shows, replacing only the parts that
-  // differ, so that an edit of one field redraws that field's card and the
-  // preview rather than every panel of the form; it returns the parts put
-  // in. A container whose parts do not line up is replaced whole.
-  function merge(old, next) {
-    if (!old.matches(CONTAINERS) || old.tagName !== next.tagName || old.children.length !== next.children.length) {
-      old.replaceWith(next);
-      return [next];
+  // served is the workspace as the server sent it last, before the
+  // scripts took it in.
+  var served = null;
+
+  function replace(old, next) {
+    old.replaceWith(next);
+    return [next];
+  }
+
+  // merge makes shown, which showed was as the server sent it, show next,
+  // replacing only the parts that differ, so that an edit of one field
+  // redraws that field's card and the preview rather than every panel of
+  // the form; it returns the parts put in. A container whose parts do not
+  // line up is replaced whole.
+  function merge(shown, was, next) {
+    if (!shown.matches(CONTAINERS) || shown.tagName !== next.tagName || was.tagName !== next.tagName ||
+        shown.children.length !== next.children.length || was.children.length !== next.children.length) {
+      return replace(shown, next);
     }
-    [].slice.call(old.attributes).forEach(function (a) {
-      if (!next.hasAttribute(a.name)) old.removeAttribute(a.name);
+    [].slice.call(was.attributes).forEach(function (a) {
+      if (!next.hasAttribute(a.name)) shown.removeAttribute(a.name);
     });
     [].slice.call(next.attributes).forEach(function (a) {
-      if (old.getAttribute(a.name) !== a.value) old.setAttribute(a.name, a.value);
+      if (was.getAttribute(a.name) !== a.value) shown.setAttribute(a.name, a.value);
     });
     var fresh = [];
-    var olds = [].slice.call(old.children), nexts = [].slice.call(next.children);
-    olds.forEach(function (o, i) {
-      var n = nexts[i];
-      if (o.isEqualNode(n)) return;
-      fresh = fresh.concat(merge(o, n));
+    var shownParts = [].slice.call(shown.children), wasParts = [].slice.call(was.children), nextParts = [].slice.call(next.children);
+    shownParts.forEach(function (part, i) {
+      if (!wasParts[i].isEqualNode(nextParts[i])) fresh = fresh.concat(merge(part, wasParts[i], nextParts[i]));
     });
     return fresh;
   }
