@@ -315,3 +315,30 @@ func TestBrowserBuilderInPlaceTiming(t *testing.T) {
 	t.Logf("an in-place edit on a form of 50 fields, %d edits: median %.0f ms, p95 %.0f ms, min %.0f ms, max %.0f ms",
 		len(ms), ms[len(ms)/2], ms[int(float64(len(ms))*0.95)-1], ms[0], ms[len(ms)-1])
 }
+
+// TestBrowserBuilderInPlaceKeepsCards: a label edited in place redraws
+// its card and the preview, not the cards of the other fields, which
+// then post the draft's new revision: a panel kept from before saves
+// without a conflict.
+func TestBrowserBuilderInPlaceKeepsCards(t *testing.T) {
+	p := newInPlace(t)
+	for _, label := range []string{"First", "Second", "Third"} {
+		p.focus("#builder-slash")
+		p.do(chromedp.KeyEvent(label), chromedp.KeyEvent(kb.Enter))
+		p.saved()
+	}
+	p.eval(`document.querySelector('[data-builder-fields] > li[data-index="2"]').dataset.mark = 'kept'; 'ok'`)
+	p.focus(`.builder-text[data-index="0"][data-part="label"]`)
+	p.do(chromedp.KeyEvent(" question"), chromedp.KeyEvent(kb.Enter))
+	p.saved()
+	if got := p.eval(`document.querySelector('[data-builder-fields] > li[data-index="2"]').dataset.mark || 'redrawn'`); got != "kept" {
+		t.Errorf("the third field's card was %s by an edit of the first's label", got)
+	}
+	p.do(chromedp.Click(chromedp.CSS(`.builder-card[data-builder-index="2"]`)), chromedp.WaitVisible(chromedp.CSS("#f2-help")),
+		chromedp.SetValue(chromedp.CSS("#f2-help"), "Kept and saved"),
+		chromedp.Click(chromedp.CSS(`form[action$="/fields/2"] button.hubform-button--primary`)))
+	p.saved()
+	if s := p.schema(); !strings.Contains(s.Fields[0].Label, "question") || s.Fields[2].Help != "Kept and saved" {
+		t.Errorf("saved %q and %q, want the first label and the kept panel's help", s.Fields[0].Label, s.Fields[2].Help)
+	}
+}
