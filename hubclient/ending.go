@@ -119,9 +119,15 @@ func (l *Logic) Ending(values map[string]any) *Ending {
 	}
 	o := l.Evaluate(values)
 	seen := make(map[string]any, len(values))
-	for name, v := range values {
-		if o.Visible(name) && !IsHoneypot(name) {
-			seen[name] = logicValue(v)
+	for i := range l.schema.Fields {
+		f := &l.schema.Fields[i]
+		v, ok := values[f.Name]
+		switch {
+		case !o.Visible(f.Name) || IsHoneypot(f.Name):
+		case f.Type == FieldGroup:
+			seen[f.Name] = groupCondition(v)
+		case ok:
+			seen[f.Name] = logicValue(v)
 		}
 	}
 	for i := range l.schema.Endings {

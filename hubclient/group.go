@@ -62,6 +62,20 @@ func (f *Field) Child(name string) *Field {
 	return nil
 }
 
+// groupCondition is a group's value as a condition reads it: its items
+// by position and how many there are, so that {"var": "team.count"} and
+// {"var": "team.0.email"} read what the post's keys name. A group left
+// empty or not posted counts 0.
+func groupCondition(v any) map[string]any {
+	items, _ := v.([]any)
+	out := make(map[string]any, len(items)+1)
+	out["count"] = float64(len(items))
+	for i, item := range items {
+		out[strconv.Itoa(i)] = logicValue(item)
+	}
+	return out
+}
+
 // groupPart reports whether part ("count", "0.email") is a key of group f.
 func groupPart(f *Field, part string) bool {
 	if part == "count" {

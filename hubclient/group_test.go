@@ -95,3 +95,41 @@ func TestRegroup(t *testing.T) {
 		}
 	}
 }
+
+// TestGroupCondition reads a group's length and an item's field in
+// conditions, as a post gives them and as a stored payload decodes, in a
+// field's visibility and in an ending alike.
+func TestGroupCondition(t *testing.T) {
+	s := teamSchema()
+	s.Fields = append(s.Fields,
+		Field{Name: "bus", Type: FieldCheckbox, VisibleIf: []byte(`{">=": [{"var": "team.count"}, 2]}`)},
+		Field{Name: "solo", Type: FieldText, VisibleIf: []byte(`{"==": [{"var": "team.count"}, 0]}`)},
+		Field{Name: "lead", Type: FieldText, VisibleIf: []byte(`{"==": [{"var": "team.0.meal"}, "fish"]}`)})
+	s.Steps[0].Fields = append(s.Steps[0].Fields, "bus", "solo", "lead")
+	s.Endings = []Ending{{ID: "crowd", If: []byte(`{">": [{"var": "team.count"}, 1]}`)}, {ID: "rest"}}
+	l, err := Compile(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := s.Field("team")
+	two, _ := f.ValueIn(map[string][]string{"team.count": {"2"}, "team.0.name": {"Ada"}, "team.0.meal": {"fish"}, "team.1.name": {"Bob"}})
+	for _, tc := range []struct {
+		name            string
+		values          map[string]any
+		bus, solo, lead bool
+		ending          string
+	}{
+		{"two, as posted", map[string]any{"team": two}, true, false, true, "crowd"},
+		{"one, as stored", map[string]any{"team": []any{map[string]any{"name": "Ada", "meal": "veg"}}}, false, false, false, "rest"},
+		{"none posted", map[string]any{}, false, true, false, "rest"},
+	} {
+		o := l.Evaluate(tc.values)
+		if o.Visible("bus") != tc.bus || o.Visible("solo") != tc.solo || o.Visible("lead") != tc.lead {
+			t.Errorf("%s: bus, solo, lead visible = %v, %v, %v, want %v, %v, %v", tc.name,
+				o.Visible("bus"), o.Visible("solo"), o.Visible("lead"), tc.bus, tc.solo, tc.lead)
+		}
+		if e := l.Ending(tc.values); e == nil || e.ID != tc.ending {
+			t.Errorf("%s: ending %+v, want %s", tc.name, e, tc.ending)
+		}
+	}
+}

@@ -385,7 +385,9 @@ func (l *Logic) Evaluate(values map[string]any) *Outcome {
 			o.hidden[name] = true
 			continue
 		}
-		if v, ok := values[name]; ok {
+		if f := l.schema.Field(name); f.Type == FieldGroup {
+			seen[name] = groupCondition(values[name])
+		} else if v, ok := values[name]; ok {
 			seen[name] = logicValue(v)
 		}
 	}
