@@ -228,7 +228,7 @@ func groupChild(p FieldProps, i int, c hubclient.Field) templ.Component {
 		}
 		cp := FieldProps{
 			Field: f, ID: id, Values: p.Parts[strconv.Itoa(i)+"."+c.Name], Texts: p.Texts,
-			HelpID: id + "-help", ErrorID: id + "-error", Locale: p.Locale,
+			HelpID: id + "-help", ErrorID: id + "-error", Locale: p.Locale, Focus: p.Focus,
 		}
 		return fieldComponent(ctx, nil, c.Type)(cp).Render(ctx, w)
 	})

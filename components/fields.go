@@ -24,6 +24,9 @@ func describe(p FieldProps) templ.OrderedAttributes {
 	if ac := p.Autocomplete(); ac != "" {
 		attrs = append(attrs, attr("autocomplete", ac))
 	}
+	if p.Focus != "" && p.Focus == p.Field.Name {
+		attrs = append(attrs, templ.KeyValue[string, any]{Key: "autofocus", Value: true})
+	}
 	return attrs
 }
 

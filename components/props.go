@@ -148,6 +148,10 @@ type State struct {
 	// place of the thank-you panel. Empty, or an id the schema does not
 	// have, shows the thank-you panel.
 	Ending string
+	// Focus is the key of the control the form focuses when it comes
+	// (autofocus): after a group's "Add another", the new entry's first
+	// field, so that the visitor types on where they were.
+	Focus string
 }
 
 // Held is a file the app holds for the visitor while a form comes back:

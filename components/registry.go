@@ -41,6 +41,9 @@ type FieldProps struct {
 	// Locale is the form's language, for names the browser does not
 	// translate (countries); empty is English.
 	Locale string
+	// Focus is the state's Focus: the control whose key it is takes
+	// autofocus, and a group passes it to its entries.
+	Focus string
 }
 
 // Part returns the first value of a composite field's part, or "".

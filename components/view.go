@@ -140,7 +140,7 @@ func (v *formView) field(ctx context.Context, name string) templ.Component {
 	p := FieldProps{
 		Field: *f, ID: id, Values: v.props.State.Values[name], Error: v.props.State.Errors[name],
 		HelpID: helpID, ErrorID: errorID, Texts: v.l.Texts, FilesLost: v.props.State.FilesLost,
-		Kept: v.kept(name), Held: v.held(name), Locale: v.l.Locale,
+		Kept: v.kept(name), Held: v.held(name), Locale: v.l.Locale, Focus: v.props.State.Focus,
 	}
 	if f.TypeOf().IsGroup() {
 		// A group's keys, less its name: "count", "0.email".

@@ -72,6 +72,12 @@ func TestGroupInTheBrowser(t *testing.T) {
 			if got := browsertest.Eval[string](t, tab, 5*time.Second, `document.getElementById('`+id+`').value`); got != "Ada" {
 				t.Errorf("after Add another the first guest is %q", got)
 			}
+			// htmx focuses the autofocus control once the swap settles.
+			focused := func(after, want string) {
+				t.Helper()
+				browsertest.WaitFor(t, tab, 2*time.Second, `document.activeElement && document.activeElement.id === '`+want+`'`)
+			}
+			focused("Add another", id+"-2-guest")
 			if tc.width < 600 {
 				if wide := browsertest.Eval[int](t, tab, 5*time.Second, `document.documentElement.scrollWidth`); wide > int(tc.width) {
 					t.Errorf("the page is %d px wide on a phone", wide)
@@ -88,6 +94,7 @@ func TestGroupInTheBrowser(t *testing.T) {
 			if got := browsertest.Eval[string](t, tab, 5*time.Second, `document.getElementById('`+id+`').value`); got != "Bob" {
 				t.Errorf("after removing Ada the first guest is %q", got)
 			}
+			focused("removing the first", id)
 			do("sending", chromedp.Click(chromedp.CSS(`[data-hubform-submit]`)), chromedp.WaitVisible(chromedp.CSS(`[data-vendor-hubform-submitted]`)))
 			subs := h.Submissions()
 			var payload map[string]any
