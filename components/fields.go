@@ -107,12 +107,19 @@ type keptFile struct{ text, name, value string }
 
 // keptFiles lists the field's files a draft kept, then those held.
 func keptFiles(p FieldProps) []keptFile {
+	// A signature's file is named for what it is, not "signature.png".
+	name := func(filename string) string {
+		if p.Field.Type == hubclient.FieldSignature {
+			return p.Texts.T("signatureDrawn")
+		}
+		return filename
+	}
 	var out []keptFile
 	for _, a := range p.Kept {
-		out = append(out, keptFile{strings.ReplaceAll(p.Texts.T("draftKept"), "{name}", a.Filename), hubclient.DraftKeepField, a.Key})
+		out = append(out, keptFile{strings.ReplaceAll(p.Texts.T("draftKept"), "{name}", name(a.Filename)), hubclient.DraftKeepField, a.Key})
 	}
 	for _, h := range p.Held {
-		out = append(out, keptFile{strings.ReplaceAll(p.Texts.T("heldFile"), "{name}", h.Filename), p.Field.Name, h.Ticket})
+		out = append(out, keptFile{strings.ReplaceAll(p.Texts.T("heldFile"), "{name}", name(h.Filename)), p.Field.Name, h.Ticket})
 	}
 	return out
 }

@@ -74,6 +74,7 @@ var DefaultTexts = Texts{
 	"signatureDraw":     "Sign here",
 	"signatureClear":    "Clear",
 	"signatureTyped":    "Type your full name to sign",
+	"signatureDrawn":    "Your drawn signature",
 	"invalidSignature":  "Sign once, with a drawing of at most 512 KiB.",
 	"groupAdd":          "Add another",
 	"groupRemove":       "Remove",

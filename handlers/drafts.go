@@ -179,12 +179,12 @@ func (h *Handler) kept(ctx context.Context, client *hubclient.Client, f Form, to
 	return out
 }
 
-// uploadPosted uploads the files a post without JavaScript carried, so
-// that the draft keeps them.
+// uploadPosted uploads the files a post without JavaScript carried, and a
+// signature's drawing, so that the draft keeps them.
 func uploadPosted(ctx context.Context, client *hubclient.Client, f Form, schema *hubclient.Schema, files map[string][]*multipart.FileHeader) ([]hubclient.Attachment, error) {
 	var out []hubclient.Attachment
 	for _, field := range schema.Fields {
-		if field.Type != hubclient.FieldFile {
+		if !field.TypeOf().IsFiles() && !field.TypeOf().TakesFiles() {
 			continue
 		}
 		for _, fh := range files[field.Name] {

@@ -2,12 +2,15 @@ package handlers_test
 
 import (
 	"bytes"
+	"cmp"
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
+	"net/textproto"
 	"strings"
 	"sync"
 	"testing"
@@ -88,7 +91,9 @@ func newApp(t *testing.T, configure ...func(*handlers.Config)) *app {
 
 // part is one part of a multipart post: a value, or a file when filename
 // is set.
-type part struct{ name, value, filename string }
+// part is one part of a multipart post: a file when filename is set, of
+// type mime (application/octet-stream when empty).
+type part struct{ name, value, filename, mime string }
 
 func multipartBody(t *testing.T, parts ...part) (io.Reader, string) {
 	t.Helper()
@@ -96,7 +101,10 @@ func multipartBody(t *testing.T, parts ...part) (io.Reader, string) {
 	w := multipart.NewWriter(&buf)
 	for _, p := range parts {
 		if p.filename != "" {
-			fw, _ := w.CreateFormFile(p.name, p.filename)
+			h := textproto.MIMEHeader{}
+			h.Set("Content-Disposition", fmt.Sprintf(`form-data; name=%q; filename=%q`, p.name, p.filename))
+			h.Set("Content-Type", cmp.Or(p.mime, "application/octet-stream"))
+			fw, _ := w.CreatePart(h)
 			io.WriteString(fw, p.value)
 		} else {
 			w.WriteField(p.name, p.value)
