@@ -25,7 +25,8 @@ func newNonce() string { return rand.Text() }
 // whose inline elements carry nonce. Scripts come from the hub alone, and
 // from the captcha provider the form uses, if any: nothing else runs in a
 // page where visitors type. Scripts connect to the hub, and to the bucket
-// that takes files (Config.UploadOrigins). Posts go to the hub only. The
+// that takes files (Config.UploadOrigins). Pictures come from the hub and
+// from where the form's own pictures are. Posts go to the hub only. The
 // page is made to be shown in an iframe of the owner's site, whichever it
 // is, so any site may frame it, unless the form lists the sites that may
 // (embedOrigins): then the hub and those alone, so that no other site can
@@ -35,8 +36,9 @@ func newNonce() string { return rand.Text() }
 // post's redirect to form-action. f may be nil: an answer about no form.
 func (p *Pages) policy(nonce string, f *hub.Form) string {
 	scripts, frames := []string{"'self'", "'nonce-" + nonce + "'"}, []string{}
-	ancestors, posts := []string{"*"}, []string{"'self'"}
+	ancestors, posts, images := []string{"*"}, []string{"'self'"}, []string{"'self'", "data:"}
 	if f != nil {
+		images = append(images, imageOrigins(f.Schema.Fields)...)
 		if to := origin(f.Schema.Meta.Redirect()); to != "" {
 			posts = append(posts, to)
 		}
@@ -63,13 +65,38 @@ func (p *Pages) policy(nonce string, f *hub.Form) string {
 		"connect-src " + strings.Join(append([]string{"'self'"}, p.cfg.UploadOrigins...), " "),
 		"script-src " + strings.Join(scripts, " "),
 		"style-src 'self' 'nonce-" + nonce + "'",
-		"img-src 'self' data:",
+		"img-src " + strings.Join(images, " "),
 		"frame-src " + strings.Join(frames, " "),
 		"object-src 'none'",
 		"base-uri 'none'",
 		"form-action " + strings.Join(posts, " "),
 		"frame-ancestors " + strings.Join(ancestors, " "),
 	}, "; ")
+}
+
+// imageOrigins returns the origins of the pictures fields show, image
+// blocks' and options', a group's fields' included, each once: the page
+// shows what the owner put in the form, and nothing else.
+func imageOrigins(fields []hubclient.Field) []string {
+	var out []string
+	add := func(raw string) {
+		if o := origin(raw); o != "" && !slices.Contains(out, o) {
+			out = append(out, o)
+		}
+	}
+	for i := range fields {
+		f := &fields[i]
+		if f.Type == hubclient.FieldImage {
+			add(f.Src)
+		}
+		for _, o := range f.Options {
+			add(o.Image)
+		}
+		for _, o := range imageOrigins(f.Fields) {
+			add(o)
+		}
+	}
+	return out
 }
 
 // origin returns the scheme and host of a URL, as a policy names it.
