@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -91,7 +92,7 @@ func serveDemo(ctx context.Context, s demoSettings, stdout, stderr io.Writer) er
 	app := demoConfig{hubURL: s.hubURL, logger: logger, turnstileScript: s.turnstileScript}
 	if s.hubURL == "" {
 		formsDir := filepath.Join(s.data, "forms")
-		if err := writeExampleForms(formsDir, s.captcha); err != nil {
+		if err := writeExampleForms(formsDir, s.captcha, demoURL(s.addr)); err != nil {
 			return err
 		}
 		h, err := hubserver.Open(ctx, hubserver.Config{
@@ -152,7 +153,8 @@ func serveDemo(ctx context.Context, s demoSettings, stdout, stderr io.Writer) er
 // writeExampleForms lays the example forms out as a hub's forms directory,
 // replacing what an older version left there, and asks for a captcha where
 // keys were given: Turnstile on the contact form, reCAPTCHA on the survey.
-func writeExampleForms(dir string, keys captchaKeys) error {
+// The survey's pictures are the demo app's at demoURL.
+func writeExampleForms(dir string, keys captchaKeys, demoURL string) error {
 	wire := map[string][2]string{}
 	if keys.turnstileSiteKey != "" && keys.turnstileSecret != "" {
 		wire["demo/contact.json"] = [2]string{hubclient.CaptchaTurnstile, keys.turnstileSiteKey}
@@ -165,7 +167,7 @@ func writeExampleForms(dir string, keys captchaKeys) error {
 			return err
 		}
 		name := strings.TrimPrefix(path, "example-forms/")
-		data, err := exampleForms.ReadFile(path)
+		data, err := exampleForm(path, demoURL)
 		if err != nil {
 			return err
 		}
@@ -195,4 +197,18 @@ func withCaptcha(data []byte, provider, siteKey string) ([]byte, error) {
 	meta["captchaProvider"], meta["captchaSiteKey"] = provider, siteKey
 	form["meta"] = meta
 	return json.MarshalIndent(form, "", "  ")
+}
+
+// demoURL is the address of the demo app listening on addr, as a browser
+// on this machine reaches it: an address of no host or of every host is
+// reached as localhost.
+func demoURL(addr string) string {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "http://" + addr
+	}
+	if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
+		host = "localhost"
+	}
+	return "http://" + net.JoinHostPort(host, port)
 }

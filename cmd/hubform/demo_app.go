@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"maps"
 	"mime/multipart"
@@ -117,6 +118,8 @@ func newDemoApp(cfg demoConfig) *echo.Echo {
 	e.GET("/unreachable", func(c echo.Context) error {
 		return render(c, http.StatusOK, demoUnreachable(forms.Head(), down.PropsFor(c, "demo", "contact"), unreachableHub))
 	})
+	pictures, _ := fs.Sub(demoPictures, "demo-pictures")
+	e.GET("/pictures/*", echo.WrapHandler(http.StripPrefix("/pictures/", http.FileServerFS(pictures))))
 	e.GET("/standalone", d.standalone)
 	e.POST("/standalone", d.standalone)
 	e.GET("/submissions", d.submissionsPage)

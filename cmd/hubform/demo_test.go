@@ -35,7 +35,7 @@ func exampleFormFiles(t testing.TB) map[string]string {
 	files := map[string]string{}
 	fs.WalkDir(exampleForms, "example-forms", func(path string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
-			data, _ := exampleForms.ReadFile(path)
+			data, _ := exampleForm(path, "http://localhost:8080")
 			files[strings.TrimSuffix(strings.TrimPrefix(path, "example-forms/"), ".json")] = string(data)
 		}
 		return err
@@ -75,6 +75,14 @@ func TestDemoPages(t *testing.T) {
 	if survey.Find(`nav a[href="?locale=de"]`).Length() != 1 || survey.Find(`nav a[aria-current][href="?locale=fr"]`).Length() != 1 {
 		t.Error("the survey lacks its locale switcher")
 	}
+	if alt := survey.Find(`img[src="http://localhost:8080/pictures/rocket.svg"]`).AttrOr("alt", ""); alt != "A rocket among stars" {
+		t.Errorf("the survey's rocket sticker shows with alt %q", alt)
+	}
+	if res, err := http.Get(srv.URL + "/pictures/rocket.svg"); err != nil || res.StatusCode != http.StatusOK || res.Header.Get("Content-Type") != "image/svg+xml" {
+		t.Errorf("the demo serves its survey's pictures: %v %v", res, err)
+	} else {
+		res.Body.Close()
+	}
 	if get("/f/demo/unconfigured").Find("[data-vendor-hubform-unconfigured]").Length() != 1 {
 		t.Error("the unconfigured form shows no banner")
 	}
@@ -85,7 +93,7 @@ func TestWriteExampleForms(t *testing.T) {
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, "demo"), 0o755)
 	os.WriteFile(filepath.Join(dir, "demo", "contact.json"), []byte("stale"), 0o644)
-	if err := writeExampleForms(dir, captchaKeys{}); err != nil {
+	if err := writeExampleForms(dir, captchaKeys{}, "http://localhost:8080"); err != nil {
 		t.Fatal(err)
 	}
 	data, _ := os.ReadFile(filepath.Join(dir, "demo", "contact.json"))
@@ -93,13 +101,17 @@ func TestWriteExampleForms(t *testing.T) {
 	if string(data) != string(want) {
 		t.Error("an older form file was not replaced")
 	}
+	survey, _ := os.ReadFile(filepath.Join(dir, "demo", "survey.json"))
+	if !strings.Contains(string(survey), `"image": "http://localhost:8080/pictures/fox.svg"`) || strings.Contains(string(survey), "{demo}") {
+		t.Error("the survey's pictures are not on the demo app's address")
+	}
 }
 
 func TestWriteExampleFormsWiresCaptcha(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	keys := captchaKeys{turnstileSiteKey: "ts-key", turnstileSecret: "ts-secret", recaptchaSiteKey: "rc-key"}
-	if err := writeExampleForms(dir, keys); err != nil {
+	if err := writeExampleForms(dir, keys, "http://localhost:8080"); err != nil {
 		t.Fatal(err)
 	}
 	contact, _ := os.ReadFile(filepath.Join(dir, "demo", "contact.json"))
@@ -362,5 +374,17 @@ func TestDemoCommandWithItsOwnHub(t *testing.T) {
 	demo := startDemo(t, "--data", t.TempDir())
 	if got := newVisitor(t, demo, "127.0.0.1").post(nil, nil); got != "submitted" {
 		t.Errorf("a post of the demo's contact form: %s, want submitted", got)
+	}
+}
+
+func TestDemoURL(t *testing.T) {
+	t.Parallel()
+	for addr, want := range map[string]string{
+		"127.0.0.1:8080": "http://127.0.0.1:8080", ":8080": "http://localhost:8080",
+		"0.0.0.0:9000": "http://localhost:9000", "[::]:80": "http://localhost:80", "example.org:8080": "http://example.org:8080",
+	} {
+		if got := demoURL(addr); got != want {
+			t.Errorf("demoURL(%q) = %q, want %q", addr, got, want)
+		}
 	}
 }

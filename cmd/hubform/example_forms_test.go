@@ -17,7 +17,7 @@ func TestExampleFormsAreValid(t *testing.T) {
 			return err
 		}
 		n++
-		data, _ := exampleForms.ReadFile(p)
+		data, _ := exampleForm(p, "http://localhost:8080")
 		site := path.Base(path.Dir(p))
 		if _, err := formsource.Parse(site, strings.TrimSuffix(path.Base(p), ".json"), data); err != nil {
 			t.Errorf("%s: %v", p, err)

@@ -266,7 +266,7 @@ func startPagesHub(b *testing.B, logger *slog.Logger) string {
 	b.Helper()
 	data := b.TempDir()
 	forms := filepath.Join(data, "forms")
-	if err := writeExampleForms(forms, captchaKeys{}); err != nil {
+	if err := writeExampleForms(forms, captchaKeys{}, "http://127.0.0.1:8080"); err != nil {
 		b.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())

@@ -16,7 +16,7 @@ import (
 func TestOneSubmissionPerRendering(t *testing.T) {
 	t.Parallel()
 	forms, data := t.TempDir(), t.TempDir()
-	if err := writeExampleForms(forms, captchaKeys{}); err != nil {
+	if err := writeExampleForms(forms, captchaKeys{}, "http://127.0.0.1:8080"); err != nil {
 		t.Fatal(err)
 	}
 	h := startHub(t, forms, data)

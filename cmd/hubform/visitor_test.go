@@ -28,7 +28,7 @@ import (
 func TestHubSeesEachVisitor(t *testing.T) {
 	t.Parallel()
 	forms, data := t.TempDir(), t.TempDir()
-	if err := writeExampleForms(forms, captchaKeys{}); err != nil {
+	if err := writeExampleForms(forms, captchaKeys{}, "http://127.0.0.1:8080"); err != nil {
 		t.Fatal(err)
 	}
 	h := startHub(t, forms, data, "--rate-limit", "3", "--trusted-proxies", "127.0.0.1/32")
