@@ -239,3 +239,25 @@ func TestDraftSaveRefusals(t *testing.T) {
 		t.Errorf("submit with a forged kept file: status %d, %d submissions", res.StatusCode, len(d.hub.Submissions()))
 	}
 }
+
+// TestDraftFileKeptThroughAnError opens a saved draft and posts it with a
+// field left out, without JavaScript: the form comes back listing the
+// draft's file once, still the draft's, not held a second time.
+func TestDraftFileKeptThroughAnError(t *testing.T) {
+	d := newDraftApp(t, func(appURL string) string { return appURL })
+	_, page := d.get(t, "/trip", false)
+	_, saved := d.post(t, "/hubform/acme/trip/save", false, append(formParts(page), part{name: "name", value: "Ada"},
+		part{name: "ticket", value: "%PDF-1.4 ticket", filename: "ticket.pdf"})...)
+	link, _ := saved.Find("[data-hubform-saved] a").Attr("href")
+	_, resumed := d.get(t, strings.TrimPrefix(link, d.srv.URL), false)
+	key, _ := resumed.Find("input[name=" + hubclient.DraftKeepField + "]").Attr("value")
+	res, back := d.post(t, "/hubform/acme/trip/submit", false, append(formParts(resumed),
+		part{name: "name", value: "Ada"}, part{name: hubclient.DraftKeepField, value: key})...)
+	if res.StatusCode != http.StatusUnprocessableEntity {
+		t.Fatalf("a post without the city: status %d", res.StatusCode)
+	}
+	boxes := back.Find("[data-hubform-kept=ticket] input[type=checkbox]")
+	if boxes.Length() != 1 || boxes.AttrOr("name", "") != hubclient.DraftKeepField || boxes.AttrOr("value", "") != key {
+		t.Errorf("the form that came back lists the draft's file as %d boxes: %s", boxes.Length(), back.Find("[data-hubform-kept=ticket]").Text())
+	}
+}

@@ -3,6 +3,7 @@ package handlers
 import (
 	"context"
 	"mime/multipart"
+	"slices"
 
 	"github.com/labstack/echo/v4"
 
@@ -12,11 +13,14 @@ import (
 
 // heldBefore returns the files of uploaded, from tickets posted for the
 // form's rendering, as files held for the form shown again, in the form's
-// order.
-func (h *Handler) heldBefore(f Form, rendering string, schema *hubclient.Schema, uploaded map[string][]hubclient.Attachment) []components.Held {
+// order; the draft's files kept are shown as the draft's, not held.
+func (h *Handler) heldBefore(f Form, rendering string, schema *hubclient.Schema, uploaded map[string][]hubclient.Attachment, kept []hubclient.Attachment) []components.Held {
 	var out []components.Held
 	for _, field := range schema.Fields {
 		for _, a := range uploaded[field.Name] {
+			if slices.ContainsFunc(kept, func(k hubclient.Attachment) bool { return k.Key == a.Key }) {
+				continue
+			}
 			out = append(out, components.Held{Field: field.Name, Filename: a.Filename, Ticket: h.stamps.ticket(f, rendering, a)})
 		}
 	}

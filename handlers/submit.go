@@ -70,7 +70,6 @@ func (h *Handler) submit(c echo.Context) error {
 	draft := r.PostFormValue(hubclient.DraftField)
 	uploaded, unsigned := h.uploaded(f, key, schema, posted)
 	replaced(schema, files, uploaded)
-	held := h.heldBefore(f, key, schema, uploaded)
 	kept := h.kept(r.Context(), reg.client, f, draft, r.PostForm[hubclient.DraftKeepField])
 	for _, a := range kept {
 		if uploaded == nil {
@@ -91,6 +90,7 @@ func (h *Handler) submit(c echo.Context) error {
 	}
 	if len(problems) > 0 || len(unsigned) > 0 || len(p.State.Revealed) > 0 {
 		if !htmx {
+			held := h.heldBefore(f, key, schema, uploaded, kept)
 			p.State.Held, p.State.FilesLost = h.hold(c, f, reg, key, schema, files, held)
 		}
 		local := components.Localize(schema, p.Locale).Schema
