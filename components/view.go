@@ -366,7 +366,13 @@ func Revealed(props HubFormProps, prior string) []string {
 	if props.InitialSchema == nil || prior == "" {
 		return nil
 	}
-	v := newFormView(props, schemaMemo.get(props.InitialSchema, props.Locale))
+	// The logic state alone, not a whole view: this runs on every post.
+	pr := schemaMemo.get(props.InitialSchema, props.Locale)
+	if pr.logic == nil {
+		return nil
+	}
+	v := &formView{schema: pr.l.Schema, logic: pr.logic}
+	v.outcome = v.logic.Evaluate(hubclient.Values(v.schema, props.State.Values))
 	now := v.logicState()
 	if len(prior) != len(now) {
 		return nil
