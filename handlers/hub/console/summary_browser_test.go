@@ -2,6 +2,8 @@ package console_test
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -20,7 +22,11 @@ import (
 func TestBrowserSummary(t *testing.T) {
 	browser := browsertest.New(t)
 	axe := browsertest.Axe(t)
-	h := startHub(t, hubserver.Config{Forms: formsDir(t, poll)})
+	forms := formsDir(t, poll)
+	if err := os.WriteFile(filepath.Join(forms, "acme", "quiet.json"), []byte(poll), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h := startHub(t, hubserver.Config{Forms: forms})
 	addUser(t, h, "jane@example.com", "correct horse battery")
 	c := &hubclient.Client{HubURL: h.URL}
 	for _, p := range []map[string]any{
@@ -64,6 +70,23 @@ func TestBrowserSummary(t *testing.T) {
 	}
 	browsertest.ColorScheme(t, tab, "")
 	do(chromedp.EmulateViewport(1280, 900))
+
+	// A form nobody answered says so, and where to share it from.
+	do(chromedp.Navigate(strings.TrimSuffix(h.URL, "/v1")+"/console/forms/acme/quiet/summary"), chromedp.WaitVisible(chromedp.CSS("#summary-empty")))
+	if got := con.text("#summary-empty"); !strings.Contains(got, "No answers yet") || browsertest.Eval[int](t, tab, 5*time.Second, `document.querySelectorAll('#summary-empty a[href$="/share"]').length`) != 1 {
+		t.Errorf("the summary of a form nobody answered reads %q", got)
+	}
+	for _, scheme := range []string{"light", "dark"} {
+		browsertest.ColorScheme(t, tab, scheme)
+		for _, width := range []int64{1280, 375} {
+			do(chromedp.EmulateViewport(width, 900))
+			browsertest.CheckAxe(t, tab, axe, "the summary of no answers, "+scheme)
+			con.screenshot("console-summary-empty-" + scheme + "-" + map[int64]string{1280: "wide", 375: "phone"}[width])
+		}
+	}
+	browsertest.ColorScheme(t, tab, "")
+	do(chromedp.EmulateViewport(1280, 900))
+	do(chromedp.Navigate(strings.TrimSuffix(h.URL, "/v1")+"/console/forms/acme/contact/summary"), chromedp.WaitVisible(chromedp.CSS("#summary")))
 
 	// The links change the period without JavaScript's help.
 	do(chromedp.Click(chromedp.CSS(`a[href$="summary?period=7d"]`)), chromedp.WaitVisible(chromedp.CSS(`a[aria-current="true"][href$="period=7d"]`)))
