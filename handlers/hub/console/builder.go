@@ -372,7 +372,7 @@ func editField(d *formFile, c echo.Context) error {
 	if _, ok := form["options"]; ok {
 		f.Options = parseOptions(c.FormValue("options"), f.Options)
 	}
-	if err := errors.Join(editContent(f, i, form), editTypeSettings(f, i, form)); err != nil {
+	if err := editTypeSettings(f, i, form); err != nil {
 		return err
 	}
 	if f.Name != old {

@@ -200,6 +200,27 @@
     document.querySelectorAll(".builder-preview").forEach(function (el) { el.classList.add("builder-linked"); });
   }
 
+  // A country list's filter hides the countries whose name does not hold
+  // what is typed, accents aside, or whose code is not it; Enter in it
+  // does not save the field.
+  document.documentElement.classList.add("builder-filters");
+  function fold(s) { return s.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase(); }
+  document.addEventListener("input", function (e) {
+    var box = e.target;
+    if (!box.matches || !box.matches("[data-country-filter]")) return;
+    var q = fold(box.value.trim());
+    var list = document.getElementById(box.getAttribute("aria-controls"));
+    if (!list) return;
+    list.querySelectorAll("li").forEach(function (li) {
+      li.hidden = q !== "" && fold(li.textContent).indexOf(q) < 0 && li.getAttribute("data-code").toLowerCase() !== q;
+    });
+  });
+  function noEnter(e) {
+    if (e.key === "Enter" && e.target.matches && e.target.matches("[data-country-filter]")) e.preventDefault();
+  }
+  document.addEventListener("keydown", noEnter);
+  document.addEventListener("keypress", noEnter);
+
   document.addEventListener("DOMContentLoaded", prepare);
   document.addEventListener("htmx:load", prepare);
 })();
