@@ -368,7 +368,6 @@ func editField(d *formFile, c echo.Context) error {
 		f.Required = c.FormValue("required") != ""
 		f.Prefill = canPrefill(f) && c.FormValue("prefill") != ""
 	}
-	f.Multiple = (f.Type == hubclient.FieldFile || f.Type == hubclient.FieldMatrix) && c.FormValue("multiple") != ""
 	if _, ok := form["options"]; ok {
 		f.Options = parseOptions(c.FormValue("options"), f.Options)
 	}

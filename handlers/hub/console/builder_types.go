@@ -352,9 +352,9 @@ type typeEditor struct {
 
 // typeEditors are the editors of the types that have settings of their
 // own, by type. Each family's editor is its own file and templ file
-// (builder_types_ratings, _bounds, _pictures, _matrix, _address, _group,
-// _signature, _content): a new type with settings is its file and one
-// line here.
+// (builder_types_ratings, _bounds, _pictures, _file, _matrix, _address,
+// _group, _signature, _content): a new type with settings is its file and
+// one line here.
 var typeEditors = map[string]typeEditor{
 	hubclient.FieldRating:     {editRating, ratingSettings, false},
 	hubclient.FieldScale:      {editScale, scaleSettings, false},
@@ -366,6 +366,7 @@ var typeEditors = map[string]typeEditor{
 	hubclient.FieldDateTime:   {editBounds, timeSettings, false},
 	hubclient.FieldRadio:      {editPictures, optionPictures, false},
 	hubclient.FieldCheckboxes: {editPictures, optionPictures, false},
+	hubclient.FieldFile:       {editFile, fileSettings, false},
 	hubclient.FieldMatrix:     {editMatrix, matrixSettings, true},
 	hubclient.FieldAddress:    {editCountries, addressSettings, true},
 	hubclient.FieldGroup:      {editGroup, groupSettings, true},

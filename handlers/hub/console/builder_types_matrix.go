@@ -8,13 +8,14 @@ import (
 )
 
 // A matrix's settings: its rows and columns, and whether a row takes
-// several answers (the panel's "multiple", read with the field's flags).
+// several answers.
 
 // editMatrix sets a matrix's rows and columns, one a line as options
 // are ("value|label", or a label that is its own value). Each needs one
 // line at least, and a value once.
 func editMatrix(f *hubclient.Field, i int, form url.Values) []error {
 	var errs []error
+	f.Multiple = form.Get("multiple") != "" // a box unticked posts nothing
 	for _, part := range []struct {
 		member, word string
 		list         *[]hubclient.Option
