@@ -137,12 +137,20 @@ func TestBrowserBuilderAddressCountries(t *testing.T) {
 	if got := shown(); got != "DE" {
 		t.Errorf("the filter 'germ' shows %q, want DE", got)
 	}
+	if got := p.text("#f0-countries-found"); got != "1 country matches." {
+		t.Errorf("the filter 'germ' says %q", got)
+	}
 	do(chromedp.Click(chromedp.CSS(`#f0-countries-list input[value="DE"]`)))
 	// A code finds its country, accents aside a name.
 	clear()
 	do(chromedp.SendKeys(chromedp.CSS("#f0-countries-filter"), "fr"))
 	if got := shown(); !strings.Contains(got, "FR") || strings.Contains(got, "DE") {
 		t.Errorf("the filter 'fr' shows %q, want France and not Germany", got)
+	}
+	clear()
+	do(chromedp.SendKeys(chromedp.CSS("#f0-countries-filter"), "atlantis"))
+	if got := shown() + "|" + p.text("#f0-countries-found"); got != "|No country matches." {
+		t.Errorf("the filter 'atlantis' shows %q", got)
 	}
 	clear()
 	do(chromedp.SendKeys(chromedp.CSS("#f0-countries-filter"), "aland is"))

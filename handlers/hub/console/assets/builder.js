@@ -211,9 +211,13 @@
     var q = fold(box.value.trim());
     var list = document.getElementById(box.getAttribute("aria-controls"));
     if (!list) return;
+    var n = 0;
     list.querySelectorAll("li").forEach(function (li) {
       li.hidden = q !== "" && fold(li.textContent).indexOf(q) < 0 && li.getAttribute("data-code").toLowerCase() !== q;
+      if (!li.hidden) n++;
     });
+    var found = document.getElementById(list.id.replace(/-list$/, "-found"));
+    if (found) found.textContent = q === "" ? "" : n === 0 ? "No country matches." : n === 1 ? "1 country matches." : n + " countries match.";
   });
   function noEnter(e) {
     if (e.key === "Enter" && e.target.matches && e.target.matches("[data-country-filter]")) e.preventDefault();
