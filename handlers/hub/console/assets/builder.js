@@ -3,6 +3,7 @@
 // dragged by its name to another place posts its move form with the new
 // position; after a move the focus stays with the moved field. Every
 // action works without it: the arrows move fields, the list is there.
+// An address's countries get a filter, which without it is not shown.
 // inplace.js edits the form in the preview itself.
 (function () {
   "use strict";
