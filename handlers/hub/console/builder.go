@@ -368,11 +368,10 @@ func editField(d *formFile, c echo.Context) error {
 		f.Required = c.FormValue("required") != ""
 		f.Prefill = canPrefill(f) && c.FormValue("prefill") != ""
 	}
-	f.Multiple = (f.Type == hubclient.FieldFile || f.Type == hubclient.FieldMatrix) && c.FormValue("multiple") != ""
 	if _, ok := form["options"]; ok {
 		f.Options = parseOptions(c.FormValue("options"), f.Options)
 	}
-	if err := errors.Join(editContent(f, i, form), editTypeSettings(f, i, form)); err != nil {
+	if err := editTypeSettings(f, i, form); err != nil {
 		return err
 	}
 	if f.Name != old {

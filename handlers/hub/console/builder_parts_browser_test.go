@@ -1,6 +1,7 @@
 package console_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -112,4 +113,83 @@ func TestBrowserBuilderParts(t *testing.T) {
 		t.Errorf("375 pixels wide, the builder scrolls sideways by %s pixels", got)
 	}
 	browsertest.ColorScheme(t, p.tab, "")
+}
+
+// TestBrowserBuilderAddressCountries picks an address's countries in its
+// panel: the filter finds a country by name or code, two are ticked and
+// saved as their codes, and the form published offers those two alone.
+// axe-core checks the panel at 1280 and 375 pixels, light and dark.
+func TestBrowserBuilderAddressCountries(t *testing.T) {
+	p := newInPlace(t)
+	axe := browsertest.Axe(t)
+	do := p.do
+	do(chromedp.Focus(chromedp.CSS("#builder-slash")), chromedp.KeyEvent("/address"), chromedp.KeyEvent(kb.Enter))
+	p.saved()
+	do(chromedp.Click(chromedp.CSS(`.builder-card[data-builder-index="0"]`)), chromedp.WaitVisible(chromedp.CSS("#f0-countries-filter")))
+	clear := func() {
+		p.eval(`(() => { const b = document.getElementById('f0-countries-filter'); b.value = ''; b.dispatchEvent(new Event('input', {bubbles: true})); return 'ok'; })()`)
+	}
+	shown := func() string {
+		return p.eval(`[...document.querySelectorAll('#f0-countries-list li:not([hidden])')].map((li) => li.dataset.code).join()`)
+	}
+	// Enter in the filter does not save the field.
+	do(chromedp.SendKeys(chromedp.CSS("#f0-countries-filter"), "germ"), chromedp.KeyEvent(kb.Enter))
+	if got := shown(); got != "DE" {
+		t.Errorf("the filter 'germ' shows %q, want DE", got)
+	}
+	if got := p.text("#f0-countries-found"); got != "1 country matches." {
+		t.Errorf("the filter 'germ' says %q", got)
+	}
+	do(chromedp.Click(chromedp.CSS(`#f0-countries-list input[value="DE"]`)))
+	// A code finds its country, accents aside a name.
+	clear()
+	do(chromedp.SendKeys(chromedp.CSS("#f0-countries-filter"), "fr"))
+	if got := shown(); !strings.Contains(got, "FR") || strings.Contains(got, "DE") {
+		t.Errorf("the filter 'fr' shows %q, want France and not Germany", got)
+	}
+	clear()
+	do(chromedp.SendKeys(chromedp.CSS("#f0-countries-filter"), "atlantis"))
+	if got := shown() + "|" + p.text("#f0-countries-found"); got != "|No country matches." {
+		t.Errorf("the filter 'atlantis' shows %q", got)
+	}
+	clear()
+	do(chromedp.SendKeys(chromedp.CSS("#f0-countries-filter"), "aland is"))
+	if got := shown(); got != "AX" {
+		t.Errorf("the filter 'aland is' shows %q, want Åland Islands", got)
+	}
+	clear()
+	do(chromedp.SendKeys(chromedp.CSS("#f0-countries-filter"), "fran"),
+		chromedp.Click(chromedp.CSS(`#f0-countries-list input[value="FR"]`)),
+		chromedp.Click(chromedp.CSS(`form[action$="/fields/0"] button.hubform-button--primary`)))
+	p.saved()
+	if got := strings.Join(p.schema().Fields[0].Countries, " "); got != "FR DE" {
+		t.Errorf("the countries saved: %q, want FR DE", got)
+	}
+	// The panel as owners see it, the countries ticked first.
+	browsertest.WaitFor(t, p.tab, 5*time.Second, `document.getElementById('field-0').open`)
+	if got := p.eval(`[...document.querySelectorAll('#f0-countries-list input')].slice(0, 3).map((i) => i.value + (i.checked ? '+' : '')).join()`); got != "FR+,DE+,AF" {
+		t.Errorf("the list after the save starts %q, want France and Germany ticked", got)
+	}
+	for _, width := range []int64{1280, 375} {
+		do(chromedp.EmulateViewport(width, 900))
+		p.eval(`window.scrollTo(0, document.getElementById('f0-countries').getBoundingClientRect().top + window.scrollY - 80); 'ok'`)
+		for _, scheme := range []string{"light", "dark"} {
+			browsertest.ColorScheme(t, p.tab, scheme)
+			browsertest.CheckAxe(t, p.tab, axe, fmt.Sprintf("the address's countries %d pixels wide in the %s scheme", width, scheme))
+			p.screenshot(fmt.Sprintf("console-builder-countries-%d-%s", width, scheme))
+		}
+		if got := p.eval(`String(document.documentElement.scrollWidth - document.documentElement.clientWidth)`); got != "0" {
+			t.Errorf("%d pixels wide, the builder scrolls sideways by %s pixels", width, got)
+		}
+	}
+	browsertest.ColorScheme(t, p.tab, "")
+	do(chromedp.EmulateViewport(1280, 900))
+
+	// Published, the form offers France and Germany alone.
+	do(chromedp.Click(chromedp.CSS("#publish summary")), chromedp.WaitVisible(chromedp.CSS("#publish-changes")),
+		chromedp.Click(chromedp.CSS(`#publish form button[type="submit"]`)), chromedp.WaitVisible(chromedp.CSS("#view-live")),
+		chromedp.Navigate(p.base+"/f/shop/order"), chromedp.WaitVisible(chromedp.CSS(`select[name$=".country"]`)))
+	if got := p.eval(`[...document.querySelector('select[name$=".country"]').options].map((o) => o.value).filter(Boolean).join()`); got != "FR,DE" {
+		t.Errorf("the published form offers %q, want FR,DE", got)
+	}
 }

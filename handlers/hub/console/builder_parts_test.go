@@ -100,8 +100,53 @@ func TestBuilderAddressSettings(t *testing.T) {
 	if s = f.act("/fields/1", panelOf("home", "Home", url.Values{"countries": {""}})); len(s.Fields[1].Countries) != 0 {
 		t.Errorf("emptied, the countries are %v", s.Fields[1].Countries)
 	}
-	if page := f.b.get(console.Path + "/forms/acme/contact").body; !strings.Contains(page, "Visitors choose among every country.") {
+	if page := f.b.get(console.Path + "/forms/acme/contact").body; !strings.Contains(page, "All countries: visitors choose among every country.") {
 		t.Errorf("the panel does not say every country is taken")
+	}
+}
+
+// TestBuilderAddressCountriesPicked: the countries are boxes named in
+// English, none ticked for every country; those ticked are saved as
+// codes and listed first, ticked; a refused post keeps them ticked, and
+// unticking all takes every country again.
+func TestBuilderAddressCountriesPicked(t *testing.T) {
+	f := newPartsForm(t)
+	panel := panelIn(t, f.b.get(console.Path+"/forms/acme/contact").body, 1)
+	for _, want := range []string{
+		"<legend>Countries</legend>",
+		`<input type="hidden" name="countries" value="">`,
+		`<label class="hubform-choice"><input type="checkbox" name="countries" value="FR"> France</label>`,
+		`<label class="hubform-choice"><input type="checkbox" name="countries" value="AX"> Åland Islands</label>`,
+		"All countries: visitors choose among every country.",
+	} {
+		if !strings.Contains(panel, want) {
+			t.Errorf("the address's panel lacks %q", want)
+		}
+	}
+	if strings.Contains(panel, "checked") || strings.Contains(panel, "<textarea") {
+		t.Errorf("a new address's panel ticks a country, or asks for codes typed")
+	}
+	// Åland sorts with the A's, before Albania.
+	if a, b := strings.Index(panel, "Åland Islands"), strings.Index(panel, "Albania"); a < 0 || b < a {
+		t.Errorf("Åland Islands at %d, Albania at %d", a, b)
+	}
+	s := f.act("/fields/1", panelOf("home", "Home", url.Values{"countries": {"", "DE", "FR"}}))
+	if got := strings.Join(s.Fields[1].Countries, " "); got != "DE FR" {
+		t.Errorf("countries %q, want DE FR", got)
+	}
+	panel = panelIn(t, f.b.get(console.Path+"/forms/acme/contact").body, 1)
+	de := strings.Index(panel, `value="DE" checked> Germany`)
+	fr := strings.Index(panel, `value="FR" checked> France`)
+	af := strings.Index(panel, `value="AF"> Afghanistan`)
+	if de < 0 || fr < 0 || af < de || de < fr || !strings.Contains(panel, "Visitors choose among Germany and France.") {
+		t.Errorf("the countries taken are not ticked first, by name: Germany %d, France %d, Afghanistan %d", de, fr, af)
+	}
+	body := f.refused("/fields/1", panelOf("home", "Home", url.Values{"countries": {"", "BE", "XX"}}), http.StatusUnprocessableEntity)
+	if !strings.Contains(body, "“XX” is not a country code") || !strings.Contains(panelIn(t, body, 1), `value="BE" checked> Belgium`) {
+		t.Errorf("a refused post does not keep Belgium ticked")
+	}
+	if s = f.act("/fields/1", panelOf("home", "Home", url.Values{"countries": {""}})); len(s.Fields[1].Countries) != 0 {
+		t.Errorf("none ticked, the countries are %v", s.Fields[1].Countries)
 	}
 }
 

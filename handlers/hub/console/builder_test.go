@@ -230,6 +230,12 @@ func TestBuilderFields(t *testing.T) {
 	if !s.Fields[2].Multiple || stepOf(s, "cv") != "who" {
 		t.Errorf("file field: %+v in %v", s.Fields[2], stepFields(s))
 	}
+	if s = f.act("/fields/2", url.Values{"name": {"cv"}}); s.Fields[2].Multiple {
+		t.Errorf("the box unticked, the file field still takes several files")
+	}
+	if s = f.act("/fields/0", url.Values{"name": {"fullname"}, "multiple": {"on"}}); s.Fields[0].Multiple {
+		t.Errorf("a text field takes several files: %+v", s.Fields[0])
+	}
 
 	// A hidden field stays out of the steps, whatever is posted.
 	s = f.act("/fields", url.Values{"type": {"hidden"}, "name": {"ref"}, "step": {"who"}})

@@ -3,7 +3,6 @@ package console
 import (
 	"errors"
 	"fmt"
-	"math"
 	"net/url"
 	"regexp"
 	"slices"
@@ -44,13 +43,7 @@ func canRetype(f *hubclient.Field) bool {
 // own (a matrix's rows, an address's lines, a group's questions, a
 // signature's drawing), which no other type could keep: it is added as
 // what it is, and stays so.
-func keepsItsType(t string) bool {
-	switch t {
-	case hubclient.FieldMatrix, hubclient.FieldAddress, hubclient.FieldGroup, hubclient.FieldSignature:
-		return true
-	}
-	return false
-}
+func keepsItsType(t string) bool { return typeEditors[t].keeps }
 
 // What a change of type drops, by the words the page says it with.
 const (
@@ -344,179 +337,91 @@ func numeric(t string) bool {
 	return false
 }
 
+// typeEditor is the builder's side of a field type's own settings, those
+// beyond the texts every field has: edit reads them from the field's
+// panel into the schema, each checked in the owner's words, a setting not
+// posted left as it is (nil for a type with none to read); panel shows
+// them in the field's panel.
+type typeEditor struct {
+	edit  func(f *hubclient.Field, i int, form url.Values) []error
+	panel func(p formProps, f *hubclient.Field, id, act string) templ.Component
+	// keeps is set for a type made of parts of its own, which keeps its
+	// type (keepsItsType).
+	keeps bool
+}
+
+// typeEditors are the editors of the types that have settings of their
+// own, by type. Each family's editor is its own file and templ file
+// (builder_types_ratings, _bounds, _pictures, _file, _matrix, _address,
+// _group, _signature, _content): a new type with settings is its file and
+// one line here.
+var typeEditors = map[string]typeEditor{
+	hubclient.FieldRating:     {editRating, ratingSettings, false},
+	hubclient.FieldScale:      {editScale, scaleSettings, false},
+	hubclient.FieldNPS:        {editEndLabels, npsSettings, false},
+	hubclient.FieldNumber:     {editBounds, numberSettings, false},
+	hubclient.FieldSlider:     {editBounds, numberSettings, false},
+	hubclient.FieldDate:       {editBounds, dateSettings, false},
+	hubclient.FieldTime:       {editBounds, timeSettings, false},
+	hubclient.FieldDateTime:   {editBounds, timeSettings, false},
+	hubclient.FieldRadio:      {editPictures, optionPictures, false},
+	hubclient.FieldCheckboxes: {editPictures, optionPictures, false},
+	hubclient.FieldFile:       {editFile, fileSettings, false},
+	hubclient.FieldMatrix:     {editMatrix, matrixSettings, true},
+	hubclient.FieldAddress:    {editCountries, addressSettings, true},
+	hubclient.FieldGroup:      {editGroup, groupSettings, true},
+	hubclient.FieldSignature:  {nil, signatureSettings, true},
+	hubclient.FieldHeading:    {editContentSettings, contentSettings, false},
+	hubclient.FieldParagraph:  {editContentSettings, contentSettings, false},
+	hubclient.FieldImage:      {editContentSettings, contentSettings, false},
+	hubclient.FieldDivider:    {nil, contentSettings, false},
+}
+
 // editTypeSettings sets the settings of field i's type that the panel
-// posted, each checked in the owner's words; a setting not posted stays.
+// posted, by its type's editor.
 func editTypeSettings(f *hubclient.Field, i int, form url.Values) error {
-	var errs []error
-	bad := func(member, format string, args ...any) {
-		errs = append(errs, problem(fmt.Sprintf("fields[%d].%s", i, member), format, args...))
+	if e, ok := typeEditors[f.Type]; ok && e.edit != nil {
+		return errors.Join(e.edit(f, i, form)...)
 	}
-	get := func(name string) (string, bool) {
-		v, ok := form[name]
-		if !ok || len(v) == 0 {
-			return "", false
-		}
-		return strings.TrimSpace(v[0]), true
-	}
-	whole := func(s string) (int, bool) {
-		n, err := strconv.Atoi(s)
-		return n, err == nil
-	}
-	switch f.Type {
-	case hubclient.FieldRating:
-		if v, ok := get("max"); ok {
-			n, isWhole := whole(v)
-			switch {
-			case v == "":
-				f.Max = ""
-			case !isWhole:
-				bad("max", "The number of stars is a whole number, from %d to %d", hubclient.MinRatingMax, hubclient.MaxRatingMax)
-			case n > hubclient.MaxRatingMax:
-				bad("max", "The highest rating is %d at most", hubclient.MaxRatingMax)
-			case n < hubclient.MinRatingMax:
-				bad("max", "A rating has %d stars at least", hubclient.MinRatingMax)
-			default:
-				f.Max = hubclient.Bound(strconv.Itoa(n))
-			}
-		}
-	case hubclient.FieldScale:
-		if v, ok := get("min"); ok {
-			if v != "" && v != "0" && v != "1" {
-				bad("min", "A scale starts at 0 or 1")
-			} else {
-				f.Min = hubclient.Bound(v)
-			}
-		}
-		if v, ok := get("max"); ok {
-			n, isWhole := whole(v)
-			switch {
-			case v == "":
-				f.Max = ""
-			case !isWhole:
-				bad("max", "The highest number of a scale is a whole number, from 2 to 10")
-			case n > 10:
-				bad("max", "The highest number of a scale is 10 at most")
-			case n < 2:
-				bad("max", "The highest number of a scale is 2 at least")
-			default:
-				f.Max = hubclient.Bound(strconv.Itoa(n))
-			}
-		}
-	}
-	if f.Type == hubclient.FieldScale || f.Type == hubclient.FieldNPS {
-		if v, ok := get("minLabel"); ok {
-			f.MinLabel = v
-		}
-		if v, ok := get("maxLabel"); ok {
-			f.MaxLabel = v
-		}
-	}
-	if r := f.TypeOf().Range(); r != nil {
-		errs = append(errs, editBounds(f, i, form, r)...)
-	}
-	if f.Type == hubclient.FieldRadio || f.Type == hubclient.FieldCheckboxes {
-		errs = append(errs, editPictures(f, i, form)...)
-	}
-	errs = append(errs, editParts(f, i, form)...)
-	return errors.Join(errs...)
+	return nil
 }
 
-// boundWords are the words of a ranged type's lowest and highest values
-// and its step, by type.
-var boundWords = map[string][3]string{
-	hubclient.FieldNumber:   {"lowest number", "highest number", "step"},
-	hubclient.FieldSlider:   {"lowest number", "highest number", "step"},
-	hubclient.FieldDate:     {"first date", "last date", "step in days"},
-	hubclient.FieldTime:     {"earliest time", "latest time", "step in minutes"},
-	hubclient.FieldDateTime: {"earliest date and time", "latest date and time", "step in minutes"},
+// typeSettings is the part of the field's panel its type's editor
+// shows, nothing for a type without one.
+func typeSettings(p formProps, f *hubclient.Field, id, act string) templ.Component {
+	if e, ok := typeEditors[f.Type]; ok && e.panel != nil {
+		return e.panel(p, f, id, act)
+	}
+	return templ.NopComponent
 }
 
-// editBounds sets min, max and step of a ranged field as posted: each
-// must read as the type's values, the lowest not above the highest, the
-// step a positive number (whole for days and minutes).
-func editBounds(f *hubclient.Field, i int, form url.Values, r *hubclient.ValueRange) []error {
-	var errs []error
-	words := boundWords[f.Type]
-	if words[0] == "" {
-		words = [3]string{"lowest value", "highest value", "step"}
+// postedText returns the member posted, trimmed, and whether it was.
+func postedText(form url.Values, member string) (string, bool) {
+	v, ok := form[member]
+	if !ok || len(v) == 0 {
+		return "", false
 	}
-	bad := func(member, format string, args ...any) {
-		errs = append(errs, problem(fmt.Sprintf("fields[%d].%s", i, member), format, args...))
-	}
-	lo, hi := f.Min, f.Max
-	for k, member := range []string{"min", "max"} {
-		v, ok := form[member]
-		if !ok {
-			continue
-		}
-		b := hubclient.Bound(strings.TrimSpace(v[0]))
-		if _, reads := r.Read(b); b != "" && !reads {
-			bad(member, "The %s is %s: %q is not one", words[k], r.What, string(b))
-			continue
-		}
-		if k == 0 {
-			lo = b
-		} else {
-			hi = b
-		}
-	}
-	// "step" is the page a field is on: the step of its values is "by".
-	if v, ok := form["by"]; ok {
-		text := strings.TrimSpace(v[0])
-		n, err := strconv.ParseFloat(text, 64)
-		wholeStep := f.Type == hubclient.FieldDate || f.Type == hubclient.FieldTime || f.Type == hubclient.FieldDateTime
-		switch {
-		case text == "":
-			f.Step = 0
-		case err != nil || n <= 0 || math.IsInf(n, 0):
-			bad("step", "The %s is a number above 0", words[2])
-		case wholeStep && n != math.Trunc(n):
-			bad("step", "The %s is a whole number", words[2])
-		default:
-			f.Step = n
-		}
-	}
-	if len(errs) > 0 {
-		return errs
-	}
-	a, okA := r.Read(lo)
-	b, okB := r.Read(hi)
+	return strings.TrimSpace(v[0]), true
+}
+
+// wholeIn reads text as a whole number from lo to hi, a setting at path
+// that words name ("The number of stars"); what it is not is said in
+// those words.
+func wholeIn(path, text string, lo, hi int, words string) (int, error) {
+	n, err := strconv.Atoi(text)
 	switch {
-	case f.Type == hubclient.FieldSlider && (lo == "" || hi == ""):
-		bad("min", "A slider needs its lowest and highest numbers")
-	case okA && okB && a > b:
-		bad("min", "The %s is after the %s", words[0], words[1])
-	default:
-		f.Min, f.Max = lo, hi
+	case err != nil:
+		return 0, problem(path, "%s is a whole number, from %d to %d", words, lo, hi)
+	case n > hi:
+		return 0, problem(path, "%s is %d at most", words, hi)
+	case n < lo:
+		return 0, problem(path, "%s is %d at least", words, lo)
 	}
-	return errs
+	return n, nil
 }
 
-// editPictures sets the pictures of the options of a radio or checkboxes
-// field, posted by option value: "picture.VALUE", an http or https
-// address or nothing, and "alt.VALUE", what it shows.
-func editPictures(f *hubclient.Field, i int, form url.Values) []error {
-	var errs []error
-	for k := range f.Options {
-		o := &f.Options[k]
-		src, ok := form["picture."+o.Value]
-		if !ok {
-			continue
-		}
-		img := strings.TrimSpace(src[0])
-		alt := strings.TrimSpace(form.Get("alt." + o.Value))
-		if img != "" && !webAddress(img) {
-			errs = append(errs, problem(fmt.Sprintf("fields[%d].options[%d].image", i, k),
-				"The picture of the option “%s” is an address starting with https://: %q is not one", optionWords(o), img))
-			continue
-		}
-		if img == "" {
-			alt = ""
-		}
-		o.Image, o.Alt = img, alt
-	}
-	return errs
-}
+// memberPath is the path in the file of member of field i.
+func memberPath(i int, member string) string { return fmt.Sprintf("fields[%d].%s", i, member) }
 
 // optionWords is what an owner calls an option: its label, else its value.
 func optionWords(o *hubclient.Option) string {
@@ -533,62 +438,12 @@ func webAddress(s string) bool {
 	return err == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != ""
 }
 
-// editContent sets the text of a heading or a paragraph, or the address
-// and description of an image, as the panel posted them. An image is
-// described unless marked decorative: visitors who do not see it are
-// told what it shows.
-func editContent(f *hubclient.Field, i int, form url.Values) error {
-	switch f.Type {
-	case hubclient.FieldHeading, hubclient.FieldParagraph:
-		v, ok := form["text"]
-		if !ok {
-			return nil
-		}
-		text := strings.TrimSpace(strings.ReplaceAll(v[0], "\r\n", "\n"))
-		if text == "" {
-			return problem(fmt.Sprintf("fields[%d].text", i), "Write the %s's text", strings.ToLower(kindOf(f.Type).Word))
-		}
-		f.Text = text
-	case hubclient.FieldImage:
-		var errs []error
-		if v, ok := form["src"]; ok {
-			src := strings.TrimSpace(v[0])
-			if !webAddress(src) {
-				errs = append(errs, problem(fmt.Sprintf("fields[%d].src", i), "The image's address starts with https:// (or http://): %q is not one", src))
-			} else {
-				f.Src = src
-			}
-		}
-		if _, ok := form["alt"]; ok {
-			alt := strings.TrimSpace(form.Get("alt"))
-			decorative := form.Get("decorative") != ""
-			// A description given wins over the box: the image shows
-			// something.
-			switch {
-			case alt != "":
-				f.Alt = alt
-			case decorative:
-				f.Alt = ""
-			default:
-				errs = append(errs, problem(fmt.Sprintf("fields[%d].alt", i), "Say what the image shows, for visitors who cannot see it, or mark it decorative"))
-			}
-		}
-		return errors.Join(errs...)
-	}
-	return nil
-}
-
 // stepText is a step as its input shows it: empty for none.
 func stepText(n float64) string {
 	if n == 0 {
 		return ""
 	}
 	return strconv.FormatFloat(n, 'f', -1, 64)
-}
-
-// hasPictures reports whether an option of f shows a picture.
-func hasPictures(f *hubclient.Field) bool {
-	return slices.ContainsFunc(f.Options, func(o hubclient.Option) bool { return o.Image != "" })
 }
 
 // fieldTitle is how the list names a field: its label; for content, its
@@ -648,4 +503,34 @@ func plainMarkdown(t string) string {
 		lines = append(lines, l)
 	}
 	return strings.NewReplacer("**", "", "*", "").Replace(strings.Join(lines, " "))
+}
+
+// partsTranslations drops what the translations give of f's parts that
+// it no longer has: rows and columns gone, questions removed, and the
+// options of a question gone.
+func partsTranslations(s *hubclient.Schema, f *hubclient.Field) {
+	keep := func(m map[string]string, os []hubclient.Option) {
+		for value := range m {
+			if !slices.ContainsFunc(os, func(o hubclient.Option) bool { return o.Value == value }) {
+				delete(m, value)
+			}
+		}
+	}
+	for _, tr := range s.I18n.Translations {
+		ft, ok := tr.Fields[f.Name]
+		if !ok {
+			continue
+		}
+		keep(ft.Rows, f.Rows)
+		keep(ft.Columns, f.Columns)
+		for name, ct := range ft.Fields {
+			c := f.Child(name)
+			if c == nil {
+				delete(ft.Fields, name)
+				continue
+			}
+			keep(ct.Options, c.Options)
+		}
+		tr.Fields[f.Name] = ft
+	}
 }

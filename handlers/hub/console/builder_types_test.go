@@ -123,7 +123,7 @@ func TestBuilderTypeChangeRefused(t *testing.T) {
 func TestBuilderTypeSettings(t *testing.T) {
 	f := newTypesForm(t)
 	f.act("/fields/2", panelOf("note", "Note", url.Values{"type": {"rating"}}))
-	for max, want := range map[string]string{"11": "The highest rating is 10 at most", "2": "A rating has 3 stars at least", "4.5": "The number of stars is a whole number"} {
+	for max, want := range map[string]string{"11": "The number of stars is 10 at most", "2": "The number of stars is 3 at least", "4.5": "The number of stars is a whole number, from 3 to 10"} {
 		if body := f.refused("/fields/2", panelOf("note", "Note", url.Values{"max": {max}}), http.StatusUnprocessableEntity); !strings.Contains(body, want) {
 			t.Errorf("rating max %s: want %q in %s", max, want, body)
 		}

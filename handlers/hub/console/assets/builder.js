@@ -3,6 +3,7 @@
 // dragged by its name to another place posts its move form with the new
 // position; after a move the focus stays with the moved field. Every
 // action works without it: the arrows move fields, the list is there.
+// An address's countries get a filter, which without it is not shown.
 // inplace.js edits the form in the preview itself.
 (function () {
   "use strict";
@@ -199,6 +200,31 @@
     });
     document.querySelectorAll(".builder-preview").forEach(function (el) { el.classList.add("builder-linked"); });
   }
+
+  // A country list's filter hides the countries whose name does not hold
+  // what is typed, accents aside, or whose code is not it; Enter in it
+  // does not save the field.
+  document.documentElement.classList.add("builder-filters");
+  function fold(s) { return s.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase(); }
+  document.addEventListener("input", function (e) {
+    var box = e.target;
+    if (!box.matches || !box.matches("[data-country-filter]")) return;
+    var q = fold(box.value.trim());
+    var list = document.getElementById(box.getAttribute("aria-controls"));
+    if (!list) return;
+    var n = 0;
+    list.querySelectorAll("li").forEach(function (li) {
+      li.hidden = q !== "" && fold(li.textContent).indexOf(q) < 0 && li.getAttribute("data-code").toLowerCase() !== q;
+      if (!li.hidden) n++;
+    });
+    var found = document.getElementById(list.id.replace(/-list$/, "-found"));
+    if (found) found.textContent = q === "" ? "" : n === 0 ? "No country matches." : n === 1 ? "1 country matches." : n + " countries match.";
+  });
+  function noEnter(e) {
+    if (e.key === "Enter" && e.target.matches && e.target.matches("[data-country-filter]")) e.preventDefault();
+  }
+  document.addEventListener("keydown", noEnter);
+  document.addEventListener("keypress", noEnter);
 
   document.addEventListener("DOMContentLoaded", prepare);
   document.addEventListener("htmx:load", prepare);
