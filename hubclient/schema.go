@@ -20,6 +20,11 @@ type Schema struct {
 	// answers: the first whose condition holds (see Logic.Ending). None
 	// reached is the thank-you panel.
 	Endings []Ending `json:"endings,omitempty"`
+	// Calculations are values computed from the answers (Logic.Calculate);
+	// the one named ScoreName is the form's score.
+	Calculations []Calculation `json:"calculations,omitempty"`
+	// Quiz, when set, has the visitor shown the score after a submission.
+	Quiz *Quiz `json:"quiz,omitempty"`
 	// Submit is the schema's own submit configuration. HubForm ignores it:
 	// submissions always go to the hub.
 	Submit json.RawMessage `json:"submit,omitempty"`
@@ -183,7 +188,12 @@ type Option struct {
 	// label says all.
 	Image string `json:"image,omitempty"`
 	Alt   string `json:"alt,omitempty"`
-	Extra Extra  `json:"-"`
+	// Points are what choosing the option is worth in a score (the
+	// JSONLogic operation "points"); Correct marks a right answer of a
+	// quiz question, worth 1 point unless Points says otherwise.
+	Points  float64 `json:"points,omitempty"`
+	Correct bool    `json:"correct,omitempty"`
+	Extra   Extra   `json:"-"`
 }
 
 // Step groups fields into one page of a multi-step form.

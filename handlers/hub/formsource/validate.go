@@ -44,6 +44,7 @@ func Validate(s *hubclient.Schema, settings hub.Settings) error {
 	v.rules()
 	v.meta()
 	v.endings()
+	v.calculations()
 	v.translations()
 	v.settings(settings)
 	return errors.Join(v.errs...)
