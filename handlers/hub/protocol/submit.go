@@ -95,7 +95,8 @@ func (s *Server) postSubmit(c echo.Context) error {
 		Payload: payload, Attachments: req.Attachments,
 		ClientAddr: c.RealIP(), UserAgent: truncate(c.Request().UserAgent(), maxUserAgent),
 		IdempotencyKey: req.IdempotencyKey, FormVersion: form.Version, Locale: truncate(req.Locale, maxLocale),
-		Ending: hub.EndingOf(form.Schema, req.Payload, req.Attachments),
+		Ending:       hub.EndingOf(form.Schema, req.Payload, req.Attachments),
+		Calculations: hub.CalculationsOf(form.Schema, req.Payload, req.Attachments),
 	}
 	// A flagged submission is kept, out of the inbox, and counts toward no
 	// limit; its sender is told it was received, as a bot should be.
@@ -126,7 +127,9 @@ func (s *Server) postSubmit(c echo.Context) error {
 		}
 		return hub.Internal("storing the submission", err)
 	}
-	return c.JSON(http.StatusOK, hubclient.SubmitResponse{OK: true, SubmissionID: sub.ID, Ending: sub.Ending})
+	res := hubclient.SubmitResponse{OK: true, SubmissionID: sub.ID, Ending: sub.Ending}
+	res.Score, res.Answers = hub.QuizOf(form.Schema, req.Payload, sub.Calculations)
+	return c.JSON(http.StatusOK, res)
 }
 
 // trapped reports whether a honeypot holds a value, at the top level where
