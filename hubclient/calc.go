@@ -378,3 +378,28 @@ func (l *Logic) QuizAnswers(values map[string]any) map[string]bool {
 	}
 	return out
 }
+
+// Calculated is a calculation's stored value written for people, under
+// the calculation's label.
+type Calculated struct {
+	Name, Label, Text string
+}
+
+// Calculated returns the values among calcs (a submission's, by name) of
+// the schema's calculations, in the schema's order, each written by
+// FormatValue for locale: what the inbox, exports, the PDF and e-mails
+// show. A calculation calcs lacks (a submission stored before it existed)
+// is left out; one that could not be worked out is empty.
+func (s *Schema) Calculated(calcs map[string]any, locale string) []Calculated {
+	if len(calcs) == 0 {
+		return nil
+	}
+	var out []Calculated
+	for i := range s.Calculations {
+		c := &s.Calculations[i]
+		if v, ok := calcs[c.Name]; ok {
+			out = append(out, Calculated{Name: c.Name, Label: c.Title(), Text: c.FormatValue(v, locale)})
+		}
+	}
+	return out
+}
