@@ -148,6 +148,11 @@ type State struct {
 	// place of the thank-you panel. Empty, or an id the schema does not
 	// have, shows the thank-you panel.
 	Ending string
+	// Score and Answers are a quiz's result as the hub sent it
+	// (hubclient.SubmitResponse): Submitted shows the score and which
+	// questions were answered right.
+	Score   *float64
+	Answers map[string]bool
 }
 
 // Held is a file the app holds for the visitor while a form comes back:

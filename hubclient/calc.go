@@ -281,6 +281,10 @@ func (l *Logic) fill(seen map[string]any, n int) {
 	}
 }
 
+// CalculationFields returns the fields the calculation called name reads,
+// through the calculations it reads too.
+func (l *Logic) CalculationFields(name string) []string { return l.calcFields[name] }
+
 // HasCalculations reports whether the schema has calculations.
 func (l *Logic) HasCalculations() bool { return len(l.calcs) > 0 }
 
