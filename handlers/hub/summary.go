@@ -41,8 +41,30 @@ func Tallies(schema *hubclient.Schema, payload map[string]any) string {
 				b = append(b, ']')
 			}
 		}
+		if score, ok := scoreOf(schema, payload); ok {
+			b = append(b, ',', '[')
+			b = appendJSONString(b, hubclient.ScoreName)
+			b = append(b, ',')
+			b = appendJSONString(b, strconv.FormatFloat(score, 'f', -1, 64))
+			b = append(b, ',')
+			b = strconv.AppendFloat(b, score, 'g', -1, 64)
+			b = append(b, ']')
+		}
 	}
 	return string(append(b, ']'))
+}
+
+// scoreOf returns the form's score for payload, the calculation called
+// hubclient.ScoreName worked out as the hub stores it, when the schema has
+// one and it is a number: the Summary shows the scores' distribution,
+// counted under the calculation's name as a scale's answers are.
+func scoreOf(schema *hubclient.Schema, payload map[string]any) (float64, bool) {
+	if schema.Calculation(hubclient.ScoreName) == nil {
+		return 0, false
+	}
+	logic, _ := hubclient.Compile(schema)
+	score, ok := logic.Calculate(payload)[hubclient.ScoreName].(float64)
+	return score, ok
 }
 
 // appendJSONString appends s to b as a JSON string: strconv's quoting
