@@ -95,8 +95,7 @@ func (s *Server) postSubmit(c echo.Context) error {
 		Payload: payload, Attachments: req.Attachments,
 		ClientAddr: c.RealIP(), UserAgent: truncate(c.Request().UserAgent(), maxUserAgent),
 		IdempotencyKey: req.IdempotencyKey, FormVersion: form.Version, Locale: truncate(req.Locale, maxLocale),
-		Ending:       hub.EndingOf(form.Schema, req.Payload, req.Attachments),
-		Calculations: hub.CalculationsOf(form.Schema, req.Payload, req.Attachments),
+		Ending: hub.EndingOf(form.Schema, req.Payload, req.Attachments),
 	}
 	// A flagged submission is kept, out of the inbox, and counts toward no
 	// limit; its sender is told it was received, as a bot should be.
@@ -108,7 +107,9 @@ func (s *Server) postSubmit(c echo.Context) error {
 	if sub.Attachments == nil {
 		sub.Attachments = []hubclient.Attachment{}
 	}
-	sub.Tallies = hub.Tallies(form.Schema, req.Payload)
+	worked := hub.Work(form.Schema, req.Payload, req.Attachments)
+	sub.Calculations = worked.Calculations
+	sub.Tallies = hub.TalliesWith(form.Schema, req.Payload, worked.Calculations)
 	if req.Draft != "" {
 		sub.DraftHash = hub.DraftHash(req.Draft)
 	}
@@ -128,7 +129,7 @@ func (s *Server) postSubmit(c echo.Context) error {
 		return hub.Internal("storing the submission", err)
 	}
 	res := hubclient.SubmitResponse{OK: true, SubmissionID: sub.ID, Ending: sub.Ending}
-	res.Score, res.Answers = hub.QuizOf(form.Schema, req.Payload, sub.Calculations)
+	res.Score, res.Answers = worked.Score, worked.Answers
 	return c.JSON(http.StatusOK, res)
 }
 
