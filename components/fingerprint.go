@@ -225,6 +225,7 @@ func (h *sum) translation(t hubclient.Translation) {
 	}))
 	h.buttons(t.Buttons)
 	h.texts(t.Texts)
+	h.texts(t.Calculations)
 	h.extra(t.Extra)
 }
 

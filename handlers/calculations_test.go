@@ -18,7 +18,7 @@ const calcForm = `{"fields": [
 		{"name": "total", "label": "Total", "expr": {"*": [{"var": "guests"}, 35]}, "format": "currency", "currency": "EUR", "show": true},
 		{"name": "score", "expr": {"points": "capital"}}],
 	"quiz": {"showAnswers": true},
-	"i18n": {"translations": {"de": {"title": "Fest"}}}}`
+	"i18n": {"translations": {"de": {"title": "Fest", "calculations": {"total": "Summe"}}}}}`
 
 // TestCalculationShown: a shown calculation is an output after the fields
 // it reads, worked out again by the logic route and on a post without
@@ -44,7 +44,7 @@ func TestCalculationShown(t *testing.T) {
 	req.Header.Set("HX-Request", "true")
 	res, html := doHTML(t, req)
 	swapped := parse(t, html).Find(`[data-hubform-calc="total"][data-hx-swap-oob]`)
-	if res.StatusCode != http.StatusOK || swapped.Length() != 1 || strings.TrimSpace(swapped.Find("output").Text()) != "€ 105,00" {
+	if res.StatusCode != http.StatusOK || swapped.Length() != 1 || strings.TrimSpace(swapped.Find("output").Text()) != "€ 105,00" || swapped.Find("label").Text() != "Summe" {
 		t.Errorf("logic route: %d %s", res.StatusCode, html)
 	}
 

@@ -257,6 +257,8 @@ type Translation struct {
 	Buttons     Buttons                     `json:"buttons,omitzero"`
 	// Endings overlays the endings, by id.
 	Endings map[string]EndingTranslation `json:"endings,omitempty"`
+	// Calculations translates the calculations' labels, by name.
+	Calculations map[string]string `json:"calculations,omitempty"`
 	// Texts translates the built-in texts (error, thank-you and upload
 	// messages) by their key.
 	Texts map[string]string `json:"texts,omitempty"`

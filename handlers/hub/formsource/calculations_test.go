@@ -42,6 +42,9 @@ func TestValidateCalculations(t *testing.T) {
 		{"currency", func(c []hubclient.Calculation, s *hubclient.Schema) {
 			c[1].Currency = ""
 		}, `calculation "total": currency: "" is not an ISO 4217 currency code`, "calculations[1].currency"},
+		{"translation of no calculation", func(c []hubclient.Calculation, s *hubclient.Schema) {
+			s.I18n.Translations = map[string]hubclient.Translation{"de": {Calculations: map[string]string{"totl": "Summe"}}}
+		}, `i18n.translations["de"].calculations["totl"]: no such calculation`, `i18n.translations["de"].calculations["totl"]`},
 		{"a condition reads a calculation that is not there", func(c []hubclient.Calculation, s *hubclient.Schema) {
 			s.Fields[0].VisibleIf = json.RawMessage(`{">": [{"var": "totl"}, 1]}`)
 		}, `refers to unknown field "totl"`, ""},

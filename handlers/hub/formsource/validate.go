@@ -253,6 +253,11 @@ func (v *validator) translations() {
 				v.addf(fmt.Sprintf("%s.endings[%q]", at, id), "%s.endings[%q]: no such ending", at, id)
 			}
 		}
+		for _, name := range sortedKeys(t.Calculations) {
+			if v.schema.Calculation(name) == nil {
+				v.addf(fmt.Sprintf("%s.calculations[%q]", at, name), "%s.calculations[%q]: no such calculation", at, name)
+			}
+		}
 	}
 }
 
