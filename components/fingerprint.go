@@ -48,6 +48,7 @@ func fingerprint(s *hubclient.Schema, tr string) uint64 {
 		h.raw(e.If)
 		h.extra(e.Extra)
 	}
+	h.calculations(s)
 	h.buttons(s.Buttons)
 	h.str(s.Meta.CaptchaProvider)
 	h.str(s.Meta.CaptchaSiteKey)
@@ -151,6 +152,8 @@ func (h *sum) options(list []hubclient.Option) {
 		h.str(list[i].Label)
 		h.str(list[i].Image)
 		h.str(list[i].Alt)
+		h.add(math.Float64bits(list[i].Points))
+		h.bool(list[i].Correct)
 		h.extra(list[i].Extra)
 	}
 }
@@ -172,6 +175,30 @@ func fieldTranslation(h sum, ft hubclient.FieldTranslation) sum {
 	h.texts(ft.Messages)
 	h.extra(ft.Extra)
 	return h
+}
+
+// calculations sums the schema's calculations and its quiz.
+func (h *sum) calculations(s *hubclient.Schema) {
+	h.add(uint64(len(s.Calculations)))
+	for i := range s.Calculations {
+		c := &s.Calculations[i]
+		h.str(c.Name)
+		h.str(c.Label)
+		h.raw(c.Expr)
+		h.str(c.Format)
+		h.str(c.Currency)
+		h.bool(c.Decimals != nil)
+		if c.Decimals != nil {
+			h.add(uint64(*c.Decimals))
+		}
+		h.bool(c.Show)
+		h.extra(c.Extra)
+	}
+	h.bool(s.Quiz != nil)
+	if s.Quiz != nil {
+		h.bool(s.Quiz.ShowAnswers)
+		h.extra(s.Quiz.Extra)
+	}
 }
 
 func (h *sum) buttons(b hubclient.Buttons) {
@@ -198,6 +225,7 @@ func (h *sum) translation(t hubclient.Translation) {
 	}))
 	h.buttons(t.Buttons)
 	h.texts(t.Texts)
+	h.texts(t.Calculations)
 	h.extra(t.Extra)
 }
 

@@ -80,6 +80,9 @@ func fill(t *testing.T, v reflect.Value) {
 			}
 			fill(t, v.Field(i))
 		}
+	case reflect.Pointer:
+		v.Set(reflect.New(v.Type().Elem()))
+		fill(t, v.Elem())
 	default:
 		t.Fatalf("a member of kind %s: teach fingerprint and this test", v.Kind())
 	}
@@ -173,6 +176,19 @@ func change(t *testing.T, v reflect.Value, path string, n *int) (string, bool) {
 			if p, ok := change(t, v.Field(i), path+"."+v.Type().Field(i).Name, n); ok {
 				return p, true
 			}
+		}
+	case reflect.Pointer:
+		// Set or not is a member, then what it points to.
+		if leaf() {
+			if v.IsNil() {
+				v.Set(reflect.New(v.Type().Elem()))
+				return path + " (set)", true
+			}
+			v.Set(reflect.Zero(v.Type()))
+			return path + " (unset)", true
+		}
+		if !v.IsNil() {
+			return change(t, v.Elem(), path, n)
 		}
 	default:
 		t.Fatalf("%s: a member of kind %s: teach fingerprint and this test", path, v.Kind())

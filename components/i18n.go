@@ -236,6 +236,9 @@ func Localize(s *hubclient.Schema, locale string) Localized {
 			out.Endings[i].Text = cmp.Or(et.Text, out.Endings[i].Text)
 		}
 	}
+	for i := range out.Calculations {
+		out.Calculations[i].Label = cmp.Or(tr.Calculations[out.Calculations[i].Name], out.Calculations[i].Label)
+	}
 	out.Buttons.Submit = cmp.Or(tr.Buttons.Submit, out.Buttons.Submit)
 	out.Buttons.Next = cmp.Or(tr.Buttons.Next, out.Buttons.Next)
 	out.Buttons.Back = cmp.Or(tr.Buttons.Back, out.Buttons.Back)
@@ -318,11 +321,12 @@ func matchLocale(translations map[string]hubclient.Translation, locale string) s
 	return usable[index]
 }
 
-// clone copies what Localize changes: fields, their options, steps and
-// endings.
+// clone copies what Localize changes: fields, their options, steps,
+// endings and calculations.
 func clone(s *hubclient.Schema) *hubclient.Schema {
 	out := *s
 	out.Endings = slices.Clone(s.Endings)
+	out.Calculations = slices.Clone(s.Calculations)
 	out.Fields = slices.Clone(s.Fields)
 	for i := range out.Fields {
 		out.Fields[i].Options = slices.Clone(out.Fields[i].Options)

@@ -152,6 +152,11 @@ type State struct {
 	// (autofocus): after a group's "Add another", the new entry's first
 	// field, so that the visitor types on where they were.
 	Focus string
+	// Score and Answers are a quiz's result as the hub sent it
+	// (hubclient.SubmitResponse): Submitted shows the score and which
+	// questions were answered right.
+	Score   *float64
+	Answers map[string]bool
 }
 
 // Held is a file the app holds for the visitor while a form comes back:

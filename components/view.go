@@ -44,6 +44,9 @@ type formView struct {
 	// saving offers "Save and continue later": the app has a save route
 	// and the hub keeps drafts of the form.
 	saving bool
+	// calculated are the calculations' values for the values shown, once
+	// worked out (calcValues).
+	calculated map[string]any
 }
 
 type summaryItem struct{ id, label, message string }

@@ -135,7 +135,7 @@ func (h *Handler) submit(c echo.Context) error {
 	if to != "" {
 		return redirect(c, to, htmx)
 	}
-	p.State = components.State{Ending: res.Ending}
+	p.State = components.State{Ending: res.Ending, Score: res.Score, Answers: res.Answers}
 	return h.respond(c, http.StatusOK, p, components.Submitted(p))
 }
 

@@ -93,11 +93,12 @@ func (l *Logic) compileEndings(known func(string) bool) []error {
 		if len(e.If) == 0 {
 			continue
 		}
-		c, err := ParseCondition(e.If, known)
+		c, err := parseRule(e.If, known, l.schema)
 		if err != nil {
 			errs = append(errs, &EndingError{Index: i, ID: e.ID, Err: err})
 			continue
 		}
+		l.score(c)
 		if l.endingIf == nil {
 			l.endingIf = map[int]*Condition{}
 		}
@@ -117,19 +118,8 @@ func (l *Logic) Ending(values map[string]any) *Ending {
 	if len(l.schema.Endings) == 0 {
 		return nil
 	}
-	o := l.Evaluate(values)
-	seen := make(map[string]any, len(values))
-	for i := range l.schema.Fields {
-		f := &l.schema.Fields[i]
-		v, ok := values[f.Name]
-		switch {
-		case !o.Visible(f.Name) || IsHoneypot(f.Name):
-		case f.Type == FieldGroup:
-			seen[f.Name] = groupCondition(v)
-		case ok:
-			seen[f.Name] = logicValue(v)
-		}
-	}
+	seen := l.visibleValues(l.Evaluate(values), values)
+	l.fill(seen, len(l.calcs))
 	for i := range l.schema.Endings {
 		e := &l.schema.Endings[i]
 		if len(e.If) == 0 {

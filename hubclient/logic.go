@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 
 	"github.com/diegoholiveira/jsonlogic/v3"
 )
@@ -28,6 +29,9 @@ var ruleArity = map[string][2]int{
 	"in": {2, 2}, "cat": {1, -1},
 	"+": {1, -1}, "*": {1, -1}, "-": {1, 2}, "/": {2, 2}, "%": {2, 2},
 	"min": {1, -1}, "max": {1, -1},
+	// points is hubform's own: the points of the answer to a field
+	// (Option.Worth), rewritten when parsed to read them as "var" does.
+	"points": {1, 1},
 }
 
 // Condition is a parsed JSONLogic condition over a form's values.
@@ -35,12 +39,27 @@ type Condition struct {
 	rule any
 	// Refs are the names of the fields the condition reads; one that
 	// reads a part of a composite field ("addr.country") reads the field.
+	// A calculation the condition reads is named as a field is.
 	Refs []string
+	// points are the fields whose answers' points the condition reads.
+	points []string
 }
+
+// unknownRef is the refusal of a reference to a name that is no field.
+type unknownRef struct{ name string }
+
+func (e *unknownRef) Error() string { return fmt.Sprintf("refers to unknown field %q", e.name) }
 
 // ParseCondition parses a JSONLogic condition. known reports whether a
 // field of that name exists; a condition reading any other is refused.
 func ParseCondition(raw json.RawMessage, known func(name string) bool) (*Condition, error) {
+	return parseRule(raw, known, nil)
+}
+
+// parseRule parses a JSONLogic rule. known reports whether a name may be
+// read; schema, when set, is the form whose fields "points" may read: only
+// those with options.
+func parseRule(raw json.RawMessage, known func(name string) bool, schema *Schema) (*Condition, error) {
 	if len(raw) > MaxRuleBytes {
 		return nil, fmt.Errorf("longer than %d bytes", MaxRuleBytes)
 	}
@@ -48,18 +67,20 @@ func ParseCondition(raw json.RawMessage, known func(name string) bool) (*Conditi
 	if err := json.Unmarshal(raw, &rule); err != nil {
 		return nil, errors.New("not JSON")
 	}
-	p := ruleParser{known: known, seen: map[string]bool{}}
+	p := ruleParser{known: known, schema: schema, seen: map[string]bool{}}
 	if err := p.node(rule, 0); err != nil {
 		return nil, err
 	}
-	return &Condition{rule: rule, Refs: p.refs}, nil
+	return &Condition{rule: rule, Refs: p.refs, points: p.points}, nil
 }
 
 type ruleParser struct {
-	known func(string) bool
-	nodes int
-	refs  []string
-	seen  map[string]bool
+	known  func(string) bool
+	schema *Schema
+	nodes  int
+	refs   []string
+	points []string
+	seen   map[string]bool
 }
 
 func (p *ruleParser) node(v any, depth int) error {
@@ -82,6 +103,9 @@ func (p *ruleParser) node(v any, depth int) error {
 			return errors.New("an operation is an object of exactly one operator")
 		}
 		for op, arg := range v {
+			if op == "points" {
+				return p.pointsOf(v, arg)
+			}
 			return p.operation(op, arg, depth)
 		}
 	}
@@ -131,9 +155,36 @@ func (p *ruleParser) operation(op string, arg any, depth int) error {
 	return nil
 }
 
+// pointsOf checks {"points": "q1"} and rewrites it in op, in place, to
+// read the points of q1's answer where Logic keeps them (pointsKey), 0
+// when there are none.
+func (p *ruleParser) pointsOf(op map[string]any, arg any) error {
+	if args, ok := arg.([]any); ok && len(args) == 1 {
+		arg = args[0]
+	}
+	name, ok := arg.(string)
+	if !ok {
+		return errors.New(`"points" takes the name of a field`)
+	}
+	if err := p.ref(name); err != nil {
+		return err
+	}
+	if p.schema != nil {
+		if f := p.schema.Field(name); f == nil || !f.TypeOf().TakesOptions() {
+			return fmt.Errorf(`"points" reads a field with options, not %q`, name)
+		}
+	}
+	if !slices.Contains(p.points, name) {
+		p.points = append(p.points, name)
+	}
+	delete(op, "points")
+	op["var"] = []any{pointsKey(name), 0.0}
+	return nil
+}
+
 func (p *ruleParser) ref(key string) error {
 	if !p.known(key) {
-		return fmt.Errorf("refers to unknown field %q", key)
+		return &unknownRef{name: key}
 	}
 	// A part of a composite field ("addr.country") is read from the
 	// field's value: the condition depends on the field.
@@ -169,9 +220,14 @@ func (c *Condition) Holds(values map[string]any) (holds bool) {
 	// are evaluated for every field on every render and post, on values
 	// already decoded, so the decoded entry point stays until the library
 	// offers another.
-	//lint:ignore SA1019 the only entry point that takes decoded values
-	out, err := jsonlogic.ApplyInterface(c.rule, values)
+	out, err := jsonlogicApply(c.rule, values)
 	return err == nil && truthy(out)
+}
+
+// jsonlogicApply evaluates a parsed rule over decoded values.
+func jsonlogicApply(rule any, values map[string]any) (any, error) {
+	//lint:ignore SA1019 the only entry point that takes decoded values
+	return jsonlogic.ApplyInterface(rule, values)
 }
 
 // truthy is JSONLogic's truth: false, null, 0, "" and [] are false.
@@ -201,7 +257,16 @@ type Logic struct {
 	stepIf     map[string]*Condition // by step id
 	stepOf     map[string]string     // field name → step id
 	endingIf   map[int]*Condition    // by index in schema.Endings
-	patterns   map[string]*regexp.Regexp
+	// calcs are the calculations' expressions, in the schema's order (nil
+	// for one that did not parse); calcIndex finds one by name, and
+	// calcFields lists the fields each reads, through the calculations it
+	// reads too.
+	calcs      []*Condition
+	calcIndex  map[string]int
+	calcFields map[string][]string
+	// scored are the fields whose answers' points some rule reads.
+	scored   map[string]bool
+	patterns map[string]*regexp.Regexp
 	// order lists the fields so that each comes after every field its
 	// visibility depends on.
 	order []string
@@ -222,22 +287,30 @@ func Compile(s *Schema) (*Logic, error) {
 		stepIf: map[string]*Condition{}, stepOf: map[string]string{}, patterns: map[string]*regexp.Regexp{},
 		triggers: map[string]bool{},
 	}
-	known := func(key string) bool { return s.KeyOf(key) != nil }
-	var errs []error
+	fieldKnown := func(key string) bool { return s.KeyOf(key) != nil }
+	// Calculations come first: a condition may read any of them.
+	errs := l.compileCalculations(fieldKnown)
+	known := func(key string) bool {
+		if _, ok := l.calcIndex[key]; ok {
+			return true
+		}
+		return fieldKnown(key)
+	}
 	// kind and name say where a condition is (field "email"); they are
 	// formatted only for an error, since most schemas have none.
 	parse := func(kind, name, member string, raw json.RawMessage) *Condition {
 		if len(raw) == 0 {
 			return nil
 		}
-		c, err := ParseCondition(raw, known)
+		c, err := parseRule(raw, known, s)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s %q: %s: %w", kind, name, member, err))
 			return nil
 		}
-		for _, r := range c.Refs {
+		for _, r := range l.expand(c.Refs) {
 			l.triggers[r] = true
 		}
+		l.score(c)
 		return c
 	}
 	for _, st := range s.Steps {
@@ -277,6 +350,19 @@ func Compile(s *Schema) (*Logic, error) {
 		errs = append(errs, err)
 	}
 	errs = append(errs, l.compileEndings(known)...)
+	for i, c := range l.calcs {
+		if c == nil {
+			continue
+		}
+		l.score(c)
+		// A value shown in the form is worked out again as the fields it
+		// reads change.
+		if s.Calculations[i].Show {
+			for _, r := range l.calcFields[s.Calculations[i].Name] {
+				l.triggers[r] = true
+			}
+		}
+	}
 	if !l.HasConditions() {
 		l.fixed = l.Evaluate(nil)
 	}
@@ -287,12 +373,31 @@ func Compile(s *Schema) (*Logic, error) {
 func (l *Logic) deps(name string) []string {
 	var out []string
 	if c := l.visibleIf[name]; c != nil {
-		out = append(out, c.Refs...)
+		out = append(out, l.expand(c.Refs)...)
 	}
 	if c := l.stepIf[l.stepOf[name]]; c != nil {
-		out = append(out, c.Refs...)
+		out = append(out, l.expand(c.Refs)...)
 	}
 	return out
+}
+
+// score records the fields whose points c reads.
+func (l *Logic) score(c *Condition) {
+	for _, name := range c.points {
+		if l.scored == nil {
+			l.scored = map[string]bool{}
+		}
+		l.scored[name] = true
+	}
+}
+
+// holds evaluates c over seen, once the calculations it reads are worked
+// out from seen: every field they read was decided before (sort).
+func (l *Logic) holds(c *Condition, seen map[string]any) bool {
+	if n := l.calcsRead(c); n > 0 {
+		l.fill(seen, n)
+	}
+	return c.Holds(seen)
 }
 
 // sort orders the fields by their visibility's dependencies, refusing a
@@ -375,26 +480,24 @@ func (l *Logic) Evaluate(values map[string]any) *Outcome {
 	seen := make(map[string]any, len(values))
 	for _, name := range l.order {
 		visible := true
-		if c := l.stepIf[l.stepOf[name]]; c != nil && !c.Holds(seen) {
+		if c := l.stepIf[l.stepOf[name]]; c != nil && !l.holds(c, seen) {
 			visible = false
 		}
-		if c := l.visibleIf[name]; visible && c != nil && !c.Holds(seen) {
+		if c := l.visibleIf[name]; visible && c != nil && !l.holds(c, seen) {
 			visible = false
 		}
 		if !visible {
 			o.hidden[name] = true
 			continue
 		}
-		if f := l.schema.Field(name); f.Type == FieldGroup {
-			seen[name] = groupCondition(values[name])
-		} else if v, ok := values[name]; ok {
-			seen[name] = logicValue(v)
+		if v, ok := values[name]; ok || l.schema.Field(name).Type == FieldGroup {
+			l.see(seen, name, v)
 		}
 	}
 	// Every value a step's condition reads came before its fields, so the
 	// condition decides the same now.
 	for id, c := range l.stepIf {
-		if !c.Holds(seen) {
+		if !l.holds(c, seen) {
 			o.skipped[id] = true
 		}
 	}
@@ -404,7 +507,7 @@ func (l *Logic) Evaluate(values map[string]any) *Outcome {
 			continue
 		}
 		c := l.requiredIf[name]
-		o.required[name] = f.Required || (c != nil && c.Holds(seen))
+		o.required[name] = f.Required || (c != nil && l.holds(c, seen))
 	}
 	return o
 }

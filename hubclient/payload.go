@@ -79,8 +79,14 @@ func ShapeProblems(schema *Schema, payload map[string]any, attachments []Attachm
 // one judge values with it alike. The values of fields the conditions hide are
 // dropped from the payload, and their attachments from the list: they
 // were not shown, so they are not kept. The others are left as the hub
-// keeps them (Field.Stored): numbers as numbers.
+// keeps them (Field.Stored): numbers as numbers. A value under the name of
+// one of the schema's calculations is dropped first, whatever the outcome.
 func CheckPayload(schema *Schema, payload map[string]any, attachments *[]Attachment) map[string]string {
+	// A calculation is worked out by whoever judges the values; a value
+	// sent under its name is ignored.
+	for i := range schema.Calculations {
+		delete(payload, schema.Calculations[i].Name)
+	}
 	problems := ShapeProblems(schema, payload, *attachments)
 	values := make(map[string]any, len(payload))
 	for name, v := range payload {

@@ -20,6 +20,11 @@ type Schema struct {
 	// answers: the first whose condition holds (see Logic.Ending). None
 	// reached is the thank-you panel.
 	Endings []Ending `json:"endings,omitempty"`
+	// Calculations are values computed from the answers (Logic.Calculate);
+	// the one named ScoreName is the form's score.
+	Calculations []Calculation `json:"calculations,omitempty"`
+	// Quiz, when set, has the visitor shown the score after a submission.
+	Quiz *Quiz `json:"quiz,omitempty"`
 	// Submit is the schema's own submit configuration. HubForm ignores it:
 	// submissions always go to the hub.
 	Submit json.RawMessage `json:"submit,omitempty"`
@@ -183,7 +188,12 @@ type Option struct {
 	// label says all.
 	Image string `json:"image,omitempty"`
 	Alt   string `json:"alt,omitempty"`
-	Extra Extra  `json:"-"`
+	// Points are what choosing the option is worth in a score (the
+	// JSONLogic operation "points"); Correct marks a right answer of a
+	// quiz question, worth 1 point unless Points says otherwise.
+	Points  float64 `json:"points,omitempty"`
+	Correct bool    `json:"correct,omitempty"`
+	Extra   Extra   `json:"-"`
 }
 
 // Step groups fields into one page of a multi-step form.
@@ -247,6 +257,8 @@ type Translation struct {
 	Buttons     Buttons                     `json:"buttons,omitzero"`
 	// Endings overlays the endings, by id.
 	Endings map[string]EndingTranslation `json:"endings,omitempty"`
+	// Calculations translates the calculations' labels, by name.
+	Calculations map[string]string `json:"calculations,omitempty"`
 	// Texts translates the built-in texts (error, thank-you and upload
 	// messages) by their key.
 	Texts map[string]string `json:"texts,omitempty"`

@@ -169,3 +169,27 @@ func (e EndingTranslation) MarshalJSON() ([]byte, error) {
 	type plain EndingTranslation
 	return encodeObject(plain(e), e.Extra)
 }
+
+func (c *Calculation) UnmarshalJSON(data []byte) error {
+	type plain Calculation
+	var err error
+	c.Extra, err = decodeObject(data, (*plain)(c))
+	return err
+}
+
+func (c Calculation) MarshalJSON() ([]byte, error) {
+	type plain Calculation
+	return encodeObject(plain(c), c.Extra)
+}
+
+func (q *Quiz) UnmarshalJSON(data []byte) error {
+	type plain Quiz
+	var err error
+	q.Extra, err = decodeObject(data, (*plain)(q))
+	return err
+}
+
+func (q Quiz) MarshalJSON() ([]byte, error) {
+	type plain Quiz
+	return encodeObject(plain(q), q.Extra)
+}

@@ -255,6 +255,15 @@ type SubmitResponse struct {
 	// "Endings"); empty for none, the thank-you panel, or a hub that does
 	// not know endings.
 	Ending string `json:"ending,omitempty"`
+	// Score is the form's score for the submission, the value of its
+	// calculation named "score" as the hub worked it out, sent for a quiz
+	// (Schema.Quiz) alone (PROTOCOL.md §10, "Calculations"); nil when there
+	// is none, or it could not be worked out.
+	Score *float64 `json:"score,omitempty"`
+	// Answers say, for a quiz that shows its answers (Quiz.ShowAnswers),
+	// whether each question with a correct option was answered right, by
+	// field name; a question hidden by the conditions is left out.
+	Answers map[string]bool `json:"answers,omitempty"`
 	// Attachments are the files the submission carried, as sent: set by
 	// the submit pipeline (Submitter.Submit), not read from the hub's answer.
 	Attachments []Attachment `json:"-"`

@@ -26,7 +26,9 @@ typed as the submit route types its values (text, email, tel, url,
 textarea, select, radio, date and hidden: string; a select with
 "multiple": []string; number: float64; checkbox: bool; checkboxes:
 []string; file: []hubclient.Attachment), honeypots (_hp…) left out, each
-with the form tag Bind reads and a doc comment from its label.
+with the form tag Bind reads and a doc comment from its label. A
+calculation of the form is a read-only field of type any, tagged form:"-":
+the hub works it out, and Bind leaves it.
 
 Names: the struct is --type, else the form's slug (or the file's name) in
 Go's style: job-application is JobApplication. Its fields are the form

@@ -43,15 +43,31 @@ type genField struct {
 	options   []genOption
 	// itemType names the struct of a group's items, "" for another field.
 	itemType string
+	// calc is set for a calculation of the form, which the struct holds
+	// read-only: Bind leaves it, the hub works it out.
+	calc *hubclient.Calculation
 }
 
 // goType is the Go type of the field's values: a group's is a slice of
-// its item struct.
+// its item struct, a calculation's any (a number, a text, a boolean, or
+// nil when it could not be worked out).
 func (f genField) goType() string {
-	if f.itemType != "" {
+	switch {
+	case f.calc != nil:
+		return "any"
+	case f.itemType != "":
 		return "[]" + f.itemType
 	}
 	return f.GoType()
+}
+
+// tag is the field's struct tag: a calculation's tells Bind to leave it,
+// since no form posts it.
+func (f genField) tag() string {
+	if f.calc != nil {
+		return "`form:\"-\"`"
+	}
+	return formTag(f.Name)
 }
 
 // genOption is an option of a field, with the name of its constant.
@@ -88,7 +104,7 @@ func (g goSource) generate(s *hubclient.Schema) ([]byte, error) {
 		g.Type, strconv.Quote(cmp.Or(s.Title, "untitled")))
 	fmt.Fprintf(&b, "type %s struct {\n", g.Type)
 	for _, f := range fields {
-		fmt.Fprintf(&b, "// %s\n%s %s %s\n", g.fieldDoc(f), f.goName, f.goType(), formTag(f.Name))
+		fmt.Fprintf(&b, "// %s\n%s %s %s\n", g.fieldDoc(f), f.goName, f.goType(), f.tag())
 	}
 	b.WriteString("}\n\n")
 	for _, f := range fields {
@@ -104,7 +120,11 @@ func (g goSource) generate(s *hubclient.Schema) ([]byte, error) {
 		b.WriteString("}\n\n")
 	}
 
-	fmt.Fprintf(&b, "// The names of %s's fields, as the form posts them.\nconst (\n", g.Type)
+	what := "fields, as the form posts them"
+	if len(s.Calculations) > 0 {
+		what = "fields, as the form posts them, and of its calculations"
+	}
+	fmt.Fprintf(&b, "// The names of %s's %s.\nconst (\n", g.Type, what)
 	for _, f := range fields {
 		fmt.Fprintf(&b, "%s = %s\n", f.nameConst, strconv.Quote(f.Name))
 	}
@@ -155,6 +175,16 @@ func (g goSource) name(s *hubclient.Schema) ([]genField, error) {
 	if len(fields) == 0 {
 		return nil, fmt.Errorf("the form has no fields (honeypots aside)")
 	}
+	for i := range s.Calculations {
+		c := &s.Calculations[i]
+		if c.Name == "" || seen[c.Name] {
+			continue
+		}
+		seen[c.Name] = true
+		goName := members.take(exportedName(c.Name))
+		fields = append(fields, genField{Field: hubclient.Field{Name: c.Name, Label: c.Label}, goName: goName,
+			nameConst: constants.take(g.Type + "Field" + goName), calc: c})
+	}
 	for i := range fields {
 		f := &fields[i]
 		values := map[string]bool{}
@@ -173,6 +203,10 @@ func (g goSource) name(s *hubclient.Schema) ([]genField, error) {
 // label (else its name), whether it is required, and where its options'
 // constants are.
 func (g goSource) fieldDoc(f genField) string {
+	if f.calc != nil {
+		return fmt.Sprintf("%s is the calculation %s, read-only: the hub works it out from the answers and keeps it with the submission; Bind leaves it, and hubclient.Logic.Calculate works it out from the same values.",
+			f.goName, strconv.Quote(f.calc.Title()))
+	}
 	doc := fmt.Sprintf("%s is the %s field %s", f.goName, cmp.Or(f.Type, "untyped"), strconv.Quote(cmp.Or(f.Label, f.Name)))
 	var notes []string
 	if f.Required {

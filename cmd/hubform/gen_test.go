@@ -622,3 +622,42 @@ func TestGenGuide(t *testing.T) {
 		}
 	}
 }
+
+// TestGenCalculations: a calculation is a read-only field, of any type,
+// that Bind leaves, with a constant for its name; the source compiles.
+func TestGenCalculations(t *testing.T) {
+	t.Parallel()
+	var s hubclient.Schema
+	src := `{"fields": [{"name": "guests", "type": "number"}], "steps": [{"id": "s", "fields": ["guests"]}],
+	  "calculations": [{"name": "total", "label": "Total", "expr": {"*": [{"var": "guests"}, 35]}}, {"name": "guests_2", "expr": 1}]}`
+	if err := json.Unmarshal([]byte(src), &s); err != nil {
+		t.Fatal(err)
+	}
+	out, err := goSource{Package: "forms", Type: "Party", From: "party.json"}.generate(&s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fields, consts := genDeclarations(t, out)
+	if fields["Total"] != "any `form:\"-\"`" || fields["Guests2"] != "any `form:\"-\"`" || fields["Guests"] != "float64 `form:\"guests\"`" {
+		t.Errorf("fields %q\n%s", fields, out)
+	}
+	if consts["PartyFieldTotal"] != "total" || !strings.Contains(string(out), `the calculation "Total", read-only`) {
+		t.Errorf("constants %q\n%s", consts, out)
+	}
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "party.go", out, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := (&types.Config{}).Check("forms", fset, []*ast.File{f}, nil); err != nil {
+		t.Errorf("the source does not compile: %v\n%s", err, out)
+	}
+	// Bind leaves the calculation, whatever the values hold.
+	var p struct {
+		Guests float64 `form:"guests"`
+		Total  any     `form:"-"`
+	}
+	if err := handlers.Bind(map[string]any{"guests": 3.0, "total": 1.0}, &p); err != nil || p.Total != nil || p.Guests != 3 {
+		t.Errorf("Bind = %+v, %v", p, err)
+	}
+}

@@ -109,6 +109,10 @@ type Submission struct {
 	// hub decided it from the values it stored (hubclient.Logic.Ending);
 	// empty for none, the thank-you panel.
 	Ending string `json:"ending,omitempty"`
+	// Calculations are the values of the form's calculations, by name, as
+	// the hub worked them out from the values it stored
+	// (hubclient.Logic.Calculate); nil for a form without.
+	Calculations map[string]any `json:"calculations,omitempty"`
 	// DraftHash, when set, is the hash of the token of the draft the
 	// submission finishes (DraftHash): the store deletes the draft in the
 	// same transaction, if it is the form's.

@@ -15,6 +15,14 @@ import (
 // Counted by field name, the answers of a field stay with it across the
 // form's versions.
 func Tallies(schema *hubclient.Schema, payload map[string]any) string {
+	return TalliesWith(schema, payload, nil)
+}
+
+// TalliesWith is Tallies of a submission whose calculations the hub
+// worked out already (Work): the score is read from them rather than
+// worked out again. nil calculations are worked out if the form has a
+// score.
+func TalliesWith(schema *hubclient.Schema, payload, calculations map[string]any) string {
 	b := []byte(`[["","",0]`)
 	if schema != nil {
 		// A field named twice, or an answer given twice, is counted once:
@@ -41,8 +49,33 @@ func Tallies(schema *hubclient.Schema, payload map[string]any) string {
 				b = append(b, ']')
 			}
 		}
+		if score, ok := scoreOf(schema, payload, calculations); ok {
+			b = append(b, ',', '[')
+			b = appendJSONString(b, hubclient.ScoreName)
+			b = append(b, ',')
+			b = appendJSONString(b, strconv.FormatFloat(score, 'f', -1, 64))
+			b = append(b, ',')
+			b = strconv.AppendFloat(b, score, 'g', -1, 64)
+			b = append(b, ']')
+		}
 	}
 	return string(append(b, ']'))
+}
+
+// scoreOf returns the form's score for payload, the calculation called
+// hubclient.ScoreName worked out as the hub stores it, when the schema has
+// one and it is a number: the Summary shows the scores' distribution,
+// counted under the calculation's name as a scale's answers are.
+func scoreOf(schema *hubclient.Schema, payload, calculations map[string]any) (float64, bool) {
+	if schema.Calculation(hubclient.ScoreName) == nil {
+		return 0, false
+	}
+	if calculations == nil {
+		logic, _ := hubclient.Compile(schema)
+		calculations = logic.Calculate(payload)
+	}
+	score, ok := calculations[hubclient.ScoreName].(float64)
+	return score, ok
 }
 
 // appendJSONString appends s to b as a JSON string: strconv's quoting

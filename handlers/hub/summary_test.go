@@ -39,3 +39,28 @@ func TestTallies(t *testing.T) {
 		t.Errorf("Tallies without a schema = %s", got)
 	}
 }
+
+// TestTalliesScore: a form with a score counts each submission's score
+// under the calculation's name, as a scale's answers are; one whose score
+// cannot be worked out adds none.
+func TestTalliesScore(t *testing.T) {
+	var schema hubclient.Schema
+	err := json.Unmarshal([]byte(`{"fields": [{"name": "q", "type": "radio", "options": [{"value": "a", "points": 3}, "b"]}, {"name": "n", "type": "number"}],
+	  "steps": [], "calculations": [{"name": "score", "expr": {"points": "q"}}, {"name": "half", "expr": {"/": [{"var": "n"}, 2]}}]}`), &schema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for payload, want := range map[string]string{
+		`{"q":"a"}`: `[["","",0],["q","a",0],["score","3",3]]`,
+		`{"q":"b"}`: `[["","",0],["q","b",0],["score","0",0]]`,
+		`{}`:        `[["","",0],["score","0",0]]`,
+	} {
+		if got := TalliesOf(&schema, json.RawMessage(payload)); got != want {
+			t.Errorf("TalliesOf(%s) = %s, want %s", payload, got, want)
+		}
+	}
+	schema.Calculations[0].Expr = json.RawMessage(`{"/": [1, {"var": "n"}]}`)
+	if got := TalliesOf(&schema, json.RawMessage(`{}`)); got != `[["","",0]]` {
+		t.Errorf("a score not worked out: %s", got)
+	}
+}

@@ -37,6 +37,7 @@ var checks = []check{
 	{"types.parts", "with matrix, address and group fields (grid, ship, team), objects of their parts and lists of items are accepted, a column, a country or an item too many refused, and so is one text for any of them (optional)", "§2.2, SCHEMA.md field types", (*run).typesParts},
 	{"types.signature", "with a signature field (sig), a typed name is accepted and a number refused (optional)", "§2.2, SCHEMA.md field types", (*run).typesSignature},
 	{"types.content", "with heading, paragraph and divider fields (intro, note, rule), a value sent for any of them is refused: content takes no value (optional)", "§2.2, SCHEMA.md field types", (*run).typesContent},
+	{"calculations", `with a quiz whose calculation score is the points of look (light 1, dark 2), a submission of dark claiming "score": 100 is accepted and answered "score": 2: the hub works calculations out and ignores one sent (optional)`, "§10 calculations, SCHEMA.md calculations", (*run).calculations},
 	{"upload.url", "POST {base}/upload-url with {filename, size, mime} answers {ok, uploadUrl, key}", "§2.3, §2.4", (*run).uploadURL},
 	{"upload.put", "a PUT of exactly the announced bytes to uploadUrl succeeds", "§2.4, §4 rule 3", (*run).uploadPut},
 	{"upload.submit", "a submission naming the uploaded key in attachments is accepted", "§2.5, §4 rule 3", (*run).uploadSubmit},

@@ -78,7 +78,7 @@ func TestOurHubPasses(t *testing.T) {
 		{"plain form", conformance.Form, "", []string{"schema.escaped", "captcha.required"}},
 		{"captcha with a token", captchaForm, "good", []string{"schema.escaped"}},
 		{"captcha without a token", captchaForm, "", []string{"schema.escaped", "submit.valid", "types.ratings", "types.datetime", "types.ranking",
-			"types.pictures", "types.parts", "types.signature", "types.content", "upload.submit", "upload.unknown-key"}},
+			"types.pictures", "types.parts", "types.signature", "types.content", "calculations", "upload.submit", "upload.unknown-key"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h, opts := startHub(t, tc.form)
@@ -109,7 +109,7 @@ func TestOurHubPasses(t *testing.T) {
 			}
 			want := 0
 			if submitted {
-				want = 10 // submit.valid, six types.*, upload.submit, upload.parts and drafts
+				want = 11 // submit.valid, six types.*, calculations, upload.submit, upload.parts and drafts
 			}
 			subs := h.Submissions()
 			if got := len(subs); got != want {
@@ -258,7 +258,12 @@ func TestBrokenHubsFail(t *testing.T) {
 			}
 		}), []string{"submit.no-payload"}},
 		{"answer without ok", conformance.Form, "", editJSON(suffix("/submit"), func(m map[string]any) { delete(m, "ok") }),
-			[]string{"submit.valid", "types.ratings", "types.datetime", "types.ranking", "types.pictures", "types.parts", "types.signature", "upload.submit", "upload.parts", "drafts"}},
+			[]string{"submit.valid", "types.ratings", "types.datetime", "types.ranking", "types.pictures", "types.parts", "types.signature", "calculations", "upload.submit", "upload.parts", "drafts"}},
+		{"forged score kept", conformance.Form, "", editJSON(suffix("/submit"), func(m map[string]any) {
+			if _, ok := m["score"]; ok {
+				m["score"] = 100
+			}
+		}), []string{"calculations"}},
 		{"ratings out of bounds accepted", conformance.Form, "", editPayload(func(p map[string]any) {
 			for name, v := range map[string]any{"stars": 4, "ease": 2, "nps": 9, "amount": 30} {
 				if p[name] != nil {
@@ -398,6 +403,8 @@ func TestFamiliesNotSupported(t *testing.T) {
 		}
 	}
 	form["fields"] = kept
+	delete(form, "calculations")
+	delete(form, "quiz")
 	form["steps"] = []any{map[string]any{"id": "all", "fields": []string{"name", "message", "file", "_hp"}}}
 	plain, _ := json.Marshal(form)
 	noAlt := strings.ReplaceAll(conformance.Form, `"alt": "A`, `"title": "A`)
@@ -405,7 +412,7 @@ func TestFamiliesNotSupported(t *testing.T) {
 		name, form string
 		skipped    []string
 	}{
-		{"no family's fields", string(plain), []string{"types.ratings", "types.datetime", "types.ranking", "types.pictures", "types.parts", "types.signature", "types.content"}},
+		{"no family's fields", string(plain), []string{"types.ratings", "types.datetime", "types.ranking", "types.pictures", "types.parts", "types.signature", "types.content", "calculations"}},
 		{"pictures without alt", noAlt, []string{"types.pictures"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -416,7 +423,7 @@ func TestFamiliesNotSupported(t *testing.T) {
 			}
 			for _, r := range report.Results {
 				skip := slices.Contains(tc.skipped, r.ID)
-				if strings.HasPrefix(r.ID, "types.") && skip != (r.Status == conformance.Skip && strings.HasPrefix(r.Detail, "not supported")) {
+				if (strings.HasPrefix(r.ID, "types.") || r.ID == "calculations") && skip != (r.Status == conformance.Skip && strings.HasPrefix(r.Detail, "not supported")) {
 					t.Errorf("%s: %s %q, want skipped as not supported: %t", r.ID, r.Status, r.Detail, skip)
 				}
 			}

@@ -12,7 +12,9 @@ package conformance
 // light and dark carry an image and its alt); "grid" (matrix of rows speed
 // and care, columns bad and good), "ship" (address in FR or DE) and "team"
 // (group of at most two items of a text "guest"); "sig" (signature);
-// "intro" (heading), "note" (paragraph) and "rule" (divider). Its "hub" member, this project's
+// "intro" (heading), "note" (paragraph) and "rule" (divider). It is a
+// quiz whose calculation "score" is the points of look's answer (light 1,
+// dark 2), for the calculations check. Its "hub" member, this project's
 // hub's settings, raises the form's file limit to the 64 MiB of
 // upload.parts and has the hub keep drafts of the form, of one step, for
 // the drafts check.
@@ -33,8 +35,8 @@ const Form = `{
     {"name": "meetAt", "type": "datetime", "label": "Meet at"},
     {"name": "order", "type": "ranking", "label": "Order", "options": [{"value": "a"}, {"value": "b"}, {"value": "c"}]},
     {"name": "look", "type": "radio", "label": "Look", "options": [
-      {"value": "light", "label": "Light", "image": "https://example.com/light.png", "alt": "A light page"},
-      {"value": "dark", "label": "Dark", "image": "https://example.com/dark.png", "alt": "A dark page"}]},
+      {"value": "light", "label": "Light", "image": "https://example.com/light.png", "alt": "A light page", "points": 1},
+      {"value": "dark", "label": "Dark", "image": "https://example.com/dark.png", "alt": "A dark page", "points": 2}]},
     {"name": "grid", "type": "matrix", "label": "Rate", "rows": [{"value": "speed"}, {"value": "care"}], "columns": [{"value": "bad"}, {"value": "good"}]},
     {"name": "ship", "type": "address", "label": "Ship to", "countries": ["FR", "DE"]},
     {"name": "team", "type": "group", "label": "Team", "maxItems": 2, "fields": [{"name": "guest", "type": "text", "label": "Guest"}]},
@@ -46,6 +48,8 @@ const Form = `{
     {"id": "all", "title": "All", "fields": ["intro", "note", "name", "message", "file", "stars", "ease", "nps", "amount",
       "callAt", "meetAt", "order", "look", "grid", "ship", "team", "sig", "rule", "_hp"]}
   ],
+  "calculations": [{"name": "score", "expr": {"points": "look"}}],
+  "quiz": {},
   "hub": {"maxFileSize": 67108864, "resume": true}
 }
 `

@@ -315,7 +315,29 @@ func (h *Hub) submit(w http.ResponseWriter, r *http.Request) {
 	id := fmt.Sprintf("sub-%d", len(h.submissions)+1)
 	ending := h.ending(site, form, req)
 	h.submissions = append(h.submissions, Submission{ID: id, Site: site, Form: form, Request: req, Body: body, Ending: ending})
-	answer(w, http.StatusOK, hubclient.SubmitResponse{OK: true, SubmissionID: id, Ending: ending})
+	res := hubclient.SubmitResponse{OK: true, SubmissionID: id, Ending: ending}
+	h.quiz(site, form, req, &res)
+	answer(w, http.StatusOK, res)
+}
+
+// quiz gives res the score and the right and wrong answers of a quiz, as
+// the hub works them out; h.mu must be held.
+func (h *Hub) quiz(site, form string, req hubclient.SubmitRequest, res *hubclient.SubmitResponse) {
+	s := h.forms[site+"/"+form]
+	if s == nil || s.Quiz == nil {
+		return
+	}
+	l, err := hubclient.Compile(s)
+	if err != nil {
+		return
+	}
+	values := hubclient.WithFiles(req.Payload, req.Attachments)
+	if v, ok := l.Calculate(values)[hubclient.ScoreName].(float64); ok {
+		res.Score = &v
+	}
+	if s.Quiz.ShowAnswers {
+		res.Answers = l.QuizAnswers(values)
+	}
 }
 
 // ending returns the id of the ending of the form site/form that req's

@@ -136,3 +136,21 @@ func TestEnding(t *testing.T) {
 		t.Errorf("recorded %+v, want ending crowd", subs[len(subs)-1])
 	}
 }
+
+// TestQuiz: the fake hub answers a quiz's score and answers as the hub
+// does, a score sent by the client ignored.
+func TestQuiz(t *testing.T) {
+	h := fakehub.NewServer()
+	defer h.Close()
+	h.SetForm("acme", "quiz", &hubclient.Schema{
+		Fields:       []hubclient.Field{{Name: "q", Type: hubclient.FieldRadio, Options: []hubclient.Option{{Value: "a", Correct: true, Points: 3}, {Value: "b"}}}},
+		Steps:        []hubclient.Step{{ID: "s", Fields: []string{"q"}}},
+		Calculations: []hubclient.Calculation{{Name: "score", Expr: []byte(`{"points": "q"}`)}},
+		Quiz:         &hubclient.Quiz{ShowAnswers: true},
+	})
+	c := &hubclient.Client{HubURL: h.URL}
+	res, err := c.Submit(context.Background(), "acme", "quiz", &hubclient.SubmitRequest{Payload: map[string]any{"q": "a", "score": 100}})
+	if err != nil || res.Score == nil || *res.Score != 3 || !res.Answers["q"] {
+		t.Fatalf("%+v, %v; want score 3 and q right", res, err)
+	}
+}

@@ -40,7 +40,11 @@ type Submission struct {
 	// SpamReasons say why the hub flagged it as spam, when it did.
 	SpamReasons []string      `json:"spamReasons,omitempty"`
 	Values      []inbox.Value `json:"values"`
-	Files       []File        `json:"files"`
+	// Calculations are the form's calculations as the hub worked them out
+	// and stored them, by name, numbers as numbers; absent for a form
+	// without.
+	Calculations map[string]any `json:"calculations,omitempty"`
+	Files        []File         `json:"files"`
 }
 
 // File is one file of a Submission.
@@ -73,7 +77,7 @@ func (a *API) form(c echo.Context) (*hub.Form, error) {
 func (a *API) submission(c echo.Context, form *hub.Form, s hub.Submission) Submission {
 	schema := a.cfg.Inbox.SchemaOf(c.Request().Context(), form, s)
 	out := Submission{ID: s.ID, CreatedAt: s.CreatedAt, FormVersion: s.FormVersion, Spam: s.Spam,
-		SpamReasons: s.SpamReasons, Values: inbox.Values(s.Payload, inbox.Labels(schema)), Files: []File{}}
+		SpamReasons: s.SpamReasons, Values: inbox.Values(s.Payload, inbox.Labels(schema)), Calculations: s.Calculations, Files: []File{}}
 	if out.Values == nil {
 		out.Values = []inbox.Value{}
 	}

@@ -262,7 +262,28 @@ func summarise(schema *hubclient.Schema, counts []hub.AnswerCount) (int64, []sum
 		}
 		out = append(out, q)
 	}
+	if c := schema.Calculation(hubclient.ScoreName); c != nil {
+		out = append(out, scoreQuestion(c, byField[hubclient.ScoreName]))
+	}
 	return total, out
+}
+
+// scoreQuestion sums up the scores of a form that has one, as a slider's
+// answers are: the average, and a bar per score given, lowest first.
+func scoreQuestion(c *hubclient.Calculation, answers map[string]hub.AnswerCount) summaryQuestion {
+	q := summaryQuestion{Name: c.Name, Label: c.Title(), Kind: hubclient.ScaleSummary, Answered: sumN(answers)}
+	if c.Label == "" {
+		q.Label = "Score"
+	}
+	var sum float64
+	for _, a := range answers {
+		sum += a.Sum
+	}
+	if q.Answered > 0 {
+		q.Average = strconv.FormatFloat(math.Round(sum/float64(q.Answered)*10)/10, 'f', -1, 64)
+	}
+	q.Bars = scaleBars(&hubclient.Field{}, answers, q.Answered)
+	return q
 }
 
 // sumN returns how many submissions gave one of the answers, each of

@@ -227,6 +227,10 @@ func (q *Queue) message(ctx context.Context, form *hub.Form, sub hub.Submission,
 	for _, name := range rest {
 		fmt.Fprintf(&b, "%s:\n  %s\n", name, strings.ReplaceAll(formatValue(hubclient.Field{}, values[name]), "\n", "\n  "))
 	}
+	// The calculations, as the hub worked them out, after the answers.
+	for _, c := range form.Schema.Calculated(sub.Calculations, "") {
+		fmt.Fprintf(&b, "%s:\n  %s\n", c.Label, c.Text)
+	}
 	var total int64
 	for _, a := range sub.Attachments {
 		total += a.Size

@@ -37,7 +37,7 @@ func mailForm() *hub.Form {
 			{Name: "ok", Type: "checkbox", Label: "Agreed"},
 			{Name: "files", Type: "file", Label: "Files", Multiple: true},
 			{Name: "_hp", Type: "text", Label: "Leave empty"},
-		}},
+		}, Calculations: []hubclient.Calculation{{Name: "total", Label: "Total", Expr: json.RawMessage(`35`), Format: "currency", Currency: "EUR"}}},
 		Settings: hub.Settings{Notify: &hub.Notify{Email: []string{"owner@example.com", "two@example.org"}, ReplyToField: "email"}},
 	}
 }
@@ -63,6 +63,7 @@ func TestEmailSent(t *testing.T) {
 	storetest.MustCreateUpload(t, db, u)
 	s := storetest.Submission("S1", storetest.Attachment(u))
 	s.Payload = json.RawMessage(`{"name":"Jane","email":"jane@example.net","topic":"sales","tags":["a","b"],"ok":true,"_hp":"bot text","extra":"kept"}`)
+	s.Calculations = map[string]any{"total": 35.0}
 	if err := db.CreateSubmission(ctx, s); err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +83,7 @@ func TestEmailSent(t *testing.T) {
 		len(m.ReplyTo) != 1 || m.ReplyTo[0].Address != "jane@example.net" {
 		t.Errorf("message %+v", m)
 	}
-	for _, want := range []string{"Your name:\n  Jane", "Email:\n  jane@example.net", "Topic:\n  Sales", "Tags:\n  Alpha\n  Beta", "Agreed:\n  yes", "extra:\n  kept", "cv.pdf (application/pdf, 1234 bytes)", "Submission S1"} {
+	for _, want := range []string{"Your name:\n  Jane", "Email:\n  jane@example.net", "Topic:\n  Sales", "Tags:\n  Alpha\n  Beta", "Agreed:\n  yes", "extra:\n  kept", "Total:\n  € 35.00", "cv.pdf (application/pdf, 1234 bytes)", "Submission S1"} {
 		if !strings.Contains(m.Text, want) {
 			t.Errorf("text lacks %q:\n%s", want, m.Text)
 		}

@@ -170,7 +170,9 @@ func TestWebhooksDelivered(t *testing.T) {
 			q := openQueue(t, db, pgURL, fs)
 			const n = 5
 			for i := range n {
-				if err := db.CreateSubmission(ctx, storetest.Submission(fmt.Sprintf("S%d", i))); err != nil {
+				s := storetest.Submission(fmt.Sprintf("S%d", i))
+				s.Calculations = map[string]any{"total": 35.0}
+				if err := db.CreateSubmission(ctx, s); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -202,7 +204,7 @@ func TestWebhooksDelivered(t *testing.T) {
 					d := ev.Data
 					if ev.Type != "submission.created" || d.Site != "site" || d.Slug != "form" ||
 						string(d.Payload) != `{"name":"Jane","n":1}` || !d.CreatedAt.Equal(storetest.T0) || !ev.Timestamp.Equal(storetest.T0) ||
-						d.Attachments == nil || id != WebhookID(d.SubmissionID, mustAtoi(t, id)) {
+						d.Attachments == nil || id != WebhookID(d.SubmissionID, mustAtoi(t, id)) || d.Calculations["total"] != 35.0 {
 						t.Errorf("%s: event %+v", id, ev)
 					}
 				}

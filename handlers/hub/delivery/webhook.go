@@ -52,6 +52,9 @@ type EventData struct {
 	Payload      json.RawMessage        `json:"payload"`
 	Attachments  []hubclient.Attachment `json:"attachments"`
 	CreatedAt    time.Time              `json:"createdAt"`
+	// Calculations are the values of the form's calculations, by name, as
+	// the hub worked them out and stored them; absent for a form without.
+	Calculations map[string]any `json:"calculations,omitempty"`
 }
 
 // WebhookID returns the webhook-id of a delivery: the same on every
@@ -91,6 +94,7 @@ func (w *webhookWorker) Work(ctx context.Context, job *river.Job[WebhookArgs]) e
 		Data: EventData{
 			Site: sub.Site, Slug: sub.Slug, SubmissionID: sub.ID,
 			Payload: sub.Payload, Attachments: sub.Attachments, CreatedAt: sub.CreatedAt.UTC(),
+			Calculations: sub.Calculations,
 		},
 	})
 	if err != nil {

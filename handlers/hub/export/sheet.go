@@ -40,6 +40,9 @@ type SheetColumn struct {
 	// column holds: a matrix's row, an address's part. Its name for
 	// programs is "name.part".
 	Part string
+	// Calculation, when set, makes the column a calculation's: its cells
+	// are the values stored with the submissions, written by it.
+	Calculation func(v any) string
 }
 
 // key is the column's name for programs: the field's, or "name.part".
@@ -141,6 +144,11 @@ func SheetCSV(ctx context.Context, db Lister, f hub.Filter, sh Sheet, w io.Write
 			}
 			return true
 		})
+		for i, c := range cols {
+			if c.Calculation != nil {
+				row[before+i] = c.Calculation(s.Calculations[c.Name])
+			}
+		}
 		for n, a := range s.Attachments {
 			i, ok := column[a.Field]
 			if !ok || !cols[i-before].File {
@@ -287,7 +295,9 @@ func SheetJSON(ctx context.Context, db Lister, f hub.Filter, sh Sheet, w io.Writ
 			if c.Part != "" {
 				path += "." + gjson.Escape(c.Part)
 			}
-			if v := values.Get(path); v.Exists() {
+			if c.Calculation != nil {
+				out.Answers[i].Answer = c.Calculation(s.Calculations[c.Name])
+			} else if v := values.Get(path); v.Exists() {
 				out.Answers[i].Answer = sheetCell(v, c.Options)
 			}
 		}

@@ -137,3 +137,34 @@ func TestSheetParts(t *testing.T) {
 		t.Errorf("sheet JSON answers: %+v", a)
 	}
 }
+
+// TestSheetCalculations: a calculation's column holds the value stored
+// with each submission, as the column writes it, in CSV and in JSON.
+func TestSheetCalculations(t *testing.T) {
+	rows := submissions{
+		{ID: "S1", CreatedAt: time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC), Payload: json.RawMessage(`{"plan":"pro"}`), Calculations: map[string]any{"total": 35.0}},
+		{ID: "S2", CreatedAt: time.Date(2026, 11, 28, 10, 0, 0, 0, time.UTC), Payload: json.RawMessage(`{"plan":"pro"}`)},
+	}
+	sh := sheetOf(false)
+	sh.Columns = append(sh.Columns, SheetColumn{Name: "total", Label: "Total", Calculation: func(v any) string {
+		if v == nil {
+			return ""
+		}
+		return "EUR " + strconv.FormatFloat(v.(float64), 'f', 2, 64)
+	}})
+	var buf bytes.Buffer
+	if err := SheetCSV(context.Background(), rows, hub.Filter{}, sh, &buf); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := csv.NewReader(&buf).ReadAll()
+	if len(got) != 4 || got[0][4] != "Total" || got[2][4] != "EUR 35.00" || got[3][4] != "" {
+		t.Errorf("sheet CSV: %q", got)
+	}
+	buf.Reset()
+	if err := SheetJSON(context.Background(), rows, hub.Filter{}, sh, &buf); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), `{"question":"Total","name":"total","answer":"EUR 35.00"}`) {
+		t.Errorf("sheet JSON lacks the total: %s", buf.String())
+	}
+}

@@ -64,8 +64,8 @@ func (v *validator) rules() {
 	}
 }
 
-// endingPaths gives each problem of an ending's condition among err's the
-// path of its member, so that the console shows it beside its input.
+// endingPaths gives each problem of an ending's condition or of a
+// calculation among err's the path of its member, so that the console shows it beside its input.
 func endingPaths(err error) error {
 	j, ok := err.(interface{ Unwrap() []error })
 	if !ok {
@@ -77,6 +77,9 @@ func endingPaths(err error) error {
 		out[i] = e
 		if ee, ok := e.(*hubclient.EndingError); ok {
 			out[i] = &Problem{Path: fmt.Sprintf("endings[%d].if", ee.Index), Err: ee}
+		}
+		if ce, ok := e.(*hubclient.CalculationError); ok {
+			out[i] = &Problem{Path: fmt.Sprintf("calculations[%d].%s", ce.Index, ce.Member), Err: ce}
 		}
 	}
 	return errors.Join(out...)

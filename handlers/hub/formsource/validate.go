@@ -44,6 +44,7 @@ func Validate(s *hubclient.Schema, settings hub.Settings) error {
 	v.rules()
 	v.meta()
 	v.endings()
+	v.calculations()
 	v.translations()
 	v.settings(settings)
 	return errors.Join(v.errs...)
@@ -250,6 +251,11 @@ func (v *validator) translations() {
 		for _, id := range sortedKeys(t.Endings) {
 			if v.schema.Ending(id) == nil {
 				v.addf(fmt.Sprintf("%s.endings[%q]", at, id), "%s.endings[%q]: no such ending", at, id)
+			}
+		}
+		for _, name := range sortedKeys(t.Calculations) {
+			if v.schema.Calculation(name) == nil {
+				v.addf(fmt.Sprintf("%s.calculations[%q]", at, name), "%s.calculations[%q]: no such calculation", at, name)
 			}
 		}
 	}

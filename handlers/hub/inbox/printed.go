@@ -40,6 +40,11 @@ func Printed(form *hub.Form, s hub.Submission, schema *hubclient.Schema, loc *ti
 	for _, v := range Values(s.Payload, Labels(schema)) {
 		p.Values = append(p.Values, export.Labeled{Label: v.Label, Value: v.Value})
 	}
+	if schema != nil {
+		for _, c := range schema.Calculated(s.Calculations, "") {
+			p.Values = append(p.Values, export.Labeled{Label: c.Label, Value: c.Text})
+		}
+	}
 	return p
 }
 

@@ -31,6 +31,9 @@ type Column struct {
 	// composite is a matrix's or an address's field, which writes its
 	// answers and lays out its parts' columns in an export.
 	composite *hubclient.Field
+	// calc is a calculation, whose cells are the values the hub stored
+	// with the submissions.
+	calc *hubclient.Calculation
 }
 
 // Columns returns the questions of schema in the form's order, file
@@ -61,8 +64,16 @@ func Columns(s *hubclient.Schema) []Column {
 		}
 		out = append(out, c)
 	}
+	// The calculations follow the questions, as the hub stored them.
+	for i := range s.Calculations {
+		c := &s.Calculations[i]
+		out = append(out, Column{Name: c.Name, Label: c.Title(), calc: c})
+	}
 	return out
 }
+
+// Calculated reports whether the column is a calculation's.
+func (c Column) Calculated() bool { return c.calc != nil }
 
 // WithExtra returns cols followed by a column for each name of payloads
 // that cols lacks, by name: a value sent to an older version of the form
@@ -120,6 +131,10 @@ func Answers(s hub.Submission, cols []Column) []Answer {
 		byName[c.Name] = i
 		if c.File && firstFile < 0 {
 			firstFile = i
+		}
+		if c.calc != nil {
+			out[i].Text = c.calc.FormatValue(s.Calculations[c.Name], "")
+			continue
 		}
 		// A signature is a drawing, a file, or a name typed in its place.
 		out[i].Text = c.Text(m[c.Name])
@@ -193,6 +208,10 @@ func (c Column) Text(v any) string {
 // Sheet is c as an export lays it out: one column, or a column per part
 // of a matrix (a row each, its columns in words) or of an address.
 func (c Column) Sheet() []export.SheetColumn {
+	if c.calc != nil {
+		calc := c.calc
+		return []export.SheetColumn{{Name: c.Name, Label: c.Label, Calculation: func(v any) string { return calc.FormatValue(v, "") }}}
+	}
 	if c.composite == nil || c.composite.TypeOf().IsGroup() {
 		// A group is one column, its items as JSON.
 		return []export.SheetColumn{{Name: c.Name, Label: c.Label, File: c.File, Options: c.options}}

@@ -1,9 +1,12 @@
 package inbox
 
 import (
+	"encoding/json"
 	"slices"
 	"testing"
+	"time"
 
+	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/hubclient"
 )
 
@@ -85,5 +88,34 @@ func TestGroupAnswers(t *testing.T) {
 	}
 	if sheet := cols[0].Sheet(); len(sheet) != 1 || sheet[0].Part != "" {
 		t.Errorf("a group's export columns: %+v", sheet)
+	}
+}
+
+// TestCalculationColumns: the calculations follow the questions, under
+// their labels, their cells the values the hub stored, formatted; the
+// exports lay them out the same way.
+func TestCalculationColumns(t *testing.T) {
+	s := &hubclient.Schema{
+		Fields: []hubclient.Field{{Name: "guests", Type: hubclient.FieldNumber, Label: "Guests"}},
+		Calculations: []hubclient.Calculation{
+			{Name: "total", Label: "Total", Format: hubclient.FormatCurrency, Currency: "EUR"},
+			{Name: "share", Format: hubclient.FormatPercent},
+		},
+	}
+	cols := Columns(s)
+	if len(cols) != 3 || cols[1].Label != "Total" || cols[2].Label != "share" || !cols[1].Calculated() || cols[0].Calculated() {
+		t.Fatalf("columns %+v", cols)
+	}
+	sub := hub.Submission{Payload: json.RawMessage(`{"guests":3,"total":1}`), Calculations: map[string]any{"total": 105.0, "share": 0.5}}
+	got := Answers(sub, cols)
+	if got[0].Text != "3" || got[1].Text != "€ 105.00" || got[2].Text != "50%" {
+		t.Errorf("answers %+v", got)
+	}
+	if sh := cols[1].Sheet(); len(sh) != 1 || sh[0].Calculation == nil || sh[0].Calculation(105.0) != "€ 105.00" {
+		t.Errorf("sheet column %+v", sh)
+	}
+	p := Printed(&hub.Form{Site: "a", Slug: "b"}, sub, s, time.UTC)
+	if n := len(p.Values); n < 2 || p.Values[n-2].Label != "Total" || p.Values[n-2].Value != "€ 105.00" || p.Values[n-1].Value != "50%" {
+		t.Errorf("PDF values %+v", p.Values)
 	}
 }

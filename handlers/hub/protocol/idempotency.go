@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"log/slog"
 	"net/http"
@@ -116,5 +117,34 @@ func (s *Server) answerRepeat(c echo.Context, form *hub.Form, id string) error {
 			s.cfg.Logger.Warn("reading the ending of a repeated submission", slog.String("submission", id), slog.Any("error", err))
 		}
 	}
-	return c.JSON(http.StatusOK, hubclient.SubmitResponse{OK: true, SubmissionID: id, Ending: ending})
+	res := hubclient.SubmitResponse{OK: true, SubmissionID: id, Ending: ending}
+	s.repeatQuiz(c, form, &res)
+	return c.JSON(http.StatusOK, res)
+}
+
+// submissionReader is a Store that reads a stored submission back
+// (sqldb.DB).
+type submissionReader interface {
+	Submission(ctx context.Context, id string) (hub.Submission, error)
+}
+
+// repeatQuiz gives the answer to a repeated submission of a quiz the
+// score and answers of the first, as stored.
+func (s *Server) repeatQuiz(c echo.Context, form *hub.Form, res *hubclient.SubmitResponse) {
+	r, ok := s.cfg.Store.(submissionReader)
+	if !ok || form.Schema == nil || form.Schema.Quiz == nil {
+		return
+	}
+	sub, err := r.Submission(c.Request().Context(), res.SubmissionID)
+	var payload map[string]any
+	if err == nil {
+		err = json.Unmarshal(sub.Payload, &payload)
+	}
+	if err != nil || sub.Site != form.Site || sub.Slug != form.Slug {
+		// The submission is stored: the visitor sees the ending without
+		// the score rather than an error.
+		s.cfg.Logger.Warn("reading the score of a repeated submission", slog.String("submission", res.SubmissionID), slog.Any("error", err))
+		return
+	}
+	res.Score, res.Answers = hub.QuizOf(form.Schema, payload, sub.Calculations)
 }

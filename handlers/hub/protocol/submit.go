@@ -107,7 +107,9 @@ func (s *Server) postSubmit(c echo.Context) error {
 	if sub.Attachments == nil {
 		sub.Attachments = []hubclient.Attachment{}
 	}
-	sub.Tallies = hub.Tallies(form.Schema, req.Payload)
+	worked := hub.Work(form.Schema, req.Payload, req.Attachments)
+	sub.Calculations = worked.Calculations
+	sub.Tallies = hub.TalliesWith(form.Schema, req.Payload, worked.Calculations)
 	if req.Draft != "" {
 		sub.DraftHash = hub.DraftHash(req.Draft)
 	}
@@ -126,7 +128,9 @@ func (s *Server) postSubmit(c echo.Context) error {
 		}
 		return hub.Internal("storing the submission", err)
 	}
-	return c.JSON(http.StatusOK, hubclient.SubmitResponse{OK: true, SubmissionID: sub.ID, Ending: sub.Ending})
+	res := hubclient.SubmitResponse{OK: true, SubmissionID: sub.ID, Ending: sub.Ending}
+	res.Score, res.Answers = worked.Score, worked.Answers
+	return c.JSON(http.StatusOK, res)
 }
 
 // trapped reports whether a honeypot holds a value, at the top level where

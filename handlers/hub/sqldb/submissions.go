@@ -14,10 +14,10 @@ import (
 	"github.com/hubform/hubform/hubclient"
 )
 
-const submissionColumns = insertedColumns + ", ending"
+const submissionColumns = insertedColumns + ", ending, calculations"
 
 // insertedColumns are the columns every insert of a submission names: all
-// but ending, which is named only when the submission reached one.
+// but ending and calculations, each named only when the submission has one.
 const insertedColumns = "id, site, form, created_at, payload, attachments, client_addr, user_agent, idempotency_key, form_version, spam, spam_reasons, held, locale"
 
 // CreateSubmission stores s and, in the same transaction, claims the upload
@@ -179,7 +179,14 @@ func (db *DB) insertSubmission(tx Tx, r *storeRequest) error {
 	// tally) is not named: the statement also stores into a database of a
 	// schema before that column's, as the tests of the migrations fill one.
 	columns, values := insertedColumns, "$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14"
-	for _, c := range []struct{ name, value string }{{"ending", s.Ending}, {"tallies", s.Tallies}} {
+	var calcs []byte
+	if len(s.Calculations) > 0 {
+		var err error
+		if calcs, err = json.Marshal(s.Calculations); err != nil {
+			return fmt.Errorf("calculations: %w", err)
+		}
+	}
+	for _, c := range []struct{ name, value string }{{"ending", s.Ending}, {"tallies", s.Tallies}, {"calculations", string(calcs)}} {
 		if c.value != "" {
 			args = append(args, c.value)
 			columns += ", " + c.name
@@ -612,10 +619,10 @@ func scanSubmission(s scanner) (hub.Submission, error) {
 		created          int64
 		payload, attsRaw string
 		key, reasons     sql.NullString
-		ending           sql.NullString
+		ending, calcs    sql.NullString
 		version          sql.NullInt64
 	)
-	err := s.Scan(&sub.ID, &sub.Site, &sub.Slug, &created, &payload, &attsRaw, &sub.ClientAddr, &sub.UserAgent, &key, &version, &sub.Spam, &reasons, &sub.Held, &sub.Locale, &ending)
+	err := s.Scan(&sub.ID, &sub.Site, &sub.Slug, &created, &payload, &attsRaw, &sub.ClientAddr, &sub.UserAgent, &key, &version, &sub.Spam, &reasons, &sub.Held, &sub.Locale, &ending, &calcs)
 	if err != nil {
 		return hub.Submission{}, err
 	}
@@ -625,6 +632,11 @@ func scanSubmission(s scanner) (hub.Submission, error) {
 		}
 	}
 	sub.IdempotencyKey, sub.FormVersion, sub.Ending = key.String, version.Int64, ending.String
+	if calcs.Valid {
+		if err := json.Unmarshal([]byte(calcs.String), &sub.Calculations); err != nil {
+			return hub.Submission{}, fmt.Errorf("submission %s: calculations: %w", sub.ID, err)
+		}
+	}
 	sub.CreatedAt = fromMillis(created)
 	sub.Payload = json.RawMessage(payload)
 	// Never nil, so a submission without files encodes "attachments": []

@@ -105,6 +105,7 @@ func Run(t *testing.T, open Open) {
 		{"DraftFinished", testDraftFinished},
 		{"DraftFinishedTogether", testDraftFinishedTogether},
 		{"SubmissionEndings", testSubmissionEndings},
+		{"SubmissionCalculations", testSubmissionCalculations},
 	}
 	// Each check opens databases of its own: they run in parallel.
 	for _, tt := range tests {
