@@ -2,12 +2,12 @@
 -- SQLite's 00031 changes nothing). 00029's trigger ran for each row a
 -- PL/pgSQL function whose INSERT, given the row's id as a parameter, was
 -- planned again every time (the hub's connections ask for custom plans):
--- about 6 µs of the server's time a submission stored, where storing it
--- takes about 44. A statement trigger over the rows inserted, as the
+-- about 6.5 µs of the server's time a submission stored, where storing
+-- it takes about 44. A statement trigger over the rows inserted, as the
 -- search queue's (00020), reads the transition table PostgreSQL already
--- keeps for that one, with a plan made once: about 2 µs. What a
--- submission adds to the queue is the same, its id, in the same
--- transaction, after the same statement.
+-- keeps for that one, with a plan made once: about 1.5 µs (figures in
+-- cmd/hubform/BENCHMARKS.md). What a submission adds to the queue is the
+-- same, its id, in the same transaction, after the same statement.
 
 -- +goose Up
 DROP TRIGGER summary_queue_insert ON submissions;
