@@ -263,11 +263,12 @@ func countedWriteRates(ctx context.Context, db, bare *sqldb.DB, n int, serverCPU
 			if (round+i)%2 == 0 {
 				target, tallied, k = bare, false, 1
 			}
+			subs, tally := surveyWrites(n, tallied)
 			before, ok, err := used()
 			if err != nil {
 				return c, err
 			}
-			r, err := surveyWriteRate(ctx, target, n, tallied)
+			r, err := storeRate(ctx, target, subs, tally)
 			if err != nil {
 				return c, err
 			}
@@ -318,6 +319,13 @@ func ratios(rs []float64) string {
 // with their tallies or without, and returns how many it stored a second.
 // The tallies are computed as each is stored, as the submit route does.
 func surveyWriteRate(ctx context.Context, db *sqldb.DB, n int, tallied bool) (float64, error) {
+	subs, tally := surveyWrites(n, tallied)
+	return storeRate(ctx, db, subs, tally)
+}
+
+// surveyWrites returns n survey submissions to store, without tallies,
+// and if tallied what gives a submission its tallies as it is stored.
+func surveyWrites(n int, tallied bool) ([]hub.Submission, func(int, *hub.Submission)) {
 	s := newSurvey(3)
 	subs := make([]hub.Submission, n)
 	answers := make([]map[string]any, n)
@@ -330,7 +338,7 @@ func surveyWriteRate(ctx context.Context, db *sqldb.DB, n int, tallied bool) (fl
 	if tallied {
 		tally = func(i int, s *hub.Submission) { s.Tallies = hub.Tallies(surveySchema, answers[i]) }
 	}
-	return storeRate(ctx, db, subs, tally)
+	return subs, tally
 }
 
 // fillSurveys inserts size submissions of the survey, spread evenly over
