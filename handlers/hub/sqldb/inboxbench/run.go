@@ -284,13 +284,13 @@ func writeRate(ctx context.Context, db *sqldb.DB, n int) (float64, error) {
 		p := json.RawMessage(c.next(false, false))
 		subs[i] = hub.Submission{Site: Site, Slug: Slug, Payload: p, Tallies: hub.TalliesOf(contactSchema, p)}
 	}
-	return storeRate(ctx, db, subs)
+	return storeRate(ctx, db, subs, nil)
 }
 
 // storeRate stores subs through CreateSubmission, from writeClients
-// goroutines, each given its id and time as it is stored, and returns how
-// many it stored a second.
-func storeRate(ctx context.Context, db *sqldb.DB, subs []hub.Submission) (float64, error) {
+// goroutines, each given its id and time as it is stored, and prepare's
+// changes if prepare is not nil, and returns how many it stored a second.
+func storeRate(ctx context.Context, db *sqldb.DB, subs []hub.Submission, prepare func(i int, s *hub.Submission)) (float64, error) {
 	var (
 		next     atomic.Int64
 		wg       sync.WaitGroup
@@ -303,6 +303,9 @@ func storeRate(ctx context.Context, db *sqldb.DB, subs []hub.Submission) (float6
 			for i := next.Add(1) - 1; i < int64(len(subs)); i = next.Add(1) - 1 {
 				s, now := subs[i], time.Now()
 				s.ID, s.CreatedAt, s.ClientAddr, s.UserAgent, s.Locale = hub.NewID(now), now, "192.0.2.1", "Mozilla/5.0 (bench)", "en"
+				if prepare != nil {
+					prepare(int(i), &s)
+				}
 				if err := db.CreateSubmission(ctx, s); err != nil {
 					mu.Lock()
 					firstErr = err

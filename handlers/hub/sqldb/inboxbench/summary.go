@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -50,6 +51,13 @@ func newSurvey(seed uint64) *survey { return &survey{rng: rand.New(rand.NewPCG(s
 
 // next returns the payload of a new answer and its tallies.
 func (s *survey) next() (string, string) {
+	p, answers := s.answers()
+	return p, hub.Tallies(surveySchema, answers)
+}
+
+// answers returns the payload of a new answer, and its values as the
+// submit route holds them.
+func (s *survey) answers() (string, map[string]any) {
 	r := s.rng
 	p := map[string]any{
 		"topic": surveySchema.Fields[0].Options[min(r.IntN(6), 3)].Value,
@@ -74,7 +82,7 @@ func (s *survey) next() (string, string) {
 		p["email"] = fmt.Sprintf("person%d@example.com", r.IntN(1_000_000))
 	}
 	b, _ := json.Marshal(p) // values of these types always encode
-	return string(b), hub.Tallies(surveySchema, p)
+	return string(b), p
 }
 
 // SummaryOptions are what differs between the databases.
@@ -87,11 +95,17 @@ type SummaryOptions struct {
 	// submissions without tallies, is the baseline: the hub without a
 	// summary.
 	Uncounted func() *sqldb.DB
+	// ServerCPU, if not nil, returns the CPU time the database's server,
+	// a process apart, has used so far: the CPU time of a write is then
+	// the server's and this process's together.
+	ServerCPU func() (time.Duration, error)
 }
 
 // Summary measures the Summary tab of a survey of HUBFORM_BENCH_SUBMISSIONS
 // submissions: the write rate of survey submissions on db, empty, with
-// their tallies counted, against that on an uncounted database; then,
+// their tallies counted, against that on an uncounted database, round by
+// round (countedWriteRates), with the CPU time of a write and the cost of
+// counting what the writes queued; then,
 // once db is filled with the survey and a hundred small surveys beside it,
 // what the console asks of the store for a summary of each period (the
 // submissions left to tally, the counts of the answers, the newest
@@ -105,7 +119,7 @@ func Summary(b *testing.B, db *sqldb.DB, opts SummaryOptions) {
 		b.Fatal(err)
 	}
 	writes := min(maxWrites, max(1000, size/50))
-	counted, uncounted, err := countedWriteRates(ctx, db, opts.Uncounted(), writes)
+	wc, err := countedWriteRates(ctx, db, opts.Uncounted(), writes, opts.ServerCPU)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -168,59 +182,163 @@ func Summary(b *testing.B, db *sqldb.DB, opts SummaryOptions) {
 		b.ReportMetric(ms(r.ts.quantile(0.99)), r.name+"-p99-ms")
 		b.Logf("%-16s p50 %8.2f ms  p99 %8.2f ms  (%d runs)", r.name, ms(r.ts.quantile(0.5)), ms(r.ts.quantile(0.99)), len(r.ts))
 	}
-	b.ReportMetric(uncounted, "write-uncounted-subs/s")
-	b.ReportMetric(counted, "write-counted-subs/s")
-	b.ReportMetric(counted/uncounted, "write-summary-ratio")
-	b.Logf("survey writes on empty databases, %d clients, %d each run, median of %d runs: with the summary's counts %.0f/s, without %.0f/s (%.2fx)",
-		writeClients, writes, writeRounds, counted, uncounted, counted/uncounted)
+	b.ReportMetric(wc.uncounted, "write-uncounted-subs/s")
+	b.ReportMetric(wc.counted, "write-counted-subs/s")
+	b.ReportMetric(wc.ratio, "write-summary-ratio")
+	b.ReportMetric(wc.withCounting, "write-and-count-subs/s")
+	b.Logf("survey writes on empty databases, %d clients, %d each run, %d rounds: with the summary's counts %.0f/s, without %.0f/s (medians, %.2fx); "+
+		"each round's ratio %s, median %.2fx",
+		writeClients, writes, summaryWriteRounds, wc.counted, wc.uncounted, wc.counted/wc.uncounted, ratios(wc.ratios), wc.ratio)
+	if wc.cpuCounted > 0 {
+		b.ReportMetric(wc.cpuCounted, "write-counted-cpu-us")
+		b.ReportMetric(wc.cpuUncounted, "write-uncounted-cpu-us")
+		whose := "this process's"
+		if opts.ServerCPU != nil {
+			whose += " and the server's"
+		}
+		b.Logf("CPU time a write, %s: with the summary's counts %.0f µs, without %.0f µs (medians, %.2fx as a rate)",
+			whose, wc.cpuCounted, wc.cpuUncounted, wc.cpuUncounted/wc.cpuCounted)
+	}
+	b.Logf("counting each run's queue once it ended: %.0f/s; the writes and their counting together %.0f/s (%.2fx the writes without)",
+		wc.countRate, wc.withCounting, wc.withCounting/wc.uncounted)
 	b.ReportMetric(fullRate, "write-full-subs/s")
-	b.Logf("survey writes on the full database: %.0f/s (%.2fx the empty one's)", fullRate, fullRate/counted)
+	b.Logf("survey writes on the full database: %.0f/s (%.2fx the empty one's)", fullRate, fullRate/wc.counted)
 	b.ReportMetric(countRate, "count-queued-subs/s")
 	b.Logf("counted %d queued submissions in %v (%.0f/s)", queued, time.Since(counting).Round(time.Millisecond), countRate)
 	b.ReportMetric(tallyRate, "tally-subs/s")
 	b.Logf("tallying submissions stored before the counts: %.0f/s", tallyRate)
 }
 
-// countedWriteRates returns the median write rates of survey submissions
-// on db, with their tallies, and on bare, without, measured in turn as
-// indexedWriteRates does.
-func countedWriteRates(ctx context.Context, db, bare *sqldb.DB, n int) (counted, uncounted float64, err error) {
-	var with, without []float64
-	for round := range writeRounds {
-		for i := range 2 {
-			target, tallied, into := db, true, &with
-			if (round+i)%2 == 0 {
-				target, tallied, into = bare, false, &without
-			}
-			r, err := surveyWriteRate(ctx, target, n, tallied)
+// summaryWriteRounds is how many times the write rates with and without
+// the summary's counts are measured, in turn: more than writeRounds, as
+// the two differ by less than the machine's other work moves one run.
+const summaryWriteRounds = 9
+
+// writeComparison is what countedWriteRates measured.
+type writeComparison struct {
+	// counted and uncounted are the median write rates with the
+	// summary's counts and without.
+	counted, uncounted float64
+	// ratios are each round's counted rate over its uncounted one, the
+	// two runs next to each other; ratio is their median.
+	ratios []float64
+	ratio  float64
+	// countRate is the median rate of counting a run's queue once it
+	// ended, as the DB does when writing is quiet; withCounting the
+	// median rate of the writes and their counting together.
+	countRate, withCounting float64
+	// cpuCounted and cpuUncounted are the median CPU time of a write, in
+	// µs, with and without; 0 when it could not be told.
+	cpuCounted, cpuUncounted float64
+}
+
+// countedWriteRates measures the write rates of survey submissions on db,
+// with their tallies, which the hub computes as it stores each one, and
+// on bare, without, in turn, each first every other round (the second of
+// two runs is a little slower), as indexedWriteRates does. Each run is
+// followed by the indexing of what it queued for search, and each run on
+// db by the counting of what it queued for the summary, which is timed:
+// the hub does it once writing is quiet, and pays for it all the same.
+// The CPU time of each run is this process's, and serverCPU's if not nil:
+// it depends less than the rates on what else the machine runs.
+func countedWriteRates(ctx context.Context, db, bare *sqldb.DB, n int, serverCPU func() (time.Duration, error)) (writeComparison, error) {
+	var c writeComparison
+	var with, without, counting, both []float64
+	var cpu [2][]float64
+	used := func() (time.Duration, bool, error) {
+		d, ok := processCPU()
+		if ok && serverCPU != nil {
+			s, err := serverCPU()
 			if err != nil {
-				return 0, 0, err
+				return 0, false, err
 			}
-			*into = append(*into, r)
+			d += s
+		}
+		return d, ok, nil
+	}
+	for round := range summaryWriteRounds {
+		var pair [2]float64
+		for i := range 2 {
+			target, tallied, k := db, true, 0
+			if (round+i)%2 == 0 {
+				target, tallied, k = bare, false, 1
+			}
+			subs, tally := surveyWrites(n, tallied)
+			before, ok, err := used()
+			if err != nil {
+				return c, err
+			}
+			r, err := storeRate(ctx, target, subs, tally)
+			if err != nil {
+				return c, err
+			}
+			after, _, err := used()
+			if err != nil {
+				return c, err
+			}
+			if ok {
+				cpu[k] = append(cpu[k], float64((after-before).Microseconds())/float64(n))
+			}
+			pair[k] = r
 			if _, err := indexQueued(ctx, target); err != nil {
-				return 0, 0, err
+				return c, err
 			}
-			if _, err := target.CountQueued(ctx); err != nil {
-				return 0, 0, err
+			began := time.Now()
+			counted, err := target.CountQueued(ctx)
+			if err != nil {
+				return c, err
+			}
+			if tallied {
+				took := time.Since(began).Seconds()
+				counting = append(counting, float64(counted)/took)
+				both = append(both, float64(n)/(float64(n)/r+took))
 			}
 		}
+		with, without = append(with, pair[0]), append(without, pair[1])
+		c.ratios = append(c.ratios, pair[0]/pair[1])
 	}
-	return median(with), median(without), nil
+	c.counted, c.uncounted = median(with), median(without)
+	c.ratio = median(slices.Clone(c.ratios))
+	c.countRate, c.withCounting = median(counting), median(both)
+	if len(cpu[0]) > 0 {
+		c.cpuCounted, c.cpuUncounted = median(cpu[0]), median(cpu[1])
+	}
+	return c, nil
+}
+
+// ratios formats rs, two decimals each.
+func ratios(rs []float64) string {
+	out := make([]string, len(rs))
+	for i, r := range rs {
+		out[i] = fmt.Sprintf("%.2f", r)
+	}
+	return strings.Join(out, " ")
 }
 
 // surveyWriteRate stores n survey submissions through CreateSubmission,
 // with their tallies or without, and returns how many it stored a second.
+// The tallies are computed as each is stored, as the submit route does.
 func surveyWriteRate(ctx context.Context, db *sqldb.DB, n int, tallied bool) (float64, error) {
+	subs, tally := surveyWrites(n, tallied)
+	return storeRate(ctx, db, subs, tally)
+}
+
+// surveyWrites returns n survey submissions to store, without tallies,
+// and if tallied what gives a submission its tallies as it is stored.
+func surveyWrites(n int, tallied bool) ([]hub.Submission, func(int, *hub.Submission)) {
 	s := newSurvey(3)
 	subs := make([]hub.Submission, n)
+	answers := make([]map[string]any, n)
 	for i := range subs {
-		p, t := s.next()
+		p, a := s.answers()
 		subs[i] = hub.Submission{Site: Site, Slug: writtenSlug, Payload: json.RawMessage(p)}
-		if tallied {
-			subs[i].Tallies = t
-		}
+		answers[i] = a
 	}
-	return storeRate(ctx, db, subs)
+	var tally func(int, *hub.Submission)
+	if tallied {
+		tally = func(i int, s *hub.Submission) { s.Tallies = hub.Tallies(surveySchema, answers[i]) }
+	}
+	return subs, tally
 }
 
 // fillSurveys inserts size submissions of the survey, spread evenly over

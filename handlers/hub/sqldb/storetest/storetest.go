@@ -88,6 +88,7 @@ func Run(t *testing.T, open Open) {
 		{"SummaryCounts", testSummaryCounts},
 		{"TallySubmissions", testTallySubmissions},
 		{"SummaryRace", testSummaryRace},
+		{"SummaryOneStatement", testSummaryOneStatement},
 		{"DeleteRace", testDeleteRace},
 		{"Limits", testLimits},
 		{"People", testPeople},

@@ -243,6 +243,44 @@ func SummaryMigration(t *testing.T, old *sql.DB, open func() *sqldb.DB) {
 	wantCounts(t, db, time.Time{}, map[string]string{"/": "1 0", "topic/sales": "1 0", "stars/3": "1 3"}, "tallied")
 }
 
+// testSummaryOneStatement: submissions inserted by one statement, as a
+// bulk load does, are each queued for the summary once they have
+// tallies, and counted; one without is left for TallySubmissions.
+func testSummaryOneStatement(t *testing.T, open Open) {
+	ctx := context.Background()
+	db := open1(t, open)
+	rows := []hub.Submission{
+		surveyed("01", T0, `{"topic":"sales","stars":4}`),
+		surveyed("02", T0, `{"topic":"support"}`),
+		surveyed("03", T0, `{"topic":"sales","stars":2}`),
+		surveyed("04", T0, `{"topic":"support"}`),
+	}
+	rows[2].Tallies = "" // stored before the hub kept tallies
+	var values []string
+	var args []any
+	for _, s := range rows {
+		n := len(args)
+		values = append(values, fmt.Sprintf("($%d, 'site', 'form', $%d, $%d, '[]', '', '', $%d)", n+1, n+2, n+3, n+4))
+		tallies := sql.NullString{String: s.Tallies, Valid: s.Tallies != ""}
+		args = append(args, s.ID, s.CreatedAt.UnixMilli(), string(s.Payload), tallies)
+	}
+	if _, err := db.Writer().ExecContext(ctx, `INSERT INTO submissions (id, site, form, created_at, payload, attachments, client_addr, user_agent, tallies)
+		VALUES `+strings.Join(values, ", "), args...); err != nil {
+		t.Fatal(err)
+	}
+	three := map[string]string{"/": "3 0", "topic/sales": "1 0", "topic/support": "2 0", "stars/4": "1 4"}
+	wantCounts(t, db, time.Time{}, three, "inserted, queued")
+	if _, err := db.CountQueued(ctx); err != nil {
+		t.Fatal(err)
+	}
+	wantCounts(t, db, time.Time{}, three, "inserted, counted")
+	tally := func(p json.RawMessage) string { return hub.TalliesOf(summarySchema, p) }
+	if n, more, err := db.TallySubmissions(ctx, "site", "form", 10, tally); err != nil || n != 1 || more {
+		t.Fatalf("TallySubmissions = %d, %v, %v; want 1", n, more, err)
+	}
+	wantCounts(t, db, time.Time{}, map[string]string{"/": "4 0", "topic/sales": "2 0", "topic/support": "2 0", "stars/4": "1 4", "stars/2": "1 2"}, "tallied")
+}
+
 // testSummaryRace: two hubs tallying the same form's older submissions
 // at once, and counting the same queue at once while a third writer marks
 // some as spam, count each submission once.
