@@ -41,6 +41,9 @@ type FieldProps struct {
 	// Locale is the form's language, for names the browser does not
 	// translate (countries); empty is English.
 	Locale string
+	// textHTML is a paragraph's HTML with its recalled answers, when its
+	// text recalls some.
+	textHTML string
 }
 
 // Part returns the first value of a composite field's part, or "".

@@ -44,6 +44,9 @@ type formView struct {
 	// saving offers "Save and continue later": the app has a save route
 	// and the hub keeps drafts of the form.
 	saving bool
+	// recalled are the values the form's texts recall, once worked out
+	// (recallValues).
+	recalled map[string]any
 }
 
 type summaryItem struct{ id, label, message string }
@@ -162,6 +165,7 @@ func (v *formView) field(ctx context.Context, name string) templ.Component {
 	if hubclient.IsHoneypot(name) {
 		return Honeypot(p)
 	}
+	v.withRecall(&p)
 	if v.outcome != nil {
 		p.Field.Required = v.outcome.Required(name)
 	}
@@ -178,11 +182,22 @@ func (v *formView) fieldSlot(ctx context.Context, name string) templ.Component {
 }
 
 // inSlot reports whether the field renders in a slot of its own: its
-// visibility or requiredness depends on other fields, or a condition reads
-// it.
+// visibility or requiredness depends on other fields, a condition reads
+// it, its texts recall answers or a text recalls it.
 func (v *formView) inSlot(name string) bool {
-	return v.logic != nil && (v.logic.IsConditional(name) || v.logic.IsTrigger(name))
+	return v.logic != nil && (v.logic.IsConditional(name) || v.logic.IsTrigger(name) ||
+		v.logic.FieldRecall(name) != nil || v.logic.IsRecalled(name))
 }
+
+// asksLogic reports whether a change of the field asks the logic route
+// what changed: a condition reads it, or a text recalls it.
+func (v *formView) asksLogic(name string) bool {
+	return v.logic.IsTrigger(name) || v.logic.IsRecalled(name)
+}
+
+// stateValue is what the form posts as LogicStateField: the conditions'
+// letters, then the recalled texts' hashes.
+func (v *formView) stateValue() string { return v.logicState() + v.recallState() }
 
 // visible reports whether the conditions show the field.
 func (v *formView) visible(name string) bool { return v.outcome == nil || v.outcome.Visible(name) }
@@ -368,6 +383,7 @@ func Revealed(props HubFormProps, prior string) []string {
 	}
 	v := newFormView(props, schemaMemo.get(props.InitialSchema, props.Locale))
 	now := v.logicState()
+	prior, _ = splitState(prior)
 	if len(prior) != len(now) {
 		return nil
 	}
