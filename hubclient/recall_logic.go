@@ -22,13 +22,18 @@ type FieldRecall struct {
 type EndingRecall struct{ Title, Text *RecallText }
 
 // RecallError is a problem of a recall token, at the member of the schema
-// it is in: "fields[3].label", `i18n.translations["de"].steps["s2"].title`.
+// it is in.
 type RecallError struct {
+	// Path is the member's JSON path: "fields[3].label",
+	// `i18n.translations["de"].steps["s2"].title`.
 	Path string
-	Err  error
+	// At names the member for people, as Compile's errors do: `field
+	// "email": label`.
+	At  string
+	Err error
 }
 
-func (e *RecallError) Error() string { return e.Path + ": " + e.Err.Error() }
+func (e *RecallError) Error() string { return e.At + ": " + e.Err.Error() }
 
 func (e *RecallError) Unwrap() error { return e.Err }
 
@@ -66,17 +71,17 @@ func (l *Logic) compileRecall() {
 		}
 		return end
 	}
-	parse := func(path string, place int, text string) *RecallText {
+	parse := func(path, where string, place int, text string) *RecallText {
 		if !HasRecall(text) {
 			return nil
 		}
 		t, err := ParseRecall(text)
 		if err != nil {
-			r.errs = append(r.errs, &RecallError{Path: path, Err: err})
+			r.errs = append(r.errs, &RecallError{Path: path, At: where, Err: err})
 		}
 		for _, key := range t.Keys {
 			if err := l.checkRecall(t, key, place, stepIndex); err != nil {
-				r.errs = append(r.errs, &RecallError{Path: path, Err: err})
+				r.errs = append(r.errs, &RecallError{Path: path, At: where, Err: err})
 			}
 		}
 		if len(t.Keys) == 0 {
@@ -100,15 +105,15 @@ func (l *Logic) compileRecall() {
 	}
 	for i := range s.Fields {
 		f := &s.Fields[i]
-		path, place := fmt.Sprintf("fields[%d]", i), at(f.Name)
+		path, where, place := fmt.Sprintf("fields[%d]", i), fmt.Sprintf("field %q: ", f.Name), at(f.Name)
 		fr := FieldRecall{
-			Label: parse(path+".label", place, f.Label),
-			Help:  parse(path+".help", place, f.Help),
-			Text:  parse(path+".text", place, f.Text),
+			Label: parse(path+".label", where+"label", place, f.Label),
+			Help:  parse(path+".help", where+"help", place, f.Help),
+			Text:  parse(path+".text", where+"text", place, f.Text),
 		}
 		note(fr.Label, fr.Help, fr.Text)
 		for j, o := range f.Options {
-			if t := parse(fmt.Sprintf("%s.options[%d].label", path, j), place, o.Label); t != nil {
+			if t := parse(fmt.Sprintf("%s.options[%d].label", path, j), fmt.Sprintf("%soptions[%d]", where, j), place, o.Label); t != nil {
 				if fr.Options == nil {
 					fr.Options = make([]*RecallText, len(f.Options))
 				}
@@ -124,7 +129,7 @@ func (l *Logic) compileRecall() {
 		}
 	}
 	for i, st := range s.Steps {
-		if t := parse(fmt.Sprintf("steps[%d].title", i), i, st.Title); t != nil {
+		if t := parse(fmt.Sprintf("steps[%d].title", i), fmt.Sprintf("step %q: title", st.ID), i, st.Title); t != nil {
 			if r.steps == nil {
 				r.steps = map[string]*RecallText{}
 			}
@@ -133,8 +138,8 @@ func (l *Logic) compileRecall() {
 		}
 	}
 	for i, e := range s.Endings {
-		path := fmt.Sprintf("endings[%d]", i)
-		er := EndingRecall{Title: parse(path+".title", end+1, e.Title), Text: parse(path+".text", end+1, e.Text)}
+		path, where := fmt.Sprintf("endings[%d]", i), fmt.Sprintf("ending %q: ", e.ID)
+		er := EndingRecall{Title: parse(path+".title", where+"title", end+1, e.Title), Text: parse(path+".text", where+"text", end+1, e.Text)}
 		if er.Title != nil || er.Text != nil {
 			if r.endings == nil {
 				r.endings = map[int]*EndingRecall{}
@@ -147,11 +152,12 @@ func (l *Logic) compileRecall() {
 		base := fmt.Sprintf("i18n.translations[%q]", loc)
 		for _, name := range slices.Sorted(maps.Keys(tr.Fields)) {
 			ft, path, place := tr.Fields[name], fmt.Sprintf("%s.fields[%q]", base, name), at(name)
-			parse(path+".label", place, ft.Label)
-			parse(path+".help", place, ft.Help)
-			parse(path+".text", place, ft.Text)
+			parse(path+".label", path+".label", place, ft.Label)
+			parse(path+".help", path+".help", place, ft.Help)
+			parse(path+".text", path+".text", place, ft.Text)
 			for _, value := range slices.Sorted(maps.Keys(ft.Options)) {
-				parse(fmt.Sprintf("%s.options[%q]", path, value), place, ft.Options[value])
+				at := fmt.Sprintf("%s.options[%q]", path, value)
+				parse(at, at, place, ft.Options[value])
 			}
 		}
 		for _, id := range slices.Sorted(maps.Keys(tr.Steps)) {
@@ -161,11 +167,14 @@ func (l *Logic) compileRecall() {
 					place = i
 				}
 			}
-			parse(fmt.Sprintf("%s.steps[%q].title", base, id), place, tr.Steps[id].Title)
+			at := fmt.Sprintf("%s.steps[%q].title", base, id)
+			parse(at, at, place, tr.Steps[id].Title)
 		}
 		for _, id := range slices.Sorted(maps.Keys(tr.Endings)) {
-			parse(fmt.Sprintf("%s.endings[%q].title", base, id), end+1, tr.Endings[id].Title)
-			parse(fmt.Sprintf("%s.endings[%q].text", base, id), end+1, tr.Endings[id].Text)
+			for _, m := range []struct{ member, text string }{{"title", tr.Endings[id].Title}, {"text", tr.Endings[id].Text}} {
+				at := fmt.Sprintf("%s.endings[%q].%s", base, id, m.member)
+				parse(at, at, end+1, m.text)
+			}
 		}
 	}
 }

@@ -177,10 +177,15 @@ func TestRecallRefused(t *testing.T) {
 			schema := strings.Replace(recallSchema, `"label": "Name"`, tc.edit, 1)
 			_, l := compile(t, schema)
 			err := l.RecallProblems()
-			if err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Fatalf("RecallProblems() = %v, want %q", err, tc.want)
+			if got := recallPaths(err); !strings.Contains(got, tc.want) {
+				t.Fatalf("RecallProblems() = %v, want %q", got, tc.want)
 			}
 		})
+	}
+	// The message names the member for people.
+	_, l := compile(t, strings.Replace(recallSchema, `"label": "Name"`, `"label": "Name {{email}}"`, 1))
+	if err := l.RecallProblems(); err == nil || err.Error() != `field "name": label: recalls "email", which comes later` {
+		t.Errorf("RecallProblems() = %v", err)
 	}
 	for _, tc := range []struct {
 		name, old, new, want string
@@ -199,15 +204,26 @@ func TestRecallRefused(t *testing.T) {
 			}
 			_, l := compile(t, schema)
 			err := l.RecallProblems()
-			if err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Fatalf("RecallProblems() = %v, want %q", err, tc.want)
-			}
-			var re *hubclient.RecallError
-			if !errors.As(err, &re) || re.Path == "" {
-				t.Errorf("no RecallError with a path in %v", err)
+			if got := recallPaths(err); !strings.Contains(got, tc.want) {
+				t.Fatalf("RecallProblems() = %v, want %q", got, tc.want)
 			}
 		})
 	}
+}
+
+// recallPaths writes each RecallError of err as its path, ": " and its
+// problem, a line each.
+func recallPaths(err error) string {
+	var lines []string
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		for _, e := range j.Unwrap() {
+			var re *hubclient.RecallError
+			if errors.As(e, &re) {
+				lines = append(lines, re.Path+": "+re.Err.Error())
+			}
+		}
+	}
+	return strings.Join(lines, "\n")
 }
 
 func TestRecallFileRefused(t *testing.T) {

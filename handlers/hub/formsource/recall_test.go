@@ -37,7 +37,7 @@ func TestValidateRecall(t *testing.T) {
 	for _, tc := range []struct {
 		old, new, path, want string
 	}{
-		{`"label": "Name"`, `"label": "Name {{email}}"`, "fields[0].label", `fields[0].label: recalls "email", which comes later`},
+		{`"label": "Name"`, `"label": "Name {{email}}"`, "fields[0].label", `field "name": label: recalls "email", which comes later`},
 		{`"label": "Firm"`, `"label": "Firm of {{name}}"`, "fields[2].label", `recalls "name", which is on the same step`},
 		{`"For {{firm|you}}"`, `"For {{firm}}"`, "fields[3].help", `recalls "firm", which a condition may hide: give a fallback`},
 		{`"Bye {{name}}"`, `"Bye {{nam}}"`, "endings[0].title", `recalls "nam", which the form does not have`},
