@@ -1,7 +1,10 @@
 package components_test
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
+	"io"
 	"net/url"
 	"strings"
 	"testing"
@@ -166,5 +169,39 @@ func TestRecallEnding(t *testing.T) {
 	}
 	if got := doc.Find(".hubform-ending-text em").Text(); got != "ada@example.com" {
 		t.Errorf("text = %q", got)
+	}
+}
+
+// BenchmarkRecallRoutes renders what the logic route answers and the
+// whole form, as the submit route does after an error, for a form whose
+// later steps recall ten answers, and for the same form without the
+// tokens: the difference is what ten recalls cost a request.
+func BenchmarkRecallRoutes(b *testing.B) {
+	for _, recall := range []bool{false, true} {
+		s := benchSchema()
+		for i := 10; i < 20; i++ {
+			if recall {
+				s.Fields[i].Label += fmt.Sprintf(", {{q%02d|you}}", i-10)
+			} else {
+				s.Fields[i].Label += ", you"
+			}
+		}
+		p := props(s)
+		p.State = components.State{Values: url.Values{"q00": {"Ada"}, "q01": {"ada@example.com"}, "q06": {"a"}}}
+		before := renderDoc(b, components.HubForm(props(s)))
+		state := before.Find(`input[name="` + components.LogicStateField + `"]`).AttrOr("value", "")
+		name := map[bool]string{false: "without", true: "with ten"}[recall]
+		b.Run("logic route "+name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				components.LogicUpdate(p, state).Render(context.Background(), io.Discard)
+			}
+		})
+		b.Run("form "+name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				components.HubForm(p).Render(context.Background(), io.Discard)
+			}
+		})
 	}
 }
