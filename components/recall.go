@@ -1,6 +1,7 @@
 package components
 
 import (
+	"context"
 	"hash/fnv"
 	"html"
 	"net/url"
@@ -17,6 +18,19 @@ import (
 // fills them from the values shown, those of hidden fields left out, as
 // the inbox writes them. A value is text: templ escapes it like any label,
 // and a paragraph's Markdown is read before the values go in.
+
+// asWrittenKey marks a context whose forms show their texts as written.
+type asWrittenKey struct{}
+
+// WithTextsAsWritten returns ctx for rendering a form whose texts show
+// their recall tokens as written ("Thanks, {{name}}"), unfilled: a
+// builder's preview, whose texts are edited where they stand, renders so.
+func WithTextsAsWritten(ctx context.Context) context.Context {
+	return context.WithValue(ctx, asWrittenKey{}, true)
+}
+
+// asWritten reports whether ctx asks for the texts as written.
+func asWritten(ctx context.Context) bool { v, _ := ctx.Value(asWrittenKey{}).(bool); return v }
 
 // recallValues returns the values the form's texts recall: the values
 // shown, typed, of the fields the conditions show. It is worked out once
@@ -66,8 +80,8 @@ func (v *formView) fill(t *hubclient.RecallText) string {
 // help, options' labels and a heading's text, and a paragraph's HTML. The
 // field's options are copied before they change: they are the translated
 // schema's, shared by every render.
-func (v *formView) withRecall(p *FieldProps) {
-	if v.logic == nil {
+func (v *formView) withRecall(ctx context.Context, p *FieldProps) {
+	if v.logic == nil || asWritten(ctx) {
 		return
 	}
 	fr := v.logic.FieldRecall(p.Field.Name)
@@ -98,8 +112,8 @@ func (v *formView) withRecall(p *FieldProps) {
 }
 
 // stepTitle returns the title of a step, its recalled answers filled.
-func (v *formView) stepTitle(st hubclient.Step) string {
-	if v.logic != nil {
+func (v *formView) stepTitle(ctx context.Context, st hubclient.Step) string {
+	if v.logic != nil && !asWritten(ctx) {
 		if t := v.logic.StepRecall(st.ID); t != nil {
 			return v.fill(t)
 		}
@@ -121,9 +135,9 @@ func (v *formView) recallsInStep(st hubclient.Step) bool {
 // recallState sums up the recalled texts as shown, a hash of each
 // field's and step title's that recalls, after "~", so that the logic
 // route swaps only those whose words changed. Empty for a form whose
-// texts recall nothing.
-func (v *formView) recallState() string {
-	if v.logic == nil || !v.logic.HasRecall() {
+// texts recall nothing, or shows them as written.
+func (v *formView) recallState(ctx context.Context) string {
+	if v.logic == nil || !v.logic.HasRecall() || asWritten(ctx) {
 		return ""
 	}
 	var b strings.Builder
@@ -170,8 +184,8 @@ func (v *formView) recallHashes() []string {
 
 // changedRecalls lists the fields and steps whose recalled words differ
 // from prior's (a recallState); all of them when prior does not fit.
-func (v *formView) changedRecalls(prior string) (fields []string, steps []hubclient.Step) {
-	if v.logic == nil || !v.logic.HasRecall() {
+func (v *formView) changedRecalls(ctx context.Context, prior string) (fields []string, steps []hubclient.Step) {
+	if v.logic == nil || !v.logic.HasRecall() || asWritten(ctx) {
 		return nil, nil
 	}
 	now := v.recallHashes()
@@ -276,10 +290,10 @@ func letters(posted string) string {
 // changedSlotsAndTexts lists, in the form's order, the slotted fields
 // whose state or recalled words differ from prior's, a posted logic
 // state.
-func (v *formView) changedSlotsAndTexts(prior string) []string {
+func (v *formView) changedSlotsAndTexts(ctx context.Context, prior string) []string {
 	l, r := splitState(prior)
 	slots := v.changedSlots(l)
-	texts, _ := v.changedRecalls(r)
+	texts, _ := v.changedRecalls(ctx, r)
 	if len(texts) == 0 {
 		return slots
 	}
@@ -294,9 +308,9 @@ func (v *formView) changedSlotsAndTexts(prior string) []string {
 
 // changedTitles lists the steps whose title's recalled words differ from
 // prior's, a posted logic state.
-func (v *formView) changedTitles(prior string) []hubclient.Step {
+func (v *formView) changedTitles(ctx context.Context, prior string) []hubclient.Step {
 	_, r := splitState(prior)
-	_, steps := v.changedRecalls(r)
+	_, steps := v.changedRecalls(ctx, r)
 	return steps
 }
 

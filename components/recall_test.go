@@ -189,7 +189,7 @@ func BenchmarkRecallRoutes(b *testing.B) {
 		p := props(s)
 		p.State = components.State{Values: url.Values{"q00": {"Ada"}, "q01": {"ada@example.com"}, "q06": {"a"}}}
 		before := renderDoc(b, components.HubForm(props(s)))
-		state := before.Find(`input[name="` + components.LogicStateField + `"]`).AttrOr("value", "")
+		state := before.Find(`input[name="`+components.LogicStateField+`"]`).AttrOr("value", "")
 		name := map[bool]string{false: "without", true: "with ten"}[recall]
 		b.Run("logic route "+name, func(b *testing.B) {
 			b.ReportAllocs()
@@ -203,5 +203,29 @@ func BenchmarkRecallRoutes(b *testing.B) {
 				components.HubForm(p).Render(context.Background(), io.Discard)
 			}
 		})
+	}
+}
+
+// TestRecallAsWritten: a builder's preview shows the tokens as written,
+// and its logic route swaps nothing for them.
+func TestRecallAsWritten(t *testing.T) {
+	p := props(recallSchema(t))
+	p.State = components.State{Values: url.Values{"name": {"Ada"}}}
+	ctx := components.WithTextsAsWritten(context.Background())
+	doc := parse(t, renderCtx(t, ctx, components.HubForm(p)))
+	if got := strings.TrimSpace(doc.Find(`[data-hubform-slot="email"] label`).Text()); got != "Thanks, {{name}} — your e-mail?" {
+		t.Errorf("label = %q, want it as written", got)
+	}
+	if got := doc.Find(`[data-hubform-step="two"] legend.hubform-step-title`).Text(); got != "Now, {{name|you}}" {
+		t.Errorf("step title = %q, want it as written", got)
+	}
+	state := doc.Find(`input[name="`+components.LogicStateField+`"]`).AttrOr("value", "")
+	if strings.Contains(state, "~") {
+		t.Errorf("state %q holds a recall state", state)
+	}
+	p.State.Values.Set("name", "Bob")
+	doc = parse(t, renderCtx(t, ctx, components.LogicUpdate(p, state)))
+	if n := doc.Find(`[data-hx-swap-oob]`).Length(); n != 1 {
+		t.Errorf("%d elements swapped, want the state alone", n)
 	}
 }

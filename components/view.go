@@ -165,7 +165,7 @@ func (v *formView) field(ctx context.Context, name string) templ.Component {
 	if hubclient.IsHoneypot(name) {
 		return Honeypot(p)
 	}
-	v.withRecall(&p)
+	v.withRecall(ctx, &p)
 	if v.outcome != nil {
 		p.Field.Required = v.outcome.Required(name)
 	}
@@ -197,7 +197,9 @@ func (v *formView) asksLogic(name string) bool {
 
 // stateValue is what the form posts as LogicStateField: the conditions'
 // letters, then the recalled texts' hashes.
-func (v *formView) stateValue() string { return v.logicState() + v.recallState() }
+func (v *formView) stateValue(ctx context.Context) string {
+	return v.logicState() + v.recallState(ctx)
+}
 
 // visible reports whether the conditions show the field.
 func (v *formView) visible(name string) bool { return v.outcome == nil || v.outcome.Visible(name) }
