@@ -53,7 +53,8 @@ func answerWords(s *hubclient.Schema, l Localized, key string, val any) string {
 	name, part, _ := hubclient.SplitKey(key)
 	f := s.Field(name)
 	if f == nil {
-		return ""
+		// A value the form computes rather than asks: a number or a text.
+		f = &hubclient.Field{Name: name}
 	}
 	if d, ok := val.(string); ok && part == "" && f.Type == hubclient.FieldDate {
 		if t, err := time.Parse(time.DateOnly, d); err == nil {

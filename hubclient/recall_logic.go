@@ -179,32 +179,55 @@ func (l *Logic) compileRecall() {
 	}
 }
 
-// checkRecall reports what is wrong with text t, at the step of index
-// place (one past the last for an ending), recalling key.
-func (l *Logic) checkRecall(t *RecallText, key string, place int, stepIndex map[string]int) error {
+// recallSource is what a text may recall by a name: the step from which
+// its value is known (-1 from the start), and whether a condition may
+// hide it.
+type recallSource struct {
+	known       int
+	conditional bool
+}
+
+// recallSourceOf returns what key names for recall: a field, or a part of
+// a composite field; an error for what no text may recall. Names the form
+// computes, once it has some, are looked up here too.
+func (l *Logic) recallSourceOf(key string, stepIndex map[string]int) (recallSource, error) {
 	name, part, dotted := SplitKey(key)
 	f := l.schema.Field(name)
 	switch {
 	case f == nil || IsHoneypot(name) || dotted && !slices.Contains(f.Parts(), part):
-		return fmt.Errorf("recalls %q, which the form does not have", key)
+		return recallSource{}, fmt.Errorf("recalls %q, which the form does not have", key)
 	case !f.TypeOf().HasValue():
-		return fmt.Errorf("recalls %q, which takes no answer", key)
+		return recallSource{}, fmt.Errorf("recalls %q, which takes no answer", key)
 	case f.TypeOf().IsFiles():
-		return fmt.Errorf("recalls %q, whose files a text cannot show", key)
+		return recallSource{}, fmt.Errorf("recalls %q, whose files a text cannot show", key)
+	}
+	// A field in no step is never asked: it comes after everything.
+	src := recallSource{known: len(l.schema.Steps) + 2}
+	if at, ok := stepIndex[name]; ok {
+		src.known = at
 	}
 	// A hidden field's value is known from the start: the host or the
 	// link gives it.
-	if f.Type != FieldHidden {
-		at, inStep := stepIndex[name]
-		switch {
-		case !inStep || at > place:
-			return fmt.Errorf("recalls %q, which comes later", key)
-		case at == place:
-			return fmt.Errorf("recalls %q, which is on the same step: a text recalls the answers of earlier steps", key)
-		}
+	if f.Type == FieldHidden {
+		src.known = -1
 	}
 	step := l.schema.Step(l.stepOf[name])
-	if (len(f.VisibleIf) > 0 || step != nil && len(step.VisibleIf) > 0) && !t.fallbackEverywhere(key) {
+	src.conditional = len(f.VisibleIf) > 0 || step != nil && len(step.VisibleIf) > 0
+	return src, nil
+}
+
+// checkRecall reports what is wrong with text t, at the step of index
+// place (one past the last for an ending), recalling key.
+func (l *Logic) checkRecall(t *RecallText, key string, place int, stepIndex map[string]int) error {
+	src, err := l.recallSourceOf(key, stepIndex)
+	switch {
+	case err != nil:
+		return err
+	case src.known > place:
+		return fmt.Errorf("recalls %q, which comes later", key)
+	case src.known == place:
+		return fmt.Errorf("recalls %q, which is on the same step: a text recalls the answers of earlier steps", key)
+	case src.conditional && !t.fallbackEverywhere(key):
 		return fmt.Errorf("recalls %q, which a condition may hide: give a fallback, {{%s|…}}", key, key)
 	}
 	return nil
