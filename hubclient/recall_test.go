@@ -250,3 +250,30 @@ func BenchmarkRecallFill(b *testing.B) {
 		}
 	}
 }
+
+// FuzzParseRecall: any text parses without a panic; a text without "{{"
+// fills to itself; a text's tokens filled with nothing leave no token of a
+// key parsed, and filling with a value puts in exactly that value.
+func FuzzParseRecall(f *testing.F) {
+	for _, s := range []string{"Hi {{name}}", "{{a|b}}{{c.d}}", "{{", "}}{{x", "{{ a | b }}", "{{{{x}}}}", "{{x|}}}"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		rt, err := hubclient.ParseRecall(text)
+		if !hubclient.HasRecall(text) {
+			if err != nil || len(rt.Keys) != 0 || rt.FillWith(func(string) string { return "v" }) != text {
+				t.Fatalf("%q without a token: %v, %q", text, err, rt.Keys)
+			}
+			return
+		}
+		empty := rt.FillWith(func(string) string { return "" })
+		if len(empty) > len(text) {
+			t.Fatalf("%q filled with nothing grew: %q", text, empty)
+		}
+		const mark = "\x00recalled\x00"
+		n := strings.Count(rt.FillWith(func(string) string { return mark }), mark)
+		if n < len(rt.Keys) {
+			t.Fatalf("%q: %d values put in for keys %q", text, n, rt.Keys)
+		}
+	})
+}
