@@ -84,3 +84,37 @@ func TestSubmitRecall(t *testing.T) {
 		}
 	}
 }
+
+// TestSubmitRecallRedirect: an ending's page gets the answers its query
+// recalls, escaped, with htmx and without.
+func TestSubmitRecallRedirect(t *testing.T) {
+	form := strings.Replace(greetForm, `"title": "See you, {{name}}", `, `"redirectUrl": "https://example.com/hi?who={{name}}", `, 1)
+	for _, htmx := range []bool{true, false} {
+		a := &app{hub: hubtest.Start(t, map[string]string{"acme/greet": form}), calls: &calls{}}
+		cfg := handlers.Config{HubURL: a.hub.URL, Logger: quiet}
+		a.calls.config(&cfg)
+		a.h = handlers.New(cfg)
+		a.srv = httptest.NewServer(a.h)
+		t.Cleanup(a.srv.Close)
+		client := *http.DefaultClient
+		client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+		body, ctype := multipartBody(t, part{name: "name", value: "Ada & Bob"}, part{name: "email", value: "ada@example.com"})
+		req, _ := http.NewRequest(http.MethodPost, a.srv.URL+"/hubform/acme/greet/submit", body)
+		req.Header.Set("Content-Type", ctype)
+		if htmx {
+			req.Header.Set("HX-Request", "true")
+		}
+		res, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		got := res.Header.Get("Location")
+		if htmx {
+			got = res.Header.Get("HX-Redirect")
+		}
+		if want := "https://example.com/hi?who=Ada+%26+Bob"; got != want {
+			t.Errorf("htmx %v: sent to %q, want %q", htmx, got, want)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 )
 
 // FieldRecall is a field's texts that recall answers, parsed once by
@@ -140,6 +141,16 @@ func (l *Logic) compileRecall() {
 	for i, e := range s.Endings {
 		path, where := fmt.Sprintf("endings[%d]", i), fmt.Sprintf("ending %q: ", e.ID)
 		er := EndingRecall{Title: parse(path+".title", where+"title", end+1, e.Title), Text: parse(path+".text", where+"text", end+1, e.Text)}
+		if HasRecall(e.RedirectURL) {
+			// Answers go in the query alone: one in the host or the path
+			// could send the visitor elsewhere.
+			page, query, _ := strings.Cut(e.RedirectURL, "?")
+			if HasRecall(page) {
+				r.errs = append(r.errs, &RecallError{Path: path + ".redirectUrl", At: where + "redirectUrl", Err: errors.New("an answer may be recalled in the address's query only, after its ?")})
+			} else {
+				parse(path+".redirectUrl", where+"redirectUrl", end+1, query)
+			}
+		}
 		if er.Title != nil || er.Text != nil {
 			if r.endings == nil {
 				r.endings = map[int]*EndingRecall{}

@@ -277,3 +277,25 @@ func FuzzParseRecall(f *testing.F) {
 		}
 	})
 }
+
+// TestRecallRedirect: an ending's page takes answers in its query,
+// escaped; one in its host or path is refused.
+func TestRecallRedirect(t *testing.T) {
+	e := &hubclient.Ending{ID: "x", RedirectURL: "https://example.com/welcome?name={{name}}&plan={{plan|free}}&n={{n}}"}
+	got := e.Redirect(map[string]any{"name": "Ada & Co=1", "n": 2.5})
+	if want := "https://example.com/welcome?name=Ada+%26+Co%3D1&plan=free&n=2.5"; got != want {
+		t.Errorf("Redirect = %q, want %q", got, want)
+	}
+	if got := e.Redirect(nil); got != "https://example.com/welcome?name=&plan=free&n=" {
+		t.Errorf("Redirect(nil) = %q", got)
+	}
+	for _, tc := range []struct{ url, want string }{
+		{"https://example.com/{{name}}", `endings[0].redirectUrl: an answer may be recalled in the address's query only`},
+		{"https://example.com/?n={{nope}}", `endings[0].redirectUrl: recalls "nope", which the form does not have`},
+	} {
+		_, l := compile(t, strings.Replace(recallSchema, `"endings": [{"id": "bye", `, `"endings": [{"id": "bye", "redirectUrl": "`+tc.url+`", `, 1))
+		if got := recallPaths(l.RecallProblems()); !strings.Contains(got, tc.want) {
+			t.Errorf("%s: problems %q, want %q", tc.url, got, tc.want)
+		}
+	}
+}
