@@ -64,7 +64,9 @@ func answerWords(s *hubclient.Schema, l Localized, key string, val any) string {
 	return f.RecallWords(part, val, l.Texts.T("yes"), l.Texts.T("no"))
 }
 
-// localDate writes a day for the form's locale, as formView.date does.
+// localDate writes a day for the form's locale: with the month's name in
+// English, as the built-in texts are; as 2026-12-28, which reads the same
+// in every language, in a translation.
 func localDate(locale string, t time.Time) string {
 	if l := strings.ToLower(locale); l == "" || l == "en" || strings.HasPrefix(l, "en-") {
 		return t.Format("2 January 2006")

@@ -333,12 +333,7 @@ func (v *formView) savedText(s *Saved) string {
 // date writes t's day in UTC for the form's locale: with the month's name
 // in English, as the built-in texts are; as 2026-12-28, which reads the
 // same in every language, in a translation.
-func (v *formView) date(t time.Time) string {
-	if l := strings.ToLower(v.l.Locale); l == "" || l == "en" || strings.HasPrefix(l, "en-") {
-		return t.UTC().Format("2 January 2006")
-	}
-	return t.UTC().Format(time.DateOnly)
-}
+func (v *formView) date(t time.Time) string { return localDate(v.l.Locale, t.UTC()) }
 
 func (v *formView) slotID(name string) string { return v.fieldID(name) + "-slot" }
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -70,7 +71,7 @@ func ParseRecall(text string) (*RecallText, error) {
 		}
 		t.literal(rest[:i])
 		t.parts = append(t.parts, recallPart{key: key, fallback: fallback, hasFallback: hasFallback})
-		if !containsString(t.Keys, key) {
+		if !slices.Contains(t.Keys, key) {
 			t.Keys = append(t.Keys, key)
 		}
 		rest = rest[end:]
@@ -88,15 +89,6 @@ func (t *RecallText) literal(s string) {
 		return
 	}
 	t.parts = append(t.parts, recallPart{lit: s})
-}
-
-func containsString(list []string, s string) bool {
-	for _, e := range list {
-		if e == s {
-			return true
-		}
-	}
-	return false
 }
 
 // fallbackEverywhere reports whether every token recalling key gives a
