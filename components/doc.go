@@ -6,7 +6,9 @@
 // paint and works without JavaScript. With htmx the form posts to the
 // handlers' submit route and the answer (field errors, the thank-you panel)
 // swaps in place; a change to a field that a condition reads gets back
-// only the fields it shows, hides or requires ([LogicUpdate]).
+// only the fields it shows, hides or requires, and a change to an answer
+// that later texts recall ("Thanks, {{name}}") the texts that show it
+// ([LogicUpdate]).
 //
 //	templ contactPage(forms *handlers.Handler, c echo.Context) {
 //		<html>

@@ -122,6 +122,8 @@ var DefaultTexts = Texts{
 	"rankCancelled":     "Move cancelled: {label} is back at place {n} of {total}.",
 	"revealed":          "Your answers brought up more questions. Answer them, then send the form again:",
 	"heldFile":          "{name}, as chosen before",
+	"yes":               "Yes",
+	"no":                "No",
 }
 
 // schemalessTexts are the texts shown before a form's schema is at hand:

@@ -81,8 +81,9 @@ type Routes struct {
 	Load string
 	// Submit takes the form's post.
 	Submit string
-	// Logic answers a change of a field some condition reads with the
-	// fields and steps whose visibility or requiredness changed.
+	// Logic answers a change of a field some condition reads, or some
+	// text recalls, with the fields and steps whose visibility,
+	// requiredness or recalled words changed.
 	Logic string
 	// Upload answers the script's request for an address to which the
 	// browser sends a chosen file, straight to the hub's storage, and the

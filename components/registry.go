@@ -44,6 +44,9 @@ type FieldProps struct {
 	// Focus is the state's Focus: the control whose key it is takes
 	// autofocus, and a group passes it to its entries.
 	Focus string
+	// textHTML is a paragraph's HTML with its recalled answers, when its
+	// text recalls some.
+	textHTML string
 }
 
 // Part returns the first value of a composite field's part, or "".

@@ -47,6 +47,9 @@ type formView struct {
 	// calculated are the calculations' values for the values shown, once
 	// worked out (calcValues).
 	calculated map[string]any
+	// recalled are the values the form's texts recall, once worked out
+	// (recallValues).
+	recalled map[string]any
 }
 
 type summaryItem struct{ id, label, message string }
@@ -165,6 +168,7 @@ func (v *formView) field(ctx context.Context, name string) templ.Component {
 	if hubclient.IsHoneypot(name) {
 		return Honeypot(p)
 	}
+	v.withRecall(ctx, &p)
 	if v.outcome != nil {
 		p.Field.Required = v.outcome.Required(name)
 	}
@@ -181,10 +185,23 @@ func (v *formView) fieldSlot(ctx context.Context, name string) templ.Component {
 }
 
 // inSlot reports whether the field renders in a slot of its own: its
-// visibility or requiredness depends on other fields, or a condition reads
-// it.
+// visibility or requiredness depends on other fields, a condition reads
+// it, its texts recall answers or a text recalls it.
 func (v *formView) inSlot(name string) bool {
-	return v.logic != nil && (v.logic.IsConditional(name) || v.logic.IsTrigger(name))
+	return v.logic != nil && (v.logic.IsConditional(name) || v.logic.IsTrigger(name) ||
+		v.logic.FieldRecall(name) != nil || v.logic.IsRecalled(name))
+}
+
+// asksLogic reports whether a change of the field asks the logic route
+// what changed: a condition reads it, or a text recalls it.
+func (v *formView) asksLogic(name string) bool {
+	return v.logic.IsTrigger(name) || v.logic.IsRecalled(name)
+}
+
+// stateValue is what the form posts as LogicStateField: the conditions'
+// letters, then the recalled texts' hashes.
+func (v *formView) stateValue(ctx context.Context) string {
+	return v.logicState() + v.recallState(ctx)
 }
 
 // visible reports whether the conditions show the field.
@@ -319,12 +336,7 @@ func (v *formView) savedText(s *Saved) string {
 // date writes t's day in UTC for the form's locale: with the month's name
 // in English, as the built-in texts are; as 2026-12-28, which reads the
 // same in every language, in a translation.
-func (v *formView) date(t time.Time) string {
-	if l := strings.ToLower(v.l.Locale); l == "" || l == "en" || strings.HasPrefix(l, "en-") {
-		return t.UTC().Format("2 January 2006")
-	}
-	return t.UTC().Format(time.DateOnly)
-}
+func (v *formView) date(t time.Time) string { return localDate(v.l.Locale, t.UTC()) }
 
 func (v *formView) slotID(name string) string { return v.fieldID(name) + "-slot" }
 
@@ -377,6 +389,7 @@ func Revealed(props HubFormProps, prior string) []string {
 	v := &formView{schema: pr.l.Schema, logic: pr.logic}
 	v.outcome = v.logic.Evaluate(hubclient.Values(v.schema, props.State.Values))
 	now := v.logicState()
+	prior, _ = splitState(prior)
 	if len(prior) != len(now) {
 		return nil
 	}

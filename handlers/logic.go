@@ -12,9 +12,10 @@ import (
 // no files.
 const maxLogicPost = 1 << 20
 
-// logic answers a change of a field that a condition reads, as htmx posts
-// it: the fields and steps whose visibility or requiredness changed for
-// the values posted, swapped in out of band. Nothing is checked or sent;
+// logic answers a change of a field that a condition reads, or that a
+// later text recalls, as htmx posts it: the fields and steps whose
+// visibility, requiredness or recalled words changed for the values
+// posted, swapped in out of band. Nothing is checked or sent;
 // without JavaScript the submit route applies the same conditions.
 func (h *Handler) logic(c echo.Context) error {
 	r := c.Request()

@@ -135,7 +135,8 @@ func (h *Handler) submit(c echo.Context) error {
 	if to != "" {
 		return redirect(c, to, htmx)
 	}
-	p.State = components.State{Ending: res.Ending, Score: res.Score, Answers: res.Answers}
+	// The ending's texts may recall the answers sent.
+	p.State = components.State{Ending: res.Ending, Score: res.Score, Answers: res.Answers, Values: shown(posted)}
 	return h.respond(c, http.StatusOK, p, components.Submitted(p))
 }
 

@@ -3,6 +3,7 @@ package hubclient
 import (
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"encoding/json"
@@ -60,15 +61,52 @@ func ValidEndingRedirect(raw string) bool {
 
 // Redirect returns the page the ending sends the visitor to, or "" when
 // it has none or ValidEndingRedirect refuses it (a client checks again
-// what a hub sent). It is where answers recalled into the address's query
-// will be filled in, from values, once recall exists; values are unused
-// for now.
+// what a hub sent). The answers its query recalls ("?name={{name}}") are
+// filled in from values, each escaped as a query value: an answer
+// "a&b=c" cannot add a parameter. A value goes in as it is stored (an
+// option's value, not its label; a list joined by commas).
 func (e *Ending) Redirect(values map[string]any) string {
 	if e == nil || !ValidEndingRedirect(e.RedirectURL) {
 		return ""
 	}
 	u, _ := url.Parse(e.RedirectURL)
+	if HasRecall(u.RawQuery) {
+		t, _ := ParseRecall(u.RawQuery)
+		u.RawQuery = t.FillWith(func(key string) string {
+			v, ok := RecallValue(values, key)
+			if !ok {
+				return ""
+			}
+			return url.QueryEscape(queryWords(v))
+		})
+	}
 	return u.String()
+}
+
+// queryWords writes a value for an address's query: as it is stored, a
+// list joined by commas.
+func queryWords(v any) string {
+	switch v := v.(type) {
+	case string:
+		return v
+	case float64:
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	case int:
+		return strconv.Itoa(v)
+	case bool:
+		return strconv.FormatBool(v)
+	case []string:
+		return strings.Join(v, ",")
+	case []any:
+		words := make([]string, 0, len(v))
+		for _, e := range v {
+			if s, ok := e.(string); ok {
+				words = append(words, s)
+			}
+		}
+		return strings.Join(words, ",")
+	}
+	return ""
 }
 
 // EndingError is a problem of the condition of the ending at Index in the

@@ -275,6 +275,8 @@ type Logic struct {
 	// fixed is the outcome of a schema without conditions, the same for
 	// all values: Evaluate returns it rather than work it out again.
 	fixed *Outcome
+	// recall holds the texts that recall answers, parsed.
+	recall recall
 }
 
 // Compile parses the schema's conditions and patterns. Its error joins one
@@ -363,6 +365,7 @@ func Compile(s *Schema) (*Logic, error) {
 			}
 		}
 	}
+	l.compileRecall()
 	if !l.HasConditions() {
 		l.fixed = l.Evaluate(nil)
 	}

@@ -129,5 +129,5 @@ func (con *Console) previewLogic(c echo.Context) error {
 		State:  components.State{Values: values},
 	}
 	c.Response().Header().Set("Cache-Control", "no-store")
-	return con.render(c, http.StatusOK, components.LogicUpdate(p, posted.Get(components.LogicStateField)))
+	return con.render(c, http.StatusOK, asWrittenForm(components.LogicUpdate(p, posted.Get(components.LogicStateField))))
 }

@@ -863,7 +863,7 @@ func previewPanel(p previewProps) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		} else {
-			templ_7745c5c3_Err = components.HubForm(*p.Form).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = asWrittenForm(components.HubForm(*p.Form)).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

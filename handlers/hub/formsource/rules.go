@@ -59,8 +59,26 @@ func (v *validator) rules() {
 			v.addf(path, "%s: a honeypot field takes no visibleIf or requiredIf", at)
 		}
 	}
-	if _, err := hubclient.Compile(v.schema); err != nil {
+	l, err := hubclient.Compile(v.schema)
+	if err != nil {
 		v.errs = append(v.errs, endingPaths(err))
+	}
+	v.recall(l)
+}
+
+// recall adds the problems of the texts' recall tokens, each at its
+// member: a recall of a later answer, of the same step, of nothing, or of
+// an answer a condition may hide without a fallback.
+func (v *validator) recall(l *hubclient.Logic) {
+	j, ok := l.RecallProblems().(interface{ Unwrap() []error })
+	if !ok {
+		return
+	}
+	for _, e := range j.Unwrap() {
+		var re *hubclient.RecallError
+		if errors.As(e, &re) {
+			v.errs = append(v.errs, &Problem{Path: re.Path, Err: re})
+		}
 	}
 }
 
