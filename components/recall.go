@@ -51,9 +51,11 @@ func (v *formView) recallWords(key string, val any) string {
 
 func answerWords(s *hubclient.Schema, l Localized, key string, val any) string {
 	name, part, _ := hubclient.SplitKey(key)
+	if c := s.Calculation(name); c != nil && part == "" {
+		return c.FormatValue(val, l.Locale)
+	}
 	f := s.Field(name)
 	if f == nil {
-		// A value the form computes rather than asks: a number or a text.
 		f = &hubclient.Field{Name: name}
 	}
 	if d, ok := val.(string); ok && part == "" && f.Type == hubclient.FieldDate {

@@ -229,3 +229,37 @@ func TestRecallAsWritten(t *testing.T) {
 		t.Errorf("%d elements swapped, want the state alone", n)
 	}
 }
+
+// TestRecallCalculation: a later step's text recalls a calculation,
+// written as the form's language writes it; a text on the step of the
+// fields it reads may not.
+func TestRecallCalculation(t *testing.T) {
+	var s hubclient.Schema
+	err := json.Unmarshal([]byte(`{
+  "fields": [
+    {"name": "guests", "type": "number", "label": "Guests"},
+    {"name": "note", "type": "text", "label": "Total so far: {{total|nothing}}"},
+    {"name": "ok", "type": "checkbox", "label": "Pay {{total}} now"}
+  ],
+  "calculations": [{"name": "total", "expr": {"*": [{"var": "guests"}, 1250]}, "format": "currency", "currency": "EUR"}],
+  "steps": [{"id": "one", "fields": ["guests", "note"]}, {"id": "two", "fields": ["ok"]}],
+  "i18n": {"translations": {"de": {"fields": {"ok": {"label": "Pay {{total}} now"}}}}}
+}`), &s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, _ := hubclient.Compile(&s)
+	if got := fmt.Sprint(l.RecallProblems()); !strings.Contains(got, `recalls "total", which is on the same step`) || strings.Contains(got, `"ok"`) {
+		t.Errorf("RecallProblems() = %s, want the same step's recall of the total alone", got)
+	}
+	p := props(&s)
+	p.State = components.State{Values: url.Values{"guests": {"3"}}}
+	for locale, amount := range map[string]string{"": "3,750.00", "de": "3.750,00"} {
+		p.Locale = locale
+		want := "Pay " + s.Calculations[0].FormatValue(3750.0, locale) + " now"
+		doc := renderDoc(t, components.HubForm(p))
+		if got := strings.TrimSpace(doc.Find(`.hubform-field--checkbox label`).Text()); got != want || !strings.Contains(got, amount) {
+			t.Errorf("locale %q: the later step's label reads %q, want %q", locale, got, want)
+		}
+	}
+}

@@ -101,6 +101,10 @@ func (l *Logic) compileRecall() {
 					r.recalled = map[string]bool{}
 				}
 				r.recalled[name] = true
+				// A calculation changes with the fields it reads.
+				for _, read := range l.calcFields[name] {
+					r.recalled[read] = true
+				}
 			}
 		}
 	}
@@ -203,6 +207,9 @@ type recallSource struct {
 // computes, once it has some, are looked up here too.
 func (l *Logic) recallSourceOf(key string, stepIndex map[string]int) (recallSource, error) {
 	name, part, dotted := SplitKey(key)
+	if c := l.schema.Calculation(name); c != nil && !dotted {
+		return l.calculationSource(name, stepIndex)
+	}
 	f := l.schema.Field(name)
 	switch {
 	case f == nil || IsHoneypot(name) || dotted && !slices.Contains(f.Parts(), part):
@@ -224,6 +231,22 @@ func (l *Logic) recallSourceOf(key string, stepIndex map[string]int) (recallSour
 	}
 	step := l.schema.Step(l.stepOf[name])
 	src.conditional = len(f.VisibleIf) > 0 || step != nil && len(step.VisibleIf) > 0
+	return src, nil
+}
+
+// calculationSource is recallSource for the calculation called name: it
+// is known once the last field it reads is, and a condition may hide it
+// when one may hide a field it reads.
+func (l *Logic) calculationSource(name string, stepIndex map[string]int) (recallSource, error) {
+	src := recallSource{known: -1}
+	for _, read := range l.calcFields[name] {
+		s, err := l.recallSourceOf(read, stepIndex)
+		if err != nil {
+			return recallSource{}, fmt.Errorf("recalls %q, which reads a field no text may recall: %w", name, err)
+		}
+		src.known = max(src.known, s.known)
+		src.conditional = src.conditional || s.conditional
+	}
 	return src, nil
 }
 
@@ -269,13 +292,18 @@ func (l *Logic) IsRecalled(name string) bool { return l.recall.recalled[name] }
 
 // RecallValues returns the values a text recalls: those of the fields the
 // conditions show for values, the others' dropped, as a condition sees
-// them. values are typed as Values types them; the result is shared with
-// neither.
+// them, and the calculations' (Calculate). values are typed as Values
+// types them; the result is shared with neither.
 func (l *Logic) RecallValues(values map[string]any) map[string]any {
 	o := l.Evaluate(values)
-	out := make(map[string]any, len(values))
+	out := make(map[string]any, len(values)+len(l.calcs))
 	for name, v := range values {
 		if o.Visible(name) && !IsHoneypot(name) {
+			out[name] = v
+		}
+	}
+	for name, v := range l.Calculate(values) {
+		if v != nil {
 			out[name] = v
 		}
 	}
