@@ -175,6 +175,21 @@ func emptyValue(v any) bool {
 	return false
 }
 
+// Caption returns text as owners read it where no answer fills it: a
+// question's label in the inbox's columns, exports, e-mails and the
+// Summary, each token as the key it recalls between brackets, "Thanks,
+// [name] — your e-mail?".
+func Caption(text string) string {
+	if !HasRecall(text) {
+		return text
+	}
+	t, err := ParseRecall(text)
+	if err != nil {
+		return text
+	}
+	return t.FillWith(func(key string) string { return "[" + key + "]" })
+}
+
 // Recall fills text's tokens from values, parsing it on each call: for a
 // text used once. Forms parse theirs once (Logic.FieldRecall and the
 // others) and fill them with RecallText.Fill.

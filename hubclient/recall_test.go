@@ -299,3 +299,16 @@ func TestRecallRedirect(t *testing.T) {
 		}
 	}
 }
+
+func TestCaption(t *testing.T) {
+	for text, want := range map[string]string{
+		"Your name":                          "Your name",
+		"Thanks, {{name}} — your e-mail?":    "Thanks, [name] — your e-mail?",
+		"In {{ship.city|your town}}, {{n}}?": "In [ship.city], [n]?",
+		"Broken {{name":                      "Broken {{name",
+	} {
+		if got := hubclient.Caption(text); got != want {
+			t.Errorf("Caption(%q) = %q, want %q", text, got, want)
+		}
+	}
+}

@@ -204,7 +204,7 @@ func summarise(schema *hubclient.Schema, counts []hub.AnswerCount) (int64, []sum
 		if kind == hubclient.NoSummary || f.Name == "" {
 			continue
 		}
-		q := summaryQuestion{Name: f.Name, Label: cmp.Or(f.Label, f.Name), Kind: kind}
+		q := summaryQuestion{Name: f.Name, Label: cmp.Or(hubclient.Caption(f.Label), f.Name), Kind: kind}
 		answers := byField[f.Name]
 		switch kind {
 		case hubclient.ChoiceSummary:

@@ -1,6 +1,7 @@
 package delivery
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -211,10 +212,7 @@ func (q *Queue) message(ctx context.Context, form *hub.Form, sub hub.Submission,
 		if !ok {
 			continue
 		}
-		label := f.Label
-		if label == "" {
-			label = f.Name
-		}
+		label := cmp.Or(hubclient.Caption(f.Label), f.Name)
 		fmt.Fprintf(&b, "%s:\n  %s\n", label, strings.ReplaceAll(formatValue(f, v), "\n", "\n  "))
 	}
 	var rest []string

@@ -167,7 +167,7 @@ func Labels(s *hubclient.Schema) []Label {
 		if f.TypeOf().IsFiles() || !f.TypeOf().HasValue() || hubclient.IsHoneypot(f.Name) {
 			continue
 		}
-		l := Label{Name: f.Name, Label: cmp.Or(f.Label, f.Name)}
+		l := Label{Name: f.Name, Label: cmp.Or(hubclient.Caption(f.Label), f.Name)}
 		if f.TypeOf().IsComposite() || f.TypeOf().IsGroup() {
 			l.composite = &f
 		}

@@ -47,7 +47,7 @@ func Columns(s *hubclient.Schema) []Column {
 		if hubclient.IsHoneypot(f.Name) || !f.TypeOf().HasValue() {
 			continue
 		}
-		c := Column{Name: f.Name, Label: cmp.Or(f.Label, f.Name), File: f.TypeOf().TakesFiles(), typ: f.Type}
+		c := Column{Name: f.Name, Label: cmp.Or(hubclient.Caption(f.Label), f.Name), File: f.TypeOf().TakesFiles(), typ: f.Type}
 		if f.Type == hubclient.FieldRating {
 			_, c.outOf, _ = f.Scale()
 		}

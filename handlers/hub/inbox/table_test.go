@@ -119,3 +119,18 @@ func TestCalculationColumns(t *testing.T) {
 		t.Errorf("PDF values %+v", p.Values)
 	}
 }
+
+// TestRecallingLabels: a label that recalls an answer heads the inbox's
+// column and its line in a submission as owners read it, the token named.
+func TestRecallingLabels(t *testing.T) {
+	s := &hubclient.Schema{Fields: []hubclient.Field{
+		{Name: "name", Type: hubclient.FieldText, Label: "Name"},
+		{Name: "email", Type: hubclient.FieldEmail, Label: "Thanks, {{name|friend}} — your e-mail?"},
+	}}
+	if got := Columns(s)[1].Label; got != "Thanks, [name] — your e-mail?" {
+		t.Errorf("the column reads %q", got)
+	}
+	if got := Labels(s)[1].Label; got != "Thanks, [name] — your e-mail?" {
+		t.Errorf("the submission's line reads %q", got)
+	}
+}
