@@ -78,7 +78,8 @@ func (v *formView) calcID(c *hubclient.Calculation) string {
 
 // calcText is a shown calculation's value, written for the form's locale.
 func (v *formView) calcText(c *hubclient.Calculation) string {
-	return c.FormatValue(v.calcValues()[c.Name], v.l.Locale)
+	// A value not worked out yet (nothing chosen) is a dash, not a blank.
+	return cmp.Or(c.FormatValue(v.calcValues()[c.Name], v.l.Locale), "—")
 }
 
 // quizScore is what the submitted state says of the score, "" when the

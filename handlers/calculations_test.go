@@ -28,7 +28,7 @@ func TestCalculationShown(t *testing.T) {
 	b.hub.WriteForm("acme", "party", calcForm)
 	doc := parse(t, b.page(t, "/page/acme/party"))
 	out := doc.Find(`[data-hubform-calc="total"] output[aria-live="polite"]`)
-	if out.Length() != 1 || strings.TrimSpace(out.Text()) != "" || text(doc, `[data-hubform-calc="total"] label`) != "Total" {
+	if out.Length() != 1 || strings.TrimSpace(out.Text()) != "—" || text(doc, `[data-hubform-calc="total"] label`) != "Total" {
 		t.Fatalf("the page's output: %d, %q", out.Length(), out.Text())
 	}
 	if id, _ := out.Attr("id"); doc.Find(`label[for="`+id+`"]`).Length() != 1 {

@@ -99,7 +99,7 @@ func newDemoApp(cfg demoConfig) *echo.Echo {
 
 	e.GET("/", func(c echo.Context) error {
 		var list []demoForm
-		for _, slug := range []string{"contact", "survey", "unconfigured"} {
+		for _, slug := range []string{"contact", "survey", "price", "quiz", "unconfigured"} {
 			schema, _ := forms.Schema(c.Request().Context(), "demo", slug) // nil when it cannot be fetched
 			list = append(list, demoForm{Site: "demo", Slug: slug, Schema: schema})
 		}

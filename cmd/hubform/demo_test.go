@@ -59,7 +59,7 @@ func TestDemoPages(t *testing.T) {
 		return doc
 	}
 	index := get("/")
-	for _, want := range []string{"/f/demo/contact", "/f/demo/survey", "/f/demo/unconfigured"} {
+	for _, want := range []string{"/f/demo/contact", "/f/demo/survey", "/f/demo/price", "/f/demo/quiz", "/f/demo/unconfigured"} {
 		if index.Find(`main a[href="`+want+`"]`).Length() != 1 {
 			t.Errorf("index lacks a link to %s", want)
 		}
@@ -385,6 +385,40 @@ func TestDemoURL(t *testing.T) {
 	} {
 		if got := demoURL(addr); got != want {
 			t.Errorf("demoURL(%q) = %q, want %q", addr, got, want)
+		}
+	}
+}
+
+// TestDemoCalculatorAndQuiz sends the demo's price calculator and quiz to
+// a hub: it works out the price and the score from the answers, a forged
+// total ignored, and the quiz's ending follows the score.
+func TestDemoCalculatorAndQuiz(t *testing.T) {
+	t.Parallel()
+	h := hubtest.Start(t, exampleFormFiles(t))
+	c := &hubclient.Client{HubURL: h.URL}
+	ctx := context.Background()
+	if _, err := c.Submit(ctx, "demo", "price", &hubclient.SubmitRequest{Payload: map[string]any{
+		"seat": "supporter", "people": 3, "lunch": true, "name": "Ada", "email": "ada@example.com", "total": 1,
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := h.Submissions()[0].Calculations["total"]; got != 276.0 {
+		t.Errorf("three supporters with lunch come to %v, want 276", got)
+	}
+	for _, tc := range []struct {
+		answers map[string]any
+		score   float64
+		ending  string
+	}{
+		{map[string]any{"q1": "fieldset", "q2": "action", "q3": []string{"labels", "autocomplete"}}, 4, "top"},
+		{map[string]any{"q1": "div", "q2": "action", "q3": []string{"labels", "placeholder"}}, 1, "good"},
+	} {
+		res, err := c.Submit(ctx, "demo", "quiz", &hubclient.SubmitRequest{Payload: tc.answers})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Score == nil || *res.Score != tc.score || res.Ending != tc.ending {
+			t.Errorf("%v: score %v, ending %q, want %v and %q", tc.answers, res.Score, res.Ending, tc.score, tc.ending)
 		}
 	}
 }
