@@ -21,7 +21,7 @@ const EmbedPath = "/embed.js"
 
 // frameScriptPath is where the hub serves the script of a page shown in
 // a frame by embed.js.
-const frameScriptPath = Path + "/embed-frame.js"
+const frameScriptPath = Path + "/hubform-embed-frame.js"
 
 // SubmissionHeader names, in the answer to a post of a form's page, the
 // submission the hub stored, which the page's frame script tells the
@@ -31,10 +31,12 @@ const SubmissionHeader = "Hubform-Submission"
 //go:embed assets/embed.js assets/embed-frame.js
 var embedFiles embed.FS
 
-// embedAssets serves the two scripts compressed, with ETags.
+// embedAssets serves the two scripts compressed, with ETags, and
+// without the lines that are comments alone, as the static package serves
+// its own scripts named hubform-*.
 var embedAssets = static.NewSet(embedFiles, map[string]string{
-	"embed.js":       "assets/embed.js",
-	"embed-frame.js": "assets/embed-frame.js",
+	"hubform-embed.js":       "assets/embed.js",
+	"hubform-embed-frame.js": "assets/embed-frame.js",
 })
 
 // embedCache is the Cache-Control of embed.js, whose address sites write
@@ -46,7 +48,7 @@ const embedCache = "public, max-age=86400, stale-while-revalidate=604800"
 // serveEmbed serves embed.js, to any site.
 func serveEmbed(c echo.Context) error {
 	r := c.Request().Clone(c.Request().Context())
-	r.URL.Path, r.URL.RawQuery = "/embed.js", ""
+	r.URL.Path, r.URL.RawQuery = "/hubform-embed.js", ""
 	w := &cacheWriter{ResponseWriter: c.Response().Writer, cache: embedCache}
 	w.Header().Set("Access-Control-Allow-Origin", "*")
 	w.Header().Set("Cross-Origin-Resource-Policy", "cross-origin")
@@ -58,13 +60,13 @@ func serveEmbed(c echo.Context) error {
 // page names, for a year.
 func serveFrameScript(c echo.Context) error {
 	r := c.Request().Clone(c.Request().Context())
-	r.URL.Path = "/embed-frame.js"
+	r.URL.Path = "/hubform-embed-frame.js"
 	embedAssets.ServeHTTP(c.Response().Writer, r)
 	return nil
 }
 
 // frameScriptURL is the frame script's address with its version.
-func frameScriptURL() string { return Path + "/" + embedAssets.URL("embed-frame.js") }
+func frameScriptURL() string { return Path + "/" + embedAssets.URL("hubform-embed-frame.js") }
 
 // cacheWriter replaces the Cache-Control the asset set chose.
 type cacheWriter struct {

@@ -27,7 +27,7 @@ func TestEmbedPage(t *testing.T) {
 		t.Error("embed page: background not transparent")
 	}
 	src, nonce := a.attr("script[data-origin]", "src"), a.attr("script[data-origin]", "nonce")
-	if !strings.HasPrefix(src, "/f/embed-frame.js?v=") || nonce == "" || !strings.Contains(a.header.Get("Content-Security-Policy"), "'nonce-"+nonce+"'") {
+	if !strings.HasPrefix(src, "/f/hubform-embed-frame.js?v=") || nonce == "" || !strings.Contains(a.header.Get("Content-Security-Policy"), "'nonce-"+nonce+"'") {
 		t.Errorf("frame script %q, nonce %q, policy %q", src, nonce, a.header.Get("Content-Security-Policy"))
 	}
 	if o := a.attr("script[data-origin]", "data-origin"); o != "https://www.acme.example" {
@@ -101,6 +101,9 @@ func TestEmbedScript(t *testing.T) {
 	zw.Close()
 	if buf.Len() > 3<<10 {
 		t.Errorf("embed.js is %d bytes gzipped, over 3 KiB", buf.Len())
+	}
+	if strings.Contains(a.body, "// ") {
+		t.Error("embed.js is served with its comments")
 	}
 	if !strings.Contains(a.body, "event.origin !== hub") {
 		t.Error("embed.js does not check the origin of messages")

@@ -2,7 +2,8 @@
 // (?embed=1). It tells the page around the frame what it needs and no
 // more: the height of the form, so that the frame grows and shrinks with
 // it and never scrolls; that the form is ready; and that it was sent,
-// with the submission's id. Messages go to the host page's origin, which
+// with the submission's id; and Esc pressed in it, to close a popup.
+// Messages go to the host page's origin, which
 // the hub checked and put on this script (data-origin); when the hub knows
 // none, the height and ready go to any parent, and the submission to none.
 // The page takes no message from its parent.
@@ -45,6 +46,12 @@
     post({ type: 'hubform:submitted', id }, false);
   };
   new MutationObserver(sent).observe(document.body, { childList: true, subtree: true });
+
+  // Esc closes a popup around the frame, which hears no key pressed in
+  // it: the page tells it.
+  document.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape' && !event.defaultPrevented) post({ type: 'hubform:escape' }, false);
+  });
 
   measure();
   post({ type: 'hubform:ready' }, true);

@@ -64,6 +64,8 @@
       fire(known.el, 'hubform:ready');
     } else if (data.type === 'hubform:submitted') {
       fire(known.el, 'hubform:submitted', { id: String(data.id || '') });
+    } else if (data.type === 'hubform:escape' && known.el.hubformDialog) {
+      known.el.hubformDialog.close();
     }
   });
 
@@ -105,7 +107,17 @@
       button.focus({ preventScroll: true });
       fire(button, 'hubform:close');
     });
-    dialog.append(close, frame);
+    close.autofocus = true;
+    // Tab past the frame's last control, or Shift+Tab before the close
+    // button, would leave the dialog for the browser's own controls: an
+    // edge on each side sends the focus round.
+    const edge = (to) => {
+      const el = document.createElement('span');
+      el.tabIndex = 0;
+      el.addEventListener('focus', () => to.focus());
+      return el;
+    };
+    dialog.append(edge(frame), close, frame, edge(close));
     document.body.append(dialog);
     watch(frame, button);
     button.hubformDialog = dialog;
