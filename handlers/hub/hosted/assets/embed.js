@@ -84,7 +84,7 @@
     const dialog = document.createElement('dialog');
     dialog.setAttribute('aria-label', frame.title);
     style(dialog, {
-      boxSizing: 'border-box', padding: '2.75rem 0 0', border: '0', background: 'Canvas', color: 'CanvasText',
+      boxSizing: 'border-box', padding: '2.75rem 1rem 1rem', border: '0', background: 'Canvas', color: 'CanvasText',
       width: 'min(40rem, 100vw - 1rem)', maxWidth: '100vw', maxHeight: 'calc(100vh - 1rem)', overflow: 'auto',
       borderRadius: '0.75rem', boxShadow: '0 1rem 3rem rgb(0 0 0 / 0.3)',
     });
