@@ -59,7 +59,6 @@ func BenchmarkEmbed(b *testing.B) {
 	plainURL, embedURL, directURL := siteURL+"/plain.html", siteURL+"/embed.html", hub+"/f/demo/contact"
 
 	var plainCold, plainWarm, embedCold, embedWarm, directCold, directWarm []visit
-	var readyCold, readyWarm []float64
 	for b.Loop() {
 		order := []string{plainURL, embedURL, directURL}
 		for range len(plainCold) % len(order) {
@@ -80,7 +79,6 @@ func BenchmarkEmbed(b *testing.B) {
 			default:
 				c, w := loadSite(b, tab, url, true), loadSite(b, tab, url, true)
 				embedCold, embedWarm = append(embedCold, c), append(embedWarm, w)
-				readyCold, readyWarm = append(readyCold, c.Dom), append(readyWarm, w.Dom)
 			}
 			chromedp.Cancel(tab.ctx)
 		}
