@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -45,6 +46,8 @@ var hostPages = map[string]string{
 <p><button type="button" id="auto" data-hubform-open="acme/steps" data-hubform-after="0" data-hubform-once>Open the form</button></p>`,
 	"/scroll.html": `<h1>Host</h1><div class="tall"></div>
 <p><button type="button" id="deep" data-hubform-open="acme/steps" data-hubform-scroll="50">Open the form</button></p>`,
+	"/exit.html": `<h1>Host</h1>
+<p><button type="button" id="leave" data-hubform-open="acme/steps" data-hubform-exit>Open the form</button></p>`,
 	"/forged-host.html": `<h1>Host</h1>
 <div id="inline" data-hubform="acme/steps"><a href="%[1]s/f/acme/steps">Fill in the form</a></div>`,
 	// forged is a page of the host's origin that, loaded in the hub's
@@ -180,6 +183,14 @@ func TestEmbedInlineBrowser(t *testing.T) {
 	for _, width := range []int{1280, 375} {
 		t.Run(fmt.Sprint(width), func(t *testing.T) {
 			tab := browsertest.New(t, browsertest.WindowSize(width, 900))
+			// The visitor's browser blocks third-party cookies: the form,
+			// a third party on the site, works all the same.
+			if _, err := chromedp.Call(tab, network.Enable, network.EnableParams{}); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := chromedp.Call(tab, network.SetCookieControls, network.SetCookieControlsParams{EnableThirdPartyCookieRestriction: true}); err != nil {
+				t.Fatal(err)
+			}
 			if err := chromedp.Do(tab, chromedp.Navigate(host+"/inline.html?source=newsletter&other=x")); err != nil {
 				t.Fatal(err)
 			}
@@ -193,6 +204,11 @@ func TestEmbedInlineBrowser(t *testing.T) {
 			}
 			frame, _ := frameTab(t, tab, hubURL+"/f/acme/steps", nil)
 			browsertest.WaitFor(t, tab, 10*time.Second, `events.some((e) => e.type === 'hubform:ready' && e.target === 'inline')`)
+			// The frame keeps no cookie: the steps, the error and the post
+			// below need none.
+			if c := browsertest.Eval[string](t, frame, 5*time.Second, `document.cookie = 'probe=1; SameSite=None; Secure', document.cookie`); c != "" {
+				t.Errorf("the frame keeps cookies (%q): third-party cookies are not blocked", c)
+			}
 			if v := browsertest.Eval[string](t, frame, 5*time.Second, `document.querySelector('[name=source]').value`); v != "newsletter" {
 				t.Errorf("prefilled source %q", v)
 			}
@@ -382,5 +398,22 @@ func TestEmbedPopupBrowser(t *testing.T) {
 		browsertest.Eval[bool](t, tab, 5*time.Second, `scrollTo(0, 1500), true`)
 		browsertest.WaitFor(t, tab, 5*time.Second, `!!document.querySelector('dialog[open]')`)
 		noViolations(t, tab, "the scroll page")
+	})
+
+	t.Run("exit", func(t *testing.T) {
+		tab := browsertest.New(t)
+		if err := chromedp.Do(tab, chromedp.Navigate(host+"/exit.html")); err != nil {
+			t.Fatal(err)
+		}
+		browsertest.WaitFor(t, tab, 10*time.Second, `!!window.hubformEmbed && document.querySelector('#leave').hasAttribute('data-hubform-ready')`)
+		// The mouse leaves the page by its side: no leaving intent; then
+		// by its top, towards the tabs and the address bar.
+		browsertest.Eval[bool](t, tab, 5*time.Second, `document.documentElement.dispatchEvent(new MouseEvent('mouseout', {bubbles: true, clientX: 0, clientY: 300})), true`)
+		time.Sleep(200 * time.Millisecond)
+		if browsertest.Eval[bool](t, tab, 5*time.Second, `!!document.querySelector('dialog')`) {
+			t.Error("the popup opened when the mouse left by the side")
+		}
+		browsertest.Eval[bool](t, tab, 5*time.Second, `document.documentElement.dispatchEvent(new MouseEvent('mouseout', {bubbles: true, clientX: 300, clientY: -2})), true`)
+		browsertest.WaitFor(t, tab, 5*time.Second, `!!document.querySelector('dialog[open]')`)
 	})
 }
