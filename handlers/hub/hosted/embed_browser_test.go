@@ -216,6 +216,14 @@ func TestEmbedInlineBrowser(t *testing.T) {
 			axeIn(t, tab, axe, "the host page")
 			axeIn(t, frame, axe, "the form in its frame")
 			browsertest.Screenshot(t, tab, fmt.Sprintf("embed-inline-%d", width))
+			// Dark, as the system is: the form stays readable.
+			browsertest.ColorScheme(t, tab, "dark")
+			browsertest.ColorScheme(t, frame, "dark")
+			sameHeight(t, tab, frame, "#inline iframe", "first step, dark")
+			axeIn(t, frame, axe, "the form in its frame, dark")
+			browsertest.Screenshot(t, tab, fmt.Sprintf("embed-inline-%d-dark", width))
+			browsertest.ColorScheme(t, tab, "")
+			browsertest.ColorScheme(t, frame, "")
 
 			// The second step.
 			before := browsertest.Eval[float64](t, tab, 5*time.Second, `document.querySelector('#inline iframe').getBoundingClientRect().height`)
