@@ -23,10 +23,10 @@ const EmbedPath = "/embed.js"
 // a frame by embed.js.
 const frameScriptPath = Path + "/hubform-embed-frame.js"
 
-// SubmissionHeader names, in the answer to a post of a form's page, the
+// submissionHeader names, in the answer to a post of a form's page, the
 // submission the hub stored, which the page's frame script tells the
 // site around the frame.
-const SubmissionHeader = "Hubform-Submission"
+const submissionHeader = "Hubform-Submission"
 
 //go:embed assets/embed.js assets/embed-frame.js
 var embedFiles embed.FS

@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"net/http"
 	"net/url"
+	"os"
 	"strings"
 	"testing"
 )
@@ -104,6 +105,13 @@ func TestEmbedScript(t *testing.T) {
 	}
 	if strings.Contains(a.body, "// ") {
 		t.Error("embed.js is served with its comments")
+	}
+	// Served without the lines that are comments alone, which holds
+	// for scripts without template literals.
+	for _, name := range []string{"assets/embed.js", "assets/embed-frame.js"} {
+		if data, err := os.ReadFile(name); err != nil || strings.Contains(string(data), "`") {
+			t.Errorf("%s holds a template literal (%v)", name, err)
+		}
 	}
 	if !strings.Contains(a.body, "event.origin !== hub") {
 		t.Error("embed.js does not check the origin of messages")

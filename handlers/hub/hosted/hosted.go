@@ -192,7 +192,7 @@ func (p *Pages) guard(next echo.HandlerFunc) echo.HandlerFunc {
 			ctx = context.WithValue(ctx, submissionKey{}, box)
 			c.Response().Before(func() {
 				if id := box.get(); id != "" {
-					h.Set(SubmissionHeader, id)
+					h.Set(submissionHeader, id)
 				}
 			})
 		}
