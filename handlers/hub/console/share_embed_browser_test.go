@@ -42,9 +42,12 @@ func TestBrowserShareEmbedPreview(t *testing.T) {
 			tab, do := con.tab, con.do
 			con.signIn("jane@example.com", "correct horse battery", chromedp.WaitVisible(chromedp.CSS("#forms")),
 				chromedp.Navigate(con.base+"/console/forms/acme/cake/share"), chromedp.WaitVisible(chromedp.CSS("#embed")))
-			browsertest.WaitFor(t, tab, 10*time.Second, `(() => { try { return !!document.querySelector('.console-embed-preview').contentDocument.querySelector('main.hosted-frame .hubform') } catch { return false } })()`)
+			// embed.js made the preview's frame, which follows the form's height.
+			browsertest.WaitFor(t, tab, 10*time.Second, `(() => { try { const f = document.querySelector('.console-embed-preview iframe'); return f.src.includes('origin=') && !!f.contentDocument.querySelector('main.hosted-frame .hubform') && Math.abs(f.getBoundingClientRect().height - f.contentDocument.documentElement.getBoundingClientRect().height) <= 2 } catch { return false } })()`)
 			browsertest.WaitFor(t, tab, 10*time.Second, `!!window.hubformEmbed && document.querySelector('#embed [data-hubform-open]').hasAttribute('data-hubform-ready')`)
 			browsertest.CheckAxe(t, tab, axe, "the Share tab")
+			browsertest.Eval[bool](t, tab, 5*time.Second, `document.querySelector('#embed-preview-heading').scrollIntoView(), true`)
+			con.screenshot(fmt.Sprintf("share-embed-%d", width))
 			do(chromedp.Click(chromedp.CSS(`#embed a[data-hubform-open]:not([data-hubform-layout])`)))
 			browsertest.WaitFor(t, tab, 10*time.Second, `(() => { const f = document.querySelector('dialog[open] iframe'); try { return !!f.contentDocument.querySelector('.hubform') } catch { return false } })()`)
 			if p := browsertest.Eval[string](t, tab, 5*time.Second, `location.pathname`); p != "/console/forms/acme/cake/share" {

@@ -232,7 +232,7 @@ func TestShareEmbed(t *testing.T) {
 	if !strings.Contains(doc.Find("#embed").Text(), "https://forms.example.com to its script-src and frame-src") {
 		t.Errorf("the embed section names no sources for a policy: %s", doc.Find("#embed").Text())
 	}
-	frame := doc.Find("#embed iframe.console-embed-preview")
+	frame := doc.Find(`#embed .console-embed-preview[data-hubform="acme/contact"] iframe`)
 	if frame.AttrOr("src", "") != "/f/acme/contact?embed=1" || frame.AttrOr("title", "") == "" {
 		t.Errorf("the preview frame: %v", frame.Nodes)
 	}
