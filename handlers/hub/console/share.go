@@ -106,3 +106,46 @@ func (p shareProps) iframe() string {
 func htmlAttr(s string) string {
 	return strings.NewReplacer(`&`, "&amp;", `"`, "&quot;", `<`, "&lt;", `>`, "&gt;").Replace(s)
 }
+
+// ref is the form as embed.js names it: "site/slug".
+func (p shareProps) ref() string { return p.Site + "/" + p.Slug }
+
+// embedScript is the tag that loads embed.js from the hub.
+func (p shareProps) embedScript() string {
+	return `<script async src="` + p.Hub + hosted.EmbedPath + `"></script>`
+}
+
+// embedLink is a link to the form's page, which embed.js replaces, and
+// which browsers without JavaScript follow.
+func (p shareProps) embedLink(attrs string) string {
+	return `<a href="` + p.hostedURL() + `"` + attrs + `>` + htmlText(p.Title) + `</a>`
+}
+
+// inlineEmbed is the form inline on a page of any site, in a frame that
+// follows its height.
+func (p shareProps) inlineEmbed() string {
+	return p.embedScript() + `
+<!-- Options: data-hubform-prefill passes this page's query to the form's
+     prefilled fields; data-hubform-prefill="utm_source,ref" passes those alone. -->
+<div data-hubform="` + p.ref() + `">` + p.embedLink("") + `</div>`
+}
+
+// popupEmbed is a link that opens the form over the page, in a dialog,
+// or in a panel from the side with layout "slide".
+func (p shareProps) popupEmbed(layout string) string {
+	attrs := ` data-hubform-open="` + p.ref() + `"`
+	if layout != "" {
+		attrs += ` data-hubform-layout="` + layout + `"`
+	}
+	return p.embedScript() + `
+<!-- Opens on a click. To open it by itself too, add data-hubform-after="5"
+     (seconds), data-hubform-scroll="50" (percent of the page read) or
+     data-hubform-exit (the mouse leaving the window); data-hubform-once
+     then shows it once per visitor. A <button> works as well as a link. -->
+` + p.embedLink(attrs)
+}
+
+// previewURL is the form's page in frame mode, for the preview.
+func (p shareProps) previewURL() string {
+	return hosted.Path + "/" + p.Site + "/" + p.Slug + "?embed=1"
+}

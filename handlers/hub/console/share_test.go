@@ -2,6 +2,7 @@ package console_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/xml"
 	"image"
 	"image/color"
@@ -160,7 +161,7 @@ func TestShareQR(t *testing.T) {
 }
 
 // TestShareLayout checks the Share tab's order: the ways for owners (the
-// link, the frame, the plain form) open, each with a copy button and its
+// link, the embed script's three, the frame, the plain form) open, each with a copy button and its
 // live region, and the developers' ways folded under "For developers";
 // and that the frame's section says who may show it, with a link to the
 // setting that restricts it.
@@ -184,7 +185,7 @@ func TestShareLayout(t *testing.T) {
 			t.Errorf("snippet %s has no copy button or live region", id)
 		}
 	})
-	want := "share-link:true share-iframe:true share-html:true share-go:false share-templ:false share-gen:false"
+	want := "share-link:true share-inline:true share-popup:true share-slide:true share-iframe:true share-html:true share-go:false share-templ:false share-gen:false"
 	if got := strings.Join(order, " "); got != want {
 		t.Errorf("snippets %s, want %s", got, want)
 	}
@@ -197,5 +198,54 @@ func TestShareLayout(t *testing.T) {
 	if !strings.Contains(doc.Find("#embed-any").Text(), "Any site may show the frame.") ||
 		doc.Find(`#embed-any a[href="`+console.Path+`/forms/acme/contact/settings#origins"]`).Length() != 1 {
 		t.Errorf("the frame's section: %s", doc.Find("#embed-any").Text())
+	}
+}
+
+// TestShareEmbed fills in the embed script's snippets with the hub's
+// address and the form, each holding a link to the form's page for
+// browsers without JavaScript, and previews the form as a site shows it:
+// in frame mode, and by links that open the popup and the panel. A form
+// not yet published has the snippets and no preview.
+func TestShareEmbed(t *testing.T) {
+	tc := inboxConsole(t, &memFiles{files: map[string][]byte{}}, func(cfg *console.Config) { cfg.PublicURL = "https://forms.example.com" })
+	b := tc.browser()
+	b.signIn(janeEmail, janePassword)
+	res := b.get(console.Path + "/forms/acme/contact/share")
+	doc, err := goquery.NewDocumentFromReader(strings.NewReader(res.body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	script := `<script async src="https://forms.example.com/embed.js"></script>`
+	link := `<a href="https://forms.example.com/f/acme/contact"`
+	for id, wants := range map[string][]string{
+		"share-inline": {script, `<div data-hubform="acme/contact">` + link + `>`, "data-hubform-prefill"},
+		"share-popup":  {script, link + ` data-hubform-open="acme/contact">`, "data-hubform-after", "data-hubform-scroll", "data-hubform-exit", "data-hubform-once"},
+		"share-slide":  {script, link + ` data-hubform-open="acme/contact" data-hubform-layout="slide">`},
+	} {
+		code := doc.Find("code#" + id).Text()
+		for _, want := range wants {
+			if !strings.Contains(code, want) {
+				t.Errorf("%s lacks %s:\n%s", id, want, code)
+			}
+		}
+	}
+	if !strings.Contains(doc.Find("#embed").Text(), "https://forms.example.com to its script-src and frame-src") {
+		t.Errorf("the embed section names no sources for a policy: %s", doc.Find("#embed").Text())
+	}
+	frame := doc.Find(`#embed .console-embed-preview[data-hubform="acme/contact"] iframe`)
+	if frame.AttrOr("src", "") != "/f/acme/contact?embed=1" || frame.AttrOr("title", "") == "" {
+		t.Errorf("the preview frame: %v", frame.Nodes)
+	}
+	if doc.Find(`#embed a[href="https://forms.example.com/f/acme/contact"][data-hubform-open="acme/contact"]`).Length() != 2 ||
+		doc.Find(`#embed a[data-hubform-layout="slide"]`).Length() != 1 || doc.Find(`#embed script[src="/embed.js"][async]`).Length() != 1 {
+		t.Errorf("the preview's popup links: %s", res.body)
+	}
+
+	if _, err := tc.db.SaveFormVersion(context.Background(), "acme", "unpublished", []byte(`{"title":"Unpublished","fields":[{"name":"x","type":"text"}],"steps":[{"id":"a","fields":["x"]}]}`), "test", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	res = b.get(console.Path + "/forms/acme/unpublished/share")
+	if !strings.Contains(res.body, `id="share-inline"`) || strings.Contains(res.body, "console-embed-preview") {
+		t.Errorf("an unpublished form's embed section: %s", res.body)
 	}
 }

@@ -23,4 +23,10 @@
 // nonce: scripts from the hub and the form's captcha provider alone,
 // posts to the hub alone, framed by any site, or by the hub and the sites
 // the form lists in embedOrigins alone.
+//
+// With ?embed=1 the page is made for a frame of another site, which the
+// hub's embed.js (EmbedPath) puts there: the form alone on a transparent
+// background, and a script that tells the site, by postMessage to the
+// origin in &origin=, the form's height, that it is ready and the
+// submission it stored (EMBED.md).
 package hosted

@@ -118,7 +118,8 @@ func New(cfg Config) (*Pages, error) {
 	return p, nil
 }
 
-// Mount adds the pages, their icon and the routes they post to, to e, the
+// Mount adds the pages, their icon, the scripts that frame them on other
+// sites (embed.js) and the routes they post to, to e, the
 // hub's router (protocol.Config.Mount), which also serves the pages' calls to
 // the hub. The routes take no CSRF token: a form's page is public, and so
 // are the protocol's routes it posts to; its policy lets it post to the
@@ -126,6 +127,8 @@ func New(cfg Config) (*Pages, error) {
 func (p *Pages) Mount(e *echo.Echo) {
 	p.transport.handler = e
 	e.GET(FaviconPath, favicon)
+	e.GET(EmbedPath, serveEmbed)
+	e.GET(frameScriptPath, serveFrameScript)
 	e.GET(Path+"/:site/:slug", p.page, compress, p.guard)
 	p.forms.Register(e.Group(Prefix, p.guard))
 }
@@ -183,6 +186,15 @@ func (p *Pages) guard(next echo.HandlerFunc) echo.HandlerFunc {
 			// An error means the connection takes no deadlines; the
 			// server's own timeouts still apply.
 			_ = http.NewResponseController(c.Response()).SetReadDeadline(time.Now().Add(limit))
+			// The answer names the submission the post stored, for the
+			// frame script to tell the site around the frame.
+			box := &submissionBox{}
+			ctx = context.WithValue(ctx, submissionKey{}, box)
+			c.Response().Before(func() {
+				if id := box.get(); id != "" {
+					h.Set(submissionHeader, id)
+				}
+			})
 		}
 		c.SetRequest(r.WithContext(context.WithValue(ctx, formKey{}, form)))
 		return next(c)
@@ -226,6 +238,12 @@ func (p *Pages) refuse(c echo.Context, err error) error {
 func (p *Pages) page(c echo.Context) error {
 	r := c.Request()
 	form := formFrom(r.Context())
+	if c.QueryParam("embed") == "1" {
+		// The page in a frame of another site (embed.js): its context
+		// says so to wholePage, with the site's origin.
+		r = r.WithContext(context.WithValue(r.Context(), frameKey{}, &frame{origin: hostOrigin(c.QueryParam("origin"))}))
+		c.SetRequest(r)
+	}
 	props := p.forms.PropsFor(c, form.Site, form.Slug)
 	props.Locale = chooseLocale(r, form.Schema)
 	title := form.Slug
@@ -245,6 +263,9 @@ func (p *Pages) page(c echo.Context) error {
 func (p *Pages) wholePage(pp handlers.PageProps) templ.Component {
 	return templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
 		v := pageView{Title: pp.Title, Lang: "en", Head: pp.Head, Body: pp.Body}
+		if f, ok := ctx.Value(frameKey{}).(*frame); ok {
+			v.Frame, v.HostOrigin, v.FrameScript = true, f.origin, frameScriptURL()
+		}
 		if form := formFrom(ctx); form != nil {
 			l := components.Localize(form.Schema, pp.Lang)
 			v.Lang = cmp.Or(l.Locale, v.Lang)

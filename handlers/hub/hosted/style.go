@@ -55,3 +55,11 @@ func htmxConfig(ctx context.Context) string {
 	b, _ := json.Marshal(map[string]string{"inlineStyleNonce": templ.GetNonce(ctx)})
 	return string(b)
 }
+
+// frameCSS lays out a page shown in a frame of another site: the site's
+// own background shows through, the form keeps a small margin for its
+// focus rings, and nothing but the form sizes the page, whose height the
+// frame follows.
+const frameCSS = `html,body{background:transparent}` +
+	`@media (prefers-color-scheme:dark){html,body{background:transparent}}` +
+	`main.hosted-frame{max-width:none;padding:.25rem .25rem .5rem}`

@@ -70,6 +70,10 @@ func (t *inProcess) RoundTrip(req *http.Request) (*http.Response, error) {
 			body.CloseWithError(err)
 			return nil, err
 		}
+		// The page's post learns the id of the submission it stored.
+		if box, ok := req.Context().Value(submissionKey{}).(*submissionBox); ok && req.Method == http.MethodPost && strings.HasSuffix(req.URL.Path, "/submit") {
+			res.Body = &submitAnswer{ReadCloser: res.Body, box: box}
+		}
 		return res, nil
 	case <-req.Context().Done():
 		// Nobody will read the answer: the handler's writes fail rather
