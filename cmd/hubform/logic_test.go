@@ -13,7 +13,11 @@ import (
 // to a running hub, cannot skip the demo survey's rules or conditions.
 func TestHubRefusesPostsThatSkipRules(t *testing.T) {
 	t.Parallel()
-	p := startHub(t, "example-forms", t.TempDir())
+	forms := t.TempDir()
+	if err := writeExampleForms(forms, captchaKeys{}, "http://127.0.0.1:8080"); err != nil {
+		t.Fatal(err)
+	}
+	p := startHub(t, forms, t.TempDir())
 	c := &hubclient.Client{HubURL: p.url}
 	base := map[string]any{"name": "Jane", "email": "jane@example.com", "plan": "pro"}
 	with := func(extra map[string]any) map[string]any {
