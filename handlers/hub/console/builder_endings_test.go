@@ -137,4 +137,3 @@ func TestBuilderEndingsAccess(t *testing.T) {
 		t.Errorf("refused posts saved revision %d", n)
 	}
 }
-
