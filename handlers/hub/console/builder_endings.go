@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -161,13 +162,31 @@ func editEnding(d *formFile, c echo.Context) error {
 	errs := []error{checkEnding(*e, path)}
 	if form.Get(endingMember.Name) == "rows" {
 		posted := conditionFromForm(form, endingMember.Name)
-		if err := checkEndingCondition(s, n, posted); err != nil {
+		if err := endingFieldsShown(form, n, posted); err != nil {
+			errs = append(errs, err)
+		} else if err := checkEndingCondition(s, n, posted); err != nil {
 			errs = append(errs, err)
 		} else if stored, ok := parseEndingCondition(s, n); !ok || !sameCondition(stored, posted) {
 			e.If = encodeCondition(s, posted)
 		}
 	}
 	c.Set(editingKey, editing{name: "ending:" + e.ID, anchor: "ending-" + strconv.Itoa(n)})
+	return errors.Join(errs...)
+}
+
+// endingFieldsShown refuses rows whose field was changed without the
+// page showing that field's comparisons and values (without JavaScript),
+// as fieldsShown does for a field's: the page comes back with the right
+// ones.
+func endingFieldsShown(form url.Values, n int, c condition) error {
+	var errs []error
+	for k, r := range c.Rows {
+		key := endingMember.Name + "." + strconv.Itoa(k) + ".shown"
+		if shown, ok := form[key]; ok && shown[0] != r.Field {
+			errs = append(errs, problem(fmt.Sprintf("endings[%d].if", n),
+				"%s, condition %d: the field changed; choose how to compare it and the value", endingMember.Heading, k+1))
+		}
+	}
 	return errors.Join(errs...)
 }
 

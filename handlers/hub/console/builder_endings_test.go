@@ -59,6 +59,12 @@ func TestBuilderEndings(t *testing.T) {
 	if body := f.refused("/endings/0", bad, http.StatusUnprocessableEntity); !strings.Contains(body, `there is no field "nope" to compare`) {
 		t.Errorf("a row of no field: %s", body)
 	}
+	// Without JavaScript, a row whose field changed comes back to choose
+	// its comparison and value.
+	changed := url.Values{"title": {"X"}, "if": {"rows"}, "if.0.shown": {"email"}, "if.0.field": {"name"}, "if.0.op": {"contains"}, "if.0.value": {"a"}}
+	if body := f.refused("/endings/0", changed, http.StatusUnprocessableEntity); !strings.Contains(body, "condition 1: the field changed") {
+		t.Errorf("a row whose field changed: %s", body)
+	}
 	// A field an ending reads is not removed, nor renamed behind its back.
 	if body := f.refused("/fields/1/remove", url.Values{"confirmed": {"1"}}, http.StatusUnprocessableEntity); !strings.Contains(body, `the ending "Sales will call" is shown depending on "email"`) {
 		t.Errorf("removing a field an ending reads: %s", body)
