@@ -89,6 +89,23 @@ func (h *Handler) submit(c echo.Context) error {
 	for _, name := range p.State.Revealed {
 		delete(problems, name)
 	}
+	// A value the app signed comes back as signed, or the post is
+	// refused: the visitor changed it.
+	tampered, signedOK := h.stamps.tampered(f, r.PostFormValue(components.SignedField), posted, reg.SignedValues)
+	if signedOK {
+		p.Signed = r.PostFormValue(components.SignedField)
+	}
+	if len(tampered) > 0 {
+		h.cfg.Logger.Info("post refused: a signed value was changed", "site", f.Site, "form", f.Slug, "fields", tampered)
+		p.State.Errors = map[string]string{}
+		for _, name := range tampered {
+			if schema.Field(name) != nil {
+				p.State.Errors[name] = texts.T("submitRefused")
+			}
+		}
+		p.State.SubmitError = texts.T("submitRefused")
+		return h.respond(c, http.StatusUnprocessableEntity, p, components.HubForm(p))
+	}
 	if len(problems) > 0 || len(unsigned) > 0 || len(p.State.Revealed) > 0 {
 		if !htmx {
 			p.State.Held, p.State.FilesLost = h.hold(c, f, reg, key, schema, files, held)
