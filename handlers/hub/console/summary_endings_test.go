@@ -74,4 +74,12 @@ func TestSummaryEndings(t *testing.T) {
 			t.Errorf("%s: the endings read %q, want %q", period, strings.Join(got, "|"), want)
 		}
 	}
+
+	// The export names each submission's ending by title, after its time.
+	res := b.get(console.Path + "/forms/acme/party/export/csv")
+	lines := strings.Split(res.body, "\n")
+	if res.status != http.StatusOK || len(lines) < 4 || !strings.HasPrefix(lines[0], "Submission,Received (UTC),Ending,") ||
+		!strings.HasPrefix(lines[1], "id,createdAt,ending,") || !strings.Contains(res.body, ",A big party!,") || !strings.Contains(res.body, ",Our sales team will call,") {
+		t.Errorf("the export: %d\n%s", res.status, res.body)
+	}
 }
