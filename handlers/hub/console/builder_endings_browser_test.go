@@ -124,4 +124,12 @@ func TestBrowserBuilderEndings(t *testing.T) {
 			t.Errorf("the ending's title %q, want %q", got, c.title)
 		}
 	}
+
+	// The Summary counts them.
+	do(chromedp.Navigate(build+"/summary"), chromedp.WaitVisible(chromedp.CSS("#summary-endings-card")))
+	if got := eval(`[...document.querySelectorAll('#summary-endings-card li')].map((li) => li.dataset.answer + ': ' + li.dataset.count).join('; ')`); got != "A big party!: 1; Our sales team will call: 1; Default ending (no other applied): 0" {
+		t.Errorf("the Summary's endings read %q", got)
+	}
+	browsertest.CheckAxe(t, tab, axe, "the Summary's endings")
+	shots(t, con, "console-summary-endings", "#summary-endings")
 }
