@@ -37,7 +37,7 @@ func endingsEditor(p formProps, d *formFile) templ.Component {
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
 		s := d.Schema
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<div class=\"builder-endings\" id=\"endings\"><h3 class=\"builder-subtitle\" id=\"endings-heading\">Endings</h3><p class=\"hubform-help\">After sending, visitors see the first ending whose condition holds, in this order; when none holds, the default ending.</p><ol class=\"builder-fields builder-endings-list\" aria-labelledby=\"endings-heading\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<div class=\"builder-endings\" id=\"endings\"><h3 class=\"builder-subtitle\" id=\"endings-heading\">Endings</h3><p class=\"hubform-help\">After sending, visitors see the first ending whose condition holds, in this order; when none holds, the default ending.</p><ol class=\"builder-endings-list\" aria-labelledby=\"endings-heading\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -47,7 +47,7 @@ func endingsEditor(p formProps, d *formFile) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 2, "<li class=\"builder-field builder-ending builder-ending-default\" data-ending=\"\"><div class=\"builder-ending-default-card\"><p class=\"builder-field-label\">Default ending — shown when no other applies</p>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 2, "<li class=\"builder-ending builder-ending-default\" data-ending=\"\"><div class=\"builder-ending-default-card\"><p class=\"builder-field-label\">Default ending — shown when no other applies</p>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -184,14 +184,14 @@ func endingCard(p formProps, s *hubclient.Schema, n int, e hubclient.Ending) tem
 		ctx = templ.ClearChildren(ctx)
 		act, id, words, name := endingURL(p, n, ""), "ending-"+strconv.Itoa(n), endingWords(s, n), endingName(s, n)
 		path := "endings[" + strconv.Itoa(n) + "]"
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 14, "<li class=\"builder-field builder-ending\" data-ending=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 14, "<li class=\"builder-ending\" data-ending=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var7 string
 		templ_7745c5c3_Var7, templ_7745c5c3_Err = templruntime.NewAttributeExpression(e.ID).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `handlers/hub/console/builder_endings.templ`, Line: 55, Col: 60}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `handlers/hub/console/builder_endings.templ`, Line: 55, Col: 46}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var7)
 		if templ_7745c5c3_Err != nil {
@@ -204,7 +204,7 @@ func endingCard(p formProps, s *hubclient.Schema, n int, e hubclient.Ending) tem
 		var templ_7745c5c3_Var8 string
 		templ_7745c5c3_Var8, templ_7745c5c3_Err = templruntime.NewAttributeExpression(words).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `handlers/hub/console/builder_endings.templ`, Line: 55, Col: 91}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `handlers/hub/console/builder_endings.templ`, Line: 55, Col: 77}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var8)
 		if templ_7745c5c3_Err != nil {
