@@ -60,6 +60,14 @@ func (h *Handler) submit(c echo.Context) error {
 		return h.respond(c, status, p, components.HubForm(p))
 	}
 
+	// A value the app signed comes back as signed, or the post is
+	// refused below: the visitor changed it. A signature that holds is
+	// kept by the form shown again.
+	tampered, signedOK := h.stamps.tampered(f, r.PostFormValue(components.SignedField), posted, reg.SignedValues)
+	if signedOK {
+		p.Signed = r.PostFormValue(components.SignedField)
+	}
+
 	if op := r.PostFormValue(hubclient.GroupField); op != "" {
 		return h.regroup(c, p, schema, posted, op, !htmx && len(files) > 0)
 	}
@@ -88,12 +96,6 @@ func (h *Handler) submit(c echo.Context) error {
 	p.State.Revealed = components.Revealed(p, r.PostFormValue(components.LogicStateField))
 	for _, name := range p.State.Revealed {
 		delete(problems, name)
-	}
-	// A value the app signed comes back as signed, or the post is
-	// refused: the visitor changed it.
-	tampered, signedOK := h.stamps.tampered(f, r.PostFormValue(components.SignedField), posted, reg.SignedValues)
-	if signedOK {
-		p.Signed = r.PostFormValue(components.SignedField)
 	}
 	if len(tampered) > 0 {
 		h.cfg.Logger.Info("post refused: a signed value was changed", "site", f.Site, "form", f.Slug, "fields", tampered)

@@ -29,7 +29,7 @@ func valuesApp(t *testing.T, reg handlers.FormOptions, opts ...handlers.PropsOpt
 		Fields: []hubclient.Field{
 			{Name: "order", Type: hubclient.FieldHidden},
 			{Name: "utm_source", Type: hubclient.FieldHidden},
-			{Name: "comment", Type: hubclient.FieldText, Label: "Comment"},
+			{Name: "comment", Type: hubclient.FieldText, Label: "Comment", Required: true},
 		},
 		Steps: []hubclient.Step{{ID: "one", Fields: []string{"comment"}}},
 	})
@@ -116,6 +116,15 @@ func TestWithValuesSigned(t *testing.T) {
 	}
 	if n := len(hub.Submissions()); n != 0 {
 		t.Fatalf("%d submissions sent with a changed value", n)
+	}
+	// The form shown again for another problem keeps the signature.
+	empty := url.Values{}
+	for k, x := range form {
+		empty[k] = x
+	}
+	empty.Set("comment", "")
+	if status, body := postForm(t, base, empty); status != http.StatusUnprocessableEntity || !strings.Contains(body, `value="`+form.Get(components.SignedField)+`"`) || strings.Contains(body, "The form was not accepted.") {
+		t.Errorf("a comment missing: %d, the signature not kept", status)
 	}
 	if status, _ := postForm(t, base, form); status != http.StatusOK {
 		t.Fatalf("as signed: %d", status)
