@@ -56,6 +56,11 @@ type HubFormProps struct {
 	// posts it back (StampField), and the handlers tell the hub how long the
 	// visitor had the form, which a bot does not take. Empty sends none.
 	Stamp string
+	// Signed is the app's signature of the hidden values it set and
+	// marked signed (handlers.WithValues): the form posts it back
+	// (SignedField), and the handlers refuse a post whose values differ
+	// from those signed. Empty sends none.
+	Signed string
 	// Page is the address of the page the form is on, absolute: a saved
 	// draft's link opens it again (hubclient.DraftPageField). Empty sends
 	// none.
@@ -191,6 +196,9 @@ const TurnstileScript = "https://challenges.cloudflare.com/turnstile/v0/api.js?r
 
 // StampField is the hidden input that carries HubFormProps.Stamp.
 const StampField = "_hubformStamp"
+
+// SignedField is the hidden input that carries HubFormProps.Signed.
+const SignedField = "_hubformSigned"
 
 // CountedField marks a form whose visitor's start, and steps up to the one
 // it opens at, the funnel counted already: hubform.js adds it once it has

@@ -46,6 +46,11 @@ type FormOptions struct {
 	// OnError is called once per submission of this form that failed,
 	// before Config.OnError.
 	OnError func(ctx context.Context, form Form, err error)
+	// SignedValues names hidden fields whose value only the app sets,
+	// signed (WithValues with Signed): the page's query never fills
+	// them, and a post that carries a value for one that no signature of
+	// the app holds for is refused.
+	SignedValues []string
 }
 
 // registered is a form's options with the client of its hub, and the

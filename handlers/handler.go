@@ -281,9 +281,13 @@ func (h *Handler) Schema(ctx context.Context, site, slug string) (*hubclient.Sch
 // ("?draft=…", hubclient.DraftParam) shows the draft: its values, its
 // step and its files; one gone says so. The funnel counts the visitor
 // once, when they began, not again when they come back to finish.
-func (h *Handler) PropsFor(c echo.Context, site, slug string) components.HubFormProps {
+//
+// Options add the app's own values: WithValues fills hidden fields, over
+// the query's, and signs those the visitor may not change.
+func (h *Handler) PropsFor(c echo.Context, site, slug string, opts ...PropsOption) components.HubFormProps {
 	f := Form{Site: site, Slug: slug}
-	p := h.props(f, h.form(f), c.QueryParam("locale"))
+	reg := h.form(f)
+	p := h.props(f, reg, c.QueryParam("locale"))
 	h.addCSRF(&p, c)
 	schema, err := h.Schema(c.Request().Context(), site, slug)
 	if err != nil {
@@ -291,6 +295,7 @@ func (h *Handler) PropsFor(c echo.Context, site, slug string) components.HubForm
 	}
 	p.InitialSchema = schema
 	p.State.Values = prefill(schema, c.QueryParams())
+	h.withValues(&p, f, reg, schema, opts)
 	if schema.Meta.Resume {
 		p.Page = h.pageURL(c)
 		if token := c.QueryParam(hubclient.DraftParam); token != "" {

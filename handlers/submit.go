@@ -60,6 +60,14 @@ func (h *Handler) submit(c echo.Context) error {
 		return h.respond(c, status, p, components.HubForm(p))
 	}
 
+	// A value the app signed comes back as signed, or the post is
+	// refused below: the visitor changed it. A signature that holds is
+	// kept by the form shown again.
+	tampered, signedOK := h.stamps.tampered(f, r.PostFormValue(components.SignedField), posted, reg.SignedValues)
+	if signedOK {
+		p.Signed = r.PostFormValue(components.SignedField)
+	}
+
 	if op := r.PostFormValue(hubclient.GroupField); op != "" {
 		return h.regroup(c, p, schema, posted, op, !htmx && len(files) > 0)
 	}
@@ -87,6 +95,17 @@ func (h *Handler) submit(c echo.Context) error {
 	p.State.Revealed = components.Revealed(p, r.PostFormValue(components.LogicStateField))
 	for _, name := range p.State.Revealed {
 		delete(problems, name)
+	}
+	if len(tampered) > 0 {
+		h.cfg.Logger.Info("post refused: a signed value was changed", "site", f.Site, "form", f.Slug, "fields", tampered)
+		p.State.Errors = map[string]string{}
+		for _, name := range tampered {
+			if schema.Field(name) != nil {
+				p.State.Errors[name] = texts.T("submitRefused")
+			}
+		}
+		p.State.SubmitError = texts.T("submitRefused")
+		return h.respond(c, http.StatusUnprocessableEntity, p, components.HubForm(p))
 	}
 	if len(problems) > 0 || len(unsigned) > 0 || len(p.State.Revealed) > 0 {
 		if !htmx {

@@ -35,6 +35,7 @@ func (con *Console) registerBuilder(g *echo.Group) {
 	g.POST("/forms/:site/:slug/translations", con.builderAction(addLocale, viewTranslations))
 	g.POST("/forms/:site/:slug/translations/:locale", con.builderAction(editTranslation, viewTranslations))
 	con.registerInPlace(g)
+	con.registerEndings(g)
 }
 
 // Views of a stored form's pages: the Build tab shows the fields, the

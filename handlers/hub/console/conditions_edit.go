@@ -146,7 +146,7 @@ func editConditions(d *formFile, i int, old string, c echo.Context) error {
 		return err
 	}
 	if f.Name != old {
-		return renameInConditions(s, old, f.Name)
+		return errors.Join(renameInConditions(s, old, f.Name), renameInEndings(s, old, f.Name))
 	}
 	return nil
 }
@@ -255,6 +255,7 @@ func conditionsReading(s *hubclient.Schema, name string) error {
 				"the step %q is shown depending on %q: remove that condition first", cmp.Or(st.Title, st.ID), name))
 		}
 	}
+	errs = append(errs, endingsReading(s, name))
 	return errors.Join(errs...)
 }
 

@@ -345,6 +345,12 @@ func (con *Console) export(c echo.Context) error {
 		return c.String(http.StatusBadRequest, problem)
 	}
 	sh := export.Sheet{Title: inbox.Title(form), Location: con.location(c.Request().Context())}
+	if form.Schema != nil && len(form.Schema.Endings) > 0 {
+		sh.Endings = map[string]string{}
+		for _, e := range form.Schema.Endings {
+			sh.Endings[e.ID] = e.Title
+		}
+	}
 	for _, col := range inbox.Columns(form.Schema) {
 		sh.Columns = append(sh.Columns, col.Sheet()...)
 	}

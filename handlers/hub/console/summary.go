@@ -60,6 +60,8 @@ type summaryProps struct {
 	// still being counted.
 	Pending   bool
 	Questions []summaryQuestion
+	// Endings counts the endings reached, nil for a form without any.
+	Endings *summaryEndings
 }
 
 // summaryQuestion is the results of one question.
@@ -154,6 +156,9 @@ func (con *Console) summary(c echo.Context) error {
 		return hub.Internal("counting the answers", err)
 	}
 	p.Total, p.Questions = summarise(form.Schema, counts)
+	if p.Endings, err = con.endingsOf(ctx, form, p.From); err != nil {
+		return err
+	}
 	if p.Total > 0 {
 		if err := con.newestTexts(ctx, form, p.From, p.Questions); err != nil {
 			return err

@@ -66,7 +66,7 @@ func decodedCSV(l submissions) string {
 	}
 	slices.Sort(names)
 	cw := &safeCSV{w: csv.NewWriter(&b)}
-	cw.Write(slices.Concat([]string{"id", "site", "form", "createdAt"}, names, []string{"attachments"}))
+	cw.Write(slices.Concat([]string{"id", "site", "form", "createdAt"}, names, []string{"attachments", "ending"}))
 	for _, s := range l {
 		var payload map[string]any
 		json.Unmarshal(s.Payload, &payload)
@@ -78,7 +78,7 @@ func decodedCSV(l submissions) string {
 		for _, a := range s.Attachments {
 			files = append(files, a.Filename+" ("+a.Key+")")
 		}
-		cw.Write(append(row, strings.Join(files, "; ")))
+		cw.Write(append(row, strings.Join(files, "; "), s.Ending))
 	}
 	cw.w.Flush()
 	return b.String()
@@ -146,9 +146,9 @@ func TestCSVSubmissionBetweenPasses(t *testing.T) {
 	if err := CSV(context.Background(), late{l}, hub.Filter{}, &b); err != nil {
 		t.Fatal(err)
 	}
-	want := "id,site,form,createdAt,email,name,attachments\n" +
-		"01,acme,contact,2026-11-27T09:00:00Z,a@example.com,Ann,\n" +
-		"02,acme,contact,2026-11-27T09:00:00Z,,Bo,\n"
+	want := "id,site,form,createdAt,email,name,attachments,ending\n" +
+		"01,acme,contact,2026-11-27T09:00:00Z,a@example.com,Ann,,\n" +
+		"02,acme,contact,2026-11-27T09:00:00Z,,Bo,,\n"
 	if b.String() != want {
 		t.Errorf("CSV =\n%s\nwant the late name left out:\n%s", b.String(), want)
 	}

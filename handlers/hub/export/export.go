@@ -73,7 +73,8 @@ type PayloadLister interface {
 }
 
 // CSV writes the submissions f selects as CSV: a header row, then a row
-// per submission, a column per value name, every cell neutralised against
+// per submission, a column per value name, then its files and the id of
+// the ending it reached ("ending", empty for none), every cell neutralised against
 // spreadsheet formulas. The names are gathered in a first pass, of the
 // payloads alone when db is a PayloadLister, so no submission is held in
 // memory.
@@ -108,8 +109,8 @@ func CSV(ctx context.Context, db Lister, f hub.Filter, w io.Writer) error {
 	}
 	const before = 4 // id, site, form, createdAt
 	cw := &safeCSV{w: csv.NewWriter(w)}
-	cw.Write(slices.Concat([]string{"id", "site", "form", "createdAt"}, names, []string{"attachments"}))
-	row := make([]string, before+len(names)+1)
+	cw.Write(slices.Concat([]string{"id", "site", "form", "createdAt"}, names, []string{"attachments", "ending"}))
+	row := make([]string, before+len(names)+2)
 	err = db.ListSubmissions(ctx, f, func(s hub.Submission) error {
 		clear(row)
 		row[0], row[1], row[2], row[3] = s.ID, s.Site, s.Slug, s.CreatedAt.UTC().Format(time.RFC3339Nano)
@@ -125,7 +126,8 @@ func CSV(ctx context.Context, db Lister, f hub.Filter, w io.Writer) error {
 		for _, a := range s.Attachments {
 			files = append(files, a.Filename+" ("+a.Key+")")
 		}
-		row[len(row)-1] = strings.Join(files, "; ")
+		row[len(row)-2] = strings.Join(files, "; ")
+		row[len(row)-1] = s.Ending
 		return cw.Write(row)
 	})
 	if err != nil {

@@ -27,6 +27,24 @@ type Sheet struct {
 	FileURL func(id string, n int) string
 	// Location is the time zone of the times; nil is UTC.
 	Location *time.Location
+	// Endings are the titles of the form's endings by id, nil for a form
+	// without any. When set, the sheet says which ending each submission
+	// reached (Ending): a column "Ending" (for programs "ending") after
+	// its time, in JSON a member "ending".
+	Endings map[string]string
+}
+
+// Ending is how the sheet names the ending id: its title, the id itself
+// for an ending the form no longer has (or one without a title), "" for
+// none, the default ending.
+func (sh Sheet) Ending(id string) string {
+	if id == "" {
+		return ""
+	}
+	if t := sh.Endings[id]; t != "" {
+		return t
+	}
+	return id
 }
 
 // SheetColumn is a question of the form.
@@ -98,7 +116,10 @@ func SheetCSV(ctx context.Context, db Lister, f hub.Filter, sh Sheet, w io.Write
 		return err
 	}
 	cols, otherFiles := sh.layout(extra)
-	const before = 2 // id, received
+	before := 2 // id, received, and the ending when the form has some
+	if sh.Endings != nil {
+		before++
+	}
 	width := before + len(cols)
 	if otherFiles {
 		width++
@@ -108,6 +129,9 @@ func SheetCSV(ctx context.Context, db Lister, f hub.Filter, sh Sheet, w io.Write
 	labels, machine := make([]string, width), make([]string, width)
 	labels[0], labels[1] = "Submission", "Received ("+sh.location().String()+")"
 	machine[0], machine[1] = "id", "createdAt"
+	if sh.Endings != nil {
+		labels[2], machine[2] = "Ending", "ending"
+	}
 	for i, c := range cols {
 		column[c.key()] = before + i
 		labels[before+i], machine[before+i] = c.Label, c.key()
@@ -127,6 +151,9 @@ func SheetCSV(ctx context.Context, db Lister, f hub.Filter, sh Sheet, w io.Write
 	err = db.ListSubmissions(ctx, f, func(s hub.Submission) error {
 		clear(row)
 		row[0], row[1] = s.ID, s.CreatedAt.In(loc).Format(SheetTime)
+		if sh.Endings != nil {
+			row[2] = sh.Ending(s.Ending)
+		}
 		gjson.ParseBytes(s.Payload).ForEach(func(key, value gjson.Result) bool {
 			name := jsonString(key)
 			if i, ok := column[name]; ok {
@@ -244,10 +271,12 @@ type sheetFile struct {
 
 // sheetSubmission is a submission in a sheet's JSON.
 type sheetSubmission struct {
-	ID       string        `json:"id"`
-	Received time.Time     `json:"received"`
-	Spam     bool          `json:"spam,omitempty"`
-	Answers  []sheetAnswer `json:"answers"`
+	ID       string    `json:"id"`
+	Received time.Time `json:"received"`
+	Spam     bool      `json:"spam,omitempty"`
+	// Ending is the title of the ending reached (Sheet.Ending).
+	Ending  string        `json:"ending,omitempty"`
+	Answers []sheetAnswer `json:"answers"`
 }
 
 // SheetJSON writes the submissions f selects as JSON laid out by sh: an
@@ -282,7 +311,7 @@ func SheetJSON(ctx context.Context, db Lister, f hub.Filter, sh Sheet, w io.Writ
 		}
 		cols, _ := sh.layout(names)
 		values := gjson.ParseBytes(s.Payload)
-		out := sheetSubmission{ID: s.ID, Received: s.CreatedAt.In(loc), Spam: s.Spam, Answers: make([]sheetAnswer, len(cols))}
+		out := sheetSubmission{ID: s.ID, Received: s.CreatedAt.In(loc), Spam: s.Spam, Ending: sh.Ending(s.Ending), Answers: make([]sheetAnswer, len(cols))}
 		byName := make(map[string]int, len(cols))
 		firstFile := -1
 		for i, c := range cols {

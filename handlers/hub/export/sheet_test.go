@@ -168,3 +168,52 @@ func TestSheetCalculations(t *testing.T) {
 		t.Errorf("sheet JSON lacks the total: %s", buf.String())
 	}
 }
+
+// TestSheetEndings: a sheet of a form with endings names the ending each
+// submission reached, by title, after its time; an ending the form no
+// longer has by its id; the default ending by nothing. The raw CSV names
+// it by id.
+func TestSheetEndings(t *testing.T) {
+	sh := sheetOf(false)
+	sh.Endings = map[string]string{"big": "A big party!"}
+	rows := submissions{
+		{ID: "S1", CreatedAt: time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC), Payload: json.RawMessage(`{"plan":"pro"}`), Ending: "big"},
+		{ID: "S2", CreatedAt: time.Date(2026, 11, 28, 10, 0, 0, 0, time.UTC), Payload: json.RawMessage(`{"plan":"pro"}`), Ending: "gone"},
+		{ID: "S3", CreatedAt: time.Date(2026, 11, 28, 11, 0, 0, 0, time.UTC), Payload: json.RawMessage(`{"plan":"pro"}`)},
+	}
+	var buf bytes.Buffer
+	if err := SheetCSV(context.Background(), rows, hub.Filter{}, sh, &buf); err != nil {
+		t.Fatal(err)
+	}
+	got, err := csv.NewReader(&buf).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var endings []string
+	for _, r := range got {
+		endings = append(endings, r[2])
+	}
+	if strings.Join(endings, "|") != "Ending|ending|A big party!|gone|" || got[2][3] != "Professional" {
+		t.Errorf("sheet CSV: %q", got)
+	}
+	buf.Reset()
+	if err := SheetJSON(context.Background(), rows, hub.Filter{}, sh, &buf); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Submissions []struct {
+			Ending string `json:"ending"`
+		} `json:"submissions"`
+	}
+	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil || len(doc.Submissions) != 3 ||
+		doc.Submissions[0].Ending != "A big party!" || doc.Submissions[1].Ending != "gone" || doc.Submissions[2].Ending != "" {
+		t.Errorf("sheet JSON: %s (%v)", buf.String(), err)
+	}
+	buf.Reset()
+	if err := CSV(context.Background(), rows, hub.Filter{}, &buf); err != nil {
+		t.Fatal(err)
+	}
+	if lines := strings.Split(buf.String(), "\n"); !strings.HasSuffix(lines[0], ",attachments,ending") || !strings.HasSuffix(lines[1], ",big") || !strings.HasSuffix(lines[3], ",") {
+		t.Errorf("raw CSV:\n%s", buf.String())
+	}
+}
