@@ -2,6 +2,7 @@ package hub
 
 import (
 	"encoding/json"
+	"slices"
 	"strconv"
 
 	"github.com/hubform/hubform/hubclient"
@@ -23,11 +24,13 @@ func Tallies(schema *hubclient.Schema, payload map[string]any) string {
 // worked out again. nil calculations are worked out if the form has a
 // score.
 func TalliesWith(schema *hubclient.Schema, payload, calculations map[string]any) string {
-	b := []byte(`[["","",0]`)
+	b := make([]byte, 0, 256)
+	b = append(b, `[["","",0]`...)
 	if schema != nil {
 		// A field named twice, or an answer given twice, is counted once:
-		// a submission adds one to an answer at most.
-		seen := map[[2]string]bool{}
+		// a submission adds one to an answer at most. The pairs are few: a
+		// list looks them up faster than a map is made.
+		var seen [][2]string
 		for i := range schema.Fields {
 			f := &schema.Fields[i]
 			v, ok := payload[f.Name]
@@ -36,10 +39,10 @@ func TalliesWith(schema *hubclient.Schema, payload, calculations map[string]any)
 			}
 			for _, t := range f.Tally(v) {
 				k := [2]string{f.Name, t.Answer}
-				if seen[k] {
+				if slices.Contains(seen, k) {
 					continue
 				}
-				seen[k] = true
+				seen = append(seen, k)
 				b = append(b, ',', '[')
 				b = appendJSONString(b, f.Name)
 				b = append(b, ',')
@@ -79,10 +82,18 @@ func scoreOf(schema *hubclient.Schema, payload, calculations map[string]any) (fl
 }
 
 // appendJSONString appends s to b as a JSON string: strconv's quoting
-// writes Go's escapes (\x1f), which JSON has not.
+// writes Go's escapes (\x1f), which JSON has not. Most names and answers
+// are plain ASCII, written as they are.
 func appendJSONString(b []byte, s string) []byte {
-	q, _ := json.Marshal(s) // a string always encodes
-	return append(b, q...)
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			q, _ := json.Marshal(s) // a string always encodes
+			return append(b, q...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
 }
 
 // TalliesOf is Tallies of a payload as stored, JSON; one that does not

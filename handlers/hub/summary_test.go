@@ -64,3 +64,30 @@ func TestTalliesScore(t *testing.T) {
 		t.Errorf("a score not worked out: %s", got)
 	}
 }
+
+// BenchmarkTallies: what a submission's tallies cost the submit route, for
+// a survey's answers.
+func BenchmarkTallies(b *testing.B) {
+	opts := func(values ...string) []hubclient.Option {
+		var out []hubclient.Option
+		for _, v := range values {
+			out = append(out, hubclient.Option{Value: v})
+		}
+		return out
+	}
+	schema := &hubclient.Schema{Fields: []hubclient.Field{
+		{Name: "topic", Type: hubclient.FieldSelect, Options: opts("sales", "support", "billing")},
+		{Name: "tags", Type: hubclient.FieldCheckboxes, Options: opts("a", "b", "c", "d")},
+		{Name: "ok", Type: hubclient.FieldCheckbox},
+		{Name: "stars", Type: hubclient.FieldRating},
+		{Name: "score", Type: hubclient.FieldNPS},
+		{Name: "order", Type: hubclient.FieldRanking, Options: opts("x", "y", "z")},
+		{Name: "note", Type: hubclient.FieldText},
+	}}
+	payload := map[string]any{"topic": "support", "tags": []any{"a", "c"}, "ok": true, "stars": 4.0, "score": 9.0,
+		"order": []any{"y", "x", "z"}, "note": "Quick and kind."}
+	b.ReportAllocs()
+	for b.Loop() {
+		Tallies(schema, payload)
+	}
+}
