@@ -37,7 +37,7 @@ func endingsEditor(p formProps, d *formFile) templ.Component {
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
 		s := d.Schema
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<div class=\"builder-endings\" id=\"endings\"><h3 class=\"builder-subtitle\" id=\"endings-heading\">Endings</h3><p class=\"hubform-help\">After sending, visitors see the first ending whose condition holds, in this order; when none holds, the default ending.</p><ol class=\"builder-endings-list\" aria-labelledby=\"endings-heading\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<section class=\"builder-endings\" id=\"endings\" aria-labelledby=\"endings-heading\"><h3 class=\"builder-subtitle\" id=\"endings-heading\">Endings</h3><p class=\"hubform-help\">After sending, visitors see the first ending whose condition holds, in this order; when none holds, the default ending.</p><ol class=\"builder-endings-list\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -155,7 +155,7 @@ func endingsEditor(p formProps, d *formFile) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 13, "</details></div>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 13, "</details></section>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
