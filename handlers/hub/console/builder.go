@@ -743,7 +743,28 @@ func (p formProps) typedOn(action, name string, on bool) bool {
 // was built from; a post the builder would refuse anyway (an older page,
 // no such field) is refused at once.
 func (con *Console) removeFieldAction(c echo.Context) error {
-	remove := con.builderAction(removeField, viewFields)
+	return con.confirmRemoval(c, con.builderAction(removeField, viewFields), func(d *formFile) (confirmation, bool) {
+		i, err := fieldAt(d, c)
+		if err != nil {
+			return confirmation{}, false
+		}
+		name := d.Schema.Fields[i].Name
+		if conditionsReading(d.Schema, name) != nil {
+			return confirmation{}, false // refused at once, naming the conditions
+		}
+		return confirmation{
+			Question: "Remove field " + name + "?",
+			Detail:   "The field leaves the draft with its translations. The live version keeps it until you publish.",
+			Action:   "Remove " + name, Cancel: formURL(c.Param("site"), c.Param("slug")),
+		}, true
+	})
+}
+
+// confirmRemoval answers a removal: remove once the owner confirmed it,
+// else a page that asks, as ask words it for the version the page was
+// built from. A post the builder would refuse anyway (an older page,
+// nothing to remove, ask's false) goes to remove at once, which says why.
+func (con *Console) confirmRemoval(c echo.Context, remove echo.HandlerFunc, ask func(d *formFile) (confirmation, bool)) error {
 	if c.FormValue(confirmedField) == "1" {
 		return remove(c)
 	}
@@ -763,18 +784,10 @@ func (con *Console) removeFieldAction(c echo.Context) error {
 	if d == nil {
 		return remove(c)
 	}
-	i, err := fieldAt(d, c)
-	if err != nil {
+	q, ok := ask(d)
+	if !ok {
 		return remove(c)
 	}
-	name := d.Schema.Fields[i].Name
-	if conditionsReading(d.Schema, name) != nil {
-		return remove(c) // refused at once, naming the conditions
-	}
-	_, err = con.confirmed(c, confirmation{
-		Question: "Remove field " + name + "?",
-		Detail:   "The field leaves the draft with its translations. The live version keeps it until you publish.",
-		Action:   "Remove " + name, Cancel: formURL(site, slug),
-	})
+	_, err = con.confirmed(c, q)
 	return err
 }

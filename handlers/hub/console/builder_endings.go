@@ -303,35 +303,15 @@ func renameInEndings(s *hubclient.Schema, old, name string) error {
 // page was built from; a post the builder would refuse anyway (an older
 // page, no such ending) is refused at once.
 func (con *Console) removeEndingAction(c echo.Context) error {
-	remove := con.builderAction(removeEnding, viewFields)
-	if c.FormValue(confirmedField) == "1" {
-		return remove(c)
-	}
-	site, slug := c.Param("site"), c.Param("slug")
-	rec, err := con.cfg.Store.FormRecord(c.Request().Context(), site, slug)
-	if err != nil {
-		return con.formError(err)
-	}
-	if baseOf(c) != rec.Revision {
-		return remove(c)
-	}
-	v, err := con.cfg.Store.FormVersion(c.Request().Context(), site, slug, rec.LastVersion)
-	if err != nil {
-		return con.formError(err)
-	}
-	d := decodeFormFile(v.Body)
-	if d == nil {
-		return remove(c)
-	}
-	n, err := endingAt(d, c)
-	if err != nil {
-		return remove(c)
-	}
-	name := endingName(d.Schema, n)
-	_, err = con.confirmed(c, confirmation{
-		Question: "Remove the ending “" + name + "”?",
-		Detail:   "The ending leaves the draft with its translations. The live version keeps it until you publish; submissions that reached it still name it.",
-		Action:   "Remove the ending", Cancel: formURL(site, slug) + "#endings",
+	return con.confirmRemoval(c, con.builderAction(removeEnding, viewFields), func(d *formFile) (confirmation, bool) {
+		n, err := endingAt(d, c)
+		if err != nil {
+			return confirmation{}, false
+		}
+		return confirmation{
+			Question: "Remove the ending “" + endingName(d.Schema, n) + "”?",
+			Detail:   "The ending leaves the draft with its translations. The live version keeps it until you publish; submissions that reached it still name it.",
+			Action:   "Remove the ending", Cancel: formURL(c.Param("site"), c.Param("slug")) + "#endings",
+		}, true
 	})
-	return err
 }
