@@ -27,6 +27,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"sync"
 	"testing"
 	"time"
 
@@ -46,6 +47,20 @@ type Option func(*config)
 
 type config struct {
 	width, height int
+	limit         time.Duration
+}
+
+// DefaultLimit is how long a browser New started may run before it is
+// stopped (see Limit).
+const DefaultLimit = 4 * time.Minute
+
+// Limit sets how long the browser may run, from New to the end of the
+// test and its subtests. Past it the test fails and the browser is
+// stopped, which ends every chromedp call still waiting on it: a page or
+// a frame that never answers fails its test, not the whole package at go
+// test's timeout.
+func Limit(d time.Duration) Option {
+	return func(c *config) { c.limit = d }
 }
 
 // WindowSize sets the size of the browser's window, and so the viewport of
@@ -70,7 +85,7 @@ func New(t testing.TB, opts ...Option) context.Context {
 		}
 		t.Skipf("%s not found; make test installs it (or set %s=1 to require it)", ExecPath, RequireEnv)
 	}
-	cfg := config{width: 1280, height: 900}
+	cfg := config{width: 1280, height: 900, limit: DefaultLimit}
 	for _, o := range opts {
 		o(&cfg)
 	}
@@ -91,7 +106,21 @@ func New(t testing.TB, opts ...Option) context.Context {
 	)
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), allocOpts...)
 	ctx, cancel := chromedp.NewContext(allocCtx)
+	var mu sync.Mutex
+	ended := false
+	watchdog := time.AfterFunc(cfg.limit, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if !ended {
+			t.Errorf("the browser was still in use after %v: stopped, so that what waits on it fails", cfg.limit)
+			cancelAlloc()
+		}
+	})
 	t.Cleanup(func() {
+		mu.Lock()
+		ended = true
+		mu.Unlock()
+		watchdog.Stop()
 		cancel()
 		cancelAlloc()
 	})

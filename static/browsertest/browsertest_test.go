@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -80,4 +81,34 @@ func waitFailure(t *testing.T, f func(testing.TB)) string {
 	}()
 	<-done
 	return r.msg
+}
+
+// errorRecorder is a testing.TB whose Errorf records the message.
+type errorRecorder struct {
+	testing.TB
+	mu  sync.Mutex
+	msg string
+}
+
+func (r *errorRecorder) Errorf(format string, args ...any) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.msg = fmt.Sprintf(format, args...)
+}
+
+// TestLimit checks that a browser past its limit is stopped, so that a
+// call that would wait on it for ever returns, and that the test is told.
+func TestLimit(t *testing.T) {
+	r := &errorRecorder{TB: t}
+	tab := browsertest.New(r, browsertest.Limit(time.Second))
+	// A promise that never settles, awaited without a deadline.
+	_, err := chromedp.Run(tab, chromedp.Evaluate[bool](`new Promise(() => {})`, chromedp.EvalAwaitPromise))
+	if err == nil {
+		t.Fatal("waiting on a promise that never settles returned no error")
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !strings.Contains(r.msg, "still in use after 1s") {
+		t.Errorf("the test was told %q", r.msg)
+	}
 }

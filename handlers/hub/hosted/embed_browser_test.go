@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
@@ -99,6 +100,27 @@ func startHost(t *testing.T, hub string) string {
 	return strings.Replace(srv.URL, "127.0.0.1", "localhost", 1)
 }
 
+// act runs actions in the tab of ctx, failing t when they fail or take
+// longer than 10 seconds.
+func act(t *testing.T, ctx context.Context, actions ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := chromedp.Do(ctx, actions...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// call sends the browser a command in the tab of ctx, as act runs actions.
+func call[P, R any](t *testing.T, ctx context.Context, cmd cdp.Command[P, R], params P) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if _, err := chromedp.Call(ctx, cmd, params); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // frameTab attaches to the hub's frame whose URL starts with prefix and
 // that skip does not hold, once it is there.
 func frameTab(t *testing.T, tab context.Context, prefix string, skip map[target.ID]bool) (context.Context, target.ID) {
@@ -113,8 +135,18 @@ func frameTab(t *testing.T, tab context.Context, prefix string, skip map[target.
 			if info.Type == "iframe" && strings.HasPrefix(info.URL, prefix) && !skip[info.TargetID] {
 				ctx, cancel := chromedp.NewContext(tab, chromedp.WithTargetID(info.TargetID))
 				t.Cleanup(cancel)
-				if err := chromedp.Do(ctx); err != nil {
-					t.Fatal(err)
+				// The first Do attaches, and the frame's session lives as
+				// long as the context Do is given: it gets no deadline, so
+				// it is waited for here.
+				attached := make(chan error, 1)
+				go func() { attached <- chromedp.Do(ctx) }()
+				select {
+				case err := <-attached:
+					if err != nil {
+						t.Fatal(err)
+					}
+				case <-time.After(10 * time.Second):
+					t.Fatalf("attaching to the frame of %s took longer than 10s", info.URL)
 				}
 				browsertest.WaitFor(t, ctx, 10*time.Second, `document.readyState === 'complete' && !!window.htmx`)
 				return ctx, info.TargetID
@@ -185,15 +217,9 @@ func TestEmbedInlineBrowser(t *testing.T) {
 			tab := browsertest.New(t, browsertest.WindowSize(width, 900))
 			// The visitor's browser blocks third-party cookies: the form,
 			// a third party on the site, works all the same.
-			if _, err := chromedp.Call(tab, network.Enable, network.EnableParams{}); err != nil {
-				t.Fatal(err)
-			}
-			if _, err := chromedp.Call(tab, network.SetCookieControls, network.SetCookieControlsParams{EnableThirdPartyCookieRestriction: true}); err != nil {
-				t.Fatal(err)
-			}
-			if err := chromedp.Do(tab, chromedp.Navigate(host+"/inline.html?source=newsletter&other=x")); err != nil {
-				t.Fatal(err)
-			}
+			call(t, tab, network.Enable, network.EnableParams{})
+			call(t, tab, network.SetCookieControls, network.SetCookieControlsParams{EnableThirdPartyCookieRestriction: true})
+			act(t, tab, chromedp.Navigate(host+"/inline.html?source=newsletter&other=x"))
 			browsertest.WaitFor(t, tab, 10*time.Second, `!!document.querySelector('#inline iframe')`)
 			src := browsertest.Eval[string](t, tab, 5*time.Second, `document.querySelector('#inline iframe').src`)
 			if !strings.Contains(src, "source=newsletter") || strings.Contains(src, "other=") || !strings.Contains(src, "embed=1") || !strings.Contains(src, "origin="+url.QueryEscape(host)) {
@@ -256,9 +282,7 @@ func TestEmbedInlineBrowser(t *testing.T) {
 
 	t.Run("forged", func(t *testing.T) {
 		tab := browsertest.New(t)
-		if err := chromedp.Do(tab, chromedp.Navigate(host+"/forged-host.html")); err != nil {
-			t.Fatal(err)
-		}
+		act(t, tab, chromedp.Navigate(host+"/forged-host.html"))
 		frame, _ := frameTab(t, tab, hubURL+"/f/acme/steps", nil)
 		browsertest.WaitFor(t, tab, 10*time.Second, `events.some((e) => e.type === 'hubform:ready')`)
 		sameHeight(t, tab, frame, "#inline iframe", "first step")
@@ -291,13 +315,9 @@ func TestEmbedPopupBrowser(t *testing.T) {
 	for _, width := range []int{1280, 375} {
 		t.Run(fmt.Sprint(width), func(t *testing.T) {
 			tab := browsertest.New(t, browsertest.WindowSize(width, 900))
-			if err := chromedp.Do(tab, chromedp.Navigate(host+"/popup.html")); err != nil {
-				t.Fatal(err)
-			}
+			act(t, tab, chromedp.Navigate(host+"/popup.html"))
 			browsertest.WaitFor(t, tab, 10*time.Second, `!!window.hubformEmbed && document.querySelector('#pop').hasAttribute('data-hubform-ready')`)
-			if err := chromedp.Do(tab, chromedp.Click(chromedp.CSS("#pop"))); err != nil {
-				t.Fatal(err)
-			}
+			act(t, tab, chromedp.Click(chromedp.CSS("#pop")))
 			browsertest.WaitFor(t, tab, 5*time.Second, `!!document.querySelector('dialog[open] iframe')`)
 			frame, first := frameTab(t, tab, hubURL+"/f/acme/steps", nil)
 			browsertest.WaitFor(t, tab, 10*time.Second, `events.some((e) => e.type === 'hubform:ready' && e.target === 'pop')`)
@@ -310,9 +330,7 @@ func TestEmbedPopupBrowser(t *testing.T) {
 			// back on the close button.
 			inFrame, onClose := false, false
 			for i := range 8 {
-				if err := chromedp.Do(tab, chromedp.KeyEvent(kb.Tab)); err != nil {
-					t.Fatal(err)
-				}
+				act(t, tab, chromedp.KeyEvent(kb.Tab))
 				// The focus crosses from the frame's process to the page's
 				// in its own time: it must land in the dialog.
 				if !browsertest.Eval[bool](t, tab, 5*time.Second, `new Promise((resolve) => {
@@ -332,26 +350,18 @@ func TestEmbedPopupBrowser(t *testing.T) {
 			if !inFrame || !onClose {
 				t.Errorf("Tab went through the form %v, to the close button %v", inFrame, onClose)
 			}
-			if err := chromedp.Do(tab, chromedp.KeyEvent(kb.Escape)); err != nil {
-				t.Fatal(err)
-			}
+			act(t, tab, chromedp.KeyEvent(kb.Escape))
 			browsertest.WaitFor(t, tab, 5*time.Second, `!document.querySelector('dialog') && document.activeElement.id === 'pop'`)
 			browsertest.WaitFor(t, tab, 5*time.Second, `events.some((e) => e.type === 'hubform:close' && e.target === 'pop')`)
 
 			// The close button too.
-			if err := chromedp.Do(tab, chromedp.Click(chromedp.CSS("#pop"))); err != nil {
-				t.Fatal(err)
-			}
+			act(t, tab, chromedp.Click(chromedp.CSS("#pop")))
 			browsertest.WaitFor(t, tab, 5*time.Second, `!!document.querySelector('dialog[open]')`)
-			if err := chromedp.Do(tab, chromedp.Click(chromedp.CSS(`dialog[open] button[aria-label="Close"]`))); err != nil {
-				t.Fatal(err)
-			}
+			act(t, tab, chromedp.Click(chromedp.CSS(`dialog[open] button[aria-label="Close"]`)))
 			browsertest.WaitFor(t, tab, 5*time.Second, `!document.querySelector('dialog') && document.activeElement.id === 'pop'`)
 
 			// The link opens the panel on the side, not the form's page.
-			if err := chromedp.Do(tab, chromedp.Click(chromedp.CSS("#slide"))); err != nil {
-				t.Fatal(err)
-			}
+			act(t, tab, chromedp.Click(chromedp.CSS("#slide")))
 			browsertest.WaitFor(t, tab, 5*time.Second, `!!document.querySelector('dialog[open] iframe')`)
 			if u := browsertest.Eval[string](t, tab, 5*time.Second, `location.pathname`); u != "/popup.html" {
 				t.Errorf("the link went to %s", u)
@@ -363,9 +373,7 @@ func TestEmbedPopupBrowser(t *testing.T) {
 			axeIn(t, tab, axe, "the slide-in panel")
 			axeIn(t, slide, axe, "the form in the slide-in panel")
 			browsertest.Screenshot(t, tab, fmt.Sprintf("embed-slide-%d", width))
-			if err := chromedp.Do(tab, chromedp.KeyEvent(kb.Escape)); err != nil {
-				t.Fatal(err)
-			}
+			act(t, tab, chromedp.KeyEvent(kb.Escape))
 			browsertest.WaitFor(t, tab, 5*time.Second, `!document.querySelector('dialog') && document.activeElement.id === 'slide'`)
 			noViolations(t, tab, "the popup page")
 		})
@@ -373,18 +381,12 @@ func TestEmbedPopupBrowser(t *testing.T) {
 
 	t.Run("once", func(t *testing.T) {
 		tab := browsertest.New(t)
-		if err := chromedp.Do(tab, chromedp.Navigate(host+"/once.html")); err != nil {
-			t.Fatal(err)
-		}
+		act(t, tab, chromedp.Navigate(host+"/once.html"))
 		browsertest.WaitFor(t, tab, 10*time.Second, `!!document.querySelector('dialog[open]')`)
-		if err := chromedp.Do(tab, chromedp.KeyEvent(kb.Escape)); err != nil {
-			t.Fatal(err)
-		}
+		act(t, tab, chromedp.KeyEvent(kb.Escape))
 		// Opened by itself, it still gives the focus to its button.
 		browsertest.WaitFor(t, tab, 5*time.Second, `!document.querySelector('dialog') && document.activeElement.id === 'auto'`)
-		if err := chromedp.Do(tab, chromedp.Reload()); err != nil {
-			t.Fatal(err)
-		}
+		act(t, tab, chromedp.Reload())
 		browsertest.WaitFor(t, tab, 10*time.Second, `!!window.hubformEmbed && document.querySelector('#auto').hasAttribute('data-hubform-ready')`)
 		time.Sleep(500 * time.Millisecond)
 		if browsertest.Eval[bool](t, tab, 5*time.Second, `!!document.querySelector('dialog')`) {
@@ -395,9 +397,7 @@ func TestEmbedPopupBrowser(t *testing.T) {
 
 	t.Run("scroll", func(t *testing.T) {
 		tab := browsertest.New(t)
-		if err := chromedp.Do(tab, chromedp.Navigate(host+"/scroll.html")); err != nil {
-			t.Fatal(err)
-		}
+		act(t, tab, chromedp.Navigate(host+"/scroll.html"))
 		browsertest.WaitFor(t, tab, 10*time.Second, `!!window.hubformEmbed && document.querySelector('#deep').hasAttribute('data-hubform-ready')`)
 		browsertest.Eval[bool](t, tab, 5*time.Second, `scrollTo(0, 300), true`)
 		time.Sleep(300 * time.Millisecond)
@@ -411,9 +411,7 @@ func TestEmbedPopupBrowser(t *testing.T) {
 
 	t.Run("exit", func(t *testing.T) {
 		tab := browsertest.New(t)
-		if err := chromedp.Do(tab, chromedp.Navigate(host+"/exit.html")); err != nil {
-			t.Fatal(err)
-		}
+		act(t, tab, chromedp.Navigate(host+"/exit.html"))
 		browsertest.WaitFor(t, tab, 10*time.Second, `!!window.hubformEmbed && document.querySelector('#leave').hasAttribute('data-hubform-ready')`)
 		// The mouse leaves the page by its side: no leaving intent; then
 		// by its top, towards the tabs and the address bar.
