@@ -109,7 +109,10 @@ func (s *Server) postSubmit(c echo.Context) error {
 	}
 	worked := hub.Work(form.Schema, req.Payload, req.Attachments)
 	sub.Calculations = worked.Calculations
-	sub.Tallies = hub.TalliesWith(form.Schema, req.Payload, worked.Calculations)
+	// A store that keeps no summary is spared the tallies' cost.
+	if _, ok := s.cfg.Store.(hub.Summaries); ok {
+		sub.Tallies = hub.TalliesWith(form.Schema, req.Payload, worked.Calculations)
+	}
 	if req.Draft != "" {
 		sub.DraftHash = hub.DraftHash(req.Draft)
 	}

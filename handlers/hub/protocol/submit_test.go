@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/protocol"
 	"github.com/hubform/hubform/hubclient"
 )
@@ -613,4 +614,32 @@ func TestSubmitTallies(t *testing.T) {
 	if got["/"] != 1 || got["email/"] != 1 {
 		t.Errorf("answer counts %v, want the submission and its e-mail address counted", got)
 	}
+}
+
+// TestSubmitWithoutSummary: a store that keeps no summary is given no
+// tallies to store, the hub's cost of them spared.
+func TestSubmitWithoutSummary(t *testing.T) {
+	var store *talliesSeen
+	h := newHarness(t, func(c *protocol.Config) {
+		store = &talliesSeen{Store: c.Store}
+		c.Store = store
+	})
+	h.submit("contact", hubclient.SubmitRequest{Payload: validContact()}).wantOK(t)
+	if store.n != 1 || store.tallies != "" {
+		t.Errorf("%d submissions stored, with tallies %q; want one, with none", store.n, store.tallies)
+	}
+}
+
+// talliesSeen is a store that keeps no summary, and records the tallies
+// it was given.
+type talliesSeen struct {
+	hub.Store
+	n       int
+	tallies string
+}
+
+func (s *talliesSeen) CreateSubmission(ctx context.Context, sub hub.Submission) error {
+	s.n++
+	s.tallies += sub.Tallies
+	return s.Store.CreateSubmission(ctx, sub)
 }

@@ -291,6 +291,20 @@ func writeRate(ctx context.Context, db *sqldb.DB, n int) (float64, error) {
 // goroutines, each given its id and time as it is stored, and prepare's
 // changes if prepare is not nil, and returns how many it stored a second.
 func storeRate(ctx context.Context, db *sqldb.DB, subs []hub.Submission, prepare func(i int, s *hub.Submission)) (float64, error) {
+	return inParallel(len(subs), func(i int) error {
+		s, now := subs[i], time.Now()
+		s.ID, s.CreatedAt, s.ClientAddr, s.UserAgent, s.Locale = hub.NewID(now), now, "192.0.2.1", "Mozilla/5.0 (bench)", "en"
+		if prepare != nil {
+			prepare(i, &s)
+		}
+		return db.CreateSubmission(ctx, s)
+	})
+}
+
+// inParallel calls write for 0 to n-1 from writeClients goroutines, and
+// returns how many it made a second, or the first error one returned:
+// the goroutine that got it stops.
+func inParallel(n int, write func(i int) error) (float64, error) {
 	var (
 		next     atomic.Int64
 		wg       sync.WaitGroup
@@ -300,13 +314,8 @@ func storeRate(ctx context.Context, db *sqldb.DB, subs []hub.Submission, prepare
 	began := time.Now()
 	for range writeClients {
 		wg.Go(func() {
-			for i := next.Add(1) - 1; i < int64(len(subs)); i = next.Add(1) - 1 {
-				s, now := subs[i], time.Now()
-				s.ID, s.CreatedAt, s.ClientAddr, s.UserAgent, s.Locale = hub.NewID(now), now, "192.0.2.1", "Mozilla/5.0 (bench)", "en"
-				if prepare != nil {
-					prepare(int(i), &s)
-				}
-				if err := db.CreateSubmission(ctx, s); err != nil {
+			for i := next.Add(1) - 1; i < int64(n); i = next.Add(1) - 1 {
+				if err := write(int(i)); err != nil {
 					mu.Lock()
 					firstErr = err
 					mu.Unlock()
@@ -319,7 +328,7 @@ func storeRate(ctx context.Context, db *sqldb.DB, subs []hub.Submission, prepare
 	if firstErr != nil {
 		return 0, firstErr
 	}
-	return float64(len(subs)) / time.Since(began).Seconds(), nil
+	return float64(n) / time.Since(began).Seconds(), nil
 }
 
 // exportResult is one export of the large form.

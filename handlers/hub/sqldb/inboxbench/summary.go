@@ -119,7 +119,12 @@ func Summary(b *testing.B, db *sqldb.DB, opts SummaryOptions) {
 		b.Fatal(err)
 	}
 	writes := min(maxWrites, max(1000, size/50))
-	wc, err := countedWriteRates(ctx, db, opts.Uncounted(), writes, opts.ServerCPU)
+	bare := opts.Uncounted()
+	wc, err := countedWriteRates(ctx, db, bare, writes, opts.ServerCPU)
+	if err != nil {
+		b.Fatal(err)
+	}
+	sc, err := submitWriteRates(ctx, db, bare, writes, opts.ServerCPU)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -201,6 +206,16 @@ func Summary(b *testing.B, db *sqldb.DB, opts SummaryOptions) {
 	}
 	b.Logf("counting each run's queue once it ended: %.0f/s; the writes and their counting together %.0f/s (%.2fx the writes without)",
 		wc.countRate, wc.withCounting, wc.withCounting/wc.uncounted)
+	b.ReportMetric(sc.uncounted, "submit-uncounted-subs/s")
+	b.ReportMetric(sc.counted, "submit-counted-subs/s")
+	b.ReportMetric(sc.ratio, "submit-summary-ratio")
+	b.Logf("survey answers posted to the hub's submit route, %d clients, %d each run, %d rounds: with the summary %.0f/s, without %.0f/s (medians, %.2fx); "+
+		"each round's ratio %s, median %.2fx", writeClients, writes, summaryWriteRounds, sc.counted, sc.uncounted, sc.counted/sc.uncounted, ratios(sc.ratios), sc.ratio)
+	if sc.cpuCounted > 0 {
+		b.ReportMetric(sc.cpuCounted, "submit-counted-cpu-us")
+		b.ReportMetric(sc.cpuUncounted, "submit-uncounted-cpu-us")
+		b.Logf("CPU time a post: with the summary %.0f µs, without %.0f µs (medians, %.2fx as a rate)", sc.cpuCounted, sc.cpuUncounted, sc.cpuUncounted/sc.cpuCounted)
+	}
 	b.ReportMetric(fullRate, "write-full-subs/s")
 	b.Logf("survey writes on the full database: %.0f/s (%.2fx the empty one's)", fullRate, fullRate/wc.counted)
 	b.ReportMetric(countRate, "count-queued-subs/s")
@@ -242,6 +257,17 @@ type writeComparison struct {
 // The CPU time of each run is this process's, and serverCPU's if not nil:
 // it depends less than the rates on what else the machine runs.
 func countedWriteRates(ctx context.Context, db, bare *sqldb.DB, n int, serverCPU func() (time.Duration, error)) (writeComparison, error) {
+	return compareWrites(ctx, db, bare, n, serverCPU, func(target *sqldb.DB, tallied bool) (func() (float64, error), error) {
+		subs, tally := surveyWrites(n, tallied)
+		return func() (float64, error) { return storeRate(ctx, target, subs, tally) }, nil
+	})
+}
+
+// compareWrites is countedWriteRates with the writes of a run made by
+// prepare, for target, with the summary's tallies or without; what
+// prepare does is not timed, the function it returns is.
+func compareWrites(ctx context.Context, db, bare *sqldb.DB, n int, serverCPU func() (time.Duration, error),
+	prepare func(target *sqldb.DB, tallied bool) (func() (float64, error), error)) (writeComparison, error) {
 	var c writeComparison
 	var with, without, counting, both []float64
 	var cpu [2][]float64
@@ -263,12 +289,15 @@ func countedWriteRates(ctx context.Context, db, bare *sqldb.DB, n int, serverCPU
 			if (round+i)%2 == 0 {
 				target, tallied, k = bare, false, 1
 			}
-			subs, tally := surveyWrites(n, tallied)
+			write, err := prepare(target, tallied)
+			if err != nil {
+				return c, err
+			}
 			before, ok, err := used()
 			if err != nil {
 				return c, err
 			}
-			r, err := storeRate(ctx, target, subs, tally)
+			r, err := write()
 			if err != nil {
 				return c, err
 			}
