@@ -20,7 +20,9 @@
 //
 // The browser is Debian's Chromium at ExecPath. When it is missing the test
 // is skipped, unless the environment variable HUBFORM_BROWSER_TESTS is "1",
-// which makes the browser required and its absence a failure.
+// which makes the browser required and its absence a failure. With -short
+// the browser tests are skipped: make test runs them once, in its full
+// pass, and leaves them out of its pass under the race detector.
 package browsertest
 
 import (
@@ -79,6 +81,9 @@ func Required() bool { return os.Getenv(RequireEnv) == "1" }
 // or fails it when Required reports true.
 func New(t testing.TB, opts ...Option) context.Context {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("a browser test: skipped with -short")
+	}
 	if _, err := os.Stat(ExecPath); err != nil {
 		if Required() {
 			t.Fatalf("%s=1 but %s is missing: run make browser", RequireEnv, ExecPath)
