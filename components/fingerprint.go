@@ -199,6 +199,20 @@ func (h *sum) calculations(s *hubclient.Schema) {
 		h.bool(s.Quiz.ShowAnswers)
 		h.extra(s.Quiz.Extra)
 	}
+	h.bool(s.Theme != nil)
+	if t := s.Theme; t != nil {
+		for _, v := range []string{t.Accent, t.Background, t.Text, t.Mode, t.Radius, t.Font, t.Buttons, t.Density} {
+			h.str(v)
+		}
+		h.extra(t.Extra)
+		h.bool(t.Dark != nil)
+		if t.Dark != nil {
+			h.str(t.Dark.Accent)
+			h.str(t.Dark.Background)
+			h.str(t.Dark.Text)
+			h.extra(t.Dark.Extra)
+		}
+	}
 }
 
 func (h *sum) buttons(b hubclient.Buttons) {

@@ -259,7 +259,7 @@ func goldenCases(t testing.TB) []goldenCase {
 		{"closed-nothing", components.HubForm(closedNothing)},
 		{"closed-locale", components.Closed(closedLocale)},
 		{"stamp", components.HubForm(stamped)},
-	}, append(draftCases(), compositeCases()...)...)
+	}, slices.Concat(draftCases(), compositeCases(), themeCases())...)
 }
 
 func TestGolden(t *testing.T) {

@@ -25,6 +25,8 @@ type Schema struct {
 	Calculations []Calculation `json:"calculations,omitempty"`
 	// Quiz, when set, has the visitor shown the score after a submission.
 	Quiz *Quiz `json:"quiz,omitempty"`
+	// Theme, when set, is how the form looks (Theme.Properties).
+	Theme *Theme `json:"theme,omitempty"`
 	// Submit is the schema's own submit configuration. HubForm ignores it:
 	// submissions always go to the hub.
 	Submit json.RawMessage `json:"submit,omitempty"`

@@ -193,3 +193,27 @@ func (q Quiz) MarshalJSON() ([]byte, error) {
 	type plain Quiz
 	return encodeObject(plain(q), q.Extra)
 }
+
+func (t *Theme) UnmarshalJSON(data []byte) error {
+	type plain Theme
+	var err error
+	t.Extra, err = decodeObject(data, (*plain)(t))
+	return err
+}
+
+func (t Theme) MarshalJSON() ([]byte, error) {
+	type plain Theme
+	return encodeObject(plain(t), t.Extra)
+}
+
+func (c *ThemeColors) UnmarshalJSON(data []byte) error {
+	type plain ThemeColors
+	var err error
+	c.Extra, err = decodeObject(data, (*plain)(c))
+	return err
+}
+
+func (c ThemeColors) MarshalJSON() ([]byte, error) {
+	type plain ThemeColors
+	return encodeObject(plain(c), c.Extra)
+}

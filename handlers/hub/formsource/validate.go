@@ -45,6 +45,7 @@ func Validate(s *hubclient.Schema, settings hub.Settings) error {
 	v.meta()
 	v.endings()
 	v.calculations()
+	v.theme()
 	v.translations()
 	v.settings(settings)
 	return errors.Join(v.errs...)
@@ -331,3 +332,11 @@ func isOrigin(s string) bool {
 }
 
 func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
+
+// theme checks the form's theme: its choices, its colours and their
+// contrasts (hubclient.Theme.Check).
+func (v *validator) theme() {
+	for _, p := range v.schema.Theme.Check() {
+		v.addf("theme."+p.Path, "theme: %s: %s", p.Path, p.Message)
+	}
+}

@@ -37,6 +37,9 @@ func TestValidateRefuses(t *testing.T) {
 		{"empty name", func(s *hubclient.Schema, h *hub.Settings) {
 			s.Fields[3].Name = ""
 		}, "fields[3]: name is empty"},
+		{"theme's text unreadable", func(s *hubclient.Schema, h *hub.Settings) {
+			s.Theme = &hubclient.Theme{Text: "#9ca3af"}
+		}, "theme: text: the text #9ca3af on the background #ffffff has a contrast of 2.53:1; text needs 4.5:1: #6e7788 is the nearest text colour that passes"},
 		{"duplicate name", func(s *hubclient.Schema, h *hub.Settings) {
 			s.Fields[1].Name = "name"
 		}, `field "name": name is used by more than one field`},
@@ -344,6 +347,9 @@ func TestValidateAccepts(t *testing.T) {
 		change func(s *hubclient.Schema, h *hub.Settings)
 	}{
 		{"example", func(s *hubclient.Schema, h *hub.Settings) {}},
+		{"theme", func(s *hubclient.Schema, h *hub.Settings) {
+			s.Theme = &hubclient.Theme{Accent: "#7c3aed", Background: "#fffbeb", Radius: "large", Dark: &hubclient.ThemeColors{Accent: "#c4b5fd"}}
+		}},
 		{"no fields, no steps", func(s *hubclient.Schema, h *hub.Settings) {
 			s.Fields, s.Steps, s.I18n = nil, nil, hubclient.I18n{}
 		}},

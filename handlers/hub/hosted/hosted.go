@@ -270,6 +270,7 @@ func (p *Pages) wholePage(pp handlers.PageProps) templ.Component {
 			l := components.Localize(form.Schema, pp.Lang)
 			v.Lang = cmp.Or(l.Locale, v.Lang)
 			v.Description = l.Schema.Description
+			v.ThemeCSS = themePageCSS(form.Schema.Theme)
 		}
 		if v.Description == "" {
 			v.Description = fmt.Sprintf("Fill in and send the form “%s”.", pp.Title)

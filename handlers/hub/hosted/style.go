@@ -1,6 +1,7 @@
 package hosted
 
 import (
+	"cmp"
 	"context"
 	_ "embed"
 	"encoding/json"
@@ -8,6 +9,7 @@ import (
 	"net/http"
 
 	"github.com/a-h/templ"
+	"github.com/hubform/hubform/hubclient"
 	"github.com/labstack/echo/v4"
 )
 
@@ -63,3 +65,43 @@ func htmxConfig(ctx context.Context) string {
 const frameCSS = `html,body{background:transparent}` +
 	`@media (prefers-color-scheme:dark){html,body{background:transparent}}` +
 	`main.hosted-frame{max-width:none;padding:.25rem .25rem .5rem}`
+
+// themePageCSS is the colours of the page around a form of theme t: its
+// background and text, as the form's, in each scheme the form shows, and
+// its font; ""
+// for none, or for a theme HubForm does not apply.
+func themePageCSS(t *hubclient.Theme) string {
+	if t == nil || len(t.Check()) > 0 {
+		return ""
+	}
+	body := func(dark bool) string {
+		var bg, fg string
+		for _, p := range t.Properties(dark) {
+			switch p.Name {
+			case "--hubform-bg":
+				bg = p.Value
+			case "--hubform-fg":
+				fg = p.Value
+			}
+		}
+		if bg == "" {
+			return ""
+		}
+		return "body{background:" + bg + ";color:" + fg + "}"
+	}
+	light, dark := body(false), body(true)
+	for _, p := range t.Properties(false) {
+		if p.Name == "--hubform-font" {
+			// The page's heading, the form's title, in the form's font.
+			light += "body{font-family:" + p.Value + "}"
+		}
+	}
+	if t.Mode == hubclient.ThemeLight {
+		// pageCSS's dark colours give way to the light ones.
+		dark = cmp.Or(light, "body{background:#fff;color:#111827}")
+	}
+	if dark != "" {
+		light += "@media (prefers-color-scheme:dark){" + dark + "}"
+	}
+	return light
+}
