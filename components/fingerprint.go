@@ -212,6 +212,14 @@ func (h *sum) calculations(s *hubclient.Schema) {
 			h.str(t.Dark.Text)
 			h.extra(t.Dark.Extra)
 		}
+		for _, img := range []*hubclient.ThemeImage{t.Logo, t.Cover} {
+			h.bool(img != nil)
+			if img != nil {
+				h.str(img.Src)
+				h.str(img.Alt)
+				h.extra(img.Extra)
+			}
+		}
 	}
 }
 

@@ -96,3 +96,12 @@ func colorsOnly(ps []hubclient.ThemeProperty) []hubclient.ThemeProperty {
 	}
 	return out
 }
+
+// themeImages returns the theme's cover and logo to show, nil each when
+// none or when the theme is not applied.
+func (p HubFormProps) themeImages() (cover, logo *hubclient.ThemeImage) {
+	if t := p.theme(); t != nil {
+		return t.Cover, t.Logo
+	}
+	return nil, nil
+}

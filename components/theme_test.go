@@ -14,7 +14,8 @@ import (
 // themeCases are the golden pages of a themed form, ready and sent.
 func themeCases() []goldenCase {
 	s := oneStep(hubclient.Meta{}, emailField)
-	s.Theme = &hubclient.Theme{Accent: "#7c3aed", Background: "#fffbeb", Text: "#1c1917", Radius: "large", Font: "serif", Buttons: "outline", Density: "compact"}
+	s.Theme = &hubclient.Theme{Accent: "#7c3aed", Background: "#fffbeb", Text: "#1c1917", Radius: "large", Font: "serif", Buttons: "outline", Density: "compact",
+		Logo: &hubclient.ThemeImage{Src: "https://cdn.example.com/acme.svg", Alt: "Acme"}, Cover: &hubclient.ThemeImage{Src: "https://cdn.example.com/cover.jpg"}}
 	light := oneStep(hubclient.Meta{}, emailField)
 	light.Theme = &hubclient.Theme{Accent: "#0f766e", Mode: hubclient.ThemeLight}
 	return []goldenCase{
@@ -44,9 +45,14 @@ func TestThemeStyle(t *testing.T) {
 		t.Errorf("theme's rules %q", css)
 	}
 
-	s.Theme = &hubclient.Theme{Accent: "#fde68a", Buttons: "outline"}
-	doc = parse(t, render(t, components.HubForm(props(s))))
-	if doc.Find(".hubform > style").Length() != 0 || doc.Find("[data-hubform-buttons]").Length() != 0 {
-		t.Error("a theme whose accent fails its contrast is applied")
+	for _, bad := range []*hubclient.Theme{
+		{Accent: "#fde68a", Buttons: "outline", Logo: &hubclient.ThemeImage{Src: "https://cdn.example.com/a.svg", Alt: "A"}},
+		{Buttons: "outline", Logo: &hubclient.ThemeImage{Src: "javascript:alert(1)", Alt: "A"}},
+	} {
+		s.Theme = bad
+		doc = parse(t, render(t, components.HubForm(props(s))))
+		if doc.Find(".hubform > style").Length() != 0 || doc.Find("[data-hubform-buttons]").Length() != 0 || doc.Find("img").Length() != 0 {
+			t.Errorf("a theme the hub would refuse is applied: %+v", bad)
+		}
 	}
 }

@@ -217,3 +217,15 @@ func (c ThemeColors) MarshalJSON() ([]byte, error) {
 	type plain ThemeColors
 	return encodeObject(plain(c), c.Extra)
 }
+
+func (i *ThemeImage) UnmarshalJSON(data []byte) error {
+	type plain ThemeImage
+	var err error
+	i.Extra, err = decodeObject(data, (*plain)(i))
+	return err
+}
+
+func (i ThemeImage) MarshalJSON() ([]byte, error) {
+	type plain ThemeImage
+	return encodeObject(plain(i), i.Extra)
+}

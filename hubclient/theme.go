@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -38,7 +39,28 @@ type Theme struct {
 	Buttons string `json:"buttons,omitempty"`
 	// Density is the space between questions: one of ThemeDensities.
 	Density string `json:"density,omitempty"`
-	Extra   Extra  `json:"-"`
+	// Logo is shown above the form, Cover across its top; each an
+	// absolute http or https address. Logo.Alt names the brand; a cover
+	// is decoration, its Alt said only when it tells something.
+	Logo  *ThemeImage `json:"logo,omitempty"`
+	Cover *ThemeImage `json:"cover,omitempty"`
+	Extra Extra       `json:"-"`
+}
+
+// ThemeImage is a picture of a Theme.
+type ThemeImage struct {
+	Src   string `json:"src"`
+	Alt   string `json:"alt,omitempty"`
+	Extra Extra  `json:"-"`
+}
+
+// WebAddress reports whether s is an absolute http or https address with
+// a host and no user name or password: what a form may show a picture
+// from, a script's or data's address never.
+func WebAddress(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" && u.User == nil &&
+		!strings.ContainsAny(s, " \t\r\n\\")
 }
 
 // ThemeColors are a scheme's colours of a Theme.
@@ -126,6 +148,17 @@ func (t *Theme) Check() []ThemeProblem {
 			}
 			add(c.path, "%q is not one of %s", c.value, strings.Join(names, ", "))
 		}
+	}
+	if t.Logo != nil {
+		if !WebAddress(t.Logo.Src) {
+			add("logo.src", "%q is not the logo's http or https address", t.Logo.Src)
+		}
+		if strings.TrimSpace(t.Logo.Alt) == "" {
+			add("logo.alt", "the logo needs its alt: the name it shows, read out to those who cannot see it")
+		}
+	}
+	if t.Cover != nil && !WebAddress(t.Cover.Src) {
+		add("cover.src", "%q is not the cover's http or https address", t.Cover.Src)
 	}
 	if t.Mode != "" && t.Mode != ThemeLight {
 		add("mode", "%q is not %q; leave it out to follow the visitor's system", t.Mode, ThemeLight)

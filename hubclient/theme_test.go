@@ -80,6 +80,11 @@ func TestThemeCheck(t *testing.T) {
 		{`{"accent": "blue", "radius": "round", "mode": "dark"}`, []string{`radius: "round" is not one of none, small, medium, large, full`, `mode: "dark" is not "light"`, `accent: "blue" is not a colour`}},
 		{`{"dark": {"accent": "#1e3a8a"}}`, []string{"dark.accent: the accent #1e3a8a on the background #111827 has a contrast of 1.7"}},
 		{`{"dark": {"background": "#000000", "text": "#ffffff"}}`, nil},
+		{`{"logo": {"src": "https://cdn.example.com/logo.svg", "alt": "Acme"}, "cover": {"src": "https://cdn.example.com/c.jpg"}}`, nil},
+		{`{"logo": {"src": "javascript:alert(1)"}, "cover": {"src": "/cover.jpg"}}`, []string{
+			`logo.src: "javascript:alert(1)" is not the logo's http or https address`,
+			"logo.alt: the logo needs its alt",
+			`cover.src: "/cover.jpg" is not the cover's http or https address`}},
 	} {
 		var th Theme
 		if err := json.Unmarshal([]byte(tc.theme), &th); err != nil {

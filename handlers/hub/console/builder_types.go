@@ -431,13 +431,6 @@ func optionWords(o *hubclient.Option) string {
 	return o.Value
 }
 
-// webAddress reports whether s is an absolute http or https address with
-// a host, as a picture's must be.
-func webAddress(s string) bool {
-	u, err := url.Parse(s)
-	return err == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != ""
-}
-
 // stepText is a step as its input shows it: empty for none.
 func stepText(n float64) string {
 	if n == 0 {

@@ -37,7 +37,7 @@ func editContent(f *hubclient.Field, i int, form url.Values) error {
 		var errs []error
 		if v, ok := form["src"]; ok {
 			src := strings.TrimSpace(v[0])
-			if !webAddress(src) {
+			if !hubclient.WebAddress(src) {
 				errs = append(errs, problem(fmt.Sprintf("fields[%d].src", i), "The image's address starts with https:// (or http://): %q is not one", src))
 			} else {
 				f.Src = src

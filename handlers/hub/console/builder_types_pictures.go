@@ -25,7 +25,7 @@ func editPictures(f *hubclient.Field, i int, form url.Values) []error {
 		}
 		img := strings.TrimSpace(src[0])
 		alt := strings.TrimSpace(form.Get("alt." + o.Value))
-		if img != "" && !webAddress(img) {
+		if img != "" && !hubclient.WebAddress(img) {
 			errs = append(errs, problem(fmt.Sprintf("fields[%d].options[%d].image", i, k),
 				"The picture of the option “%s” is an address starting with https://: %q is not one", optionWords(o), img))
 			continue

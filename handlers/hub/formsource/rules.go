@@ -3,7 +3,6 @@ package formsource
 import (
 	"errors"
 	"fmt"
-	"net/url"
 	"slices"
 	"strings"
 
@@ -191,17 +190,10 @@ func (v *validator) content(path, at string, f *hubclient.Field) {
 			v.addf(path+".text", "%s: a %s needs a text", at, f.Type)
 		}
 	case hubclient.FieldImage:
-		if !webAddress(f.Src) {
+		if !hubclient.WebAddress(f.Src) {
 			v.addf(path+".src", "%s: src is the image's http or https address", at)
 		}
 	}
-}
-
-// webAddress reports whether s is an absolute http or https address, as
-// an image's must be.
-func webAddress(s string) bool {
-	u, err := url.Parse(s)
-	return err == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != ""
 }
 
 // andList joins names as "a, b and c".

@@ -103,7 +103,7 @@ func (v *validator) fields() {
 				switch {
 				case o.Image != "" && f.Type != hubclient.FieldRadio && f.Type != hubclient.FieldCheckboxes:
 					v.addf(fmt.Sprintf("%s.options[%d].image", path, j), "%s: options[%d]: only the options of radio and checkboxes fields show pictures", at, j)
-				case o.Image != "" && !webAddress(o.Image):
+				case o.Image != "" && !hubclient.WebAddress(o.Image):
 					v.addf(fmt.Sprintf("%s.options[%d].image", path, j), "%s: options[%d]: image is the picture's http or https address", at, j)
 				case o.Alt != "" && o.Image == "":
 					v.addf(fmt.Sprintf("%s.options[%d].alt", path, j), "%s: options[%d]: alt describes an image, and there is none", at, j)

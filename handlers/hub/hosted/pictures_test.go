@@ -15,16 +15,18 @@ const picturesForm = `{
       {"value": "red", "label": "Red", "image": "https://cdn.example/red.png", "alt": "A red mug"},
       {"value": "blue", "label": "Blue", "image": "https://cdn.example/blue.png", "alt": "A blue mug"}]}
   ],
-  "steps": [{"id": "main", "fields": ["shop", "mug"]}]
+  "steps": [{"id": "main", "fields": ["shop", "mug"]}],
+  "theme": {"logo": {"src": "https://brand.example/logo.svg", "alt": "Mugs & Co"}, "cover": {"src": "https://cdn.example/cover.jpg"}}
 }`
 
 // TestPagePictures: the hosted page's policy lets the browser load the
-// form's own pictures, from where the owner put them, and no others.
+// form's own pictures, its logo and cover too, from where the owner put
+// them, and no others.
 func TestPagePictures(t *testing.T) {
 	t.Parallel()
 	h := startHub(t, map[string]string{"acme/mugs": picturesForm, "acme/plain": `{"title": "Plain", "fields": [{"name": "a", "type": "text"}]}`})
 	page := h.get("/f/acme/mugs")
-	if policy := page.header.Get("Content-Security-Policy"); !strings.Contains(policy, "img-src 'self' data: https://img.example https://cdn.example;") {
+	if policy := page.header.Get("Content-Security-Policy"); !strings.Contains(policy, "img-src 'self' data: https://brand.example https://cdn.example https://img.example;") {
 		t.Errorf("policy %q does not let the form's pictures load", policy)
 	}
 	if policy := h.get("/f/acme/plain").header.Get("Content-Security-Policy"); !strings.Contains(policy, "img-src 'self' data:;") {

@@ -38,7 +38,7 @@ func (p *Pages) policy(nonce string, f *hub.Form) string {
 	scripts, frames := []string{"'self'", "'nonce-" + nonce + "'"}, []string{}
 	ancestors, posts, images := []string{"*"}, []string{"'self'"}, []string{"'self'", "data:"}
 	if f != nil {
-		images = append(images, imageOrigins(f.Schema.Fields)...)
+		images = append(images, imageOrigins(f.Schema)...)
 		if to := origin(f.Schema.Meta.Redirect()); to != "" {
 			posts = append(posts, to)
 		}
@@ -74,28 +74,38 @@ func (p *Pages) policy(nonce string, f *hub.Form) string {
 	}, "; ")
 }
 
-// imageOrigins returns the origins of the pictures fields show, image
-// blocks' and options', a group's fields' included, each once: the page
-// shows what the owner put in the form, and nothing else.
-func imageOrigins(fields []hubclient.Field) []string {
+// imageOrigins returns the origins of the pictures a form shows, its
+// theme's logo and cover, its image blocks' and options', a group's
+// fields' included, each once: the page shows what the owner put in the
+// form, and nothing else.
+func imageOrigins(s *hubclient.Schema) []string {
 	var out []string
 	add := func(raw string) {
 		if o := origin(raw); o != "" && !slices.Contains(out, o) {
 			out = append(out, o)
 		}
 	}
-	for i := range fields {
-		f := &fields[i]
-		if f.Type == hubclient.FieldImage {
-			add(f.Src)
-		}
-		for _, o := range f.Options {
-			add(o.Image)
-		}
-		for _, o := range imageOrigins(f.Fields) {
-			add(o)
+	if t := s.Theme; t != nil {
+		for _, img := range []*hubclient.ThemeImage{t.Logo, t.Cover} {
+			if img != nil {
+				add(img.Src)
+			}
 		}
 	}
+	var fields func([]hubclient.Field)
+	fields = func(fs []hubclient.Field) {
+		for i := range fs {
+			f := &fs[i]
+			if f.Type == hubclient.FieldImage {
+				add(f.Src)
+			}
+			for _, o := range f.Options {
+				add(o.Image)
+			}
+			fields(f.Fields)
+		}
+	}
+	fields(s.Fields)
 	return out
 }
 

@@ -40,7 +40,11 @@ const pageCSS = `body{margin:0;background:#fff;color:#111827;font-family:system-
 	`main h1{font-size:1.375rem;line-height:1.25;margin:0 0 1rem}` +
 	// The page's heading is the form's title: HubForm's own, a level
 	// below, would repeat it.
-	`.hosted-title+.hubform .hubform-title{display:none}`
+	`.hosted-title+.hubform .hubform-title{display:none}` +
+	// A theme's cover and logo come first, above the page's heading.
+	`main:has(>.hubform>.hubform-brand){display:flex;flex-direction:column}` +
+	`main:has(>.hubform>.hubform-brand)>.hubform{display:contents}` +
+	`main>.hubform>.hubform-brand{order:-1}`
 
 // inlineStyle writes css in a <style> element with the answer's nonce.
 func inlineStyle(css string) templ.Component {

@@ -3,6 +3,8 @@ package hosted_test
 import (
 	"context"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -20,18 +22,30 @@ var themedForms = map[string]string{
 	  {"name": "size", "type": "radio", "label": "Size", "options": ["S", "M", "L"]}],
 	  "steps": [{"id": "one", "fields": ["name", "size"]}],
 	  "theme": {"accent": "#7c3aed", "background": "#fffbeb", "text": "#1c1917", "radius": "large", "font": "serif", "buttons": "outline",
+	    "logo": {"src": "{brand}/logo.svg", "alt": "Acme"}, "cover": {"src": "{brand}/cover.svg"},
 	    "dark": {"accent": "#c4b5fd", "background": "#1c1917", "text": "#fafaf9"}}}`,
 	"acme/light": `{"title": "Always light", "fields": [{"name": "name", "type": "text", "label": "Your name"}],
 	  "steps": [{"id": "one", "fields": ["name"]}], "theme": {"accent": "#0f766e", "mode": "light"}}`,
 }
 
 // TestThemeBrowser: the hub's page of a themed form shows the theme's
-// colours on the page and the form, light and dark, under the page's
-// strict policy (the theme's style carries its nonce); a theme that keeps
+// colours on the page and the form, light and dark, and its logo and
+// cover from the brand's site, under the page's strict policy (the
+// theme's style carries its nonce); a theme that keeps
 // its light colours keeps them in a dark system; axe finds no contrast
 // problem.
 func TestThemeBrowser(t *testing.T) {
-	h := startHub(t, themedForms)
+	// The brand's pictures are on a site of their own.
+	brand := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "image/svg+xml")
+		fmt.Fprint(w, `<svg xmlns="http://www.w3.org/2000/svg" width="160" height="48"><rect width="160" height="48" fill="#7c3aed"/></svg>`)
+	}))
+	t.Cleanup(brand.Close)
+	forms := map[string]string{}
+	for k, v := range themedForms {
+		forms[k] = strings.ReplaceAll(v, "{brand}", strings.Replace(brand.URL, "127.0.0.1", "localhost", 1))
+	}
+	h := startHub(t, forms)
 	axe := browsertest.Axe(t)
 	style := func(tab context.Context, sel, prop string) string {
 		return browsertest.Eval[string](t, tab, 5*time.Second, fmt.Sprintf(`getComputedStyle(document.querySelector(%q)).%s`, sel, prop))
@@ -72,6 +86,18 @@ func TestThemeBrowser(t *testing.T) {
 				browsertest.Screenshot(t, tab, fmt.Sprintf("theme-%d-%s", width, scheme))
 			}
 			browsertest.ColorScheme(t, tab, "")
+			// The logo and the cover load from the brand's site.
+			browsertest.WaitFor(t, tab, 5*time.Second, `[...document.querySelectorAll('.hubform-brand img')].every((i) => i.complete && i.naturalWidth > 0) && document.querySelectorAll('.hubform-brand img').length === 2`)
+			if alt := browsertest.Eval[string](t, tab, 5*time.Second, `document.querySelector('.hubform-logo').alt`); alt != "Acme" {
+				t.Errorf("the logo's alt is %q", alt)
+			}
+			// Above the page's heading, the cover first.
+			if !browsertest.Eval[bool](t, tab, 5*time.Second, `(() => {
+			  const top = (s) => document.querySelector(s).getBoundingClientRect().top;
+			  return top('.hubform-cover') < top('.hubform-logo') && top('.hubform-logo') < top('h1') && top('h1') < top('label');
+			})()`) {
+				t.Error("the cover, the logo, the heading and the questions are not in this order")
+			}
 			if v := browsertest.Eval[int](t, tab, 5*time.Second, `document.querySelectorAll('.hubform > style[nonce]').length`); v != 1 {
 				t.Errorf("%d styles of the theme with a nonce, want 1", v)
 			}
