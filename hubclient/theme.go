@@ -118,10 +118,12 @@ const (
 )
 
 // A ThemeProblem is what is wrong with a member of a theme: Path is its
-// JSON path under the theme ("text", "dark.accent").
+// JSON path under the theme ("text", "dark.accent"); Suggest, for a
+// colour that does not read well, the nearest that does.
 type ThemeProblem struct {
 	Path    string
 	Message string
+	Suggest string
 }
 
 // Check returns what is wrong with the theme, none for a zero one: a
@@ -183,17 +185,25 @@ func (t *Theme) Check() []ThemeProblem {
 				if c.Text == "" {
 					at = "background"
 				}
+				near := NearestPassing(fg, bg, TextContrast)
 				add(prefix+at, "the text %s on the background %s has a contrast of %s; text needs %s: %s is the nearest text colour that passes",
-					fg, bg, ratio(r), ratio(TextContrast), NearestPassing(fg, bg, TextContrast))
+					fg, bg, ratio(r), ratio(TextContrast), near)
+				if at == "text" {
+					ps[len(ps)-1].Suggest = near
+				}
 			}
 		}
 		if c.Accent != "" {
 			if r := Contrast(c.Accent, bg); r < ControlContrast {
+				near := nearestButton(c.Accent, bg)
 				add(prefix+"accent", "the accent %s on the background %s has a contrast of %s; buttons and chosen options need %s: %s is the nearest accent that passes",
-					c.Accent, bg, ratio(r), ratio(ControlContrast), NearestPassing(c.Accent, bg, ControlContrast))
+					c.Accent, bg, ratio(r), ratio(ControlContrast), near)
+				ps[len(ps)-1].Suggest = near
 			} else if r := Contrast(c.Accent, OnAccent(c.Accent)); r < TextContrast {
+				near := nearestButton(c.Accent, bg)
 				add(prefix+"accent", "no text reads on the accent %s: white or black on it reaches %s, a button's words need %s; %s is the nearest accent that passes",
-					c.Accent, ratio(r), ratio(TextContrast), nearestButton(c.Accent, bg))
+					c.Accent, ratio(r), ratio(TextContrast), near)
+				ps[len(ps)-1].Suggest = near
 			}
 		}
 	}

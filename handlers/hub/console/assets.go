@@ -14,7 +14,7 @@ import (
 // builder's stylesheet and scripts, and the picture a new image shows
 // until the owner gives its own.
 //
-//go:embed assets/console.css assets/console.js assets/favicon.svg assets/builder.css assets/builder.js assets/conditions.js assets/inplace.js assets/recall.js assets/picture.svg
+//go:embed assets/console.css assets/console.js assets/favicon.svg assets/builder.css assets/builder.js assets/conditions.js assets/inplace.js assets/recall.js assets/design.js assets/picture.svg
 var assetFiles embed.FS
 
 var assets = static.NewSet(assetFiles, map[string]string{
@@ -26,6 +26,7 @@ var assets = static.NewSet(assetFiles, map[string]string{
 	"conditions.js": "assets/conditions.js",
 	"inplace.js":    "assets/inplace.js",
 	"recall.js":     "assets/recall.js",
+	"design.js":     "assets/design.js",
 	"picture.svg":   "assets/picture.svg",
 })
 

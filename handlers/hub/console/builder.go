@@ -36,6 +36,7 @@ func (con *Console) registerBuilder(g *echo.Group) {
 	g.POST("/forms/:site/:slug/translations/:locale", con.builderAction(editTranslation, viewTranslations))
 	con.registerInPlace(g)
 	con.registerEndings(g)
+	con.registerDesign(g)
 }
 
 // Views of a stored form's pages: the Build tab shows the fields, the
@@ -63,6 +64,8 @@ func viewURL(site, slug, view string) string {
 	switch view {
 	case viewSettings:
 		return settingsPath(site, slug)
+	case viewDesign:
+		return designPath(site, slug)
 	case viewFields:
 		return formURL(site, slug)
 	}

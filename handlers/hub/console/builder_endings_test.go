@@ -95,9 +95,23 @@ func TestBuilderEndings(t *testing.T) {
 // another workspace 404, as a missing form, and a viewer 403, and change
 // nothing.
 func TestBuilderEndingsAccess(t *testing.T) {
-	ctx := context.Background()
 	f := newBuilderForm(t)
 	f.act("/endings", url.Values{"title": {"Bye"}})
+	f.refusedToOutsiders(map[string]url.Values{
+		"/endings":          {"title": {"X"}},
+		"/endings/0":        {"title": {"X"}},
+		"/endings/0/move":   {"to": {"down"}},
+		"/endings/0/remove": {"confirmed": {"1"}},
+	})
+}
+
+// refusedToOutsiders posts each action, by path under the form, as
+// another workspace's admin and as a viewer of the form's: the first is
+// answered 404, the second 403, and the form is not saved.
+func (f *builderForm) refusedToOutsiders(actions map[string]url.Values) {
+	t := f.t
+	t.Helper()
+	ctx := context.Background()
 	hash, err := accounts.HashPassword(janePassword, accounts.Params{Memory: 64, Time: 1, Threads: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -118,12 +132,6 @@ func TestBuilderEndingsAccess(t *testing.T) {
 	vic.signIn("vic@example.com", janePassword)
 	olgaToken, vicToken := olga.csrf(console.Path), vic.csrf(console.Path)
 	rev, _, _ := f.last()
-	actions := map[string]url.Values{
-		"/endings":          {"title": {"X"}},
-		"/endings/0":        {"title": {"X"}},
-		"/endings/0/move":   {"to": {"down"}},
-		"/endings/0/remove": {"confirmed": {"1"}},
-	}
 	for path, form := range actions {
 		post := func(b *browser, token string) int {
 			v := url.Values{"_csrf": {token}, "base": {strconv.FormatInt(rev, 10)}}

@@ -101,6 +101,8 @@ func (f *builderForm) act(path string, form url.Values) hubclient.Schema {
 	switch {
 	case strings.HasPrefix(path, "/settings"):
 		want = "/console/forms/acme/contact/settings?saved=" + to
+	case strings.HasPrefix(path, "/design"):
+		want = "/console/forms/acme/contact/design?saved=" + to
 	case strings.HasPrefix(path, "/translations"):
 		want = "/console/forms/acme/contact?view=translations&saved=" + to
 	}

@@ -109,6 +109,7 @@ func TestBrowserConsoleQuality(t *testing.T) {
 		{"deliveries", q.form + "/deliveries", "tbody tr"},
 		{"share", q.form + "/share", "pre"},
 		{"settings", q.form + "/settings", "#workspace"},
+		{"design", q.form + "/design", "#workspace"},
 		{"history", q.form + "/history", "#versions"},
 		{"publish", q.form + "/publish", "#publish-heading"},
 		{"members", "/console/members", "#members"},

@@ -60,6 +60,7 @@ type navForm struct {
 const (
 	tabOverview    = "Overview"
 	tabBuild       = "Build"
+	tabDesign      = "Design"
 	tabSubmissions = "Submissions"
 	tabSummary     = "Summary"
 	tabDeliveries  = "Deliveries"
@@ -80,7 +81,7 @@ func (s *shell) tabs() []formTab {
 	base := formURL(f.Site, f.Slug)
 	tabs := []formTab{{tabOverview, overviewPath(f.Site, f.Slug)}}
 	if f.Stored {
-		tabs = append(tabs, formTab{tabBuild, base})
+		tabs = append(tabs, formTab{tabBuild, base}, formTab{tabDesign, designPath(f.Site, f.Slug)})
 	}
 	tabs = append(tabs, formTab{tabSubmissions, inboxPath(f.Site, f.Slug)})
 	if s.Summary {
@@ -114,6 +115,8 @@ func tabOf(route string) string {
 		return tabShare
 	case "settings":
 		return tabSettings
+	case "design":
+		return tabDesign
 	case "history":
 		return pageHistory
 	case "publish":

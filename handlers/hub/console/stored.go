@@ -239,6 +239,9 @@ func (con *Console) renderForm(c echo.Context, status int, p formProps) error {
 		p.Settings.Me, p.Settings.NoMail = memberOf(c).Email, con.cfg.Mailer == nil
 		return con.render(c, status, settingsPage(p))
 	}
+	if p.View == viewDesign {
+		return con.render(c, status, designPage(p))
+	}
 	return con.render(c, status, formPage(p))
 }
 

@@ -102,6 +102,7 @@ func TestServicesKeepWorkspacesApart(t *testing.T) {
 		{method: http.MethodPost, path: form + "/fields/0/text", form: url.Values{"base": {"3"}, "part": {"label"}, "value": {"City"}}},
 		{method: http.MethodPost, path: form + "/steps/0/title", form: url.Values{"base": {"3"}, "title": {"You"}}},
 		{method: http.MethodPost, path: form + "/settings", form: url.Values{"base": {"3"}}},
+		{method: http.MethodPost, path: form + "/design", form: url.Values{"base": {"3"}, "accent": {"#7c3aed"}}},
 		{method: http.MethodPost, path: form + "/versions/1/publish"},
 		{method: http.MethodPost, path: form + "/submissions/delete", form: url.Values{"id": {anna}}},
 		{method: http.MethodPost, path: form + "/submissions/spam", form: url.Values{"id": {anna}, "spam": {"1"}}},
