@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/hubform/hubform/hubclient"
 )
 
 // TestStylesheetsClose fails on a style sheet whose blocks do not close:
@@ -43,5 +45,19 @@ func TestStylesheetsClose(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestDesignFonts: the Design tab names each font of a theme in that
+// font, with the stack a form of that theme is given.
+func TestDesignFonts(t *testing.T) {
+	b, err := fs.ReadFile(assetFiles, "assets/builder.css")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range hubclient.ThemeFonts {
+		if rule := ".design-font-" + f.Name + " > span {\n  font-family: " + f.CSS + ";\n}"; !strings.Contains(string(b), rule) {
+			t.Errorf("builder.css lacks\n%s", rule)
+		}
 	}
 }
