@@ -202,11 +202,11 @@ func checkEndingCondition(s *hubclient.Schema, n int, c condition) error {
 	var errs []error
 	for k, r := range c.Rows {
 		at := fmt.Sprintf("%s, condition %d", endingMember.Heading, k+1)
-		f := s.Field(r.Field)
+		f := conditionField(s, r.Field)
 		switch {
 		case r.Field == "":
 			errs = append(errs, problem(path, "%s: choose a field", at))
-		case f == nil || !slices.Contains(src, f):
+		case f == nil || !hasSource(src, f.Name):
 			errs = append(errs, problem(path, "%s: there is no field %q to compare", at, r.Field))
 		default:
 			if err := checkRow(f, r, path, at); err != nil {

@@ -152,12 +152,47 @@ func conditionSources(s *hubclient.Schema, i int) []*hubclient.Field {
 		if !hubclient.IsHoneypot(f.Name) && opsFor(f.Type) != nil {
 			out = append(out, f)
 		}
+		if f.Type == hubclient.FieldGroup {
+			out = append(out, groupCount(f))
+		}
 	}
 	return out
 }
 
-// fieldIndex returns the position of the field called name, or -1.
+// groupCountSuffix names a group's number of entries in a condition:
+// {"var": "team.count"} (hubclient/SCHEMA.md).
+const groupCountSuffix = ".count"
+
+// groupCount is the number of entries of group g as a condition reads
+// it, a number named for the owner.
+func groupCount(g *hubclient.Field) *hubclient.Field {
+	return &hubclient.Field{Name: g.Name + groupCountSuffix, Type: hubclient.FieldNumber, Label: "Number of " + cmp.Or(g.Label, g.Name)}
+}
+
+// conditionField returns the field a condition's row reads by name: a
+// field of the schema, or a group's number of entries; nil for none.
+func conditionField(s *hubclient.Schema, name string) *hubclient.Field {
+	if f := s.Field(name); f != nil {
+		return f
+	}
+	if g := s.Field(strings.TrimSuffix(name, groupCountSuffix)); g != nil && g.Type == hubclient.FieldGroup && strings.HasSuffix(name, groupCountSuffix) {
+		return groupCount(g)
+	}
+	return nil
+}
+
+// hasSource reports whether the sources of a condition offer the field
+// called name.
+func hasSource(src []*hubclient.Field, name string) bool {
+	return slices.ContainsFunc(src, func(f *hubclient.Field) bool { return f.Name == name })
+}
+
+// fieldIndex returns the position of the field called name, that of its
+// group for a group's number of entries, or -1.
 func fieldIndex(s *hubclient.Schema, name string) int {
+	if conditionField(s, name) != nil && s.Field(name) == nil {
+		name = strings.TrimSuffix(name, groupCountSuffix)
+	}
 	return slices.IndexFunc(s.Fields, func(f hubclient.Field) bool { return f.Name == name })
 }
 
@@ -295,7 +330,7 @@ func readRow(s *hubclient.Schema, node any, whole bool) (conditionRow, bool) {
 	} else {
 		return r, false
 	}
-	f := s.Field(r.Field)
+	f := conditionField(s, r.Field)
 	if f == nil || hubclient.IsHoneypot(f.Name) {
 		return r, false
 	}
@@ -358,7 +393,7 @@ func encodeCondition(s *hubclient.Schema, c condition) json.RawMessage {
 func rowLogic(s *hubclient.Schema, r conditionRow) any {
 	v := map[string]any{"var": r.Field}
 	var value any = r.Value
-	if f := s.Field(r.Field); f != nil && numeric(f.Type) {
+	if f := conditionField(s, r.Field); f != nil && numeric(f.Type) {
 		n, _ := strconv.ParseFloat(strings.TrimSpace(r.Value), 64)
 		value = n
 	}
@@ -400,12 +435,12 @@ func checkCondition(s *hubclient.Schema, i int, m conditionMember, c condition) 
 	}
 	for k, r := range c.Rows {
 		at := fmt.Sprintf("%s, condition %d", m.Heading, k+1)
-		j := fieldIndex(s, r.Field)
+		j, f := fieldIndex(s, r.Field), conditionField(s, r.Field)
 		switch {
 		case r.Field == "":
 			errs = append(errs, problem(path, "%s: choose a field", at))
 			continue
-		case r.Field == self:
+		case r.Field == self || j == i:
 			errs = append(errs, problem(path, "%s: a field cannot depend on itself", at))
 			continue
 		case j < 0:
@@ -414,11 +449,11 @@ func checkCondition(s *hubclient.Schema, i int, m conditionMember, c condition) 
 		case j > i:
 			errs = append(errs, problem(path, "%s: %s comes after this field; a condition reads the fields above it (move %s up first)", at, fieldWords(&s.Fields[j]), fieldWords(&s.Fields[j])))
 			continue
-		case hubclient.IsHoneypot(r.Field) || opsFor(s.Fields[j].Type) == nil:
-			errs = append(errs, problem(path, "%s: no condition can read %s", at, fieldWords(&s.Fields[j])))
+		case hubclient.IsHoneypot(r.Field) || opsFor(f.Type) == nil:
+			errs = append(errs, problem(path, "%s: no condition can read %s", at, fieldWords(f)))
 			continue
 		}
-		if err := checkRow(&s.Fields[j], r, path, at); err != nil {
+		if err := checkRow(f, r, path, at); err != nil {
 			errs = append(errs, err)
 		}
 	}
@@ -464,7 +499,7 @@ func fieldWords(f *hubclient.Field) string {
 func describeCondition(s *hubclient.Schema, c condition) string {
 	parts := make([]string, len(c.Rows))
 	for k, r := range c.Rows {
-		f := s.Field(r.Field)
+		f := conditionField(s, r.Field)
 		if f == nil {
 			parts[k] = r.Field
 			continue

@@ -326,3 +326,34 @@ func TestConditionsPreviewLogic(t *testing.T) {
 		t.Errorf("a form that does not exist: %d, want 404", res.status)
 	}
 }
+
+// TestConditionsGroupCount: a condition may read a group's number of
+// entries, offered after the group in words, written as the schema reads
+// it and shown back as rows; a group's own condition cannot read it.
+func TestConditionsGroupCount(t *testing.T) {
+	f := newBuilderForm(t)
+	n, _, _ := f.last()
+	body := `{"title":"Team","x-note":"keep me","fields":[
+{"name":"team","type":"group","label":"Team members","fields":[{"name":"email","type":"email","label":"E-mail"}]},
+{"name":"note","type":"text","label":"Gift note"}],
+"steps":[{"id":"a","fields":["team","note"]}]}`
+	if res := f.post("/forms/acme/contact", url.Values{"body": {body}, "base": {strconv.FormatInt(n, 10)}}); res.status != http.StatusSeeOther {
+		t.Fatalf("save: %d %s", res.status, res.body)
+	}
+	s := f.act("/fields/1", fieldForm("note", url.Values{
+		"visibleIf": {"rows"}, "visibleIf.join": {"all"},
+		"visibleIf.0.field": {"team.count"}, "visibleIf.0.op": {"more"}, "visibleIf.0.value": {"2"},
+	}))
+	if got := compact(t, s.Field("note").VisibleIf); got != `{">":[{"var":"team.count"},2]}` {
+		t.Errorf("written as %s", got)
+	}
+	page := f.b.get("/console/forms/acme/contact?editing=note").body
+	if !strings.Contains(page, "Number of Team members is more than 2") || !strings.Contains(page, `<option value="team.count" selected>Number of Team members</option>`) {
+		t.Error("the condition is not shown back in words and in its row")
+	}
+	bad := url.Values{"name": {"team"}, "label": {"Team members"}, "step": {"a"}, "visibleIf": {"rows"},
+		"visibleIf.0.field": {"team.count"}, "visibleIf.0.op": {"more"}, "visibleIf.0.value": {"2"}}
+	if body := f.refused("/fields/0", bad, http.StatusUnprocessableEntity); !strings.Contains(body, "a field cannot depend on itself") {
+		t.Errorf("a group's condition on its own count: %s", body)
+	}
+}

@@ -144,13 +144,13 @@ func checkStepCondition(s *hubclient.Schema, k int, c condition) error {
 	var errs []error
 	for n, r := range c.Rows {
 		at := fmt.Sprintf("%s, condition %d", stepMember.Heading, n+1)
-		f := s.Field(r.Field)
+		f := conditionField(s, r.Field)
 		switch {
 		case r.Field == "":
 			errs = append(errs, problem(path, "%s: choose a field", at))
 		case f == nil:
 			errs = append(errs, problem(path, "%s: there is no field %q", at, r.Field))
-		case !slices.Contains(src, f):
+		case !hasSource(src, f.Name):
 			errs = append(errs, problem(path, "%s: %s is on this page or a later one; a page's condition reads the fields of the pages before it", at, fieldWords(f)))
 		default:
 			if err := checkRow(f, r, path, at); err != nil {
@@ -172,7 +172,7 @@ func stepsInOrder(s *hubclient.Schema) error {
 		}
 		src := stepSources(s, k)
 		for _, r := range c.Rows {
-			if f := s.Field(r.Field); f != nil && !slices.Contains(src, f) {
+			if f := conditionField(s, r.Field); f != nil && !slices.Contains(src, f) {
 				errs = append(errs, problem(fmt.Sprintf("steps[%d].visibleIf", k),
 					"“%s” is shown depending on %s, which would then be on it or after it: change the page's condition first", stepName(s, st.ID), fieldWords(f)))
 				break

@@ -500,7 +500,7 @@ func conditionRowEditor(s *hubclient.Schema, sources []*hubclient.Field, id, nam
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		f := s.Field(r.Field)
+		f := conditionField(s, r.Field)
 		n := strconv.Itoa(k + 1)
 		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 40, "<li class=\"builder-condition-row\" data-condition-row><input type=\"hidden\" name=\"")
 		if templ_7745c5c3_Err != nil {
@@ -584,7 +584,7 @@ func conditionRowEditor(s *hubclient.Schema, sources []*hubclient.Field, id, nam
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		if f == nil || !slices.Contains(sources, f) {
+		if f == nil || !hasSource(sources, f.Name) {
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 47, "<option value=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
