@@ -7,8 +7,6 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/hubform/hubform/handlers/hub/accounts"
-	"github.com/hubform/hubform/handlers/hub/hubserver"
 	"github.com/hubform/hubform/static/browsertest"
 )
 
@@ -30,28 +28,10 @@ const partyForm = `{
 func TestBrowserBuilderEndings(t *testing.T) {
 	browser := browsertest.New(t)
 	axe := browsertest.Axe(t)
-	h := startHub(t, hubserver.Config{})
-	addUser(t, h, "jane@example.com", "correct horse battery")
-	ctx, now := t.Context(), time.Now()
-	if _, err := h.DB.ClaimSite(ctx, "acme", accounts.DefaultWorkspace, now); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := h.DB.SaveFormVersion(ctx, "acme", "party", []byte(partyForm), "jane@example.com", now); err != nil {
-		t.Fatal(err)
-	}
-	con := newConsoleTab(t, browser, h)
-	tab, base, do := con.tab, con.base, con.do
-	eval := func(js string) string {
-		t.Helper()
-		return browsertest.Eval[string](t, tab, 10*time.Second, js)
-	}
-	waitFor := func(js string) {
-		t.Helper()
-		browsertest.WaitFor(t, tab, 10*time.Second, `(`+js+`) && `+browsertest.HTMXIdle)
-	}
+	con := storedFormTab(t, browser, "party", partyForm)
+	tab, base, do, eval, waitFor := con.tab, con.base, con.do, con.eval, con.waitIdle
+	h, ctx := con.hub, t.Context()
 	build := base + "/console/forms/acme/party"
-	do(chromedp.EmulateViewport(1280, 900))
-	con.signIn("jane@example.com", "correct horse battery", chromedp.WaitVisible(chromedp.CSS(`a[href="/console/sites"]`)))
 
 	// With JavaScript: "A big party!" when there are more than 5 guests.
 	do(chromedp.Navigate(build), chromedp.WaitVisible(chromedp.CSS("#endings-heading")))

@@ -27,20 +27,11 @@ func (con *Console) registerDesign(g *echo.Group) {
 // designPage shows the newest version's theme in the Design tab's form,
 // and the form in it.
 func (con *Console) designPage(c echo.Context) error {
-	site, slug := c.Param("site"), c.Param("slug")
-	p, err := con.loadForm(c, site, slug)
+	p, err := con.loadNewest(c, viewDesign)
 	if err != nil {
 		return err
 	}
-	v, err := con.cfg.Store.FormVersion(c.Request().Context(), site, slug, p.Record.LastVersion)
-	if err != nil {
-		return con.formError(err)
-	}
-	p.Body, p.Shown, p.View = string(v.Body), p.Record.LastVersion, viewDesign
-	if c.QueryParam("saved") != "" {
-		p.Notice = savedNotice
-	}
-	p.Preview = con.previewOf(c, site, slug, v.Body, "")
+	p.Preview = con.previewOf(c, p.Site, p.Slug, []byte(p.Body), "")
 	return con.renderForm(c, http.StatusOK, p)
 }
 
@@ -123,17 +114,12 @@ func themeFromForm(form url.Values) *hubclient.Theme {
 // the Design tab's form holds, saved or not: the owner sees a colour as
 // they pick it. It stores nothing.
 func (con *Console) designPreview(c echo.Context) error {
-	site, slug := c.Param("site"), c.Param("slug")
-	p, err := con.loadForm(c, site, slug)
+	p, err := con.loadNewest(c, viewDesign)
 	if err != nil {
 		return err
 	}
-	v, err := con.cfg.Store.FormVersion(c.Request().Context(), site, slug, p.Record.LastVersion)
-	if err != nil {
-		return con.formError(err)
-	}
-	body := v.Body
-	if d := decodeFormFile(v.Body); d != nil {
+	body := []byte(p.Body)
+	if d := decodeFormFile(body); d != nil {
 		form, _ := c.FormParams()
 		d.Schema.Theme = themeFromForm(form)
 		if b, err := d.encode(); err == nil {
@@ -141,7 +127,7 @@ func (con *Console) designPreview(c echo.Context) error {
 		}
 	}
 	var out bytes.Buffer
-	if err := previewPanel(con.previewOf(c, site, slug, body, "")).Render(c.Request().Context(), &out); err != nil {
+	if err := previewPanel(con.previewOf(c, p.Site, p.Slug, body, "")).Render(c.Request().Context(), &out); err != nil {
 		return err
 	}
 	return c.HTMLBlob(http.StatusOK, out.Bytes())

@@ -2,44 +2,23 @@ package console_test
 
 import (
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/hubform/hubform/handlers/hub/accounts"
-	"github.com/hubform/hubform/handlers/hub/hubserver"
 	"github.com/hubform/hubform/static/browsertest"
 )
 
 // TestBrowserDesign picks the form's accent in the Design tab's picker
 // and sees the preview's button take it before saving; a text colour
 // that does not read well is refused with the nearest that does, which
-// one click saves; the form's page then shows the theme. axe checks the
+// one click saves, and the preview shows it. axe checks the
 // tab, with the refusal shown.
 func TestBrowserDesign(t *testing.T) {
 	browser := browsertest.New(t)
 	axe := browsertest.Axe(t)
-	h := startHub(t, hubserver.Config{})
-	addUser(t, h, "jane@example.com", "correct horse battery")
-	ctx, now := t.Context(), time.Now()
-	if _, err := h.DB.ClaimSite(ctx, "acme", accounts.DefaultWorkspace, now); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := h.DB.SaveFormVersion(ctx, "acme", "party", []byte(partyForm), "jane@example.com", now); err != nil {
-		t.Fatal(err)
-	}
-	con := newConsoleTab(t, browser, h)
-	tab, base, do := con.tab, con.base, con.do
-	eval := func(js string) string {
-		t.Helper()
-		return browsertest.Eval[string](t, tab, 10*time.Second, js)
-	}
-	waitFor := func(js string) {
-		t.Helper()
-		browsertest.WaitFor(t, tab, 10*time.Second, `(`+js+`) && `+browsertest.HTMXIdle)
-	}
-	do(chromedp.EmulateViewport(1280, 900))
-	con.signIn("jane@example.com", "correct horse battery", chromedp.WaitVisible(chromedp.CSS(`a[href="/console/sites"]`)))
+	con := storedFormTab(t, browser, "party", partyForm)
+	tab, base, do, eval, waitFor := con.tab, con.base, con.do, con.eval, con.waitIdle
+	h, ctx := con.hub, t.Context()
 	do(chromedp.Navigate(base+"/console/forms/acme/party/design"), chromedp.WaitVisible(chromedp.CSS("#design-accent")))
 	waitFor(`document.querySelector('#design-accent + input[type=color]')`)
 	shots(t, con, "console-design", "")

@@ -174,6 +174,38 @@ func (c *consoleTab) text(sel string) string {
 	return browsertest.Eval[string](c.t, c.tab, 10*time.Second, `document.querySelector(`+"`"+sel+"`"+`)?.textContent ?? ''`)
 }
 
+// eval evaluates js in the tab and returns its value as a string.
+func (c *consoleTab) eval(js string) string {
+	c.t.Helper()
+	return browsertest.Eval[string](c.t, c.tab, 10*time.Second, js)
+}
+
+// waitIdle waits until js is true in the tab and htmx is idle.
+func (c *consoleTab) waitIdle(js string) {
+	c.t.Helper()
+	browsertest.WaitFor(c.t, c.tab, 10*time.Second, `(`+js+`) && `+browsertest.HTMXIdle)
+}
+
+// storedFormTab starts a hub whose workspace holds the site acme and its
+// form slug of body, and signs jane in on a tab of its console, 1280 px
+// wide.
+func storedFormTab(t *testing.T, browser context.Context, slug, body string) *consoleTab {
+	t.Helper()
+	h := startHub(t, hubserver.Config{})
+	addUser(t, h, "jane@example.com", "correct horse battery")
+	ctx, now := t.Context(), time.Now()
+	if _, err := h.DB.ClaimSite(ctx, "acme", accounts.DefaultWorkspace, now); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.DB.SaveFormVersion(ctx, "acme", slug, []byte(body), "jane@example.com", now); err != nil {
+		t.Fatal(err)
+	}
+	con := newConsoleTab(t, browser, h)
+	con.do(chromedp.EmulateViewport(1280, 900))
+	con.signIn("jane@example.com", "correct horse battery", chromedp.WaitVisible(chromedp.CSS(`a[href="/console/sites"]`)))
+	return con
+}
+
 // signIn opens the console, sends its sign-in form and then does then.
 func (c *consoleTab) signIn(email, password string, then ...chromedp.Action[chromedp.Void]) {
 	c.t.Helper()

@@ -19,21 +19,32 @@ import (
 // confirmation e-mail, closing and limits, drafts and spam checks, from
 // the newest version, which editSettings changes.
 func (con *Console) settingsPage(c echo.Context) error {
-	site, slug := c.Param("site"), c.Param("slug")
-	p, err := con.loadForm(c, site, slug)
+	p, err := con.loadNewest(c, viewSettings)
 	if err != nil {
 		return err
 	}
+	p.Settings.NewSecrets = con.secretsToShow(c)
+	return con.renderForm(c, http.StatusOK, p)
+}
+
+// loadNewest reads the route's form for a page of view that edits its
+// newest version: that version's file, and the notice of a save just
+// made.
+func (con *Console) loadNewest(c echo.Context, view string) (formProps, error) {
+	site, slug := c.Param("site"), c.Param("slug")
+	p, err := con.loadForm(c, site, slug)
+	if err != nil {
+		return p, err
+	}
 	v, err := con.cfg.Store.FormVersion(c.Request().Context(), site, slug, p.Record.LastVersion)
 	if err != nil {
-		return con.formError(err)
+		return p, con.formError(err)
 	}
-	p.Body, p.Shown, p.View = string(v.Body), p.Record.LastVersion, viewSettings
-	p.Settings.NewSecrets = con.secretsToShow(c)
+	p.Body, p.Shown, p.View = string(v.Body), p.Record.LastVersion, view
 	if c.QueryParam("saved") != "" {
 		p.Notice = savedNotice
 	}
-	return con.renderForm(c, http.StatusOK, p)
+	return p, nil
 }
 
 // editSettings sets the title, step titles, buttons' texts, captcha and
