@@ -36,6 +36,7 @@ func (con *Console) registerBuilder(g *echo.Group) {
 	g.POST("/forms/:site/:slug/translations/:locale", con.builderAction(editTranslation, viewTranslations))
 	con.registerInPlace(g)
 	con.registerEndings(g)
+	con.registerCalculations(g)
 	con.registerDesign(g)
 }
 

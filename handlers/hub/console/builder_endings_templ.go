@@ -133,7 +133,7 @@ func endingsEditor(p formProps, d *formFile) templ.Component {
 				}()
 			}
 			ctx = templ.InitializeContext(ctx)
-			templ_7745c5c3_Err = settingInput("new-ending-title", "title", "Title", "", p.typed(add, "title", ""), endingProblem(p, add, at+".title"), 0).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = settingInput("new-ending-title", "title", "Title", "", p.typed(add, "title", ""), postProblem(p, add, at+".title"), 0).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -141,7 +141,7 @@ func endingsEditor(p formProps, d *formFile) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = settingTypedInput("new-ending-redirect", "redirectUrl", "url", "Or send visitors to this page", "Optional: a full address such as https://example.com/welcome.", p.typed(add, "redirectUrl", ""), endingProblem(p, add, at+".redirectUrl"), nil).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = settingTypedInput("new-ending-redirect", "redirectUrl", "url", "Or send visitors to this page", "Optional: a full address such as https://example.com/welcome.", p.typed(add, "redirectUrl", ""), postProblem(p, add, at+".redirectUrl"), nil).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -338,7 +338,7 @@ func endingCard(p formProps, s *hubclient.Schema, n int, e hubclient.Ending) tem
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = settingInput(id+"-title", "title", "Title", "", p.typed(act, "title", e.Title), endingProblem(p, act, path+".title"), 0).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = settingInput(id+"-title", "title", "Title", "", p.typed(act, "title", e.Title), postProblem(p, act, path+".title"), 0).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -346,7 +346,7 @@ func endingCard(p formProps, s *hubclient.Schema, n int, e hubclient.Ending) tem
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = settingTypedInput(id+"-redirect", "redirectUrl", "url", "Or send visitors to this page", "Optional: a full address such as https://example.com/welcome.", p.typed(act, "redirectUrl", e.RedirectURL), endingProblem(p, act, path+".redirectUrl"), nil).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = settingTypedInput(id+"-redirect", "redirectUrl", "url", "Or send visitors to this page", "Optional: a full address such as https://example.com/welcome.", p.typed(act, "redirectUrl", e.RedirectURL), postProblem(p, act, path+".redirectUrl"), nil).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -497,9 +497,9 @@ func endingCard(p formProps, s *hubclient.Schema, n int, e hubclient.Ending) tem
 	})
 }
 
-// endingProblem is the message of the problem at path when the page
+// postProblem is the message of the problem at path when the page
 // comes back from a refused post to act, "" otherwise.
-func endingProblem(p formProps, act, path string) string {
+func postProblem(p formProps, act, path string) string {
 	if p.TypedAt != act {
 		return ""
 	}

@@ -3,7 +3,8 @@
 // dragged by its name to another place posts its move form with the new
 // position; after a move the focus stays with the moved field. Every
 // action works without it: the arrows move fields, the list is there.
-// An address's countries get a filter, which without it is not shown.
+// An address's countries get a filter, which without it is not shown; a
+// calculation's names insert themselves in its formula.
 // inplace.js edits the form in the preview itself.
 (function () {
   "use strict";
@@ -225,6 +226,23 @@
   }
   document.addEventListener("keydown", noEnter);
   document.addEventListener("keypress", noEnter);
+
+  // A calculation's names: a click inserts one at the formula's cursor,
+  // and the formula is checked again.
+  document.addEventListener("click", function (e) {
+    var button = e.target.closest && e.target.closest("[data-formula-insert]");
+    if (!button) return;
+    var input = button.closest(".builder-formula").querySelector("[data-formula-input]");
+    var text = button.getAttribute("data-formula-insert");
+    var start = input.selectionStart == null ? input.value.length : input.selectionStart;
+    var end = input.selectionEnd == null ? start : input.selectionEnd;
+    var before = input.value.slice(0, start), after = input.value.slice(end);
+    var pad = before !== "" && !/[\s(]$/.test(before) ? " " : "";
+    input.value = before + pad + text + after;
+    input.focus();
+    input.setSelectionRange(before.length + pad.length + text.length, before.length + pad.length + text.length);
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+  });
 
   document.addEventListener("DOMContentLoaded", prepare);
   document.addEventListener("htmx:load", prepare);

@@ -1,0 +1,129 @@
+package console_test
+
+import (
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// calculationsBase has a number, a choice with points and one without.
+const calculationsBase = `{"title":"Party","x-note":"keep me","fields":[
+{"name":"guests","type":"number","label":"Guests"},
+{"name":"capital","type":"radio","label":"Capital","options":[{"value":"paris","label":"Paris","points":2},{"value":"lyon","label":"Lyon"}]},
+{"name":"note","type":"text","label":"Note"}],
+"steps":[{"id":"a","fields":["guests","capital","note"]}]}`
+
+func newCalculationsForm(t *testing.T) *builderForm {
+	f := newBuilderForm(t)
+	n, _, _ := f.last()
+	if res := f.post("/forms/acme/contact", url.Values{"body": {calculationsBase}, "base": {strconv.FormatInt(n, 10)}}); res.status != http.StatusSeeOther {
+		t.Fatalf("save: %d %s", res.status, res.body)
+	}
+	return f
+}
+
+// TestBuilderCalculations: the builder adds a calculation from its label
+// and formula, written as the JSONLogic the hub works out; refuses a
+// mistyped name with the nearest, keeping what was typed; edits, shows
+// the formula back and removes it after asking.
+func TestBuilderCalculations(t *testing.T) {
+	f := newCalculationsForm(t)
+	page := f.b.get("/console/forms/acme/contact").body
+	for _, want := range []string{`id="calculations-heading">Calculations`, "No calculation yet", `data-formula-insert="guests"`, `data-formula-insert="points(capital)"`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the Build tab lacks %s", want)
+		}
+	}
+	body := f.refused("/calculations", url.Values{"label": {"Total"}, "formula": {"gusts * 35"}, "format": {"currency"}, "currency": {"eur"}}, http.StatusUnprocessableEntity)
+	for _, want := range []string{"there is no question or calculation called gusts in this form: did you mean guests?", `value="gusts * 35"`} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the refusal lacks %q", want)
+		}
+	}
+	s := f.act("/calculations", url.Values{"label": {"Total"}, "formula": {"guests*35 + points(capital)"}, "format": {"currency"}, "currency": {"eur"}, "show": {"on"}})
+	if len(s.Calculations) != 1 {
+		t.Fatalf("calculations: %+v", s.Calculations)
+	}
+	c := s.Calculations[0]
+	if c.Name != "total" || c.Label != "Total" || compact(t, c.Expr) != `{"+":[{"*":[{"var":"guests"},35]},{"points":"capital"}]}` || c.Format != "currency" || c.Currency != "EUR" || !c.Show {
+		t.Errorf("added: %+v %s", c, c.Expr)
+	}
+	page = f.b.get("/console/forms/acme/contact").body
+	if !strings.Contains(page, `value="guests * 35 + points(capital)"`) || !strings.Contains(page, "Reads Guests and Capital.") {
+		t.Error("the formula is not shown back as typed, with what it reads")
+	}
+	if body := f.refused("/calculations/0", url.Values{"label": {"Total"}, "formula": {"total + 1"}}, http.StatusUnprocessableEntity); !strings.Contains(body, "the calculation total is this one or one after it") {
+		t.Errorf("a calculation reading itself: %s", body)
+	}
+	s = f.act("/calculations/0", url.Values{"label": {"Price"}, "formula": {"guests * 30"}, "format": {"number"}})
+	if c := s.Calculations[0]; c.Name != "total" || c.Label != "Price" || compact(t, c.Expr) != `{"*":[{"var":"guests"},30]}` || c.Format != "" || c.Currency != "" || c.Show {
+		t.Errorf("edited: %+v", c)
+	}
+	// Removing asks first, then removes.
+	if body := f.refused("/calculations/0/remove", url.Values{}, http.StatusOK); !strings.Contains(body, "Remove the calculation “Price”?") {
+		t.Errorf("removing did not ask: %s", body)
+	}
+	if s = f.act("/calculations/0/remove", url.Values{"confirmed": {"1"}}); len(s.Calculations) != 0 {
+		t.Errorf("removed: %+v", s.Calculations)
+	}
+}
+
+// TestFormulaCheck: the check of a formula as it is typed says what is
+// wrong or what it reads, and stores nothing.
+func TestFormulaCheck(t *testing.T) {
+	f := newCalculationsForm(t)
+	rev, _, _ := f.last()
+	for formula, want := range map[string]string{
+		"guests * 2":    `<p class="hubform-help" id="new-calculation-check" aria-live="polite">Reads Guests.</p>`,
+		"(guests":       `<p class="hubform-field-error" id="new-calculation-check" aria-live="polite">A ( is not closed.</p>`,
+		"points(note)":  "In points(note), “Note” has no options to give points to.",
+		"12":            "A fixed number: it reads no answer.",
+		"note + guestz": "There is no question or calculation called guestz in this form: did you mean guests?<",
+	} {
+		res := f.post("/forms/acme/contact/calculations/check", url.Values{"formula": {formula}, "n": {"0"}, "check": {"new-calculation-check"}})
+		if res.status != http.StatusOK || !strings.Contains(res.body, want) {
+			t.Errorf("%s: %d %s, want %s", formula, res.status, res.body, want)
+		}
+	}
+	if res := f.post("/forms/acme/contact/calculations/check", url.Values{"formula": {"1"}, "check": {`x" onclick="alert(1)`}}); strings.Contains(res.body, "onclick") {
+		t.Errorf("the check's id is taken as posted: %s", res.body)
+	}
+	if n, _, _ := f.last(); n != rev {
+		t.Errorf("the check saved revision %d", n)
+	}
+}
+
+// TestBuilderQuiz: making the form a quiz adds its score from the points
+// of the questions that have some; a form without points is refused in
+// words.
+func TestBuilderQuiz(t *testing.T) {
+	f := newCalculationsForm(t)
+	s := f.act("/calculations/quiz", url.Values{"quiz": {"on"}, "showAnswers": {"on"}})
+	if s.Quiz == nil || !s.Quiz.ShowAnswers || s.Calculation("score") == nil || compact(t, s.Calculation("score").Expr) != `{"points":"capital"}` {
+		t.Fatalf("quiz: %+v %+v", s.Quiz, s.Calculations)
+	}
+	if s = f.act("/calculations/quiz", url.Values{}); s.Quiz != nil || s.Calculation("score") == nil {
+		t.Errorf("no longer a quiz: %+v, its score kept: %v", s.Quiz, s.Calculation("score") != nil)
+	}
+
+	g := newBuilderForm(t)
+	if body := g.refused("/calculations/quiz", url.Values{"quiz": {"on"}}, http.StatusUnprocessableEntity); !strings.Contains(body, "give points to some options first") {
+		t.Errorf("a quiz without points: %s", body)
+	}
+}
+
+// TestBuilderCalculationsAccess: another workspace's admin gets 404 and a
+// viewer 403 on every calculation's action.
+func TestBuilderCalculationsAccess(t *testing.T) {
+	f := newCalculationsForm(t)
+	f.act("/calculations", url.Values{"label": {"Total"}, "formula": {"guests * 35"}})
+	f.refusedToOutsiders(map[string]url.Values{
+		"/calculations":          {"label": {"X"}, "formula": {"1"}},
+		"/calculations/check":    {"formula": {"1"}},
+		"/calculations/quiz":     {"quiz": {"on"}},
+		"/calculations/0":        {"label": {"X"}, "formula": {"1"}},
+		"/calculations/0/remove": {"confirmed": {"1"}},
+	})
+}
