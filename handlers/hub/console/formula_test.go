@@ -46,16 +46,16 @@ func TestFormula(t *testing.T) {
 
 func TestFormulaErrors(t *testing.T) {
 	for formula, want := range map[string]string{
-		"":                 "write a formula",
-		"guests *":         "the formula ends where a number or a name is expected",
-		"(guests + 1":      "a ( is not closed",
-		"guests 35":        `"35" is not expected here`,
-		"sqrt(guests)":     "sqrt() is not a function: there are points(), min(), max() and if()",
-		"points(1)":        "points() takes the name of a question with options",
-		"if(a, b)":         "if() takes 3 values, not 2",
-		"max()":            "max() takes at least 1 value, not 0",
-		"guests $ 2":       `"$" is not expected here`,
-		"1.2.3":            `"1.2.3" is not a number`,
+		"":                               "write a formula",
+		"guests *":                       "the formula ends where a number or a name is expected",
+		"(guests + 1":                    "a ( is not closed",
+		"guests 35":                      `"35" is not expected here`,
+		"sqrt(guests)":                   "sqrt() is not a function: there are points(), min(), max() and if()",
+		"points(1)":                      "points() takes the name of a question with options",
+		"if(a, b)":                       "if() takes 3 values, not 2",
+		"max()":                          "max() takes at least 1 value, not 0",
+		"guests $ 2":                     `"$" is not expected here`,
+		"1.2.3":                          `"1.2.3" is not a number`,
 		strings.Repeat("a+", 1001) + "a": "a formula is at most 2000 characters",
 	} {
 		_, _, err := parseFormula(formula)
