@@ -452,7 +452,8 @@ func parseOptions(text string, old []hubclient.Option) []hubclient.Option {
 		}
 		o := hubclient.Option{Value: value, Label: strings.TrimSpace(label)}
 		if j := slices.IndexFunc(old, func(o hubclient.Option) bool { return o.Value == value }); j >= 0 {
-			o.Image, o.Alt, o.Extra = old[j].Image, old[j].Alt, old[j].Extra
+			// An option kept keeps its picture, points and what else it has.
+			o, o.Label = old[j], strings.TrimSpace(label)
 		}
 		out = append(out, o)
 	}

@@ -127,3 +127,36 @@ func TestBuilderCalculationsAccess(t *testing.T) {
 		"/calculations/0/remove": {"confirmed": {"1"}},
 	})
 }
+
+// TestBuilderScoring: a choice's panel sets its options' points and right
+// answers; blank points are none; a value that is no number is refused
+// in words, kept as typed; editing the options' lines keeps each one's
+// points.
+func TestBuilderScoring(t *testing.T) {
+	f := newCalculationsForm(t)
+	page := f.b.get("/console/forms/acme/contact?editing=capital").body
+	if !strings.Contains(page, "Points and right answers") || !strings.Contains(page, `name="points.paris" type="text" inputmode="decimal" size="6" value="2"`) {
+		t.Fatal("the choice's panel does not show its options' points")
+	}
+	panel := func(extra url.Values) url.Values {
+		v := url.Values{"name": {"capital"}, "label": {"Capital"}, "step": {"a"}, "options": {"paris|Paris\nlyon|Lyon"}, "scoring": {"1"}}
+		for k, x := range extra {
+			v[k] = x
+		}
+		return v
+	}
+	s := f.act("/fields/1", panel(url.Values{"points.paris": {""}, "points.lyon": {"1,5"}, "correct.lyon": {"on"}}))
+	if o := s.Field("capital").Options; o[0].Points != 0 || o[0].Correct || o[1].Points != 1.5 || !o[1].Correct {
+		t.Errorf("saved: %+v", o)
+	}
+	body := f.refused("/fields/1", panel(url.Values{"points.paris": {"two"}}), http.StatusUnprocessableEntity)
+	if !strings.Contains(body, "The points of the option “Paris” are a number") || !strings.Contains(body, `value="two"`) {
+		t.Errorf("a value that is no number: %s", body)
+	}
+	// The options' lines edited, without the scoring's inputs: each keeps
+	// its points.
+	s = f.act("/fields/1", url.Values{"name": {"capital"}, "label": {"Capital"}, "step": {"a"}, "options": {"lyon|Lyon (Rhône)\nparis|Paris\nnice|Nice"}})
+	if o := s.Field("capital").Options; len(o) != 3 || o[0].Value != "lyon" || o[0].Label != "Lyon (Rhône)" || o[0].Points != 1.5 || !o[0].Correct || o[2].Points != 0 {
+		t.Errorf("after editing the options: %+v", o)
+	}
+}

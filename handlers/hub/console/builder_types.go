@@ -352,8 +352,8 @@ type typeEditor struct {
 
 // typeEditors are the editors of the types that have settings of their
 // own, by type. Each family's editor is its own file and templ file
-// (builder_types_ratings, _bounds, _pictures, _file, _matrix, _address,
-// _group, _signature, _content): a new type with settings is its file and
+// (builder_types_ratings, _bounds, _pictures, _scoring, _file, _matrix,
+// _address, _group, _signature, _content): a new type with settings is its file and
 // one line here.
 var typeEditors = map[string]typeEditor{
 	hubclient.FieldRating:     {editRating, ratingSettings, false},
@@ -364,8 +364,9 @@ var typeEditors = map[string]typeEditor{
 	hubclient.FieldDate:       {editBounds, dateSettings, false},
 	hubclient.FieldTime:       {editBounds, timeSettings, false},
 	hubclient.FieldDateTime:   {editBounds, timeSettings, false},
-	hubclient.FieldRadio:      {editPictures, optionPictures, false},
-	hubclient.FieldCheckboxes: {editPictures, optionPictures, false},
+	hubclient.FieldSelect:     {editScoring, optionScoring, false},
+	hubclient.FieldRadio:      {editChoices, choiceSettings, false},
+	hubclient.FieldCheckboxes: {editChoices, choiceSettings, false},
 	hubclient.FieldFile:       {editFile, fileSettings, false},
 	hubclient.FieldMatrix:     {editMatrix, matrixSettings, true},
 	hubclient.FieldAddress:    {editCountries, addressSettings, true},
