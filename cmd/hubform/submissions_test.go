@@ -64,7 +64,7 @@ func TestSubmissionsFormats(t *testing.T) {
 	if err != nil || len(rows) != 4 {
 		t.Fatalf("csv rows %q, %v", rows, err)
 	}
-	want := []string{"id", "site", "form", "createdAt", "formula", "n", "name", "plan", "tags", "attachments", "ending"}
+	want := []string{"id", "site", "form", "createdAt", "formula", "n", "name", "plan", "tags", "attachments", "ending", "calculations"}
 	if strings.Join(rows[0], ",") != strings.Join(want, ",") {
 		t.Errorf("header %q, want %q", rows[0], want)
 	}

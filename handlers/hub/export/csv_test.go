@@ -66,7 +66,7 @@ func decodedCSV(l submissions) string {
 	}
 	slices.Sort(names)
 	cw := &safeCSV{w: csv.NewWriter(&b)}
-	cw.Write(slices.Concat([]string{"id", "site", "form", "createdAt"}, names, []string{"attachments", "ending"}))
+	cw.Write(slices.Concat([]string{"id", "site", "form", "createdAt"}, names, []string{"attachments", "ending", "calculations"}))
 	for _, s := range l {
 		var payload map[string]any
 		json.Unmarshal(s.Payload, &payload)
@@ -78,7 +78,12 @@ func decodedCSV(l submissions) string {
 		for _, a := range s.Attachments {
 			files = append(files, a.Filename+" ("+a.Key+")")
 		}
-		cw.Write(append(row, strings.Join(files, "; "), s.Ending))
+		calcs := ""
+		if len(s.Calculations) > 0 {
+			b, _ := json.Marshal(s.Calculations)
+			calcs = string(b)
+		}
+		cw.Write(append(row, strings.Join(files, "; "), s.Ending, calcs))
 	}
 	cw.w.Flush()
 	return b.String()
@@ -101,7 +106,11 @@ func TestCSVAsDecoded(t *testing.T) {
 			Payload: json.RawMessage(p)})
 	}
 	l[2].Attachments = []hubclient.Attachment{{Key: "uploads/a/b/c.pdf", Filename: "=c.pdf"}, {Key: "uploads/a/b/d.txt", Filename: "d.txt"}}
+	l[1].Calculations = map[string]any{"total": 35.0, "score": 2.0}
 	want := decodedCSV(l)
+	if !strings.Contains(want, `,"{""score"":2,""total"":35}"`) {
+		t.Fatalf("the reference CSV lacks the calculations: %s", want)
+	}
 
 	var plain bytes.Buffer
 	if err := CSV(context.Background(), l, hub.Filter{}, &plain); err != nil {
@@ -146,9 +155,9 @@ func TestCSVSubmissionBetweenPasses(t *testing.T) {
 	if err := CSV(context.Background(), late{l}, hub.Filter{}, &b); err != nil {
 		t.Fatal(err)
 	}
-	want := "id,site,form,createdAt,email,name,attachments,ending\n" +
-		"01,acme,contact,2026-11-27T09:00:00Z,a@example.com,Ann,,\n" +
-		"02,acme,contact,2026-11-27T09:00:00Z,,Bo,,\n"
+	want := "id,site,form,createdAt,email,name,attachments,ending,calculations\n" +
+		"01,acme,contact,2026-11-27T09:00:00Z,a@example.com,Ann,,,\n" +
+		"02,acme,contact,2026-11-27T09:00:00Z,,Bo,,,\n"
 	if b.String() != want {
 		t.Errorf("CSV =\n%s\nwant the late name left out:\n%s", b.String(), want)
 	}

@@ -73,9 +73,10 @@ type PayloadLister interface {
 }
 
 // CSV writes the submissions f selects as CSV: a header row, then a row
-// per submission, a column per value name, then its files and the id of
-// the ending it reached ("ending", empty for none), every cell neutralised against
-// spreadsheet formulas. The names are gathered in a first pass, of the
+// per submission, a column per value name, then its files, the id of the
+// ending it reached ("ending", empty for none) and the values the hub
+// worked out for it ("calculations", a JSON object by calculation name,
+// empty for none), every cell neutralised against spreadsheet formulas. The names are gathered in a first pass, of the
 // payloads alone when db is a PayloadLister, so no submission is held in
 // memory.
 func CSV(ctx context.Context, db Lister, f hub.Filter, w io.Writer) error {
@@ -109,8 +110,8 @@ func CSV(ctx context.Context, db Lister, f hub.Filter, w io.Writer) error {
 	}
 	const before = 4 // id, site, form, createdAt
 	cw := &safeCSV{w: csv.NewWriter(w)}
-	cw.Write(slices.Concat([]string{"id", "site", "form", "createdAt"}, names, []string{"attachments", "ending"}))
-	row := make([]string, before+len(names)+2)
+	cw.Write(slices.Concat([]string{"id", "site", "form", "createdAt"}, names, []string{"attachments", "ending", "calculations"}))
+	row := make([]string, before+len(names)+3)
 	err = db.ListSubmissions(ctx, f, func(s hub.Submission) error {
 		clear(row)
 		row[0], row[1], row[2], row[3] = s.ID, s.Site, s.Slug, s.CreatedAt.UTC().Format(time.RFC3339Nano)
@@ -126,8 +127,15 @@ func CSV(ctx context.Context, db Lister, f hub.Filter, w io.Writer) error {
 		for _, a := range s.Attachments {
 			files = append(files, a.Filename+" ("+a.Key+")")
 		}
-		row[len(row)-2] = strings.Join(files, "; ")
-		row[len(row)-1] = s.Ending
+		row[len(row)-3] = strings.Join(files, "; ")
+		row[len(row)-2] = s.Ending
+		if len(s.Calculations) > 0 {
+			b, err := json.Marshal(s.Calculations)
+			if err != nil {
+				return err
+			}
+			row[len(row)-1] = string(b)
+		}
 		return cw.Write(row)
 	})
 	if err != nil {
