@@ -40,3 +40,30 @@ func TestTextsOfEndings(t *testing.T) {
 		t.Errorf("untranslated = %+v, want the ending's title and text", gaps)
 	}
 }
+
+// TestTextsOfCalculations lists a calculation's label among the texts a
+// translation may replace, after the endings', set in the overlay's
+// calculations and dropped once it translates nothing.
+func TestTextsOfCalculations(t *testing.T) {
+	s := &hubclient.Schema{
+		Endings:      []hubclient.Ending{{ID: "big", Title: "Big party"}},
+		Calculations: []hubclient.Calculation{{Name: "total", Label: "Total"}, {Name: "score"}},
+	}
+	ts := texts(s)
+	var paths []string
+	for _, tx := range ts {
+		paths = append(paths, tx.Path)
+	}
+	if want := []string{`endings["big"].title`, `calculations["total"]`}; !slices.Equal(paths, want) {
+		t.Errorf("texts = %q, want %q", paths, want)
+	}
+	var tr hubclient.Translation
+	ts[1].set(&tr, "Gesamt")
+	if tr.Calculations["total"] != "Gesamt" || ts[1].get(tr) != "Gesamt" {
+		t.Errorf("translated calculations %+v", tr.Calculations)
+	}
+	ts[1].set(&tr, "")
+	if _, ok := tr.Calculations["total"]; ok {
+		t.Errorf("a label translated by nothing stays: %+v", tr.Calculations)
+	}
+}

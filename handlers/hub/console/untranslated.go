@@ -202,6 +202,19 @@ func texts(s *hubclient.Schema) []text {
 			})
 		}
 	}
+	for _, c := range s.Calculations {
+		name := c.Name
+		add(c.Label, fmt.Sprintf("calculations[%q]", name), func(t hubclient.Translation) string { return t.Calculations[name] }, func(t *hubclient.Translation, v string) {
+			if v == "" {
+				delete(t.Calculations, name)
+				return
+			}
+			if t.Calculations == nil {
+				t.Calculations = map[string]string{}
+			}
+			t.Calculations[name] = v
+		})
+	}
 	add(s.Buttons.Submit, "buttons.submit", func(t hubclient.Translation) string { return t.Buttons.Submit }, func(t *hubclient.Translation, v string) { t.Buttons.Submit = v })
 	add(s.Buttons.Next, "buttons.next", func(t hubclient.Translation) string { return t.Buttons.Next }, func(t *hubclient.Translation, v string) { t.Buttons.Next = v })
 	add(s.Buttons.Back, "buttons.back", func(t hubclient.Translation) string { return t.Buttons.Back }, func(t *hubclient.Translation, v string) { t.Buttons.Back = v })
