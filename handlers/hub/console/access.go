@@ -77,6 +77,7 @@ var routeRoles = map[string]accounts.Role{
 	"POST " + Path + "/forms/:site/:slug":                           accounts.Editor,
 	"POST " + Path + "/forms/:site/:slug/preview":                   accounts.Editor,
 	"POST " + Path + "/forms/:site/:slug/preview/submit":            accounts.Editor,
+	"GET " + Path + "/forms/:site/:slug/try":                        accounts.Editor,
 	"POST " + Path + "/forms/:site/:slug/preview/logic":             accounts.Editor,
 	"POST " + Path + "/forms/:site/:slug/versions/:version/publish": accounts.Editor,
 	"POST " + Path + "/forms/:site/:slug/fields":                    accounts.Editor,

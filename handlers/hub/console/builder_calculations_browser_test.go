@@ -11,8 +11,9 @@ import (
 
 // TestBrowserBuilderCalculations adds a total in the Build tab: the
 // formula's check follows the typing, a name inserted by its button goes
-// in at the cursor, and once saved a preview works the total out as the
-// guests are typed. axe checks the section with a check's error.
+// in at the cursor, and once saved the form tried as a visitor works the
+// total out as the guests are typed. axe checks the section with a
+// check's error.
 func TestBrowserBuilderCalculations(t *testing.T) {
 	browser := browsertest.New(t)
 	axe := browsertest.Axe(t)
@@ -36,9 +37,8 @@ func TestBrowserBuilderCalculations(t *testing.T) {
 		chromedp.Click(chromedp.CSS(`form[action$="/calculations"] button.hubform-button--primary`)))
 	waitFor(`document.querySelector('li[data-calculation="total"]')`)
 	shots(t, con, "console-calculations", "#calculations-heading")
-	// A preview whose questions answer, the Design tab's, works it out as
-	// the visitor types.
-	do(chromedp.Navigate(base+"/console/forms/acme/party/design"), chromedp.WaitVisible(chromedp.CSS(`#preview input[name="guests"]`)),
-		chromedp.SendKeys(chromedp.CSS(`#preview input[name="guests"]`), "4"+kb.Tab))
-	waitFor(`document.querySelector('#preview').textContent.includes('140.00')`)
+	// Tried as a visitor, the form works it out as the guests are typed.
+	do(chromedp.Click(chromedp.CSS(`.builder-try-link a`)), chromedp.WaitVisible(chromedp.CSS(`.builder-try input[name="guests"]`)),
+		chromedp.SendKeys(chromedp.CSS(`.builder-try input[name="guests"]`), "4"+kb.Tab))
+	waitFor(`document.querySelector(".builder-try").textContent.includes("140.00")`)
 }

@@ -160,3 +160,26 @@ func TestBuilderScoring(t *testing.T) {
 		t.Errorf("after editing the options: %+v", o)
 	}
 }
+
+// TestTryTheForm: the Try page shows the newest version to fill in, and
+// the preview's form, once sent, says that nothing was and shows the
+// ending the answers reach and the quiz's score, as the hub would.
+func TestTryTheForm(t *testing.T) {
+	f := newCalculationsForm(t)
+	f.act("/calculations/quiz", url.Values{"quiz": {"on"}})
+	f.act("/endings", url.Values{"title": {"Well done"}})
+	f.act("/endings/0", url.Values{"title": {"Well done"}, "if": {"rows"}, "if.join": {"all"}, "if.0.field": {"capital"}, "if.0.op": {"is"}, "if.0.value": {"paris"}})
+	page := f.b.get("/console/forms/acme/contact/try")
+	if page.status != http.StatusOK || !strings.Contains(page.body, `action="/console/forms/acme/contact/preview/submit"`) || !strings.Contains(page.body, "Back to the builder") {
+		t.Fatalf("the Try page: %d %s", page.status, page.body)
+	}
+	res := f.post("/forms/acme/contact/preview/submit", url.Values{"capital": {"paris"}, "guests": {"3"}})
+	for _, want := range []string{"This is the preview: nothing was sent or stored.", "Well done", `data-hubform-score`} {
+		if !strings.Contains(res.body, want) {
+			t.Errorf("the preview sent lacks %q: %s", want, res.body)
+		}
+	}
+	if res := f.post("/forms/acme/contact/preview/submit", url.Values{"capital": {"lyon"}}); strings.Contains(res.body, "Well done") {
+		t.Error("an ending whose condition fails is shown")
+	}
+}

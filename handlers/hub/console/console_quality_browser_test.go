@@ -110,6 +110,7 @@ func TestBrowserConsoleQuality(t *testing.T) {
 		{"share", q.form + "/share", "pre"},
 		{"settings", q.form + "/settings", "#workspace"},
 		{"design", q.form + "/design", "#workspace"},
+		{"try it", q.form + "/try", ".builder-try form"},
 		{"history", q.form + "/history", "#versions"},
 		{"publish", q.form + "/publish", "#publish-heading"},
 		{"members", "/console/members", "#members"},

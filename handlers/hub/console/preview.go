@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/hubform/hubform/components"
+	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/formsource"
 	"github.com/hubform/hubform/hubclient"
 )
@@ -80,10 +81,28 @@ func (con *Console) preview(c echo.Context) error {
 }
 
 // previewSubmit is where the preview's form posts: nothing is stored or
-// delivered, the owner is told so.
+// delivered, the owner is told so, above the ending the answers reach
+// in the newest version and, for a quiz, its score, worked out as the
+// hub would.
 func (con *Console) previewSubmit(c echo.Context) error {
 	site, slug := c.Param("site"), c.Param("slug")
-	return con.render(c, http.StatusOK, components.Submitted(components.HubFormProps{SiteID: site, FormSlug: slug, SuccessFallback: previewSent()}))
+	p := components.HubFormProps{SiteID: site, FormSlug: slug, SuccessFallback: previewSent()}
+	if rec, err := con.cfg.Store.FormRecord(c.Request().Context(), site, slug); err == nil {
+		if v, err := con.cfg.Store.FormVersion(c.Request().Context(), site, slug, rec.LastVersion); err == nil {
+			if form, err := formsource.Parse(site, slug, v.Body); err == nil {
+				posted, _ := c.FormParams()
+				values := hubclient.Values(form.Schema, posted)
+				worked := hub.Work(form.Schema, values, nil)
+				p.InitialSchema, p.SuccessFallback = form.Schema, nil
+				p.State.Ending = hub.EndingOf(form.Schema, values, nil)
+				if form.Schema.Quiz != nil {
+					p.State.Score, p.State.Answers = hub.QuizOf(form.Schema, values, worked.Calculations)
+				}
+				return con.render(c, http.StatusOK, previewSubmitted(components.Submitted(p)))
+			}
+		}
+	}
+	return con.render(c, http.StatusOK, components.Submitted(p))
 }
 
 // previewRoutes are the routes of the preview's form: all the console's,

@@ -34,6 +34,7 @@ func (con *Console) registerStored(g *echo.Group) {
 	g.POST("/forms/:site/:slug", con.saveForm)
 	g.POST("/forms/:site/:slug/preview", con.preview)
 	g.POST("/forms/:site/:slug/preview/submit", con.previewSubmit)
+	g.GET("/forms/:site/:slug/try", con.tryPage)
 	g.POST("/forms/:site/:slug/preview/logic", con.previewLogic)
 	g.POST("/forms/:site/:slug/versions/:version/publish", con.publish)
 	con.registerBuilder(g)
