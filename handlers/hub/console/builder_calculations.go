@@ -99,8 +99,8 @@ func calculationFromForm(s *hubclient.Schema, calc *hubclient.Calculation, c ech
 	if calc.Label == "" {
 		errs = append(errs, problem(path+".label", "a calculation needs a name people read, such as Total"))
 	}
-	if formula := c.FormValue("formula"); formula != formulaAsJSON {
-		expr, err := checkedFormula(s, n, formula)
+	if c.FormValue(exprAsJSON) == "" {
+		expr, err := checkedFormula(s, n, c.FormValue("formula"))
 		if err != nil {
 			errs = append(errs, problem(path+".expr", "%v", err))
 		} else {
@@ -131,10 +131,9 @@ func calculationFromForm(s *hubclient.Schema, calc *hubclient.Calculation, c ech
 	return errors.Join(errs...)
 }
 
-// formulaAsJSON is the formula posted by a card that shows its
-// expression as JSON, the formula's subset not saying it: the expr input
-// holds it then.
-const formulaAsJSON = "\x00json"
+// exprAsJSON is posted by a card that shows its expression as JSON, the
+// formula's subset not saying it: the expr input holds it then.
+const exprAsJSON = "exprAsJSON"
 
 // checkedFormula compiles formula, the n-th calculation's, and refuses a
 // name the form does not have, one that is this calculation or a later

@@ -183,3 +183,22 @@ func TestTryTheForm(t *testing.T) {
 		t.Error("an ending whose condition fails is shown")
 	}
 }
+
+// TestBuilderCalculationAsJSON: an expression a formula cannot say is
+// shown and edited as JSON.
+func TestBuilderCalculationAsJSON(t *testing.T) {
+	f := newCalculationsForm(t)
+	n, _, _ := f.last()
+	body := strings.Replace(calculationsBase, `"steps":`, `"calculations":[{"name":"few","label":"Few","expr":{"<":[0,{"var":"guests"},5]}}],"steps":`, 1)
+	if res := f.post("/forms/acme/contact", url.Values{"body": {body}, "base": {strconv.FormatInt(n, 10)}}); res.status != http.StatusSeeOther {
+		t.Fatalf("save: %d %s", res.status, res.body)
+	}
+	page := f.b.get("/console/forms/acme/contact").body
+	if !strings.Contains(page, `name="exprAsJSON" value="1"`) || !strings.Contains(page, "Expression, in JSONLogic") {
+		t.Fatal("the expression is not offered as JSON")
+	}
+	s := f.act("/calculations/0", url.Values{"label": {"Few"}, "exprAsJSON": {"1"}, "expr": {`{"<":[0,{"var":"guests"},9]}`}})
+	if got := compact(t, s.Calculations[0].Expr); got != `{"<":[0,{"var":"guests"},9]}` {
+		t.Errorf("saved as %s", got)
+	}
+}
