@@ -139,7 +139,9 @@ func walkAsWorkspaces(t *testing.T, dbURL string) {
 		"GET /console/people": true, "POST /console/people/export": true, "POST /console/people/erase": true}
 	// editorOnly are the pages whose one purpose is a change: a viewer
 	// cannot make it, so the page answers 403 too.
-	editorOnly := map[string]bool{"GET /console/forms/:site/:slug/publish": true}
+	editorOnly := map[string]bool{"GET /console/forms/:site/:slug/publish": true,
+		// Trying a form runs the preview's logic and sending, an editor's.
+		"GET /console/forms/:site/:slug/try": true}
 	// ownAccount are the posts any signed-in user makes on their own
 	// account or view, whatever their role.
 	ownAccount := map[string]bool{"/console/workspace": true, "/console/account/password": true, "/console/account/sessions": true, "/console/account/time-zone": true,

@@ -5,6 +5,8 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"log/slog"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -12,7 +14,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/postgres/pgtest"
+	"github.com/hubform/hubform/handlers/hub/protocol"
 	"github.com/hubform/hubform/handlers/hub/sqldb"
 	"github.com/hubform/hubform/handlers/hub/sqldb/inboxbench"
 )
@@ -57,6 +61,7 @@ func BenchmarkSummary(b *testing.B) {
 		cpu = nil
 	}
 	inboxbench.Summary(b, db, inboxbench.SummaryOptions{
+		Hub: startHub,
 		Settle: func(ctx context.Context, w *sql.DB) error {
 			// As BenchmarkInbox's: the fill's large transactions leave
 			// dead versions of the counts' rows a hub's commits would not.
@@ -138,4 +143,10 @@ func statTicks(stat []string, indexes ...int) int64 {
 		}
 	}
 	return n
+}
+
+// startHub is a hub of the protocol on what it is given, for the writes
+// through its submit route (inboxbench.HubStarter).
+func startHub(forms hub.FormSource, store hub.Store, blobs hub.Blobs, logger *slog.Logger) (http.Handler, error) {
+	return protocol.NewServer(protocol.Config{Forms: forms, Store: store, Blobs: blobs, Logger: logger})
 }

@@ -14,13 +14,12 @@ import (
 
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/localblob"
-	"github.com/hubform/hubform/handlers/hub/protocol"
 	"github.com/hubform/hubform/handlers/hub/sqldb"
 	"github.com/hubform/hubform/hubclient"
 )
 
-// surveyForms serves the survey at writtenSlug, the form the submit
-// route's writes go to.
+// surveyForms serves the survey at the slug the submit route's writes go
+// to.
 type surveyForms struct{}
 
 func (surveyForms) Lookup(site, slug string) (*hub.Form, error) {
@@ -30,6 +29,12 @@ func (surveyForms) Lookup(site, slug string) (*hub.Form, error) {
 	return &hub.Form{Site: Site, Slug: writtenSlug, Schema: surveySchema}, nil
 }
 
+// A HubStarter makes the handler of a hub serving the protocol's routes
+// with what it is given, as protocol.NewServer does with its Config's
+// Forms, Store, Blobs and Logger: this package stays free of the HTTP
+// framework.
+type HubStarter func(forms hub.FormSource, store hub.Store, blobs hub.Blobs, logger *slog.Logger) (http.Handler, error)
+
 // unsummed is a store that keeps no summary: the submit route computes
 // no tallies for it, as a hub without the summary would not.
 type unsummed struct{ hub.Store }
@@ -38,29 +43,30 @@ type unsummed struct{ hub.Store }
 // survey answers posted over loopback HTTP, from writeClients clients,
 // to a hub storing in db, which keeps the summary and is given the
 // tallies, and to one storing in bare, which keeps none and is not. What
-// it measures is a write as the hub takes it: the request read, the
+// it measures is a write as the hub takes them: the request read, the
 // answers checked, calculations worked out, the submission stored.
-func submitWriteRates(ctx context.Context, db, bare *sqldb.DB, n int, serverCPU func() (time.Duration, error)) (writeComparison, error) {
+// start makes each hub (SummaryOptions.Hub).
+func submitWriteRates(ctx context.Context, db, bare *sqldb.DB, n int, serverCPU func() (time.Duration, error), start HubStarter) (writeComparison, error) {
 	// The survey has no files; the hub wants a place for them all the same.
 	dir, err := os.MkdirTemp("", "hubform-bench-files-")
 	if err != nil {
 		return writeComparison{}, err
 	}
 	defer os.RemoveAll(dir)
-	blobs, err := localblob.Open(ctx, dir, "http://127.0.0.1"+protocol.UploadsPath, make([]byte, 32))
+	blobs, err := localblob.Open(ctx, dir, "http://127.0.0.1/uploads", make([]byte, 32))
 	if err != nil {
 		return writeComparison{}, err
 	}
 	defer blobs.Close()
+	// The hub logs each request, as it would, to nowhere.
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	hubs := map[bool]*httptest.Server{}
 	for tallied, store := range map[bool]hub.Store{true: db, false: unsummed{bare}} {
-		// The hub logs each request, as it would, to nowhere.
-		logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-		srv, err := protocol.NewServer(protocol.Config{Forms: surveyForms{}, Store: store, Blobs: blobs, Logger: logger})
+		h, err := start(surveyForms{}, store, blobs, logger)
 		if err != nil {
 			return writeComparison{}, err
 		}
-		hubs[tallied] = httptest.NewServer(srv)
+		hubs[tallied] = httptest.NewServer(h)
 		defer hubs[tallied].Close()
 	}
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: writeClients}, Timeout: time.Minute}

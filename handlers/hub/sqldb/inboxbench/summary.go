@@ -95,6 +95,9 @@ type SummaryOptions struct {
 	// submissions without tallies, is the baseline: the hub without a
 	// summary.
 	Uncounted func() *sqldb.DB
+	// Hub starts the hubs of the writes through the submit route; nil
+	// leaves them out.
+	Hub HubStarter
 	// ServerCPU, if not nil, returns the CPU time the database's server,
 	// a process apart, has used so far: the CPU time of a write is then
 	// the server's and this process's together.
@@ -124,9 +127,11 @@ func Summary(b *testing.B, db *sqldb.DB, opts SummaryOptions) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	sc, err := submitWriteRates(ctx, db, bare, writes, opts.ServerCPU)
-	if err != nil {
-		b.Fatal(err)
+	var sc writeComparison
+	if opts.Hub != nil {
+		if sc, err = submitWriteRates(ctx, db, bare, writes, opts.ServerCPU, opts.Hub); err != nil {
+			b.Fatal(err)
+		}
 	}
 	// The writes stay, a form beside the survey: deleting them in one
 	// statement would have PostgreSQL's trigger update the same few rows
@@ -206,15 +211,8 @@ func Summary(b *testing.B, db *sqldb.DB, opts SummaryOptions) {
 	}
 	b.Logf("counting each run's queue once it ended: %.0f/s; the writes and their counting together %.0f/s (%.2fx the writes without)",
 		wc.countRate, wc.withCounting, wc.withCounting/wc.uncounted)
-	b.ReportMetric(sc.uncounted, "submit-uncounted-subs/s")
-	b.ReportMetric(sc.counted, "submit-counted-subs/s")
-	b.ReportMetric(sc.ratio, "submit-summary-ratio")
-	b.Logf("survey answers posted to the hub's submit route, %d clients, %d each run, %d rounds: with the summary %.0f/s, without %.0f/s (medians, %.2fx); "+
-		"each round's ratio %s, median %.2fx", writeClients, writes, summaryWriteRounds, sc.counted, sc.uncounted, sc.counted/sc.uncounted, ratios(sc.ratios), sc.ratio)
-	if sc.cpuCounted > 0 {
-		b.ReportMetric(sc.cpuCounted, "submit-counted-cpu-us")
-		b.ReportMetric(sc.cpuUncounted, "submit-uncounted-cpu-us")
-		b.Logf("CPU time a post: with the summary %.0f µs, without %.0f µs (medians, %.2fx as a rate)", sc.cpuCounted, sc.cpuUncounted, sc.cpuUncounted/sc.cpuCounted)
+	if opts.Hub != nil {
+		reportSubmitWrites(b, writes, sc)
 	}
 	b.ReportMetric(fullRate, "write-full-subs/s")
 	b.Logf("survey writes on the full database: %.0f/s (%.2fx the empty one's)", fullRate, fullRate/wc.counted)
@@ -491,4 +489,18 @@ func measureTally(ctx context.Context, db *sqldb.DB, n int, end time.Time) (floa
 		return 0, fmt.Errorf("tallied %d submissions, want %d", done, n)
 	}
 	return float64(n) / time.Since(began).Seconds(), nil
+}
+
+// reportSubmitWrites reports the writes through the hub's submit route.
+func reportSubmitWrites(b *testing.B, writes int, sc writeComparison) {
+	b.ReportMetric(sc.uncounted, "submit-uncounted-subs/s")
+	b.ReportMetric(sc.counted, "submit-counted-subs/s")
+	b.ReportMetric(sc.ratio, "submit-summary-ratio")
+	b.Logf("survey answers posted to the hub's submit route, %d clients, %d each run, %d rounds: with the summary %.0f/s, without %.0f/s (medians, %.2fx); "+
+		"each round's ratio %s, median %.2fx", writeClients, writes, summaryWriteRounds, sc.counted, sc.uncounted, sc.counted/sc.uncounted, ratios(sc.ratios), sc.ratio)
+	if sc.cpuCounted > 0 {
+		b.ReportMetric(sc.cpuCounted, "submit-counted-cpu-us")
+		b.ReportMetric(sc.cpuUncounted, "submit-uncounted-cpu-us")
+		b.Logf("CPU time a post: with the summary %.0f µs, without %.0f µs (medians, %.2fx as a rate)", sc.cpuCounted, sc.cpuUncounted, sc.cpuUncounted/sc.cpuCounted)
+	}
 }
