@@ -35,9 +35,12 @@ func TestBrowserTemplateGallery(t *testing.T) {
 	con.signIn("jane@example.com", "correct horse battery", chromedp.WaitVisible(chromedp.CSS("#no-forms")))
 	con.do(chromedp.Navigate(con.base+"/console/sites"), chromedp.WaitVisible(chromedp.CSS(".template-cards")))
 	con.do(chromedp.ScrollIntoView(chromedp.CSS("#gallery-heading")))
+	axe := browsertest.Axe(t)
+	browsertest.CheckAxe(t, con.tab, axe, "the template gallery")
 	shots("gallery")
 	con.do(chromedp.Click(chromedp.CSS(`[data-template="feedback"] a[href$="/templates/feedback"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`#preview [name="recommend"]`)))
+	browsertest.CheckAxe(t, con.tab, axe, "a template's preview")
 	shots("preview")
 	con.do(chromedp.Click(chromedp.CSS(`main .template-actions a.hubform-button--primary`)),
 		chromedp.WaitVisible(chromedp.CSS("#create-template")))
