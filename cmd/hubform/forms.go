@@ -14,12 +14,15 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hubform/hubform/handlers/hub/templates"
 	"github.com/hubform/hubform/hubclient"
 )
 
 const formsHelp = `
 Usage: hubform forms push --hub-url URL --token T --site S --form F FILE.json [--publish]
        hubform forms pull --hub-url URL --token T --site S --form F [--version N] [> FILE.json]
+       hubform forms new --template NAME FILE.json [--force]
+       hubform forms new --template list
 
 Keeps a hub's database forms in files, so that they can live in git, through
 the hub's admin API (an API token that hubform tokens create made, which
@@ -34,6 +37,12 @@ serves it from its next request, without a restart.
 
 pull prints a version's file exactly as it was pushed: the live version, or
 --version N (or latest).
+
+new writes a template, a ready-made form (a contact form, a feedback
+survey with NPS, an order with its total, a quiz…), to FILE.json, to put in
+a forms directory as <forms>/<site>/<slug>.json and edit. It refuses to
+replace a file that exists unless --force is given. --template list names
+the templates with a line on each. new needs no hub and no token.
 
 Publishing an earlier version again (a rollback) is a pull of that version
 and a push with --publish, or the admin API's publish route.
@@ -54,6 +63,8 @@ Examples:
   hubform forms pull --hub-url https://forms.example.com/v1 --site acme --form contact \
       > forms/acme/contact.json
   hubform forms pull --hub-url https://forms.example.com/v1 --site acme --form contact --version 3
+  hubform forms new --template list
+  hubform forms new --template feedback forms/acme/feedback.json
 `
 
 func runForms(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -65,11 +76,16 @@ func runForms(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	publish := fs.Bool("publish", false, "push: make the pushed version live")
 	version := fs.String("version", "live", "pull: the version `N` to print, live or latest")
 	timeout := fs.Duration("timeout", time.Minute, "give up after this long")
-	verb, args, status, ok := fs.parseVerb(args, stdout, "push", "pull")
+	template := fs.String("template", "", "new: the template's `NAME`, or list to name them all")
+	force := fs.Bool("force", false, "new: replace FILE.json if it exists")
+	verb, args, status, ok := fs.parseVerb(args, stdout, "push", "pull", "new")
 	if !ok {
 		return status
 	}
 	fail := fs.fail
+	if verb == "new" {
+		return newForm(fs, *template, *force, args, stdout)
+	}
 	switch {
 	case verb == "push" && len(args) != 1:
 		return fail(2, "push takes one FILE.json")
@@ -120,6 +136,53 @@ func runForms(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		}
 		fmt.Fprintf(stdout, "%s/%s: published version %d\n", *site, *form, saved.Version)
 	}
+	return 0
+}
+
+// newForm writes the template name to the one file of args, or lists the
+// templates when name is "list".
+func newForm(fs *flagSet, name string, force bool, args []string, stdout io.Writer) int {
+	fail := fs.fail
+	if name == "list" {
+		if len(args) != 0 {
+			return fail(2, "--template list takes no file")
+		}
+		for _, t := range templates.List() {
+			fmt.Fprintf(stdout, "%-22s %s\n", t.Name, t.Description)
+		}
+		return 0
+	}
+	switch {
+	case name == "":
+		return fail(2, "new needs --template NAME (--template list names them)")
+	case len(args) != 1:
+		return fail(2, "new takes one FILE.json")
+	case !strings.HasSuffix(args[0], ".json"):
+		return fail(2, "%s: the file's name must end in .json, as in a forms directory", args[0])
+	}
+	body, err := templates.Get(name)
+	if err != nil {
+		return fail(2, "%v", err)
+	}
+	flags := os.O_WRONLY | os.O_CREATE | os.O_EXCL
+	if force {
+		flags = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+	}
+	f, err := os.OpenFile(args[0], flags, 0o644)
+	if errors.Is(err, os.ErrExist) {
+		return fail(1, "%s exists: give --force to replace it", args[0])
+	}
+	if err != nil {
+		return fail(1, "%v", err)
+	}
+	if _, err := f.Write(body); err != nil {
+		f.Close()
+		return fail(1, "writing %s: %v", args[0], err)
+	}
+	if err := f.Close(); err != nil {
+		return fail(1, "writing %s: %v", args[0], err)
+	}
+	fmt.Fprintf(stdout, "%s: written from the template %s\n", args[0], name)
 	return 0
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hubform/hubform/handlers/hub/formsource"
 	"github.com/hubform/hubform/handlers/hub/postgres/pgtest"
 )
 
@@ -209,5 +211,52 @@ func TestTwoHubsServePublishedForms(t *testing.T) {
 	res.Body.Close()
 	if status, title := servedTitle(t, b); res.StatusCode != http.StatusOK || status != http.StatusOK || title != "One" {
 		t.Errorf("hub B after rolling back on A: %d %q", status, title)
+	}
+}
+
+// TestFormsNew writes templates to files, lists them, and refuses what it
+// should.
+func TestFormsNew(t *testing.T) {
+	run := func(args ...string) (int, string, string) {
+		var out, errOut strings.Builder
+		code := runForms(context.Background(), append([]string{"new"}, args...), &out, &errOut)
+		return code, out.String(), errOut.String()
+	}
+	code, out, _ := run("--template", "list")
+	if code != 0 || !strings.Contains(out, "feedback") || !strings.Contains(out, "Net Promoter Score") || strings.Count(out, "\n") < 12 {
+		t.Fatalf("list: %d %q", code, out)
+	}
+	file := filepath.Join(t.TempDir(), "feedback.json")
+	if code, _, errOut := run("--template", "feedback", file); code != 0 {
+		t.Fatalf("new: %d %s", code, errOut)
+	}
+	body, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := formsource.Parse("acme", "feedback", body); err != nil || !strings.Contains(string(body), `"nps"`) {
+		t.Fatalf("written file: %v\n%s", err, body)
+	}
+	os.WriteFile(file, []byte("{}"), 0o644)
+	if code, _, errOut := run("--template", "quiz", file); code != 1 || !strings.Contains(errOut, "--force") {
+		t.Fatalf("overwrite: %d %s", code, errOut)
+	}
+	if b, _ := os.ReadFile(file); string(b) != "{}" {
+		t.Fatalf("the file was replaced without --force: %s", b)
+	}
+	if code, _, errOut := run("--template", "quiz", "--force", file); code != 0 {
+		t.Fatalf("--force: %d %s", code, errOut)
+	}
+	if b, _ := os.ReadFile(file); !strings.Contains(string(b), "quiz") {
+		t.Fatalf("--force did not replace the file: %s", b)
+	}
+	if code, _, errOut := run("--template", "nope", filepath.Join(t.TempDir(), "x.json")); code != 2 || !strings.Contains(errOut, "contact") || !strings.Contains(errOut, "rsvp") {
+		t.Fatalf("unknown: %d %s", code, errOut)
+	}
+	if code, _, errOut := run("--template", "quiz", filepath.Join(t.TempDir(), "x.txt")); code != 2 || !strings.Contains(errOut, ".json") {
+		t.Fatalf("not .json: %d %s", code, errOut)
+	}
+	if code, _, _ := run(filepath.Join(t.TempDir(), "x.json")); code != 2 {
+		t.Fatalf("no --template: %d", code)
 	}
 }

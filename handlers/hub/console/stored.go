@@ -15,6 +15,7 @@ import (
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/accounts"
 	"github.com/hubform/hubform/handlers/hub/formsource"
+	"github.com/hubform/hubform/handlers/hub/templates"
 )
 
 // Paths of the forms kept in the database.
@@ -29,6 +30,7 @@ const (
 // second data path.
 func (con *Console) registerStored(g *echo.Group) {
 	g.GET("/sites", con.sitesPage)
+	g.GET("/sites/templates/:name", con.templatePreview)
 	g.POST("/sites", con.createForm)
 	g.GET("/forms/:site/:slug", con.formPage)
 	g.POST("/forms/:site/:slug", con.saveForm)
@@ -45,7 +47,12 @@ func (con *Console) registerStored(g *echo.Group) {
 func formURL(site, slug string) string { return Path + "/forms/" + site + "/" + slug }
 
 func (con *Console) sitesPage(c echo.Context) error {
-	return con.renderSites(c, http.StatusOK, createProps{})
+	var p createProps
+	if name := c.QueryParam("template"); name != "" {
+		p.chooseTemplate(name)
+		p.Title = p.TemplateTitle
+	}
+	return con.renderSites(c, http.StatusOK, p)
 }
 
 func (con *Console) renderSites(c echo.Context, status int, create createProps) error {
@@ -56,12 +63,25 @@ func (con *Console) renderSites(c echo.Context, status int, create createProps) 
 // createProps are the create form's values and its errors by input.
 type createProps struct {
 	CSRF, Site, Slug, Title string
+	// Template is the template the form starts from, "" for an empty form.
+	Template, TemplateTitle string
 	Errors                  map[string]string
+}
+
+// chooseTemplate sets the template name, when there is one of that name.
+func (p *createProps) chooseTemplate(name string) bool {
+	for _, t := range templates.List() {
+		if t.Name == name {
+			p.Template, p.TemplateTitle = t.Name, t.Title
+			return true
+		}
+	}
+	return false
 }
 
 // createForm creates a form, on a new site or an existing one, as its
 // first version: not published, with the title alone, which the hub would serve
-// in the unconfigured state once published.
+// in the unconfigured state once published, or with a template's content.
 func (con *Console) createForm(c echo.Context) error {
 	p := createProps{Site: strings.TrimSpace(c.FormValue("site")), Slug: strings.TrimSpace(c.FormValue("slug")), Title: c.FormValue("title"), Errors: map[string]string{}}
 	switch {
@@ -72,6 +92,9 @@ func (con *Console) createForm(c echo.Context) error {
 	}
 	if !hub.ValidName(p.Slug) {
 		p.Errors["slug"] = "Use 1 to 64 letters, digits, '-' or '_' for the form."
+	}
+	if name := c.FormValue("template"); name != "" && !p.chooseTemplate(name) {
+		return hub.Errorf(http.StatusUnprocessableEntity, "No template of this name.")
 	}
 	ctx := c.Request().Context()
 	workspace := memberOf(c).Workspace
@@ -96,6 +119,9 @@ func (con *Console) createForm(c echo.Context) error {
 		return con.renderSites(c, http.StatusUnprocessableEntity, p)
 	}
 	body, err := json.MarshalIndent(map[string]any{"title": p.Title, "fields": []any{}, "steps": []any{}}, "", "  ")
+	if p.Template != "" {
+		body, err = templateBody(p.Template, strings.TrimSpace(p.Title))
+	}
 	if err != nil {
 		return hub.Internal("encoding a form", err)
 	}

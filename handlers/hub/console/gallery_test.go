@@ -1,0 +1,80 @@
+package console_test
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/hubform/hubform/handlers/hub/accounts"
+	"github.com/hubform/hubform/handlers/hub/console"
+	"github.com/hubform/hubform/handlers/hub/templates"
+)
+
+// TestTemplateGallery lists the templates on the New form page, previews
+// one, and creates a form from another, with the tenancy and roles of any
+// new form.
+func TestTemplateGallery(t *testing.T) {
+	tc := newConsole(t, withStore)
+	ctx := context.Background()
+	if res := tc.browser().get(console.Path + "/sites/templates/feedback"); res.status != http.StatusSeeOther || res.header.Get("Location") != console.SignInPath {
+		t.Errorf("a template's preview without a session: %d", res.status)
+	}
+
+	b, token := signedIn(t, tc)
+	page := b.get(console.Path + "/sites")
+	if n := strings.Count(page.body, ">Use this template</a>"); n < 12 || n != len(templates.List()) || !strings.Contains(page.body, "Start from scratch") {
+		t.Errorf("the New form page offers %d templates", n)
+	}
+	if !strings.Contains(page.body, "Net Promoter Score") || !strings.Contains(page.body, "NPS") {
+		t.Error("the feedback card has no description or types")
+	}
+	preview := b.get(console.Path + "/sites/templates/feedback")
+	if preview.status != http.StatusOK || !strings.Contains(preview.body, `name="recommend"`) || !strings.Contains(preview.body, "Product feedback") {
+		t.Errorf("preview: %d %s", preview.status, preview.body)
+	}
+	if res := b.get(console.Path + "/sites/templates/nope"); res.status != http.StatusNotFound {
+		t.Errorf("preview of an unknown template: %d", res.status)
+	}
+	chosen := b.get(console.Path + "/sites?template=order")
+	if !strings.Contains(chosen.body, `name="template" value="order"`) || !strings.Contains(chosen.body, `value="Order form"`) {
+		t.Errorf("the create form does not carry the chosen template: %s", chosen.body)
+	}
+
+	res := b.do(http.MethodPost, console.Path+"/sites", url.Values{"_csrf": {token}, "site": {"shop"}, "slug": {"order"}, "title": {"Beans and mugs"}, "template": {"order"}}, nil)
+	if res.status != http.StatusSeeOther || res.header.Get("Location") != "/console/forms/shop/order" {
+		t.Fatalf("create from a template: %d %s", res.status, res.body)
+	}
+	v, err := tc.db.FormVersion(ctx, "shop", "order", 1)
+	if err != nil || v.SavedBy != janeEmail || !strings.Contains(string(v.Body), `"Beans and mugs"`) || !strings.Contains(string(v.Body), `"coffee"`) || !strings.Contains(string(v.Body), `"currency"`) {
+		t.Errorf("version 1: %v %s", err, v.Body)
+	}
+	if page := b.get("/console/forms/shop/order"); !strings.Contains(page.body, "Coffee beans") {
+		t.Error("the builder does not show the template's questions")
+	}
+	if res := b.do(http.MethodPost, console.Path+"/sites", url.Values{"_csrf": {token}, "site": {"shop"}, "slug": {"x"}, "template": {"nope"}}, nil); res.status != http.StatusUnprocessableEntity {
+		t.Errorf("create from an unknown template: %d", res.status)
+	}
+
+	// A viewer may look, not create.
+	addMember(t, tc, "vic@example.com", accounts.Viewer, "")
+	vic := tc.browser()
+	vic.signIn("vic@example.com", janePassword)
+	if res := vic.get(console.Path + "/sites/templates/quiz"); res.status != http.StatusOK {
+		t.Errorf("a viewer's preview: %d", res.status)
+	}
+	if res := vic.do(http.MethodPost, console.Path+"/sites", url.Values{"_csrf": {vic.csrf(console.Path + "/sites")}, "site": {"shop"}, "slug": {"quiz"}, "template": {"quiz"}}, nil); res.status != http.StatusForbidden {
+		t.Errorf("a viewer creating from a template: %d", res.status)
+	}
+	// Another workspace cannot create into this one's site.
+	addMember(t, tc, "olga@example.com", accounts.Admin, "olga")
+	olga := tc.browser()
+	olga.signIn("olga@example.com", janePassword)
+	if res := olga.do(http.MethodPost, console.Path+"/sites", url.Values{"_csrf": {olga.csrf(console.Path + "/sites")}, "site": {"shop"}, "slug": {"quiz"}, "template": {"quiz"}}, nil); res.status != http.StatusUnprocessableEntity || !strings.Contains(res.body, "not available") {
+		t.Errorf("another workspace creating into the site: %d", res.status)
+	}
+	if _, err := tc.db.FormRecord(ctx, "shop", "quiz"); err == nil {
+		t.Error("a refused create saved a form")
+	}
+}
