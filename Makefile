@@ -16,8 +16,8 @@ test: export HUBFORM_S3_TESTS = 1
 test: export HUBFORM_POSTGRES_TESTS = 1
 test: export HUBFORM_MAIL_TESTS = 1
 test: deps npm browser versitygw postgres mailpit poppler lint
-	$(GO) test -count=1 $(PKGS)
-	$(GO) test -count=1 -race -short $(PKGS)
+	$(GO) test -count=1 -timeout 25m $(PKGS)
+	$(GO) test -count=1 -timeout 25m -race -short $(PKGS)
 
 ## bench: benchmarks, each reporting ratios against a baseline in the same run;
 ## the first-input benchmark loads pages 40 times each in headless Chromium;

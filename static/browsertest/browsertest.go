@@ -54,7 +54,7 @@ type config struct {
 
 // DefaultLimit is how long a browser New started may run before it is
 // stopped (see Limit).
-const DefaultLimit = 4 * time.Minute
+const DefaultLimit = 5 * time.Minute
 
 // Limit sets how long the browser may run, from New to the end of the
 // test and its subtests. Past it the test fails and the browser is

@@ -91,7 +91,8 @@ func TestBrowserConsoleQuality(t *testing.T) {
 			t.Fatalf("%s is missing (%v): run make npm", tool, err)
 		}
 	}
-	browser := browsertest.New(t)
+	// Lighthouse alone takes minutes on a busy machine.
+	browser := browsertest.New(t, browsertest.Limit(12*time.Minute))
 	axe := browsertest.Axe(t)
 	q := newQualityHub(t)
 
