@@ -72,7 +72,11 @@ var routeRoles = map[string]accounts.Role{
 	"GET " + Path + "/forms":                accounts.Viewer,
 	"GET " + sitesPath:                      accounts.Viewer,
 	"GET " + sitesPath + "/templates/:name": accounts.Viewer,
-	"POST " + sitesPath:                     accounts.Editor,
+	// A template's preview answers its changes and its sending as a
+	// form's preview does, for those who may create forms.
+	"POST " + sitesPath + "/templates/:name/logic":  accounts.Editor,
+	"POST " + sitesPath + "/templates/:name/submit": accounts.Editor,
+	"POST " + sitesPath:                             accounts.Editor,
 
 	"GET " + Path + "/forms/:site/:slug":                            accounts.Viewer,
 	"POST " + Path + "/forms/:site/:slug":                           accounts.Editor,

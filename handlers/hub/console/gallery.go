@@ -6,8 +6,11 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/hubform/hubform/components"
 	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/handlers/hub/formsource"
 	"github.com/hubform/hubform/handlers/hub/templates"
+	"github.com/hubform/hubform/hubclient"
 )
 
 // templateURL is the preview page of the template name.
@@ -30,7 +33,58 @@ func (con *Console) templatePreview(c echo.Context) error {
 			t = l
 		}
 	}
-	return con.render(c, http.StatusOK, templatePage(t, con.previewOf(c, "template", name, body, "")))
+	pv := con.previewOf(c, templateSite, name, body, "")
+	if pv.Form != nil {
+		pv.Form.Routes = templateRoutes(name, con.csrfToken(c))
+	}
+	return con.render(c, http.StatusOK, templatePage(t, pv))
+}
+
+// templateSite is the site a template's preview names its form in.
+const templateSite = "template"
+
+// templateRoutes are the routes of a template's preview: its conditions
+// and calculations, and its sending, answered from the template, which
+// is no form of the database.
+func templateRoutes(name, csrf string) components.Routes {
+	return components.Routes{
+		Load: templateURL(name), Submit: templateURL(name) + "/submit", Logic: templateURL(name) + "/logic",
+		CSRFField: csrfField, CSRFToken: csrf,
+	}
+}
+
+// templateSchema is the schema of the template the route names.
+func templateSchema(c echo.Context) (*hubclient.Schema, error) {
+	name := c.Param("name")
+	body, err := templates.Get(name)
+	if err != nil {
+		return nil, hub.Errorf(http.StatusNotFound, "No template of this name.")
+	}
+	form, err := formsource.Parse(templateSite, name, body)
+	if err != nil {
+		return nil, hub.Internal("parsing a template", err)
+	}
+	return form.Schema, nil
+}
+
+// templateLogic answers a template preview's change, as previewLogic
+// does a form's.
+func (con *Console) templateLogic(c echo.Context) error {
+	s, err := templateSchema(c)
+	if err != nil {
+		return err
+	}
+	return con.previewLogicOf(c, templateSite, c.Param("name"), s, templateRoutes(c.Param("name"), con.csrfToken(c)))
+}
+
+// templateSubmit answers a template preview's form sent: nothing is
+// stored, the ending and score its answers reach are shown.
+func (con *Console) templateSubmit(c echo.Context) error {
+	s, err := templateSchema(c)
+	if err != nil {
+		return err
+	}
+	return con.previewSent(c, templateSite, c.Param("name"), s)
 }
 
 // templateBody is the form file of the template name with its title

@@ -78,3 +78,30 @@ func TestTemplateGallery(t *testing.T) {
 		t.Error("a refused create saved a form")
 	}
 }
+
+// TestTemplatePreviewAnswers: a template's preview works out its logic
+// and, once sent, shows the ending and the score its answers reach, its
+// recalls filled, storing nothing.
+func TestTemplatePreviewAnswers(t *testing.T) {
+	tc := newConsole(t, withStore)
+	b, token := signedIn(t, tc)
+	post := func(path string, form url.Values) response {
+		form.Set("_csrf", token)
+		return b.do(http.MethodPost, console.Path+"/sites/templates/quiz"+path, form, nil)
+	}
+	if res := b.get(console.Path + "/sites/templates/quiz"); !strings.Contains(res.body, `action="/console/sites/templates/quiz/submit"`) || !strings.Contains(res.body, `/console/sites/templates/quiz/logic`) {
+		t.Errorf("the preview's form posts elsewhere: %s", res.body)
+	}
+	res := post("/submit", url.Values{"name": {"Ann"}, "q1": {"mercury"}, "q2": {"6"}, "q3": {"red", "green", "blue"}, "q4": {"austen"}})
+	for _, want := range []string{"This is the preview: nothing was sent or stored.", "Top marks, Ann!", "data-hubform-score"} {
+		if res.status != http.StatusOK || !strings.Contains(res.body, want) {
+			t.Errorf("sent: %d, lacks %q: %s", res.status, want, res.body)
+		}
+	}
+	if res := post("/logic", url.Values{"name": {"Ann"}, "_hubformLogic": {"v"}}); res.status != http.StatusOK {
+		t.Errorf("logic: %d %s", res.status, res.body)
+	}
+	if res := b.do(http.MethodPost, console.Path+"/sites/templates/none/submit", url.Values{"_csrf": {token}}, nil); res.status != http.StatusNotFound {
+		t.Errorf("an unknown template: %d", res.status)
+	}
+}

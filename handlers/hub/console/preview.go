@@ -86,23 +86,35 @@ func (con *Console) preview(c echo.Context) error {
 // hub would.
 func (con *Console) previewSubmit(c echo.Context) error {
 	site, slug := c.Param("site"), c.Param("slug")
-	p := components.HubFormProps{SiteID: site, FormSlug: slug, SuccessFallback: previewSent()}
+	var schema *hubclient.Schema
 	if rec, err := con.cfg.Store.FormRecord(c.Request().Context(), site, slug); err == nil {
 		if v, err := con.cfg.Store.FormVersion(c.Request().Context(), site, slug, rec.LastVersion); err == nil {
 			if form, err := formsource.Parse(site, slug, v.Body); err == nil {
-				posted, _ := c.FormParams()
-				values := hubclient.Values(form.Schema, posted)
-				worked := hub.Work(form.Schema, values, nil)
-				p.InitialSchema, p.SuccessFallback = form.Schema, nil
-				p.State.Ending = hub.EndingOf(form.Schema, values, nil)
-				if form.Schema.Quiz != nil {
-					p.State.Score, p.State.Answers = hub.QuizOf(form.Schema, values, worked.Calculations)
-				}
-				return con.render(c, http.StatusOK, previewSubmitted(components.Submitted(p)))
+				schema = form.Schema
 			}
 		}
 	}
-	return con.render(c, http.StatusOK, components.Submitted(p))
+	return con.previewSent(c, site, slug, schema)
+}
+
+// previewSent answers a preview's form sent, of schema when it is known:
+// what visitors would see, under the note that nothing was stored.
+func (con *Console) previewSent(c echo.Context, site, slug string, schema *hubclient.Schema) error {
+	p := components.HubFormProps{SiteID: site, FormSlug: slug, SuccessFallback: previewSent()}
+	if schema == nil {
+		return con.render(c, http.StatusOK, components.Submitted(p))
+	}
+	posted, _ := c.FormParams()
+	values := hubclient.Values(schema, posted)
+	worked := hub.Work(schema, values, nil)
+	p.InitialSchema, p.SuccessFallback = schema, nil
+	// The ending recalls the answers sent.
+	p.State.Values = posted
+	p.State.Ending = hub.EndingOf(schema, values, nil)
+	if schema.Quiz != nil {
+		p.State.Score, p.State.Answers = hub.QuizOf(schema, values, worked.Calculations)
+	}
+	return con.render(c, http.StatusOK, previewSubmitted(components.Submitted(p)))
 }
 
 // previewRoutes are the routes of the preview's form: all the console's,
@@ -135,16 +147,22 @@ func (con *Console) previewLogic(c echo.Context) error {
 		// The preview of a version that does not validate has no logic.
 		return c.NoContent(http.StatusNoContent)
 	}
+	return con.previewLogicOf(c, site, slug, form.Schema, previewRoutes(site, slug, con.csrfToken(c)))
+}
+
+// previewLogicOf answers a preview's change for schema, whose form has
+// routes.
+func (con *Console) previewLogicOf(c echo.Context, site, slug string, schema *hubclient.Schema, routes components.Routes) error {
 	posted, _ := c.FormParams()
 	values := url.Values{}
-	for _, f := range form.Schema.Fields {
+	for _, f := range schema.Fields {
 		if v, ok := posted[f.Name]; ok {
 			values[f.Name] = v
 		}
 	}
 	p := components.HubFormProps{
-		SiteID: site, FormSlug: slug, Locale: c.QueryParam("locale"), InitialSchema: form.Schema,
-		Routes: previewRoutes(site, slug, con.csrfToken(c)),
+		SiteID: site, FormSlug: slug, Locale: c.QueryParam("locale"), InitialSchema: schema,
+		Routes: routes,
 		State:  components.State{Values: values},
 	}
 	c.Response().Header().Set("Cache-Control", "no-store")

@@ -31,6 +31,8 @@ const (
 func (con *Console) registerStored(g *echo.Group) {
 	g.GET("/sites", con.sitesPage)
 	g.GET("/sites/templates/:name", con.templatePreview)
+	g.POST("/sites/templates/:name/logic", con.templateLogic)
+	g.POST("/sites/templates/:name/submit", con.templateSubmit)
 	g.POST("/sites", con.createForm)
 	g.GET("/forms/:site/:slug", con.formPage)
 	g.POST("/forms/:site/:slug", con.saveForm)
