@@ -148,7 +148,7 @@ func TestFormsPushPull(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"forms"}, "say push or pull"},
+		{[]string{"forms"}, "say push, pull or new"},
 		{[]string{"forms", "sync"}, `unknown action "sync"`},
 		{[]string{"forms", "push", "--token", "t", "--site", "a", "--form", "b"}, "one FILE.json"},
 		{[]string{"forms", "pull", "--site", "a", "--form", "b"}, "HUBFORM_TOKEN"},
