@@ -170,7 +170,7 @@ func (p formProps) designProblems(t *hubclient.Theme) map[string]hubclient.Theme
 	out := map[string]hubclient.ThemeProblem{}
 	for _, pr := range t.Check() {
 		if _, ok := out[pr.Path]; !ok {
-			pr.Message = strings.ToUpper(pr.Message[:1]) + pr.Message[1:] + "."
+			pr.Message = capitalized(pr.Message) + "."
 			out[pr.Path] = pr
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -173,7 +174,7 @@ func (p *formulaParser) chain(operand func() (any, error), ops ...string) (any, 
 	if err != nil {
 		return nil, err
 	}
-	for p.tok.kind == tokOp && contains(ops, p.tok.text) {
+	for p.tok.kind == tokOp && slices.Contains(ops, p.tok.text) {
 		op := p.tok.text
 		p.next()
 		right, err := operand()
@@ -189,15 +190,6 @@ func (p *formulaParser) chain(operand func() (any, error), ops ...string) (any, 
 		left = map[string]any{op: []any{left, right}}
 	}
 	return left, nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // unary := "-" unary | primary
@@ -301,7 +293,7 @@ func (p *formulaParser) call(t formulaToken) (any, error) {
 }
 
 func (p *formulaParser) use(name string) {
-	if !contains(p.names, name) {
+	if !slices.Contains(p.names, name) {
 		p.names = append(p.names, name)
 	}
 }

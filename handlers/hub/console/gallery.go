@@ -84,7 +84,7 @@ func (con *Console) templateSubmit(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return con.previewSent(c, templateSite, c.Param("name"), s)
+	return con.answerPreviewSent(c, templateSite, c.Param("name"), s)
 }
 
 // templateBody is the form file of the template name with its title

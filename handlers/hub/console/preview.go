@@ -94,12 +94,12 @@ func (con *Console) previewSubmit(c echo.Context) error {
 			}
 		}
 	}
-	return con.previewSent(c, site, slug, schema)
+	return con.answerPreviewSent(c, site, slug, schema)
 }
 
-// previewSent answers a preview's form sent, of schema when it is known:
+// answerPreviewSent answers a preview's form sent, of schema when it is known:
 // what visitors would see, under the note that nothing was stored.
-func (con *Console) previewSent(c echo.Context, site, slug string, schema *hubclient.Schema) error {
+func (con *Console) answerPreviewSent(c echo.Context, site, slug string, schema *hubclient.Schema) error {
 	p := components.HubFormProps{SiteID: site, FormSlug: slug, SuccessFallback: previewSent()}
 	if schema == nil {
 		return con.render(c, http.StatusOK, components.Submitted(p))
