@@ -78,7 +78,7 @@ func TestDraftInAGoAppInTheBrowser(t *testing.T) {
 
 	other := browsertest.NewTab(t, browser)
 	do(other, "opening the link", chromedp.Navigate(link))
-	browsertest.WaitFor(t, other, 10*time.Second, `window.hubformScript && document.querySelector('fieldset[data-hubform-step="where"]').checkVisibility()`)
+	browsertest.WaitFor(t, other, 10*time.Second, `window.hubformScript && window.htmx && document.querySelector('fieldset[data-hubform-step="where"]').checkVisibility()`)
 	if got := browsertest.Eval[string](t, other, 5*time.Second, `document.getElementById('hubform-acme-walk-name').value`); got != "Ada" {
 		t.Errorf("resumed name %q, want Ada", got)
 	}

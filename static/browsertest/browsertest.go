@@ -226,3 +226,11 @@ func EmulateNetwork(t testing.TB, ctx context.Context, c network.Conditions) {
 		t.Fatalf("emulating network conditions: %v", err)
 	}
 }
+
+// WaitScripts waits until the page of ctx has loaded and run htmx and
+// hubform's script, which a hubform page loads after its first paint: a
+// click before then posts the form the way a browser without scripts does.
+func WaitScripts(t testing.TB, ctx context.Context) {
+	t.Helper()
+	WaitFor(t, ctx, 10*time.Second, `document.readyState === 'complete' && !!window.htmx && !!window.hubformScript`)
+}

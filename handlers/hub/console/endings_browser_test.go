@@ -81,6 +81,9 @@ func TestBrowserEndings(t *testing.T) {
 			disableScripts(t, con, true)
 		}
 		con.do(chromedp.Navigate(page), chromedp.WaitVisible(chromedp.ID("hubform-acme-party-guests")))
+		if js {
+			browsertest.WaitScripts(t, con.tab)
+		}
 		fill("9", "")
 		con.do(chromedp.Click(chromedp.CSS(`[data-hubform-submit]`)))
 		wantEnding(how, "big", "A big party!", "We will call you about the venue.")
