@@ -59,6 +59,8 @@ const (
 	// ActionRecipientConfirmed is an address in a form's notify.email
 	// agreeing, by the link mailed to it, to the workspace's notifications.
 	ActionRecipientConfirmed = "notification address confirmed"
+	// ActionBrandSet is a workspace's brand set, changed or taken away.
+	ActionBrandSet = "brand set"
 )
 
 // PublishedDetail says, for the audit log, which version was published

@@ -165,11 +165,32 @@ type Layered struct {
 	Dir *Dir
 	// Stored is the database's forms.
 	Stored *Stored
+	// Brands, when set, tells each site's brand, which its forms inherit
+	// (hubclient.Theme.Inherit), at every lookup: a brand changed through
+	// any hub is served by every hub at its next request.
+	Brands BrandReader
+
+	branded brands
 }
 
 // Lookup returns the directory's form of site and slug when it has one,
-// else the database's.
+// else the database's, with the brand of the workspace that owns site.
 func (l *Layered) Lookup(site, slug string) (*hub.Form, error) {
+	form, err := l.lookup(site, slug)
+	if err != nil || l.Brands == nil {
+		return form, err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), lookupTimeout)
+	defer cancel()
+	brand, err := l.Brands.SiteBrand(ctx, site)
+	if err != nil {
+		return nil, err
+	}
+	return l.branded.apply(form, brand)
+}
+
+// lookup is Lookup without the brand.
+func (l *Layered) lookup(site, slug string) (*hub.Form, error) {
 	if l.Dir != nil {
 		form, err := l.Dir.Lookup(site, slug)
 		if !errors.Is(err, hub.ErrNotFound) {

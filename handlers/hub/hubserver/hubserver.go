@@ -153,7 +153,7 @@ func Open(ctx context.Context, cfg Config, logger *slog.Logger) (_ *Hub, err err
 	h.closers = append(h.closers, h.DB.Close)
 	// The forms of the database, and beside them those of the directory,
 	// which win a clash (see formsource.Layered).
-	served := &formsource.Layered{Stored: formsource.NewStored(h.DB, logger)}
+	served := &formsource.Layered{Stored: formsource.NewStored(h.DB, logger), Brands: h.DB}
 	if cfg.Forms != "" {
 		if served.Dir, err = formsource.Open(cfg.Forms, logger); err != nil {
 			return nil, err

@@ -64,6 +64,7 @@ func Run(t *testing.T, open Open) {
 		{"Users", testUsers},
 		{"Tokens", testTokens},
 		{"Workspaces", testWorkspaces},
+		{"Brands", testBrands},
 		{"Audit", testAudit},
 		{"Invitations", testInvitations},
 		{"UserSessions", testUserSessions},
