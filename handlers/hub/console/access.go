@@ -70,6 +70,9 @@ var routeRoles = map[string]accounts.Role{
 	"POST " + peoplePath + "/export":        accounts.Admin,
 	"POST " + peoplePath + "/erase":         accounts.Admin,
 	"GET " + Path + "/forms":                accounts.Viewer,
+	"GET " + brandPath:                      accounts.Viewer,
+	"POST " + brandPath:                     accounts.Admin,
+	"POST " + brandPath + "/preview":        accounts.Admin,
 	"GET " + sitesPath:                      accounts.Viewer,
 	"GET " + sitesPath + "/templates/:name": accounts.Viewer,
 	// A template's preview answers its changes and its sending as a

@@ -128,6 +128,9 @@ type Config struct {
 	Members     *manage.Members
 	Invitations *manage.Invitations
 	Sites       *manage.Workspaces
+	// Brands keeps the workspace's brand, which its forms inherit; nil
+	// leaves the brand's page out.
+	Brands *manage.Brands
 	// Sessions stores the sessions: sqldb.DB.Sessions, shared by every
 	// hub on the database.
 	Sessions scs.Store
@@ -323,6 +326,9 @@ func (con *Console) Register(e *echo.Echo) {
 	}
 	if con.cfg.Privacy != nil {
 		con.registerPeople(g)
+	}
+	if con.cfg.Brands != nil {
+		con.registerBrand(g)
 	}
 }
 

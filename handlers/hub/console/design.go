@@ -2,6 +2,7 @@ package console
 
 import (
 	"bytes"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"strings"
@@ -31,8 +32,28 @@ func (con *Console) designPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	p.Preview = con.previewOf(c, p.Site, p.Slug, []byte(p.Body), "")
+	brand := con.brandOf(c)
+	p.Branded = brand != nil
+	body := []byte(p.Body)
+	if d := decodeFormFile(body); d != nil {
+		body = withTheme(body, d.Schema.Theme.Inherit(brand))
+	}
+	p.Preview = con.previewOf(c, p.Site, p.Slug, body, "")
 	return con.renderForm(c, http.StatusOK, p)
+}
+
+// brandOf returns the brand of the workspace the request acts in, which
+// its forms inherit: nil for none, and when it cannot be read, which the
+// log tells.
+func (con *Console) brandOf(c echo.Context) *hubclient.Theme {
+	if con.cfg.Brands == nil {
+		return nil
+	}
+	t, err := con.cfg.Brands.Brand(c.Request().Context(), actorOf(c))
+	if err != nil {
+		con.cfg.Logger.ErrorContext(c.Request().Context(), "brand not read", slog.String("workspace", memberOf(c).Workspace), slog.Any("err", err))
+	}
+	return t
 }
 
 // The colours of the Design tab's form, by the name of their input: the
@@ -47,12 +68,7 @@ var designColors = []struct{ name, label, help, light, dark string }{
 // button sets one colour to the one proposed ("text=#6e7788") and saves.
 func editDesign(d *formFile, c echo.Context) error {
 	form, _ := c.FormParams()
-	if use := form.Get("use"); use != "" {
-		name, color, _ := strings.Cut(use, "=")
-		if isDesignColor(name) {
-			form.Set(name, color)
-		}
-	}
+	useSuggested(form)
 	old := d.Schema.Theme
 	d.Schema.Theme = themeFromForm(form)
 	if old != nil && len(old.Extra) > 0 {
@@ -121,7 +137,7 @@ func (con *Console) designPreview(c echo.Context) error {
 	body := []byte(p.Body)
 	if d := decodeFormFile(body); d != nil {
 		form, _ := c.FormParams()
-		d.Schema.Theme = themeFromForm(form)
+		d.Schema.Theme = themeFromForm(form).Inherit(con.brandOf(c))
 		if b, err := d.encode(); err == nil {
 			body = b
 		}
@@ -133,48 +149,68 @@ func (con *Console) designPreview(c echo.Context) error {
 	return c.HTMLBlob(http.StatusOK, out.Bytes())
 }
 
-// designValue is what the Design tab's input name shows: what was posted
-// when the save was refused, else the theme's.
-func (p formProps) designValue(t *hubclient.Theme, name string) string {
-	if p.TypedAt == designPath(p.Site, p.Slug) && p.Typed != nil {
-		return p.Typed.Get(name)
-	}
-	if t == nil {
-		return ""
-	}
-	var dark hubclient.ThemeColors
-	if t.Dark != nil {
-		dark = *t.Dark
-	}
-	var logo, cover hubclient.ThemeImage
-	if t.Logo != nil {
-		logo = *t.Logo
-	}
-	if t.Cover != nil {
-		cover = *t.Cover
-	}
-	return map[string]string{
-		"accent": t.Accent, "background": t.Background, "text": t.Text,
-		"dark.accent": dark.Accent, "dark.background": dark.Background, "dark.text": dark.Text,
-		"radius": t.Radius, "font": t.Font, "buttons": t.Buttons, "density": t.Density, "mode": t.Mode,
-		"logo.src": logo.Src, "logo.alt": logo.Alt, "cover.src": cover.Src, "cover.alt": cover.Alt,
-	}[name]
+// themeForm is what the inputs of a theme show, on the Design tab and the
+// brand's page: what was posted when a save was refused, else the theme
+// saved; what is wrong with it, by input name; where its changes are
+// posted for the preview.
+type themeForm struct {
+	values   map[string]string
+	problems map[string]hubclient.ThemeProblem
+	preview  string
 }
 
-// designProblems are what is wrong with the theme the page shows, by the
-// name of its input.
-func (p formProps) designProblems(t *hubclient.Theme) map[string]hubclient.ThemeProblem {
-	if p.TypedAt == designPath(p.Site, p.Slug) && p.Typed != nil {
-		t = themeFromForm(p.Typed)
-	}
-	out := map[string]hubclient.ThemeProblem{}
-	for _, pr := range t.Check() {
-		if _, ok := out[pr.Path]; !ok {
-			pr.Message = capitalized(pr.Message) + "."
-			out[pr.Path] = pr
+// newThemeForm returns the form of the theme t, or of typed when a save
+// of it was refused.
+func newThemeForm(t *hubclient.Theme, typed url.Values, preview string) themeForm {
+	f := themeForm{values: themeValues(t), problems: map[string]hubclient.ThemeProblem{}, preview: preview}
+	if typed != nil {
+		t = themeFromForm(typed)
+		f.values = map[string]string{}
+		for name := range themeValues(nil) {
+			f.values[name] = typed.Get(name)
 		}
 	}
-	return out
+	for _, pr := range t.Check() {
+		if _, ok := f.problems[pr.Path]; !ok {
+			pr.Message = capitalized(pr.Message) + "."
+			f.problems[pr.Path] = pr
+		}
+	}
+	return f
+}
+
+// themeValues are the theme's members by the name of their input.
+func themeValues(t *hubclient.Theme) map[string]string {
+	var th hubclient.Theme
+	if t != nil {
+		th = *t
+	}
+	var dark hubclient.ThemeColors
+	if th.Dark != nil {
+		dark = *th.Dark
+	}
+	var logo, cover hubclient.ThemeImage
+	if th.Logo != nil {
+		logo = *th.Logo
+	}
+	if th.Cover != nil {
+		cover = *th.Cover
+	}
+	return map[string]string{
+		"accent": th.Accent, "background": th.Background, "text": th.Text,
+		"dark.accent": dark.Accent, "dark.background": dark.Background, "dark.text": dark.Text,
+		"radius": th.Radius, "font": th.Font, "buttons": th.Buttons, "density": th.Density, "mode": th.Mode,
+		"logo.src": logo.Src, "logo.alt": logo.Alt, "cover.src": cover.Src, "cover.alt": cover.Alt,
+	}
+}
+
+// designForm is the Design tab's theme form.
+func (p formProps) designForm(t *hubclient.Theme) themeForm {
+	var typed url.Values
+	if p.TypedAt == designPath(p.Site, p.Slug) {
+		typed = p.Typed
+	}
+	return newThemeForm(t, typed, designPath(p.Site, p.Slug)+"/preview")
 }
 
 // safeDesignID is an input's name as an id: "dark.accent" is

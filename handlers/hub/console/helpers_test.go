@@ -128,7 +128,7 @@ func manageConfig(db *sqldb.DB, cfg *console.Config) manage.Config {
 
 // withServices gives cfg the services of package manage on db that its
 // stores need and it does not have yet: Members, Invitations and Sites,
-// FormChanges with Store, SubmissionChanges with Inbox or Deliveries.
+// FormChanges and Brands with Store, SubmissionChanges with Inbox or Deliveries.
 func withServices(db *sqldb.DB, cfg *console.Config) {
 	mc := manageConfig(db, cfg)
 	if cfg.Members == nil {
@@ -142,6 +142,9 @@ func withServices(db *sqldb.DB, cfg *console.Config) {
 	}
 	if cfg.Store != nil && cfg.FormChanges == nil {
 		cfg.FormChanges = manage.NewForms(mc, db)
+	}
+	if cfg.Store != nil && cfg.Brands == nil {
+		cfg.Brands = manage.NewBrands(mc, db)
 	}
 	if (cfg.Inbox != nil || cfg.Deliveries != nil) && cfg.SubmissionChanges == nil {
 		var in manage.Inbox

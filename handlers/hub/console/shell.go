@@ -40,6 +40,8 @@ type shell struct {
 	// the console has the page of a person's data; Summary whether forms
 	// have a Summary tab.
 	Deliveries, People, Summary bool
+	// Brand is whether the workspace has a brand's page.
+	Brand bool
 }
 
 // navSite is one site and its forms in the navigation.
@@ -179,7 +181,7 @@ func (con *Console) shell(c echo.Context) (*shell, error) {
 	u, _ := c.Get(userKey).(accounts.User)
 	s := &shell{
 		Email: u.Email, CSRF: con.csrfToken(c), Member: memberOf(c), Path: c.Request().URL.Path,
-		Location: con.location(ctx), Deliveries: con.cfg.Deliveries != nil, People: con.cfg.Privacy != nil,
+		Location: con.location(ctx), Deliveries: con.cfg.Deliveries != nil, People: con.cfg.Privacy != nil, Brand: con.cfg.Brands != nil,
 		Summary: con.cfg.Summaries != nil && con.cfg.Inbox != nil,
 	}
 	ms, err := con.memberships(c)

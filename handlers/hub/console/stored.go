@@ -207,6 +207,9 @@ type formProps struct {
 	Notice string
 	// Preview is the preview of Body.
 	Preview previewProps
+	// Branded is whether the workspace has a brand, which the form
+	// inherits: the Design tab says so.
+	Branded bool
 	// Typed is what the builder's form at the path TypedAt posted, when
 	// it was refused: its inputs show it back as typed.
 	Typed   url.Values

@@ -41,7 +41,7 @@ func ownerRoutes(db *sqldb.DB, served *formsource.Layered, files BlobStore, queu
 	con, err := console.New(console.Config{
 		Users: db, Workspaces: sites, Audit: db, Sessions: db.Sessions(), Limiter: db, Forms: served, Store: db, Logger: logger,
 		Members: manage.NewMembers(services, db), Invitations: manage.NewInvitations(services, db),
-		Tokens: manage.NewTokens(services, db), Sites: manage.NewWorkspaces(services, sites),
+		Tokens: manage.NewTokens(services, db), Sites: manage.NewWorkspaces(services, sites), Brands: manage.NewBrands(services, db),
 		Secure: strings.HasPrefix(opts.publicURL, "https://"), PublicURL: opts.publicURL, Mailer: mailer, MailFrom: from,
 		Inbox: submissions, Deliveries: queue, OIDC: opts.sso, Signup: opts.signup,
 		FormChanges: forms, SubmissionChanges: changes, Privacy: data, Funnel: db, Summaries: db, Setup: opts.setup,

@@ -1,0 +1,126 @@
+package console_test
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hubform/hubform/handlers/hub/accounts"
+	"github.com/hubform/hubform/handlers/hub/console"
+)
+
+// TestBrand: an admin sets the workspace's brand on its page, which the
+// Design tab's preview inherits and names; a colour that does not read is
+// refused with the nearest that does; an editor and a viewer see the
+// brand and cannot change it; another workspace's admin changes their
+// own brand, never this one's.
+func TestBrand(t *testing.T) {
+	f := newBuilderForm(t)
+	ctx := context.Background()
+	brand := func(ws string) string {
+		t.Helper()
+		b, err := f.tc.db.Brand(ctx, ws)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	page := f.b.get(console.Path + "/brand")
+	if page.status != http.StatusOK || !strings.Contains(page.body, `aria-current="page">Brand`) || !strings.Contains(page.body, `id="preview"`) ||
+		!strings.Contains(page.body, `data-hx-post="/console/brand/preview"`) {
+		t.Fatalf("the brand's page: %d %s", page.status, page.body)
+	}
+	if design := f.b.get(console.Path + "/forms/acme/contact/design"); strings.Contains(design.body, `id="design-brand"`) {
+		t.Error("the Design tab names a brand the workspace has not")
+	}
+
+	res := f.post("/brand", url.Values{"accent": {"#7C3AED"}, "font": {"serif"}, "radius": {"medium"}})
+	if res.status != http.StatusSeeOther || brand(accounts.DefaultWorkspace) != `{"accent":"#7c3aed","font":"serif"}` {
+		t.Fatalf("saving the brand: %d, brand %s", res.status, brand(accounts.DefaultWorkspace))
+	}
+	page = f.b.get(console.Path + "/brand")
+	for _, in := range []string{"the workspace&#39;s forms start from this look", `name="accent" type="text" value="#7c3aed"`, `name="font" value="serif" checked`, "--hubform-accent:#7c3aed"} {
+		if !strings.Contains(page.body, in) {
+			t.Errorf("the brand's page after saving lacks %s", in)
+		}
+	}
+	// The form, whose theme sets its corners alone, takes the brand's
+	// accent and font in its preview; its own file is unchanged.
+	f.act("/design", url.Values{"radius": {"none"}})
+	design := f.b.get(console.Path + "/forms/acme/contact/design")
+	if !strings.Contains(design.body, `id="design-brand"`) || !strings.Contains(design.body, "--hubform-accent:#7c3aed") || !strings.Contains(design.body, "serif") {
+		t.Errorf("the Design tab does not show the brand inherited: %s", design.body)
+	}
+	if _, s, _ := f.last(); s.Theme == nil || s.Theme.Accent != "" || s.Theme.Radius != "none" {
+		t.Errorf("the form's own theme %+v, want its corners alone", s.Theme)
+	}
+	preview := f.post("/forms/acme/contact/design/preview", url.Values{"radius": {"none"}})
+	if !strings.Contains(preview.body, "--hubform-accent:#7c3aed") {
+		t.Errorf("the Design tab's preview of a change does not inherit the brand: %s", preview.body)
+	}
+
+	refused := f.post("/brand", url.Values{"text": {"#9ca3af"}})
+	if refused.status != http.StatusUnprocessableEntity || !strings.Contains(refused.body, "contrast of 2.53:1") || !strings.Contains(refused.body, `value="text=#6e7788"`) ||
+		!strings.Contains(refused.body, `name="text" type="text" value="#9ca3af"`) {
+		t.Errorf("a brand that does not read: %d %s", refused.status, refused.body)
+	}
+	if brand(accounts.DefaultWorkspace) != `{"accent":"#7c3aed","font":"serif"}` {
+		t.Errorf("a refused brand was saved: %s", brand(accounts.DefaultWorkspace))
+	}
+	if res := f.post("/brand", url.Values{"text": {"#9ca3af"}, "use": {"text=#6e7788"}}); res.status != http.StatusSeeOther || brand(accounts.DefaultWorkspace) != `{"text":"#6e7788"}` {
+		t.Errorf("the colour proposed: %d, brand %s", res.status, brand(accounts.DefaultWorkspace))
+	}
+
+	// Others.
+	hash, err := accounts.HashPassword(janePassword, accounts.Params{Memory: 64, Time: 1, Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, email := range []string{"vic@example.com", "ed@example.com", "olga@example.com"} {
+		if err := f.tc.db.CreateUser(ctx, accounts.User{Email: email, PasswordHash: hash, CreatedAt: time.Now(), ProvedAt: time.Now()}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for email, role := range map[string]accounts.Role{"vic@example.com": accounts.Viewer, "ed@example.com": accounts.Editor} {
+		if err := f.tc.db.SetMember(ctx, accounts.Member{Workspace: accounts.DefaultWorkspace, Email: email, Role: role, CreatedAt: time.Now()}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := f.tc.db.CreateWorkspace(ctx, "rival", "olga@example.com", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	for _, email := range []string{"vic@example.com", "ed@example.com"} {
+		b := f.tc.browser()
+		b.signIn(email, janePassword)
+		page := b.get(console.Path + "/brand")
+		if page.status != http.StatusOK || !strings.Contains(page.body, "Only the workspace's admins change its brand.") ||
+			!strings.Contains(page.body, `<fieldset disabled`) || strings.Contains(page.body, ">Save</button>") || !strings.Contains(page.body, `value="#6e7788"`) {
+			t.Errorf("the brand's page for %s: %d %s", email, page.status, page.body)
+		}
+		token := b.csrf(console.Path)
+		for _, path := range []string{"/brand", "/brand/preview"} {
+			if got := b.do(http.MethodPost, console.Path+path, url.Values{"_csrf": {token}, "accent": {"#b91c1c"}}, nil).status; got != http.StatusForbidden {
+				t.Errorf("%s posted by %s: %d, want 403", path, email, got)
+			}
+		}
+	}
+	olga := f.tc.browser()
+	olga.signIn("olga@example.com", janePassword)
+	if res := olga.do(http.MethodPost, console.Path+"/brand", url.Values{"_csrf": {olga.csrf(console.Path)}, "accent": {"#b91c1c"}}, nil); res.status != http.StatusSeeOther {
+		t.Fatalf("another workspace's admin sets their brand: %d", res.status)
+	}
+	if brand("rival") != `{"accent":"#b91c1c"}` || brand(accounts.DefaultWorkspace) != `{"text":"#6e7788"}` {
+		t.Errorf("brands: rival %s, default %s", brand("rival"), brand(accounts.DefaultWorkspace))
+	}
+	if page := olga.get(console.Path + "/brand"); !strings.Contains(page.body, `value="#b91c1c"`) || strings.Contains(page.body, "#6e7788") {
+		t.Error("another workspace's admin sees a brand not theirs")
+	}
+
+	// Taking every choice away leaves no brand.
+	if res := f.post("/brand", url.Values{"radius": {"medium"}}); res.status != http.StatusSeeOther || brand(accounts.DefaultWorkspace) != "" {
+		t.Errorf("the brand taken away: %d, %s", res.status, brand(accounts.DefaultWorkspace))
+	}
+}
