@@ -136,7 +136,9 @@ func walkAsWorkspaces(t *testing.T, dbURL string) {
 	adminOnly := map[string]bool{"GET /console/audit": true, "GET /console/members": true, "POST /console/members": true,
 		"POST /console/members/remove": true, "POST /console/invitations": true,
 		"GET /console/tokens": true, "POST /console/tokens": true, "POST /console/tokens/revoke": true,
-		"GET /console/people": true, "POST /console/people/export": true, "POST /console/people/erase": true}
+		"GET /console/people": true, "POST /console/people/export": true, "POST /console/people/erase": true,
+		// Every member sees the workspace's brand; admins change it.
+		"POST /console/brand": true, "POST /console/brand/preview": true}
 	// editorOnly are the pages whose one purpose is a change: a viewer
 	// cannot make it, so the page answers 403 too.
 	editorOnly := map[string]bool{"GET /console/forms/:site/:slug/publish": true,
