@@ -61,6 +61,8 @@ const (
 	ActionRecipientConfirmed = "notification address confirmed"
 	// ActionBrandSet is a workspace's brand set, changed or taken away.
 	ActionBrandSet = "brand set"
+	// ActionImageAdded is a picture uploaded for a theme.
+	ActionImageAdded = "picture uploaded"
 )
 
 // PublishedDetail says, for the audit log, which version was published

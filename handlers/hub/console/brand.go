@@ -2,12 +2,14 @@ package console
 
 import (
 	"bytes"
+	"errors"
 	"net/http"
 	"net/url"
 	"strings"
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/accounts"
 	"github.com/hubform/hubform/handlers/hub/templates"
 	"github.com/hubform/hubform/hubclient"
@@ -26,7 +28,8 @@ type brandProps struct {
 	CanEdit bool
 	Form    themeForm
 	Preview previewProps
-	Notice  string
+	// Notice says what was just done.
+	Notice string
 }
 
 // registerBrand adds the brand's page, its save and its preview.
@@ -41,11 +44,12 @@ func (con *Console) brandPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return con.renderBrand(c, http.StatusOK, t, nil)
+	return con.renderBrand(c, http.StatusOK, t, nil, "")
 }
 
-// renderBrand shows the brand t, or the form typed whose save was refused.
-func (con *Console) renderBrand(c echo.Context, status int, t *hubclient.Theme, typed url.Values) error {
+// renderBrand shows the brand t, or the form typed whose save was refused,
+// for the reason problem says when its colours do not say it.
+func (con *Console) renderBrand(c echo.Context, status int, t *hubclient.Theme, typed url.Values, problem string) error {
 	shown := t
 	if typed != nil {
 		shown = themeFromForm(typed)
@@ -54,6 +58,10 @@ func (con *Console) renderBrand(c echo.Context, status int, t *hubclient.Theme, 
 		CSRF: con.csrfToken(c), Workspace: memberOf(c).Workspace, CanEdit: memberOf(c).Role.Allows(accounts.Admin),
 		Form: newThemeForm(t, typed, brandPath+"/preview"), Preview: con.brandPreviewOf(c, shown),
 		Notice: con.sessions.PopString(c.Request().Context(), sessionNotice),
+	}
+	p.Form.uploads = con.cfg.Images != nil
+	if problem != "" {
+		p.Form.refused = []string{problem}
 	}
 	return con.render(c, status, brandPage(p))
 }
@@ -66,9 +74,16 @@ func (con *Console) saveBrand(c echo.Context) error {
 		return err
 	}
 	useSuggested(form)
+	if err := con.takePictures(c, form); err != nil {
+		var he *hub.Error
+		if errors.As(err, &he) && he.Status == http.StatusUnprocessableEntity {
+			return con.renderBrand(c, http.StatusUnprocessableEntity, nil, form, he.Message)
+		}
+		return err
+	}
 	t := themeFromForm(form)
 	if len(t.Check()) > 0 {
-		return con.renderBrand(c, http.StatusUnprocessableEntity, nil, form)
+		return con.renderBrand(c, http.StatusUnprocessableEntity, nil, form, "")
 	}
 	if err := con.cfg.Brands.SetBrand(c.Request().Context(), actorOf(c), t); err != nil {
 		return err
@@ -119,6 +134,41 @@ func withTheme(body []byte, t *hubclient.Theme) []byte {
 		return b
 	}
 	return body
+}
+
+// takePictures stores the logo and the cover uploaded with a theme's
+// form, if any, and sets their addresses in form. A file that is not a
+// picture the hub takes is refused with 422, saying which one.
+func (con *Console) takePictures(c echo.Context, form url.Values) error {
+	if con.cfg.Images == nil {
+		return nil
+	}
+	mf := c.Request().MultipartForm
+	if mf == nil {
+		return nil
+	}
+	for _, pic := range []struct{ name, words string }{{"logo", "The logo"}, {"cover", "The cover"}} {
+		files := mf.File[pic.name+".file"]
+		if len(files) == 0 || files[0].Size == 0 {
+			continue
+		}
+		fh := files[0]
+		f, err := fh.Open()
+		if err != nil {
+			return hub.Internal("reading a picture sent", err)
+		}
+		address, err := con.cfg.Images.Add(c.Request().Context(), actorOf(c), f)
+		f.Close()
+		var he *hub.Error
+		if errors.As(err, &he) && he.Status == http.StatusUnprocessableEntity {
+			return hub.Errorf(he.Status, "%s was not taken: %s", pic.words, uncapitalized(he.Message))
+		}
+		if err != nil {
+			return err
+		}
+		form.Set(pic.name+".src", address)
+	}
+	return nil
 }
 
 // useSuggested sets the colour a "use" button names ("text=#6e7788") to

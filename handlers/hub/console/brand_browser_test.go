@@ -1,6 +1,9 @@
 package console_test
 
 import (
+	"os"
+	"path/filepath"
+	"regexp"
 	"testing"
 	"time"
 
@@ -12,8 +15,8 @@ import (
 
 // TestBrowserBrand picks the workspace's accent and font on the brand's
 // page, sees the sample form take them before saving, saves, and finds
-// them on the hub's page of a published form that sets its corners
-// alone. axe checks the brand's page.
+// them, with a logo uploaded, on the hub's page of a published form that
+// sets its corners alone. axe checks the brand's page.
 func TestBrowserBrand(t *testing.T) {
 	browser := browsertest.New(t)
 	axe := browsertest.Axe(t)
@@ -35,8 +38,15 @@ func TestBrowserBrand(t *testing.T) {
 	}
 	browsertest.CheckAxe(t, con.tab, axe, "the brand's page")
 	shots(t, con, "console-brand", "")
+	// A logo uploaded with the save.
+	logo := filepath.Join(t.TempDir(), "logo.png")
+	if err := os.WriteFile(logo, pngOf(t, 120, 40), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	con.do(chromedp.SetUploadFiles(chromedp.ID("design-logo-file"), []string{logo}), chromedp.SendKeys(chromedp.ID("design-logo-alt"), "Acme"))
 	con.do(chromedp.Click(chromedp.CSS(`#workspace button[type=submit].hubform-button--primary`)), chromedp.WaitVisible(chromedp.CSS(`#notice p`)))
-	if b, err := h.DB.Brand(ctx, accounts.DefaultWorkspace); err != nil || string(b) != `{"accent":"#7c3aed","font":"serif"}` {
+	b, err := h.DB.Brand(ctx, accounts.DefaultWorkspace)
+	if err != nil || !regexp.MustCompile(`^\{"accent":"#7c3aed","font":"serif","logo":\{"src":"` + regexp.QuoteMeta(con.base) + `/images/[0-9a-f]{32}\.png","alt":"Acme"\}\}$`).Match(b) {
 		t.Fatalf("the brand saved: %s, %v", b, err)
 	}
 
@@ -45,6 +55,11 @@ func TestBrowserBrand(t *testing.T) {
 	submit := `getComputedStyle(document.querySelector('[data-hubform-submit]'))`
 	if got := con.eval(submit + `.backgroundColor + ' ' + ` + submit + `.borderTopLeftRadius + ' ' + ` + submit + `.fontFamily.split(',')[0]`); got != "rgb(124, 58, 237) 0px Charter" {
 		t.Errorf("the form's button on the hub's page: %s, want the brand's accent and font, the form's square corners", got)
+	}
+	// The logo comes from the hub's storage, which its page's policy lets in.
+	con.waitIdle(`document.querySelector('img.hubform-logo').complete`)
+	if got := con.eval(`String(document.querySelector('img.hubform-logo').naturalWidth) + ' ' + document.querySelector('img.hubform-logo').alt`); got != "120 Acme" {
+		t.Errorf("the logo on the hub's page: %s, want it shown, 120 pixels wide", got)
 	}
 	shots(t, con, "hosted-branded", "")
 }

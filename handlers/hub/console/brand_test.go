@@ -1,9 +1,15 @@
 package console_test
 
 import (
+	"bytes"
 	"context"
+	"image"
+	"image/png"
+	"io"
 	"net/http"
 	"net/url"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -122,5 +128,80 @@ func TestBrand(t *testing.T) {
 	// Taking every choice away leaves no brand.
 	if res := f.post("/brand", url.Values{"radius": {"medium"}}); res.status != http.StatusSeeOther || brand(accounts.DefaultWorkspace) != "" {
 		t.Errorf("the brand taken away: %d, %s", res.status, brand(accounts.DefaultWorkspace))
+	}
+}
+
+// pictureFiles keeps the pictures uploaded in memory, by key.
+type pictureFiles map[string][]byte
+
+func (p pictureFiles) Put(_ context.Context, key, _ string, body io.ReadSeeker, _ int64) error {
+	data, err := io.ReadAll(body)
+	p[key] = data
+	return err
+}
+
+// pngOf returns a PNG of w×h pixels.
+func pngOf(t *testing.T, w, h int) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := png.Encode(&b, image.NewGray(image.Rect(0, 0, w, h))); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+var pictureAddress = regexp.MustCompile(`^https://hub\.example/images/[0-9a-f]{32}\.png$`)
+
+// TestThemePictures: a logo and a cover uploaded on the Design tab, and a
+// logo on the brand's page, are stored and their addresses saved; a file
+// that is not a picture is refused, saying which, and saves nothing.
+func TestThemePictures(t *testing.T) {
+	f := newBuilderForm(t)
+	page := f.b.get(console.Path + "/forms/acme/contact/design")
+	for _, in := range []string{`enctype="multipart/form-data"`, `name="logo.file" type="file" accept="image/png,image/jpeg,image/gif,image/webp"`, `name="cover.file"`} {
+		if !strings.Contains(page.body, in) {
+			t.Errorf("the Design tab lacks %s", in)
+		}
+	}
+	rev, _, _ := f.last()
+	design := console.Path + "/forms/acme/contact/design"
+	form := func(rev int64) url.Values {
+		return url.Values{"_csrf": {f.token}, "base": {strconv.FormatInt(rev, 10)}, "logo.alt": {"Acme"}}
+	}
+	res := f.b.postFiles(design, form(rev), map[string][]byte{"logo.file": pngOf(t, 40, 20), "cover.file": pngOf(t, 300, 100)})
+	if res.status != http.StatusSeeOther {
+		t.Fatalf("uploading a logo and a cover: %d %s", res.status, res.body)
+	}
+	rev, s, _ := f.last()
+	if th := s.Theme; th == nil || th.Logo == nil || !pictureAddress.MatchString(th.Logo.Src) || th.Logo.Alt != "Acme" || th.Cover == nil || !pictureAddress.MatchString(th.Cover.Src) || th.Logo.Src == th.Cover.Src {
+		t.Fatalf("the theme saved: %+v", s.Theme)
+	}
+	logo := s.Theme.Logo.Src
+
+	withLogo := form(rev)
+	withLogo.Set("logo.src", logo)
+	res = f.b.postFiles(design, withLogo, map[string][]byte{"cover.file": []byte(`<svg xmlns="http://www.w3.org/2000/svg"/>`)})
+	if res.status != http.StatusUnprocessableEntity || !strings.Contains(res.body, "<p>Nothing was saved.</p><p>The cover was not taken: choose a PNG, JPEG, GIF or WebP picture.</p>") {
+		t.Errorf("an SVG as the cover: %d %s", res.status, res.body)
+	}
+	if n, _, _ := f.last(); n != rev {
+		t.Error("a refused picture saved the form")
+	}
+	// A save without a file keeps the address shown.
+	if res := f.b.postFiles(design, withLogo, nil); res.status != http.StatusSeeOther {
+		t.Fatalf("saving without a picture: %d", res.status)
+	}
+	if _, s, _ := f.last(); s.Theme == nil || s.Theme.Logo == nil || s.Theme.Logo.Src != logo {
+		t.Errorf("the logo after a save without a file: %+v", s.Theme)
+	}
+
+	res = f.b.postFiles(console.Path+"/brand", url.Values{"_csrf": {f.token}, "logo.alt": {"Acme"}}, map[string][]byte{"logo.file": pngOf(t, 64, 64)})
+	b, err := f.tc.db.Brand(context.Background(), accounts.DefaultWorkspace)
+	if res.status != http.StatusSeeOther || err != nil || !regexp.MustCompile(`"logo":\{"src":"https://hub\.example/images/[0-9a-f]{32}\.png","alt":"Acme"\}`).Match(b) {
+		t.Errorf("the brand's logo: %d, %s, %v", res.status, b, err)
+	}
+	res = f.b.postFiles(console.Path+"/brand", url.Values{"_csrf": {f.token}}, map[string][]byte{"logo.file": []byte("GIF89a")})
+	if res.status != http.StatusUnprocessableEntity || !strings.Contains(res.body, "<p>Nothing was saved.</p><p>The logo was not taken: the file is not a picture that can be read: gif cut short or damaged.</p>") {
+		t.Errorf("a damaged GIF as the brand's logo: %d %s", res.status, res.body)
 	}
 }

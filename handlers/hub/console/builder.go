@@ -266,7 +266,7 @@ func (con *Console) renderEdit(c echo.Context, status int, p formProps) error {
 	if c.Request().Header.Get("HX-Request") != "" {
 		status = http.StatusOK
 	}
-	if p.View != viewSettings {
+	if p.View != viewSettings && p.View != viewDesign {
 		p.Preview = con.previewOf(c, p.Site, p.Slug, []byte(p.Body), "")
 	}
 	return con.renderForm(c, status, p)

@@ -299,6 +299,14 @@ func capitalized(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
+// uncapitalized is s with its first letter lower case.
+func uncapitalized(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToLower(s[:1]) + s[1:]
+}
+
 // calculationFormula is calculation n's formula as the card shows it,
 // and whether its expression is one (else the card shows its JSON).
 func calculationFormula(calc hubclient.Calculation) (string, bool) {

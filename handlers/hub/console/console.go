@@ -131,6 +131,9 @@ type Config struct {
 	// Brands keeps the workspace's brand, which its forms inherit; nil
 	// leaves the brand's page out.
 	Brands *manage.Brands
+	// Images takes the pictures uploaded for themes; nil leaves the
+	// Design tab and the brand's page to addresses alone.
+	Images *manage.Images
 	// Sessions stores the sessions: sqldb.DB.Sessions, shared by every
 	// hub on the database.
 	Sessions scs.Store

@@ -2,12 +2,16 @@ package console
 
 import (
 	"bytes"
+	"errors"
 	"log/slog"
 	"net/http"
 	"net/url"
 	"strings"
 
+	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
+
+	"github.com/hubform/hubform/handlers/hub"
 
 	"github.com/hubform/hubform/hubclient"
 )
@@ -21,7 +25,7 @@ const viewDesign = "design"
 // registerDesign adds the Design tab's page, its save and its preview.
 func (con *Console) registerDesign(g *echo.Group) {
 	g.GET("/forms/:site/:slug/design", con.designPage)
-	g.POST("/forms/:site/:slug/design", con.builderAction(editDesign, viewDesign))
+	g.POST("/forms/:site/:slug/design", con.builderAction(con.editDesign, viewDesign))
 	g.POST("/forms/:site/:slug/design/preview", con.designPreview)
 }
 
@@ -32,14 +36,20 @@ func (con *Console) designPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	return con.renderForm(c, http.StatusOK, p)
+}
+
+// renderDesign shows the Design tab of p, its preview in the theme the
+// form inherits from the workspace's brand.
+func (con *Console) renderDesign(c echo.Context, status int, p formProps) error {
 	brand := con.brandOf(c)
-	p.Branded = brand != nil
+	p.Branded, p.Uploads = brand != nil, con.cfg.Images != nil
 	body := []byte(p.Body)
 	if d := decodeFormFile(body); d != nil {
 		body = withTheme(body, d.Schema.Theme.Inherit(brand))
 	}
 	p.Preview = con.previewOf(c, p.Site, p.Slug, body, "")
-	return con.renderForm(c, http.StatusOK, p)
+	return con.render(c, status, designPage(p))
 }
 
 // brandOf returns the brand of the workspace the request acts in, which
@@ -66,9 +76,15 @@ var designColors = []struct{ name, label, help, light, dark string }{
 
 // editDesign sets the form's theme from the Design tab's form. A "use"
 // button sets one colour to the one proposed ("text=#6e7788") and saves.
-func editDesign(d *formFile, c echo.Context) error {
+func (con *Console) editDesign(d *formFile, c echo.Context) error {
 	form, _ := c.FormParams()
 	useSuggested(form)
+	if err := con.takePictures(c, form); err != nil {
+		if he := (*hub.Error)(nil); errors.As(err, &he) && he.Status == http.StatusUnprocessableEntity {
+			return problem("theme", "%s", he.Message)
+		}
+		return err
+	}
 	old := d.Schema.Theme
 	d.Schema.Theme = themeFromForm(form)
 	if old != nil && len(old.Extra) > 0 {
@@ -157,6 +173,11 @@ type themeForm struct {
 	values   map[string]string
 	problems map[string]hubclient.ThemeProblem
 	preview  string
+	// uploads is whether the hub takes pictures for the logo and cover,
+	// beside their addresses.
+	uploads bool
+	// refused says why a save was refused, beside the inputs' problems.
+	refused []string
 }
 
 // newThemeForm returns the form of the theme t, or of typed when a save
@@ -177,6 +198,15 @@ func newThemeForm(t *hubclient.Theme, typed url.Values, preview string) themeFor
 		}
 	}
 	return f
+}
+
+// formAttrs are the attributes of the theme's form: one that sends
+// pictures is multipart.
+func (f themeForm) formAttrs() templ.Attributes {
+	if !f.uploads {
+		return nil
+	}
+	return templ.Attributes{"enctype": "multipart/form-data"}
 }
 
 // themeValues are the theme's members by the name of their input.
@@ -210,7 +240,12 @@ func (p formProps) designForm(t *hubclient.Theme) themeForm {
 	if p.TypedAt == designPath(p.Site, p.Slug) {
 		typed = p.Typed
 	}
-	return newThemeForm(t, typed, designPath(p.Site, p.Slug)+"/preview")
+	f := newThemeForm(t, typed, designPath(p.Site, p.Slug)+"/preview")
+	f.uploads = p.Uploads
+	for _, pr := range p.Problems {
+		f.refused = append(f.refused, capitalized(strings.TrimSuffix(pr.Err.Error(), "."))+".")
+	}
+	return f
 }
 
 // safeDesignID is an input's name as an id: "dark.accent" is

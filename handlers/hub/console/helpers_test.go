@@ -1,9 +1,11 @@
 package console_test
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"log/slog"
+	"mime/multipart"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
@@ -128,7 +130,7 @@ func manageConfig(db *sqldb.DB, cfg *console.Config) manage.Config {
 
 // withServices gives cfg the services of package manage on db that its
 // stores need and it does not have yet: Members, Invitations and Sites,
-// FormChanges and Brands with Store, SubmissionChanges with Inbox or Deliveries.
+// FormChanges, Brands and Images with Store, SubmissionChanges with Inbox or Deliveries.
 func withServices(db *sqldb.DB, cfg *console.Config) {
 	mc := manageConfig(db, cfg)
 	if cfg.Members == nil {
@@ -145,6 +147,9 @@ func withServices(db *sqldb.DB, cfg *console.Config) {
 	}
 	if cfg.Store != nil && cfg.Brands == nil {
 		cfg.Brands = manage.NewBrands(mc, db)
+	}
+	if cfg.Store != nil && cfg.Images == nil {
+		cfg.Images = manage.NewImages(mc, db, pictureFiles{}, "https://hub.example")
 	}
 	if (cfg.Inbox != nil || cfg.Deliveries != nil) && cfg.SubmissionChanges == nil {
 		var in manage.Inbox
@@ -200,6 +205,38 @@ func (b *browser) do(method, path string, form url.Values, header map[string]str
 }
 
 func (b *browser) get(path string) response { return b.do(http.MethodGet, path, nil, nil) }
+
+// postFiles posts form and files, by input name, as multipart/form-data.
+func (b *browser) postFiles(path string, form url.Values, files map[string][]byte) response {
+	b.tc.t.Helper()
+	var body bytes.Buffer
+	w := multipart.NewWriter(&body)
+	for k, vs := range form {
+		for _, v := range vs {
+			w.WriteField(k, v)
+		}
+	}
+	for name, data := range files {
+		part, err := w.CreateFormFile(name, name+".bin")
+		if err != nil {
+			b.tc.t.Fatal(err)
+		}
+		part.Write(data)
+	}
+	w.Close()
+	req, err := http.NewRequest(http.MethodPost, b.tc.srv.URL+path, &body)
+	if err != nil {
+		b.tc.t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", w.FormDataContentType())
+	res, err := b.client.Do(req)
+	if err != nil {
+		b.tc.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	data, _ := io.ReadAll(res.Body)
+	return response{res.StatusCode, res.Header, string(data)}
+}
 
 var csrfInput = regexp.MustCompile(`name="_csrf" value="([^"]*)"`)
 

@@ -208,8 +208,9 @@ type formProps struct {
 	// Preview is the preview of Body.
 	Preview previewProps
 	// Branded is whether the workspace has a brand, which the form
-	// inherits: the Design tab says so.
-	Branded bool
+	// inherits: the Design tab says so. Uploads is whether it takes
+	// pictures for the logo and cover.
+	Branded, Uploads bool
 	// Typed is what the builder's form at the path TypedAt posted, when
 	// it was refused: its inputs show it back as typed.
 	Typed   url.Values
@@ -272,7 +273,7 @@ func (con *Console) renderForm(c echo.Context, status int, p formProps) error {
 		return con.render(c, status, settingsPage(p))
 	}
 	if p.View == viewDesign {
-		return con.render(c, status, designPage(p))
+		return con.renderDesign(c, status, p)
 	}
 	return con.render(c, status, formPage(p))
 }

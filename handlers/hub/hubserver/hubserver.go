@@ -113,6 +113,8 @@ func (h *Hub) SetupCode() string { return h.setupCode }
 type BlobStore interface {
 	hub.Blobs
 	NewReader(ctx context.Context, key string) (io.ReadCloser, error)
+	// Put stores a file of the hub's own, such as a theme's picture.
+	Put(ctx context.Context, key, contentType string, body io.ReadSeeker, size int64) error
 }
 
 // Open listens on cfg.Addr and opens the hub's forms and storage.

@@ -14,6 +14,7 @@ import (
 	"github.com/hubform/hubform/handlers/hub/console"
 	"github.com/hubform/hubform/handlers/hub/delivery"
 	"github.com/hubform/hubform/handlers/hub/formsource"
+	"github.com/hubform/hubform/handlers/hub/images"
 	"github.com/hubform/hubform/handlers/hub/inbox"
 	"github.com/hubform/hubform/handlers/hub/manage"
 	"github.com/hubform/hubform/handlers/hub/metrics"
@@ -42,6 +43,7 @@ func ownerRoutes(db *sqldb.DB, served *formsource.Layered, files BlobStore, queu
 		Users: db, Workspaces: sites, Audit: db, Sessions: db.Sessions(), Limiter: db, Forms: served, Store: db, Logger: logger,
 		Members: manage.NewMembers(services, db), Invitations: manage.NewInvitations(services, db),
 		Tokens: manage.NewTokens(services, db), Sites: manage.NewWorkspaces(services, sites), Brands: manage.NewBrands(services, db),
+		Images: manage.NewImages(services, db, files, opts.publicURL),
 		Secure: strings.HasPrefix(opts.publicURL, "https://"), PublicURL: opts.publicURL, Mailer: mailer, MailFrom: from,
 		Inbox: submissions, Deliveries: queue, OIDC: opts.sso, Signup: opts.signup,
 		FormChanges: forms, SubmissionChanges: changes, Privacy: data, Funnel: db, Summaries: db, Setup: opts.setup,
@@ -56,7 +58,13 @@ func ownerRoutes(db *sqldb.DB, served *formsource.Layered, files BlobStore, queu
 	}
 	// The metrics need a hub-wide token of scope metrics.
 	withMetrics := func(e *echo.Echo) { m.Register(e, api.RequireMetricsToken) }
-	return []func(*echo.Echo){con.Register, api.Register, withMetrics}, api, nil
+	// The themes' pictures are served to anyone, as the forms showing them.
+	pictures := echo.WrapHandler(&images.Handler{Store: db, Files: files, Logger: logger})
+	withImages := func(e *echo.Echo) {
+		e.GET(images.Path+":name", pictures)
+		e.HEAD(images.Path+":name", pictures)
+	}
+	return []func(*echo.Echo){con.Register, api.Register, withMetrics, withImages}, api, nil
 }
 
 // consoleOptions are the console's settings of the hub's flags.

@@ -215,6 +215,20 @@ func (b *Bucket) head(ctx context.Context, key string) (*s3.HeadObjectOutput, er
 	return b.client.HeadObject(ctx, &s3.HeadObjectInput{Bucket: aws.String(b.name), Key: aws.String(key)})
 }
 
+// Put stores body, of size bytes and type contentType, as the object key:
+// the hub's own files, such as a theme's pictures, which no signed URL
+// names. body is read again from its start when a request is retried.
+func (b *Bucket) Put(ctx context.Context, key, contentType string, body io.ReadSeeker, size int64) error {
+	_, err := b.client.PutObject(ctx, &s3.PutObjectInput{
+		Bucket: aws.String(b.name), Key: aws.String(key), Body: body,
+		ContentType: aws.String(contentType), ContentLength: aws.Int64(size),
+	})
+	if err != nil {
+		return b.wrap(key, err)
+	}
+	return nil
+}
+
 // NewReader returns a reader of the object key's bytes; the caller closes
 // it. An absent object gives an error wrapping hub.ErrNotFound.
 func (b *Bucket) NewReader(ctx context.Context, key string) (io.ReadCloser, error) {

@@ -278,7 +278,8 @@ func (db *DB) SiteQuota(ctx context.Context, site string) (string, accounts.Quot
 }
 
 // WorkspaceUsage returns what workspace has taken: its sites' submissions
-// since monthStart, and the bytes of the files they claimed. Submissions
+// since monthStart, and the bytes of the files they claimed and of its
+// themes' pictures. Submissions
 // deleted and waiting to be purged (TrashSubmissions) count for nothing,
 // nor do their files, as for every other read; restored, they count again.
 func (db *DB) WorkspaceUsage(ctx context.Context, workspace string, monthStart time.Time) (accounts.Usage, error) {
@@ -289,7 +290,8 @@ func (db *DB) WorkspaceUsage(ctx context.Context, workspace string, monthStart t
 		(SELECT COUNT(*) FROM submissions WHERE site IN (SELECT site FROM sites WHERE workspace = $1) AND created_at >= $2
 			AND deleted_at IS NULL),
 		(SELECT COALESCE(SUM(size), 0) FROM uploads WHERE site IN (SELECT site FROM sites WHERE workspace = $1) AND submission_id IS NOT NULL
-			AND submission_id NOT IN (SELECT id FROM submissions WHERE deleted_at IS NOT NULL))`,
+			AND submission_id NOT IN (SELECT id FROM submissions WHERE deleted_at IS NOT NULL))
+		+ (SELECT COALESCE(SUM(size), 0) FROM theme_images WHERE workspace = $1)`,
 		workspace, millis(monthStart)).Scan(&u.Submissions, &u.StoredBytes)
 	if err != nil {
 		return u, db.errorf("usage of %s: %w", workspace, err)
