@@ -46,7 +46,7 @@ func TestBrowserBrand(t *testing.T) {
 	con.do(chromedp.SetUploadFiles(chromedp.ID("design-logo-file"), []string{logo}), chromedp.SendKeys(chromedp.ID("design-logo-alt"), "Acme"))
 	con.do(chromedp.Click(chromedp.CSS(`#workspace button[type=submit].hubform-button--primary`)), chromedp.WaitVisible(chromedp.CSS(`#notice p`)))
 	b, err := h.DB.Brand(ctx, accounts.DefaultWorkspace)
-	if err != nil || !regexp.MustCompile(`^\{"accent":"#7c3aed","font":"serif","logo":\{"src":"` + regexp.QuoteMeta(con.base) + `/images/[0-9a-f]{32}\.png","alt":"Acme"\}\}$`).Match(b) {
+	if err != nil || !regexp.MustCompile(`^\{"accent":"#7c3aed","font":"serif","logo":\{"src":"`+regexp.QuoteMeta(con.base)+`/images/[0-9a-f]{32}\.png","alt":"Acme"\}\}$`).Match(b) {
 		t.Fatalf("the brand saved: %s, %v", b, err)
 	}
 
