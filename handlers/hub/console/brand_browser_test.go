@@ -1,6 +1,7 @@
 package console_test
 
 import (
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -44,6 +45,13 @@ func TestBrowserBrand(t *testing.T) {
 		t.Fatal(err)
 	}
 	con.do(chromedp.SetUploadFiles(chromedp.ID("design-logo-file"), []string{logo}), chromedp.SendKeys(chromedp.ID("design-logo-alt"), "Acme"))
+	// The hub reads the form's brand, none yet, just before the save:
+	// the save has it read again at once, not after formsource.BrandTTL.
+	if res, err := http.Get(con.base + "/v1/acme/party.json"); err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("the form's schema: %v, %v", res, err)
+	} else {
+		res.Body.Close()
+	}
 	con.do(chromedp.Click(chromedp.CSS(`#workspace button[type=submit].hubform-button--primary`)), chromedp.WaitVisible(chromedp.CSS(`#notice p`)))
 	b, err := h.DB.Brand(ctx, accounts.DefaultWorkspace)
 	if err != nil || !regexp.MustCompile(`^\{"accent":"#7c3aed","font":"serif","logo":\{"src":"`+regexp.QuoteMeta(con.base)+`/images/[0-9a-f]{32}\.png","alt":"Acme"\}\}$`).Match(b) {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 )
 
 // fakeBrands is a BrandReader holding each site's brand.
@@ -30,7 +31,8 @@ func TestLayeredBrands(t *testing.T) {
 		},
 	}
 	brands := fakeBrands{"acme": `{"accent":"#7c3aed","radius":"large","font":"serif"}`}
-	l := &Layered{Stored: NewStored(src, nil), Brands: brands}
+	clock := time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC)
+	l := &Layered{Stored: NewStored(src, nil), Brands: brands, Now: func() time.Time { return clock }}
 	unbranded, err := l.Stored.Lookup("acme", "contact")
 	if err != nil {
 		t.Fatal(err)
@@ -51,9 +53,21 @@ func TestLayeredBrands(t *testing.T) {
 	if again, _ := l.Lookup("acme", "contact"); again != f {
 		t.Error("the same form and brand made another form")
 	}
+	// A brand changed through another hub is served once BrandTTL has
+	// passed; through this one, at once.
 	brands["acme"] = `{"font":"mono"}`
+	clock = clock.Add(BrandTTL - time.Millisecond)
+	if again, _ := l.Lookup("acme", "contact"); again != f {
+		t.Error("the brand was read again within BrandTTL")
+	}
+	clock = clock.Add(time.Millisecond)
 	if again, _ := l.Lookup("acme", "contact"); again == f || again.Schema.Theme.Font != "mono" {
-		t.Error("a changed brand is not served")
+		t.Error("a changed brand is not served after BrandTTL")
+	}
+	brands["acme"] = `{"font":"rounded"}`
+	l.BrandChanged()
+	if again, _ := l.Lookup("acme", "contact"); again.Schema.Theme.Font != "rounded" {
+		t.Error("a brand changed through this hub is not served at once")
 	}
 	plain, err := l.Lookup("plain", "contact")
 	if err != nil || plain != l.Stored.parsed[versionKey{"plain", "contact", 1}] {

@@ -166,12 +166,17 @@ type Layered struct {
 	// Stored is the database's forms.
 	Stored *Stored
 	// Brands, when set, tells each site's brand, which its forms inherit
-	// (hubclient.Theme.Inherit), at every lookup: a brand changed through
-	// any hub is served by every hub at its next request.
+	// (hubclient.Theme.Inherit), read again after BrandTTL.
 	Brands BrandReader
+	// Now is the clock of the brands kept, time.Now when nil.
+	Now func() time.Time
 
 	branded brands
 }
+
+// BrandChanged tells l that a workspace's brand changed: it reads every
+// site's brand again at its next lookup.
+func (l *Layered) BrandChanged() { l.branded.forget() }
 
 // Lookup returns the directory's form of site and slug when it has one,
 // else the database's, with the brand of the workspace that owns site.
@@ -182,7 +187,11 @@ func (l *Layered) Lookup(site, slug string) (*hub.Form, error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), lookupTimeout)
 	defer cancel()
-	brand, err := l.Brands.SiteBrand(ctx, site)
+	now := time.Now
+	if l.Now != nil {
+		now = l.Now
+	}
+	brand, err := l.branded.of(ctx, l.Brands, site, now())
 	if err != nil {
 		return nil, err
 	}

@@ -39,10 +39,12 @@ func ownerRoutes(db *sqldb.DB, served *formsource.Layered, files BlobStore, queu
 	// which the console and the admin API share.
 	services := manage.Config{Sites: sites, Audit: db, Logger: logger}
 	forms, changes, data := manage.NewForms(services, db), manage.NewSubmissions(services, submissions, db, queue), manage.NewPrivacy(services, person)
+	brands := manage.NewBrands(services, db)
+	brands.Changed = served.BrandChanged
 	con, err := console.New(console.Config{
 		Users: db, Workspaces: sites, Audit: db, Sessions: db.Sessions(), Limiter: db, Forms: served, Store: db, Logger: logger,
 		Members: manage.NewMembers(services, db), Invitations: manage.NewInvitations(services, db),
-		Tokens: manage.NewTokens(services, db), Sites: manage.NewWorkspaces(services, sites), Brands: manage.NewBrands(services, db),
+		Tokens: manage.NewTokens(services, db), Sites: manage.NewWorkspaces(services, sites), Brands: brands,
 		Images: manage.NewImages(services, db, files, opts.publicURL),
 		Secure: strings.HasPrefix(opts.publicURL, "https://"), PublicURL: opts.publicURL, Mailer: mailer, MailFrom: from,
 		Inbox: submissions, Deliveries: queue, OIDC: opts.sso, Signup: opts.signup,

@@ -25,6 +25,9 @@ type BrandStore interface {
 type Brands struct {
 	guard
 	store BrandStore
+	// Changed, when set, is told of each brand set: the hub's forms
+	// read the brands again (formsource.Layered.BrandChanged).
+	Changed func()
 }
 
 // NewBrands returns the brands' service on store.
@@ -82,6 +85,9 @@ func (s *Brands) SetBrand(ctx context.Context, a Actor, t *hubclient.Theme) erro
 	}
 	if err := s.store.SetBrand(ctx, a.Workspace, b); err != nil {
 		return hub.Internal("saving the brand", err)
+	}
+	if s.Changed != nil {
+		s.Changed()
 	}
 	s.record(ctx, a, accounts.ActionBrandSet, a.Workspace, detail)
 	return nil
