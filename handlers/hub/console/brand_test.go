@@ -81,26 +81,8 @@ func TestBrand(t *testing.T) {
 	}
 
 	// Others.
-	hash, err := accounts.HashPassword(janePassword, accounts.Params{Memory: 64, Time: 1, Threads: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, email := range []string{"vic@example.com", "ed@example.com", "olga@example.com"} {
-		if err := f.tc.db.CreateUser(ctx, accounts.User{Email: email, PasswordHash: hash, CreatedAt: time.Now(), ProvedAt: time.Now()}); err != nil {
-			t.Fatal(err)
-		}
-	}
 	for email, role := range map[string]accounts.Role{"vic@example.com": accounts.Viewer, "ed@example.com": accounts.Editor} {
-		if err := f.tc.db.SetMember(ctx, accounts.Member{Workspace: accounts.DefaultWorkspace, Email: email, Role: role, CreatedAt: time.Now()}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := f.tc.db.CreateWorkspace(ctx, "rival", "olga@example.com", time.Now()); err != nil {
-		t.Fatal(err)
-	}
-	for _, email := range []string{"vic@example.com", "ed@example.com"} {
-		b := f.tc.browser()
-		b.signIn(email, janePassword)
+		b := f.member(email, role)
 		page := b.get(console.Path + "/brand")
 		if page.status != http.StatusOK || !strings.Contains(page.body, "Only the workspace's admins change its brand.") ||
 			!strings.Contains(page.body, `<fieldset disabled`) || strings.Contains(page.body, ">Save</button>") || !strings.Contains(page.body, `value="#6e7788"`) {
@@ -113,8 +95,7 @@ func TestBrand(t *testing.T) {
 			}
 		}
 	}
-	olga := f.tc.browser()
-	olga.signIn("olga@example.com", janePassword)
+	olga := f.member("olga@example.com", "")
 	if res := olga.do(http.MethodPost, console.Path+"/brand", url.Values{"_csrf": {olga.csrf(console.Path)}, "accent": {"#b91c1c"}}, nil); res.status != http.StatusSeeOther {
 		t.Fatalf("another workspace's admin sets their brand: %d", res.status)
 	}
@@ -129,6 +110,31 @@ func TestBrand(t *testing.T) {
 	if res := f.post("/brand", url.Values{"radius": {"medium"}}); res.status != http.StatusSeeOther || brand(accounts.DefaultWorkspace) != "" {
 		t.Errorf("the brand taken away: %d, %s", res.status, brand(accounts.DefaultWorkspace))
 	}
+}
+
+// member signs in a new user of email, with role in the form's workspace,
+// or, without one, admin of a workspace "rival" of their own.
+func (f *builderForm) member(email string, role accounts.Role) *browser {
+	f.t.Helper()
+	ctx := context.Background()
+	hash, err := accounts.HashPassword(janePassword, accounts.Params{Memory: 64, Time: 1, Threads: 1})
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	if err := f.tc.db.CreateUser(ctx, accounts.User{Email: email, PasswordHash: hash, CreatedAt: time.Now(), ProvedAt: time.Now()}); err != nil {
+		f.t.Fatal(err)
+	}
+	if role == "" {
+		err = f.tc.db.CreateWorkspace(ctx, "rival", email, time.Now())
+	} else {
+		err = f.tc.db.SetMember(ctx, accounts.Member{Workspace: accounts.DefaultWorkspace, Email: email, Role: role, CreatedAt: time.Now()})
+	}
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	b := f.tc.browser()
+	b.signIn(email, janePassword)
+	return b
 }
 
 // pictureFiles keeps the pictures uploaded in memory, by key.

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/hubform/hubform/handlers/hub/accounts"
 )
 
 // calculationsBase has a number, a choice with points and one without.
@@ -181,6 +183,23 @@ func TestTryTheForm(t *testing.T) {
 	}
 	if res := f.post("/forms/acme/contact/preview/submit", url.Values{"capital": {"lyon"}}); strings.Contains(res.body, "Well done") {
 		t.Error("an ending whose condition fails is shown")
+	}
+}
+
+// TestTryLinkForEditors: the builder offers "Try it as a visitor" to
+// those who may open it, editors, and not to a viewer, who would be
+// refused.
+func TestTryLinkForEditors(t *testing.T) {
+	f := newCalculationsForm(t)
+	if page := f.b.get("/console/forms/acme/contact"); !strings.Contains(page.body, `href="/console/forms/acme/contact/try"`) {
+		t.Error("an admin is not offered the Try page")
+	}
+	viewer := f.member("vic@example.com", accounts.Viewer)
+	if page := viewer.get("/console/forms/acme/contact"); page.status != http.StatusOK || strings.Contains(page.body, "/try") {
+		t.Errorf("a viewer's builder: %d, the Try page offered: %t", page.status, strings.Contains(page.body, "/try"))
+	}
+	if page := viewer.get("/console/forms/acme/contact/try"); page.status != http.StatusForbidden {
+		t.Errorf("a viewer opening the Try page: %d, want 403", page.status)
 	}
 }
 

@@ -207,6 +207,9 @@ type formProps struct {
 	Notice string
 	// Preview is the preview of Body.
 	Preview previewProps
+	// Edits is whether the member may change the form: a viewer is not
+	// offered what only an editor may open.
+	Edits bool
 	// Branded is whether the workspace has a brand, which the form
 	// inherits: the Design tab says so. Uploads is whether it takes
 	// pictures for the logo and cover.
@@ -265,6 +268,7 @@ func seesSecrets(c echo.Context) bool { return memberOf(c).Role.Allows(accounts.
 // secrets of p.Body hidden from a member who may not read them: every
 // page that shows a form file goes through here.
 func (con *Console) renderForm(c echo.Context, status int, p formProps) error {
+	p.Edits = memberOf(c).Role.Allows(accounts.Editor)
 	if !seesSecrets(c) {
 		p.Body = string(formsource.HideSecrets([]byte(p.Body)))
 	}
