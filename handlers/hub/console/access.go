@@ -76,9 +76,10 @@ var routeRoles = map[string]accounts.Role{
 	"GET " + sitesPath:                      accounts.Viewer,
 	"GET " + sitesPath + "/templates/:name": accounts.Viewer,
 	// A template's preview answers its changes and its sending as a
-	// form's preview does, for those who may create forms.
-	"POST " + sitesPath + "/templates/:name/logic":  accounts.Editor,
-	"POST " + sitesPath + "/templates/:name/submit": accounts.Editor,
+	// form's preview does, storing nothing, for every member who may see
+	// it (the gallery's previews and the brand's sample).
+	"POST " + sitesPath + "/templates/:name/logic":  accounts.Viewer,
+	"POST " + sitesPath + "/templates/:name/submit": accounts.Viewer,
 	"POST " + sitesPath:                             accounts.Editor,
 
 	"GET " + Path + "/forms/:site/:slug":                            accounts.Viewer,

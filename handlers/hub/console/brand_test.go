@@ -116,23 +116,30 @@ func TestBrand(t *testing.T) {
 // or, without one, admin of a workspace "rival" of their own.
 func (f *builderForm) member(email string, role accounts.Role) *browser {
 	f.t.Helper()
+	return f.tc.member(email, role)
+}
+
+// member signs in a new user of email, with role in the default
+// workspace, or, without one, admin of a workspace "rival" of their own.
+func (tc *testConsole) member(email string, role accounts.Role) *browser {
+	tc.t.Helper()
 	ctx := context.Background()
 	hash, err := accounts.HashPassword(janePassword, accounts.Params{Memory: 64, Time: 1, Threads: 1})
 	if err != nil {
-		f.t.Fatal(err)
+		tc.t.Fatal(err)
 	}
-	if err := f.tc.db.CreateUser(ctx, accounts.User{Email: email, PasswordHash: hash, CreatedAt: time.Now(), ProvedAt: time.Now()}); err != nil {
-		f.t.Fatal(err)
+	if err := tc.db.CreateUser(ctx, accounts.User{Email: email, PasswordHash: hash, CreatedAt: time.Now(), ProvedAt: time.Now()}); err != nil {
+		tc.t.Fatal(err)
 	}
 	if role == "" {
-		err = f.tc.db.CreateWorkspace(ctx, "rival", email, time.Now())
+		err = tc.db.CreateWorkspace(ctx, "rival", email, time.Now())
 	} else {
-		err = f.tc.db.SetMember(ctx, accounts.Member{Workspace: accounts.DefaultWorkspace, Email: email, Role: role, CreatedAt: time.Now()})
+		err = tc.db.SetMember(ctx, accounts.Member{Workspace: accounts.DefaultWorkspace, Email: email, Role: role, CreatedAt: time.Now()})
 	}
 	if err != nil {
-		f.t.Fatal(err)
+		tc.t.Fatal(err)
 	}
-	b := f.tc.browser()
+	b := tc.browser()
 	b.signIn(email, janePassword)
 	return b
 }

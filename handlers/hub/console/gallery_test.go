@@ -104,4 +104,12 @@ func TestTemplatePreviewAnswers(t *testing.T) {
 	if res := b.do(http.MethodPost, console.Path+"/sites/templates/none/submit", url.Values{"_csrf": {token}}, nil); res.status != http.StatusNotFound {
 		t.Errorf("an unknown template: %d", res.status)
 	}
+	// A viewer sees the gallery's previews, and may fill them in too.
+	viewer := tc.member("vic@example.com", accounts.Viewer)
+	vt := viewer.csrf(console.Path)
+	for _, path := range []string{"/submit", "/logic"} {
+		if res := viewer.do(http.MethodPost, console.Path+"/sites/templates/quiz"+path, url.Values{"_csrf": {vt}, "name": {"Vic"}, "_hubformLogic": {"v"}}, nil); res.status != http.StatusOK {
+			t.Errorf("a viewer's %s: %d", path, res.status)
+		}
+	}
 }
