@@ -35,6 +35,8 @@ var commands = map[string]command{
 	"forms":       {"push a form file to a hub's database, or pull one, with an API token", runForms},
 	"deliveries":  {"list or retry the webhooks and e-mail of submissions", runDeliveries},
 	"gen":         {"write a Go struct for a form's values, for handlers.Bind", runGen},
+	"backup":      {"copy a hub's database and files while it serves, with a manifest", runBackup},
+	"restore":     {"restore a backup into an empty data directory, checked file by file", runRestore},
 }
 
 func main() {

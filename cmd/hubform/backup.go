@@ -1,0 +1,111 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/hubform/hubform/handlers/hub/backup"
+	"github.com/hubform/hubform/handlers/hub/sqlite"
+)
+
+const backupHelp = `
+Usage: hubform backup --data DIR --to DEST
+
+Copies the hub's data directory DIR to DEST while the hub serves: its SQLite
+database as of one moment (VACUUM INTO, never a copy of the live file), then
+every other file (the stored files, the signing key), then manifest.json,
+each file's path, size and SHA-256. DEST is a directory; the backup is the
+folder DEST/hubform-YYYYMMDDTHHMMSSZ, which the command prints. A folder
+without its manifest.json is a backup cut short, not one to restore.
+
+A hub on PostgreSQL (--db) keeps its data elsewhere: back its database up
+with pg_dump (or the provider's snapshots) and its files with the bucket's
+versioning; see OPERATIONS.md.
+`
+
+const backupTail = `
+Example:
+  hubform backup --data ./hub-data --to /backups
+  hubform restore --from /backups/hubform-20261129T003000Z --data ./hub-data-restored
+`
+
+const restoreHelp = `
+Usage: hubform restore --from SRC --data DIR
+
+Writes the backup SRC (a folder "hubform backup" wrote) into the data
+directory DIR, which must be empty or not exist, and checks each file's size
+and SHA-256 against the backup's manifest: a damaged backup is refused,
+naming the file, and DIR is left empty. A hub started on DIR then migrates
+the database if the backup is of an older hubform.
+`
+
+func runBackup(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("backup", backupHelp, backupTail, stderr)
+	data, dbURL := dbFlags(fs)
+	to := fs.String("to", "", "the `DEST` directory the backup's folder goes in")
+	rest, status, ok := fs.parse(args, stdout)
+	switch {
+	case !ok:
+		return status
+	case len(rest) != 0:
+		return fs.fail(2, "takes no arguments")
+	case *dbURL != "":
+		return fs.fail(1, "a hub on PostgreSQL is backed up with pg_dump (or the provider's snapshots) and its files with the bucket's versioning: see OPERATIONS.md, Backups")
+	case *to == "":
+		return fs.fail(2, "--to is required: the directory the backup goes in")
+	}
+	db, err := sqlite.OpenReadOnly(ctx, filepath.Join(*data, backup.DatabaseName))
+	if err != nil {
+		return fs.fail(1, "%v", err)
+	}
+	defer db.Close()
+	now := time.Now()
+	name := backup.Name(now)
+	snapshot := func(ctx context.Context, to string) (int64, error) { return sqlite.Snapshot(ctx, db, to) }
+	m, err := backup.Take(ctx, *data, snapshot, backup.Dir(*to), name, now)
+	if err != nil {
+		return fs.fail(1, "%v", err)
+	}
+	fmt.Fprintf(stdout, "%s: %d files, %s, schema version %d\n", filepath.Join(*to, name), len(m.Files), byteCount(m.Bytes()), m.Schema)
+	return 0
+}
+
+func runRestore(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("restore", restoreHelp, backupTail, stderr)
+	from := fs.String("from", "", "the backup's `SRC` folder")
+	data := fs.String("data", "", "the data `DIR` to restore into, empty or absent")
+	rest, status, ok := fs.parse(args, stdout)
+	switch {
+	case !ok:
+		return status
+	case len(rest) != 0:
+		return fs.fail(2, "takes no arguments")
+	case *from == "" || *data == "":
+		return fs.fail(2, "--from and --data are required")
+	}
+	m, err := backup.Restore(ctx, backup.Dir(*from), *data)
+	if err != nil {
+		return fs.fail(1, "%v", err)
+	}
+	fmt.Fprintf(stdout, "restored %d files, %s, of %s (schema version %d) into %s\n", len(m.Files), byteCount(m.Bytes()),
+		m.CreatedAt.Format(time.RFC3339), m.Schema, strings.TrimRight(*data, "/"))
+	return 0
+}
+
+// byteCount is n bytes for people: 1.5 MB.
+func byteCount(n int64) string {
+	const unit = 1000
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	div, exp := int64(unit), 0
+	for m := n / unit; m >= unit; m /= unit {
+		div *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %cB", float64(n)/float64(div), "kMGTPE"[exp])
+}
