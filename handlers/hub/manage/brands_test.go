@@ -13,7 +13,9 @@ import (
 func TestBrands(t *testing.T) {
 	violet := &hubclient.Theme{Accent: "#7c3aed", Radius: "large"}
 	setTo := func(theme *hubclient.Theme) func(ctx context.Context, db *sqldb.DB, a Actor) error {
-		return func(ctx context.Context, db *sqldb.DB, a Actor) error { return NewBrands(config(db), db).SetBrand(ctx, a, theme) }
+		return func(ctx context.Context, db *sqldb.DB, a Actor) error {
+			return NewBrands(config(db), db).SetBrand(ctx, a, theme)
+		}
 	}
 	// Each action is on acme's brand: a rival's admin sets the brand of
 	// their own workspace, never acme's.
