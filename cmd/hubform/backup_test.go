@@ -1,0 +1,165 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/handlers/hub/sqlite"
+	"github.com/hubform/hubform/hubclient"
+)
+
+// TestBackupRestoreDrill stores 10,000 submissions, one in 20 with a file,
+// then takes a backup with "hubform backup" during a burst of more,
+// kills the hub, restores the backup into a new data directory with
+// "hubform restore" and starts a hub on it: every submission acknowledged
+// before the backup began is there, each file's bytes equal, the search
+// finds a submission's word, the counts agree with the submissions, and
+// the restored hub takes submissions with files.
+func TestBackupRestoreDrill(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("stores 10,000 submissions in a hub process")
+	}
+	forms, data := formsDir(t), t.TempDir()
+	p := startHub(t, forms, data)
+	c := &hubclient.Client{HubURL: p.url, Timeout: 10 * time.Second}
+	ctx := context.Background()
+
+	const total, withFile = 10000, 20
+	var next atomic.Int64
+	var mu sync.Mutex
+	sums := map[string][32]byte{} // by attachment key
+	var failed atomic.Value
+	var wg sync.WaitGroup
+	for range 16 {
+		wg.Go(func() {
+			for {
+				i := next.Add(1)
+				if i > total {
+					return
+				}
+				req := &hubclient.SubmitRequest{Payload: map[string]any{"name": fmt.Sprintf("seed %d", i), "message": fmt.Sprintf("drill word%d", i)}}
+				if i%withFile == 0 {
+					body := make([]byte, 1000+rand.IntN(20000))
+					for j := range body {
+						body[j] = byte(rand.IntN(256))
+					}
+					a, err := c.Upload(ctx, "acme", "contact", hubclient.NewFile(fmt.Sprintf("f%d.bin", i), "application/octet-stream", int64(len(body)),
+						func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }))
+					if err != nil {
+						failed.Store(err)
+						return
+					}
+					a.Field = "files"
+					req.Attachments = []hubclient.Attachment{a}
+					mu.Lock()
+					sums[a.Key] = sha256.Sum256(body)
+					mu.Unlock()
+				}
+				if _, err := c.Submit(ctx, "acme", "contact", req); err != nil {
+					failed.Store(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if err, _ := failed.Load().(error); err != nil {
+		t.Fatalf("seeding: %v; hub log:\n%s", err, p.log)
+	}
+
+	// The backup, as an operator runs it, during a burst.
+	burst := startBurst(c, 8, 0)
+	waitForN(t, 10*time.Second, func() bool { return burst.count() >= 100 })
+	burst.mu.Lock()
+	before := append([]string(nil), burst.acked...)
+	burst.mu.Unlock()
+	dest := t.TempDir()
+	out, err := exec.Command(binary, "backup", "--data", data, "--to", dest).CombinedOutput()
+	if err != nil {
+		t.Fatalf("hubform backup: %v\n%s", err, out)
+	}
+	during := burst.count()
+	acked := burst.end()
+	t.Logf("backup: %s; %d submissions acknowledged during it", strings.TrimSpace(string(out)), len(acked)-during)
+	p.cmd.Process.Kill()
+	<-p.done
+	p.done <- nil
+	folder := strings.SplitN(string(out), ":", 2)[0]
+
+	restored := filepath.Join(t.TempDir(), "restored")
+	if out, err := exec.Command(binary, "restore", "--from", folder, "--data", restored).CombinedOutput(); err != nil || !strings.HasPrefix(string(out), "restored ") {
+		t.Fatalf("hubform restore: %v\n%s", err, out)
+	}
+	again := startHub(t, forms, restored)
+	c2 := &hubclient.Client{HubURL: again.url, Timeout: 10 * time.Second}
+	file := hubclient.NewFile("after.txt", "text/plain", 5, func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader("after")), nil })
+	a, err := c2.Upload(ctx, "acme", "contact", file)
+	if err != nil {
+		t.Fatalf("an upload to the restored hub: %v", err)
+	}
+	a.Field = "files"
+	if _, err := c2.Submit(ctx, "acme", "contact", &hubclient.SubmitRequest{Payload: map[string]any{"name": "after"}, Attachments: []hubclient.Attachment{a}}); err != nil {
+		t.Fatalf("a submission to the restored hub: %v", err)
+	}
+
+	db, err := sqlite.OpenReadOnly(ctx, filepath.Join(restored, "hub.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	stored := map[string]bool{}
+	seeded, files := 0, 0
+	err = db.ListSubmissions(ctx, hub.Filter{}, func(s hub.Submission) error {
+		stored[s.ID] = true
+		if bytes.Contains(s.Payload, []byte(`"seed `)) {
+			seeded++
+		}
+		for _, at := range s.Attachments {
+			want, ok := sums[at.Key]
+			if !ok {
+				continue
+			}
+			files++
+			got, err := os.ReadFile(filepath.Join(restored, "files", filepath.FromSlash(at.Key)))
+			if err != nil || sha256.Sum256(got) != want {
+				t.Errorf("the file %s restored: %v, its bytes equal: %t", at.Key, err, err == nil && sha256.Sum256(got) == want)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if seeded != total || files != total/withFile {
+		t.Errorf("restored %d of the %d submissions stored first, %d of their %d files", seeded, total, files, total/withFile)
+	}
+	lost := 0
+	for _, id := range before {
+		if !stored[id] {
+			lost++
+		}
+	}
+	if lost > 0 {
+		t.Errorf("%d of the %d submissions acknowledged before the backup began are not in it", lost, len(before))
+	}
+	if n, err := db.CountSubmissions(ctx, hub.Filter{Site: "acme", Slug: "contact", Search: "word4321"}); err != nil || n != 1 {
+		t.Errorf("the restored search finds word4321 in %d submissions, %v; want 1", n, err)
+	}
+	if n, err := db.CountSubmissions(ctx, hub.Filter{}); err != nil || n != len(stored) {
+		t.Errorf("the restored counts say %d submissions, %v; %d are listed", n, err, len(stored))
+	}
+}
