@@ -4,11 +4,14 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net/url"
+	"path"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/hubform/hubform/handlers/hub/backup"
+	"github.com/hubform/hubform/handlers/hub/s3blob"
 	"github.com/hubform/hubform/handlers/hub/sqlite"
 )
 
@@ -18,9 +21,13 @@ Usage: hubform backup --data DIR --to DEST
 Copies the hub's data directory DIR to DEST while the hub serves: its SQLite
 database as of one moment (VACUUM INTO, never a copy of the live file), then
 every other file (the stored files, the signing key), then manifest.json,
-each file's path, size and SHA-256. DEST is a directory; the backup is the
-folder DEST/hubform-YYYYMMDDTHHMMSSZ, which the command prints. A folder
-without its manifest.json is a backup cut short, not one to restore.
+each file's path, size and SHA-256. The backup is the folder
+DEST/hubform-YYYYMMDDTHHMMSSZ, which the command prints. A folder without
+its manifest.json is a backup cut short, not one to restore.
+
+DEST is a directory, or a bucket: s3://BUCKET/PREFIX?QUERY with the query
+and AWS_* environment of the hub's --blob (endpoint, region, credentials).
+One object is at most 5 GB there: a larger database goes to a directory.
 
 A hub on PostgreSQL (--db) keeps its data elsewhere: back its database up
 with pg_dump (or the provider's snapshots) and its files with the bucket's
@@ -30,13 +37,15 @@ versioning; see OPERATIONS.md.
 const backupTail = `
 Example:
   hubform backup --data ./hub-data --to /backups
+  hubform backup --data ./hub-data --to 's3://hub-backups/nightly?endpoint=https://s3.example.com'
   hubform restore --from /backups/hubform-20261129T003000Z --data ./hub-data-restored
 `
 
 const restoreHelp = `
 Usage: hubform restore --from SRC --data DIR
 
-Writes the backup SRC (a folder "hubform backup" wrote) into the data
+Writes the backup SRC (a folder "hubform backup" wrote, in a directory or
+at s3://BUCKET/PREFIX/hubform-…?QUERY) into the data
 directory DIR, which must be empty or not exist, and checks each file's size
 and SHA-256 against the backup's manifest: a damaged backup is refused,
 naming the file, and DIR is left empty. A hub started on DIR then migrates
@@ -63,14 +72,18 @@ func runBackup(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return fs.fail(1, "%v", err)
 	}
 	defer db.Close()
+	dest, where, err := backupPlace(ctx, *to)
+	if err != nil {
+		return fs.fail(1, "--to: %v", err)
+	}
 	now := time.Now()
 	name := backup.Name(now)
 	snapshot := func(ctx context.Context, to string) (int64, error) { return sqlite.Snapshot(ctx, db, to) }
-	m, err := backup.Take(ctx, *data, snapshot, backup.Dir(*to), name, now)
+	m, err := backup.Take(ctx, *data, snapshot, dest, name, now)
 	if err != nil {
 		return fs.fail(1, "%v", err)
 	}
-	fmt.Fprintf(stdout, "%s: %d files, %s, schema version %d\n", filepath.Join(*to, name), len(m.Files), byteCount(m.Bytes()), m.Schema)
+	fmt.Fprintf(stdout, "%s/%s: %d files, %s, schema version %d\n", strings.TrimRight(where, "/"), name, len(m.Files), byteCount(m.Bytes()), m.Schema)
 	return 0
 }
 
@@ -87,13 +100,35 @@ func runRestore(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	case *from == "" || *data == "":
 		return fs.fail(2, "--from and --data are required")
 	}
-	m, err := backup.Restore(ctx, backup.Dir(*from), *data)
+	src, _, err := backupPlace(ctx, *from)
+	if err != nil {
+		return fs.fail(1, "--from: %v", err)
+	}
+	m, err := backup.Restore(ctx, src, *data)
 	if err != nil {
 		return fs.fail(1, "%v", err)
 	}
 	fmt.Fprintf(stdout, "restored %d files, %s, of %s (schema version %d) into %s\n", len(m.Files), byteCount(m.Bytes()),
 		m.CreatedAt.Format(time.RFC3339), m.Schema, strings.TrimRight(*data, "/"))
 	return 0
+}
+
+// backupPlace opens where backups go or come from: a directory, or
+// s3://BUCKET/PREFIX?QUERY; where names it without its query.
+func backupPlace(ctx context.Context, raw string) (interface {
+	backup.Target
+	backup.Source
+}, string, error) {
+	bucketURL, prefix, ok := backup.SplitBucketURL(raw)
+	if !ok {
+		return backup.Dir(raw), raw, nil
+	}
+	objects, err := s3blob.Open(ctx, bucketURL)
+	if err != nil {
+		return nil, "", err
+	}
+	u, _ := url.Parse(bucketURL)
+	return backup.Bucket{Objects: objects, Prefix: prefix}, "s3://" + path.Join(u.Host, prefix), nil
 }
 
 // byteCount is n bytes for people: 1.5 MB.

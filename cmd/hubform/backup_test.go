@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/handlers/hub/s3blob/s3test"
 	"github.com/hubform/hubform/handlers/hub/sqlite"
 	"github.com/hubform/hubform/hubclient"
 )
@@ -161,5 +162,68 @@ func TestBackupRestoreDrill(t *testing.T) {
 	}
 	if n, err := db.CountSubmissions(ctx, hub.Filter{}); err != nil || n != len(stored) {
 		t.Errorf("the restored counts say %d submissions, %v; %d are listed", n, err, len(stored))
+	}
+}
+
+// TestBackupCommand backs a data directory up to a bucket and restores it
+// from there, and checks the commands' refusals.
+func TestBackupCommand(t *testing.T) {
+	ctx := context.Background()
+	data := t.TempDir()
+	db, err := sqlite.Open(ctx, filepath.Join(data, "hub.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := hub.Submission{ID: hub.NewID(time.Now()), Site: "acme", Slug: "contact", CreatedAt: time.Now(), Payload: []byte(`{"name":"Ada"}`)}
+	if err := db.CreateSubmission(ctx, s); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	os.MkdirAll(filepath.Join(data, "files", "uploads"), 0o700)
+	os.WriteFile(filepath.Join(data, "files", "uploads", "k1"), []byte("a file"), 0o600)
+
+	bucket := strings.Replace(s3test.URL(t), "?", "/nightly?", 1)
+	status, stdout, stderr := hubform(t, "backup", "--data", data, "--to", bucket)
+	if status != 0 || !strings.HasPrefix(stdout, "s3://") || !strings.Contains(stdout, "/nightly/hubform-") || !strings.Contains(stdout, ": 2 files, ") || strings.Contains(stdout, "endpoint") {
+		t.Fatalf("backup to a bucket: %d %q %q", status, stdout, stderr)
+	}
+	name := strings.TrimPrefix(strings.SplitN(stdout, ":", 3)[1], "//")
+	name = name[strings.LastIndex(name, "/")+1:]
+	restored := filepath.Join(t.TempDir(), "data")
+	from := strings.Replace(bucket, "/nightly?", "/nightly/"+name+"?", 1)
+	if status, stdout, stderr := hubform(t, "restore", "--from", from, "--data", restored); status != 0 || !strings.HasPrefix(stdout, "restored 2 files") {
+		t.Fatalf("restore from a bucket: %d %q %q", status, stdout, stderr)
+	}
+	if b, err := os.ReadFile(filepath.Join(restored, "files", "uploads", "k1")); err != nil || string(b) != "a file" {
+		t.Errorf("the file restored: %q, %v", b, err)
+	}
+	got, err := sqlite.OpenReadOnly(ctx, filepath.Join(restored, "hub.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer got.Close()
+	if sub, err := got.Submission(ctx, s.ID); err != nil || string(sub.Payload) != `{"name":"Ada"}` {
+		t.Errorf("the submission restored: %+v, %v", sub, err)
+	}
+
+	for _, c := range []struct {
+		args   []string
+		status int
+		want   string
+	}{
+		{[]string{"backup", "--db", "postgres://hub@db/hub", "--to", t.TempDir()}, 1, "pg_dump"},
+		{[]string{"backup", "--data", data}, 2, "--to is required"},
+		{[]string{"backup", "--data", t.TempDir(), "--to", t.TempDir()}, 1, "hub.db"},
+		{[]string{"restore", "--from", t.TempDir()}, 2, "--from and --data are required"},
+		{[]string{"restore", "--from", t.TempDir(), "--data", restored}, 1, "not empty"},
+		{[]string{"restore", "--from", t.TempDir(), "--data", t.TempDir()}, 1, "not a complete backup"},
+	} {
+		status, _, stderr := hubform(t, c.args...)
+		if status != c.status || !strings.Contains(stderr, c.want) {
+			t.Errorf("hubform %s: %d %q; want %d and %q", strings.Join(c.args, " "), status, stderr, c.status, c.want)
+		}
+	}
+	if status, stdout, _ := hubform(t, "backup", "--help"); status != 0 || !strings.Contains(stdout, "VACUUM INTO") || !strings.Contains(stdout, "s3://BUCKET/PREFIX") {
+		t.Errorf("backup --help: %d %q", status, stdout)
 	}
 }
