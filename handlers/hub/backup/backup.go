@@ -90,7 +90,7 @@ func Name(t time.Time) string { return "hubform-" + t.UTC().Format("20060102T150
 func skipped(rel string) bool {
 	base := path.Base(rel)
 	switch {
-	case rel == DatabaseName, strings.HasPrefix(rel, DatabaseName+"-"):
+	case rel == DatabaseName, strings.HasPrefix(rel, DatabaseName+"-"), rel == LockName:
 		return true
 	case strings.HasSuffix(base, ".tmp"), strings.HasSuffix(base, ".part"):
 		return true

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/hubform/hubform/handlers/hub"
@@ -41,6 +42,59 @@ func (b Bucket) Open(ctx context.Context, name string) (io.ReadCloser, error) {
 		return nil, fmt.Errorf("%w: %w", fs.ErrNotExist, err)
 	}
 	return r, err
+}
+
+// listing is what Bucket needs of Objects to keep backups: s3blob.Bucket
+// has it.
+type listing interface {
+	Keys(ctx context.Context, prefix string) ([]string, error)
+	Delete(ctx context.Context, key string) error
+}
+
+// Backups returns the names of the complete backups under Prefix, oldest
+// first.
+func (b Bucket) Backups(ctx context.Context) ([]string, error) {
+	l, ok := b.Objects.(listing)
+	if !ok {
+		return nil, fmt.Errorf("%T cannot list objects", b.Objects)
+	}
+	keys, err := l.Keys(ctx, path.Join(b.Prefix, "hubform-"))
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, k := range keys {
+		if path.Base(k) == ManifestName && path.Dir(path.Dir(k)) == path.Clean(path.Join(b.Prefix, ".")) {
+			names = append(names, path.Base(path.Dir(k)))
+		}
+	}
+	slices.Sort(names)
+	return names, nil
+}
+
+// Remove removes every object of the backup name.
+func (b Bucket) Remove(ctx context.Context, name string) error {
+	l, ok := b.Objects.(listing)
+	if !ok {
+		return fmt.Errorf("%T cannot remove objects", b.Objects)
+	}
+	if !strings.HasPrefix(name, "hubform-") || strings.Contains(name, "/") {
+		return fmt.Errorf("%q is not a backup's name", name)
+	}
+	keys, err := l.Keys(ctx, path.Join(b.Prefix, name)+"/")
+	if err != nil {
+		return err
+	}
+	// The manifest first: a backup half removed is one cut short.
+	if i := slices.IndexFunc(keys, func(k string) bool { return path.Base(k) == ManifestName }); i > 0 {
+		keys[0], keys[i] = keys[i], keys[0]
+	}
+	for _, k := range keys {
+		if err := l.Delete(ctx, k); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // SplitBucketURL splits s3://BUCKET/PREFIX?QUERY into the bucket's URL,

@@ -229,6 +229,23 @@ func (b *Bucket) Put(ctx context.Context, key, contentType string, body io.ReadS
 	return nil
 }
 
+// Keys returns the keys of the objects whose keys start with prefix, in
+// key order.
+func (b *Bucket) Keys(ctx context.Context, prefix string) ([]string, error) {
+	var keys []string
+	p := s3.NewListObjectsV2Paginator(b.client, &s3.ListObjectsV2Input{Bucket: aws.String(b.name), Prefix: aws.String(prefix)})
+	for p.HasMorePages() {
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			return nil, b.wrap(prefix, err)
+		}
+		for _, o := range page.Contents {
+			keys = append(keys, aws.ToString(o.Key))
+		}
+	}
+	return keys, nil
+}
+
 // NewReader returns a reader of the object key's bytes; the caller closes
 // it. An absent object gives an error wrapping hub.ErrNotFound.
 func (b *Bucket) NewReader(ctx context.Context, key string) (io.ReadCloser, error) {
