@@ -4,14 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net/url"
-	"path"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/hubform/hubform/handlers/hub/backup"
-	"github.com/hubform/hubform/handlers/hub/s3blob"
 	"github.com/hubform/hubform/handlers/hub/sqlite"
 )
 
@@ -67,18 +64,20 @@ func runBackup(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	case *to == "":
 		return fs.fail(2, "--to is required: the directory the backup goes in")
 	}
-	db, err := sqlite.OpenReadOnly(ctx, filepath.Join(*data, backup.DatabaseName))
+	unlock, err := backup.Lock(*data)
 	if err != nil {
 		return fs.fail(1, "%v", err)
 	}
-	defer db.Close()
-	dest, where, err := backupPlace(ctx, *to)
+	defer unlock()
+	dest, where, err := backup.Open(ctx, *to)
 	if err != nil {
 		return fs.fail(1, "--to: %v", err)
 	}
 	now := time.Now()
 	name := backup.Name(now)
-	snapshot := func(ctx context.Context, to string) (int64, error) { return sqlite.Snapshot(ctx, db, to) }
+	snapshot := func(ctx context.Context, to string) (int64, error) {
+		return sqlite.Snapshot(ctx, filepath.Join(*data, backup.DatabaseName), to)
+	}
 	m, err := backup.Take(ctx, *data, snapshot, dest, name, now)
 	if err != nil {
 		return fs.fail(1, "%v", err)
@@ -100,7 +99,7 @@ func runRestore(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	case *from == "" || *data == "":
 		return fs.fail(2, "--from and --data are required")
 	}
-	src, _, err := backupPlace(ctx, *from)
+	src, _, err := backup.Open(ctx, *from)
 	if err != nil {
 		return fs.fail(1, "--from: %v", err)
 	}
@@ -111,24 +110,6 @@ func runRestore(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	fmt.Fprintf(stdout, "restored %d files, %s, of %s (schema version %d) into %s\n", len(m.Files), byteCount(m.Bytes()),
 		m.CreatedAt.Format(time.RFC3339), m.Schema, strings.TrimRight(*data, "/"))
 	return 0
-}
-
-// backupPlace opens where backups go or come from: a directory, or
-// s3://BUCKET/PREFIX?QUERY; where names it without its query.
-func backupPlace(ctx context.Context, raw string) (interface {
-	backup.Target
-	backup.Source
-}, string, error) {
-	bucketURL, prefix, ok := backup.SplitBucketURL(raw)
-	if !ok {
-		return backup.Dir(raw), raw, nil
-	}
-	objects, err := s3blob.Open(ctx, bucketURL)
-	if err != nil {
-		return nil, "", err
-	}
-	u, _ := url.Parse(bucketURL)
-	return backup.Bucket{Objects: objects, Prefix: prefix}, "s3://" + path.Join(u.Host, prefix), nil
 }
 
 // byteCount is n bytes for people: 1.5 MB.

@@ -7,9 +7,12 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -17,6 +20,10 @@ import (
 	"time"
 
 	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/handlers/hub/accounts"
+	"github.com/hubform/hubform/handlers/hub/backup"
+	"github.com/hubform/hubform/handlers/hub/delivery/mailpittest"
+	"github.com/hubform/hubform/handlers/hub/hubserver"
 	"github.com/hubform/hubform/handlers/hub/s3blob/s3test"
 	"github.com/hubform/hubform/handlers/hub/sqlite"
 	"github.com/hubform/hubform/hubclient"
@@ -225,5 +232,108 @@ func TestBackupCommand(t *testing.T) {
 	}
 	if status, stdout, _ := hubform(t, "backup", "--help"); status != 0 || !strings.Contains(stdout, "VACUUM INTO") || !strings.Contains(stdout, "s3://BUCKET/PREFIX") {
 		t.Errorf("backup --help: %d %q", status, stdout)
+	}
+}
+
+// TestScheduledBackups: a hub with --backup-every takes a backup each
+// period and keeps the newest --backup-keep, each told in /metrics; one
+// that fails is mailed to the admins of the hub's own workspace, and
+// counted.
+func TestScheduledBackups(t *testing.T) {
+	t.Parallel()
+	mp := mailpittest.Start(t)
+	ctx := context.Background()
+	dest := t.TempDir()
+	start := func(to string) (*hubserver.Hub, func(string) string) {
+		h := serveInProcess(t, hubserver.Config{Data: t.TempDir(), Forms: formsDir(t), Backup: hubserver.BackupConfig{Every: time.Second, To: to, Keep: 2},
+			Delivery: hubserver.DeliveryConfig{SMTPURL: mp.URL(), SMTPFrom: "hub@example.com"}})
+		for email, role := range map[string]accounts.Role{"ops@example.com": accounts.Admin, "viewer@example.com": accounts.Viewer} {
+			if err := h.DB.CreateUser(ctx, accounts.User{Email: email, PasswordHash: "$argon2id$x", CreatedAt: time.Now(), ProvedAt: time.Now()}); err != nil {
+				t.Fatal(err)
+			}
+			if err := h.DB.SetMember(ctx, accounts.Member{Workspace: accounts.DefaultWorkspace, Email: email, Role: role, CreatedAt: time.Now()}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		token := accounts.NewToken()
+		if err := h.DB.CreateToken(ctx, accounts.Token{Name: "prometheus", Hash: accounts.HashToken(token), CreatedAt: time.Now(), Scope: accounts.ScopeMetrics}); err != nil {
+			t.Fatal(err)
+		}
+		metric := func(series string) string {
+			t.Helper()
+			req, _ := http.NewRequest(http.MethodGet, strings.TrimSuffix(h.URL, "/v1")+"/metrics", nil)
+			req.Header.Set("Authorization", "Bearer "+token)
+			res, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer res.Body.Close()
+			body, _ := io.ReadAll(res.Body)
+			m := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(series) + ` (\S+)$`).FindStringSubmatch(string(body))
+			if m == nil {
+				return ""
+			}
+			return m[1]
+		}
+		return h, metric
+	}
+
+	h, metric := start(dest)
+	waitForN(t, 20*time.Second, func() bool {
+		n, _ := strconv.Atoi(metric(`hubform_backups_total{outcome="success"}`))
+		return n >= 3
+	})
+	names, err := backup.Dir(dest).Backups(ctx)
+	if err != nil || len(names) != 2 {
+		t.Errorf("the backups kept: %v, %v; want 2", names, err)
+	}
+	last, success := h.Backups.Last()
+	if success.Err != nil || success.Name == "" || last.Name != success.Name {
+		t.Errorf("the last backup %+v, the last success %+v", last, success)
+	}
+	if at, err := strconv.ParseFloat(metric("hubform_backup_last_success_timestamp_seconds"), 64); err != nil || time.Since(time.Unix(int64(at), 0)) > time.Minute {
+		t.Errorf("hubform_backup_last_success_timestamp_seconds: %v, %v", at, err)
+	}
+
+	// Backups into a file fail: mailed to the admin, counted.
+	blocked := filepath.Join(t.TempDir(), "a-file")
+	os.WriteFile(blocked, []byte("not a directory"), 0o600)
+	_, failing := start(blocked)
+	waitForN(t, 20*time.Second, func() bool { return metric != nil && failing(`hubform_backups_total{outcome="failure"}`) != "" })
+	var list []mailpittest.Summary
+	waitForN(t, 30*time.Second, func() bool { list = mp.Messages(t); return len(list) > 0 })
+	m := mp.Message(t, list[0].ID)
+	if m.Subject != "hubform: a backup failed" || len(m.To) != 1 || m.To[0].Address != "ops@example.com" || !strings.Contains(m.Text, "a-file") {
+		t.Errorf("the failure's e-mail: %+v", m)
+	}
+	// The failures that follow are not mailed again, nor to a viewer.
+	waitForN(t, 20*time.Second, func() bool {
+		n, _ := strconv.Atoi(failing(`hubform_backups_total{outcome="failure"}`))
+		return n >= 3
+	})
+	if list = mp.Messages(t); len(list) != 1 {
+		t.Errorf("%d e-mails of failed backups, want the first alone", len(list))
+	}
+	if got := failing("hubform_backup_last_success_timestamp_seconds"); got != "0" {
+		t.Errorf("the failing hub's last success: %s, want 0", got)
+	}
+}
+
+// TestBackupFlagErrors: the schedule's flags are checked as the hub starts.
+func TestBackupFlagErrors(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--backup-every", "1h"}, "--backup-every needs --backup-to"},
+		{[]string{"--backup-every", "10ms", "--backup-to", t.TempDir()}, "1s or more"},
+		{[]string{"--backup-every", "1h", "--backup-to", t.TempDir(), "--backup-keep", "-1"}, "--backup-keep"},
+	} {
+		args := append([]string{"hub", "--addr", "127.0.0.1:0", "--data", t.TempDir()}, c.args...)
+		status, _, stderr := hubform(t, args...)
+		if status != 1 || !strings.Contains(stderr, c.want) {
+			t.Errorf("hubform %s: %d %q, want %q", strings.Join(args, " "), status, stderr, c.want)
+		}
 	}
 }

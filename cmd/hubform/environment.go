@@ -6,6 +6,10 @@ package main
 // the operations guide's table of variables is this one (a test holds
 // them together). A flag missing here has no variable.
 var environment = map[string]map[string]string{
+	"backup": {
+		"data": "HUBFORM_DATA",
+		"db":   "HUBFORM_DB",
+	},
 	"conformance": {
 		"form":    "HUBFORM_FORM",
 		"hub-url": "HUBFORM_HUB_URL",
@@ -38,6 +42,9 @@ var environment = map[string]map[string]string{
 	},
 	"hub": {
 		"addr":                 "HUBFORM_ADDR",
+		"backup-every":         "HUBFORM_BACKUP_EVERY",
+		"backup-keep":          "HUBFORM_BACKUP_KEEP",
+		"backup-to":            "HUBFORM_BACKUP_TO",
 		"blob":                 "HUBFORM_BLOB",
 		"data":                 "HUBFORM_DATA",
 		"db":                   "HUBFORM_DB",

@@ -112,6 +112,9 @@ func runHub(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.DurationVar(&cfg.SweepInterval, "sweep-interval", 10*time.Minute, "how often to look for such uploads, and delete submissions past their form's retentionDays")
 	fs.DurationVar(&cfg.ShutdownGrace, "shutdown-grace", 30*time.Second, "on SIGINT or SIGTERM, how long requests under way may take to finish\nbefore they are cancelled")
 	addDeliveryFlags(fs, &cfg.Delivery)
+	fs.DurationVar(&cfg.Backup.Every, "backup-every", 0, "take a backup of DATA this often (as hubform backup does), one at a time\nacross the processes on DATA; 0: none; SQLite only")
+	fs.StringVar(&cfg.Backup.To, "backup-to", "", "where scheduled backups go: a `DEST` directory, or s3://BUCKET/PREFIX?QUERY\nwith the settings of --blob")
+	fs.IntVar(&cfg.Backup.Keep, "backup-keep", 14, "how many scheduled backups to keep in DEST, the newest; 0: all")
 	fs.StringVar(&cfg.logFormat, "log-format", "text", "`FORMAT` of the log on standard error: text or json")
 	if _, status, ok := fs.parse(args, stdout); !ok {
 		return status

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/handlers/hub/s3blob"
 )
 
 // Objects are a bucket's objects, as s3blob.Bucket keeps them.
@@ -95,6 +96,29 @@ func (b Bucket) Remove(ctx context.Context, name string) error {
 		}
 	}
 	return nil
+}
+
+// Place is where backups go and come from: a Dir or a Bucket.
+type Place interface {
+	Target
+	Source
+	Keeper
+}
+
+// Open opens raw, a directory or s3://BUCKET/PREFIX?QUERY with the query
+// and AWS_* environment of s3blob.Open, as a Place; where names it
+// without its query, which may hold an endpoint's details.
+func Open(ctx context.Context, raw string) (p Place, where string, err error) {
+	bucketURL, prefix, ok := SplitBucketURL(raw)
+	if !ok {
+		return Dir(raw), raw, nil
+	}
+	objects, err := s3blob.Open(ctx, bucketURL)
+	if err != nil {
+		return nil, "", err
+	}
+	u, _ := url.Parse(bucketURL)
+	return Bucket{Objects: objects, Prefix: prefix}, "s3://" + path.Join(u.Host, prefix), nil
 }
 
 // SplitBucketURL splits s3://BUCKET/PREFIX?QUERY into the bucket's URL,

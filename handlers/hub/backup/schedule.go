@@ -115,7 +115,7 @@ func (s *Schedule) Last() (last, success Result) {
 
 // take takes the backup name, holding the data directory's lock.
 func (s *Schedule) take(ctx context.Context, name string, at time.Time) (Manifest, error) {
-	unlock, err := lockDir(s.DataDir)
+	unlock, err := Lock(s.DataDir)
 	if err != nil {
 		return Manifest{}, err
 	}
@@ -142,8 +142,9 @@ func (s *Schedule) prune(ctx context.Context) error {
 	return nil
 }
 
-// lockDir locks the data directory's backup lock, or returns ErrBusy.
-func lockDir(dataDir string) (unlock func(), err error) {
+// Lock locks the data directory's backup lock, or returns ErrBusy while
+// another process holds it.
+func Lock(dataDir string) (unlock func(), err error) {
 	f, err := os.OpenFile(filepath.Join(dataDir, LockName), os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, err

@@ -24,6 +24,7 @@ import (
 
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/accounts"
+	"github.com/hubform/hubform/handlers/hub/backup"
 	"github.com/hubform/hubform/handlers/hub/captcha"
 	"github.com/hubform/hubform/handlers/hub/console"
 	"github.com/hubform/hubform/handlers/hub/delivery"
@@ -79,6 +80,7 @@ type Config struct {
 	UploadTTL, SweepInterval time.Duration
 	ShutdownGrace            time.Duration
 	Delivery                 DeliveryConfig
+	Backup                   BackupConfig
 }
 
 // Hub is a hub listening on its address, ready to serve.
@@ -95,6 +97,8 @@ type Hub struct {
 	Blobs   BlobStore
 	queue   *delivery.Queue
 	metrics *metrics.Metrics
+	// Backups takes the scheduled backups; nil without.
+	Backups *backup.Schedule
 	closers []func() error
 	cfg     Config
 	// Funnel counts the forms' funnels; Close stores what it holds.
@@ -183,6 +187,9 @@ func Open(ctx context.Context, cfg Config, logger *slog.Logger) (_ *Hub, err err
 		return nil, err
 	}
 	h.metrics.CountQueue(h.queue.Depth)
+	if h.Backups, err = h.openBackups(ctx, cfg, logger); err != nil {
+		return nil, err
+	}
 	h.closers = append(h.closers, func() error { h.queue.Close(); return nil })
 	var limiter hub.Limiter
 	if h.DB.Shared() {
@@ -276,6 +283,9 @@ func (h *Hub) Serve(ctx context.Context) error {
 	sweepCtx, stopSweeping := context.WithCancel(ctx)
 	defer stopSweeping()
 	go h.Server.RunSweeper(sweepCtx, h.cfg.SweepInterval, h.cfg.UploadTTL)
+	if h.Backups != nil {
+		go h.Backups.Run(sweepCtx)
+	}
 	// Deliveries stop with the hub; one cut short is run again later.
 	if err := h.queue.Start(context.WithoutCancel(ctx)); err != nil {
 		return err

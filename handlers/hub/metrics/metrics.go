@@ -36,6 +36,9 @@ type Metrics struct {
 	files       prometheus.Counter
 	uploadURLs  prometheus.Counter
 	deliveries  *prometheus.CounterVec
+	// backupSuccess and backups are the scheduled backups' results.
+	backupSuccess prometheus.Gauge
+	backups       *prometheus.CounterVec
 }
 
 // New returns the metrics of one hub process; logger takes the errors of
@@ -60,9 +63,25 @@ func New(logger *slog.Logger) *Metrics {
 			Name: "hubform_delivery_attempts_total", Help: "Delivery attempts this hub made, by kind (webhook, email, confirmation, draft_link) and what they left the delivery as (delivered, retrying, failed, cancelled).",
 		}, []string{"kind", "outcome"}),
 	}
-	m.reg.MustRegister(m.requests, m.submissions, m.files, m.uploadURLs, m.deliveries,
+	m.backupSuccess = prometheus.NewGauge(prometheus.GaugeOpts{
+		Name: "hubform_backup_last_success_timestamp_seconds", Help: "When the last scheduled backup that succeeded began, in Unix seconds; 0 before one.",
+	})
+	m.backups = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "hubform_backups_total", Help: "Scheduled backups this hub took, by outcome (success, failure).",
+	}, []string{"outcome"})
+	m.reg.MustRegister(m.requests, m.submissions, m.files, m.uploadURLs, m.deliveries, m.backupSuccess, m.backups,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
+}
+
+// BackupDone counts a scheduled backup begun at, and its success.
+func (m *Metrics) BackupDone(at time.Time, ok bool) {
+	if !ok {
+		m.backups.WithLabelValues("failure").Inc()
+		return
+	}
+	m.backups.WithLabelValues("success").Inc()
+	m.backupSuccess.Set(float64(at.Unix()))
 }
 
 // OnAttempt counts a delivery attempt: delivery.Config.OnAttempt.

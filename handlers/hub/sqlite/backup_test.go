@@ -25,12 +25,16 @@ func TestBackupOfAnOlderSchema(t *testing.T) {
 	ctx := context.Background()
 	pool, _ := migrated(t, beforeThemeImages)
 	old := sqldb.New(dialect, pool, nil)
+	var path string
+	if err := pool.QueryRowContext(ctx, `SELECT file FROM pragma_database_list WHERE name = 'main'`).Scan(&path); err != nil {
+		t.Fatal(err)
+	}
 	s := storetest.Submission(hub.NewID(time.Now()))
 	if err := old.CreateSubmission(ctx, s); err != nil {
 		t.Fatal(err)
 	}
 	data, dest := t.TempDir(), t.TempDir()
-	snapshot := func(ctx context.Context, to string) (int64, error) { return Snapshot(ctx, old, to) }
+	snapshot := func(ctx context.Context, to string) (int64, error) { return Snapshot(ctx, path, to) }
 	m, err := backup.Take(ctx, data, snapshot, backup.Dir(dest), "b", time.Now())
 	if err != nil {
 		t.Fatal(err)

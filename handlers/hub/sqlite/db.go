@@ -127,19 +127,33 @@ func fileDSN(path, query string) (string, error) {
 	return u.String(), nil
 }
 
-// Snapshot writes a copy of db's database as of one moment to the new file
-// to, while hubs read and write it (VACUUM INTO, which reads one
+// Snapshot writes a copy of the database at path as of one moment to the
+// new file to, while hubs read and write it (VACUUM INTO, which reads one
 // transaction's view and leaves the database as it was), and returns the
-// copy's migration version. The copy is made private.
-func Snapshot(ctx context.Context, db *sqldb.DB, to string) (int64, error) {
-	if _, err := db.Reader().ExecContext(ctx, `VACUUM INTO ?`, to); err != nil {
+// copy's migration version. It reads through a connection of its own: the
+// hub's readers may not write even another file. The copy is made private.
+func Snapshot(ctx context.Context, path, to string) (int64, error) {
+	if _, err := os.Stat(path); err != nil {
+		return 0, fmt.Errorf("sqlite: snapshot of %s: %w", path, err)
+	}
+	pool, err := openPool(ctx, path, readOnly)
+	if err != nil {
+		return 0, err
+	}
+	defer pool.Close()
+	conn, err := pool.Conn(ctx)
+	if err != nil {
+		return 0, err
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `VACUUM INTO ?`, to); err != nil {
 		return 0, fmt.Errorf("sqlite: snapshot into %s: %w", to, err)
 	}
 	if err := os.Chmod(to, 0o600); err != nil {
 		return 0, err
 	}
 	var version int64
-	err := db.Reader().QueryRowContext(ctx, `SELECT COALESCE(MAX(version_id), 0) FROM goose_db_version WHERE is_applied`).Scan(&version)
+	err = conn.QueryRowContext(ctx, `SELECT COALESCE(MAX(version_id), 0) FROM goose_db_version WHERE is_applied`).Scan(&version)
 	if err != nil {
 		return 0, fmt.Errorf("sqlite: migration version: %w", err)
 	}
