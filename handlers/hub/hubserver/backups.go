@@ -80,7 +80,7 @@ func (h *Hub) mailBackupFailure(ctx context.Context, r backup.Result, where stri
 	}
 	body := fmt.Sprintf("The backup %s of the hub at %s, to %s, failed at %s:\n\n%v\n\n"+
 		"The hub takes the next one as scheduled, and writes again only once one has succeeded; the hub's log says more. "+
-			"The last backup that succeeded is the newest one in %s.\n",
+		"The last backup that succeeded is the newest one in %s.\n",
 		r.Name, h.URL, where, r.At.UTC().Format(time.RFC1123), r.Err, where)
 	for _, m := range members {
 		if m.Role != accounts.Admin {
