@@ -30,6 +30,7 @@ import (
 
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/accounts"
+	"github.com/hubform/hubform/handlers/hub/backup"
 	"github.com/hubform/hubform/handlers/hub/admin"
 	"github.com/hubform/hubform/handlers/hub/hubhttp"
 	"github.com/hubform/hubform/handlers/hub/inbox"
@@ -131,6 +132,10 @@ type Config struct {
 	// Brands keeps the workspace's brand, which its forms inherit; nil
 	// leaves the brand's page out.
 	Brands *manage.Brands
+	// Backups, when set, tells the last scheduled backup's result and the
+	// last success's, which the home page shows the hub's own admins (of
+	// the workspace default).
+	Backups BackupSchedule
 	// Images takes the pictures uploaded for themes; nil leaves the
 	// Design tab and the brand's page to addresses alone.
 	Images *manage.Images
@@ -261,6 +266,12 @@ func New(cfg Config) (*Console, error) {
 		http.Error(w, "The console cannot serve this request right now; try again later.", http.StatusInternalServerError)
 	}
 	return &Console{cfg: cfg, sessions: sm}, nil
+}
+
+// BackupSchedule tells how the hub's scheduled backups went, as
+// backup.Schedule does.
+type BackupSchedule interface {
+	Last() (last, success backup.Result)
 }
 
 // Names of the session's cookie: over HTTPS (Config.Secure) the second.

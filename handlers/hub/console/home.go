@@ -12,8 +12,17 @@ import (
 
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/accounts"
+	"github.com/hubform/hubform/handlers/hub/backup"
 	"github.com/hubform/hubform/handlers/hub/sqldb"
 )
+
+// backupCard is the home page's card of the hub's scheduled backups.
+type backupCard struct {
+	Last, Success backup.Result
+}
+
+// failed reports whether the last backup failed.
+func (b *backupCard) failed() bool { return b.Last.Err != nil }
 
 // formRow is one form on the home page.
 type formRow struct {
@@ -49,6 +58,10 @@ func (con *Console) home(c echo.Context) error {
 			return hub.Internal("counting the workspace's e-mails", err)
 		}
 		p.Quota, p.Usage, p.MailToday = w.Quota, usage, mail
+		if con.cfg.Backups != nil && ws == accounts.DefaultWorkspace && p.Member.Role == accounts.Admin {
+			last, success := con.cfg.Backups.Last()
+			p.Backup = &backupCard{Last: last, Success: success}
+		}
 	}
 	return con.render(c, http.StatusOK, homePage(p))
 }

@@ -220,7 +220,11 @@ func Open(ctx context.Context, cfg Config, logger *slog.Logger) (_ *Hub, err err
 		setup = &console.Setup{Code: console.NewSetupCode(), Store: h.DB, Workspace: cmp.Or(cfg.FormsWorkspace, accounts.DefaultWorkspace)}
 		h.setupCode = setup.Code
 	}
-	owners, countTokens, err := ownerRoutes(h.DB.DB, served, h.Blobs, h.queue, h.metrics, logger, consoleOptions{publicURL: publicURL, sso: sso, signup: signup, setup: setup})
+	opts := consoleOptions{publicURL: publicURL, sso: sso, signup: signup, setup: setup}
+	if h.Backups != nil {
+		opts.backups = h.Backups
+	}
+	owners, countTokens, err := ownerRoutes(h.DB.DB, served, h.Blobs, h.queue, h.metrics, logger, opts)
 	if err != nil {
 		return nil, err
 	}

@@ -48,7 +48,7 @@ func ownerRoutes(db *sqldb.DB, served *formsource.Layered, files BlobStore, queu
 		Images: manage.NewImages(services, db, files, opts.publicURL),
 		Secure: strings.HasPrefix(opts.publicURL, "https://"), PublicURL: opts.publicURL, Mailer: mailer, MailFrom: from,
 		Inbox: submissions, Deliveries: queue, OIDC: opts.sso, Signup: opts.signup,
-		FormChanges: forms, SubmissionChanges: changes, Privacy: data, Funnel: db, Summaries: db, Setup: opts.setup,
+		FormChanges: forms, SubmissionChanges: changes, Privacy: data, Funnel: db, Summaries: db, Setup: opts.setup, Backups: opts.backups,
 	})
 	if err != nil {
 		return nil, nil, err
@@ -80,6 +80,8 @@ type consoleOptions struct {
 	// setup, when set, is the setup page of a hub that started without a
 	// user.
 	setup *console.Setup
+	// backups, when set, are the hub's scheduled backups.
+	backups console.BackupSchedule
 }
 
 // siteOwners is the database as the console and the admin API ask it who
