@@ -30,8 +30,8 @@ import (
 
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/accounts"
-	"github.com/hubform/hubform/handlers/hub/backup"
 	"github.com/hubform/hubform/handlers/hub/admin"
+	"github.com/hubform/hubform/handlers/hub/backup"
 	"github.com/hubform/hubform/handlers/hub/hubhttp"
 	"github.com/hubform/hubform/handlers/hub/inbox"
 	"github.com/hubform/hubform/handlers/hub/manage"
