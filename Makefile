@@ -2,7 +2,7 @@
 GO       ?= go
 PKGS     ?= ./...
 
-.PHONY: run test bench generate lint deps npm fuzz build assets browser versitygw postgres mailpit poppler
+.PHONY: run test bench generate lint deps npm fuzz build assets browser versitygw litestream postgres mailpit poppler
 
 ## run: the demo site on 127.0.0.1:8080, with its own hub; data in $(DATA)
 DATA ?= .hubform/demo
@@ -15,7 +15,7 @@ test: export HUBFORM_BROWSER_TESTS = 1
 test: export HUBFORM_S3_TESTS = 1
 test: export HUBFORM_POSTGRES_TESTS = 1
 test: export HUBFORM_MAIL_TESTS = 1
-test: deps npm browser versitygw postgres mailpit poppler lint
+test: deps npm browser versitygw litestream postgres mailpit poppler lint
 	$(GO) test -count=1 -timeout 25m $(PKGS)
 	$(GO) test -count=1 -timeout 25m -race -short $(PKGS)
 
@@ -94,6 +94,12 @@ VERSITYGW_VERSION = v1.8.0
 GOBIN_DIR = $(firstword $(subst :, ,$(shell $(GO) env GOPATH)))/bin
 versitygw:
 	@test -x $(GOBIN_DIR)/versitygw || GOBIN=$(GOBIN_DIR) $(GO) install github.com/versity/versitygw/cmd/versitygw@$(VERSITYGW_VERSION)
+
+## litestream: the replicator of OPERATIONS.md's continuous backups, whose recipe a
+## test runs, into GOPATH/bin
+LITESTREAM_VERSION = v0.3.13
+litestream:
+	@test -x $(GOBIN_DIR)/litestream || GOBIN=$(GOBIN_DIR) $(GO) install github.com/benbjohnson/litestream/cmd/litestream@$(LITESTREAM_VERSION)
 
 ## browser: Debian's Chromium for the browser tests in static/, cmd/hubform and
 ## handlers/hub/console.

@@ -172,3 +172,18 @@ func AllowBrowsers(t testing.TB, bucketURL string) {
 		t.Fatalf("s3test: put bucket CORS: %v", err)
 	}
 }
+
+// Litestream returns the path of the litestream program, which replicates
+// SQLite to a bucket (`make litestream` installs it); without it the test
+// is skipped, unless HUBFORM_S3_TESTS=1, when it fails.
+func Litestream(t testing.TB) string {
+	t.Helper()
+	bin, err := testprograms.Find("litestream")
+	if err != nil {
+		if os.Getenv("HUBFORM_S3_TESTS") == "1" {
+			t.Fatalf("s3test: %v (run make litestream)", err)
+		}
+		t.Skipf("s3test: %v; run make litestream, or set HUBFORM_S3_TESTS=1 to make this a failure", err)
+	}
+	return bin
+}
