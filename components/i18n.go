@@ -38,6 +38,7 @@ var DefaultTexts = Texts{
 	"hubUnavailable":    "The form cannot be sent right now. Please try again in a moment.",
 	"tooMany":           "Too many attempts. Please wait a minute and try again.",
 	"quotaReached":      "This form is not taking submissions for now. Please try again later, or write to the site's owner.",
+	"storageFull":       "This form cannot store what you sent right now. Nothing was lost on your side: please try again later.",
 	"captchaFailed":     "The check that you are human did not pass. Please complete it and send again.",
 	"submitRefused":     "The form was not accepted. Please check your entries and try again.",
 	"postTooLarge":      "What you sent is too large: at most {max} MiB, files included.",

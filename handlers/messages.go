@@ -22,6 +22,8 @@ func failureText(err error) string {
 		return "quotaReached"
 	case answered && hubErr.StatusCode == http.StatusTooManyRequests:
 		return "tooMany"
+	case answered && hubErr.StatusCode == http.StatusInsufficientStorage:
+		return "storageFull"
 	case errors.Is(err, hubclient.ErrNoCaptchaToken):
 		return "captchaFailed"
 	case !answered || hubErr.StatusCode >= 500:

@@ -192,6 +192,12 @@ func TestSubmissionFailures(t *testing.T) {
 			h.FailNext("/submit", 429, hubclient.QuotaReached+": this form takes no more submissions for now")
 		}, new(*hubclient.SubmitError), 429, "This form is not taking submissions for now."},
 		{"hub 5xx", func(h *hubtest.Hub) { h.FailNext("/submit", 503, "database locked") }, new(*hubclient.SubmitError), 503, "cannot be sent right now"},
+		{"hub's storage full", func(h *hubtest.Hub) {
+			h.FailNext("/submit", 507, hubclient.StorageFull+": nothing was stored; try again later")
+		}, new(*hubclient.SubmitError), 507, "cannot store what you sent right now"},
+		{"hub's disk full for a file", func(h *hubtest.Hub) {
+			h.FailNext("/_uploads", 507, hubclient.StorageFull+": nothing was stored; try again later")
+		}, new(*hubclient.UploadError), 507, "cannot store what you sent right now"},
 		{"dead hub", func(h *hubtest.Hub) { h.Server.Close() }, new(*hubclient.UploadURLError), 0, "cannot be sent right now"},
 	}
 	for _, tc := range tests {

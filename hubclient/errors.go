@@ -20,6 +20,10 @@ const (
 	// with 429 because the form's owner reached their quota, rather than
 	// because the client sent too much (PROTOCOL.md §7).
 	QuotaReached = "quota reached"
+	// StorageFull begins the error of a hub that answers 507 because its
+	// database or file storage has no room left: nothing was stored, and
+	// the same request may succeed later (PROTOCOL.md §7).
+	StorageFull = "storage is full"
 )
 
 // HubError is an answer of a hub, or of the storage behind a presigned URL,

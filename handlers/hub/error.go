@@ -6,6 +6,8 @@ import (
 	"net"
 	"net/http"
 	"os"
+
+	"github.com/hubform/hubform/hubclient"
 )
 
 // Error is a request that fails with a known answer: its HTTP status, a
@@ -36,18 +38,31 @@ func Errorf(status int, format string, args ...any) *Error {
 }
 
 // Internal returns a 500 *Error that says what failed and keeps err, the
-// cause, for the log.
+// cause, for the log; or, when err is the storage's being full
+// (ErrStorageFull), a 507 that says so (hubclient.StorageFull), which a
+// client may tell people and retry later.
 func Internal(what string, err error) *Error {
+	if errors.Is(err, ErrStorageFull) {
+		return storageFull(err)
+	}
 	return &Error{Status: http.StatusInternalServerError, Message: what + ": internal error", Err: err}
 }
 
 // AsError returns the *Error in err's chain, or for any other error a 500
-// "internal error" that keeps it.
+// "internal error" that keeps it (a 507 for ErrStorageFull, as Internal).
 func AsError(err error) *Error {
 	if e, ok := errors.AsType[*Error](err); ok {
 		return e
 	}
+	if errors.Is(err, ErrStorageFull) {
+		return storageFull(err)
+	}
 	return &Error{Status: http.StatusInternalServerError, Message: "internal error", Err: err}
+}
+
+// storageFull is the answer to a write the storage had no room for.
+func storageFull(err error) *Error {
+	return &Error{Status: http.StatusInsufficientStorage, Message: hubclient.StorageFull + ": nothing was stored; try again later", Err: err}
 }
 
 // IsTimeout reports whether err is a read that ran past its deadline.

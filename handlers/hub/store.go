@@ -29,6 +29,10 @@ type Admission interface {
 // ErrQuota means the owner of a form has reached their quota.
 var ErrQuota = errors.New("quota reached")
 
+// ErrStorageFull means the hub's database or file storage has no room left:
+// nothing was stored, and a write may succeed once room is made.
+var ErrStorageFull = errors.New("the storage is full")
+
 // Store is what the hub needs of its database.
 type Store interface {
 	CreateUpload(ctx context.Context, u Upload) error

@@ -141,7 +141,8 @@ func (s *Store) writePart(ctx context.Context, su signedURL, body io.Reader) (st
 	record := filepath.Join(dir, strconv.Itoa(su.part))
 	fail := func(err error) (string, string, int) {
 		s.log.Error("localblob: writing a part", "key", su.key, "part", su.part, "err", err)
-		return "", "storing the file failed", http.StatusInternalServerError
+		msg, status := storeFailed(err)
+		return "", msg, status
 	}
 	s.dirMu.RLock()
 	err := os.MkdirAll(dir, dirMode)

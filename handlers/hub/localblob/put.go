@@ -9,9 +9,11 @@ import (
 	"mime"
 	"net/http"
 	"strconv"
+	"syscall"
 	"time"
 
 	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/hubclient"
 )
 
 // Uploads is what the PUT handler needs of the hub's upload records.
@@ -194,7 +196,7 @@ func (s *Store) store(ctx context.Context, key string, rec hub.Upload, body io.R
 	f, err := s.create(key)
 	if err != nil {
 		s.log.Error("localblob: starting a write", "key", key, "err", err)
-		return "storing the file failed", http.StatusInternalServerError
+		return storeFailed(err)
 	}
 	// The wrapper hides os.File's ReadFrom, which would bypass receive's
 	// one buffer.
@@ -212,9 +214,19 @@ func (s *Store) store(ctx context.Context, key string, rec hub.Upload, body io.R
 			return "the upload took too long or was cancelled", http.StatusRequestTimeout
 		}
 		s.log.Error("localblob: completing a write", "key", key, "err", err)
-		return "storing the file failed", http.StatusInternalServerError
+		return storeFailed(err)
 	}
 	return "", 0
+}
+
+// storeFailed is the message and status of a write that failed with err: a
+// 507 saying so when the disk has no room (hubclient.StorageFull), which
+// a client may retry later, else a 500.
+func storeFailed(err error) (string, int) {
+	if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) {
+		return hubclient.StorageFull + ": nothing was stored; try again later", http.StatusInsufficientStorage
+	}
+	return "storing the file failed", http.StatusInternalServerError
 }
 
 // receive copies exactly length bytes of body, the upload of key, to w. It
@@ -238,7 +250,7 @@ func (s *Store) receive(ctx context.Context, key string, w io.Writer, length int
 		return "the upload took too long or was cancelled", http.StatusRequestTimeout
 	case err != nil:
 		s.log.Error("localblob: writing", "key", key, "err", err)
-		return "storing the file failed", http.StatusInternalServerError
+		return storeFailed(err)
 	case n > length:
 		return "the body is longer than the " + size + " bytes declared", http.StatusRequestEntityTooLarge
 	case n < length:

@@ -13,11 +13,13 @@ package postgres
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"runtime"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/pressly/goose/v3"
 	"github.com/pressly/goose/v3/lock"
@@ -46,7 +48,7 @@ func Open(ctx context.Context, url string) (*sqldb.DB, error) {
 		pool.Close()
 		return nil, fmt.Errorf("postgres: %w", err)
 	}
-	d := sqldb.Dialect{Name: "postgres", Goose: goose.DialectPostgres, Locker: locker, Search: sqldb.PgTrgmIndex, CountSlots: true}
+	d := sqldb.Dialect{Name: "postgres", Goose: goose.DialectPostgres, Locker: locker, Search: sqldb.PgTrgmIndex, CountSlots: true, Full: diskFull}
 	if err := sqldb.Migrate(ctx, d, pool); err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("postgres: migrate: %w", err)
@@ -63,7 +65,7 @@ func OpenReadOnly(ctx context.Context, url string) (*sqldb.DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := sqldb.Dialect{Name: "postgres", Goose: goose.DialectPostgres, Search: sqldb.PgTrgmIndex, CountSlots: true}
+	d := sqldb.Dialect{Name: "postgres", Goose: goose.DialectPostgres, Search: sqldb.PgTrgmIndex, CountSlots: true, Full: diskFull}
 	if err := sqldb.CheckVersion(ctx, d, pool); err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("postgres: open read-only: %w", err)
@@ -111,4 +113,10 @@ func openPool(ctx context.Context, url string, readOnly bool) (*sql.DB, error) {
 func durable(ctx context.Context, conn *pgx.Conn) error {
 	_, err := conn.Exec(ctx, `SELECT set_config('synchronous_commit', 'on', false) WHERE current_setting('synchronous_commit') = 'off'`)
 	return err
+}
+
+// diskFull reports whether err is PostgreSQL's disk_full (53100).
+func diskFull(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && pe.Code == "53100"
 }

@@ -43,6 +43,10 @@ type Dialect struct {
 	// submission_counts over slots (PostgreSQL's triggers), which
 	// CompactCounts must merge without losing a slot written meanwhile.
 	CountSlots bool
+	// Full reports whether err is the database's storage being full, which
+	// the writes of submissions, uploads and drafts wrap with
+	// hub.ErrStorageFull.
+	Full func(err error) bool
 }
 
 // SearchIndex is how a database indexes the payloads for search. A search
@@ -90,6 +94,8 @@ type DB struct {
 	search SearchIndex
 	// countSlots is Dialect.CountSlots.
 	countSlots bool
+	// isFull is Dialect.Full.
+	isFull func(error) bool
 	// queue, with a pool that writes, indexes the submissions queued for
 	// search, with a search index, and counts those queued for the
 	// summary.
@@ -111,7 +117,7 @@ func New(d Dialect, w, r *sql.DB) *DB {
 	if r == nil {
 		panic("sqldb: New without a pool")
 	}
-	db := &DB{name: d.Name, w: w, r: r, search: d.Search, countSlots: d.CountSlots}
+	db := &DB{name: d.Name, w: w, r: r, search: d.Search, countSlots: d.CountSlots, isFull: d.Full}
 	if d.BatchWrites {
 		db.batch = &writeBatch{}
 	}
@@ -172,6 +178,15 @@ func (db *DB) writer() (*sql.DB, error) {
 // errorf returns an error that begins with the database's name.
 func (db *DB) errorf(format string, args ...any) error {
 	return fmt.Errorf(db.name+": "+format, args...)
+}
+
+// full returns err marked as the storage's being full (hub.ErrStorageFull)
+// when the database says it is.
+func (db *DB) full(err error) error {
+	if err != nil && db.isFull != nil && db.isFull(err) && !errors.Is(err, hub.ErrStorageFull) {
+		return fmt.Errorf("%w: %w", hub.ErrStorageFull, err)
+	}
+	return err
 }
 
 // Migrations returns the embedded migrations of d's database, one SQL file

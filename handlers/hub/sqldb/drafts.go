@@ -124,7 +124,7 @@ func (db *DB) saveDraft(ctx context.Context, action string, row draftRow, store 
 		return err
 	})
 	if err != nil {
-		return false, db.errorf("%s: %w", action, err)
+		return false, db.full(db.errorf("%s: %w", action, err))
 	}
 	return mailed, nil
 }

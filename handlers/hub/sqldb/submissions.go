@@ -73,9 +73,9 @@ func (db *DB) CreateSubmission(ctx context.Context, s hub.Submission) error {
 
 	r := &storeRequest{ctx: ctx, s: s, payload: string(payload), attachments: string(attsJSON), reasons: reasons}
 	if db.batch == nil {
-		return db.storeAlone(w, r)
+		return db.full(db.storeAlone(w, r))
 	}
-	return db.batch.store(r, func(batch []*storeRequest) { db.storeTogether(w, batch) })
+	return db.full(db.batch.store(r, func(batch []*storeRequest) { db.storeTogether(w, batch) }))
 }
 
 // A storeRequest is a submission to store, and then what became of it.

@@ -26,7 +26,7 @@ func (db *DB) CreateUpload(ctx context.Context, u hub.Upload) error {
 		u.Key, u.Site, u.Slug, text(u.Filename), u.MIME, u.Size,
 		millis(u.CreatedAt), millis(u.ExpiresAt), nullMillis(u.UploadedAt), nullString(u.SubmissionID), u.PartsID)
 	if err != nil {
-		return db.errorf("create upload %q: %w", u.Key, err)
+		return db.full(db.errorf("create upload %q: %w", u.Key, err))
 	}
 	return nil
 }

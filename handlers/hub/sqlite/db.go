@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"net/url"
 	"os"
@@ -12,12 +13,20 @@ import (
 
 	"github.com/pressly/goose/v3"
 	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
 
 	"github.com/hubform/hubform/handlers/hub/sqldb"
 )
 
 // dialect is SQLite's.
-var dialect = sqldb.Dialect{Name: "sqlite", Goose: goose.DialectSQLite3, BatchWrites: true, Search: sqldb.FTS5Index}
+var dialect = sqldb.Dialect{Name: "sqlite", Goose: goose.DialectSQLite3, BatchWrites: true, Search: sqldb.FTS5Index, Full: diskFull}
+
+// diskFull reports whether err is SQLite's SQLITE_FULL, whatever its
+// extended code: the disk, or the file system's quota, has no room.
+func diskFull(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_FULL
+}
 
 // Connection settings. busy_timeout covers other processes holding the
 // write lock. WAL lets readers and the writer proceed together, and FULL
