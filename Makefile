@@ -2,7 +2,7 @@
 GO       ?= go
 PKGS     ?= ./...
 
-.PHONY: run test bench generate lint deps npm fuzz build assets browser versitygw litestream postgres mailpit poppler
+.PHONY: run test bench soak generate lint deps npm fuzz build assets browser versitygw litestream postgres mailpit poppler
 
 ## run: the demo site on 127.0.0.1:8080, with its own hub; data in $(DATA)
 DATA ?= .hubform/demo
@@ -32,6 +32,12 @@ bench: deps npm browser postgres versitygw
 	$(GO) test -run '^$$' -bench . -skip FirstInput -benchtime 3x ./cmd/hubform
 	$(GO) test -run '^$$' -bench FirstInput -benchtime 40x ./cmd/hubform
 	HUBFORM_POSTGRES_TESTS=1 HUBFORM_BENCH_SUBMISSIONS=$(INBOX_SUBMISSIONS) $(GO) test -run '^$$' -bench 'Inbox|Summary' -benchtime 1x -timeout 60m -v ./handlers/hub/sqlite ./handlers/hub/postgres
+
+## soak: a hub for SOAK (10m) under mixed load from several clients, reported a
+## minute at a time (rates, p50 and p99 by kind; RSS, goroutines, open files)
+SOAK ?= 10m
+soak: deps
+	HUBFORM_SOAK=$(SOAK) $(GO) test -count=1 -run '^TestSoak$$' -timeout 0 -v ./cmd/hubform
 
 ## generate: templ code (committed; `make lint` fails when it is stale)
 generate: deps

@@ -78,7 +78,7 @@ type hubProcess struct {
 
 // startHub runs the hub binary on a free loopback port and waits until it
 // serves.
-func startHub(t *testing.T, forms, data string, extra ...string) *hubProcess {
+func startHub(t testing.TB, forms, data string, extra ...string) *hubProcess {
 	t.Helper()
 	args := append([]string{"hub", "--addr", "127.0.0.1:0", "--forms", forms, "--data", data, "--rate-limit", "0"}, extra...)
 	cmd := exec.Command(binary, args...)

@@ -1,0 +1,136 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/hubform/hubform/handlers/hub/sqldb/inboxbench"
+	"github.com/hubform/hubform/handlers/hub/sqlite"
+	"github.com/hubform/hubform/hubclient"
+)
+
+// EnvBackupFileBytes names the variable holding how many bytes of files
+// BenchmarkBackup stores beside its submissions.
+const EnvBackupFileBytes = "HUBFORM_BENCH_FILE_BYTES"
+
+// BenchmarkBackup fills a hub's data directory with
+// HUBFORM_BENCH_SUBMISSIONS submissions (as BenchmarkInbox does) and
+// HUBFORM_BENCH_FILE_BYTES of files (1 MiB each, random), serves it with
+// hubform hub, and measures: the submit rate of 16 clients for 10 seconds
+// without a backup, then while "hubform backup" runs, their ratio; the
+// backup's and the restore's rate in MB/s and peak memory (the child
+// process's maximum RSS). Run it with -benchtime 1x.
+func BenchmarkBackup(b *testing.B) {
+	size, err := inboxbench.Size()
+	if err != nil {
+		b.Fatal(err)
+	}
+	fileBytes := int64(16 << 20)
+	if v := os.Getenv(EnvBackupFileBytes); v != "" {
+		if fileBytes, err = strconv.ParseInt(v, 10, 64); err != nil {
+			b.Fatalf("%s=%q: %v", EnvBackupFileBytes, v, err)
+		}
+	}
+	ctx := context.Background()
+	data := b.TempDir()
+	db, err := sqlite.Open(ctx, filepath.Join(data, "hub.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := inboxbench.FillDB(ctx, db, size); err != nil {
+		b.Fatal(err)
+	}
+	db.Close()
+	chunk := make([]byte, 1<<20)
+	for i := int64(0); i*int64(len(chunk)) < fileBytes; i++ {
+		rand.Read(chunk)
+		p := filepath.Join(data, "files", "uploads", "bench", "files", fmt.Sprintf("%06d", i))
+		os.MkdirAll(filepath.Dir(p), 0o700)
+		if err := os.WriteFile(p, chunk, 0o600); err != nil {
+			b.Fatal(err)
+		}
+	}
+
+	p := startHub(b, formsDir(b), data)
+	c := &hubclient.Client{HubURL: p.url, Timeout: 30 * time.Second}
+	// rate submits from 16 clients until done is closed, and returns how
+	// many a second the hub took.
+	rate := func(done <-chan struct{}) float64 {
+		var n atomic.Int64
+		var wg sync.WaitGroup
+		began := time.Now()
+		for range 16 {
+			wg.Go(func() {
+				for {
+					select {
+					case <-done:
+						return
+					default:
+					}
+					if _, err := c.Submit(ctx, "acme", "contact", &hubclient.SubmitRequest{Payload: map[string]any{"name": "bench"}}); err == nil {
+						n.Add(1)
+					}
+				}
+			})
+		}
+		wg.Wait()
+		return float64(n.Load()) / time.Since(began).Seconds()
+	}
+	// run runs hubform with args and returns its time and peak RSS in MB.
+	run := func(args ...string) (time.Duration, float64, string) {
+		cmd := exec.Command(binary, args...)
+		began := time.Now()
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			b.Fatalf("hubform %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+		return time.Since(began), float64(ru.Maxrss) / 1024, string(out)
+	}
+
+	alone := make(chan struct{})
+	time.AfterFunc(10*time.Second, func() { close(alone) })
+	without := rate(alone)
+	dest := b.TempDir()
+	during := make(chan struct{})
+	var with float64
+	var wg sync.WaitGroup
+	wg.Go(func() { with = rate(during) })
+	took, peak, out := run("backup", "--data", data, "--to", dest)
+	close(during)
+	wg.Wait()
+	folder := strings.SplitN(out, ":", 2)[0]
+	var backedUp int64
+	filepath.Walk(folder, func(_ string, info os.FileInfo, err error) error {
+		if err == nil && !info.IsDir() {
+			backedUp += info.Size()
+		}
+		return nil
+	})
+	restoreTook, restorePeak, _ := run("restore", "--from", folder, "--data", filepath.Join(b.TempDir(), "restored"))
+
+	mb := float64(backedUp) / 1e6
+	b.ReportMetric(float64(size), "submissions")
+	b.ReportMetric(mb, "backup-MB")
+	b.ReportMetric(mb/took.Seconds(), "backup-MB/s")
+	b.ReportMetric(peak, "backup-peak-RSS-MB")
+	b.ReportMetric(mb/restoreTook.Seconds(), "restore-MB/s")
+	b.ReportMetric(restorePeak, "restore-peak-RSS-MB")
+	b.ReportMetric(without, "submit-alone/s")
+	b.ReportMetric(with, "submit-during-backup/s")
+	b.ReportMetric(with/without, "submit-during-backup-ratio")
+	b.Logf("%d submissions and %d MB of files: backup of %.0f MB in %v (%.1f MB/s, peak RSS %.0f MB), restore in %v (%.1f MB/s, peak RSS %.0f MB); submissions %.0f/s alone, %.0f/s during the backup (%.2fx)",
+		size, fileBytes>>20, mb, took.Round(time.Millisecond), mb/took.Seconds(), peak, restoreTook.Round(time.Millisecond), mb/restoreTook.Seconds(), restorePeak,
+		without, with, with/without)
+}
