@@ -35,7 +35,7 @@ const backupTail = `
 Example:
   hubform backup --data ./hub-data --to /backups
   hubform backup --data ./hub-data --to 's3://hub-backups/nightly?endpoint=https://s3.example.com'
-  hubform restore --from /backups/hubform-20261129T003000Z --data ./hub-data-restored
+  hubform restore --from /backups/hubform-20261129T003000Z --data ./hub-data   # empty, after the disk was lost
 `
 
 const restoreHelp = `

@@ -61,6 +61,9 @@ func TestBrowserQuiz(t *testing.T) {
 			disableScripts(t, con, true)
 		}
 		con.do(chromedp.Navigate(page), chromedp.WaitVisible(chromedp.ID("hubform-acme-quiz-guests")))
+		if js {
+			browsertest.WaitScripts(t, con.tab)
+		}
 		con.do(chromedp.SendKeys(chromedp.ID("hubform-acme-quiz-guests"), "3"))
 		if js {
 			// The change, on leaving the field, asks the logic route.

@@ -279,6 +279,7 @@ func TestBrowserOrderFormJob(t *testing.T) {
 	checkVersions(t, p.hub, 1, 1, false)
 	j.click("#view-live")
 	p.do(chromedp.WaitVisible(chromedp.CSS("#hubform-shop-order-name")))
+	browsertest.WaitScripts(t, p.tab)
 	j.typeIn("#hubform-shop-order-name", "Ada Lovelace")
 	j.typeIn("#hubform-shop-order-e_mail", "ada@example.com")
 	j.click(`fieldset[data-hubform-step] [data-hubform-next]`)
