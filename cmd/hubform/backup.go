@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/hubform/hubform/handlers/hub/backup"
+	"github.com/hubform/hubform/handlers/hub/export"
 	"github.com/hubform/hubform/handlers/hub/sqlite"
 )
 
@@ -82,7 +83,7 @@ func runBackup(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if err != nil {
 		return fs.fail(1, "%v", err)
 	}
-	fmt.Fprintf(stdout, "%s/%s: %d files, %s, schema version %d\n", strings.TrimRight(where, "/"), name, len(m.Files), byteCount(m.Bytes()), m.Schema)
+	fmt.Fprintf(stdout, "%s/%s: %d files, %s, schema version %d\n", strings.TrimRight(where, "/"), name, len(m.Files), export.ByteSize(m.Bytes()), m.Schema)
 	return 0
 }
 
@@ -107,21 +108,7 @@ func runRestore(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if err != nil {
 		return fs.fail(1, "%v", err)
 	}
-	fmt.Fprintf(stdout, "restored %d files, %s, of %s (schema version %d) into %s\n", len(m.Files), byteCount(m.Bytes()),
+	fmt.Fprintf(stdout, "restored %d files, %s, of %s (schema version %d) into %s\n", len(m.Files), export.ByteSize(m.Bytes()),
 		m.CreatedAt.Format(time.RFC3339), m.Schema, strings.TrimRight(*data, "/"))
 	return 0
-}
-
-// byteCount is n bytes for people: 1.5 MB.
-func byteCount(n int64) string {
-	const unit = 1000
-	if n < unit {
-		return fmt.Sprintf("%d B", n)
-	}
-	div, exp := int64(unit), 0
-	for m := n / unit; m >= unit; m /= unit {
-		div *= unit
-		exp++
-	}
-	return fmt.Sprintf("%.1f %cB", float64(n)/float64(div), "kMGTPE"[exp])
 }

@@ -86,7 +86,7 @@ func PDF(w io.Writer, p Printed) error {
 		doc.space(6)
 		doc.text(pdfFontBold, 12, 0, "Files")
 		for _, f := range p.Files {
-			doc.text(pdfFontBody, 12, 0, f.Filename+" ("+byteSize(f.Size)+")")
+			doc.text(pdfFontBody, 12, 0, f.Filename+" ("+ByteSize(f.Size)+")")
 		}
 	}
 	if doc.err != nil {
@@ -139,8 +139,8 @@ func (d *pdfWriter) text(font string, size float64, gray uint8, s string) {
 // space leaves h points blank.
 func (d *pdfWriter) space(h float64) { d.pdf.SetY(d.pdf.GetY() + h) }
 
-// byteSize is n bytes for people: 512 B, 1.2 kB, 3.4 MB.
-func byteSize(n int64) string {
+// ByteSize is n bytes for people: 512 B, 1.2 kB, 3.4 MB.
+func ByteSize(n int64) string {
 	const unit = 1000
 	if n < unit {
 		return fmt.Sprintf("%d B", n)
