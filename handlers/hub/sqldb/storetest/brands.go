@@ -7,7 +7,20 @@ import (
 
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/accounts"
+	"github.com/hubform/hubform/handlers/hub/sqldb"
 )
+
+// agency creates the workspace agency, whose admin is ann@example.com.
+func agency(t *testing.T, db *sqldb.DB) {
+	t.Helper()
+	ctx := context.Background()
+	if err := db.CreateUser(ctx, accounts.User{Email: "ann@example.com", PasswordHash: "$argon2id$x", CreatedAt: T0}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.CreateWorkspace(ctx, "agency", "ann@example.com", T0); err != nil {
+		t.Fatal(err)
+	}
+}
 
 // testBrands sets a workspace's brand on one handle and reads it on the
 // other, by workspace and by a site it owns.
@@ -15,12 +28,7 @@ func testBrands(t *testing.T, open Open) {
 	ctx := context.Background()
 	dbs := open(t, 2)
 	a, b := dbs[0], dbs[1]
-	if err := a.CreateUser(ctx, accounts.User{Email: "ann@example.com", PasswordHash: "$argon2id$x", CreatedAt: T0}); err != nil {
-		t.Fatal(err)
-	}
-	if err := a.CreateWorkspace(ctx, "agency", "ann@example.com", T0); err != nil {
-		t.Fatal(err)
-	}
+	agency(t, a)
 	if _, err := a.ClaimSite(ctx, "acme", "agency", T0); err != nil {
 		t.Fatal(err)
 	}

@@ -16,12 +16,7 @@ func testImages(t *testing.T, open Open) {
 	ctx := context.Background()
 	dbs := open(t, 2)
 	a, b := dbs[0], dbs[1]
-	if err := a.CreateUser(ctx, accounts.User{Email: "ann@example.com", PasswordHash: "$argon2id$x", CreatedAt: T0}); err != nil {
-		t.Fatal(err)
-	}
-	if err := a.CreateWorkspace(ctx, "agency", "ann@example.com", T0); err != nil {
-		t.Fatal(err)
-	}
+	agency(t, a)
 	img := func(key, ws string) hub.Image {
 		return hub.Image{Key: key, Workspace: ws, ContentType: "image/png", Size: 1000, CreatedAt: T0}
 	}
