@@ -22,7 +22,9 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -101,11 +103,38 @@ func skipped(rel string) bool {
 	return false
 }
 
+// Niceness is the scheduling priority a backup's thread runs at: the
+// hub's requests come first, and the backup takes the time they leave.
+const Niceness = 10
+
+// yielding runs f on a thread of its own whose priority is Niceness, and
+// returns once f has. The thread ends with f: a thread whose priority was
+// lowered is never given back to run other goroutines, which may not
+// raise it again without privileges.
+func yielding(f func()) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		// Never unlocked: Go ends the thread with the goroutine.
+		runtime.LockOSThread()
+		syscall.Setpriority(syscall.PRIO_PROCESS, syscall.Gettid(), Niceness)
+		f()
+	}()
+	<-done
+}
+
 // Take backs up the data directory dataDir into t under name: the
 // database as snapshot writes it, then every other file, then the
 // manifest, which it returns. A file removed while the backup runs (a
-// file deleted with its submission) is left out.
-func Take(ctx context.Context, dataDir string, snapshot Snapshotter, t Target, name string, now time.Time) (Manifest, error) {
+// file deleted with its submission) is left out. It runs at a lower
+// priority (Niceness), so that a hub serving beside it comes first.
+func Take(ctx context.Context, dataDir string, snapshot Snapshotter, t Target, name string, now time.Time) (m Manifest, err error) {
+	yielding(func() { m, err = take(ctx, dataDir, snapshot, t, name, now) })
+	return m, err
+}
+
+// take is Take at the caller's priority.
+func take(ctx context.Context, dataDir string, snapshot Snapshotter, t Target, name string, now time.Time) (Manifest, error) {
 	m := Manifest{Format: Format, CreatedAt: now.UTC()}
 	tmp, err := os.MkdirTemp("", "hubform-backup-")
 	if err != nil {
@@ -161,10 +190,25 @@ func Take(ctx context.Context, dataDir string, snapshot Snapshotter, t Target, n
 	if err := os.WriteFile(f, data, 0o600); err != nil {
 		return m, err
 	}
+	// The files on disk before the manifest that vouches for them.
+	if err := syncTarget(ctx, t); err != nil {
+		return m, err
+	}
 	if _, err := putFile(ctx, t, name+"/"+ManifestName, f); err != nil {
 		return m, fmt.Errorf("writing the manifest: %w", err)
 	}
-	return m, nil
+	return m, syncTarget(ctx, t)
+}
+
+// syncTarget waits for t's storage to hold what it was given, when t can
+// tell (Dir); a bucket holds each object once its PUT is answered.
+func syncTarget(ctx context.Context, t Target) error {
+	if s, ok := t.(interface{ Sync(context.Context) error }); ok {
+		if err := s.Sync(ctx); err != nil {
+			return fmt.Errorf("syncing the backup: %w", err)
+		}
+	}
+	return nil
 }
 
 // putFile puts the file at p to t as name and returns its size and sum.
