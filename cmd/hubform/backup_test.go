@@ -237,8 +237,8 @@ func TestBackupCommand(t *testing.T) {
 
 // TestScheduledBackups: a hub with --backup-every takes a backup each
 // period and keeps the newest --backup-keep, each told in /metrics; one
-// that fails is mailed to the admins of the hub's own workspace, and
-// counted.
+// that fails is mailed to the admins of the hub's own workspace whose
+// addresses are proved, and counted.
 func TestScheduledBackups(t *testing.T) {
 	t.Parallel()
 	mp := mailpittest.Start(t)
@@ -247,8 +247,12 @@ func TestScheduledBackups(t *testing.T) {
 	start := func(to string) (*hubserver.Hub, func(string) string) {
 		h := serveInProcess(t, hubserver.Config{Data: t.TempDir(), Forms: formsDir(t), Backup: hubserver.BackupConfig{Every: time.Second, To: to, Keep: 2},
 			Delivery: hubserver.DeliveryConfig{SMTPURL: mp.URL(), SMTPFrom: "hub@example.com"}})
-		for email, role := range map[string]accounts.Role{"ops@example.com": accounts.Admin, "viewer@example.com": accounts.Viewer} {
-			if err := h.DB.CreateUser(ctx, accounts.User{Email: email, PasswordHash: "$argon2id$x", CreatedAt: time.Now(), ProvedAt: time.Now()}); err != nil {
+		for email, role := range map[string]accounts.Role{"ops@example.com": accounts.Admin, "viewer@example.com": accounts.Viewer, "unproved@example.com": accounts.Admin} {
+			u := accounts.User{Email: email, PasswordHash: "$argon2id$x", CreatedAt: time.Now(), ProvedAt: time.Now()}
+			if email == "unproved@example.com" {
+				u.ProvedAt = time.Time{}
+			}
+			if err := h.DB.CreateUser(ctx, u); err != nil {
 				t.Fatal(err)
 			}
 			if err := h.DB.SetMember(ctx, accounts.Member{Workspace: accounts.DefaultWorkspace, Email: email, Role: role, CreatedAt: time.Now()}); err != nil {
@@ -306,7 +310,8 @@ func TestScheduledBackups(t *testing.T) {
 	if m.Subject != "hubform: a backup failed" || len(m.To) != 1 || m.To[0].Address != "ops@example.com" || !strings.Contains(m.Text, "a-file") {
 		t.Errorf("the failure's e-mail: %+v", m)
 	}
-	// The failures that follow are not mailed again, nor to a viewer.
+	// The failures that follow are not mailed again, nor to a viewer or
+	// an admin whose address nobody proved.
 	waitForN(t, 20*time.Second, func() bool {
 		n, _ := strconv.Atoi(failing(`hubform_backups_total{outcome="failure"}`))
 		return n >= 3

@@ -1,7 +1,6 @@
 package console
 
 import (
-	"bytes"
 	"errors"
 	"net/http"
 	"net/url"
@@ -102,11 +101,7 @@ func (con *Console) brandPreview(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	var out bytes.Buffer
-	if err := previewPanel(con.brandPreviewOf(c, themeFromForm(form))).Render(c.Request().Context(), &out); err != nil {
-		return err
-	}
-	return c.HTMLBlob(http.StatusOK, out.Bytes())
+	return fragment(c, previewPanel(con.brandPreviewOf(c, themeFromForm(form))))
 }
 
 // brandPreviewOf is the sample template in the brand t.

@@ -45,8 +45,11 @@ func (con *Console) renderDesign(c echo.Context, status int, p formProps) error 
 	brand := con.brandOf(c)
 	p.Branded, p.Uploads = brand != nil, con.cfg.Images != nil
 	body := []byte(p.Body)
-	if d := decodeFormFile(body); d != nil {
-		body = withTheme(body, d.Schema.Theme.Inherit(brand))
+	if d := decodeFormFile(body); d != nil && brand != nil {
+		d.Schema.Theme = d.Schema.Theme.Inherit(brand)
+		if b, err := d.encode(); err == nil {
+			body = b
+		}
 	}
 	p.Preview = con.previewOf(c, p.Site, p.Slug, body, "")
 	return con.render(c, status, designPage(p))
@@ -150,16 +153,16 @@ func (con *Console) designPreview(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	body := []byte(p.Body)
-	if d := decodeFormFile(body); d != nil {
-		form, _ := c.FormParams()
-		d.Schema.Theme = themeFromForm(form).Inherit(con.brandOf(c))
-		if b, err := d.encode(); err == nil {
-			body = b
-		}
-	}
+	form, _ := c.FormParams()
+	body := withTheme([]byte(p.Body), themeFromForm(form).Inherit(con.brandOf(c)))
+	return fragment(c, previewPanel(con.previewOf(c, p.Site, p.Slug, body, "")))
+}
+
+// fragment answers component alone, a part of a page that htmx swaps in,
+// rendered whole before it is sent: it needs no shell.
+func fragment(c echo.Context, component templ.Component) error {
 	var out bytes.Buffer
-	if err := previewPanel(con.previewOf(c, p.Site, p.Slug, body, "")).Render(c.Request().Context(), &out); err != nil {
+	if err := component.Render(c.Request().Context(), &out); err != nil {
 		return err
 	}
 	return c.HTMLBlob(http.StatusOK, out.Bytes())

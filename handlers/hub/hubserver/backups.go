@@ -67,7 +67,8 @@ func (h *Hub) openBackups(ctx context.Context, cfg Config, logger *slog.Logger) 
 }
 
 // mailBackupFailure tells the admins of the default workspace that the
-// backup r failed, when the hub sends e-mail.
+// backup r failed, at the addresses they proved, when the hub sends
+// e-mail.
 func (h *Hub) mailBackupFailure(ctx context.Context, r backup.Result, where string, logger *slog.Logger) {
 	mailer, from := h.queue.Mailer()
 	if mailer == nil {
@@ -84,6 +85,10 @@ func (h *Hub) mailBackupFailure(ctx context.Context, r backup.Result, where stri
 		r.Name, h.URL, where, r.At.UTC().Format(time.RFC1123), r.Err, where)
 	for _, m := range members {
 		if m.Role != accounts.Admin {
+			continue
+		}
+		// An address is someone's only once proved.
+		if u, err := h.DB.User(ctx, m.Email); err != nil || !u.Proved() {
 			continue
 		}
 		msg := gomail.NewMsg()
