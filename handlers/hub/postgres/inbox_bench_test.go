@@ -76,7 +76,14 @@ func BenchmarkSummary(b *testing.B) {
 		},
 		Uncounted: func() *sqldb.DB {
 			bare := openURL(b, pgtest.URL(b))
-			for _, stmt := range []string{`DROP TRIGGER summary_queue_insert ON submissions`, `DROP INDEX submissions_untallied`} {
+			// The search queue's trigger as before migration 35, which
+			// marks no submission uncounted.
+			for _, stmt := range []string{`CREATE OR REPLACE FUNCTION submission_search_queue() RETURNS trigger LANGUAGE plpgsql AS $$
+				BEGIN
+					INSERT INTO submission_search_queue (id) SELECT id FROM inserted;
+					RETURN NULL;
+				END
+				$$`, `DROP INDEX submissions_untallied`} {
 				if _, err := bare.Writer().Exec(stmt); err != nil {
 					b.Fatal(err)
 				}

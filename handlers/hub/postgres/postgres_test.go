@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"net/url"
 	"sync"
 	"testing"
@@ -261,4 +262,56 @@ func TestSearchIndexAnalyzed(t *testing.T) {
 func TestFormDraftsMigration(t *testing.T) {
 	old, _, open := migrated(t, storetest.BeforeFormDrafts)
 	storetest.FormDraftsMigration(t, old, open)
+}
+
+// TestSummaryQueueMigration checks that migration 35, which has the
+// summary share the search queue's row, keeps every submission counted
+// once: one queued for both, one queued for the summary alone (indexed
+// already), one counted and queued again for search.
+func TestSummaryQueueMigration(t *testing.T) {
+	ctx := context.Background()
+	old, _, open := migrated(t, 34)
+	for _, stmt := range []string{
+		`INSERT INTO submissions (id, site, form, created_at, payload, attachments, client_addr, user_agent, tallies) VALUES
+			('A', 'site', 'form', 5000, '{}', '[]', '', '', '[["","",0],["topic","a",0]]'),
+			('B', 'site', 'form', 5000, '{}', '[]', '', '', '[["","",0],["topic","b",0]]'),
+			('C', 'site', 'form', 5000, '{}', '[]', '', '', '[["","",0],["topic","c",2]]')`,
+		`DELETE FROM submission_search_queue WHERE id = 'B'`,
+		`DELETE FROM summary_queue WHERE id = 'C'`,
+		`INSERT INTO summary_counts (site, form, day, field, answer, slot, n, total) VALUES
+			('site', 'form', 0, '', '', 0, 1, 0), ('site', 'form', 0, 'topic', 'c', 0, 1, 2)`,
+	} {
+		if _, err := old.ExecContext(ctx, stmt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db := open()
+	counts := func(when string, want map[string]string) {
+		t.Helper()
+		cs, err := db.AnswerCounts(ctx, "site", "form", time.Time{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]string{}
+		for _, c := range cs {
+			got[c.Field+"/"+c.Answer] = fmt.Sprintf("%d %g", c.N, c.Sum)
+		}
+		if !maps.Equal(got, want) {
+			t.Errorf("%s: AnswerCounts = %v, want %v", when, got, want)
+		}
+	}
+	all := map[string]string{"/": "3 0", "topic/a": "1 0", "topic/b": "1 0", "topic/c": "1 2"}
+	counts("migrated", all)
+	if _, err := db.CountQueued(ctx); err != nil {
+		t.Fatal(err)
+	}
+	counts("counted", all)
+	var queued int
+	if err := db.Reader().QueryRow(`SELECT COUNT(*) FROM submission_search_queue`).Scan(&queued); err != nil || queued != 0 {
+		t.Errorf("search queue after counting: %d, %v; want 0", queued, err)
+	}
+	if _, err := db.Writer().Exec(`DELETE FROM submissions WHERE id IN ('A', 'C')`); err != nil {
+		t.Fatal(err)
+	}
+	counts("two deleted", map[string]string{"/": "1 0", "topic/b": "1 0"})
 }

@@ -103,7 +103,7 @@ func (q *searchQueue) work(ctx context.Context) error {
 			return err
 		}
 	}
-	return q.drain(ctx, q.db.summaryQueueLength, q.db.countQueued, summaryQueueChunk, nil)
+	return q.drain(ctx, q.db.SummaryQueueLength, q.db.countQueued, summaryQueueChunk, nil)
 }
 
 // drain works through one queue: length says how long it is, step works
@@ -240,31 +240,53 @@ func (db *DB) indexQueued(ctx context.Context, limit int) (int, error) {
 	return int(n), tx.Commit()
 }
 
-// indexQueuedPg is indexQueued on PostgreSQL. The ids it takes are
-// locked, and skipped by another hub's at the same time; the statements
-// name them, so that each is an index lookup whatever the planner's
-// statistics of the queue say.
+// indexQueuedPg is indexQueued on PostgreSQL, where the queue is the
+// summary's too (migration 35): the submissions it takes that are marked
+// uncounted are counted in the same transaction. The ids it takes are
+// locked, and skipped by another hub's at the same time, as are the
+// submissions it counts: a change of one waits until it is counted, and
+// its trigger sees it so; one another transaction holds stays queued.
+// The statements name the ids, so that each is an index lookup whatever
+// the planner's statistics of the queue say.
 func (db *DB) indexQueuedPg(ctx context.Context, w *sql.DB, limit int) (int, error) {
 	tx, err := w.BeginTx(ctx, nil)
 	if err != nil {
 		return 0, err
 	}
 	defer tx.Rollback()
-	rows, err := tx.QueryContext(ctx, `SELECT id FROM submission_search_queue ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`, limit)
+	rows, err := tx.QueryContext(ctx, `SELECT id, uncounted FROM submission_search_queue ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`, limit)
 	if err != nil {
 		return 0, err
 	}
-	var ids []string
+	var ids, uncounted []string
 	for rows.Next() {
 		var id string
-		if err := rows.Scan(&id); err != nil {
+		var count bool
+		if err := rows.Scan(&id, &count); err != nil {
 			rows.Close()
 			return 0, err
 		}
-		ids = append(ids, id)
+		if count {
+			uncounted = append(uncounted, id)
+		} else {
+			ids = append(ids, id)
+		}
 	}
-	if err := rows.Err(); err != nil || len(ids) == 0 {
+	if err := rows.Err(); err != nil {
 		return 0, err
+	}
+	if len(uncounted) > 0 {
+		counted, err := db.countSubmissions(ctx, tx, `SELECT id, id, site, form, created_at, tallies, spam, deleted_at IS NULL
+			FROM submissions WHERE id = ANY($1) ORDER BY id FOR UPDATE SKIP LOCKED`, uncounted)
+		if err != nil {
+			return 0, err
+		}
+		for _, id := range counted {
+			ids = append(ids, id.(string))
+		}
+	}
+	if len(ids) == 0 {
+		return 0, nil
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO submission_search (id, payload_lower)
 		SELECT id, LOWER(payload) FROM submissions WHERE id = ANY($1)

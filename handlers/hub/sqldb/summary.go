@@ -26,7 +26,7 @@ import (
 func (db *DB) AnswerCounts(ctx context.Context, site, slug string, since time.Time) ([]hub.AnswerCount, error) {
 	counted := `SELECT field, answer, n, total FROM summary_counts WHERE site = $1 AND form = $2`
 	// CROSS JOIN has SQLite walk the queue and look its submissions up.
-	queued := `SELECT ` + db.tallyColumns("s") + ` FROM summary_queue q CROSS JOIN submissions s` + db.tallyRows("s") +
+	queued := `SELECT ` + db.tallyColumns("s") + ` FROM ` + db.summaryQueue() + ` q CROSS JOIN submissions s` + db.tallyRows("s") +
 		` WHERE ` + db.queued("s", "q") + ` AND s.site = $1 AND s.form = $2 AND NOT s.spam AND s.deleted_at IS NULL`
 	args := []any{site, slug}
 	if !since.IsZero() {
@@ -47,20 +47,23 @@ func (db *DB) AnswerCounts(ctx context.Context, site, slug string, since time.Ti
 	return out, nil
 }
 
-// queued returns the condition that the row q of summary_queue is the
-// submission s's: by id on PostgreSQL, by rowid on SQLite.
-func (db *DB) queued(s, q string) string {
-	k := db.queueKey()
-	return s + "." + k + " = " + q + "." + k
+// summaryQueue returns the table of the submissions queued for the
+// summary: SQLite's summary_queue, keyed by rowid; on PostgreSQL the rows
+// of the search queue, keyed by id, marked uncounted (migration 35).
+func (db *DB) summaryQueue() string {
+	if db.countSlots {
+		return `(SELECT id FROM submission_search_queue WHERE uncounted)`
+	}
+	return `summary_queue`
 }
 
-// queueKey is the column of summary_queue, a submission's id on
-// PostgreSQL, its rowid on SQLite.
-func (db *DB) queueKey() string {
+// queued returns the condition that the row q of summaryQueue is the
+// submission s's: by id on PostgreSQL, by rowid on SQLite.
+func (db *DB) queued(s, q string) string {
 	if db.countSlots {
-		return "id"
+		return s + ".id = " + q + ".id"
 	}
-	return "rowid"
+	return s + ".rowid = " + q + ".rowid"
 }
 
 // tallyRows returns the join of a row per tally of the submissions s,
@@ -98,7 +101,7 @@ func (db *DB) CountQueued(ctx context.Context) (int, error) {
 		if n > 0 {
 			continue
 		}
-		queued, err := db.summaryQueueLength(ctx)
+		queued, err := db.SummaryQueueLength(ctx)
 		if err != nil {
 			return total, db.errorf("count queued submissions: %w", err)
 		}
@@ -114,12 +117,14 @@ func (db *DB) CountQueued(ctx context.Context) (int, error) {
 	}
 }
 
-// summaryQueueLength returns how many submissions are queued for the
-// summary.
-func (db *DB) summaryQueueLength(ctx context.Context) (int, error) {
+// SummaryQueueLength returns how many submissions are queued for the
+// summary, stored but not counted yet.
+func (db *DB) SummaryQueueLength(ctx context.Context) (int, error) {
 	var n int
-	err := db.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM summary_queue`).Scan(&n)
-	return n, err
+	if err := db.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM `+db.summaryQueue()+` q`).Scan(&n); err != nil {
+		return 0, db.errorf("length of the summary's queue: %w", err)
+	}
+	return n, nil
 }
 
 // summaryQueueChunk is how many queued submissions one transaction
@@ -144,36 +149,52 @@ type countSum struct {
 // countQueued counts up to limit submissions of the summary's queue in
 // one transaction, the tallies of those neither spam nor deleted summed
 // by row of summary_counts first, and takes them off the queue; it
-// returns how many it took. On PostgreSQL it locks the submissions it
-// counts, skipping those another transaction holds: a change of one then
-// waits until it is counted, and its trigger sees it so.
+// returns how many it took. On PostgreSQL the queue is the search
+// queue's (migration 35), which indexQueued works through, counting as
+// it goes.
 func (db *DB) countQueued(ctx context.Context, limit int) (int, error) {
 	w, err := db.writer()
 	if err != nil {
 		return 0, err
+	}
+	if db.countSlots {
+		return db.indexQueuedPg(ctx, w, limit)
 	}
 	tx, err := w.BeginTx(ctx, nil)
 	if err != nil {
 		return 0, err
 	}
 	defer tx.Rollback()
-	// The queue's first ids, then their submissions: the planner is not
-	// left to walk the submissions looking for queued ones.
-	lock := ""
-	if db.countSlots {
-		lock = ` FOR UPDATE SKIP LOCKED`
+	// The queue's first rowids, then their submissions: the planner is
+	// not left to walk the submissions looking for queued ones.
+	rowids, err := db.countSubmissions(ctx, tx, `SELECT q.rowid, s.id, s.site, s.form, s.created_at, s.tallies, s.spam, s.deleted_at IS NULL
+		FROM (SELECT rowid FROM summary_queue ORDER BY rowid LIMIT $1) q CROSS JOIN submissions s WHERE s.rowid = q.rowid ORDER BY q.rowid`, limit)
+	if err != nil || len(rowids) == 0 {
+		return 0, err
 	}
-	k := db.queueKey()
-	query := `SELECT q.` + k + `, s.id, s.site, s.form, s.created_at, s.tallies, s.spam, s.deleted_at IS NULL
-		FROM (SELECT ` + k + ` FROM summary_queue ORDER BY ` + k + ` LIMIT $1` + lock + `) q CROSS JOIN submissions s WHERE ` + db.queued("s", "q") + ` ORDER BY q.` + k
-	if db.countSlots {
-		query += ` FOR UPDATE OF s SKIP LOCKED`
+	for chunk := range slices.Chunk(rowids, maxIDs) {
+		marks := make([]string, len(chunk))
+		for i := range chunk {
+			marks[i] = "$" + strconv.Itoa(i+1)
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM summary_queue WHERE rowid IN (`+strings.Join(marks, ", ")+`)`, chunk...); err != nil {
+			return 0, err
+		}
 	}
+	return len(rowids), tx.Commit()
+}
+
+// countSubmissions adds to summary_counts, in tx, the tallies of the
+// submissions query returns, as its columns key, id, site, form,
+// created_at, tallies, spam and not deleted, those neither spam nor
+// deleted summed by row of summary_counts first; it returns the keys of
+// the rows, in their order.
+func (db *DB) countSubmissions(ctx context.Context, tx *sql.Tx, query string, args ...any) ([]any, error) {
 	sums := map[countKey]countSum{}
 	var keys []any
-	rows, err := tx.QueryContext(ctx, query, limit)
+	rows, err := tx.QueryContext(ctx, query, args...)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	for rows.Next() {
 		var (
@@ -185,7 +206,7 @@ func (db *DB) countQueued(ctx context.Context, limit int) (int, error) {
 		)
 		if err := rows.Scan(&key, &id, &k.site, &k.form, &created, &tallies, &spam, &notDeleted); err != nil {
 			rows.Close()
-			return 0, err
+			return nil, err
 		}
 		keys = append(keys, key)
 		if spam || !notDeleted {
@@ -194,28 +215,16 @@ func (db *DB) countQueued(ctx context.Context, limit int) (int, error) {
 		k.day = created / dayMillis
 		if err := addTallies(sums, k, tallies); err != nil {
 			rows.Close()
-			return 0, fmt.Errorf("tallies of %s: %w", id, err)
+			return nil, fmt.Errorf("tallies of %s: %w", id, err)
 		}
 	}
 	if err := rows.Close(); err != nil {
-		return 0, err
+		return nil, err
 	}
 	if err := rows.Err(); err != nil || len(keys) == 0 {
-		return 0, err
+		return nil, err
 	}
-	if err := db.addCounts(ctx, tx, sums); err != nil {
-		return 0, err
-	}
-	for chunk := range slices.Chunk(keys, maxIDs) {
-		marks := make([]string, len(chunk))
-		for i := range chunk {
-			marks[i] = "$" + strconv.Itoa(i+1)
-		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM summary_queue WHERE `+k+` IN (`+strings.Join(marks, ", ")+`)`, chunk...); err != nil {
-			return 0, err
-		}
-	}
-	return len(keys), tx.Commit()
+	return keys, db.addCounts(ctx, tx, sums)
 }
 
 // countChunk is how many rows of summary_counts one statement of
