@@ -1,7 +1,9 @@
 package hub
 
 import (
+	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"mime"
@@ -40,6 +42,8 @@ type Settings struct {
 	Notify *Notify `json:"notify,omitempty"`
 	// Webhooks receive each submission as a signed Standard Webhooks event.
 	Webhooks []Webhook `json:"webhooks,omitempty"`
+	// Destinations are team chats each submission is posted to.
+	Destinations []Destination `json:"destinations,omitempty"`
 	// RetentionDays, when positive, has the hub delete the form's
 	// submissions, and their files, once they are that many days old.
 	// Zero keeps them until an owner deletes them.
@@ -152,6 +156,25 @@ type Webhook struct {
 	// Secret signs the events: "whsec_" followed by the base64 of the key,
 	// as the Standard Webhooks specification writes it.
 	Secret string `json:"secret"`
+}
+
+// Destination is a team chat's incoming webhook that a form's submissions
+// are posted to, as a message of the chat's own shape (package
+// delivery/chat).
+type Destination struct {
+	// Kind is the chat service: "slack", "discord", "teams" or
+	// "googlechat"; empty, the service whose address URL is.
+	Kind string `json:"kind,omitempty"`
+	// URL is the incoming webhook's address, https. It is a secret:
+	// whoever has it may post to the chat.
+	URL string `json:"url"`
+}
+
+// ID names the destination in the delivery queue and on pages, without
+// its URL: the first 12 hexadecimal digits of the URL's SHA-256.
+func (d Destination) ID() string {
+	sum := sha256.Sum256([]byte(d.URL))
+	return hex.EncodeToString(sum[:6])
 }
 
 // Key returns the key of w's secret, written as the Standard Webhooks

@@ -109,6 +109,8 @@ func newDeliveryRow(d delivery.Delivery) deliveryRow {
 	}
 	switch d.Kind {
 	case delivery.WebhookArgs{}.Kind():
+	case delivery.ChatArgs{}.Kind():
+		r.Kind = "Chat"
 	case delivery.NotifyArgs{}.Kind():
 		// The queue's target says how many addresses wait for confirmation.
 		r.Kind, r.Target = "E-mail", "the form's owners"+strings.TrimPrefix(d.Target, "e-mail")

@@ -50,6 +50,21 @@ func inboxPath(site, slug string) string {
 	return Path + "/forms/" + url.PathEscape(site) + "/" + url.PathEscape(slug) + "/submissions"
 }
 
+// Links are the console's addresses of submissions and their files, for
+// the messages the hub sends elsewhere (delivery.Links). Base is the
+// hub's public URL.
+type Links struct{ Base string }
+
+// Submission is the page of a submission.
+func (l Links) Submission(site, slug, id string) string {
+	return l.Base + inboxPath(site, slug) + "/" + url.PathEscape(id)
+}
+
+// File is the n-th file of a submission.
+func (l Links) File(site, slug, id string, n int) string {
+	return l.Submission(site, slug, id) + "/files/" + strconv.Itoa(n)
+}
+
 // form returns the form the route names, or a 404: every inbox route
 // serves the submissions of one form the hub knows, and of no other. A
 // database form not yet published is known by its newest version.
@@ -354,8 +369,8 @@ func (con *Console) export(c echo.Context) error {
 	for _, col := range inbox.Columns(form.Schema) {
 		sh.Columns = append(sh.Columns, col.Sheet()...)
 	}
-	files := con.publicURL(c) + inboxPath(form.Site, form.Slug) + "/"
-	sh.FileURL = func(id string, n int) string { return files + id + "/files/" + strconv.Itoa(n) }
+	links := Links{Base: con.publicURL(c)}
+	sh.FileURL = func(id string, n int) string { return links.File(form.Site, form.Slug, id, n) }
 	return con.cfg.SubmissionChanges.Export(c.Request().Context(), actorOf(c), form.Site, form.Slug, format, c.QueryParams(),
 		func() error { return con.cfg.Inbox.ExportSheet(c.Response(), c.Request(), form, format, f, sh) })
 }

@@ -29,7 +29,8 @@ type Delivery struct {
 	Site         string `json:"site"`
 	Slug         string `json:"form"`
 	SubmissionID string `json:"submissionId"`
-	// Target is the receiver's URL, "e-mail" to the form's owners (with
+	// Target is the receiver's URL, a chat's name and destination's ID
+	// (the chat's URL is a secret), "e-mail" to the form's owners (with
 	// how many addresses were left out, waiting for confirmation),
 	// "confirmation e-mail" to the visitor, or "request to confirm an
 	// address" listed in notify.email.
@@ -128,6 +129,10 @@ func delivery(j *rivertype.JobRow) Delivery {
 		d.Site, d.Slug, d.SubmissionID, d.Target = a.Site, a.Slug, a.SubmissionID, a.URL
 	}
 	switch j.Kind {
+	case ChatArgs{}.Kind():
+		var c ChatArgs
+		json.Unmarshal(j.EncodedArgs, &c)
+		d.Target = c.Service.Name() + " (destination " + c.Destination + ")"
 	case NotifyArgs{}.Kind():
 		d.Target = "e-mail"
 		var out notifyOutput

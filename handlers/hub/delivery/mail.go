@@ -21,6 +21,7 @@ import (
 	gomail "github.com/wneessen/go-mail"
 
 	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/handlers/hub/delivery/chat"
 	"github.com/hubform/hubform/hubclient"
 )
 
@@ -193,41 +194,14 @@ func (q *Queue) message(ctx context.Context, form *hub.Form, sub hub.Submission,
 			m.ReplyTo(s)
 		}
 	}
-	title := form.Schema.Title
-	if title == "" {
-		title = sub.Site + "/" + sub.Slug
-	}
+	title := formTitle(form, sub.Site, sub.Slug)
 	m.Subject("New submission: " + title)
 	m.SetDateWithValue(sub.CreatedAt)
 
 	var b strings.Builder
 	fmt.Fprintf(&b, "A submission to %s (site %s, form %s), received %s.\n\n", title, sub.Site, sub.Slug, sub.CreatedAt.UTC().Format(time.RFC1123))
-	shown := map[string]bool{}
-	for _, f := range form.Schema.Fields {
-		shown[f.Name] = true
-		if hubclient.IsHoneypot(f.Name) || f.Type == hubclient.FieldFile {
-			continue
-		}
-		v, ok := values[f.Name]
-		if !ok {
-			continue
-		}
-		label := cmp.Or(hubclient.Caption(f.Label), f.Name)
-		fmt.Fprintf(&b, "%s:\n  %s\n", label, strings.ReplaceAll(formatValue(f, v), "\n", "\n  "))
-	}
-	var rest []string
-	for name := range values {
-		if !shown[name] && !hubclient.IsHoneypot(name) {
-			rest = append(rest, name)
-		}
-	}
-	sort.Strings(rest)
-	for _, name := range rest {
-		fmt.Fprintf(&b, "%s:\n  %s\n", name, strings.ReplaceAll(formatValue(hubclient.Field{}, values[name]), "\n", "\n  "))
-	}
-	// The calculations, as the hub worked them out, after the answers.
-	for _, c := range form.Schema.Calculated(sub.Calculations, "") {
-		fmt.Fprintf(&b, "%s:\n  %s\n", c.Label, c.Text)
+	for _, a := range answerLines(form, values, sub.Calculations) {
+		fmt.Fprintf(&b, "%s:\n  %s\n", a.Label, strings.ReplaceAll(a.Value, "\n", "\n  "))
 	}
 	var total int64
 	for _, a := range sub.Attachments {
@@ -260,6 +234,50 @@ func (q *Queue) message(ctx context.Context, form *hub.Form, sub hub.Submission,
 	}
 	return m, nil
 }
+
+// formTitle is the form's title as its owners read it, or its site and
+// slug when it has none.
+func formTitle(form *hub.Form, site, slug string) string {
+	return cmp.Or(form.Schema.Title, site+"/"+slug)
+}
+
+// answerLines returns the answers values holds as owners read them: under
+// the form's labels, in the form's order (files and honeypots left out),
+// then the values of fields the form no longer has, by name, then the
+// calculations, as the hub worked them out.
+func answerLines(form *hub.Form, values map[string]any, calculations map[string]any) []chat.Answer {
+	var out []chat.Answer
+	shown := map[string]bool{}
+	for i := range form.Schema.Fields {
+		f := &form.Schema.Fields[i]
+		shown[f.Name] = true
+		if hubclient.IsHoneypot(f.Name) || f.Type == hubclient.FieldFile {
+			continue
+		}
+		v, ok := values[f.Name]
+		if !ok {
+			continue
+		}
+		out = append(out, chat.Answer{Label: fieldLabel(f), Value: formatValue(*f, v)})
+	}
+	var rest []string
+	for name := range values {
+		if !shown[name] && !hubclient.IsHoneypot(name) {
+			rest = append(rest, name)
+		}
+	}
+	sort.Strings(rest)
+	for _, name := range rest {
+		out = append(out, chat.Answer{Label: name, Value: formatValue(hubclient.Field{}, values[name])})
+	}
+	for _, c := range form.Schema.Calculated(calculations, "") {
+		out = append(out, chat.Answer{Label: c.Label, Value: c.Text})
+	}
+	return out
+}
+
+// fieldLabel is f's label as its owners read it, or its name.
+func fieldLabel(f *hubclient.Field) string { return cmp.Or(hubclient.Caption(f.Label), f.Name) }
 
 // formatValue writes a value for people: option labels for option
 // values, yes or no for booleans, lists one per line, a matrix's rows and

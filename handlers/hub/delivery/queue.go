@@ -70,6 +70,9 @@ type Config struct {
 	// attaching them.
 	Files     Files
 	MaxAttach int64
+	// Links are the console's addresses chat messages link to; nil sends
+	// messages without links.
+	Links Links
 	// Drafts reads the drafts whose links visitors ask to be e-mailed;
 	// nil sends no links.
 	Drafts Drafts
@@ -167,6 +170,7 @@ func (q *Queue) riverConfig(work bool) *river.Config {
 		rc.Middleware = []rivertype.Middleware{&observer{onAttempt: q.cfg.OnAttempt}}
 	}
 	river.AddWorker(rc.Workers, &webhookWorker{worker[WebhookArgs]{q: q}})
+	river.AddWorker(rc.Workers, &chatWorker{worker[ChatArgs]{q: q}})
 	river.AddWorker(rc.Workers, &notifyWorker{worker[NotifyArgs]{q: q}})
 	river.AddWorker(rc.Workers, &autoresponseWorker{worker[AutoresponseArgs]{q: q}})
 	river.AddWorker(rc.Workers, &draftLinkWorker{worker[DraftLinkArgs]{q: q}})
@@ -246,6 +250,7 @@ func (q *Queue) jobs(s hub.Submission, settings hub.Settings) []river.InsertMany
 			InsertOpts: opts,
 		})
 	}
+	out = append(out, q.chatJobs(s, settings, opts)...)
 	if settings.Notify != nil && len(settings.Notify.Email) > 0 && q.cfg.Mailer != nil {
 		out = append(out, river.InsertManyParams{
 			Args:       NotifyArgs{SubmissionID: s.ID, Site: s.Site, Slug: s.Slug},

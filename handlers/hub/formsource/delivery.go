@@ -1,12 +1,14 @@
 package formsource
 
 import (
+	"errors"
 	"fmt"
 	"net/mail"
 	"net/url"
 	"strings"
 
 	"github.com/hubform/hubform/handlers/hub"
+	"github.com/hubform/hubform/handlers/hub/delivery/chat"
 	"github.com/hubform/hubform/hubclient"
 )
 
@@ -15,6 +17,7 @@ import (
 const (
 	maxNotifyEmails = 20
 	maxWebhooks     = 10
+	maxDestinations = 10
 )
 
 func (v *validator) notify(n *hub.Notify) {
@@ -76,6 +79,36 @@ func (v *validator) webhooks(hooks []hub.Webhook) {
 		seen[h.URL] = true
 		if _, err := h.Key(); err != nil {
 			v.addf(at+".secret", "%s.secret: %v", at, err)
+		}
+	}
+}
+
+// destinations checks the team chats a form posts to. As for webhooks,
+// the messages never repeat a URL.
+func (v *validator) destinations(ds []hub.Destination) {
+	if len(ds) > maxDestinations {
+		v.addf("hub.destinations", "hub.destinations: %d chats, at most %d", len(ds), maxDestinations)
+	}
+	seen := make(map[string]bool, len(ds))
+	for i, d := range ds {
+		at := fmt.Sprintf("hub.destinations[%d]", i)
+		u, err := url.Parse(d.URL)
+		switch {
+		case err != nil || u.Scheme != "https" || u.Host == "" || u.Opaque != "":
+			v.addf(at+".url", "%s.url: not an absolute https URL (a chat's incoming webhook)", at)
+			continue
+		case u.User != nil:
+			v.addf(at+".url", "%s.url: carries a user name or password", at)
+		case u.Fragment != "":
+			v.addf(at+".url", "%s.url: has a fragment, which is never sent", at)
+		case seen[d.URL]:
+			v.addf(at+".url", "%s.url: the URL of an earlier destination again", at)
+		}
+		seen[d.URL] = true
+		if _, err := chat.Resolve(d.Kind, d.URL); errors.Is(err, chat.ErrUnknownURL) {
+			v.addf(at+".kind", "%s: the URL is %v; set \"kind\" to the chat it posts to, or use hub.webhooks for any other receiver", at, err)
+		} else if err != nil {
+			v.addf(at+".kind", "%s.kind: %v", at, err)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package formsource
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -35,6 +36,16 @@ func TestValidateDelivery(t *testing.T) {
 		{"not base64", hub.Settings{Webhooks: []hub.Webhook{{URL: "https://example.com/", Secret: "whsec_not base64!"}}}, "hub.webhooks[0].secret: the part after"},
 		{"short key", hub.Settings{Webhooks: []hub.Webhook{{URL: "https://example.com/", Secret: "whsec_c2hvcnQ="}}}, "hub.webhooks[0].secret: the key is 5 bytes long"},
 		{"empty secret", hub.Settings{Webhooks: []hub.Webhook{{URL: "https://example.com/"}}}, "hub.webhooks[0].secret"},
+		{"chats", hub.Settings{Destinations: []hub.Destination{
+			{URL: "https://hooks.slack.com/services/T0/B0/MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"},
+			{URL: "https://discord.com/api/webhooks/1/tok"},
+			{Kind: "teams", URL: "https://proxy.example.com/teams"},
+		}}, ""},
+		{"chat of another address", hub.Settings{Destinations: []hub.Destination{{URL: "https://example.com/MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"}}}, `hub.destinations[0]: the URL is not the address of a Slack`},
+		{"chat of another kind", hub.Settings{Destinations: []hub.Destination{{Kind: "irc", URL: "https://hooks.slack.com/services/T0/B0/x"}}}, `hub.destinations[0].kind: the kind "irc" is none of "slack"`},
+		{"chat not https", hub.Settings{Destinations: []hub.Destination{{Kind: "slack", URL: "http://hooks.slack.com/services/T0/B0/MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"}}}, "hub.destinations[0].url: not an absolute https URL"},
+		{"chat twice", hub.Settings{Destinations: []hub.Destination{{URL: "https://discord.com/api/webhooks/1/tok"}, {URL: "https://discord.com/api/webhooks/1/tok"}}}, "hub.destinations[1].url: the URL of an earlier destination again"},
+		{"eleven chats", hub.Settings{Destinations: elevenChats()}, "hub.destinations: 11 chats, at most 10"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -77,4 +88,12 @@ func TestParseKeepsDeliveryPrivate(t *testing.T) {
 			t.Errorf("served schema contains %q", leak)
 		}
 	}
+}
+
+func elevenChats() []hub.Destination {
+	var out []hub.Destination
+	for i := range 11 {
+		out = append(out, hub.Destination{URL: "https://discord.com/api/webhooks/" + strconv.Itoa(i) + "/tok"})
+	}
+	return out
 }

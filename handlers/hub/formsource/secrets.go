@@ -55,6 +55,9 @@ func secretsOf(body []byte) ([]secretPlace, bool) {
 				URL    *string `json:"url"`
 				Secret *string `json:"secret"`
 			} `json:"webhooks"`
+			Destinations []struct {
+				URL *string `json:"url"`
+			} `json:"destinations"`
 		} `json:"hub"`
 	}
 	if json.Unmarshal(body, &file) != nil {
@@ -74,6 +77,9 @@ func secretsOf(body []byte) ([]secretPlace, bool) {
 		at := "hub.webhooks[" + strconv.Itoa(i) + "]"
 		add(at+".url", "url", h.URL)
 		add(at+".secret", "secret", h.Secret)
+	}
+	for i, d := range file.Hub.Destinations {
+		add("hub.destinations["+strconv.Itoa(i)+"].url", "url", d.URL)
 	}
 	return out, true
 }
@@ -146,20 +152,24 @@ func hideRewritten(body []byte) []byte {
 	if raw, ok := settings["captchaSecret"]; ok {
 		settings["captchaSecret"] = hideRaw("captchaSecret", raw)
 	}
-	if raw, ok := settings["webhooks"]; ok {
-		var hooks []map[string]json.RawMessage
-		if json.Unmarshal(raw, &hooks) != nil {
-			settings["webhooks"] = hideRaw("webhooks", raw)
-		} else {
-			for _, h := range hooks {
-				for _, k := range []string{"url", "secret"} {
-					if raw, ok := h[k]; ok {
-						h[k] = hideRaw(k, raw)
-					}
+	for member, keys := range map[string][]string{"webhooks": {"url", "secret"}, "destinations": {"url"}} {
+		raw, ok := settings[member]
+		if !ok {
+			continue
+		}
+		var list []map[string]json.RawMessage
+		if json.Unmarshal(raw, &list) != nil {
+			settings[member] = hideRaw(member, raw)
+			continue
+		}
+		for _, h := range list {
+			for _, k := range keys {
+				if raw, ok := h[k]; ok {
+					h[k] = hideRaw(k, raw)
 				}
 			}
-			settings["webhooks"], _ = json.Marshal(hooks)
 		}
+		settings[member], _ = json.Marshal(list)
 	}
 	top["hub"], _ = json.Marshal(settings)
 	return marshalFile(top)

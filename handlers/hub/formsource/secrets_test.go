@@ -12,9 +12,10 @@ import (
 const secretFile = `{"title": "T", "fields": [], "steps": [],
   "hub": {"captchaSecret": "0xCAPTCHA-KEY",
     "webhooks": [{"url": "https://hooks.example.com/T0/B0/tok3n", "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"},
-                 {"url": "https://other.example.com/in\u0026key=abc", "secret": "whsec_ZmZmZmZmZmZmZmZmZmZmZmZmZmZmZmZm"}]}}`
+                 {"url": "https://other.example.com/in\u0026key=abc", "secret": "whsec_ZmZmZmZmZmZmZmZmZmZmZmZmZmZmZmZm"}],
+    "destinations": [{"url": "https://hooks.slack.com/services/T1/B1/chatt0ken"}]}}`
 
-var fileSecrets = []string{"0xCAPTCHA-KEY", "T0/B0/tok3n", "MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", "key=abc", "ZmZmZmZmZmZmZmZmZmZmZmZmZmZmZmZm"}
+var fileSecrets = []string{"0xCAPTCHA-KEY", "T0/B0/tok3n", "MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", "key=abc", "ZmZmZmZmZmZmZmZmZmZmZmZmZmZmZmZm", "chatt0ken"}
 
 // TestHideSecretsKeepsThemOnTheWayBack hides each secret of a form file,
 // and takes the hidden file back with the stored values.
@@ -25,7 +26,7 @@ func TestHideSecretsKeepsThemOnTheWayBack(t *testing.T) {
 			t.Errorf("hidden file shows %q: %s", s, hidden)
 		}
 	}
-	if !strings.Contains(string(hidden), `"title": "T"`) || strings.Count(string(hidden), "[set, hidden #") != 5 {
+	if !strings.Contains(string(hidden), `"title": "T"`) || strings.Count(string(hidden), "[set, hidden #") != 6 {
 		t.Errorf("hidden file: %s", hidden)
 	}
 	back, err := formsource.KeepSecrets(hidden, []byte(secretFile))
@@ -58,8 +59,8 @@ func TestHiddenSecretsStayInTheirPlace(t *testing.T) {
 			j := strings.Index(hidden, `"url": "`) + len(`"url": `)
 			end := j + 1 + strings.Index(hidden[j+1:], `"`) + 1
 			posted = hidden[:j] + mark + hidden[end:]
-			if strings.Count(posted, "[set, hidden #") != 5 || !json.Valid([]byte(posted)) {
-				t.Fatalf("the case is not a file of five marks: %s", posted)
+			if strings.Count(posted, "[set, hidden #") != 6 || !json.Valid([]byte(posted)) {
+				t.Fatalf("the case is not a file of six marks: %s", posted)
 			}
 		}
 		if _, err := formsource.KeepSecrets([]byte(posted), []byte(secretFile)); !errors.Is(err, formsource.ErrHiddenUnknown) {

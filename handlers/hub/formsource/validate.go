@@ -298,6 +298,7 @@ func (v *validator) settings(s hub.Settings) {
 	}
 	v.notify(s.Notify)
 	v.webhooks(s.Webhooks)
+	v.destinations(s.Destinations)
 	v.limits(s)
 }
 
