@@ -32,6 +32,9 @@ func (con *Console) registerBuilder(g *echo.Group) {
 	g.POST("/forms/:site/:slug/fields/:n/remove", con.removeFieldAction)
 	g.GET("/forms/:site/:slug/settings", con.settingsPage)
 	g.POST("/forms/:site/:slug/settings", con.builderAction(con.editSettings, viewSettings))
+	if con.cfg.ChatTester != nil {
+		g.POST("/forms/:site/:slug/settings/destinations/:n/test", con.testDestination)
+	}
 	g.POST("/forms/:site/:slug/translations", con.builderAction(addLocale, viewTranslations))
 	g.POST("/forms/:site/:slug/translations/:locale", con.builderAction(editTranslation, viewTranslations))
 	con.registerInPlace(g)

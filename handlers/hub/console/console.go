@@ -159,6 +159,9 @@ type Config struct {
 	SubmissionChanges *manage.Submissions
 	// Deliveries, when set, adds the pages of each form's deliveries.
 	Deliveries Deliveries
+	// ChatTester, when set, has the Settings tab send a form's chats a
+	// test message.
+	ChatTester ChatTester
 	// Summaries, when set with Inbox, adds each form's Summary tab: the
 	// results of each question, from the counts of answers the store
 	// keeps (sqldb.DB).

@@ -24,6 +24,7 @@ func (con *Console) settingsPage(c echo.Context) error {
 		return err
 	}
 	p.Settings.NewSecrets = con.secretsToShow(c)
+	p.Settings.ChatTest = con.chatTestToShow(c)
 	return con.renderForm(c, http.StatusOK, p)
 }
 

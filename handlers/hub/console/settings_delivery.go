@@ -58,7 +58,7 @@ func editDelivery(d *formFile, c echo.Context, form url.Values) error {
 	emails := notifyWith(old, lines(form.Get("notifyEmail")), me, form.Get("notifyMe") == "on")
 	errs := []error{editNotify(d, emails, strings.TrimSpace(form.Get("replyToField")))}
 	made, err := editWebhooks(d, form)
-	errs = append(errs, err)
+	errs = append(errs, err, editDestinations(d, form))
 	if len(made) > 0 {
 		c.Set(newSecretsKey, made)
 	}
@@ -195,6 +195,12 @@ type settingsContext struct {
 	NoMail bool
 	// NewSecrets are the webhook secrets the last save made, shown once.
 	NewSecrets []newSecret
+	// ChatTests says whether chats may be sent a test message; ChatTest
+	// is the answer to the last one, shown once.
+	ChatTests bool
+	ChatTest  *chatTestResult
+	// Chats are the form's chats, as chatRows lists them.
+	Chats []destinationRow
 }
 
 // keepSecretsToShow keeps the secrets a save made for the next page, in

@@ -97,7 +97,7 @@ func TestSettingsTab(t *testing.T) {
 	for _, m := range legends {
 		got = append(got, m[1])
 	}
-	want := []string{"Texts", "After sending", "E-mail and webhooks", "Webhooks", "Confirmation e-mail", "In de, optional", "Closing and limits", "One response per person",
+	want := []string{"Texts", "After sending", "E-mail, chats and webhooks", "Webhooks", "Team chats", "Confirmation e-mail", "In de, optional", "Closing and limits", "One response per person",
 		"Save and continue later", "Captcha", "Spam", "Files", "Origins", "Hosted page"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("settings groups %q, want %q", got, want)
@@ -184,7 +184,7 @@ func TestSettingsDelivery(t *testing.T) {
 	f := newBuilderForm(t)
 	// The section is there before the file has any delivery, so that an
 	// owner sets it without the JSON file.
-	if page := f.b.get("/console/forms/acme/contact/settings").body; !strings.Contains(page, "<legend>E-mail and webhooks</legend>") ||
+	if page := f.b.get("/console/forms/acme/contact/settings").body; !strings.Contains(page, "<legend>E-mail, chats and webhooks</legend>") ||
 		!strings.Contains(page, `name="notifyMe" type="checkbox" value="on"`) || !strings.Contains(page, `name="webhookURL" type="url"`) {
 		t.Errorf("a form without delivery settings does not offer them: %s", page)
 	}

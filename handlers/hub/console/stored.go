@@ -269,11 +269,15 @@ func seesSecrets(c echo.Context) bool { return memberOf(c).Role.Allows(accounts.
 // page that shows a form file goes through here.
 func (con *Console) renderForm(c echo.Context, status int, p formProps) error {
 	p.Edits = memberOf(c).Role.Allows(accounts.Editor)
+	if p.View == viewSettings {
+		p.Settings.Chats = chatRows([]byte(p.Body), seesSecrets(c))
+	}
 	if !seesSecrets(c) {
 		p.Body = string(formsource.HideSecrets([]byte(p.Body)))
 	}
 	if p.View == viewSettings {
 		p.Settings.Me, p.Settings.NoMail = memberOf(c).Email, con.cfg.Mailer == nil
+		p.Settings.ChatTests = con.cfg.ChatTester != nil && p.Edits
 		return con.render(c, status, settingsPage(p))
 	}
 	if p.View == viewDesign {

@@ -1,6 +1,7 @@
 // Package delivery gets each submission to its form's owners: signed
 // webhooks (Standard Webhooks) to the receivers a form's settings list,
-// and e-mail, as jobs of a River queue in the hub's database. It sends
+// messages to the team chats it lists ([ChatArgs], written by package
+// chat), and e-mail, as jobs of a River queue in the hub's database. It sends
 // four kinds of e-mail:
 //
 //   - the owners' notification of a submission ([NotifyArgs]), to the
@@ -34,7 +35,7 @@
 // running for one and a half Config.Timeout (20 seconds by default), and
 // River's rescuer looks every 30 seconds: within a minute by default.
 //
-// Receivers must have public addresses: the client refuses loopback,
+// Receivers and chats must have public addresses: the client refuses loopback,
 // private, link-local, shared and multicast addresses, checked once the
 // name is resolved, unless Config.AllowNetworks lists them.
 package delivery
