@@ -31,6 +31,7 @@ func TestRecognise(t *testing.T) {
 		{"https://discord.com/channels/1/2", ""},                    // not a webhook
 		{"https://chat.googleapis.com/v1/spaces/AAAA/members", ""},  // not messages
 		{"https://logic.azure.com.evil.example/workflows/x", ""},    // another host
+		{"https://evillogic.azure.com/workflows/x", ""},             // another domain
 		{"https://example.com/hook", ""},                            // any other receiver
 		{"not a url at all", ""},
 	} {
@@ -58,6 +59,7 @@ func TestMessagesWithinLimits(t *testing.T) {
 		"one answer":                   many(1, "Ada"),
 		"none":                         {Form: "Empty", At: time.Now()},
 		"100 long answers":             many(100, strings.Repeat("long answer ", 400)),
+		"100 short answers":            many(100, "yes"),
 		"a test":                       {Form: "Feedback", Test: true, Answers: []Answer{{Label: "Name", Value: "A sample answer"}}},
 		"a file":                       {Form: "Jobs", Answers: []Answer{{Label: "CV", Value: "cv.pdf", Link: "https://hub.example.com/console/forms/s/f/submissions/01/files/0"}}},
 		"an empty answer":              many(3, ""),
