@@ -16,7 +16,6 @@ import (
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/delivery"
 	"github.com/hubform/hubform/handlers/hub/delivery/chat"
-	"github.com/hubform/hubform/handlers/hub/formsource"
 )
 
 // The Settings tab's team chats: each submission posted to Slack,
@@ -141,16 +140,20 @@ func (con *Console) testDestination(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	f, err := formsource.Parse(site, slug, []byte(p.Body))
-	if err != nil {
-		return echo.NewHTTPError(http.StatusUnprocessableEntity, "The form's file has problems: fix them, then send a test message.")
+	// The draft's chats, whether or not the rest of it is ready to
+	// publish.
+	d := decodeFormFile([]byte(p.Body))
+	var ds []hub.Destination
+	if d != nil {
+		ds, _ = d.destinations()
 	}
 	n, err := strconv.Atoi(c.Param("n"))
-	if err != nil || n < 0 || n >= len(f.Settings.Destinations) {
+	if err != nil || n < 0 || n >= len(ds) {
 		return echo.NewHTTPError(http.StatusNotFound, "This form has no such chat.")
 	}
+	f := &hub.Form{Site: site, Slug: slug, Schema: d.Schema}
 	res := chatTestResult{N: n, OK: true}
-	res.Answer, err = con.cfg.ChatTester.TestChat(c.Request().Context(), f, f.Settings.Destinations[n])
+	res.Answer, err = con.cfg.ChatTester.TestChat(c.Request().Context(), f, ds[n])
 	if err != nil {
 		res.OK = false
 		if res.Answer == "" {

@@ -84,7 +84,7 @@ func TestSettingsChats(t *testing.T) {
 		t.Error("the test's answer is shown twice")
 	}
 	f.post("/forms/acme/contact/settings/destinations/1/test", url.Values{})
-	if page := f.b.get("/console/forms/acme/contact/settings").body; !strings.Contains(page, `class="console-chat-test console-chat-test--failed">Slack answered 404 Not Found: no_service</p>`) {
+	if page := f.b.get("/console/forms/acme/contact/settings").body; !strings.Contains(page, `class="console-chat-test console-chat-test--failed">Slack answered 404 Not Found: no_service <br>The chat refused it`) {
 		t.Errorf("a refused test is not shown: %s", page)
 	}
 	if chats.sent[0] != slackURL || chats.count() != 2 {
