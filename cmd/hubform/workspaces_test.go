@@ -146,7 +146,7 @@ func walkAsWorkspaces(t *testing.T, dbURL string) {
 		"GET /console/forms/:site/:slug/try": true}
 	// ownAccount are the posts any signed-in user makes on their own
 	// account or view, whatever their role.
-	ownAccount := map[string]bool{"/console/workspace": true, "/console/account/password": true, "/console/account/sessions": true, "/console/account/time-zone": true,
+	ownAccount := map[string]bool{"/console/workspace": true, "/console/account/password": true, "/console/account/sessions": true, "/console/account/time-zone": true, "/console/account/digest": true,
 		// The columns a member sees of a form's submissions are theirs.
 		"/console/forms/:site/:slug/submissions/columns": true,
 		// A template's preview, which stores nothing, answers every member.

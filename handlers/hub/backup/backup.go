@@ -26,6 +26,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // ManifestName is the manifest's name in a backup.
@@ -118,6 +120,8 @@ func yielding(f func()) {
 		// Never unlocked: Go ends the thread with the goroutine.
 		runtime.LockOSThread()
 		syscall.Setpriority(syscall.PRIO_PROCESS, syscall.Gettid(), Niceness)
+		unix.SchedSetAttr(0, &unix.SchedAttr{Size: unix.SizeofSchedAttr, Policy: unix.SCHED_IDLE}, 0)
+		unix.Syscall(unix.SYS_IOPRIO_SET, 1, uintptr(syscall.Gettid()), 3<<13)
 		f()
 	}()
 	<-done
@@ -141,10 +145,6 @@ func take(ctx context.Context, dataDir string, snapshot Snapshotter, t Target, n
 		return m, err
 	}
 	defer os.RemoveAll(tmp)
-	db := filepath.Join(tmp, DatabaseName)
-	if m.Schema, err = snapshot(ctx, db); err != nil {
-		return m, fmt.Errorf("snapshot of the database: %w", err)
-	}
 	put := func(rel, file string) error {
 		e, err := putFile(ctx, t, name+"/"+rel, file)
 		if err != nil {
@@ -154,8 +154,22 @@ func take(ctx context.Context, dataDir string, snapshot Snapshotter, t Target, n
 		m.Files = append(m.Files, e)
 		return nil
 	}
-	if err := put(DatabaseName, db); err != nil {
-		return m, err
+	if d, ok := t.(Dir); ok {
+		// Straight into the backup's directory: the database is not
+		// written twice.
+		e, schema, err := snapshotInto(ctx, snapshot, d, name+"/"+DatabaseName)
+		if err != nil {
+			return m, err
+		}
+		m.Schema, m.Files = schema, append(m.Files, e)
+	} else {
+		db := filepath.Join(tmp, DatabaseName)
+		if m.Schema, err = snapshot(ctx, db); err != nil {
+			return m, fmt.Errorf("snapshot of the database: %w", err)
+		}
+		if err := put(DatabaseName, db); err != nil {
+			return m, err
+		}
 	}
 	err = filepath.WalkDir(dataDir, func(p string, d fs.DirEntry, err error) error {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -209,6 +223,36 @@ func syncTarget(ctx context.Context, t Target) error {
 		}
 	}
 	return nil
+}
+
+// snapshotInto has snapshot write the database into the directory d as
+// name, through a temporary file renamed once whole, and returns its
+// entry and schema.
+func snapshotInto(ctx context.Context, snapshot Snapshotter, d Dir, name string) (Entry, int64, error) {
+	p := filepath.Join(string(d), filepath.FromSlash(name))
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+		return Entry{}, 0, err
+	}
+	schema, err := snapshot(ctx, p+".part")
+	if err == nil {
+		err = os.Rename(p+".part", p)
+	}
+	if err != nil {
+		os.Remove(p + ".part")
+		return Entry{}, 0, fmt.Errorf("snapshot of the database: %w", err)
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return Entry{}, 0, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	size, err := io.Copy(h, f)
+	if err != nil {
+		return Entry{}, 0, err
+	}
+	pacedFlush(f, size)
+	return Entry{Path: DatabaseName, Size: size, SHA256: hex.EncodeToString(h.Sum(nil))}, schema, nil
 }
 
 // putFile puts the file at p to t as name and returns its size and sum.

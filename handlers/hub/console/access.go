@@ -59,6 +59,7 @@ var routeRoles = map[string]accounts.Role{
 	"POST " + accountPath + "/password":     signedIn,
 	"POST " + accountPath + "/sessions":     signedIn,
 	"POST " + accountPath + "/time-zone":    signedIn,
+	"POST " + digestPath:                    accounts.Viewer,
 	"GET " + membersPath:                    accounts.Admin,
 	"POST " + membersPath:                   accounts.Admin,
 	"POST " + membersPath + "/remove":       accounts.Admin,

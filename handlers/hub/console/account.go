@@ -32,6 +32,7 @@ type accountProps struct {
 	// Zone is the time zone times are shown in; ZoneProblem what is wrong
 	// with one typed.
 	Zone, ZoneProblem string
+	Digest            digestProps
 }
 
 func (con *Console) accountPage(c echo.Context) error {
@@ -47,6 +48,9 @@ func (con *Console) renderAccount(c echo.Context, status int, p accountProps) er
 	var err error
 	if p.Sessions, err = con.cfg.Users.UserSessions(ctx, p.Email); err != nil {
 		return hub.Internal("listing sessions", err)
+	}
+	if err := con.loadDigest(c, &p.Digest); err != nil {
+		return err
 	}
 	return con.render(c, status, accountPageView(p))
 }

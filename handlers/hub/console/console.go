@@ -159,6 +159,9 @@ type Config struct {
 	SubmissionChanges *manage.Submissions
 	// Deliveries, when set, adds the pages of each form's deliveries.
 	Deliveries Deliveries
+	// Digests, when set, has the account page keep members' daily
+	// digests, which the delivery queue sends.
+	Digests Digests
 	// ChatTester, when set, has the Settings tab send a form's chats a
 	// test message.
 	ChatTester ChatTester
@@ -316,6 +319,9 @@ func (con *Console) Register(e *echo.Echo) {
 	g.POST("/account/password", con.changePassword)
 	g.POST("/account/sessions", con.endSessions)
 	g.POST("/account/time-zone", con.setTimeZone)
+	if con.cfg.Digests != nil {
+		g.POST("/account/digest", con.setDigest)
+	}
 	g.GET("/reset", con.resetPage)
 	g.POST("/reset", con.requestReset)
 	g.GET("/mail-recipients/:token", con.recipientPage)

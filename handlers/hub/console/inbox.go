@@ -65,6 +65,12 @@ func (l Links) File(site, slug, id string, n int) string {
 	return l.Submission(site, slug, id) + "/files/" + strconv.Itoa(n)
 }
 
+// Inbox is the inbox of a form.
+func (l Links) Inbox(site, slug string) string { return l.Base + inboxPath(site, slug) }
+
+// Account is the account page, where members ask for digests.
+func (l Links) Account() string { return l.Base + accountPath }
+
 // form returns the form the route names, or a 404: every inbox route
 // serves the submissions of one form the hub knows, and of no other. A
 // database form not yet published is known by its newest version.

@@ -35,12 +35,17 @@ type ChatArgs struct {
 // Kind is the River kind of chat jobs.
 func (ChatArgs) Kind() string { return "chat" }
 
-// Links are the console's addresses that chat messages link to.
+// Links are the console's addresses that chat messages and digests link
+// to.
 type Links interface {
 	// Submission is the page of a submission.
 	Submission(site, slug, id string) string
 	// File is the n-th file of a submission.
 	File(site, slug, id string, n int) string
+	// Inbox is the inbox of a form.
+	Inbox(site, slug string) string
+	// Account is the page where members ask for digests.
+	Account() string
 }
 
 // chatJobs returns the chat deliveries of s under settings, one a

@@ -28,6 +28,12 @@ func (links) File(site, slug, id string, n int) string {
 	return links{}.Submission(site, slug, id) + "/files/0"
 }
 
+func (links) Inbox(site, slug string) string {
+	return "https://hub.example.com/console/forms/" + site + "/" + slug + "/submissions"
+}
+
+func (links) Account() string { return "https://hub.example.com/console/account" }
+
 // chatToken is the secret part of every destination's URL in these tests.
 const chatToken = "T0/B0/s3cr3tT0ken"
 

@@ -70,9 +70,12 @@ type Config struct {
 	// attaching them.
 	Files     Files
 	MaxAttach int64
-	// Links are the console's addresses chat messages link to; nil sends
-	// messages without links.
+	// Links are the console's addresses chat messages and digests link
+	// to; nil sends them without links.
 	Links Links
+	// Digests keeps the members' daily digests, which the queue sends
+	// when Mailer is set; nil sends none.
+	Digests Digests
 	// Drafts reads the drafts whose links visitors ask to be e-mailed;
 	// nil sends no links.
 	Drafts Drafts
@@ -171,6 +174,13 @@ func (q *Queue) riverConfig(work bool) *river.Config {
 	}
 	river.AddWorker(rc.Workers, &webhookWorker{worker[WebhookArgs]{q: q}})
 	river.AddWorker(rc.Workers, &chatWorker{worker[ChatArgs]{q: q}})
+	if q.cfg.Digests != nil {
+		river.AddWorker(rc.Workers, &digestSweepWorker{worker[DigestSweepArgs]{q: q}})
+		river.AddWorker(rc.Workers, &digestWorker{worker[DigestArgs]{q: q}})
+		if work && q.cfg.Mailer != nil {
+			rc.PeriodicJobs = []*river.PeriodicJob{digestSweep()}
+		}
+	}
 	river.AddWorker(rc.Workers, &notifyWorker{worker[NotifyArgs]{q: q}})
 	river.AddWorker(rc.Workers, &autoresponseWorker{worker[AutoresponseArgs]{q: q}})
 	river.AddWorker(rc.Workers, &draftLinkWorker{worker[DraftLinkArgs]{q: q}})

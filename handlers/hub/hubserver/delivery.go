@@ -44,7 +44,7 @@ func openDelivery(ctx context.Context, cfg Config, db *Database, served hub.Form
 	}
 	qc := delivery.Config{
 		Forms: served, Submissions: db, Drafts: db, Recipients: db, ConfirmURL: publicURL + console.RecipientsPath,
-		Links: console.Links{Base: publicURL}, AllowNetworks: allow, Files: files,
+		Links: console.Links{Base: publicURL}, Digests: db, AllowNetworks: allow, Files: files,
 		Timeout: dc.Timeout, Backoff: dc.Backoff, OnAttempt: onAttempt, Logger: logger,
 	}
 	if dc.SMTPURL != "" {

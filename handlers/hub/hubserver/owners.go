@@ -47,7 +47,7 @@ func ownerRoutes(db *sqldb.DB, served *formsource.Layered, files BlobStore, queu
 		Tokens: manage.NewTokens(services, db), Sites: manage.NewWorkspaces(services, sites), Brands: brands,
 		Images: manage.NewImages(services, db, files, opts.publicURL),
 		Secure: strings.HasPrefix(opts.publicURL, "https://"), PublicURL: opts.publicURL, Mailer: mailer, MailFrom: from,
-		Inbox: submissions, Deliveries: queue, ChatTester: queue, OIDC: opts.sso, Signup: opts.signup,
+		Inbox: submissions, Deliveries: queue, ChatTester: queue, Digests: db, OIDC: opts.sso, Signup: opts.signup,
 		FormChanges: forms, SubmissionChanges: changes, Privacy: data, Funnel: db, Summaries: db, Setup: opts.setup, Backups: opts.backups,
 	})
 	if err != nil {

@@ -65,6 +65,7 @@ func Run(t *testing.T, open Open) {
 		{"Tokens", testTokens},
 		{"Workspaces", testWorkspaces},
 		{"Brands", testBrands},
+		{"Digests", testDigests},
 		{"Images", testImages},
 		{"Audit", testAudit},
 		{"Invitations", testInvitations},
