@@ -2,7 +2,7 @@
 GO       ?= go
 PKGS     ?= ./...
 
-.PHONY: run test bench soak generate lint deps npm fuzz build assets browser versitygw litestream postgres mailpit poppler
+.PHONY: run test bench soak n8n-test n8n generate lint deps npm fuzz build assets browser versitygw litestream postgres mailpit poppler
 
 ## run: the demo site on 127.0.0.1:8080, with its own hub; data in $(DATA)
 DATA ?= .hubform/demo
@@ -40,6 +40,19 @@ bench: deps npm browser postgres versitygw
 SOAK ?= 10m
 soak: deps
 	HUBFORM_SOAK=$(SOAK) $(GO) test -count=1 -run '^TestSoak$$' -timeout 0 -v ./cmd/hubform
+
+## n8n-test: the n8n recipe of handlers/hub/AUTOMATIONS.md in n8n itself, installed
+## from npm into N8N_DIR (about 1.5 GB, minutes; not part of `make test`)
+n8n-test: n8n
+	HUBFORM_N8N=$(N8N_DIR)/node_modules/.bin/n8n $(GO) test -count=1 -run 'N8n' -v ./handlers/hub/delivery
+
+## n8n: pinned; the xlsx it takes from a host of its own comes from npm's copy
+N8N_VERSION = 1.123.81
+N8N_DIR ?= $(HOME)/.cache/hubform/n8n-$(N8N_VERSION)
+n8n:
+	@test -x $(N8N_DIR)/node_modules/.bin/n8n || { mkdir -p $(N8N_DIR) && \
+		printf '{"private": true, "dependencies": {"n8n": "%s"}, "overrides": {"xlsx": "0.18.5"}}\n' $(N8N_VERSION) > $(N8N_DIR)/package.json && \
+		npm install --prefix $(N8N_DIR) --no-audit --no-fund --loglevel=error; }
 
 ## generate: templ code (committed; `make lint` fails when it is stale)
 generate: deps

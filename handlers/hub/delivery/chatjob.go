@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"strings"
 	"unicode/utf8"
@@ -90,11 +91,7 @@ func (w *chatWorker) Work(ctx context.Context, job *river.Job[ChatArgs]) error {
 	if err != nil {
 		return river.JobCancel(err)
 	}
-	sub, err := w.q.cfg.Submissions.Submission(ctx, a.SubmissionID)
-	if errors.Is(err, hub.ErrNotFound) {
-		log.Warn("chat delivery cancelled: the submission was deleted")
-		return river.JobCancel(fmt.Errorf("submission %s %w", a.SubmissionID, errGone))
-	}
+	sub, err := w.q.submission(ctx, log, "chat", a.SubmissionID)
 	if err != nil {
 		return err
 	}
@@ -104,6 +101,17 @@ func (w *chatWorker) Work(ctx context.Context, job *river.Job[ChatArgs]) error {
 	}
 	log.Debug("chat message delivered")
 	return nil
+}
+
+// submission reads the submission id for a delivery of kind, or returns
+// an error that cancels the delivery when it was deleted.
+func (q *Queue) submission(ctx context.Context, log *slog.Logger, kind, id string) (hub.Submission, error) {
+	sub, err := q.cfg.Submissions.Submission(ctx, id)
+	if errors.Is(err, hub.ErrNotFound) {
+		log.Warn(kind + " delivery cancelled: the submission was deleted")
+		return sub, river.JobCancel(fmt.Errorf("submission %s %w", id, errGone))
+	}
+	return sub, err
 }
 
 // destination returns the form's destination of the ID id.

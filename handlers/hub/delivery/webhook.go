@@ -80,11 +80,7 @@ func (w *webhookWorker) Work(ctx context.Context, job *river.Job[WebhookArgs]) e
 		log.Warn("webhook delivery cancelled", "error", err)
 		return river.JobCancel(err)
 	}
-	sub, err := w.q.cfg.Submissions.Submission(ctx, a.SubmissionID)
-	if errors.Is(err, hub.ErrNotFound) {
-		log.Warn("webhook delivery cancelled: the submission was deleted")
-		return river.JobCancel(fmt.Errorf("submission %s %w", a.SubmissionID, errGone))
-	}
+	sub, err := w.q.submission(ctx, log, "webhook", a.SubmissionID)
 	if err != nil {
 		return err
 	}
