@@ -113,4 +113,17 @@ func TestSettingsChats(t *testing.T) {
 	if got := f.hubJSON("destinations"); got != `[{"url":"https://discord.com/api/webhooks/1/refuses"}]` {
 		t.Errorf("after removing the first: %s", got)
 	}
+
+	// An editor, who never sees the addresses, adds one and keeps the
+	// others as they are.
+	eve := f.member("eve@example.com", accounts.Editor)
+	page = eve.get("/console/forms/acme/contact/settings").body
+	form = pageForm(t, page, "/console/forms/acme/contact/settings")
+	form.Set("destinationURL", "https://chat.googleapis.com/v1/spaces/AAA/messages?key=k&token=t0k")
+	if res := eve.do(http.MethodPost, "/console/forms/acme/contact/settings", form, nil); res.status != http.StatusSeeOther {
+		t.Fatalf("an editor's save: %d", res.status)
+	}
+	if got := f.hubJSON("destinations"); got != `[{"url":"https://discord.com/api/webhooks/1/refuses"},{"url":"https://chat.googleapis.com/v1/spaces/AAA/messages?key=k\u0026token=t0k"}]` {
+		t.Errorf("after an editor added one: %s", got)
+	}
 }
