@@ -161,6 +161,15 @@ func TestChatRetriedAndShown(t *testing.T) {
 		list, err := q.List(ctx, "site", "form")
 		return err == nil && len(list) == 1 && list[0].Outcome == OutcomeDelivered
 	})
+	// Sent again by hand, as the Deliveries page's button does.
+	list, err := q.List(ctx, "site", "form")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := q.Retry(ctx, list[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the delivery sent again", func() bool { return len(slack.Messages()) == 2 })
 	if strings.Contains(logs.String(), "s3cr3t") || strings.Contains(logs.String(), slack.URL) {
 		t.Errorf("the log shows the destination's URL:\n%s", logs.String())
 	}
