@@ -100,11 +100,17 @@ func startHost(t *testing.T, hub string) string {
 	return strings.Replace(srv.URL, "127.0.0.1", "localhost", 1)
 }
 
+// slow is how long a step of these tests may take: a key or a click
+// crosses from the page's process to the form's frame's and back, which a
+// busy machine (make test's packages at once, on two cores) delays by
+// seconds.
+const slow = 30 * time.Second
+
 // act runs actions in the tab of ctx, failing t when they fail or take
-// longer than 10 seconds.
+// longer than slow.
 func act(t *testing.T, ctx context.Context, actions ...chromedp.Action[chromedp.Void]) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, slow)
 	defer cancel()
 	if err := chromedp.Do(ctx, actions...); err != nil {
 		t.Fatal(err)
@@ -291,7 +297,7 @@ func TestEmbedInlineBrowser(t *testing.T) {
 		height := browsertest.Eval[float64](t, tab, 5*time.Second, `document.querySelector('#inline iframe').getBoundingClientRect().height`)
 		browsertest.Eval[bool](t, tab, 5*time.Second, `window.postMessage({type: 'hubform:submitted', id: 'self'}, '*'), true`)
 		browsertest.Eval[bool](t, frame, 5*time.Second, `location.href = `+"`"+host+"/forged.html`"+`, true`)
-		browsertest.WaitFor(t, tab, 5*time.Second, `(() => { try { return document.querySelector('#inline iframe').contentDocument.readyState === 'complete' } catch { return false } })()`)
+		browsertest.WaitFor(t, tab, slow, `(() => { try { return document.querySelector('#inline iframe').contentDocument.readyState === 'complete' } catch { return false } })()`)
 		time.Sleep(200 * time.Millisecond)
 		if n := browsertest.Eval[int](t, tab, 5*time.Second, `events.filter((e) => e.type === 'hubform:submitted').length`); n != 0 {
 			t.Errorf("%d hubform:submitted events, want none", n)
@@ -318,7 +324,7 @@ func TestEmbedPopupBrowser(t *testing.T) {
 			act(t, tab, chromedp.Navigate(host+"/popup.html"))
 			browsertest.WaitFor(t, tab, 10*time.Second, `!!window.hubformEmbed && document.querySelector('#pop').hasAttribute('data-hubform-ready')`)
 			act(t, tab, chromedp.Click(chromedp.CSS("#pop")))
-			browsertest.WaitFor(t, tab, 5*time.Second, `!!document.querySelector('dialog[open] iframe')`)
+			browsertest.WaitFor(t, tab, slow, `!!document.querySelector('dialog[open] iframe')`)
 			frame, first := frameTab(t, tab, hubURL+"/f/acme/steps", nil)
 			browsertest.WaitFor(t, tab, 10*time.Second, `events.some((e) => e.type === 'hubform:ready' && e.target === 'pop')`)
 			sameHeight(t, tab, frame, "dialog[open] iframe", "the popup")
@@ -351,18 +357,18 @@ func TestEmbedPopupBrowser(t *testing.T) {
 				t.Errorf("Tab went through the form %v, to the close button %v", inFrame, onClose)
 			}
 			act(t, tab, chromedp.KeyEvent(kb.Escape))
-			browsertest.WaitFor(t, tab, 5*time.Second, `!document.querySelector('dialog') && document.activeElement.id === 'pop'`)
-			browsertest.WaitFor(t, tab, 5*time.Second, `events.some((e) => e.type === 'hubform:close' && e.target === 'pop')`)
+			browsertest.WaitFor(t, tab, slow, `!document.querySelector('dialog') && document.activeElement.id === 'pop'`)
+			browsertest.WaitFor(t, tab, slow, `events.some((e) => e.type === 'hubform:close' && e.target === 'pop')`)
 
 			// The close button too.
 			act(t, tab, chromedp.Click(chromedp.CSS("#pop")))
-			browsertest.WaitFor(t, tab, 5*time.Second, `!!document.querySelector('dialog[open]')`)
+			browsertest.WaitFor(t, tab, slow, `!!document.querySelector('dialog[open]')`)
 			act(t, tab, chromedp.Click(chromedp.CSS(`dialog[open] button[aria-label="Close"]`)))
-			browsertest.WaitFor(t, tab, 5*time.Second, `!document.querySelector('dialog') && document.activeElement.id === 'pop'`)
+			browsertest.WaitFor(t, tab, slow, `!document.querySelector('dialog') && document.activeElement.id === 'pop'`)
 
 			// The link opens the panel on the side, not the form's page.
 			act(t, tab, chromedp.Click(chromedp.CSS("#slide")))
-			browsertest.WaitFor(t, tab, 5*time.Second, `!!document.querySelector('dialog[open] iframe')`)
+			browsertest.WaitFor(t, tab, slow, `!!document.querySelector('dialog[open] iframe')`)
 			if u := browsertest.Eval[string](t, tab, 5*time.Second, `location.pathname`); u != "/popup.html" {
 				t.Errorf("the link went to %s", u)
 			}
@@ -374,7 +380,7 @@ func TestEmbedPopupBrowser(t *testing.T) {
 			axeIn(t, slide, axe, "the form in the slide-in panel")
 			browsertest.Screenshot(t, tab, fmt.Sprintf("embed-slide-%d", width))
 			act(t, tab, chromedp.KeyEvent(kb.Escape))
-			browsertest.WaitFor(t, tab, 5*time.Second, `!document.querySelector('dialog') && document.activeElement.id === 'slide'`)
+			browsertest.WaitFor(t, tab, slow, `!document.querySelector('dialog') && document.activeElement.id === 'slide'`)
 			noViolations(t, tab, "the popup page")
 		})
 	}
@@ -385,7 +391,7 @@ func TestEmbedPopupBrowser(t *testing.T) {
 		browsertest.WaitFor(t, tab, 10*time.Second, `!!document.querySelector('dialog[open]')`)
 		act(t, tab, chromedp.KeyEvent(kb.Escape))
 		// Opened by itself, it still gives the focus to its button.
-		browsertest.WaitFor(t, tab, 5*time.Second, `!document.querySelector('dialog') && document.activeElement.id === 'auto'`)
+		browsertest.WaitFor(t, tab, slow, `!document.querySelector('dialog') && document.activeElement.id === 'auto'`)
 		act(t, tab, chromedp.Reload())
 		browsertest.WaitFor(t, tab, 10*time.Second, `!!window.hubformEmbed && document.querySelector('#auto').hasAttribute('data-hubform-ready')`)
 		time.Sleep(500 * time.Millisecond)
@@ -405,7 +411,7 @@ func TestEmbedPopupBrowser(t *testing.T) {
 			t.Error("the popup opened before half the page was seen")
 		}
 		browsertest.Eval[bool](t, tab, 5*time.Second, `scrollTo(0, 1500), true`)
-		browsertest.WaitFor(t, tab, 5*time.Second, `!!document.querySelector('dialog[open]')`)
+		browsertest.WaitFor(t, tab, slow, `!!document.querySelector('dialog[open]')`)
 		noViolations(t, tab, "the scroll page")
 	})
 
@@ -421,6 +427,6 @@ func TestEmbedPopupBrowser(t *testing.T) {
 			t.Error("the popup opened when the mouse left by the side")
 		}
 		browsertest.Eval[bool](t, tab, 5*time.Second, `document.documentElement.dispatchEvent(new MouseEvent('mouseout', {bubbles: true, clientX: 300, clientY: -2})), true`)
-		browsertest.WaitFor(t, tab, 5*time.Second, `!!document.querySelector('dialog[open]')`)
+		browsertest.WaitFor(t, tab, slow, `!!document.querySelector('dialog[open]')`)
 	})
 }
