@@ -46,12 +46,13 @@ soak: deps
 n8n-test: n8n
 	HUBFORM_N8N=$(N8N_DIR)/node_modules/.bin/n8n $(GO) test -count=1 -run 'N8n' -v ./handlers/hub/delivery
 
-## n8n: pinned; the xlsx it takes from a host of its own comes from npm's copy
+## n8n: pinned; the xlsx it takes from a host of its own comes from npm's copy,
+## and isolated-vm at the last version that builds on Node 20
 N8N_VERSION = 1.123.81
 N8N_DIR ?= $(HOME)/.cache/hubform/n8n-$(N8N_VERSION)
 n8n:
 	@test -x $(N8N_DIR)/node_modules/.bin/n8n || { mkdir -p $(N8N_DIR) && \
-		printf '{"private": true, "dependencies": {"n8n": "%s"}, "overrides": {"xlsx": "0.18.5"}}\n' $(N8N_VERSION) > $(N8N_DIR)/package.json && \
+		printf '{"private": true, "dependencies": {"n8n": "%s"}, "overrides": {"xlsx": "0.18.5", "isolated-vm": "5.0.4"}}\n' $(N8N_VERSION) > $(N8N_DIR)/package.json && \
 		npm install --prefix $(N8N_DIR) --no-audit --no-fund --loglevel=error; }
 
 ## generate: templ code (committed; `make lint` fails when it is stale)
