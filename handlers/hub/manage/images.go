@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"time"
 
 	"github.com/hubform/hubform/handlers/hub"
 	"github.com/hubform/hubform/handlers/hub/accounts"
@@ -17,6 +18,10 @@ type ImageStore interface {
 	// AddImage records img unless its workspace keeps limit pictures,
 	// when the error wraps hub.ErrQuota.
 	AddImage(ctx context.Context, img hub.Image, limit int) error
+	// DeleteImage forgets the picture of key.
+	DeleteImage(ctx context.Context, key string) error
+	Workspace(ctx context.Context, name string) (accounts.Workspace, error)
+	WorkspaceUsage(ctx context.Context, workspace string, monthStart time.Time) (accounts.Usage, error)
 }
 
 // ImageFiles is the file storage the pictures go to, as
@@ -64,6 +69,9 @@ func (s *Images) Add(ctx context.Context, a Actor, body io.Reader) (string, erro
 		return "", err
 	}
 	img := hub.Image{Key: key, Workspace: a.Workspace, ContentType: contentType, Size: int64(len(data)), CreatedAt: s.cfg.Now()}
+	if err := s.withinQuota(ctx, img); err != nil {
+		return "", err
+	}
 	// Recorded first: a picture stored and not recorded would be kept by
 	// the storage for no one, one recorded and not stored is not served.
 	switch err := s.store.AddImage(ctx, img, MaxImages); {
@@ -73,8 +81,33 @@ func (s *Images) Add(ctx context.Context, a Actor, body io.Reader) (string, erro
 		return "", hub.Internal("recording a picture", err)
 	}
 	if err := s.files.Put(ctx, key, contentType, bytes.NewReader(data), img.Size); err != nil {
+		// Not stored, so not kept: it counts for nothing.
+		if derr := s.store.DeleteImage(ctx, key); derr != nil {
+			err = errors.Join(err, derr)
+		}
 		return "", hub.Internal("storing a picture", err)
 	}
 	s.record(ctx, a, accounts.ActionImageAdded, key, contentType)
 	return images.URL(s.baseURL, key), nil
+}
+
+// withinQuota refuses img when its bytes would take its workspace past
+// the bytes of files its quota allows (accounts.Quota.StoredBytes), as a
+// submission's files would be.
+func (s *Images) withinQuota(ctx context.Context, img hub.Image) error {
+	w, err := s.store.Workspace(ctx, img.Workspace)
+	if err != nil {
+		return hub.Internal("reading a workspace's quota", err)
+	}
+	if w.Quota.StoredBytes <= 0 {
+		return nil
+	}
+	u, err := s.store.WorkspaceUsage(ctx, img.Workspace, accounts.MonthStart(s.cfg.Now()))
+	if err != nil {
+		return hub.Internal("reading a workspace's usage", err)
+	}
+	if (accounts.Quota{StoredBytes: w.Quota.StoredBytes}).Over(accounts.Usage{StoredBytes: u.StoredBytes}, img.Size) {
+		return hub.Errorf(http.StatusUnprocessableEntity, "This workspace's files and pictures take all the room its quota allows: delete some, or ask the hub's operator for more.")
+	}
+	return nil
 }

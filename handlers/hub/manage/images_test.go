@@ -3,6 +3,7 @@ package manage
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"image"
 	"image/png"
@@ -85,4 +86,38 @@ func TestImages(t *testing.T) {
 			t.Errorf("a picture past the workspace's limit: %v", err)
 		}
 	})
+	onEachStoreWithAccounts(t, func(t *testing.T, db *sqldb.DB) {
+		ctx := context.Background()
+		editor := memberOf(t, db, "acme", acmeEditor)
+		usage := func() int64 {
+			u, err := db.WorkspaceUsage(ctx, "acme", time.Now())
+			if err != nil {
+				t.Fatal(err)
+			}
+			return u.StoredBytes
+		}
+		// A storage that fails keeps nothing recorded.
+		if _, err := NewImages(config(db), db, failingFiles{}, "https://hub.example").Add(ctx, editor, bytes.NewReader(logo)); status(err) != http.StatusInternalServerError || usage() != 0 {
+			t.Errorf("a picture the storage refused: %v, %d bytes counted", err, usage())
+		}
+		// The quota's bytes: one more picture than room is refused.
+		if err := db.SetQuota(ctx, "acme", accounts.Quota{StoredBytes: int64(len(logo)) + 10}); err != nil {
+			t.Fatal(err)
+		}
+		images := NewImages(config(db), db, memFiles{}, "https://hub.example")
+		if _, err := images.Add(ctx, editor, bytes.NewReader(logo)); err != nil {
+			t.Fatalf("a picture within the quota: %v", err)
+		}
+		_, err := images.Add(ctx, editor, bytes.NewReader(logo))
+		if status(err) != http.StatusUnprocessableEntity || !strings.Contains(err.Error(), "take all the room its quota allows") || usage() != int64(len(logo)) {
+			t.Errorf("a picture past the quota's bytes: %v, %d bytes counted", err, usage())
+		}
+	})
+}
+
+// failingFiles is a storage that refuses every file.
+type failingFiles struct{}
+
+func (failingFiles) Put(context.Context, string, string, io.ReadSeeker, int64) error {
+	return errors.New("the disk is gone")
 }

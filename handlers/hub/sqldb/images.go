@@ -28,6 +28,14 @@ func (db *DB) AddImage(ctx context.Context, img hub.Image, limit int) error {
 	return nil
 }
 
+// DeleteImage forgets the image of key, if any.
+func (db *DB) DeleteImage(ctx context.Context, key string) error {
+	if _, err := db.w.ExecContext(ctx, `DELETE FROM theme_images WHERE key = $1`, key); err != nil {
+		return db.errorf("delete image %s: %w", key, err)
+	}
+	return nil
+}
+
 // Image returns the image of key, or an error wrapping hub.ErrNotFound.
 func (db *DB) Image(ctx context.Context, key string) (hub.Image, error) {
 	img := hub.Image{Key: key}
