@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -109,10 +110,13 @@ func TestChatDestinationsDelivered(t *testing.T) {
 					}
 				}
 			}
-			list, err := q.List(ctx, "site", "form")
-			if err != nil {
-				t.Fatal(err)
-			}
+			// Marked delivered once each chat's answer is in.
+			var list []Delivery
+			waitFor(t, "the deliveries marked", func() bool {
+				var err error
+				list, err = q.List(ctx, "site", "form")
+				return err == nil && !slices.ContainsFunc(list, func(d Delivery) bool { return d.Outcome == OutcomePending })
+			})
 			if len(list) != len(receivers) {
 				t.Errorf("List: %d deliveries, want %d", len(list), len(receivers))
 			}
