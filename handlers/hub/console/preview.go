@@ -77,7 +77,7 @@ func (con *Console) preview(c echo.Context) error {
 			body = kept
 		}
 	}
-	return con.render(c, http.StatusOK, previewPanel(con.previewOf(c, site, slug, body, c.FormValue("locale"))))
+	return fragment(c, previewPanel(con.previewOf(c, site, slug, body, c.FormValue("locale"))))
 }
 
 // previewSubmit is where the preview's form posts: nothing is stored or
@@ -102,7 +102,7 @@ func (con *Console) previewSubmit(c echo.Context) error {
 func (con *Console) answerPreviewSent(c echo.Context, site, slug string, schema *hubclient.Schema) error {
 	p := components.HubFormProps{SiteID: site, FormSlug: slug, SuccessFallback: previewSent()}
 	if schema == nil {
-		return con.render(c, http.StatusOK, components.Submitted(p))
+		return fragment(c, components.Submitted(p))
 	}
 	posted, _ := c.FormParams()
 	values := hubclient.Values(schema, posted)
@@ -114,7 +114,7 @@ func (con *Console) answerPreviewSent(c echo.Context, site, slug string, schema 
 	if schema.Quiz != nil {
 		p.State.Score, p.State.Answers = hub.QuizOf(schema, values, worked.Calculations)
 	}
-	return con.render(c, http.StatusOK, previewSubmitted(components.Submitted(p)))
+	return fragment(c, previewSubmitted(components.Submitted(p)))
 }
 
 // previewRoutes are the routes of the preview's form: all the console's,
@@ -166,5 +166,5 @@ func (con *Console) previewLogicOf(c echo.Context, site, slug string, schema *hu
 		State:  components.State{Values: values},
 	}
 	c.Response().Header().Set("Cache-Control", "no-store")
-	return con.render(c, http.StatusOK, asWrittenForm(components.LogicUpdate(p, posted.Get(components.LogicStateField))))
+	return fragment(c, asWrittenForm(components.LogicUpdate(p, posted.Get(components.LogicStateField))))
 }
