@@ -220,6 +220,7 @@ func TestBackupCommand(t *testing.T) {
 	}{
 		{[]string{"backup", "--db", "postgres://hub@db/hub", "--to", t.TempDir()}, 1, "pg_dump"},
 		{[]string{"backup", "--data", data}, 2, "--to is required"},
+		{[]string{"backup", "--data", data, "--to", t.TempDir(), "--max-rate", "-1"}, 2, "--max-rate: want 0 (no limit) or more"},
 		{[]string{"backup", "--data", t.TempDir(), "--to", t.TempDir()}, 1, "hub.db"},
 		{[]string{"restore", "--from", t.TempDir()}, 2, "--from and --data are required"},
 		{[]string{"restore", "--from", t.TempDir(), "--data", restored}, 1, "not empty"},
@@ -230,7 +231,14 @@ func TestBackupCommand(t *testing.T) {
 			t.Errorf("hubform %s: %d %q; want %d and %q", strings.Join(c.args, " "), status, stderr, c.status, c.want)
 		}
 	}
-	if status, stdout, _ := hubform(t, "backup", "--help"); status != 0 || !strings.Contains(stdout, "VACUUM INTO") || !strings.Contains(stdout, "s3://BUCKET/PREFIX") {
+	// --max-rate 1: 6 MiB of files, 4 MiB of which go at once, take 2
+	// seconds or more, however fast the machine.
+	os.WriteFile(filepath.Join(data, "files", "uploads", "k2"), make([]byte, 6<<20), 0o600)
+	began := time.Now()
+	if status, _, stderr := hubform(t, "backup", "--data", data, "--to", t.TempDir(), "--max-rate", "1"); status != 0 || time.Since(began) < 2*time.Second {
+		t.Errorf("backup at 1 MB a second: %d %q in %v", status, stderr, time.Since(began))
+	}
+	if status, stdout, _ := hubform(t, "backup", "--help"); status != 0 || !strings.Contains(stdout, "online backup") || !strings.Contains(stdout, "s3://BUCKET/PREFIX") {
 		t.Errorf("backup --help: %d %q", status, stdout)
 	}
 }
@@ -334,6 +342,7 @@ func TestBackupFlagErrors(t *testing.T) {
 		{[]string{"--backup-every", "1h"}, "--backup-every needs --backup-to"},
 		{[]string{"--backup-every", "10ms", "--backup-to", t.TempDir()}, "1s or more"},
 		{[]string{"--backup-every", "1h", "--backup-to", t.TempDir(), "--backup-keep", "-1"}, "--backup-keep"},
+		{[]string{"--backup-every", "1h", "--backup-to", t.TempDir(), "--backup-max-rate", "-1"}, "--backup-max-rate: want 0 (no limit) or more"},
 	} {
 		args := append([]string{"hub", "--addr", "127.0.0.1:0", "--data", t.TempDir()}, c.args...)
 		status, _, stderr := hubform(t, args...)

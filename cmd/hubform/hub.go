@@ -115,10 +115,12 @@ func runHub(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.DurationVar(&cfg.Backup.Every, "backup-every", 0, "take a backup of DATA this often (as hubform backup does), one at a time\nacross the processes on DATA; 0: none; SQLite only")
 	fs.StringVar(&cfg.Backup.To, "backup-to", "", "where scheduled backups go: a `DEST` directory, or s3://BUCKET/PREFIX?QUERY\nwith the settings of --blob")
 	fs.IntVar(&cfg.Backup.Keep, "backup-keep", 14, "how many scheduled backups to keep in DEST, the newest; 0: all")
+	backupMaxRate := maxRateFlag(fs, "backup-max-rate")
 	fs.StringVar(&cfg.logFormat, "log-format", "text", "`FORMAT` of the log on standard error: text or json")
 	if _, status, ok := fs.parse(args, stdout); !ok {
 		return status
 	}
+	cfg.Backup.MaxRate = *backupMaxRate * 1e6
 	if err := serveHub(ctx, cfg, stdout, stderr); err != nil {
 		fmt.Fprintf(stderr, "hubform hub: %v\n", err)
 		return 1

@@ -3,7 +3,7 @@
 // such a copy into an empty data directory, checked file by file.
 //
 // A backup is a folder named for its time (hubform-20261129T003000Z)
-// holding the database as of one moment (SQLite's VACUUM INTO, never a
+// holding the database as of one moment (SQLite's online backup, never a
 // copy of the live file), every other file of the data directory as it
 // was when copied (the stored files never change once written, so each is
 // whole), and, written last, manifest.json: each file's path, size and
@@ -69,9 +69,9 @@ func (m Manifest) Bytes() int64 {
 // Target is where a backup is written: a directory (Dir) or a bucket
 // (Bucket).
 type Target interface {
-	// Put stores the file f, of size bytes, as name, a slash-separated
+	// Put stores r's size bytes as name, a slash-separated
 	// path under the target.
-	Put(ctx context.Context, name string, f *os.File, size int64) error
+	Put(ctx context.Context, name string, r io.ReadSeeker, size int64) error
 }
 
 // Source is where a backup is read from.
@@ -127,26 +127,39 @@ func yielding(f func()) {
 	<-done
 }
 
-// Take backs up the data directory dataDir into t under name: the
-// database as snapshot writes it, then every other file, then the
-// manifest, which it returns. A file removed while the backup runs (a
-// file deleted with its submission) is left out. It runs at a lower
-// priority (Niceness), so that a hub serving beside it comes first.
-func Take(ctx context.Context, dataDir string, snapshot Snapshotter, t Target, name string, now time.Time) (m Manifest, err error) {
-	yielding(func() { m, err = take(ctx, dataDir, snapshot, t, name, now) })
+// Copy is what a backup copies, where to, and how fast.
+type Copy struct {
+	DataDir  string
+	Snapshot Snapshotter
+	To       Target
+	// MaxRate is the most bytes a second the backup writes, 0 for no
+	// limit. A hub's commits wait for the disk to hold what was written
+	// before them, the backup's writes included: at full speed a backup
+	// costs the hub a third of its submissions while it runs.
+	MaxRate int64
+}
+
+// Take backs up c.DataDir into c.To under name: the database as
+// c.Snapshot writes it, then every other file, then the manifest, which
+// it returns. A file removed while the backup runs (a file deleted with
+// its submission) is left out. It runs at a lower priority (Niceness),
+// so that a hub serving beside it comes first.
+func (c Copy) Take(ctx context.Context, name string, now time.Time) (m Manifest, err error) {
+	yielding(func() { m, err = c.take(ctx, name, now) })
 	return m, err
 }
 
 // take is Take at the caller's priority.
-func take(ctx context.Context, dataDir string, snapshot Snapshotter, t Target, name string, now time.Time) (Manifest, error) {
+func (c Copy) take(ctx context.Context, name string, now time.Time) (Manifest, error) {
 	m := Manifest{Format: Format, CreatedAt: now.UTC()}
 	tmp, err := os.MkdirTemp("", "hubform-backup-")
 	if err != nil {
 		return m, err
 	}
 	defer os.RemoveAll(tmp)
+	p := newPace(ctx, c.MaxRate)
 	put := func(rel, file string) error {
-		e, err := putFile(ctx, t, name+"/"+rel, file)
+		e, err := putFile(ctx, c.To, name+"/"+rel, file, p)
 		if err != nil {
 			return err
 		}
@@ -154,31 +167,31 @@ func take(ctx context.Context, dataDir string, snapshot Snapshotter, t Target, n
 		m.Files = append(m.Files, e)
 		return nil
 	}
-	if d, ok := t.(Dir); ok {
+	if d, ok := c.To.(Dir); ok {
 		// Straight into the backup's directory: the database is not
 		// written twice.
-		e, schema, err := snapshotInto(ctx, snapshot, d, name+"/"+DatabaseName)
+		e, schema, err := snapshotInto(ctx, c.Snapshot, d, name+"/"+DatabaseName, p)
 		if err != nil {
 			return m, err
 		}
 		m.Schema, m.Files = schema, append(m.Files, e)
 	} else {
 		db := filepath.Join(tmp, DatabaseName)
-		if m.Schema, err = snapshot(ctx, db); err != nil {
+		if m.Schema, err = c.Snapshot(ctx, db); err != nil {
 			return m, fmt.Errorf("snapshot of the database: %w", err)
 		}
 		if err := put(DatabaseName, db); err != nil {
 			return m, err
 		}
 	}
-	err = filepath.WalkDir(dataDir, func(p string, d fs.DirEntry, err error) error {
+	err = filepath.WalkDir(c.DataDir, func(p string, d fs.DirEntry, err error) error {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil
 		}
 		if err != nil || d.IsDir() || !d.Type().IsRegular() {
 			return err
 		}
-		rel, err := filepath.Rel(dataDir, p)
+		rel, err := filepath.Rel(c.DataDir, p)
 		if err != nil {
 			return err
 		}
@@ -205,13 +218,13 @@ func take(ctx context.Context, dataDir string, snapshot Snapshotter, t Target, n
 		return m, err
 	}
 	// The files on disk before the manifest that vouches for them.
-	if err := syncTarget(ctx, t); err != nil {
+	if err := syncTarget(ctx, c.To); err != nil {
 		return m, err
 	}
-	if _, err := putFile(ctx, t, name+"/"+ManifestName, f); err != nil {
+	if _, err := putFile(ctx, c.To, name+"/"+ManifestName, f, nil); err != nil {
 		return m, fmt.Errorf("writing the manifest: %w", err)
 	}
-	return m, syncTarget(ctx, t)
+	return m, syncTarget(ctx, c.To)
 }
 
 // syncTarget waits for t's storage to hold what it was given, when t can
@@ -226,9 +239,9 @@ func syncTarget(ctx context.Context, t Target) error {
 }
 
 // snapshotInto has snapshot write the database into the directory d as
-// name, through a temporary file renamed once whole, and returns its
-// entry and schema.
-func snapshotInto(ctx context.Context, snapshot Snapshotter, d Dir, name string) (Entry, int64, error) {
+// name, through a temporary file renamed once whole, has the disk take it
+// at the pace pc, and returns its entry and schema.
+func snapshotInto(ctx context.Context, snapshot Snapshotter, d Dir, name string, pc *pace) (Entry, int64, error) {
 	p := filepath.Join(string(d), filepath.FromSlash(name))
 	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
 		return Entry{}, 0, err
@@ -251,12 +264,15 @@ func snapshotInto(ctx context.Context, snapshot Snapshotter, d Dir, name string)
 	if err != nil {
 		return Entry{}, 0, err
 	}
-	pacedFlush(f, size)
+	if err := pacedFlush(f, size, pc); err != nil {
+		return Entry{}, 0, err
+	}
 	return Entry{Path: DatabaseName, Size: size, SHA256: hex.EncodeToString(h.Sum(nil))}, schema, nil
 }
 
-// putFile puts the file at p to t as name and returns its size and sum.
-func putFile(ctx context.Context, t Target, name, p string) (Entry, error) {
+// putFile puts the file at p to t as name, read at the pace pc (none when
+// nil), and returns its size and sum.
+func putFile(ctx context.Context, t Target, name, p string, pc *pace) (Entry, error) {
 	f, err := os.Open(p)
 	if err != nil {
 		return Entry{}, err
@@ -270,7 +286,7 @@ func putFile(ctx context.Context, t Target, name, p string) (Entry, error) {
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return Entry{}, err
 	}
-	if err := t.Put(ctx, name, f, size); err != nil {
+	if err := t.Put(ctx, name, pc.reader(f), size); err != nil {
 		return Entry{}, fmt.Errorf("writing %s: %w", name, err)
 	}
 	return Entry{Size: size, SHA256: hex.EncodeToString(h.Sum(nil))}, nil

@@ -45,7 +45,7 @@ func TestTakeAndRestore(t *testing.T) {
 	ctx := context.Background()
 	data, dest := dataDir(t), t.TempDir()
 	at := time.Date(2026, 11, 29, 0, 30, 0, 0, time.UTC)
-	m, err := backup.Take(ctx, data, snapshot, backup.Dir(dest), backup.Name(at), at)
+	m, err := backup.Copy{DataDir: data, Snapshot: snapshot, To: backup.Dir(dest)}.Take(ctx, backup.Name(at), at)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,5 +123,35 @@ func TestRestoreStaysInTheDataDirectory(t *testing.T) {
 	os.WriteFile(filepath.Join(src, backup.ManifestName), []byte(`{"format":2,"files":[]}`), 0o600)
 	if _, err := backup.Restore(context.Background(), backup.Dir(src), t.TempDir()); err == nil || !strings.Contains(err.Error(), "format 2") {
 		t.Errorf("a later format: %v", err)
+	}
+}
+
+// TestMaxRate: a backup's database and files are written at its MaxRate.
+// A rate limiter refuses at once a wait past its context's deadline, so
+// a backup of 8 MiB at 100 kB a second is refused within 30 seconds
+// while the same backup without a limit is taken.
+func TestMaxRate(t *testing.T) {
+	big := make([]byte, 8<<20)
+	bigSnapshot := func(_ context.Context, to string) (int64, error) {
+		return 34, os.WriteFile(to, big, 0o600)
+	}
+	withBigFile := dataDir(t)
+	os.WriteFile(filepath.Join(withBigFile, "files", "acme", "contact", "k3"), big, 0o600)
+	for _, c := range []struct {
+		name     string
+		data     string
+		snapshot backup.Snapshotter
+	}{
+		{"the database", dataDir(t), bigSnapshot},
+		{"a file", withBigFile, snapshot},
+	} {
+		for _, rate := range []int64{0, 100e3} {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			_, err := backup.Copy{DataDir: c.data, Snapshot: c.snapshot, To: backup.Dir(t.TempDir()), MaxRate: rate}.Take(ctx, "b", time.Now())
+			cancel()
+			if limited := err != nil && strings.Contains(err.Error(), "exceed context deadline"); limited != (rate > 0) {
+				t.Errorf("%s at %d bytes a second: %v", c.name, rate, err)
+			}
+		}
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"io"
 	"io/fs"
 	"net/url"
-	"os"
 	"path"
 	"slices"
 	"strings"
@@ -31,9 +30,9 @@ type Bucket struct {
 	Prefix  string
 }
 
-// Put stores f as the object Prefix/name.
-func (b Bucket) Put(ctx context.Context, name string, f *os.File, size int64) error {
-	return b.Objects.Put(ctx, path.Join(b.Prefix, name), "application/octet-stream", f, size)
+// Put stores r as the object Prefix/name.
+func (b Bucket) Put(ctx context.Context, name string, r io.ReadSeeker, size int64) error {
+	return b.Objects.Put(ctx, path.Join(b.Prefix, name), "application/octet-stream", r, size)
 }
 
 // Open returns the object Prefix/name.

@@ -27,7 +27,7 @@ func TestBucket(t *testing.T) {
 	}
 	at := time.Date(2026, 11, 29, 0, 30, 0, 0, time.UTC)
 	dest := backup.Bucket{Objects: objects, Prefix: prefix}
-	m, err := backup.Take(ctx, dataDir(t), snapshot, dest, backup.Name(at), at)
+	m, err := backup.Copy{DataDir: dataDir(t), Snapshot: snapshot, To: dest}.Take(ctx, backup.Name(at), at)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,11 +12,11 @@ import (
 // Dir is a directory backups are written to, or one backup read from.
 type Dir string
 
-// Put copies f into the directory as name, through a temporary file
+// Put copies r into the directory as name, through a temporary file
 // renamed once whole. It does not wait for the disk: a backup cut short by
 // a crash has files the manifest's sums refuse, and syncing each file
 // would take the disk from the hub's commits.
-func (d Dir) Put(ctx context.Context, name string, f *os.File, size int64) error {
+func (d Dir) Put(ctx context.Context, name string, r io.ReadSeeker, size int64) error {
 	p := filepath.Join(string(d), filepath.FromSlash(name))
 	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
 		return err
@@ -25,7 +25,7 @@ func (d Dir) Put(ctx context.Context, name string, f *os.File, size int64) error
 	if err != nil {
 		return err
 	}
-	err = pacedCopy(out, f)
+	err = pacedCopy(out, r)
 	if cerr := out.Close(); err == nil {
 		err = cerr
 	}
@@ -62,7 +62,7 @@ const pacedChunk = 4 << 20
 // before: a backup keeps a few megabytes unwritten at most, where a copy
 // left to the kernel's writeback would leave hundreds, written at once
 // ahead of the hub's commits.
-func pacedCopy(out, in *os.File) error {
+func pacedCopy(out *os.File, in io.Reader) error {
 	buf := make([]byte, pacedChunk)
 	fd := int(out.Fd())
 	var off int64
@@ -88,11 +88,16 @@ func pacedCopy(out, in *os.File) error {
 }
 
 // pacedFlush has the kernel write the file f's first size bytes to the
-// disk a chunk at a time, each waited for before the next: as pacedCopy,
-// for a file written whole by another (the database's snapshot).
-func pacedFlush(f *os.File, size int64) {
+// disk a chunk at a time, each waited for before the next and at the pace
+// p: as pacedCopy, for a file written whole by another (the database's
+// snapshot).
+func pacedFlush(f *os.File, size int64, p *pace) error {
 	fd := int(f.Fd())
 	for off := int64(0); off < size; off += pacedChunk {
+		if err := p.wait(min(pacedChunk, size-off)); err != nil {
+			return err
+		}
 		unix.SyncFileRange(fd, off, pacedChunk, unix.SYNC_FILE_RANGE_WAIT_BEFORE|unix.SYNC_FILE_RANGE_WRITE|unix.SYNC_FILE_RANGE_WAIT_AFTER)
 	}
+	return nil
 }

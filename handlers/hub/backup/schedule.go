@@ -31,16 +31,13 @@ type Result struct {
 	Err error
 }
 
-// Schedule takes a backup of a hub's data directory every Every, and
-// keeps the newest Keep.
+// Schedule takes a backup (Copy) every Every, and keeps the newest Keep.
 type Schedule struct {
+	Copy
 	Every time.Duration
 	// Keep is how many backups to keep, 0 for all.
-	Keep     int
-	DataDir  string
-	Snapshot Snapshotter
-	To       Target
-	Logger   *slog.Logger
+	Keep   int
+	Logger *slog.Logger
 	// Done, when set, is told of each backup's result.
 	Done func(Result)
 	// Now is the clock, time.Now when nil.
@@ -120,7 +117,7 @@ func (s *Schedule) take(ctx context.Context, name string, at time.Time) (Manifes
 		return Manifest{}, err
 	}
 	defer unlock()
-	return Take(ctx, s.DataDir, s.Snapshot, s.To, name, at)
+	return s.Copy.Take(ctx, name, at)
 }
 
 // prune removes the oldest backups past Keep.

@@ -22,7 +22,7 @@ import (
 func scheduled(t *testing.T, data string, to backup.Target) (*backup.Schedule, *[]backup.Result) {
 	clock := time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
 	var results []backup.Result
-	s := &backup.Schedule{Every: time.Hour, Keep: 2, DataDir: data, Snapshot: snapshot, To: to, Logger: slog.New(slog.DiscardHandler),
+	s := &backup.Schedule{Copy: backup.Copy{DataDir: data, Snapshot: snapshot, To: to}, Every: time.Hour, Keep: 2, Logger: slog.New(slog.DiscardHandler),
 		Now:  func() time.Time { clock = clock.Add(30 * time.Minute); return clock },
 		Done: func(r backup.Result) { results = append(results, r) }}
 	return s, &results

@@ -23,6 +23,9 @@ type BackupConfig struct {
 	To string
 	// Keep is how many to keep, 0 for all.
 	Keep int
+	// MaxRate is the most bytes a second a backup writes, 0 for no limit
+	// (backup.Copy).
+	MaxRate int64
 }
 
 // openBackups schedules the backups cfg asks for, nil for none. Their
@@ -40,6 +43,8 @@ func (h *Hub) openBackups(ctx context.Context, cfg Config, logger *slog.Logger) 
 		return nil, errors.New("--backup-every needs --backup-to, where the backups go")
 	case b.Keep < 0:
 		return nil, errors.New("--backup-keep: want 0 (keep all) or more")
+	case b.MaxRate < 0:
+		return nil, errors.New("--backup-max-rate: want 0 (no limit) or more")
 	case h.DB.Shared():
 		return nil, errors.New("--backup-every backs up a hub on SQLite; on PostgreSQL, use pg_dump and the bucket's versioning (OPERATIONS.md, Backups)")
 	}
@@ -48,10 +53,13 @@ func (h *Hub) openBackups(ctx context.Context, cfg Config, logger *slog.Logger) 
 		return nil, fmt.Errorf("--backup-to: %w", err)
 	}
 	s := &backup.Schedule{
-		Every: b.Every, Keep: b.Keep, DataDir: cfg.Data, To: to, Logger: logger.With(slog.String("to", where)),
-		Snapshot: func(ctx context.Context, file string) (int64, error) {
-			return sqlite.Snapshot(ctx, filepath.Join(cfg.Data, backup.DatabaseName), file)
+		Copy: backup.Copy{
+			DataDir: cfg.Data, To: to, MaxRate: b.MaxRate,
+			Snapshot: func(ctx context.Context, file string) (int64, error) {
+				return sqlite.Snapshot(ctx, filepath.Join(cfg.Data, backup.DatabaseName), file)
+			},
 		},
+		Every: b.Every, Keep: b.Keep, Logger: logger.With(slog.String("to", where)),
 	}
 	// The first failure after a success (or the start) is mailed; those
 	// that follow it are in the log and the metrics.

@@ -35,7 +35,7 @@ func TestBackupOfAnOlderSchema(t *testing.T) {
 	}
 	data, dest := t.TempDir(), t.TempDir()
 	snapshot := func(ctx context.Context, to string) (int64, error) { return Snapshot(ctx, path, to) }
-	m, err := backup.Take(ctx, data, snapshot, backup.Dir(dest), "b", time.Now())
+	m, err := backup.Copy{DataDir: data, Snapshot: snapshot, To: backup.Dir(dest)}.Take(ctx, "b", time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}

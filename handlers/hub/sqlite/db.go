@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -137,13 +138,32 @@ func fileDSN(path, query string) (string, error) {
 }
 
 // Snapshot writes a copy of the database at path as of one moment to the
-// new file to, while hubs read and write it (VACUUM INTO, which reads one
-// transaction's view and leaves the database as it was), and returns the
-// copy's migration version. It reads through a connection of its own: the
-// hub's readers may not write even another file. The copy is made private.
+// new file to, while hubs read and write it, and returns the copy's
+// migration version. It copies the file's pages (SQLite's online backup)
+// in one read transaction: the hub's log cannot start over while a reader
+// holds its view, and every write meanwhile grows the log's file, so the
+// shorter the view is held the less the hub's commits pay; rebuilding the
+// tables and their indexes (VACUUM INTO) held it several times longer. It
+// reads through a connection of its own, as the hub's readers may not
+// write even another file. The copy is made private.
 func Snapshot(ctx context.Context, path, to string) (int64, error) {
 	if _, err := os.Stat(path); err != nil {
 		return 0, fmt.Errorf("sqlite: snapshot of %s: %w", path, err)
+	}
+	if _, err := os.Stat(to); err == nil {
+		return 0, fmt.Errorf("sqlite: snapshot into %s: %w", to, fs.ErrExist)
+	}
+	// The copy's own file, private before SQLite writes it.
+	f, err := os.OpenFile(to, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return 0, fmt.Errorf("sqlite: snapshot into %s: %w", to, err)
+	}
+	f.Close()
+	// Read once whole and summed: no journal and no sync of it is worth
+	// the disk's time, which the hub's own commits need.
+	toDSN, err := fileDSN(to, "_pragma=journal_mode(OFF)&_pragma=synchronous(OFF)")
+	if err != nil {
+		return 0, err
 	}
 	pool, err := openPool(ctx, path, readOnly)
 	if err != nil {
@@ -155,21 +175,38 @@ func Snapshot(ctx context.Context, path, to string) (int64, error) {
 		return 0, err
 	}
 	defer conn.Close()
-	// The copy is a temporary file, read once whole: no sync of it is
-	// worth the disk's time, which the hub's own commits need.
-	if _, err := conn.ExecContext(ctx, `PRAGMA synchronous = OFF`); err != nil {
+	if _, err := conn.ExecContext(ctx, `BEGIN`); err != nil {
 		return 0, fmt.Errorf("sqlite: snapshot of %s: %w", path, err)
 	}
-	if _, err := conn.ExecContext(ctx, `VACUUM INTO ?`, to); err != nil {
-		return 0, fmt.Errorf("sqlite: snapshot into %s: %w", to, err)
-	}
-	if err := os.Chmod(to, 0o600); err != nil {
-		return 0, err
-	}
+	defer conn.ExecContext(context.WithoutCancel(ctx), `ROLLBACK`)
+	// The version read starts the transaction the pages are copied in.
 	var version int64
 	err = conn.QueryRowContext(ctx, `SELECT COALESCE(MAX(version_id), 0) FROM goose_db_version WHERE is_applied`).Scan(&version)
 	if err != nil {
 		return 0, fmt.Errorf("sqlite: migration version: %w", err)
+	}
+	err = conn.Raw(func(dc any) error {
+		if c, ok := dc.(*cachingConn); ok {
+			dc = c.sqliteConn
+		}
+		src, ok := dc.(interface {
+			NewBackup(string) (*sqlite.Backup, error)
+		})
+		if !ok {
+			return fmt.Errorf("connection %T cannot back up", dc)
+		}
+		b, err := src.NewBackup(toDSN)
+		if err != nil {
+			return err
+		}
+		_, err = b.Step(-1)
+		if ferr := b.Finish(); err == nil {
+			err = ferr
+		}
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("sqlite: snapshot into %s: %w", to, err)
 	}
 	return version, nil
 }
