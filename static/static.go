@@ -10,6 +10,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -43,9 +44,12 @@ type asset struct {
 	contentType string
 	version     string // short content hash: the v query parameter of URL
 	etag        string // strong ETag, a longer content hash
-	// encodings are the representations to choose from, compressed ones
-	// first, identity (data and etag) last.
-	encodings []encoding
+	// encodings returns the representations to choose from, compressed
+	// ones first, identity (data and etag) last: compressed once, when
+	// first asked for, so that a program that never serves the file (a
+	// command of hubform's, an app that mounts no handler) never pays for
+	// the best levels' time and memory.
+	encodings func() []encoding
 }
 
 // An assetSet serves assets by name.
@@ -72,7 +76,7 @@ func loadFiles(fsys fs.FS, sources map[string]string) assetSet {
 			contentType: contentType(name),
 			version:     contentHash(data),
 			etag:        etag,
-			encodings:   encode(data, etag),
+			encodings:   sync.OnceValue(func() []encoding { return encode(data, etag) }),
 		}
 	}
 	return set
@@ -112,7 +116,7 @@ func longHash(data []byte) string {
 // /hubform-ranking.js, /htmx.min.js. Mount it with
 // [http.StripPrefix]. Any other path is not found.
 //
-// Each file is compressed once, when the program starts, with brotli and
+// Each file is compressed once, when first requested, with brotli and
 // gzip; a client gets the representation its Accept-Encoding prefers
 // (brotli when it takes both), with Vary: Accept-Encoding. Responses carry
 // a strong ETag per representation and answer If-None-Match with 304 Not
@@ -135,10 +139,11 @@ func (s assetSet) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, http.StatusText(http.StatusMethodNotAllowed), http.StatusMethodNotAllowed)
 		return
 	}
-	enc := choose(a.encodings, r.Header.Values("Accept-Encoding"))
+	encs := a.encodings()
+	enc := choose(encs, r.Header.Values("Accept-Encoding"))
 	h := w.Header()
 	h.Set("Content-Type", a.contentType)
-	setEncoding(h, enc, len(a.encodings) > 1)
+	setEncoding(h, enc, len(encs) > 1)
 	h.Set("X-Content-Type-Options", "nosniff")
 	if r.URL.Query().Get("v") == a.version {
 		h.Set("Cache-Control", immutable)
