@@ -39,6 +39,9 @@ func TestBackupOfAnOlderSchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if info, err := os.Stat(filepath.Join(dest, "b", backup.DatabaseName)); err != nil || info.Mode().Perm() != 0o600 {
+		t.Errorf("the backup's database: %v, %v; want it private", info, err)
+	}
 	if m.Schema != beforeThemeImages {
 		t.Errorf("the backup's schema version %d, want %d", m.Schema, beforeThemeImages)
 	}
