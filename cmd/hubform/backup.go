@@ -18,11 +18,13 @@ Usage: hubform backup --data DIR --to DEST
 
 Copies the hub's data directory DIR to DEST while the hub serves: its SQLite
 database as of one moment (SQLite's online backup, never a copy of the live
-file), then
-every other file (the stored files, the signing key), then manifest.json,
-each file's path, size and SHA-256. The backup is the folder
+file), then every other file (the stored files, the signing key), then
+manifest.json, each file's path, size and SHA-256. The backup is the folder
 DEST/hubform-YYYYMMDDTHHMMSSZ, which the command prints. A folder without
 its manifest.json is a backup cut short, not one to restore.
+
+It writes at most --max-rate MB a second: the hub's commits wait for the
+disk to hold what was written before them, the backup's writes included.
 
 DEST is a directory, or a bucket: s3://BUCKET/PREFIX?QUERY with the query
 and AWS_* environment of the hub's --blob (endpoint, region, credentials).
