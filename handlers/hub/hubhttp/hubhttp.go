@@ -10,19 +10,32 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/hubform/hubform/handlers/hub"
-	"github.com/hubform/hubform/handlers/internal/bodylimit"
 	"github.com/hubform/hubform/hubclient"
 	"github.com/labstack/echo/v4"
 )
 
 // OverLimit reports whether the request declares, in its Content-Length, a
-// body longer than limit (bodylimit.Over, which has the connection close
-// after the answer, and reads and drops the body first when not much
-// longer). A route checks it before reading any of the body.
+// body longer than limit; if so it marks the answer to close the
+// connection. A route checks it before reading any of the body: net/http
+// answers "100 Continue" to a client that sent "Expect: 100-continue" at
+// the first read, which would invite the client to send what is then
+// refused, and have it see the connection reset rather than the 413. The
+// body left unread must not be taken for the next request, hence the
+// close; and the connection takes no more reads, or net/http would still
+// wait, once the answer is sent, for up to 256 KiB of a body the client
+// may never send.
 func OverLimit(c echo.Context, limit int64) bool {
-	return bodylimit.Over(c.Response(), c.Request(), limit)
+	if c.Request().ContentLength <= limit {
+		return false
+	}
+	c.Response().Header().Set("Connection", "close")
+	// An error means the connection takes no deadlines (HTTP/2), whose
+	// streams need no close.
+	_ = http.NewResponseController(c.Response()).SetReadDeadline(time.Now())
+	return true
 }
 
 // LimitBody is the middleware of routes whose request bodies may be at
