@@ -55,8 +55,8 @@ the database if the backup is of an older hubform.
 
 // defaultBackupMaxRate is the most megabytes a second a backup writes
 // unless told otherwise: at a million submissions and 1 GiB of files on a
-// hub's one disk it keeps the hub's submit rate at 0.9 of its own while
-// the backup runs (BENCHMARKS.md), and backs up 3.6 GB a minute.
+// hub's one disk it kept the hub's submit rate at 0.85–0.94 of its own
+// while the backup ran (BENCHMARKS.md), backing up 3.3 GB a minute.
 const defaultBackupMaxRate = 64
 
 // maxRateFlag defines the flag name of a backup's most megabytes a
