@@ -30,9 +30,11 @@ const digestPath = accountPath + "/digest"
 type digestProps struct {
 	// On is whether the console keeps digests.
 	On bool
-	// NoMail is whether the hub sends no e-mail.
-	NoMail    bool
-	Workspace string
+	// NoMail is whether the hub sends no e-mail, Unproved whether the
+	// member's address was never proved: a digest goes only to one that
+	// was.
+	NoMail, Unproved bool
+	Workspace        string
 	// Choice is "off", "workspace" or "forms"; Chosen the forms' "site/slug".
 	Choice string
 	Chosen []string
@@ -51,6 +53,11 @@ func (con *Console) loadDigest(c echo.Context, p *digestProps) error {
 	m := memberOf(c)
 	p.On, p.NoMail, p.Workspace, p.Choice, p.Hour = true, con.cfg.Mailer == nil, m.Workspace, "off", hub.DefaultDigestHour
 	p.Zone = con.location(ctx).String()
+	u, err := con.cfg.Users.User(ctx, userEmail(c))
+	if err != nil {
+		return hub.Internal("reading a user", err)
+	}
+	p.Unproved = !u.Proved()
 	ds, err := con.cfg.Digests.Digests(ctx, m.Workspace, userEmail(c))
 	if err != nil {
 		return hub.Internal("reading digests", err)
@@ -103,7 +110,9 @@ func (con *Console) setDigest(c echo.Context) error {
 			if !slices.ContainsFunc(forms, func(r formRow) bool { return r.Site == site && r.Slug == slug }) {
 				return &hub.Error{Status: http.StatusNotFound, Message: "No such form in this workspace."}
 			}
-			ds = append(ds, digest(site, slug))
+			if !slices.ContainsFunc(ds, func(d hub.Digest) bool { return d.Site == site && d.Slug == slug }) {
+				ds = append(ds, digest(site, slug))
+			}
 		}
 		if len(ds) == 0 {
 			return con.noticeAndGo(c, accountPath+"#digest-heading", "Choose the forms of your digest: none was checked, so nothing changed.")

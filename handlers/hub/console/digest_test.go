@@ -22,6 +22,7 @@ func TestAccountDigest(t *testing.T) {
 	f := newBuilderFormWith(t, func(cfg *console.Config) {
 		cfg.Digests = cfg.Users.(*sqldb.DB)
 		cfg.Now = func() time.Time { return now }
+		cfg.Mailer, cfg.MailFrom = &fakeMailer{}, "hub@example.com"
 	})
 	db := f.tc.db
 	ctx := context.Background()
@@ -33,6 +34,26 @@ func TestAccountDigest(t *testing.T) {
 		if !strings.Contains(page, want) {
 			t.Errorf("the account page lacks %q", want)
 		}
+	}
+	// A digest goes only to a proved address: Jane's was; an address
+	// nobody proved is told so.
+	if strings.Contains(page, "a digest goes only to a proved address") {
+		t.Error("the account page of a proved address warns that it is not")
+	}
+	hash, err := accounts.HashPassword(janePassword, accounts.Params{Memory: 64, Time: 1, Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.CreateUser(ctx, accounts.User{Email: "unproved@example.com", PasswordHash: hash, CreatedAt: now}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.SetMember(ctx, accounts.Member{Workspace: accounts.DefaultWorkspace, Email: "unproved@example.com", Role: accounts.Viewer, CreatedAt: now}); err != nil {
+		t.Fatal(err)
+	}
+	unproved := f.tc.browser()
+	unproved.signIn("unproved@example.com", janePassword)
+	if page := html.UnescapeString(unproved.get(console.Path + "/account").body); !strings.Contains(page, "a digest goes only to a proved address") {
+		t.Errorf("the account page of an unproved address does not say a digest goes only to a proved one: %s", page)
 	}
 	digests := func() string {
 		ds, err := db.Digests(ctx, accounts.DefaultWorkspace, janeEmail)
@@ -57,7 +78,8 @@ func TestAccountDigest(t *testing.T) {
 		!strings.Contains(page, `value="workspace" checked`) || !strings.Contains(page, `<option value="9" selected>09:00</option>`) {
 		t.Errorf("the page after asking: %s", page)
 	}
-	f.post("/account/digest", url.Values{"digest": {"forms"}, "form": {"acme/contact"}, "hour": {"18"}})
+	// A form checked twice (a page posted by hand) is one digest.
+	f.post("/account/digest", url.Values{"digest": {"forms"}, "form": {"acme/contact", "acme/contact"}, "hour": {"18"}})
 	if got := digests(); got != "acme/contact Europe/Paris 2026-11-29T17:00:00Z" {
 		t.Errorf("digests after asking for one form's: %s", got)
 	}

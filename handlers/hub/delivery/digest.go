@@ -117,11 +117,11 @@ func (w *digestWorker) Work(ctx context.Context, job *river.Job[DigestArgs]) err
 		return err
 	}
 	if !ok {
-		log.Info("digest not sent and deleted: its member left the workspace")
+		log.Info("digest not sent and deleted: its member left the workspace, or their address is not proved")
 		if err := q.cfg.Digests.DeleteDigest(ctx, d); err != nil {
 			return err
 		}
-		return river.JobCancel(fmt.Errorf("digest of a member of %s who left it: %w", a.Workspace, errGone))
+		return river.JobCancel(fmt.Errorf("digest of %s, no proved member of it: %w", a.Workspace, errGone))
 	}
 	from, to := time.UnixMilli(a.From), time.UnixMilli(a.To)
 	days, err := q.cfg.Digests.DigestDay(ctx, d, from, to, digestNewest)

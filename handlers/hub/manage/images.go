@@ -106,7 +106,7 @@ func (s *Images) withinQuota(ctx context.Context, img hub.Image) error {
 	if err != nil {
 		return hub.Internal("reading a workspace's usage", err)
 	}
-	if (accounts.Quota{StoredBytes: w.Quota.StoredBytes}).Over(accounts.Usage{StoredBytes: u.StoredBytes}, img.Size) {
+	if u.StoredBytes+img.Size > w.Quota.StoredBytes {
 		return hub.Errorf(http.StatusUnprocessableEntity, "This workspace's files and pictures take all the room its quota allows: delete some, or ask the hub's operator for more.")
 	}
 	return nil
