@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -150,10 +149,7 @@ func Snapshot(ctx context.Context, path, to string) (int64, error) {
 	if _, err := os.Stat(path); err != nil {
 		return 0, fmt.Errorf("sqlite: snapshot of %s: %w", path, err)
 	}
-	if _, err := os.Stat(to); err == nil {
-		return 0, fmt.Errorf("sqlite: snapshot into %s: %w", to, fs.ErrExist)
-	}
-	// The copy's own file, private before SQLite writes it.
+	// The copy's own file, new, and private before SQLite writes it.
 	f, err := os.OpenFile(to, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return 0, fmt.Errorf("sqlite: snapshot into %s: %w", to, err)
